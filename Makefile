@@ -1,0 +1,50 @@
+# Vexil: `make start` sets up and serves on the embedded SQLite default; `make test` runs every test.
+SHELL := /bin/bash
+NPM ?= npm
+SCHEMATHESIS_VERSION := 4.32.5
+VENV := .venv
+
+.PHONY: start install build generate check-generated lint-specs typecheck test test-unit-and-integration schemathesis bench clean
+
+start: build
+	node dist/src/main.js
+
+install: node_modules/.install-stamp
+
+node_modules/.install-stamp: package.json package-lock.json
+	$(NPM) ci --no-audit --no-fund
+	touch $@
+
+build: install
+	npx tsc -p tsconfig.json
+
+generate: install
+	node scripts/generate-types.mjs
+
+check-generated: install
+	node scripts/generate-types.mjs --check
+
+lint-specs: install
+	npx redocly lint specs/public.yaml specs/management.yaml
+
+typecheck: install
+	npx tsc --noEmit -p tsconfig.test.json
+
+test: check-generated lint-specs typecheck test-unit-and-integration schemathesis
+
+test-unit-and-integration: install
+	npx vitest run
+
+$(VENV)/.stamp:
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet schemathesis==$(SCHEMATHESIS_VERSION)
+	touch $@
+
+schemathesis: build $(VENV)/.stamp
+	node test/schemathesis/run.mjs
+
+bench: build
+	node bench/run.mjs
+
+clean:
+	rm -rf dist data node_modules $(VENV)

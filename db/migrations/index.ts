@@ -1,0 +1,7 @@
+import type { Knex } from 'knex';
+import * as initial from './0001_initial.js';
+
+/** Every migration, in order. Listed here so the runner never scans the filesystem. */
+export const migrations: Record<string, Knex.Migration> = {
+  '0001_initial': initial,
+};

@@ -1,0 +1,1427 @@
+/**
+ * GENERATED FILE - DO NOT EDIT.
+ * Source: specs/public.yaml, by openapi-typescript (make generate).
+ */
+
+export interface paths {
+    "/v1/api-docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get this API description
+         * @description Returns this OpenAPI document as a JSON object. Needs no key.
+         */
+        get: operations["getPublicApiDocs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/flags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Evaluate every flag of the environment
+         * @description Evaluates every flag of the key's environment for the context in the context header (or
+         *     without a context), ordered by flag key. Unavailable flags (no servable value) are left
+         *     out unless the default-value header declares a default of the same type for them, which is
+         *     then served with `resolved_by` `default`. Needs a server key: mobile and client keys get
+         *     `401` `Invalid API key provided.` Each call records a "flag evaluated" event per flag.
+         */
+        get: operations["listEvaluatedFlags"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/flags/{flagKey}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Evaluate one flag
+         * @description Evaluates one flag of the key's environment for the context in the context header (or
+         *     without a context). A flag key unknown in the environment gets `404` `Feature flag not
+         *     found.`; so does a flag with no servable value, unless the default-value header declares a
+         *     default of the same type for it, which is then served. Needs a server key: mobile and
+         *     client keys get `401` `Invalid API key provided.` Records a "flag evaluated" event.
+         */
+        get: operations["getEvaluatedFlag"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/flags/{flagKey}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report that a flag was used
+         * @description Records that application code evaluated the flag (locally, through an SDK, or otherwise)
+         *     `count` times (default 1). Staleness is measured against use. The optional `context` is
+         *     recorded for the context-attribute suggestions of the rule editor. Accepts any key kind.
+         *     The body is optional; without a body (or with `{}`) one use is recorded. A flag key unknown
+         *     in the environment gets `404` `Feature flag not found.` Usage is buffered and written in
+         *     batches, so insights may lag by a few seconds.
+         */
+        post: operations["recordFlagUsage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the environment payload for SDKs
+         * @description Returns the payload an SDK caches and evaluates locally. Accepts any key kind.
+         *
+         *     - Server keys get `kind: server`: the environment's compiled configuration
+         *       (`EnvironmentConfig`), every flag with its default value, serving and previous published
+         *       targets, rules and rollout, and the environment's segments. Context and default-value
+         *       headers are ignored.
+         *     - Mobile and client keys get `kind: client`: every flag with `include_in_mobile`
+         *       (mobile keys) or `include_in_client` (client keys) evaluated for the context in the
+         *       context header (or without a context), ordered by key. Unavailable flags are left out
+         *       unless the default-value header declares a default of the same type for them.
+         *
+         *     The response carries an `ETag` (also in the body as `etag`). It changes when the
+         *     environment's revision changes and, for mobile and client keys, when the context or
+         *     declared defaults differ. Send it back in `If-None-Match` to get `304 Not Modified`
+         *     while nothing changed. Each `200` records a "payload retrieved" event for the
+         *     environment's flags.
+         */
+        get: operations["getPayload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream payload change notifications
+         * @description A Server-Sent Events stream (`text/event-stream`) that announces the ETag of the payload
+         *     `GET /v1/payload` would return for the same key and headers. Accepts any key kind; mobile
+         *     and client keys may send the same context and default-value headers as for
+         *     `GET /v1/payload`.
+         *
+         *     - On connect the server sends one `etag` event with the current ETag, then another each
+         *       time it changes (an environment change may announce a new ETag even when the evaluated
+         *       values did not change).
+         *     - Each `etag` event has `event: etag` and `data:` a JSON object `{"etag": "<ETag>"}`,
+         *       where `<ETag>` is exactly the `ETag` header value (quotes included).
+         *     - A comment line (`: heartbeat`) is sent every 15 seconds to keep the connection open.
+         *     - The server ends the stream when it shuts down or the key is revoked; clients reconnect
+         *       with backoff and compare the announced ETag with their cached payload's.
+         */
+        get: operations["streamPayloadChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ofrep/v1/evaluate/flags/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Evaluate one flag (OFREP)
+         * @description OFREP single-flag evaluation. Accepts any key kind; mobile and client keys can evaluate
+         *     only flags with `include_in_mobile` / `include_in_client` (others are `FLAG_NOT_FOUND`).
+         *
+         *     The context maps to a Vexil context: `targetingKey` is the identifier, `contextType`
+         *     (default `user`) the type, and every other member an attribute whose values are the
+         *     member converted to strings (booleans `true`/`false`, numbers in JSON form, objects as
+         *     compact JSON; an array gives one value per element; `null` members are ignored).
+         *     An absent body, an absent `context` or an empty context evaluates without a context.
+         *
+         *     Errors:
+         *     - `400` `PARSE_ERROR`: the body is not JSON, not an object, or has members other than
+         *       `context`.
+         *     - `400` `INVALID_CONTEXT`: `context` is not an object, or `targetingKey` / `contextType`
+         *       is not a string of the allowed length.
+         *     - `400` `TARGETING_KEY_MISSING`: the context has members but no `targetingKey`.
+         *     - `404` `FLAG_NOT_FOUND`: the key is unknown in the environment, excluded for the key's
+         *       platform, or the flag has no servable value.
+         */
+        post: operations["ofrepEvaluateFlag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ofrep/v1/evaluate/flags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Evaluate all flags (OFREP bulk)
+         * @description OFREP bulk evaluation: evaluates every flag available to the key (server keys: every
+         *     flag; mobile and client keys: flags with `include_in_mobile` / `include_in_client`) for
+         *     the context, ordered by key. Flags with no servable value are left out. The context is
+         *     read as for `POST /ofrep/v1/evaluate/flags/{key}`; a context error is a `400` with
+         *     `OfrepBulkEvaluationFailure`. An item is an `OfrepEvaluationFailure` (`GENERAL`) when that
+         *     one flag could not be evaluated.
+         *
+         *     The `200` carries an `ETag` that changes when the environment's revision, the key or the
+         *     context changes; send it back in `If-None-Match` to get `304 Not Modified` while nothing
+         *     changed.
+         */
+        post: operations["ofrepEvaluateFlags"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /**
+         * @description The flag's type; immutable.
+         * @enum {string}
+         */
+        FlagType: "boolean" | "number" | "string" | "json";
+        /**
+         * @description Why the value was served: `rule` (a targeting rule matched), `rollout` (a partial rollout
+         *     chose the newest published target and no rule matched), `target` (the published target's
+         *     value), `default` (no published target: the flag's default value, or the request's
+         *     declared default for an unavailable flag).
+         * @enum {string}
+         */
+        ResolvedBy: "rule" | "rollout" | "target" | "default";
+        /**
+         * @description Any JSON value, typed by the flag: boolean, number, string, or (json flags) any JSON
+         *     document, including objects, arrays and null.
+         */
+        JsonValue: unknown;
+        /**
+         * @description The actor a flag is evaluated for. Sent as JSON text in the `X-VEXIL-CONTEXT` (alias
+         *     `C`) header, or in a `UsageReport` body. Every attribute value is a string: convert
+         *     booleans, numbers and enums to strings before sending.
+         */
+        Context: {
+            /** @description Actor category, e.g. user, organization, service. */
+            type: string;
+            /** @description Stable unique identifier; used for matching and percentage bucketing. */
+            identifier: string;
+            /** @description Display text. */
+            name?: string;
+            attributes?: components["schemas"]["ContextAttribute"][];
+        };
+        /** @description One named attribute of a context, with one or more string values. */
+        ContextAttribute: {
+            key: string;
+            values: {
+                value: string;
+            }[];
+        };
+        /**
+         * @description A default value the application serves for a flag when the flag is unavailable. Sent as
+         *     a JSON array of these in the `X-VEXIL-DEFAULT-VALUE` header (aliases `X-DEFAULT-VALUE`,
+         *     `D`). `value` must fit `type`: a JSON boolean for `boolean`, a number for `number`, a
+         *     string for `string`, any JSON value for `json`.
+         */
+        DefaultValueDeclaration: {
+            /** @description The flag key. */
+            key: string;
+            type: components["schemas"]["FlagType"];
+            value: components["schemas"]["JsonValue"];
+        };
+        /**
+         * @description The served value wrapped in an object with exactly one member, named after the flag's
+         *     type.
+         */
+        EvaluatedFlagValue: {
+            boolean: boolean;
+        } | {
+            number: number;
+        } | {
+            string: string;
+        } | {
+            json: components["schemas"]["JsonValue"];
+        };
+        /** @description A flag evaluated for a context. */
+        EvaluatedFlag: {
+            key: string;
+            name: string;
+            type: components["schemas"]["FlagType"];
+            value: components["schemas"]["EvaluatedFlagValue"];
+        };
+        EvaluatedFlagItem: {
+            flag: components["schemas"]["EvaluatedFlag"];
+        };
+        EvaluatedFlagListResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["EvaluatedFlagItem"][];
+        };
+        EvaluatedFlagResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["EvaluatedFlagItem"];
+        };
+        /** @description How many times a flag was used, and optionally for which context. */
+        UsageReport: {
+            /**
+             * @description Number of uses to record (default 1).
+             * @default 1
+             */
+            count: number;
+            context?: components["schemas"]["Context"];
+        };
+        SuccessStatus: {
+            /** @enum {string} */
+            status: "success";
+        };
+        /** @description The body of every error of the `/v1` operations. */
+        ErrorEnvelope: {
+            /** @enum {string} */
+            status: "error";
+            message: string;
+        };
+        /**
+         * @description The compiled configuration of one environment: the input of the evaluation engine and the
+         *     `config` of a server-key payload.
+         */
+        EnvironmentConfig: {
+            /** @description The environment's revision; increases with every change that can alter what it serves. */
+            revision: number;
+            /** @description Every flag of the project, ordered by key. */
+            flags: components["schemas"]["CompiledFlag"][];
+            /** @description Every segment of the project, ordered by key. */
+            segments: components["schemas"]["CompiledSegment"][];
+        };
+        CompiledFlag: {
+            key: string;
+            name: string;
+            type: components["schemas"]["FlagType"];
+            include_in_mobile: boolean;
+            include_in_client: boolean;
+            /** @description The flag's default value; null when the flag has no values. */
+            default: {
+                value: components["schemas"]["JsonValue"];
+            } | null;
+            /** @description The newest published target in this environment; null when none. */
+            serving: components["schemas"]["CompiledTarget"] | components["schemas"]["NoTarget"];
+            /**
+             * @description The published target before `serving`; set only while `rollout` is set (and then
+             *     null when there was none), null otherwise.
+             */
+            previous: components["schemas"]["CompiledTarget"] | components["schemas"]["NoTarget"];
+            /** @description Set while `serving`'s rollout is active or paused and not completed; null otherwise. */
+            rollout: {
+                percentage: number;
+            } | null;
+        };
+        /**
+         * @description The JSON null of an absent target.
+         * @enum {object|null}
+         */
+        NoTarget: never | null;
+        /** @description A published target. */
+        CompiledTarget: {
+            value: components["schemas"]["JsonValue"];
+            /** @description The target's rules in position order. */
+            rules: components["schemas"]["CompiledRule"][];
+        };
+        /** @description A targeting rule; it matches when all its criteria match. */
+        CompiledRule: {
+            value: components["schemas"]["JsonValue"];
+            criteria: components["schemas"]["CompiledCriterion"][];
+        };
+        CompiledCriterion: {
+            /** @enum {string} */
+            selector: "attribute" | "context" | "segment";
+            /** @description Attribute name (selector attribute) or required context type (selector context). */
+            sub_selector: string | null;
+            /** @enum {string} */
+            comparer: "equal" | "notequal" | "in" | "notin" | "gt" | "gte" | "lt" | "lte" | "isnull" | "notnull" | "contains" | "notcontains" | "startswith" | "endswith" | "notstartswith" | "notendswith";
+            values: string[];
+        };
+        CompiledSegment: {
+            key: string;
+            /** @description Identifiers that are always members. */
+            included: string[];
+            /** @description Identifiers that are never members (unless included). */
+            excluded: string[];
+            /** @description A context not listed is a member when all criteria of any rule match. */
+            rules: {
+                criteria: components["schemas"]["CompiledCriterion"][];
+            }[];
+        };
+        /** @description The environment the key belongs to. */
+        PayloadEnvironment: {
+            ulid: string;
+            key: string;
+        };
+        /** @description The payload for server keys. */
+        ServerPayload: {
+            /** @enum {string} */
+            kind: "server";
+            /** @description Equal to the response's `ETag` header value. */
+            etag: string;
+            revision: number;
+            environment: components["schemas"]["PayloadEnvironment"];
+            config: components["schemas"]["EnvironmentConfig"];
+        };
+        /** @description A flag evaluated for the request's context (mobile and client keys). */
+        ClientFlag: {
+            key: string;
+            name: string;
+            type: components["schemas"]["FlagType"];
+            value: components["schemas"]["JsonValue"];
+            resolved_by: components["schemas"]["ResolvedBy"];
+        };
+        /** @description The payload for mobile and client keys. */
+        ClientPayload: {
+            /** @enum {string} */
+            kind: "client";
+            /** @description Equal to the response's `ETag` header value. */
+            etag: string;
+            revision: number;
+            environment: components["schemas"]["PayloadEnvironment"];
+            flags: components["schemas"]["ClientFlag"][];
+        };
+        PayloadResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["ServerPayload"] | components["schemas"]["ClientPayload"];
+        };
+        /** @description OFREP evaluation request (single and bulk). */
+        OfrepEvaluationRequest: {
+            /**
+             * @description OFREP evaluation context. `targetingKey` becomes the Vexil context identifier,
+             *     `contextType` the context type (default `user`), and every other member an attribute
+             *     (values converted to strings; arrays give several values; null members ignored).
+             */
+            context?: {
+                targetingKey?: string;
+                contextType?: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        /** @description OFREP evaluation success. */
+        OfrepEvaluationSuccess: {
+            key: string;
+            /**
+             * @description `TARGETING_MATCH` (resolved_by rule), `SPLIT` (rollout), `STATIC` (target),
+             *     `DEFAULT` (default).
+             * @enum {string}
+             */
+            reason: "TARGETING_MATCH" | "SPLIT" | "STATIC" | "DEFAULT";
+            /**
+             * @description The served value in display form: `true`/`false`, the number, the string itself, or
+             *     compact JSON for json flags.
+             */
+            variant: string;
+            value: components["schemas"]["JsonValue"];
+            /**
+             * @description `resolved_by` (Vexil's resolution), `type` (the flag type) and `revision` (the
+             *     environment revision).
+             */
+            metadata: {
+                resolved_by: components["schemas"]["ResolvedBy"];
+                type: components["schemas"]["FlagType"];
+                revision: number;
+            } & {
+                [key: string]: boolean | string | number;
+            };
+        };
+        /**
+         * @description OFREP evaluation failure of one flag: `FLAG_NOT_FOUND` (404), `PARSE_ERROR`,
+         *     `INVALID_CONTEXT`, `TARGETING_KEY_MISSING` (400), `GENERAL` (a failed item of a bulk
+         *     evaluation).
+         */
+        OfrepEvaluationFailure: {
+            key: string;
+            /** @enum {string} */
+            errorCode: "PARSE_ERROR" | "TARGETING_KEY_MISSING" | "INVALID_CONTEXT" | "FLAG_NOT_FOUND" | "GENERAL";
+            errorDetails: string;
+        };
+        /** @description OFREP bulk evaluation result; each item is a success or a failure. */
+        OfrepBulkEvaluationSuccess: {
+            flags: (components["schemas"]["OfrepEvaluationSuccess"] | components["schemas"]["OfrepEvaluationFailure"])[];
+        };
+        /** @description OFREP bulk evaluation failure (the whole request). */
+        OfrepBulkEvaluationFailure: {
+            /** @enum {string} */
+            errorCode: "PARSE_ERROR" | "TARGETING_KEY_MISSING" | "INVALID_CONTEXT" | "GENERAL";
+            errorDetails: string;
+        };
+        /** @description OFREP general error (401, 403, 413, 415, 429, 500). */
+        OfrepGeneralError: {
+            errorDetails: string;
+        };
+    };
+    responses: {
+        /** @description The request could not be read (for example a malformed header). */
+        BadRequest: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "message": "Bad request."
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description The context header is present but cannot be decoded (`Context was supplied but is
+         *     invalid.`), or the default-value header is present but cannot be decoded or declares a
+         *     value that does not fit its type (`Default values were supplied but are invalid.`).
+         */
+        BadHeaders: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description The body is not valid JSON (`Request body is not valid JSON.`), its `context` does not
+         *     match `Context` (`Context was supplied but is invalid.`), or it otherwise does not match
+         *     `UsageReport` (`Request body is invalid.`).
+         */
+        BadUsageRequest: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description The key is missing, unknown or revoked, or of a kind the operation does not accept. */
+        Unauthorized: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "message": "Invalid API key provided."
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description The flag key is unknown in the key's environment; for evaluation also a flag with no
+         *     servable value and no declared default of its type.
+         */
+        FlagNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "message": "Feature flag not found."
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description The request body is larger than the limit (1 MB by default). */
+        PayloadTooLarge: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "message": "Request body is too large."
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description A request body was sent with a content type other than `application/json`. */
+        UnsupportedMediaType: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "message": "Content-Type must be application/json."
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description The client IP address exceeded the rate limit. */
+        TooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "message": "Rate limit exceeded."
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description Not modified: an ETag in `If-None-Match` matches the current one. No body. */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /**
+         * @description Unauthorized: the key is missing, unknown or revoked. The body (optional in OFREP) is an
+         *     `OfrepGeneralError`.
+         */
+        OfrepUnauthorized: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "errorDetails": "Invalid API key provided."
+                 *     }
+                 */
+                "application/json": components["schemas"]["OfrepGeneralError"];
+            };
+        };
+        /**
+         * @description Forbidden, as OFREP defines it: a valid key that may not evaluate. Every key kind may use
+         *     OFREP, so this version of Vexil does not send it; it is listed for protocol compatibility.
+         */
+        OfrepForbidden: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "errorDetails": "This key may not evaluate flags."
+                 *     }
+                 */
+                "application/json": components["schemas"]["OfrepGeneralError"];
+            };
+        };
+        /** @description The request body is larger than the limit (1 MB by default). */
+        OfrepPayloadTooLarge: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "errorDetails": "Request body is too large."
+                 *     }
+                 */
+                "application/json": components["schemas"]["OfrepGeneralError"];
+            };
+        };
+        /** @description A request body was sent with a content type other than `application/json`. */
+        OfrepUnsupportedMediaType: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "errorDetails": "Content-Type must be application/json."
+                 *     }
+                 */
+                "application/json": components["schemas"]["OfrepGeneralError"];
+            };
+        };
+        /** @description The client IP address exceeded the rate limit. */
+        OfrepTooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "errorDetails": "Rate limit exceeded."
+                 *     }
+                 */
+                "application/json": components["schemas"]["OfrepGeneralError"];
+            };
+        };
+        /** @description The server failed unexpectedly. */
+        OfrepInternalError: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "errorDetails": "Internal server error."
+                 *     }
+                 */
+                "application/json": components["schemas"]["OfrepGeneralError"];
+            };
+        };
+    };
+    parameters: {
+        /**
+         * @description Key of a flag of the key's environment's project. A value that does not match the flag
+         *     key pattern cannot name a flag and gets `404` `Feature flag not found.`
+         * @example checkout-v2
+         */
+        FlagKey: string;
+        /**
+         * @description Key of the flag to evaluate. A value that does not match the flag key pattern cannot name
+         *     a flag and gets `404` `FLAG_NOT_FOUND`.
+         * @example checkout-v2
+         */
+        OfrepFlagKey: string;
+        /**
+         * @description The evaluation context: JSON text of a `Context` object (see
+         *     `#/components/schemas/Context`), for example
+         *     `{"type":"user","identifier":"user-42","attributes":[{"key":"plan","values":[{"value":"pro"}]}]}`.
+         *     Invalid JSON or a value not matching `Context` gets `400`
+         *     `Context was supplied but is invalid.` Takes precedence over `C`.
+         * @example {"type":"user","identifier":"user-42","name":"Ada Lovelace","attributes":[{"key":"plan","values":[{"value":"pro"}]}]}
+         */
+        ContextHeader: string;
+        /**
+         * @description Short alias of `X-VEXIL-CONTEXT`: JSON text of a `Context` object. Used only when
+         *     `X-VEXIL-CONTEXT` is absent.
+         * @example {"type":"user","identifier":"user-42"}
+         */
+        ContextHeaderAlias: string;
+        /**
+         * @description The defaults the application serves when a flag is unavailable: JSON text of an array of
+         *     `DefaultValueDeclaration` objects (see `#/components/schemas/DefaultValueDeclaration`),
+         *     for example `[{"key":"checkout-v2","type":"boolean","value":false}]`. Invalid JSON, a
+         *     value not matching the schema, or a value that does not fit its declared type gets `400`
+         *     `Default values were supplied but are invalid.` Takes precedence over `X-DEFAULT-VALUE`
+         *     and `D`.
+         * @example [{"key":"checkout-v2","type":"boolean","value":false},{"key":"hero-banner","type":"string","value":"Welcome"}]
+         */
+        DefaultValueHeader: string;
+        /**
+         * @description Alias of `X-VEXIL-DEFAULT-VALUE`: JSON text of an array of `DefaultValueDeclaration`.
+         *     Used only when `X-VEXIL-DEFAULT-VALUE` is absent.
+         * @example [{"key":"checkout-v2","type":"boolean","value":false}]
+         */
+        DefaultValueHeaderAlias: string;
+        /**
+         * @description Short alias of `X-VEXIL-DEFAULT-VALUE`: JSON text of an array of
+         *     `DefaultValueDeclaration`. Used only when `X-VEXIL-DEFAULT-VALUE` and `X-DEFAULT-VALUE`
+         *     are absent.
+         * @example [{"key":"max-cart-items","type":"number","value":20}]
+         */
+        DefaultValueHeaderShort: string;
+        /**
+         * @description One or more ETags from earlier responses (comma-separated), or `*`. When one of them
+         *     equals the current ETag (weak comparison) or the value is `*`, the response is
+         *     `304 Not Modified` without a body.
+         * @example "srv-42-7d1f0c9a"
+         */
+        IfNoneMatch: string;
+    };
+    requestBodies: never;
+    headers: {
+        /**
+         * @description Requests allowed per minute for the client IP address.
+         * @example 100
+         */
+        "X-RateLimit-Limit": number;
+        /**
+         * @description Requests left in the current one-minute window for the client IP address.
+         * @example 97
+         */
+        "X-RateLimit-Remaining": number;
+        /**
+         * @description Seconds to wait before the next request is accepted.
+         * @example 12
+         */
+        "Retry-After": number;
+        /**
+         * @description Opaque strong entity tag of the response (in double quotes). Send it in `If-None-Match`
+         *     to revalidate.
+         * @example "srv-42-7d1f0c9a"
+         */
+        ETag: string;
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    getPublicApiDocs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI 3.0.3 document of the public evaluation API. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "openapi": "3.0.3",
+                     *       "info": {
+                     *         "title": "Vexil public evaluation API",
+                     *         "version": "1.0.0"
+                     *       },
+                     *       "servers": [
+                     *         {
+                     *           "url": "/"
+                     *         }
+                     *       ],
+                     *       "paths": {}
+                     *     }
+                     */
+                    "application/json": {
+                        openapi: string;
+                        info: Record<string, never>;
+                        paths: Record<string, never>;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listEvaluatedFlags: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The evaluation context: JSON text of a `Context` object (see
+                 *     `#/components/schemas/Context`), for example
+                 *     `{"type":"user","identifier":"user-42","attributes":[{"key":"plan","values":[{"value":"pro"}]}]}`.
+                 *     Invalid JSON or a value not matching `Context` gets `400`
+                 *     `Context was supplied but is invalid.` Takes precedence over `C`.
+                 * @example {"type":"user","identifier":"user-42","name":"Ada Lovelace","attributes":[{"key":"plan","values":[{"value":"pro"}]}]}
+                 */
+                "X-VEXIL-CONTEXT"?: components["parameters"]["ContextHeader"];
+                /**
+                 * @description Short alias of `X-VEXIL-CONTEXT`: JSON text of a `Context` object. Used only when
+                 *     `X-VEXIL-CONTEXT` is absent.
+                 * @example {"type":"user","identifier":"user-42"}
+                 */
+                C?: components["parameters"]["ContextHeaderAlias"];
+                /**
+                 * @description The defaults the application serves when a flag is unavailable: JSON text of an array of
+                 *     `DefaultValueDeclaration` objects (see `#/components/schemas/DefaultValueDeclaration`),
+                 *     for example `[{"key":"checkout-v2","type":"boolean","value":false}]`. Invalid JSON, a
+                 *     value not matching the schema, or a value that does not fit its declared type gets `400`
+                 *     `Default values were supplied but are invalid.` Takes precedence over `X-DEFAULT-VALUE`
+                 *     and `D`.
+                 * @example [{"key":"checkout-v2","type":"boolean","value":false},{"key":"hero-banner","type":"string","value":"Welcome"}]
+                 */
+                "X-VEXIL-DEFAULT-VALUE"?: components["parameters"]["DefaultValueHeader"];
+                /**
+                 * @description Alias of `X-VEXIL-DEFAULT-VALUE`: JSON text of an array of `DefaultValueDeclaration`.
+                 *     Used only when `X-VEXIL-DEFAULT-VALUE` is absent.
+                 * @example [{"key":"checkout-v2","type":"boolean","value":false}]
+                 */
+                "X-DEFAULT-VALUE"?: components["parameters"]["DefaultValueHeaderAlias"];
+                /**
+                 * @description Short alias of `X-VEXIL-DEFAULT-VALUE`: JSON text of an array of
+                 *     `DefaultValueDeclaration`. Used only when `X-VEXIL-DEFAULT-VALUE` and `X-DEFAULT-VALUE`
+                 *     are absent.
+                 * @example [{"key":"max-cart-items","type":"number","value":20}]
+                 */
+                D?: components["parameters"]["DefaultValueHeaderShort"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The evaluated flags. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": [
+                     *         {
+                     *           "flag": {
+                     *             "key": "checkout-v2",
+                     *             "name": "New checkout",
+                     *             "type": "boolean",
+                     *             "value": {
+                     *               "boolean": true
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "flag": {
+                     *             "key": "hero-banner",
+                     *             "name": "Hero banner copy",
+                     *             "type": "string",
+                     *             "value": {
+                     *               "string": "Spring sale"
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "flag": {
+                     *             "key": "max-cart-items",
+                     *             "name": "Maximum cart items",
+                     *             "type": "number",
+                     *             "value": {
+                     *               "number": 50
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "flag": {
+                     *             "key": "theme",
+                     *             "name": "Theme settings",
+                     *             "type": "json",
+                     *             "value": {
+                     *               "json": {
+                     *                 "primary": "#0055ff",
+                     *                 "dense": false
+                     *               }
+                     *             }
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EvaluatedFlagListResponse"];
+                };
+            };
+            400: components["responses"]["BadHeaders"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getEvaluatedFlag: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The evaluation context: JSON text of a `Context` object (see
+                 *     `#/components/schemas/Context`), for example
+                 *     `{"type":"user","identifier":"user-42","attributes":[{"key":"plan","values":[{"value":"pro"}]}]}`.
+                 *     Invalid JSON or a value not matching `Context` gets `400`
+                 *     `Context was supplied but is invalid.` Takes precedence over `C`.
+                 * @example {"type":"user","identifier":"user-42","name":"Ada Lovelace","attributes":[{"key":"plan","values":[{"value":"pro"}]}]}
+                 */
+                "X-VEXIL-CONTEXT"?: components["parameters"]["ContextHeader"];
+                /**
+                 * @description Short alias of `X-VEXIL-CONTEXT`: JSON text of a `Context` object. Used only when
+                 *     `X-VEXIL-CONTEXT` is absent.
+                 * @example {"type":"user","identifier":"user-42"}
+                 */
+                C?: components["parameters"]["ContextHeaderAlias"];
+                /**
+                 * @description The defaults the application serves when a flag is unavailable: JSON text of an array of
+                 *     `DefaultValueDeclaration` objects (see `#/components/schemas/DefaultValueDeclaration`),
+                 *     for example `[{"key":"checkout-v2","type":"boolean","value":false}]`. Invalid JSON, a
+                 *     value not matching the schema, or a value that does not fit its declared type gets `400`
+                 *     `Default values were supplied but are invalid.` Takes precedence over `X-DEFAULT-VALUE`
+                 *     and `D`.
+                 * @example [{"key":"checkout-v2","type":"boolean","value":false},{"key":"hero-banner","type":"string","value":"Welcome"}]
+                 */
+                "X-VEXIL-DEFAULT-VALUE"?: components["parameters"]["DefaultValueHeader"];
+                /**
+                 * @description Alias of `X-VEXIL-DEFAULT-VALUE`: JSON text of an array of `DefaultValueDeclaration`.
+                 *     Used only when `X-VEXIL-DEFAULT-VALUE` is absent.
+                 * @example [{"key":"checkout-v2","type":"boolean","value":false}]
+                 */
+                "X-DEFAULT-VALUE"?: components["parameters"]["DefaultValueHeaderAlias"];
+                /**
+                 * @description Short alias of `X-VEXIL-DEFAULT-VALUE`: JSON text of an array of
+                 *     `DefaultValueDeclaration`. Used only when `X-VEXIL-DEFAULT-VALUE` and `X-DEFAULT-VALUE`
+                 *     are absent.
+                 * @example [{"key":"max-cart-items","type":"number","value":20}]
+                 */
+                D?: components["parameters"]["DefaultValueHeaderShort"];
+            };
+            path: {
+                /**
+                 * @description Key of a flag of the key's environment's project. A value that does not match the flag
+                 *     key pattern cannot name a flag and gets `404` `Feature flag not found.`
+                 * @example checkout-v2
+                 */
+                flagKey: components["parameters"]["FlagKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The evaluated flag. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvaluatedFlagResponse"];
+                };
+            };
+            400: components["responses"]["BadHeaders"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["FlagNotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    recordFlagUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of a flag of the key's environment's project. A value that does not match the flag
+                 *     key pattern cannot name a flag and gets `404` `Feature flag not found.`
+                 * @example checkout-v2
+                 */
+                flagKey: components["parameters"]["FlagKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UsageReport"];
+            };
+        };
+        responses: {
+            /** @description The usage was recorded. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SuccessStatus"];
+                };
+            };
+            400: components["responses"]["BadUsageRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["FlagNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getPayload: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One or more ETags from earlier responses (comma-separated), or `*`. When one of them
+                 *     equals the current ETag (weak comparison) or the value is `*`, the response is
+                 *     `304 Not Modified` without a body.
+                 * @example "srv-42-7d1f0c9a"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /**
+                 * @description The evaluation context: JSON text of a `Context` object (see
+                 *     `#/components/schemas/Context`), for example
+                 *     `{"type":"user","identifier":"user-42","attributes":[{"key":"plan","values":[{"value":"pro"}]}]}`.
+                 *     Invalid JSON or a value not matching `Context` gets `400`
+                 *     `Context was supplied but is invalid.` Takes precedence over `C`.
+                 * @example {"type":"user","identifier":"user-42","name":"Ada Lovelace","attributes":[{"key":"plan","values":[{"value":"pro"}]}]}
+                 */
+                "X-VEXIL-CONTEXT"?: components["parameters"]["ContextHeader"];
+                /**
+                 * @description Short alias of `X-VEXIL-CONTEXT`: JSON text of a `Context` object. Used only when
+                 *     `X-VEXIL-CONTEXT` is absent.
+                 * @example {"type":"user","identifier":"user-42"}
+                 */
+                C?: components["parameters"]["ContextHeaderAlias"];
+                /**
+                 * @description The defaults the application serves when a flag is unavailable: JSON text of an array of
+                 *     `DefaultValueDeclaration` objects (see `#/components/schemas/DefaultValueDeclaration`),
+                 *     for example `[{"key":"checkout-v2","type":"boolean","value":false}]`. Invalid JSON, a
+                 *     value not matching the schema, or a value that does not fit its declared type gets `400`
+                 *     `Default values were supplied but are invalid.` Takes precedence over `X-DEFAULT-VALUE`
+                 *     and `D`.
+                 * @example [{"key":"checkout-v2","type":"boolean","value":false},{"key":"hero-banner","type":"string","value":"Welcome"}]
+                 */
+                "X-VEXIL-DEFAULT-VALUE"?: components["parameters"]["DefaultValueHeader"];
+                /**
+                 * @description Alias of `X-VEXIL-DEFAULT-VALUE`: JSON text of an array of `DefaultValueDeclaration`.
+                 *     Used only when `X-VEXIL-DEFAULT-VALUE` is absent.
+                 * @example [{"key":"checkout-v2","type":"boolean","value":false}]
+                 */
+                "X-DEFAULT-VALUE"?: components["parameters"]["DefaultValueHeaderAlias"];
+                /**
+                 * @description Short alias of `X-VEXIL-DEFAULT-VALUE`: JSON text of an array of
+                 *     `DefaultValueDeclaration`. Used only when `X-VEXIL-DEFAULT-VALUE` and `X-DEFAULT-VALUE`
+                 *     are absent.
+                 * @example [{"key":"max-cart-items","type":"number","value":20}]
+                 */
+                D?: components["parameters"]["DefaultValueHeaderShort"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payload. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadResponse"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadHeaders"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    streamPayloadChanges: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The evaluation context: JSON text of a `Context` object (see
+                 *     `#/components/schemas/Context`), for example
+                 *     `{"type":"user","identifier":"user-42","attributes":[{"key":"plan","values":[{"value":"pro"}]}]}`.
+                 *     Invalid JSON or a value not matching `Context` gets `400`
+                 *     `Context was supplied but is invalid.` Takes precedence over `C`.
+                 * @example {"type":"user","identifier":"user-42","name":"Ada Lovelace","attributes":[{"key":"plan","values":[{"value":"pro"}]}]}
+                 */
+                "X-VEXIL-CONTEXT"?: components["parameters"]["ContextHeader"];
+                /**
+                 * @description Short alias of `X-VEXIL-CONTEXT`: JSON text of a `Context` object. Used only when
+                 *     `X-VEXIL-CONTEXT` is absent.
+                 * @example {"type":"user","identifier":"user-42"}
+                 */
+                C?: components["parameters"]["ContextHeaderAlias"];
+                /**
+                 * @description The defaults the application serves when a flag is unavailable: JSON text of an array of
+                 *     `DefaultValueDeclaration` objects (see `#/components/schemas/DefaultValueDeclaration`),
+                 *     for example `[{"key":"checkout-v2","type":"boolean","value":false}]`. Invalid JSON, a
+                 *     value not matching the schema, or a value that does not fit its declared type gets `400`
+                 *     `Default values were supplied but are invalid.` Takes precedence over `X-DEFAULT-VALUE`
+                 *     and `D`.
+                 * @example [{"key":"checkout-v2","type":"boolean","value":false},{"key":"hero-banner","type":"string","value":"Welcome"}]
+                 */
+                "X-VEXIL-DEFAULT-VALUE"?: components["parameters"]["DefaultValueHeader"];
+                /**
+                 * @description Alias of `X-VEXIL-DEFAULT-VALUE`: JSON text of an array of `DefaultValueDeclaration`.
+                 *     Used only when `X-VEXIL-DEFAULT-VALUE` is absent.
+                 * @example [{"key":"checkout-v2","type":"boolean","value":false}]
+                 */
+                "X-DEFAULT-VALUE"?: components["parameters"]["DefaultValueHeaderAlias"];
+                /**
+                 * @description Short alias of `X-VEXIL-DEFAULT-VALUE`: JSON text of an array of
+                 *     `DefaultValueDeclaration`. Used only when `X-VEXIL-DEFAULT-VALUE` and `X-DEFAULT-VALUE`
+                 *     are absent.
+                 * @example [{"key":"max-cart-items","type":"number","value":20}]
+                 */
+                D?: components["parameters"]["DefaultValueHeaderShort"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream; the response stays open. Sent with `Cache-Control: no-cache`. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example event: etag
+                     *     data: {"etag":"\"srv-42-7d1f0c9a\""}
+                     *
+                     *     : heartbeat
+                     *
+                     *     event: etag
+                     *     data: {"etag":"\"srv-43-0b6e44d2\""}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadHeaders"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    ofrepEvaluateFlag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the flag to evaluate. A value that does not match the flag key pattern cannot name
+                 *     a flag and gets `404` `FLAG_NOT_FOUND`.
+                 * @example checkout-v2
+                 */
+                key: components["parameters"]["OfrepFlagKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["OfrepEvaluationRequest"];
+            };
+        };
+        responses: {
+            /** @description The flag was evaluated. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OfrepEvaluationSuccess"];
+                };
+            };
+            /** @description The request or its context is invalid. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OfrepEvaluationFailure"];
+                };
+            };
+            401: components["responses"]["OfrepUnauthorized"];
+            403: components["responses"]["OfrepForbidden"];
+            /** @description The flag is not found (or not available to this key). */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "key": "checkout-v3",
+                     *       "errorCode": "FLAG_NOT_FOUND",
+                     *       "errorDetails": "Feature flag not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OfrepEvaluationFailure"];
+                };
+            };
+            413: components["responses"]["OfrepPayloadTooLarge"];
+            415: components["responses"]["OfrepUnsupportedMediaType"];
+            429: components["responses"]["OfrepTooManyRequests"];
+            500: components["responses"]["OfrepInternalError"];
+        };
+    };
+    ofrepEvaluateFlags: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One or more ETags from earlier responses (comma-separated), or `*`. When one of them
+                 *     equals the current ETag (weak comparison) or the value is `*`, the response is
+                 *     `304 Not Modified` without a body.
+                 * @example "srv-42-7d1f0c9a"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["OfrepEvaluationRequest"];
+            };
+        };
+        responses: {
+            /** @description The evaluated flags. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "flags": [
+                     *         {
+                     *           "key": "checkout-v2",
+                     *           "reason": "SPLIT",
+                     *           "variant": "true",
+                     *           "value": true,
+                     *           "metadata": {
+                     *             "resolved_by": "rollout",
+                     *             "type": "boolean",
+                     *             "revision": 42
+                     *           }
+                     *         },
+                     *         {
+                     *           "key": "hero-banner",
+                     *           "reason": "DEFAULT",
+                     *           "variant": "Welcome",
+                     *           "value": "Welcome",
+                     *           "metadata": {
+                     *             "resolved_by": "default",
+                     *             "type": "string",
+                     *             "revision": 42
+                     *           }
+                     *         },
+                     *         {
+                     *           "key": "max-cart-items",
+                     *           "errorCode": "GENERAL",
+                     *           "errorDetails": "The flag could not be evaluated."
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OfrepBulkEvaluationSuccess"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            /** @description The request or its context is invalid. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OfrepBulkEvaluationFailure"];
+                };
+            };
+            401: components["responses"]["OfrepUnauthorized"];
+            403: components["responses"]["OfrepForbidden"];
+            413: components["responses"]["OfrepPayloadTooLarge"];
+            415: components["responses"]["OfrepUnsupportedMediaType"];
+            429: components["responses"]["OfrepTooManyRequests"];
+            500: components["responses"]["OfrepInternalError"];
+        };
+    };
+}

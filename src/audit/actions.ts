@@ -1,0 +1,77 @@
+/** The audit action of each management operation (SPEC.md section 4.2's list, plus administration). */
+export const auditActionByOperation: Record<string, string> = {
+  listProjects: 'project.listed',
+  createProject: 'project.created',
+  getProject: 'project.read',
+  updateProject: 'project.updated',
+  deleteProject: 'project.deleted',
+  listEnvironments: 'environment.listed',
+  createEnvironment: 'environment.created',
+  getEnvironment: 'environment.read',
+  updateEnvironment: 'environment.updated',
+  deleteEnvironment: 'environment.deleted',
+  listEnvironmentKeys: 'environment_key.listed',
+  createEnvironmentKey: 'environment_key.created',
+  revokeEnvironmentKey: 'environment_key.revoked',
+  listManagementTokens: 'token.listed',
+  createManagementToken: 'token.created',
+  revokeManagementToken: 'token.revoked',
+  listAccounts: 'account.listed',
+  createAccount: 'account.created',
+  deleteAccount: 'account.deleted',
+  createPersonalAccessToken: 'personal_token.created',
+  revokePersonalAccessToken: 'personal_token.revoked',
+  listFlags: 'flag.listed',
+  createFlag: 'flag.created',
+  getFlag: 'flag.read',
+  updateFlag: 'flag.updated',
+  deleteFlag: 'flag.deleted',
+  bulkDeleteFlags: 'flag.bulk_deleted',
+  evaluateFlag: 'flag.evaluated',
+  getFlagInsights: 'flag.insights_read',
+  listStaleFlags: 'flag.stale_listed',
+  listDefaultValueReports: 'flag.default_reports_read',
+  listContextAttributes: 'environment.context_attributes_read',
+  listFlagValues: 'flag_value.listed',
+  createFlagValue: 'flag_value.created',
+  createFlagValueForFlag: 'flag_value.created',
+  updateFlagValue: 'flag_value.updated',
+  deleteFlagValue: 'flag_value.deleted',
+  setDefaultFlagValue: 'flag_value.default_set',
+  setDefaultFlagValueForFlag: 'flag_value.default_set',
+  listTargets: 'target.listed',
+  createTarget: 'target.created',
+  getTarget: 'target.read',
+  updateTarget: 'target.updated',
+  deleteTarget: 'target.deleted',
+  publishTarget: 'target.published',
+  createRollout: 'target.rollout_initialized',
+  updateRollout: 'target.rollout_updated',
+  deleteRollout: 'target.rollout_deleted',
+  completeRollout: 'target.rollout_completed',
+  listRules: 'target_rule.listed',
+  createRule: 'target_rule.created',
+  updateRule: 'target_rule.updated',
+  deleteRule: 'target_rule.deleted',
+  reorderRules: 'target_rule.reordered',
+  listSegments: 'segment.listed',
+  createSegment: 'segment.created',
+  getSegment: 'segment.read',
+  updateSegment: 'segment.updated',
+  deleteSegment: 'segment.deleted',
+  listAuditLogs: 'audit.listed',
+  listPublicAuditLogs: 'audit.public_listed',
+  getManagementApiDocs: 'api_docs.read',
+};
+
+/** Result recorded for a response status. */
+export function auditResult(status: number, scopeDenied: boolean): string {
+  if (status < 400) return 'success';
+  if (status === 401) return 'denied_auth';
+  if (status === 403) return scopeDenied ? 'denied_scope' : 'denied_grant';
+  if (status === 404 || status === 405) return 'not_found';
+  if (status === 409) return 'conflict';
+  if (status === 429) return 'rate_limited';
+  if (status >= 500) return 'error';
+  return 'invalid';
+}

@@ -1,0 +1,48 @@
+import type Koa from 'koa';
+import type { Logger } from 'pino';
+import { ForbiddenError, HttpError, UnauthorizedError } from '../http/errors.js';
+import { operationState } from '../http/operation.js';
+import { auditActionByOperation, auditResult } from './actions.js';
+import { AuditTrail, type AuditWriter } from './audit-trail.js';
+
+/**
+ * Wraps every management request, matched or not: gives the handlers an AuditTrail and, unless a
+ * service already committed the entry with its change, writes the entry once the outcome is known.
+ */
+export function managementAuditMiddleware(writer: AuditWriter, knex: import('knex').Knex, logger: Logger): Koa.Middleware {
+  return async (ctx, next) => {
+    const state = operationState(ctx);
+    const trail = new AuditTrail(writer, undefined, ctx.method, ctx.path);
+    state.auditTrail = trail;
+    let failure: unknown;
+    try {
+      await next();
+    } catch (error) {
+      failure = error;
+    }
+    if (!trail.written) {
+      const status = failure instanceof HttpError ? failure.status : failure ? 500 : ctx.status;
+      const action =
+        failure instanceof UnauthorizedError
+          ? failure.auditAction
+          : failure instanceof ForbiddenError && failure.requiredScope
+            ? 'scope.denied'
+            : (trail.subject?.action ?? auditActionByOperation[state.operation?.operationId ?? ''] ?? 'unknown');
+      try {
+        await writer.write(knex, {
+          ...trail.subject,
+          action,
+          principal: state.managementPrincipal,
+          httpMethod: ctx.method,
+          httpPath: ctx.path,
+          result: auditResult(status, failure instanceof ForbiddenError && failure.requiredScope !== undefined),
+          statusCode: status,
+        });
+      } catch (error) {
+        // The response must not fail because its audit entry could not be written; the log keeps it.
+        logger.error({ err: error }, 'audit entry could not be written');
+      }
+    }
+    if (failure) throw failure;
+  };
+}

@@ -1,0 +1,55 @@
+import type { Knex } from 'knex';
+import type { CredentialStore, EnvironmentKeyRecord } from './credential-store.js';
+import type { PublicPrincipal } from './principal.js';
+import { digestSecret, looksLikeSecret } from './secrets.js';
+
+/**
+ * Environment keys held in memory by digest, so authenticating an evaluation request reads no
+ * database. A cheap signature query (count and newest change) is polled; when it moves, the
+ * whole set is reloaded, so a revoked key stops working within one poll interval everywhere.
+ */
+export class EnvironmentKeyCache {
+  private byDigest = new Map<string, PublicPrincipal>();
+  private signature = '';
+
+  constructor(
+    private readonly store: CredentialStore,
+    private readonly knex: Knex,
+  ) {}
+
+  resolve(secret: string | undefined): PublicPrincipal | undefined {
+    if (!secret || !looksLikeSecret(secret, ['srv_', 'mob_', 'cli_'])) return undefined;
+    // The digest is the map key: equal digests are the only way to match, so no secret is compared directly.
+    return this.byDigest.get(digestSecret(secret));
+  }
+
+  /** Reloads when the keys changed since the last look; returns whether it reloaded. */
+  async refreshIfChanged(): Promise<boolean> {
+    const row = (await this.knex('environment_keys')
+      .count({ n: '*' })
+      .max({ m: 'updated_at' })
+      .first()) as { n: number | string; m: string | null } | undefined;
+    const signature = `${row?.n ?? 0}|${row?.m ?? ''}`;
+    if (signature === this.signature) return false;
+    await this.reload();
+    this.signature = signature;
+    return true;
+  }
+
+  async reload(): Promise<void> {
+    const records = await this.store.listActiveEnvironmentKeys();
+    const next = new Map<string, PublicPrincipal>();
+    for (const record of records) next.set(record.digest, toPrincipal(record));
+    this.byDigest = next;
+  }
+}
+
+function toPrincipal(record: EnvironmentKeyRecord): PublicPrincipal {
+  return {
+    keyUlid: record.ulid,
+    kind: record.kind,
+    environmentUlid: record.environmentUlid,
+    environmentKey: record.environmentKey,
+    projectUlid: record.projectUlid,
+  };
+}

@@ -1,0 +1,41 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+export type SecretPrefix = 'srv_' | 'mob_' | 'cli_' | 'pat_' | 'mgt_';
+
+/** A new secret: prefix followed by 40 random base62 characters (DESIGN.md section 3 asks for at least 32). */
+export function generateSecret(prefix: SecretPrefix, length = 40): string {
+  let out = prefix;
+  // Rejection sampling keeps every base62 character equally likely.
+  while (out.length < prefix.length + length) {
+    for (const byte of randomBytes(64)) {
+      if (byte < 248 && out.length < prefix.length + length) out += base62[byte % 62];
+    }
+  }
+  return out;
+}
+
+/** Only this digest is ever stored. */
+export function digestSecret(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+/** Constant-time comparison of two hex digests of equal length. */
+export function digestsEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'hex');
+  const right = Buffer.from(b, 'hex');
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** What lists show instead of a secret: its prefix and last four characters. */
+export function maskSecret(secret: string): string {
+  return `${secret.slice(0, 4)}...${secret.slice(-4)}`;
+}
+
+const secretShape = /^(srv|mob|cli|pat|mgt)_[0-9A-Za-z]{32,200}$/;
+
+/** Cheap syntactic check before any lookup, so junk never reaches the database. */
+export function looksLikeSecret(value: string, prefixes: readonly SecretPrefix[]): boolean {
+  return secretShape.test(value) && prefixes.some((p) => value.startsWith(p));
+}

@@ -1,0 +1,119 @@
+import type { Logger } from 'pino';
+import { AuditWriter } from './audit/audit-trail.js';
+import { KnexCredentialStore } from './auth/credential-store.js';
+import { EnvironmentKeyCache } from './auth/environment-key-cache.js';
+import { ManagementAuthenticator } from './auth/management-auth.js';
+import { systemClock, type Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { BackgroundTask, CoreDeps } from './core.js';
+import { createAccountsFeature } from './features/accounts/index.js';
+import { createApiDocsFeature } from './features/api-docs/index.js';
+import { createAuditLogsFeature } from './features/audit-logs/index.js';
+import { createEnvironmentKeysFeature } from './features/environment-keys/index.js';
+import { createEnvironmentsFeature } from './features/environments/index.js';
+import { createEvaluationFeature } from './features/evaluation/index.js';
+import type { FeatureDeps, FeatureFactory } from './features/feature.js';
+import { createFlagValuesFeature } from './features/flag-values/index.js';
+import { createFlagsFeature } from './features/flags/index.js';
+import { createIdempotencyFeature } from './features/idempotency/index.js';
+import { createInsightsFeature } from './features/insights/index.js';
+import { createProjectsFeature } from './features/projects/index.js';
+import { createRateLimitsFeature } from './features/rate-limits/index.js';
+import { createRulesFeature } from './features/rules/index.js';
+import { createSchedulerFeature } from './features/scheduler/index.js';
+import { createSegmentsFeature } from './features/segments/index.js';
+import { createTargetsFeature } from './features/targets/index.js';
+import { createTokensFeature } from './features/tokens/index.js';
+import type { Stage } from './http/openapi/router.js';
+import type { HandlerMap } from './http/operation.js';
+import { loadDocument, type LoadedDocument } from './http/openapi/document.js';
+import { createLogger } from './logger.js';
+import { poller } from './poller.js';
+import { openDatabase } from './storage/database.js';
+import { migrateToLatest } from './storage/migrate.js';
+
+/**
+ * Every feature, in the order their stages run. The only place services are built:
+ * handlers never construct services themselves.
+ */
+const features: FeatureFactory[] = [
+  createApiDocsFeature,
+  createRateLimitsFeature,
+  createIdempotencyFeature,
+  createProjectsFeature,
+  createEnvironmentsFeature,
+  createEnvironmentKeysFeature,
+  createTokensFeature,
+  createAccountsFeature,
+  createFlagsFeature,
+  createFlagValuesFeature,
+  createTargetsFeature,
+  createRulesFeature,
+  createSegmentsFeature,
+  createEvaluationFeature,
+  createInsightsFeature,
+  createAuditLogsFeature,
+  createSchedulerFeature,
+];
+
+export interface Composition {
+  core: CoreDeps;
+  documents: { public: LoadedDocument; management: LoadedDocument };
+  publicHandlers: HandlerMap;
+  managementHandlers: HandlerMap;
+  publicStages: { afterAuthentication: Stage[] };
+  managementStages: { afterAuthentication: Stage[]; aroundHandler: Stage[] };
+  keyCache: EnvironmentKeyCache;
+  authenticator: ManagementAuthenticator;
+  auditWriter: AuditWriter;
+  tasks: BackgroundTask[];
+  close(): Promise<void>;
+}
+
+export interface ComposeOptions {
+  clock?: Clock;
+  logger?: Logger;
+}
+
+export async function compose(config: Config, options: ComposeOptions = {}): Promise<Composition> {
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const { knex, dialect } = openDatabase(config.databaseUrl);
+  await migrateToLatest(knex);
+  const core: CoreDeps = { config, knex, dialect, clock, logger };
+
+  const documents = { public: await loadDocument('public'), management: await loadDocument('management') };
+  const credentials = new KnexCredentialStore(knex);
+  const keyCache = new EnvironmentKeyCache(credentials, knex);
+  await keyCache.refreshIfChanged();
+  const auditWriter = new AuditWriter(clock);
+  const deps: FeatureDeps = { ...core, documents, keyCache, auditWriter };
+
+  const composition: Composition = {
+    core,
+    documents,
+    publicHandlers: {},
+    managementHandlers: {},
+    publicStages: { afterAuthentication: [] },
+    managementStages: { afterAuthentication: [], aroundHandler: [] },
+    keyCache,
+    authenticator: new ManagementAuthenticator(credentials, clock),
+    auditWriter,
+    // A revoked key stops working within one poll interval on every instance.
+    tasks: [poller('environment-key-cache', config.revisionPollMs, () => keyCache.refreshIfChanged(), logger)],
+    async close() {
+      for (const task of composition.tasks) await task.stop();
+      await knex.destroy();
+    },
+  };
+  for (const factory of features) {
+    const parts = factory(deps);
+    Object.assign(composition.publicHandlers, parts.publicHandlers);
+    Object.assign(composition.managementHandlers, parts.managementHandlers);
+    composition.publicStages.afterAuthentication.push(...(parts.publicStages?.afterAuthentication ?? []));
+    composition.managementStages.afterAuthentication.push(...(parts.managementStages?.afterAuthentication ?? []));
+    composition.managementStages.aroundHandler.push(...(parts.managementStages?.aroundHandler ?? []));
+    composition.tasks.push(...(parts.tasks ?? []));
+  }
+  return composition;
+}

@@ -1,0 +1,24 @@
+import type { AuditWriter } from '../audit/audit-trail.js';
+import type { EnvironmentKeyCache } from '../auth/environment-key-cache.js';
+import type { BackgroundTask, CoreDeps } from '../core.js';
+import type { LoadedDocument } from '../http/openapi/document.js';
+import type { Stage } from '../http/openapi/router.js';
+import type { HandlerMap } from '../http/operation.js';
+
+/** What a feature is built from: the core plus the few shared services. */
+export interface FeatureDeps extends CoreDeps {
+  documents: { public: LoadedDocument; management: LoadedDocument };
+  keyCache: EnvironmentKeyCache;
+  auditWriter: AuditWriter;
+}
+
+/** What a feature contributes to the application. Every part is optional. */
+export interface FeatureParts {
+  managementHandlers?: HandlerMap;
+  publicHandlers?: HandlerMap;
+  tasks?: BackgroundTask[];
+  managementStages?: { afterAuthentication?: Stage[]; aroundHandler?: Stage[] };
+  publicStages?: { afterAuthentication?: Stage[] };
+}
+
+export type FeatureFactory = (deps: FeatureDeps) => FeatureParts;

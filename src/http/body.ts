@@ -1,0 +1,35 @@
+import type Koa from 'koa';
+import getRawBody from 'raw-body';
+import secureJson from 'secure-json-parse';
+import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from './errors.js';
+
+const jsonType = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
+/**
+ * Reads and parses a JSON request body. Returns undefined when the request has no body.
+ * secure-json-parse refuses `__proto__` and `constructor.prototype` keys, so parsed bodies
+ * cannot pollute prototypes when later merged.
+ */
+export async function readJsonBody(ctx: Koa.Context, limitBytes: number): Promise<unknown> {
+  const length = ctx.request.length;
+  const hasBody = (length !== undefined && length > 0) || ctx.get('transfer-encoding') !== '';
+  if (!hasBody) return undefined;
+  const type = ctx.get('content-type');
+  if (!jsonType.test(type)) {
+    throw new UnsupportedMediaTypeError('Request body must be JSON (Content-Type: application/json).');
+  }
+  let text: string;
+  try {
+    text = await getRawBody(ctx.req, { limit: limitBytes, length, encoding: 'utf8' });
+  } catch (error) {
+    const type = (error as { type?: string }).type;
+    if (type === 'entity.too.large') throw new PayloadTooLargeError(`Request body exceeds ${limitBytes} bytes.`);
+    throw new BadRequestError('Request body could not be read.');
+  }
+  if (text.trim() === '') return undefined;
+  try {
+    return secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+  } catch {
+    throw new BadRequestError('Malformed JSON in request body.');
+  }
+}

@@ -1,0 +1,40 @@
+import type Koa from 'koa';
+import type { Logger } from 'pino';
+import { HttpError, OfrepError, ValidationError, ForbiddenError } from './errors.js';
+
+/**
+ * The outermost middleware: the only place error bodies are written (SPEC.md section 7).
+ * Field-keyed 422 for body validation, OFREP's own shape under /ofrep, the standard
+ * `{status: "error", message}` envelope for everything else. Unexpected errors become a 500
+ * without details; the log gets the stack.
+ */
+export function errorMiddleware(logger: Logger): Koa.Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (error) {
+      if (error instanceof HttpError) {
+        ctx.status = error.status;
+        ctx.set(error.headers);
+        ctx.body = errorBody(error);
+      } else {
+        logger.error({ err: error, path: ctx.path, method: ctx.method }, 'unhandled error');
+        ctx.status = 500;
+        ctx.body = { status: 'error', message: 'Internal server error.' };
+      }
+    }
+  };
+}
+
+function errorBody(error: HttpError): unknown {
+  if (error instanceof ValidationError) return { message: error.message, errors: error.errors };
+  if (error instanceof OfrepError) {
+    return error.flagKey === undefined
+      ? { errorCode: error.errorCode, errorDetails: error.message }
+      : { key: error.flagKey, errorCode: error.errorCode, errorDetails: error.message };
+  }
+  if (error instanceof ForbiddenError && error.requiredScope) {
+    return { status: 'error', message: error.message, required_scope: error.requiredScope };
+  }
+  return { status: 'error', message: error.message };
+}

@@ -1,0 +1,61 @@
+import type Koa from 'koa';
+import type { ManagementPrincipal, PublicPrincipal } from '../auth/principal.js';
+import type { AuditTrail } from '../audit/audit-trail.js';
+import type { OperationSpec } from './openapi/operations.js';
+
+/** What a handler receives: the request, already routed, authenticated and validated. */
+export interface OperationRequest<
+  Params = Record<string, string>,
+  Query = Record<string, unknown>,
+  Body = unknown,
+> {
+  params: Params;
+  query: Query;
+  body: Body;
+  headers: Record<string, string | string[] | undefined>;
+  operation: OperationSpec;
+  /** Escape hatch for handlers that stream (SSE) or need connection facts. */
+  ctx: Koa.Context;
+}
+
+export interface ManagementRequest<P = Record<string, string>, Q = Record<string, unknown>, B = unknown>
+  extends OperationRequest<P, Q, B> {
+  principal: ManagementPrincipal;
+  /** Services that change data commit the audit entry inside their transaction. */
+  audit: AuditTrail;
+}
+
+export interface PublicRequest<P = Record<string, string>, Q = Record<string, unknown>, B = unknown>
+  extends OperationRequest<P, Q, B> {
+  principal: PublicPrincipal;
+}
+
+export interface OperationResult {
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** The handler wrote the response itself (server-sent events). */
+  streamed?: boolean;
+}
+
+// Handlers of different operations take differently typed requests; the router passes the right one.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type OperationHandler = (request: any) => Promise<OperationResult>;
+
+export type HandlerMap = Record<string, OperationHandler>;
+
+/** State the pipeline stages share through ctx.state. */
+export interface OperationState {
+  operation?: OperationSpec;
+  managementPrincipal?: ManagementPrincipal;
+  publicPrincipal?: PublicPrincipal;
+  params?: Record<string, string>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+  /** The management request's audit trail (audit-middleware.ts). */
+  auditTrail?: AuditTrail;
+}
+
+export function operationState(ctx: Koa.Context): OperationState {
+  return ctx.state as OperationState;
+}

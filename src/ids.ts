@@ -1,0 +1,27 @@
+import { monotonicFactory } from 'ulid';
+
+/** Kind prefixes of every identifier Vexil issues (SPEC.md section 2, DESIGN.md section 3). */
+export const idPrefixes = {
+  project: 'prj_',
+  environment: 'env_',
+  flag: 'flg_',
+  flagValue: 'val_',
+  target: 'tgt_',
+  rule: 'rul_',
+  criterion: 'crt_',
+  auditEntry: 'aud_',
+  account: 'usr_',
+  managementToken: 'mgt_',
+  segment: 'seg_',
+  environmentKey: 'key_',
+  personalAccessToken: 'tok_',
+} as const;
+
+export type IdKind = keyof typeof idPrefixes;
+
+// Monotonic so that ulid order is creation order within a process, which keyset pagination relies on.
+const nextUlid = monotonicFactory();
+
+export function newId(kind: IdKind, now: number = Date.now()): string {
+  return idPrefixes[kind] + nextUlid(now);
+}

@@ -1,0 +1,39 @@
+import { createApp } from './app.js';
+import { compose } from './composition-root.js';
+import { loadConfig } from './config.js';
+import { bootstrapFirstStart } from './features/accounts/bootstrap.js';
+
+/** Process entry: configure, compose, serve; SIGTERM and SIGINT stop gracefully. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const composition = await compose(config);
+  const { logger } = composition.core;
+  await bootstrapFirstStart(composition.core, config.initOwnerToken);
+  const app = createApp(composition);
+  for (const task of composition.tasks) task.start();
+  const server = app.listen(config.port, config.host, () => {
+    logger.info({ port: config.port, host: config.host, database: composition.core.dialect }, 'Vexil is listening');
+  });
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'stopping');
+    // Stop accepting, let in-flight requests finish, then flush background work.
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    // Long-lived streams (GET /v1/stream) would hold the close open; give them a moment, then end them.
+    setTimeout(() => server.closeAllConnections(), 5000).unref();
+    await closed;
+    await composition.close();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

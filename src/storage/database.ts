@@ -1,0 +1,51 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import knexFactory, { type Knex } from 'knex';
+
+export type Dialect = 'sqlite' | 'mysql';
+
+export interface Database {
+  knex: Knex;
+  dialect: Dialect;
+}
+
+/** Builds a Knex instance from `sqlite:PATH` or `mysql://user:pass@host:port/db`. */
+export function openDatabase(url: string): Database {
+  if (url.startsWith('sqlite:')) {
+    const file = url.slice('sqlite:'.length);
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    const knex = knexFactory({
+      client: 'better-sqlite3',
+      connection: { filename: file },
+      useNullAsDefault: true,
+      pool: {
+        min: 1,
+        max: 1,
+        // WAL lets readers proceed during writes; foreign keys are off by default in SQLite.
+        afterCreate: (conn: { pragma(s: string): unknown }, done: (err: Error | null, conn: unknown) => void) => {
+          conn.pragma('journal_mode = WAL');
+          conn.pragma('foreign_keys = ON');
+          conn.pragma('busy_timeout = 5000');
+          conn.pragma('synchronous = NORMAL');
+          done(null, conn);
+        },
+      },
+    });
+    return { knex, dialect: 'sqlite' };
+  }
+  if (url.startsWith('mysql://') || url.startsWith('mariadb://')) {
+    const knex = knexFactory({
+      client: 'mysql2',
+      connection: {
+        uri: url.replace(/^mariadb:/, 'mysql:'),
+        // Timestamps are stored as ISO strings; keep DATE handling out of the driver.
+        dateStrings: true,
+        supportBigNumbers: true,
+        charset: 'utf8mb4',
+      } as Knex.MySqlConnectionConfig,
+      pool: { min: 0, max: 10 },
+    });
+    return { knex, dialect: 'mysql' };
+  }
+  throw new Error(`DATABASE_URL must start with sqlite: or mysql:// (got "${url.split(':')[0]}:...")`);
+}
