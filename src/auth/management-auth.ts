@@ -58,7 +58,7 @@ function groupEnvironments(list: Array<{ projectUlid: string; environmentUlid: s
 
 /** The scope an operation requires (x-required-scope); `personal` = an owner's or admin's personal access token. */
 export function authorizeOperation(principal: ManagementPrincipal, requiredScope: string | undefined): void {
-  if (requiredScope === undefined) return;
+  if (requiredScope === undefined || requiredScope === 'none') return;
   if (requiredScope === 'personal') {
     if (principal.type !== 'personal_access_token') {
       throw new ForbiddenError('This operation needs a personal access token.');

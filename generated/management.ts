@@ -1,0 +1,5914 @@
+/**
+ * GENERATED FILE - DO NOT EDIT.
+ * Source: specs/management.yaml, by openapi-typescript (make generate).
+ */
+
+export interface paths {
+    "/api-docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get this API description
+         * @description Returns this OpenAPI document as a JSON object. No authentication
+         *     (`x-required-scope: none`): no scope is needed and a bearer token, if sent, is ignored.
+         *     Without a token there is no per-token limit; the request is limited per client IP like
+         *     the public API (`VEXIL_PUBLIC_RATE_LIMIT`, default 100 per minute).
+         */
+        get: operations["getManagementApiDocs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List projects
+         * @description Paginated list of the projects the token can reach, oldest first.
+         *     Required scope: `projects:read`.
+         *     A 422 means `per_page` or `cursor` is invalid.
+         */
+        get: operations["listProjects"];
+        put?: never;
+        /**
+         * Create a project
+         * @description Creates a project and its environments. Without `environments` the project gets two
+         *     environments, `development` (Development) and `production` (Production); with
+         *     `environments` it gets exactly those (an empty array creates none). Environments created
+         *     here have default settings (no description, colour `#808080`, comments and confirmation
+         *     not required).
+         *     Required scope: `config:write`; the token must have no grants (403 otherwise).
+         *     A 422 means a body validation failure, including a project key already in use
+         *     (`errors.key`) or two environments with the same key (`errors.environments`), or an
+         *     `Idempotency-Key` reused with a different body.
+         */
+        post: operations["createProject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectKey}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a project
+         * @description Required scope: `projects:read`.
+         */
+        get: operations["getProject"];
+        /**
+         * Update a project
+         * @description Changes the project's name and description. `name` is required on every call; an omitted
+         *     `description` keeps its current value. The key cannot change.
+         *     Required scope: `config:write`; with grants, the whole project must be granted.
+         *     A 422 means a body validation failure or an `Idempotency-Key` reused with a different body.
+         */
+        put: operations["updateProject"];
+        post?: never;
+        /**
+         * Delete a project
+         * @description Deletes the project with its environments, environment keys (which stop working at once),
+         *     flags, values, targets, rules, segments and insights. Audit entries are kept.
+         *     Irreversible.
+         *     Required scope: `config:write`; with grants, the whole project must be granted.
+         */
+        delete: operations["deleteProject"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectKey}/environments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List environments
+         * @description Paginated list of the project's environments the token can reach, oldest first.
+         *     Required scope: `projects:read`.
+         *     A 422 means `per_page` or `cursor` is invalid.
+         */
+        get: operations["listEnvironments"];
+        put?: never;
+        /**
+         * Create an environment
+         * @description Creates an environment in the project. Omitted fields take their defaults: no
+         *     description, colour `#808080`, `comments_required` false, `confirmation_required` false.
+         *     A new environment has no targets: every flag serves its default value there until a
+         *     target is published.
+         *     Required scope: `config:write`; with grants, the whole project must be granted.
+         *     A 422 means a body validation failure, including an environment key already used in the
+         *     project (`errors.key`), or an `Idempotency-Key` reused with a different body.
+         */
+        post: operations["createEnvironment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectKey}/environments/{environmentKey}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an environment
+         * @description Required scope: `projects:read`.
+         */
+        get: operations["getEnvironment"];
+        /**
+         * Update an environment
+         * @description Changes the environment's settings. `name` is required on every call; omitted fields
+         *     keep their current values; `description: null` clears the description. The key cannot
+         *     change. `comments_required` makes a comment mandatory when publishing a target;
+         *     `confirmation_required` makes publishing through this API impossible (422): such
+         *     environments are published in the web interface with typed confirmation.
+         *     Required scope: `config:write`.
+         *     A 422 means a body validation failure or an `Idempotency-Key` reused with a different body.
+         */
+        put: operations["updateEnvironment"];
+        post?: never;
+        /**
+         * Delete an environment
+         * @description Deletes the environment with its targets, rules, environment keys (which stop working at
+         *     once) and insights. Audit entries are kept. Irreversible.
+         *     Required scope: `config:write`.
+         */
+        delete: operations["deleteEnvironment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectKey}/environments/{environmentKey}/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List environment keys
+         * @description All keys of the environment, oldest first, including revoked ones (`revoked_at` set).
+         *     Secrets are never returned here: `masked_key` shows the kind prefix and the last four
+         *     characters. Not paginated.
+         *     Required scope: `config:write`.
+         */
+        get: operations["listEnvironmentKeys"];
+        put?: never;
+        /**
+         * Create an environment key
+         * @description Creates a key for the public evaluation API of this environment. `kind` decides what the
+         *     key may do: `server` keys read evaluated flags and the full compiled payload; `mobile`
+         *     and `client` keys get only values evaluated for their context, filtered by the flags'
+         *     `include_in_mobile` / `include_in_client`. The secret (`srv_`, `mob_` or `cli_` followed
+         *     by at least 32 base62 characters) is returned once, in `key`. Without `name` the key is
+         *     named after its kind (`Server key`, `Mobile key`, `Client key`).
+         *     Required scope: `config:write`.
+         *     A 422 means a body validation failure or an `Idempotency-Key` reused with a different body.
+         */
+        post: operations["createEnvironmentKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectKey}/environments/{environmentKey}/keys/{keyUlid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+                /** @description Ulid (`key_...`) of an environment key of the environment. Unknown, malformed or belonging to another environment is a 404. */
+                keyUlid: components["parameters"]["keyUlid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an environment key
+         * @description Revokes the key: from now on it gets 401 from the public API. The key stays in the list
+         *     with `revoked_at` set. Revoking an already revoked key succeeds and changes nothing.
+         *     Required scope: `config:write`.
+         */
+        delete: operations["revokeEnvironmentKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectKey}/environments/{environmentKey}/stale-flags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List stale flags
+         * @description Flags of the project that are not `permanent` and have not been used in this environment
+         *     for `days` days: their last use (the "flag used" telemetry event, reported by SDKs or by
+         *     `POST /v1/flags/{flagKey}/usage`) is older than `days` days, or they were never used and
+         *     were created more than `days` days ago. Retrieval in a payload does not count as use.
+         *     Ordered by last use, never-used flags first, then by key. Not paginated.
+         *     Required scope: `flags:read`.
+         *     A 422 means `days` is invalid.
+         */
+        get: operations["listStaleFlags"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectKey}/environments/{environmentKey}/default-value-reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Report missing and unknown default values
+         * @description What public API requests in this environment declared in the default-values header
+         *     (`X-VEXIL-DEFAULT-VALUE`, aliases `X-DEFAULT-VALUE`, `D`):
+         *     - `missing_defaults`: existing flags that were requested without a declared default
+         *       value (the application has nothing to fall back on if the flag becomes unavailable);
+         *     - `unknown_flags`: declared defaults for flag keys that do not exist in the project.
+         *     Counts are totals since the first observation; entries are ordered by `last_seen_at`,
+         *     newest first. Not paginated.
+         *     Required scope: `flags:read`.
+         */
+        get: operations["listDefaultValueReports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectKey}/environments/{environmentKey}/context-attributes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List observed context types and attributes
+         * @description Context types, attribute names and attribute values observed in contexts sent to the
+         *     public API of this environment, with how often each was seen. These are the suggestions
+         *     of the rule editor: an attribute appears only after it has been sent in this environment.
+         *     Types and attributes are ordered by count, highest first; each attribute lists its 100
+         *     most frequent values. Not paginated.
+         *     Required scope: `flags:read`.
+         */
+        get: operations["listContextAttributes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List management tokens
+         * @description Paginated list of all management tokens of this Vexil instance, oldest first, including
+         *     revoked and expired ones. Secrets are never returned here.
+         *     Required: a personal access token of an `owner` or `admin` account
+         *     (`x-required-scope: personal`).
+         *     A 422 means `per_page` or `cursor` is invalid.
+         */
+        get: operations["listManagementTokens"];
+        put?: never;
+        /**
+         * Create a management token
+         * @description Creates a management token. The secret (`mgt_` followed by at least 32 base62
+         *     characters) is returned once, in `token`.
+         *     - `scopes`: at least one, no duplicates; see the scope table in the API description.
+         *     - `tier`: rate-limit tier, default `standard` (60 requests per minute), `elevated` (300),
+         *       `unlimited` (no ceiling).
+         *     - `grants`: restrict the token to projects and/or environments; every referenced project
+         *       and environment must exist (422). Absent or empty: every project.
+         *     - `expires_at`: a future date-time after which the token gets 401; null or absent: never
+         *       expires.
+         *     Required: a personal access token of an `owner` or `admin` account
+         *     (`x-required-scope: personal`).
+         *     A 422 means a body validation failure (including an unknown project or environment in
+         *     `grants` or an `expires_at` not in the future) or an `Idempotency-Key` reused with a
+         *     different body.
+         */
+        post: operations["createManagementToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tokens/{tokenUlid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Ulid of a token: a management token (`mgt_...`) under `/tokens`, a personal access token
+                 *     (`tok_...`) of the account under `/accounts/{accountUlid}/tokens`. Unknown or malformed is
+                 *     a 404.
+                 */
+                tokenUlid: components["parameters"]["tokenUlid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a management token
+         * @description Revokes the management token (`mgt_` ulid): from now on it gets 401. It stays in the list
+         *     with `revoked_at` set. Revoking an already revoked token succeeds and changes nothing.
+         *     Required: a personal access token of an `owner` or `admin` account
+         *     (`x-required-scope: personal`).
+         */
+        delete: operations["revokeManagementToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List accounts
+         * @description Paginated list of all accounts, oldest first.
+         *     Required: a personal access token of an `owner` or `admin` account
+         *     (`x-required-scope: personal`).
+         *     A 422 means `per_page` or `cursor` is invalid.
+         */
+        get: operations["listAccounts"];
+        put?: never;
+        /**
+         * Create an account
+         * @description Creates an account. Roles: `owner` and `admin` may do everything; `member` may work with
+         *     flags, values, targets, rules and segments of the projects listed in `projects` (see
+         *     the API description). `projects` is only for members: every key must name an existing
+         *     project, and giving projects to an owner or admin is a 422. Only an owner may create
+         *     another owner (403 `ErrorEnvelope` for an admin). The account gets no token: create one
+         *     with `POST /accounts/{accountUlid}/tokens`.
+         *     Required: a personal access token of an `owner` or `admin` account
+         *     (`x-required-scope: personal`).
+         *     A 422 means a body validation failure (including an e-mail address already in use or an
+         *     unknown project) or an `Idempotency-Key` reused with a different body.
+         */
+        post: operations["createAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/{accountUlid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Ulid (`usr_...`) of an account. Unknown or malformed is a 404. */
+                accountUlid: components["parameters"]["accountUlid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an account
+         * @description Deletes the account and revokes its personal access tokens. Management tokens it created
+         *     keep working. Audit entries keep the account's name and e-mail.
+         *     Required: a personal access token of an `owner` or `admin` account
+         *     (`x-required-scope: personal`).
+         *     A 422 means the account has the `owner` role (owners cannot be deleted) or is the
+         *     account making the request.
+         */
+        delete: operations["deleteAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/{accountUlid}/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Ulid (`usr_...`) of an account. Unknown or malformed is a 404. */
+                accountUlid: components["parameters"]["accountUlid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a personal access token
+         * @description Creates a personal access token for the account. The secret (`pat_` followed by at least
+         *     32 base62 characters) is returned once, in `token`. The token acts with the account's
+         *     role and projects. `expires_at`: a future date-time; null or absent: never expires.
+         *     An admin cannot create tokens for an owner account (403 `ErrorEnvelope`).
+         *     Required: a personal access token of an `owner` or `admin` account
+         *     (`x-required-scope: personal`).
+         *     A 422 means a body validation failure (including an `expires_at` not in the future) or
+         *     an `Idempotency-Key` reused with a different body.
+         */
+        post: operations["createPersonalAccessToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/{accountUlid}/tokens/{tokenUlid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Ulid (`usr_...`) of an account. Unknown or malformed is a 404. */
+                accountUlid: components["parameters"]["accountUlid"];
+                /**
+                 * @description Ulid of a token: a management token (`mgt_...`) under `/tokens`, a personal access token
+                 *     (`tok_...`) of the account under `/accounts/{accountUlid}/tokens`. Unknown or malformed is
+                 *     a 404.
+                 */
+                tokenUlid: components["parameters"]["tokenUlid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a personal access token
+         * @description Revokes the account's personal access token (`tok_` ulid): from now on it gets 401. A
+         *     token of another account is a 404. Revoking an already revoked token succeeds and changes
+         *     nothing. An admin cannot revoke an owner's tokens (403 `ErrorEnvelope`).
+         *     Required: a personal access token of an `owner` or `admin` account
+         *     (`x-required-scope: personal`).
+         */
+        delete: operations["revokePersonalAccessToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectKey}/flags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List flags
+         * @description Paginated list of the project's flags, oldest first, optionally filtered by `type` and by
+         *     `search` (case-insensitive partial match on key or name).
+         *     Required scope: `flags:read`.
+         *     A 422 means a query parameter is invalid.
+         */
+        get: operations["listFlags"];
+        put?: never;
+        /**
+         * Create a flag
+         * @description Creates a flag. `key` and `type` can never change. `permanent` starts false;
+         *     `include_in_mobile` and `include_in_client` default to true.
+         *
+         *     Default value behaviour: a `boolean` flag is created with the values `true` and `false`,
+         *     `false` being the default. Flags of the other types start with no values; the first value
+         *     created becomes the default. The default value is served in every environment that has
+         *     no published target (`resolved_by: default`); a flag without any value is unavailable
+         *     (absent from `GET /v1/flags`, 404 on `GET /v1/flags/{flagKey}`, unless the request
+         *     declares a default for it).
+         *
+         *     Required scope: `flags:write`.
+         *     A 422 means a body validation failure, including a key already used in the project
+         *     (`errors.key`), or an `Idempotency-Key` reused with a different body.
+         */
+        post: operations["createFlag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectKey}/flags/bulk-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete several flags
+         * @description Deletes up to 100 flags of the project in one transaction, like `DELETE` on each flag.
+         *     `flag_keys` must hold 1 to 100 keys without duplicates (422 otherwise). Keys that name no
+         *     flag of the project are reported in `not_found` and do not fail the request; both result
+         *     lists keep the request's order. Irreversible.
+         *     (`bulk-delete` is a fixed path segment for `POST`; a flag whose key is `bulk-delete` is
+         *     still read, updated and deleted through `/projects/{projectKey}/flags/bulk-delete` with
+         *     `GET`, `PUT` and `DELETE`.)
+         *     Required scope: `flags:write`.
+         *     A 422 means a body validation failure or an `Idempotency-Key` reused with a different body.
+         */
+        post: operations["bulkDeleteFlags"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectKey}/flags/{flagKey}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a flag
+         * @description Required scope: `flags:read`.
+         */
+        get: operations["getFlag"];
+        /**
+         * Update a flag
+         * @description `name` and `permanent` are required on every call; omitted optional fields keep their
+         *     current values; `description: null` clears the description. `key` and `type` cannot
+         *     change and are rejected as unknown properties (422). `permanent: true` exempts the flag
+         *     from the stale-flag list.
+         *     Required scope: `flags:write`.
+         *     A 422 means a body validation failure or an `Idempotency-Key` reused with a different body.
+         */
+        put: operations["updateFlag"];
+        post?: never;
+        /**
+         * Delete a flag
+         * @description Deletes the flag with its values, targets (in every environment, published ones
+         *     included), rules and insights. Audit entries are kept. Irreversible.
+         *     Required scope: `flags:write`.
+         */
+        delete: operations["deleteFlag"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/evaluate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Evaluate a flag for a context
+         * @description Evaluates the flag in the environment exactly as the public API would, for the optional
+         *     `context`. Evaluation: while the newest published target has a rollout (active or paused)
+         *     at p %, a context with an identifier whose bucket (murmur3 x86 32-bit, seed 0, of
+         *     `flagKey/contextType/identifier`, modulo 10000) is below p × 100 gets that target and
+         *     every other context the previously published target (or, with none, the flag's default
+         *     value). Then the chosen target's rules are tried in position order; the first whose
+         *     criteria all match serves its value (`resolved_by: rule`); otherwise the target's value
+         *     is served (`rollout` when the rollout chose the new target, `target` otherwise). With no
+         *     published target the flag's default value is served (`default`); a flag without any
+         *     value gives `value: null`, `resolved_by: unavailable`.
+         *     This is a preview: it is audited (`flag.evaluated`) but not counted in insights.
+         *     Required scope: `flags:read`.
+         *     A 422 means `context` is not a valid JSON context.
+         */
+        get: operations["evaluateFlag"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/insights": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a flag's usage insights in an environment
+         * @description Freshness timestamps and counters of the flag in the environment:
+         *     - retrieved: the flag was part of a payload fetched by an SDK (`GET /v1/payload`);
+         *     - used: code evaluated the flag (SDK usage reports, `POST /v1/flags/{flagKey}/usage`);
+         *     - evaluated: the server evaluated it (`GET /v1/flags`, `GET /v1/flags/{flagKey}`, OFREP);
+         *     - `last_updated_at`: the last change of the flag, its values or its targets in this
+         *       environment.
+         *     Timestamps are null when the event never happened; counters are totals since the flag was
+         *     created. Telemetry is written in batches, so counters may lag by a few seconds.
+         *     Required scope: `flags:read`.
+         */
+        get: operations["getFlagInsights"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectKey}/flags/{flagKey}/values": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a flag's values
+         * @description All values of the flag, oldest first. Not paginated.
+         *     Required scope: `flags:read`.
+         */
+        get: operations["listFlagValues"];
+        put?: never;
+        /**
+         * Create a flag value
+         * @description Adds a value to the flag. `display` must fit the flag type:
+         *     - boolean: exactly `true` or `false`;
+         *     - number: a JSON number (`42`, `-1.5`, `1e3`; no leading `+`, no leading zeros, no hex,
+         *       no `NaN` or `Infinity`, no surrounding spaces), stored in canonical form as the
+         *       shortest text that reads back as the same IEEE 754 double: `1.50` becomes `1.5`,
+         *       `1e3` becomes `1000`, `-0` becomes `0`;
+         *     - string: any string, the empty string included;
+         *     - json: any JSON document (object, array, string, number, boolean or null) nested at most
+         *       10 levels deep (`[]` and `{}` are one level, `[[1]]` two), stored in compact form
+         *       (`{ "a": 1 }` becomes `{"a":1}`; member order is kept).
+         *     The stored display is at most 65536 bytes of UTF-8 (64 KB) for every type. A value equal
+         *     to an existing value of the flag after this normalisation is a 422 on `display`.
+         *     When the flag has no default value (its first value), the new value becomes the default.
+         *     Same operation as `createFlagValue`, without an environment in the path.
+         *     Required scope: `flags:write`.
+         *     A 422 means a body validation failure (`errors.display`) or an `Idempotency-Key` reused
+         *     with a different body.
+         */
+        post: operations["createFlagValueForFlag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/values": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a flag value (environment path)
+         * @description The same operation as `createFlagValueForFlag`, at the path SPEC.md gives it. Values
+         *     belong to the flag, not to an environment: the environment must exist (404 otherwise) but
+         *     does not scope the value. See `createFlagValueForFlag` for the rules on `display`.
+         *     Required scope: `flags:write`.
+         *     A 422 means a body validation failure (`errors.display`) or an `Idempotency-Key` reused
+         *     with a different body.
+         */
+        post: operations["createFlagValue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectKey}/flags/{flagKey}/values/{valueUlid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /** @description Ulid (`val_...`) of a value of the flag. Unknown, malformed or belonging to another flag is a 404. */
+                valueUlid: components["parameters"]["valueUlid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update a flag value
+         * @description Replaces the value's `display` (same rules and normalisation as creation). Every target
+         *     and rule that points at the value keeps pointing at it, so changing the display of a
+         *     value that is served (the default, or the value of a published target or of one of its
+         *     rules) changes what those environments serve from the next payload revision on.
+         *     Required scope: `flags:write`.
+         *     A 422 means a body validation failure (`errors.display`, including a value equal to
+         *     another value of the flag after normalisation) or an `Idempotency-Key` reused with a
+         *     different body.
+         */
+        put: operations["updateFlagValue"];
+        post?: never;
+        /**
+         * Delete a flag value
+         * @description Deletes the value. A 422 (`ErrorEnvelope`, the message names the reason) means the value
+         *     is still in use: it is the flag's default (make another value the default first), or a
+         *     target of the flag points at it in any environment and in any status (draft, scheduled,
+         *     published, or expired: expired targets are the record of what was served), or a
+         *     targeting rule of any target does. Point those at another value (or delete the drafts)
+         *     first.
+         *     Required scope: `flags:write`.
+         */
+        delete: operations["deleteFlagValue"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectKey}/flags/{flagKey}/values/{valueUlid}/default": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /** @description Ulid (`val_...`) of a value of the flag. Unknown, malformed or belonging to another flag is a 404. */
+                valueUlid: components["parameters"]["valueUlid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Make a value the flag's default
+         * @description Makes the value the flag's default and clears `default` on every other value of the flag.
+         *     The default value is served in environments without a published target and becomes the
+         *     value of new drafts there. Setting the current default again changes nothing. No body.
+         *     Required scope: `flags:write`.
+         */
+        patch: operations["setDefaultFlagValueForFlag"];
+        trace?: never;
+    };
+    "/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/values/{valueUlid}/default": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+                /** @description Ulid (`val_...`) of a value of the flag. Unknown, malformed or belonging to another flag is a 404. */
+                valueUlid: components["parameters"]["valueUlid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Make a value the flag's default (environment path)
+         * @description The same operation as `setDefaultFlagValueForFlag`, at the path SPEC.md gives it. The
+         *     default belongs to the flag, not to the environment: the environment must exist (404
+         *     otherwise) but does not scope the change. No body.
+         *     Required scope: `flags:write`.
+         */
+        patch: operations["setDefaultFlagValue"];
+        trace?: never;
+    };
+    "/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a flag's targets in an environment
+         * @description All targets of the flag in the environment, newest first, in every status (`draft`,
+         *     `scheduled`, `published`, `expired`). Deleted drafts and scheduled targets are gone. Not
+         *     paginated.
+         *     Required scope: `targets:read` (or `targets:write`).
+         */
+        get: operations["listTargets"];
+        put?: never;
+        /**
+         * Create a draft target
+         * @description Creates a draft target (`status: draft`). It copies the currently serving published
+         *     target of the flag in this environment: its value, its rules and their criteria (with new
+         *     ulids), but not its rollout. With no published target, the draft's value is the flag's
+         *     default value and it has no rules. Several drafts may exist at once. No body.
+         *
+         *     Target lifecycle:
+         *     | From | Operation | To |
+         *     |---|---|---|
+         *     | (none) | `createTarget` | `draft` |
+         *     | `draft` | `publishTarget` without `scheduled_at` | `published` (older published targets become `expired`, unless a rollout is configured) |
+         *     | `draft` or `scheduled` | `publishTarget` with a future `scheduled_at` | `scheduled` |
+         *     | `scheduled` | `publishTarget` without `scheduled_at`, or `scheduled_at` reached | `published` |
+         *     | `published` | a newer target is published without rollout, or this target's successor completes or removes its rollout | `expired` |
+         *     | `draft` or `scheduled` | `deleteTarget` | gone |
+         *
+         *     Only drafts can be edited (value, comment, rules, rollout configuration).
+         *     Required scope: `targets:write`.
+         *     A 422 means the flag has no value yet (create a value first), or an `Idempotency-Key`
+         *     reused with a different body.
+         */
+        post: operations["createTarget"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets/{targetUlid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+                /** @description Ulid (`tgt_...`) of a target of the flag in the environment. Unknown, malformed or belonging to another flag or environment is a 404. */
+                targetUlid: components["parameters"]["targetUlid"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a target
+         * @description A target of another flag or environment is a 404.
+         *     Required scope: `targets:read` (or `targets:write`).
+         */
+        get: operations["getTarget"];
+        /**
+         * Update a draft target
+         * @description Changes the draft's base value (`value_ulid`, served when no rule matches) and/or its
+         *     comment; at least one of the two. Omitted fields keep their values; `comment: null`
+         *     clears the comment.
+         *     Required scope: `targets:write`.
+         *     A 422 means a body validation failure (including a `value_ulid` that is not a value of
+         *     this flag, `errors.value_ulid`), a target that is not a draft (`ErrorEnvelope`), or an
+         *     `Idempotency-Key` reused with a different body.
+         */
+        put: operations["updateTarget"];
+        post?: never;
+        /**
+         * Delete a draft or scheduled target
+         * @description Discards a draft or cancels a scheduled target, with its rules. The published target is
+         *     unaffected. A 422 means the target is `published` or `expired`: those are history and
+         *     cannot be deleted.
+         *     Required scope: `targets:write`.
+         */
+        delete: operations["deleteTarget"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets/{targetUlid}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+                /** @description Ulid (`tgt_...`) of a target of the flag in the environment. Unknown, malformed or belonging to another flag or environment is a 404. */
+                targetUlid: components["parameters"]["targetUlid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Publish or schedule a target
+         * @description Publishes a `draft` or `scheduled` target, now or at `scheduled_at`.
+         *     - Without `scheduled_at` (or with null) the target becomes `published` at once
+         *       (`published_at` set, `scheduled_at` cleared) and serves the environment. Without a
+         *       rollout every older published target of the flag in the environment becomes `expired`
+         *       (this also ends any rollout in progress). With a rollout, the previously published
+         *       target keeps serving the contexts outside the rollout percentage and stays `published`
+         *       until the rollout is completed or deleted.
+         *     - With a future `scheduled_at` the target becomes `scheduled`; a background job publishes
+         *       it at that time with the same effects (audit actor `system`). Publishing a scheduled
+         *       target again reschedules it, or publishes it at once without `scheduled_at`. If the
+         *       scheduled publish is no longer allowed when it runs, the target stays `scheduled` and
+         *       the failure is audited.
+         *     - Rollout: `rollout_enabled: true` configures a rollout as part of the publish (replacing
+         *       one configured on the draft): `rollout_mode` is then required, `rollout_percentage` is
+         *       required for `manual` and prohibited for `automatic` (which starts at 1 % and advances
+         *       through 1, 5, 10, 25, 50, 100 % one step per interval, completing at 100 %).
+         *       `rollout_enabled: false` removes a configured rollout; absent keeps the draft's rollout
+         *       configuration. `rollout_mode` and `rollout_percentage` are prohibited unless
+         *       `rollout_enabled` is true.
+         *     Required scope: `targets:write`.
+         *     A 422 means:
+         *     - a body validation failure (`ValidationError`): `scheduled_at` not in the future, a
+         *       missing or prohibited rollout field, or a missing `comment` when the environment has
+         *       `comments_required` (`errors.comment`);
+         *     - a state failure (`ErrorEnvelope`): the target is `published` or `expired`; the
+         *       environment has `confirmation_required` (publish it in the web interface); a rollout
+         *       is requested while another rollout of the flag is in progress in the environment
+         *       (complete or delete it first);
+         *     - an `Idempotency-Key` reused with a different body.
+         */
+        put: operations["publishTarget"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets/{targetUlid}/rollout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+                /** @description Ulid (`tgt_...`) of a target of the flag in the environment. Unknown, malformed or belonging to another flag or environment is a 404. */
+                targetUlid: components["parameters"]["targetUlid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Pause, resume or change a rollout
+         * @description Exactly one of `action` and `rollout_percentage`:
+         *     - `{"action": "pause"}`: an `active` rollout becomes `paused`; the split stays as it is.
+         *     - `{"action": "resume"}`: a `paused` rollout becomes `active`.
+         *     - `{"rollout_percentage": n}`: sets the percentage of an `active` manual rollout.
+         *     The target must be `published` with a rollout that is not `completed`.
+         *     Required scope: `targets:write`.
+         *     A 422 means:
+         *     - `ValidationError`: both or neither field, a bad `rollout_percentage`, or a percentage
+         *       change on an automatic rollout (`errors.rollout_percentage`);
+         *     - `ErrorEnvelope`: the target is not published; it has no active rollout (no rollout,
+         *       a completed one, pausing or changing a paused one, resuming one that is not paused);
+         *     - an `Idempotency-Key` reused with a different body.
+         */
+        put: operations["updateRollout"];
+        /**
+         * Configure a rollout on a draft
+         * @description Configures a percentage rollout on a draft target; it takes effect when the target is
+         *     published. `rollout_mode` `manual` needs `rollout_percentage` (1 to 100); `automatic`
+         *     prohibits it and starts at 1 %, advancing through 1, 5, 10, 25, 50, 100 % one step per
+         *     interval (server setting, default one hour) once published, and completing at 100 %.
+         *     `rollout_status` becomes `active`.
+         *
+         *     Rollout lifecycle (`rollout_status`):
+         *     | From | Operation | To |
+         *     |---|---|---|
+         *     | (none) | `createRollout` on a draft, or `publishTarget` with `rollout_enabled` | `active` |
+         *     | `active` | `updateRollout` `{"action": "pause"}` (published target) | `paused` (an automatic rollout stops advancing) |
+         *     | `paused` | `updateRollout` `{"action": "resume"}` | `active` (an automatic rollout restarts the interval at its current step) |
+         *     | `active` | `updateRollout` `{"rollout_percentage": n}` (published, manual) | `active` at n % |
+         *     | `active` or `paused` | `completeRollout` (published), or an automatic rollout reaching 100 % | `completed` at 100 %; older published targets `expired` |
+         *     | any | `deleteRollout` | rollout fields null; on a published target it serves everyone and older published targets are `expired` |
+         *
+         *     While a rollout of the newest published target is `active` or `paused` at p %,
+         *     identified contexts whose bucket is below p × 100 get the new target and all others get
+         *     the previously published target (or, with none, the flag's default value).
+         *     Required scope: `targets:write`.
+         *     A 422 means a body validation failure (`ValidationError`: missing or prohibited
+         *     `rollout_percentage`), a target that is not a draft or already has a rollout
+         *     (`ErrorEnvelope`), or an `Idempotency-Key` reused with a different body.
+         */
+        post: operations["createRollout"];
+        /**
+         * Remove a rollout
+         * @description Removes the target's rollout: `rollout_mode`, `rollout_percentage` and `rollout_status`
+         *     become null. On a draft or scheduled target it only removes the configuration. On a
+         *     published target the target now serves every context and older published targets become
+         *     `expired`.
+         *     Required scope: `targets:write`.
+         *     A 422 means the target has no rollout or is `expired`.
+         */
+        delete: operations["deleteRollout"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets/{targetUlid}/rollout/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+                /** @description Ulid (`tgt_...`) of a target of the flag in the environment. Unknown, malformed or belonging to another flag or environment is a 404. */
+                targetUlid: components["parameters"]["targetUlid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete a rollout
+         * @description Completes the rollout of a published target (active or paused): `rollout_percentage`
+         *     becomes 100 and `rollout_status` `completed`; the target serves every context and the
+         *     previously published targets become `expired`. No body.
+         *     Required scope: `targets:write`.
+         *     A 422 means the target is not published, has no rollout, or its rollout is already
+         *     completed, or an `Idempotency-Key` reused with a different body.
+         */
+        post: operations["completeRollout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets/{targetUlid}/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+                /** @description Ulid (`tgt_...`) of a target of the flag in the environment. Unknown, malformed or belonging to another flag or environment is a 404. */
+                targetUlid: components["parameters"]["targetUlid"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a target's rules
+         * @description All rules of the target in evaluation order (lowest `position` first), each with its
+         *     criteria. Not paginated.
+         *     Required scope: `targets:read` (or `targets:write`).
+         */
+        get: operations["listRules"];
+        put?: never;
+        /**
+         * Add a rule to a draft
+         * @description Appends a rule after the existing rules of a draft target. A rule serves `value_ulid`
+         *     when all of its criteria match (AND); rules are tried in position order and the first
+         *     match wins.
+         *
+         *     Criteria:
+         *     - `selector` `attribute`: compares the context attribute named by `sub_selector`
+         *       (required). All 16 comparers are allowed.
+         *     - `selector` `context`: compares the context identifier; with `sub_selector` it also
+         *       requires that context type. Comparers `equal`, `notequal`, `in`, `notin`.
+         *     - `selector` `segment`: compares the keys of the segments the context belongs to;
+         *       `values` are segment keys of the project, which must exist. `sub_selector` must be
+         *       absent or null. Comparers `equal`, `notequal`, `in`, `notin`.
+         *     - `values`: at least one string, except for `isnull` and `notnull`, which take none
+         *       (absent or empty). Values of `gt`, `gte`, `lt`, `lte` must be numbers.
+         *     - Matching: attributes may have several values; a positive comparer matches when any
+         *       attribute value matches any criterion value (`equal` and `in` behave the same); the
+         *       `not...` comparers are the negation of their positive form; `isnull` matches an absent
+         *       attribute or one whose values are all empty strings; ordering comparers compare
+         *       numerically and never match a non-numeric value.
+         *     Required scope: `targets:write`.
+         *     A 422 means a body validation failure (`ValidationError`, nested fields as
+         *     `criteria.0.comparer`; including a `value_ulid` that is not a value of the flag or an
+         *     unknown segment key), a target that is not a draft (`ErrorEnvelope`), or an
+         *     `Idempotency-Key` reused with a different body.
+         */
+        post: operations["createRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets/{targetUlid}/rules/{ruleUlid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+                /** @description Ulid (`tgt_...`) of a target of the flag in the environment. Unknown, malformed or belonging to another flag or environment is a 404. */
+                targetUlid: components["parameters"]["targetUlid"];
+                /** @description Ulid (`rul_...`) of a rule of the target. Unknown, malformed or belonging to another target is a 404. */
+                ruleUlid: components["parameters"]["ruleUlid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace a rule of a draft
+         * @description Replaces the rule entirely (not a partial update): value, description and criteria (the
+         *     criteria get new ulids). The rule keeps its position. Same body rules as `createRule`.
+         *     A rule of another target is a 404.
+         *     Required scope: `targets:write`.
+         *     A 422 means a body validation failure (`ValidationError`), a target that is not a draft
+         *     (`ErrorEnvelope`), or an `Idempotency-Key` reused with a different body.
+         */
+        put: operations["updateRule"];
+        post?: never;
+        /**
+         * Delete a rule of a draft
+         * @description Deletes the rule; the remaining rules are renumbered without gaps, keeping their order.
+         *     Required scope: `targets:write`.
+         *     A 422 means the target is not a draft.
+         */
+        delete: operations["deleteRule"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets/{targetUlid}/rules-order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+                /** @description Ulid (`tgt_...`) of a target of the flag in the environment. Unknown, malformed or belonging to another flag or environment is a 404. */
+                targetUlid: components["parameters"]["targetUlid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Reorder the rules of a draft
+         * @description Reorders the rules of a draft target. Each listed rule gets `order` as its sort key; rules
+         *     that are not listed keep their current position as sort key; ulids that are not rules of
+         *     this target are ignored. Rules are then sorted by sort key (on a tie a listed rule comes
+         *     before an unlisted one, and listed rules keep the request's order) and renumbered
+         *     `0, 1, 2, ...`. The response is every rule of the target in the new order.
+         *     Required scope: `targets:write`.
+         *     A 422 means a body validation failure (including the same ulid twice, `errors.rules`), a
+         *     target that is not a draft (`ErrorEnvelope`), or an `Idempotency-Key` reused with a
+         *     different body.
+         */
+        put: operations["reorderRules"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectKey}/segments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List segments
+         * @description Paginated list of the project's segments, oldest first.
+         *     Required scope: `targets:read` (or `targets:write`).
+         *     A 422 means `per_page` or `cursor` is invalid.
+         */
+        get: operations["listSegments"];
+        put?: never;
+        /**
+         * Create a segment
+         * @description Creates a segment of the project. Membership of a context: its identifier in `included`
+         *     makes it a member; otherwise its identifier in `excluded` makes it a non-member;
+         *     otherwise it is a member when the criteria of any one of `rules` all match (same
+         *     criterion semantics as targeting rules, selectors `attribute` and `context` only).
+         *     Segment changes take effect at once in every environment of the project.
+         *     Required scope: `targets:write`.
+         *     A 422 means a body validation failure (including a key already used in the project, or a
+         *     `segment` selector in a segment rule) or an `Idempotency-Key` reused with a different
+         *     body.
+         */
+        post: operations["createSegment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectKey}/segments/{segmentKey}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a segment of the project. A value that matches no segment (or not the pattern) is a 404.
+                 * @example beta-testers
+                 */
+                segmentKey: components["parameters"]["segmentKey"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a segment
+         * @description Required scope: `targets:read` (or `targets:write`).
+         */
+        get: operations["getSegment"];
+        /**
+         * Replace a segment
+         * @description Full replacement: `name` is required; an omitted `description` becomes null and omitted
+         *     `included`, `excluded` and `rules` become empty. The key cannot change (rejected as an
+         *     unknown property). Takes effect at once in every environment of the project.
+         *     Required scope: `targets:write`.
+         *     A 422 means a body validation failure or an `Idempotency-Key` reused with a different
+         *     body.
+         */
+        put: operations["updateSegment"];
+        post?: never;
+        /**
+         * Delete a segment
+         * @description Deletes the segment. A 422 means a rule of a draft, scheduled or published target still
+         *     refers to it (remove those criteria first).
+         *     Required scope: `targets:write`.
+         */
+        delete: operations["deleteSegment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/audit-logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List management audit entries
+         * @description Audit entries of management API requests (including denied ones) and of system actions
+         *     (scheduled publishes, automatic rollout steps), filtered by the query parameters (all
+         *     combined with AND) and ordered by `sort`. Paginated with `AuditListMeta`.
+         *     - `action`: for a denied request the action names the denial (`auth.missing_token`,
+         *       `auth.invalid_token`, `auth.expired_token`, `scope.denied`, `grant.denied`); every other
+         *       entry carries the operation's action, whatever its result. Filtering works for every
+         *       action.
+         *     - `result`: `success`, `denied_auth` (401), `denied_scope` (403 scope), `denied_plan`
+         *       (never produced by Vexil, kept for compatibility), `denied_grant` (403 grant),
+         *       `not_found` (404), `invalid` (400, 413, 415, 422), `conflict` (409), `rate_limited`
+         *       (429), `error` (5xx).
+         *     - `from` and `to` are inclusive bounds on `created_at`.
+         *     - Empty `subject_ulid`, `management_token_ulid` and `actor_ulid` values are ignored.
+         *     Required scope: `audit:read`.
+         *     A 422 means a query parameter is invalid (including `from` after `to`).
+         */
+        get: operations["listAuditLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-public-audit-logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List public API audit entries
+         * @description Audit entries of public API requests (`/v1/...` and `/ofrep/v1/...`), filtered and
+         *     paginated like `GET /audit-logs`. Here `actor_ulid` matches the environment key that made
+         *     the request (`key_` ulid) and `management_token_ulid` matches no entry. Unauthenticated
+         *     requests have `actor_type: anonymous` and `environment: null`.
+         *     Required scope: `audit:read`.
+         *     A 422 means a query parameter is invalid (including `from` after `to`).
+         */
+        get: operations["listPublicAuditLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** @description Standard error body. */
+        ErrorEnvelope: {
+            /** @enum {string} */
+            status: "error";
+            message: string;
+        };
+        /** @description 403 body when the token lacks the scope (or role) the operation requires. */
+        ScopeErrorEnvelope: {
+            /** @enum {string} */
+            status: "error";
+            message: string;
+            /**
+             * @description The operation's `x-required-scope` (a scope name, or `personal`).
+             * @example flags:write
+             */
+            required_scope: string;
+        };
+        /**
+         * @description Request-body validation failure. `errors` maps each failing field (nested fields as
+         *     dotted paths such as `criteria.0.values`; `body` for the body as a whole) to messages.
+         */
+        ValidationError: {
+            message: string;
+            errors: {
+                [key: string]: string[];
+            };
+        };
+        /** @description Body of a successful deletion or revocation. */
+        SuccessStatus: {
+            /** @enum {string} */
+            status: "success";
+        };
+        /** @description Pagination of a list. */
+        ListMeta: {
+            per_page: number;
+            /** @description Cursor of the next page; null when there are no more results. */
+            next_cursor: string | null;
+            /** @description Cursor of the previous page; null on the first page. */
+            prev_cursor: string | null;
+        };
+        /** @description Pagination of an audit list. */
+        AuditListMeta: {
+            per_page: number;
+            /** @enum {string} */
+            sort: "created_at_desc" | "created_at_asc";
+            /** @description Cursor of the next page; null when there are no more results. */
+            next_cursor: string | null;
+        };
+        /** @enum {string} */
+        FlagType: "boolean" | "number" | "string" | "json";
+        /**
+         * @description What a criterion compares. `attribute` a context attribute, `context` the context identifier, `segment` the context's segments.
+         * @enum {string}
+         */
+        Selector: "attribute" | "context" | "segment";
+        /**
+         * @description `equal`, `notequal`, `in`, `notin` for every selector; the others for `attribute` only.
+         *     Positive comparers match when any attribute value matches any criterion value; `not...`
+         *     comparers are their negation; `isnull` matches an absent attribute or one whose values
+         *     are all empty strings; `gt`, `gte`, `lt`, `lte` compare numerically.
+         * @enum {string}
+         */
+        Comparer: "equal" | "notequal" | "in" | "notin" | "gt" | "gte" | "lt" | "lte" | "isnull" | "notnull" | "contains" | "notcontains" | "startswith" | "endswith" | "notstartswith" | "notendswith";
+        /**
+         * @description `manual`: the percentage is set by hand. `automatic`: 1, 5, 10, 25, 50, 100 %, one step per interval.
+         * @enum {string}
+         */
+        RolloutMode: "manual" | "automatic";
+        /** @enum {string} */
+        TokenScope: "projects:read" | "flags:read" | "flags:write" | "targets:read" | "targets:write" | "audit:read" | "config:write";
+        /**
+         * @description Rate-limit tier: `standard` 60, `elevated` 300 requests per minute per token, `unlimited` no ceiling.
+         * @enum {string}
+         */
+        TokenTier: "standard" | "elevated" | "unlimited";
+        /** @enum {string} */
+        AccountRole: "owner" | "admin" | "member";
+        /**
+         * @description `server` keys get compiled rules and may list evaluated flags; `mobile` and `client` keys get values evaluated for their context.
+         * @enum {string}
+         */
+        EnvironmentKeyKind: "server" | "mobile" | "client";
+        Project: {
+            /**
+             * @description `prj_` followed by a ULID.
+             * @example prj_01J8Z3K7Q9V2M8N4P6R5S1T0W0
+             */
+            ulid: string;
+            /** @example shop */
+            key: string;
+            /** @example Web shop */
+            name: string;
+            /** @description Empty string when none was given. */
+            description: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ProjectCreate: {
+            /** @description Unique among projects; cannot change. */
+            key: string;
+            name: string;
+            /** @default  */
+            description: string;
+            /**
+             * @description Environments to create with the project (keys unique). Absent: `development` and
+             *     `production`. Empty: none.
+             */
+            environments?: components["schemas"]["ProjectEnvironmentCreate"][];
+        };
+        /** @description An environment created together with its project (default settings otherwise). */
+        ProjectEnvironmentCreate: {
+            key: string;
+            name: string;
+        };
+        ProjectUpdate: {
+            name: string;
+            /** @description Omitted keeps the current description; an empty string clears it. */
+            description?: string;
+        };
+        ProjectResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["Project"];
+        };
+        ProjectListResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["Project"][];
+            meta: components["schemas"]["ListMeta"];
+        };
+        Environment: {
+            /**
+             * @description `env_` followed by a ULID.
+             * @example env_01J8Z3K7Q9V2M8N4P6R5S1T0W1
+             */
+            ulid: string;
+            /** @example production */
+            key: string;
+            /** @example Production */
+            name: string;
+            description: string | null;
+            /** @example #dc2626 */
+            color: string;
+            /** @description When true, publishing a target needs a non-empty comment. */
+            comments_required: boolean;
+            /** @description When true, publishing through the management API is rejected (422); publish in the web interface with typed confirmation. */
+            confirmation_required: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        EnvironmentCreate: {
+            /** @description Unique within the project; cannot change. */
+            key: string;
+            name: string;
+            /** @default null */
+            description: string | null;
+            /** @default #808080 */
+            color: string;
+            /** @default false */
+            comments_required: boolean;
+            /** @default false */
+            confirmation_required: boolean;
+        };
+        /** @description Omitted optional fields keep their current values. */
+        EnvironmentUpdate: {
+            name: string;
+            description?: string | null;
+            color?: string;
+            comments_required?: boolean;
+            confirmation_required?: boolean;
+        };
+        EnvironmentResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["Environment"];
+        };
+        EnvironmentListResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["Environment"][];
+            meta: components["schemas"]["ListMeta"];
+        };
+        /** @description An environment key without its secret. */
+        EnvironmentKey: {
+            /**
+             * @description `key_` followed by a ULID.
+             * @example key_01J8Z3K7Q9V2M8N4P6R5S1T0W2
+             */
+            ulid: string;
+            kind: components["schemas"]["EnvironmentKeyKind"];
+            /** @example Checkout service */
+            name: string;
+            /**
+             * @description The secret's kind prefix and last four characters.
+             * @example srv_…x7Qa
+             */
+            masked_key: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            revoked_at: string | null;
+        };
+        EnvironmentKeyCreate: {
+            kind: components["schemas"]["EnvironmentKeyKind"];
+            /** @description Default `Server key`, `Mobile key` or `Client key`. */
+            name?: string;
+        };
+        /** @description A newly created environment key with its secret, shown only once. */
+        EnvironmentKeyCreated: {
+            /** @example key_01J8Z3K7Q9V2M8N4P6R5S1T0W2 */
+            ulid: string;
+            kind: components["schemas"]["EnvironmentKeyKind"];
+            name: string;
+            masked_key: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Always null for a new key.
+             */
+            revoked_at: string | null;
+            /**
+             * @description The secret (`srv_`, `mob_` or `cli_` followed by at least 32 base62 characters). Store it now; it is never shown again.
+             * @example srv_4Xb9KqP2mZ7rT1vW8yN3cD6fH0jL5sA9
+             */
+            key: string;
+        };
+        EnvironmentKeyListResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["EnvironmentKey"][];
+        };
+        EnvironmentKeyCreatedResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["EnvironmentKeyCreated"];
+        };
+        /** @description Resource grants of a management token. Both lists empty means every project. */
+        TokenGrants: {
+            /** @description Keys of wholly granted projects. */
+            projects: string[];
+            /** @description Singly granted environments. */
+            environments: {
+                /** @description Project key. */
+                project: string;
+                /** @description Environment key. */
+                environment: string;
+            }[];
+        };
+        /**
+         * @description Grants to give a new management token. Absent or both lists empty: every project. Every
+         *     project and environment must exist (422 otherwise).
+         */
+        TokenGrantsWrite: {
+            projects?: string[];
+            environments?: {
+                project: string;
+                environment: string;
+            }[];
+        };
+        /** @description A management token without its secret. */
+        ManagementToken: {
+            /**
+             * @description `mgt_` followed by a ULID (26 characters; the secret is longer).
+             * @example mgt_01J8Z3K7Q9V2M8N4P6R5S1T0W3
+             */
+            ulid: string;
+            name: string;
+            scopes: components["schemas"]["TokenScope"][];
+            tier: components["schemas"]["TokenTier"];
+            grants: components["schemas"]["TokenGrants"];
+            /** Format: date-time */
+            expires_at: string | null;
+            /** Format: date-time */
+            revoked_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        ManagementTokenCreate: {
+            name: string;
+            scopes: components["schemas"]["TokenScope"][];
+            /** @default standard */
+            tier: components["schemas"]["TokenTier"];
+            grants?: components["schemas"]["TokenGrantsWrite"];
+            /**
+             * Format: date-time
+             * @description Must be in the future (422 otherwise). Null or absent never expires.
+             */
+            expires_at?: string | null;
+        };
+        /** @description A newly created management token with its secret, shown only once. */
+        ManagementTokenCreated: {
+            /** @example mgt_01J8Z3K7Q9V2M8N4P6R5S1T0W3 */
+            ulid: string;
+            name: string;
+            scopes: components["schemas"]["TokenScope"][];
+            tier: components["schemas"]["TokenTier"];
+            grants: components["schemas"]["TokenGrants"];
+            /** Format: date-time */
+            expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description Always null for a new token.
+             */
+            revoked_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * @description The secret (`mgt_` followed by at least 32 base62 characters). Store it now; it is never shown again.
+             * @example mgt_Zr8Kq2P7mX4tV1wB9yN3cD6fH0jL5sA2Qe
+             */
+            token: string;
+        };
+        ManagementTokenListResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["ManagementToken"][];
+            meta: components["schemas"]["ListMeta"];
+        };
+        ManagementTokenCreatedResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["ManagementTokenCreated"];
+        };
+        Account: {
+            /**
+             * @description `usr_` followed by a ULID.
+             * @example usr_01J8Z3K7Q9V2M8N4P6R5S1T0W4
+             */
+            ulid: string;
+            name: string;
+            /** Format: email */
+            email: string;
+            role: components["schemas"]["AccountRole"];
+            /** @description Keys of the projects a member works on; empty for owners and admins (who reach every project). */
+            projects: string[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        AccountCreate: {
+            name: string;
+            /**
+             * Format: email
+             * @description Unique among accounts (case-insensitive).
+             */
+            email: string;
+            role: components["schemas"]["AccountRole"];
+            /** @description Members only; every key must name an existing project. */
+            projects?: string[];
+        };
+        AccountResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["Account"];
+        };
+        AccountListResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["Account"][];
+            meta: components["schemas"]["ListMeta"];
+        };
+        PersonalAccessTokenCreate: {
+            name: string;
+            /**
+             * Format: date-time
+             * @description Must be in the future (422 otherwise). Null or absent never expires.
+             */
+            expires_at?: string | null;
+        };
+        /** @description A newly created personal access token with its secret, shown only once. */
+        PersonalAccessTokenCreated: {
+            /**
+             * @description `tok_` followed by a ULID.
+             * @example tok_01J8Z3K7Q9V2M8N4P6R5S1T0W5
+             */
+            ulid: string;
+            name: string;
+            /** Format: date-time */
+            expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * @description The secret (`pat_` followed by at least 32 base62 characters). Store it now; it is never shown again.
+             * @example pat_Qe7Kr2P8mX4tV1wB9yN3cD6fH0jL5sA2Zz
+             */
+            token: string;
+        };
+        PersonalAccessTokenCreatedResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["PersonalAccessTokenCreated"];
+        };
+        Flag: {
+            /**
+             * @description `flg_` followed by a ULID.
+             * @example flg_01J8Z3K7Q9V2M8N4P6R5S1T0W6
+             */
+            ulid: string;
+            /** @example new-checkout */
+            key: string;
+            /** @example New checkout */
+            name: string;
+            type: components["schemas"]["FlagType"];
+            description: string | null;
+            /** @description Exempts the flag from the stale-flag list. */
+            permanent: boolean;
+            /** @description Whether mobile keys receive the flag. */
+            include_in_mobile: boolean;
+            /** @description Whether client (browser) keys receive the flag. */
+            include_in_client: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        FlagCreate: {
+            /** @description Unique within the project; cannot change. */
+            key: string;
+            name: string;
+            type: components["schemas"]["FlagType"];
+            /** @default null */
+            description: string | null;
+            /** @default true */
+            include_in_mobile: boolean;
+            /** @default true */
+            include_in_client: boolean;
+        };
+        /** @description `key` and `type` cannot change. Omitted optional fields keep their current values. */
+        FlagUpdate: {
+            name: string;
+            permanent: boolean;
+            description?: string | null;
+            include_in_mobile?: boolean;
+            include_in_client?: boolean;
+        };
+        FlagResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["Flag"];
+        };
+        FlagListResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["Flag"][];
+            meta: components["schemas"]["ListMeta"];
+        };
+        BulkDeleteRequest: {
+            /** @description 1 to 100 flag keys, no duplicates. Keys naming no flag are reported in `not_found`. */
+            flag_keys: string[];
+        };
+        BulkDeleteResult: {
+            /** @description Keys of the deleted flags, in request order. */
+            deleted: string[];
+            /** @description Requested keys that name no flag of the project, in request order. */
+            not_found: string[];
+        };
+        BulkDeleteResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["BulkDeleteResult"];
+        };
+        EvaluationResult: {
+            key: string;
+            name: string;
+            type: components["schemas"]["FlagType"];
+            /** @description The served value, typed as the flag (boolean, number, string or any JSON); null when `resolved_by` is `unavailable`. */
+            value: unknown;
+            /**
+             * @description `rule`: a targeting rule matched. `rollout`: the rollout chose the newest target and no
+             *     rule matched. `target`: the published target's value. `default`: no published target,
+             *     the flag's default value. `unavailable`: the flag has no value to serve.
+             * @enum {string}
+             */
+            resolved_by: "rule" | "rollout" | "target" | "default" | "unavailable";
+        };
+        EvaluationResultResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["EvaluationResult"];
+        };
+        FlagValue: {
+            /**
+             * @description `val_` followed by a ULID.
+             * @example val_01J8Z3K7Q9V2M8N4P6R5S1T0WA
+             */
+            ulid: string;
+            /**
+             * @description The value in display form (json values compact, numbers canonical).
+             * @example true
+             */
+            display: string;
+            /** @description The parsed value, typed as the flag (boolean, number, string, or any JSON document including null). */
+            value: unknown;
+            /** @description Whether this is the flag's default value (at most one per flag). */
+            default: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        FlagValueWrite: {
+            /**
+             * @description Must fit the flag type: `true`/`false` (boolean); a JSON number (number); any string
+             *     (string); a JSON document of at most 10 levels of nesting (json). At most 64 KB
+             *     (65536 bytes of UTF-8) once normalised. Must differ from the flag's other values after
+             *     normalisation (see `createFlagValueForFlag`).
+             */
+            display: string;
+        };
+        FlagValueResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["FlagValue"];
+        };
+        FlagValueListResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["FlagValue"][];
+        };
+        /** @description A version of a flag's configuration in one environment. */
+        Target: {
+            /**
+             * @description `tgt_` followed by a ULID.
+             * @example tgt_01J8Z3K7Q9V2M8N4P6R5S1T0WB
+             */
+            ulid: string;
+            flag_ulid: string;
+            environment_ulid: string;
+            /** @description Base value, served when no rule matches. */
+            value_ulid: string;
+            /**
+             * @description `draft` (editable), `scheduled` (will publish at `scheduled_at`), `published`
+             *     (serving, or serving the rest of a rollout), `expired` (replaced by a newer publish).
+             * @enum {string}
+             */
+            status: "draft" | "scheduled" | "published" | "expired";
+            comment: string | null;
+            /**
+             * Format: date-time
+             * @description Set while the target is `scheduled`.
+             */
+            scheduled_at: string | null;
+            rollout_percentage: number | null;
+            /** @enum {string|null} */
+            rollout_mode: "manual" | "automatic" | null;
+            /** @enum {string|null} */
+            rollout_status: "active" | "paused" | "completed" | null;
+            /** Format: date-time */
+            published_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description At least one field. */
+        TargetUpdate: {
+            /** @description Ulid of a value of this flag. */
+            value_ulid?: string;
+            comment?: string | null;
+        };
+        TargetPublish: {
+            /** @description Required (non-empty) when the environment has `comments_required`. */
+            comment?: string | null;
+            /**
+             * Format: date-time
+             * @description Future date-time to publish at; null or absent publishes now.
+             */
+            scheduled_at?: string | null;
+            /** @description true configures a rollout, false removes a configured one, absent keeps the draft's configuration. */
+            rollout_enabled?: boolean;
+            rollout_mode?: components["schemas"]["RolloutMode"];
+            /** @description Required when `rollout_enabled` is true and the mode is `manual`; prohibited otherwise. */
+            rollout_percentage?: number;
+        };
+        TargetResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["Target"];
+        };
+        TargetListResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["Target"][];
+        };
+        RolloutCreate: {
+            rollout_mode: components["schemas"]["RolloutMode"];
+            /** @description Required for `manual`, prohibited for `automatic`. */
+            rollout_percentage?: number;
+        };
+        /** @description Exactly one of `action` and `rollout_percentage`. */
+        RolloutUpdate: {
+            /** @enum {string} */
+            action?: "pause" | "resume";
+            /** @description Manual rollouts only. */
+            rollout_percentage?: number;
+        };
+        /** @description The rollout fields of a target. */
+        RolloutSubset: {
+            /** @description The target's ulid. */
+            ulid: string;
+            rollout_mode: components["schemas"]["RolloutMode"];
+            /** @description The manual percentage, or 1 for an automatic rollout. */
+            rollout_percentage: number;
+            /** @enum {string} */
+            rollout_status: "active";
+        };
+        /** @description The rollout fields of a target whose rollout was completed. */
+        RolloutCompleteSubset: {
+            /** @description The target's ulid. */
+            ulid: string;
+            /** @enum {integer} */
+            rollout_percentage: 100;
+            /** @enum {string} */
+            rollout_status: "completed";
+        };
+        RolloutSubsetResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["RolloutSubset"];
+        };
+        RolloutCompleteSubsetResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["RolloutCompleteSubset"];
+        };
+        /**
+         * @description `sub_selector` is required for `attribute` (the attribute name), optional for `context`
+         *     (a context type), absent or null for `segment`. `values` needs at least one item except
+         *     for `isnull`/`notnull` (absent or empty); `segment` values are segment keys of the project.
+         *     Comparers other than `equal`, `notequal`, `in`, `notin` need selector `attribute`.
+         */
+        CriterionWrite: {
+            selector: components["schemas"]["Selector"];
+            comparer: components["schemas"]["Comparer"];
+            sub_selector?: string | null;
+            values?: string[];
+        };
+        Criterion: {
+            /**
+             * @description `crt_` followed by a ULID.
+             * @example crt_01J8Z3K7Q9V2M8N4P6R5S1T0WE
+             */
+            ulid: string;
+            selector: components["schemas"]["Selector"];
+            sub_selector: string | null;
+            comparer: components["schemas"]["Comparer"];
+            /** @description Order within the rule, from 0. */
+            position: number;
+            values: {
+                data: {
+                    value: string;
+                }[];
+            };
+        };
+        Rule: {
+            /**
+             * @description `rul_` followed by a ULID.
+             * @example rul_01J8Z3K7Q9V2M8N4P6R5S1T0WC
+             */
+            ulid: string;
+            target_ulid: string;
+            /** @description Value served when the rule matches. */
+            value_ulid: string;
+            description: string;
+            /** @description Evaluation order within the target, from 0, lowest first. */
+            position: number;
+            criteria: {
+                data: components["schemas"]["Criterion"][];
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        RuleWrite: {
+            /** @description Ulid of a value of this flag. */
+            value_ulid: string;
+            description: string;
+            /** @description Criteria that must all match (AND). */
+            criteria: components["schemas"]["CriterionWrite"][];
+        };
+        RulesOrder: {
+            rules: {
+                ulid: string;
+                /** @description Sort key; lowest first. */
+                order: number;
+            }[];
+        };
+        RuleResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["Rule"];
+        };
+        RuleListResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["Rule"][];
+        };
+        /** @description A criterion of a segment rule; like `CriterionWrite` but only selectors `attribute` and `context`. */
+        SegmentCriterionWrite: components["schemas"]["CriterionWrite"] & {
+            /** @enum {string} */
+            selector?: "attribute" | "context";
+        };
+        SegmentRuleWrite: {
+            /** @description Criteria that must all match (AND). */
+            criteria: components["schemas"]["SegmentCriterionWrite"][];
+        };
+        SegmentCriterion: {
+            /** @enum {string} */
+            selector: "attribute" | "context";
+            sub_selector: string | null;
+            comparer: components["schemas"]["Comparer"];
+            values: string[];
+        };
+        SegmentRule: {
+            criteria: components["schemas"]["SegmentCriterion"][];
+        };
+        Segment: {
+            /**
+             * @description `seg_` followed by a ULID.
+             * @example seg_01J8Z3K7Q9V2M8N4P6R5S1T0WF
+             */
+            ulid: string;
+            /** @example beta-testers */
+            key: string;
+            name: string;
+            description: string | null;
+            /** @description Context identifiers that are always members. */
+            included: string[];
+            /** @description Context identifiers that are never members (unless included). */
+            excluded: string[];
+            /** @description A context is a member when all criteria of any one rule match. */
+            rules: components["schemas"]["SegmentRule"][];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        SegmentCreate: {
+            /** @description Unique within the project; cannot change. */
+            key: string;
+            name: string;
+            /** @default null */
+            description: string | null;
+            /** @default [] */
+            included: string[];
+            /** @default [] */
+            excluded: string[];
+            /** @default [] */
+            rules: components["schemas"]["SegmentRuleWrite"][];
+        };
+        /** @description Full replacement; omitted fields become null or empty. `key` cannot change. */
+        SegmentUpdate: {
+            name: string;
+            /** @default null */
+            description: string | null;
+            /** @default [] */
+            included: string[];
+            /** @default [] */
+            excluded: string[];
+            /** @default [] */
+            rules: components["schemas"]["SegmentRuleWrite"][];
+        };
+        SegmentResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["Segment"];
+        };
+        SegmentListResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["Segment"][];
+            meta: components["schemas"]["ListMeta"];
+        };
+        FlagInsights: {
+            flag_key: string;
+            environment_key: string;
+            /**
+             * Format: date-time
+             * @description Last time the flag was part of a payload fetched by an SDK.
+             */
+            last_retrieved_at: string | null;
+            /**
+             * Format: date-time
+             * @description Last reported use of the flag.
+             */
+            last_used_at: string | null;
+            /**
+             * Format: date-time
+             * @description Last server-side evaluation through the public API.
+             */
+            last_evaluated_at: string | null;
+            /**
+             * Format: date-time
+             * @description Last change of the flag, its values or its targets in this environment.
+             */
+            last_updated_at: string | null;
+            retrieved_count: number;
+            used_count: number;
+            evaluated_count: number;
+        };
+        FlagInsightsResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["FlagInsights"];
+        };
+        StaleFlag: {
+            key: string;
+            name: string;
+            /**
+             * Format: date-time
+             * @description Null when the flag was never used in this environment.
+             */
+            last_used_at: string | null;
+            /**
+             * Format: date-time
+             * @description Last change of the flag, its values or its targets in this environment (the flag's creation at the latest).
+             */
+            last_updated_at: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        StaleFlagListResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["StaleFlag"][];
+        };
+        /** @description An existing flag requested without a declared default value. */
+        MissingDefaultReport: {
+            flag_key: string;
+            count: number;
+            /** Format: date-time */
+            last_seen_at: string;
+        };
+        /** @description A declared default value for a flag key that does not exist in the project. */
+        UnknownFlagReport: {
+            flag_key: string;
+            declared_type: components["schemas"]["FlagType"];
+            count: number;
+            /** Format: date-time */
+            last_seen_at: string;
+        };
+        DefaultValueReports: {
+            missing_defaults: components["schemas"]["MissingDefaultReport"][];
+            unknown_flags: components["schemas"]["UnknownFlagReport"][];
+        };
+        DefaultValueReportsResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["DefaultValueReports"];
+        };
+        ContextAttributes: {
+            /** @description Observed context types, most frequent first. */
+            context_types: {
+                type: string;
+                count: number;
+            }[];
+            /** @description Observed attribute names, most frequent first, each with its 100 most frequent values. */
+            attributes: {
+                key: string;
+                count: number;
+                values: {
+                    value: string;
+                    count: number;
+                }[];
+            }[];
+        };
+        ContextAttributesResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["ContextAttributes"];
+        };
+        /**
+         * @description What an audited request did. Management operations:
+         *     `getManagementApiDocs` api_docs.read; `listProjects` project.listed; `getProject`
+         *     project.read; `createProject` project.created; `updateProject` project.updated;
+         *     `deleteProject` project.deleted; `listEnvironments` environment.listed; `getEnvironment`
+         *     environment.read; `createEnvironment` environment.created; `updateEnvironment`
+         *     environment.updated; `deleteEnvironment` environment.deleted; `listEnvironmentKeys`
+         *     environment_key.listed; `createEnvironmentKey` environment_key.created;
+         *     `revokeEnvironmentKey` environment_key.revoked; `listManagementTokens` token.listed;
+         *     `createManagementToken` token.created; `revokeManagementToken` token.revoked;
+         *     `listAccounts` account.listed; `createAccount` account.created; `deleteAccount`
+         *     account.deleted; `createPersonalAccessToken` personal_token.created;
+         *     `revokePersonalAccessToken` personal_token.revoked; `listFlags` flag.listed; `getFlag`
+         *     flag.read; `createFlag` flag.created; `updateFlag` flag.updated; `deleteFlag`
+         *     flag.deleted; `bulkDeleteFlags` flag.bulk_deleted; `evaluateFlag` flag.evaluated;
+         *     `getFlagInsights` flag.insights_read; `listStaleFlags` flag.stale_listed;
+         *     `listDefaultValueReports` flag.default_value_reports_read; `listContextAttributes`
+         *     context_attribute.listed; `listFlagValues` flag_value.listed; `createFlagValue` and
+         *     `createFlagValueForFlag` flag_value.created; `updateFlagValue` flag_value.updated;
+         *     `deleteFlagValue` flag_value.deleted; `setDefaultFlagValue` and
+         *     `setDefaultFlagValueForFlag` flag_value.default_set; `listTargets` target.listed;
+         *     `getTarget` target.read; `createTarget` target.cloned (copied a published target) or
+         *     target.created (no published target); `updateTarget` target.updated; `deleteTarget`
+         *     target.deleted; `publishTarget` target.published or target.scheduled; `createRollout`
+         *     target.rollout_initialized; `updateRollout` target.rollout_updated; `deleteRollout`
+         *     target.rollout_deleted; `completeRollout` target.rollout_completed; `listRules`
+         *     target_rule.listed; `createRule` target_rule.created; `updateRule`
+         *     target_rule.updated; `deleteRule` target_rule.deleted; `reorderRules`
+         *     target_rule.reordered; `listSegments` segment.listed; `getSegment` segment.read;
+         *     `createSegment` segment.created; `updateSegment` segment.updated; `deleteSegment`
+         *     segment.deleted; `listAuditLogs` audit_log.listed; `listPublicAuditLogs`
+         *     public_audit_log.listed.
+         *     Denied management requests: auth.missing_token, auth.invalid_token (unknown or
+         *     revoked), auth.expired_token, scope.denied, grant.denied; auth.plan_restricted is never
+         *     produced by Vexil (kept for compatibility).
+         *     System actions (actor type `system`): a scheduled publish target.published; an automatic
+         *     rollout step target.rollout_updated, reaching 100 % target.rollout_completed.
+         *     Public API requests: `GET /v1/flags` and the OFREP bulk evaluation flag.listed;
+         *     `GET /v1/flags/{flagKey}` and the OFREP single evaluation flag.evaluated;
+         *     `POST /v1/flags/{flagKey}/usage` flag.used; `GET /v1/payload` payload.retrieved;
+         *     `GET /v1/stream` payload.streamed; `GET /v1/api-docs` api_docs.read; a missing key
+         *     auth.missing_key; an unknown, revoked or wrong-kind key auth.invalid_key.
+         *     A request that matches no operation: unknown. flag_value.read is reserved.
+         * @enum {string}
+         */
+        AuditAction: "auth.missing_token" | "auth.invalid_token" | "auth.expired_token" | "auth.plan_restricted" | "auth.missing_key" | "auth.invalid_key" | "scope.denied" | "grant.denied" | "api_docs.read" | "project.listed" | "project.read" | "project.created" | "project.updated" | "project.deleted" | "environment.listed" | "environment.read" | "environment.created" | "environment.updated" | "environment.deleted" | "environment_key.listed" | "environment_key.created" | "environment_key.revoked" | "token.listed" | "token.created" | "token.revoked" | "account.listed" | "account.created" | "account.deleted" | "personal_token.created" | "personal_token.revoked" | "flag.listed" | "flag.read" | "flag.created" | "flag.updated" | "flag.deleted" | "flag.evaluated" | "flag.bulk_deleted" | "flag.used" | "flag.insights_read" | "flag.stale_listed" | "flag.default_value_reports_read" | "context_attribute.listed" | "payload.retrieved" | "payload.streamed" | "flag_value.listed" | "flag_value.read" | "flag_value.created" | "flag_value.updated" | "flag_value.deleted" | "flag_value.default_set" | "target.listed" | "target.read" | "target.created" | "target.updated" | "target.rollout_initialized" | "target.rollout_updated" | "target.rollout_deleted" | "target.rollout_completed" | "target.published" | "target.scheduled" | "target.deleted" | "target.cloned" | "target_rule.listed" | "target_rule.created" | "target_rule.updated" | "target_rule.deleted" | "target_rule.reordered" | "segment.listed" | "segment.read" | "segment.created" | "segment.updated" | "segment.deleted" | "audit_log.listed" | "public_audit_log.listed" | "unknown";
+        /**
+         * @description `success` (2xx), `denied_auth` (401), `denied_scope` (403 missing scope or role),
+         *     `denied_plan` (never produced by Vexil), `denied_grant` (403 missing grant or forbidden
+         *     role change), `not_found` (404), `invalid` (400, 413, 415, 422), `conflict` (409),
+         *     `rate_limited` (429), `error` (5xx).
+         * @enum {string}
+         */
+        AuditResult: "success" | "denied_auth" | "denied_scope" | "denied_plan" | "denied_grant" | "not_found" | "invalid" | "conflict" | "rate_limited" | "error";
+        /**
+         * @description Type of the resource an entry is about: the resource itself for reads and changes, its
+         *     parent for lists (for example `project` for `flag.listed`, `target` for
+         *     `target_rule.listed`).
+         * @enum {string}
+         */
+        AuditSubjectType: "project" | "environment" | "environment_key" | "flag" | "flag_value" | "target" | "target_rule" | "segment" | "management_token" | "account" | "personal_token";
+        /** @description An audited management request or system action. */
+        AuditEntry: {
+            /**
+             * @description `aud_` followed by a ULID.
+             * @example aud_01J8Z3K7Q9V2M8N4P6R5S1T0WG
+             */
+            ulid: string;
+            /**
+             * @description Who acted: the account of a personal access token, the management token itself, or
+             *     `system`. Null when the request could not be authenticated.
+             */
+            actor: {
+                /** @enum {string} */
+                type: "account" | "management_token" | "system";
+                /** @description `usr_` or `mgt_` ulid; null for `system`. */
+                ulid: string | null;
+                name: string | null;
+                /** @description Accounts only. */
+                email: string | null;
+            } | null;
+            /** @description The token used (`tok_` ulid of a personal access token, or `mgt_` ulid of a management token); null for system actions and unauthenticated requests. */
+            token: {
+                ulid: string;
+                name: string;
+            } | null;
+            /**
+             * @description Null for system actions.
+             * @example PUT
+             */
+            http_method: string | null;
+            /**
+             * @description Request path without the query string; null for system actions.
+             * @example /management/v1/projects/shop/flags/new-checkout
+             */
+            http_path: string | null;
+            action: components["schemas"]["AuditAction"];
+            /** @enum {string|null} */
+            subject_type: "project" | "environment" | "environment_key" | "flag" | "flag_value" | "target" | "target_rule" | "segment" | "management_token" | "account" | "personal_token" | null;
+            subject_ulid: string | null;
+            /** @description A readable name of the subject at the time (for example the flag key). */
+            subject_label: string | null;
+            result: components["schemas"]["AuditResult"];
+            /** @description HTTP status of the response; null for system actions. */
+            status_code: number | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description An audited public API request. */
+        PublicAuditEntry: {
+            /** @description `aud_` followed by a ULID. */
+            ulid: string;
+            /**
+             * @description `sdk_key` for a request with a valid environment key, `anonymous` otherwise.
+             * @enum {string}
+             */
+            actor_type: "sdk_key" | "anonymous";
+            /** @description The environment key's ulid (`key_...`); null for `anonymous`. */
+            actor_ulid: string | null;
+            /** @description The key's environment; null for `anonymous`. */
+            environment: {
+                ulid: string;
+                key: string;
+            } | null;
+            action: components["schemas"]["AuditAction"];
+            /** @enum {string|null} */
+            subject_type: "project" | "environment" | "environment_key" | "flag" | "flag_value" | "target" | "target_rule" | "segment" | "management_token" | "account" | "personal_token" | null;
+            subject_ulid: string | null;
+            subject_label: string | null;
+            result: components["schemas"]["AuditResult"];
+            status_code: number;
+            /** Format: date-time */
+            created_at: string;
+        };
+        AuditEntryListResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["AuditEntry"][];
+            meta: components["schemas"]["AuditListMeta"];
+        };
+        PublicAuditEntryListResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["PublicAuditEntry"][];
+            meta: components["schemas"]["AuditListMeta"];
+        };
+    };
+    responses: {
+        /** @description The body is not valid JSON, or a header parameter is invalid (for example an `Idempotency-Key` over 255 characters). */
+        BadRequest: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "message": "The request body is not valid JSON."
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description The bearer token is missing, unknown, revoked or expired. */
+        Unauthorized: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "message": "Unauthenticated."
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description The token lacks the required scope or role (`ScopeErrorEnvelope` with `required_scope`),
+         *     or lacks a grant for the project or environment, or the role may not make this change
+         *     (`ErrorEnvelope`).
+         */
+        Forbidden: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ScopeErrorEnvelope"] | components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description A resource named in the path does not exist (or belongs to another parent). */
+        NotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Idempotent-Replayed": components["headers"]["X-Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "message": "Feature flag not found."
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description A request with the same `Idempotency-Key` is still being processed. */
+        Conflict: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "message": "A request with this Idempotency-Key is still being processed."
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description The request body fails validation (`ValidationError`, errors keyed by field, nested
+         *     fields as dotted paths), a state precondition fails (`ErrorEnvelope`, see the operation),
+         *     or the `Idempotency-Key` was used with a different body (`ErrorEnvelope`).
+         */
+        UnprocessableBody: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Idempotent-Replayed": components["headers"]["X-Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ValidationError"] | components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description A query parameter is invalid. */
+        UnprocessableQuery: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "message": "The per_page parameter must be an integer between 1 and 100."
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description A state precondition fails (see the operation), or the `Idempotency-Key` was used with a different request. */
+        UnprocessableState: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Idempotent-Replayed": components["headers"]["X-Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "message": "A published or expired target cannot be deleted."
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description The request body is larger than 1 MB. */
+        PayloadTooLarge: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "message": "The request body is too large."
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description The request body is not sent as `application/json`. */
+        UnsupportedMediaType: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "message": "The request body must be JSON (Content-Type application/json)."
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description The token's rate limit is exceeded. */
+        TooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "message": "Rate limit exceeded."
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+    };
+    parameters: {
+        /**
+         * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+         * @example shop
+         */
+        projectKey: string;
+        /**
+         * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+         * @example production
+         */
+        environmentKey: string;
+        /**
+         * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+         * @example new-checkout
+         */
+        flagKey: string;
+        /**
+         * @description Key of a segment of the project. A value that matches no segment (or not the pattern) is a 404.
+         * @example beta-testers
+         */
+        segmentKey: string;
+        /** @description Ulid (`val_...`) of a value of the flag. Unknown, malformed or belonging to another flag is a 404. */
+        valueUlid: string;
+        /** @description Ulid (`tgt_...`) of a target of the flag in the environment. Unknown, malformed or belonging to another flag or environment is a 404. */
+        targetUlid: string;
+        /** @description Ulid (`rul_...`) of a rule of the target. Unknown, malformed or belonging to another target is a 404. */
+        ruleUlid: string;
+        /** @description Ulid (`key_...`) of an environment key of the environment. Unknown, malformed or belonging to another environment is a 404. */
+        keyUlid: string;
+        /**
+         * @description Ulid of a token: a management token (`mgt_...`) under `/tokens`, a personal access token
+         *     (`tok_...`) of the account under `/accounts/{accountUlid}/tokens`. Unknown or malformed is
+         *     a 404.
+         */
+        tokenUlid: string;
+        /** @description Ulid (`usr_...`) of an account. Unknown or malformed is a 404. */
+        accountUlid: string;
+        /** @description Page size. Outside 1..100 is a 422. */
+        PerPage: number;
+        /**
+         * @description Opaque cursor from `meta.next_cursor` (or `meta.prev_cursor`) of a previous response of
+         *     the same list with the same filters. Omit (or send empty) for the first page. An invalid
+         *     cursor is a 422.
+         */
+        Cursor: string;
+        /**
+         * @description Makes a retry safe. Scoped to the token, method and path; honoured for 24 hours. The same
+         *     key and body replays the stored response with `X-Idempotent-Replayed: true`; a different
+         *     body is a 422; a request with the same key still running is a 409. Longer than 255
+         *     characters is a 400. An empty value is the same as no header.
+         * @example 5f0c6e2a-8d8e-4d55-9a39-0f1f0b7c2f11
+         */
+        IdempotencyKey: string;
+        /** @description Order by creation time. */
+        AuditSort: "created_at_desc" | "created_at_asc";
+        /** @description Only entries created at or after this date-time. */
+        AuditFrom: string;
+        /** @description Only entries created at or before this date-time. */
+        AuditTo: string;
+        /** @description Only entries with this action. */
+        AuditActionFilter: components["schemas"]["AuditAction"];
+        /** @description Only entries with this result. */
+        AuditResultFilter: components["schemas"]["AuditResult"];
+        /** @description Only entries whose subject is of this type. */
+        AuditSubjectTypeFilter: components["schemas"]["AuditSubjectType"];
+        /** @description Only entries about this subject. */
+        AuditSubjectUlidFilter: string;
+        /** @description Only requests made with this management token (`mgt_...`). */
+        AuditManagementTokenUlidFilter: string;
+        /**
+         * @description Only entries of this actor: an account (`usr_...`) or management token (`mgt_...`) on
+         *     `/audit-logs`, an environment key (`key_...`) on `/api-public-audit-logs`.
+         */
+        AuditActorUlidFilter: string;
+    };
+    requestBodies: never;
+    headers: {
+        /** @description Requests allowed per one-minute window for this token (for `GET /api-docs`, per client IP). Absent for `unlimited` tokens and before authentication. */
+        "X-RateLimit-Limit": number;
+        /** @description Requests left in the current window. */
+        "X-RateLimit-Remaining": number;
+        /** @description Unix time (seconds) at which the current window ends. */
+        "X-RateLimit-Reset": number;
+        /** @description Seconds to wait before retrying. */
+        "Retry-After": number;
+        /** @description `true` when this response is a replay of a stored response for the same `Idempotency-Key`. */
+        "X-Idempotent-Replayed": "true";
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    getManagementApiDocs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI 3.0.3 document of the management API. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listProjects: {
+        parameters: {
+            query?: {
+                /** @description Page size. Outside 1..100 is a 422. */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Opaque cursor from `meta.next_cursor` (or `meta.prev_cursor`) of a previous response of
+                 *     the same list with the same filters. Omit (or send empty) for the first page. An invalid
+                 *     cursor is a 422.
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of projects. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableQuery"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createProject: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe. Scoped to the token, method and path; honoured for 24 hours. The same
+                 *     key and body replays the stored response with `X-Idempotent-Replayed: true`; a different
+                 *     body is a 422; a request with the same key still running is a 409. Longer than 255
+                 *     characters is a 400. An empty value is the same as no header.
+                 * @example 5f0c6e2a-8d8e-4d55-9a39-0f1f0b7c2f11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectCreate"];
+            };
+        };
+        responses: {
+            /** @description The created project. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Idempotent-Replayed": components["headers"]["X-Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateProject: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe. Scoped to the token, method and path; honoured for 24 hours. The same
+                 *     key and body replays the stored response with `X-Idempotent-Replayed: true`; a different
+                 *     body is a 422; a request with the same key still running is a 409. Longer than 255
+                 *     characters is a 400. An empty value is the same as no header.
+                 * @example 5f0c6e2a-8d8e-4d55-9a39-0f1f0b7c2f11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated project. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Idempotent-Replayed": components["headers"]["X-Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project was deleted. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listEnvironments: {
+        parameters: {
+            query?: {
+                /** @description Page size. Outside 1..100 is a 422. */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Opaque cursor from `meta.next_cursor` (or `meta.prev_cursor`) of a previous response of
+                 *     the same list with the same filters. Omit (or send empty) for the first page. An invalid
+                 *     cursor is a 422.
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of environments. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvironmentListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableQuery"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createEnvironment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe. Scoped to the token, method and path; honoured for 24 hours. The same
+                 *     key and body replays the stored response with `X-Idempotent-Replayed: true`; a different
+                 *     body is a 422; a request with the same key still running is a 409. Longer than 255
+                 *     characters is a 400. An empty value is the same as no header.
+                 * @example 5f0c6e2a-8d8e-4d55-9a39-0f1f0b7c2f11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EnvironmentCreate"];
+            };
+        };
+        responses: {
+            /** @description The created environment. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Idempotent-Replayed": components["headers"]["X-Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvironmentResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getEnvironment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The environment. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvironmentResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateEnvironment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe. Scoped to the token, method and path; honoured for 24 hours. The same
+                 *     key and body replays the stored response with `X-Idempotent-Replayed: true`; a different
+                 *     body is a 422; a request with the same key still running is a 409. Longer than 255
+                 *     characters is a 400. An empty value is the same as no header.
+                 * @example 5f0c6e2a-8d8e-4d55-9a39-0f1f0b7c2f11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EnvironmentUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated environment. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Idempotent-Replayed": components["headers"]["X-Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvironmentResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteEnvironment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The environment was deleted. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listEnvironmentKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The environment's keys. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvironmentKeyListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createEnvironmentKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe. Scoped to the token, method and path; honoured for 24 hours. The same
+                 *     key and body replays the stored response with `X-Idempotent-Replayed: true`; a different
+                 *     body is a 422; a request with the same key still running is a 409. Longer than 255
+                 *     characters is a 400. An empty value is the same as no header.
+                 * @example 5f0c6e2a-8d8e-4d55-9a39-0f1f0b7c2f11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EnvironmentKeyCreate"];
+            };
+        };
+        responses: {
+            /** @description The created key, with its secret (shown only in this response). */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Idempotent-Replayed": components["headers"]["X-Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvironmentKeyCreatedResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    revokeEnvironmentKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+                /** @description Ulid (`key_...`) of an environment key of the environment. Unknown, malformed or belonging to another environment is a 404. */
+                keyUlid: components["parameters"]["keyUlid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key is revoked. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listStaleFlags: {
+        parameters: {
+            query?: {
+                /** @description Number of days without use after which a flag is stale. */
+                days?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stale flags. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaleFlagListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableQuery"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listDefaultValueReports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reports. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DefaultValueReportsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listContextAttributes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The observed context types and attributes. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContextAttributesResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listManagementTokens: {
+        parameters: {
+            query?: {
+                /** @description Page size. Outside 1..100 is a 422. */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Opaque cursor from `meta.next_cursor` (or `meta.prev_cursor`) of a previous response of
+                 *     the same list with the same filters. Omit (or send empty) for the first page. An invalid
+                 *     cursor is a 422.
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of management tokens. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManagementTokenListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableQuery"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createManagementToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe. Scoped to the token, method and path; honoured for 24 hours. The same
+                 *     key and body replays the stored response with `X-Idempotent-Replayed: true`; a different
+                 *     body is a 422; a request with the same key still running is a 409. Longer than 255
+                 *     characters is a 400. An empty value is the same as no header.
+                 * @example 5f0c6e2a-8d8e-4d55-9a39-0f1f0b7c2f11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ManagementTokenCreate"];
+            };
+        };
+        responses: {
+            /** @description The created token, with its secret (shown only in this response). */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Idempotent-Replayed": components["headers"]["X-Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManagementTokenCreatedResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    revokeManagementToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Ulid of a token: a management token (`mgt_...`) under `/tokens`, a personal access token
+                 *     (`tok_...`) of the account under `/accounts/{accountUlid}/tokens`. Unknown or malformed is
+                 *     a 404.
+                 */
+                tokenUlid: components["parameters"]["tokenUlid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token is revoked. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listAccounts: {
+        parameters: {
+            query?: {
+                /** @description Page size. Outside 1..100 is a 422. */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Opaque cursor from `meta.next_cursor` (or `meta.prev_cursor`) of a previous response of
+                 *     the same list with the same filters. Omit (or send empty) for the first page. An invalid
+                 *     cursor is a 422.
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of accounts. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableQuery"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe. Scoped to the token, method and path; honoured for 24 hours. The same
+                 *     key and body replays the stored response with `X-Idempotent-Replayed: true`; a different
+                 *     body is a 422; a request with the same key still running is a 409. Longer than 255
+                 *     characters is a 400. An empty value is the same as no header.
+                 * @example 5f0c6e2a-8d8e-4d55-9a39-0f1f0b7c2f11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountCreate"];
+            };
+        };
+        responses: {
+            /** @description The created account. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Idempotent-Replayed": components["headers"]["X-Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Ulid (`usr_...`) of an account. Unknown or malformed is a 404. */
+                accountUlid: components["parameters"]["accountUlid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account was deleted. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableState"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createPersonalAccessToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe. Scoped to the token, method and path; honoured for 24 hours. The same
+                 *     key and body replays the stored response with `X-Idempotent-Replayed: true`; a different
+                 *     body is a 422; a request with the same key still running is a 409. Longer than 255
+                 *     characters is a 400. An empty value is the same as no header.
+                 * @example 5f0c6e2a-8d8e-4d55-9a39-0f1f0b7c2f11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Ulid (`usr_...`) of an account. Unknown or malformed is a 404. */
+                accountUlid: components["parameters"]["accountUlid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PersonalAccessTokenCreate"];
+            };
+        };
+        responses: {
+            /** @description The created token, with its secret (shown only in this response). */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Idempotent-Replayed": components["headers"]["X-Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonalAccessTokenCreatedResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    revokePersonalAccessToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Ulid (`usr_...`) of an account. Unknown or malformed is a 404. */
+                accountUlid: components["parameters"]["accountUlid"];
+                /**
+                 * @description Ulid of a token: a management token (`mgt_...`) under `/tokens`, a personal access token
+                 *     (`tok_...`) of the account under `/accounts/{accountUlid}/tokens`. Unknown or malformed is
+                 *     a 404.
+                 */
+                tokenUlid: components["parameters"]["tokenUlid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token is revoked. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listFlags: {
+        parameters: {
+            query?: {
+                /** @description Page size. Outside 1..100 is a 422. */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Opaque cursor from `meta.next_cursor` (or `meta.prev_cursor`) of a previous response of
+                 *     the same list with the same filters. Omit (or send empty) for the first page. An invalid
+                 *     cursor is a 422.
+                 */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Only flags of this type. */
+                type?: components["schemas"]["FlagType"];
+                /** @description Case-insensitive partial match on the flag key or name. Empty means no filter. */
+                search?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of flags. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlagListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableQuery"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createFlag: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe. Scoped to the token, method and path; honoured for 24 hours. The same
+                 *     key and body replays the stored response with `X-Idempotent-Replayed: true`; a different
+                 *     body is a 422; a request with the same key still running is a 409. Longer than 255
+                 *     characters is a 400. An empty value is the same as no header.
+                 * @example 5f0c6e2a-8d8e-4d55-9a39-0f1f0b7c2f11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FlagCreate"];
+            };
+        };
+        responses: {
+            /** @description The created flag. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Idempotent-Replayed": components["headers"]["X-Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlagResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    bulkDeleteFlags: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe. Scoped to the token, method and path; honoured for 24 hours. The same
+                 *     key and body replays the stored response with `X-Idempotent-Replayed: true`; a different
+                 *     body is a 422; a request with the same key still running is a 409. Longer than 255
+                 *     characters is a 400. An empty value is the same as no header.
+                 * @example 5f0c6e2a-8d8e-4d55-9a39-0f1f0b7c2f11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkDeleteRequest"];
+            };
+        };
+        responses: {
+            /** @description Which keys were deleted and which were not found. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Idempotent-Replayed": components["headers"]["X-Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkDeleteResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getFlag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The flag. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlagResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateFlag: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe. Scoped to the token, method and path; honoured for 24 hours. The same
+                 *     key and body replays the stored response with `X-Idempotent-Replayed: true`; a different
+                 *     body is a 422; a request with the same key still running is a 409. Longer than 255
+                 *     characters is a 400. An empty value is the same as no header.
+                 * @example 5f0c6e2a-8d8e-4d55-9a39-0f1f0b7c2f11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FlagUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated flag. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Idempotent-Replayed": components["headers"]["X-Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlagResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteFlag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The flag was deleted. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    evaluateFlag: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The context as a JSON string, the same document as the public API's `X-VEXIL-CONTEXT`
+                 *     header: `{"type": "user", "identifier": "u-42", "name": "Ada", "attributes":
+                 *     [{"key": "country", "values": [{"value": "FR"}]}]}`. `type` (1 to 200 characters) and
+                 *     `identifier` (1 to 1000 characters) are required. Without it (or empty) the flag is
+                 *     evaluated for no context (no rule that needs context data matches; never inside a
+                 *     partial rollout).
+                 * @example {"type":"user","identifier":"u-42","attributes":[{"key":"country","values":[{"value":"FR"}]}]}
+                 */
+                context?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The evaluation result. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvaluationResultResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableQuery"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getFlagInsights: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The flag's insights. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlagInsightsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listFlagValues: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The flag's values. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlagValueListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createFlagValueForFlag: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe. Scoped to the token, method and path; honoured for 24 hours. The same
+                 *     key and body replays the stored response with `X-Idempotent-Replayed: true`; a different
+                 *     body is a 422; a request with the same key still running is a 409. Longer than 255
+                 *     characters is a 400. An empty value is the same as no header.
+                 * @example 5f0c6e2a-8d8e-4d55-9a39-0f1f0b7c2f11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FlagValueWrite"];
+            };
+        };
+        responses: {
+            /** @description The created value. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Idempotent-Replayed": components["headers"]["X-Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlagValueResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createFlagValue: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe. Scoped to the token, method and path; honoured for 24 hours. The same
+                 *     key and body replays the stored response with `X-Idempotent-Replayed: true`; a different
+                 *     body is a 422; a request with the same key still running is a 409. Longer than 255
+                 *     characters is a 400. An empty value is the same as no header.
+                 * @example 5f0c6e2a-8d8e-4d55-9a39-0f1f0b7c2f11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FlagValueWrite"];
+            };
+        };
+        responses: {
+            /** @description The created value. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Idempotent-Replayed": components["headers"]["X-Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlagValueResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateFlagValue: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe. Scoped to the token, method and path; honoured for 24 hours. The same
+                 *     key and body replays the stored response with `X-Idempotent-Replayed: true`; a different
+                 *     body is a 422; a request with the same key still running is a 409. Longer than 255
+                 *     characters is a 400. An empty value is the same as no header.
+                 * @example 5f0c6e2a-8d8e-4d55-9a39-0f1f0b7c2f11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /** @description Ulid (`val_...`) of a value of the flag. Unknown, malformed or belonging to another flag is a 404. */
+                valueUlid: components["parameters"]["valueUlid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FlagValueWrite"];
+            };
+        };
+        responses: {
+            /** @description The updated value. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Idempotent-Replayed": components["headers"]["X-Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlagValueResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteFlagValue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /** @description Ulid (`val_...`) of a value of the flag. Unknown, malformed or belonging to another flag is a 404. */
+                valueUlid: components["parameters"]["valueUlid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The value was deleted. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableState"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    setDefaultFlagValueForFlag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /** @description Ulid (`val_...`) of a value of the flag. Unknown, malformed or belonging to another flag is a 404. */
+                valueUlid: components["parameters"]["valueUlid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The value, now with `default` true. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlagValueResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    setDefaultFlagValue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+                /** @description Ulid (`val_...`) of a value of the flag. Unknown, malformed or belonging to another flag is a 404. */
+                valueUlid: components["parameters"]["valueUlid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The value, now with `default` true. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlagValueResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listTargets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The targets, newest first. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TargetListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createTarget: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe. Scoped to the token, method and path; honoured for 24 hours. The same
+                 *     key and body replays the stored response with `X-Idempotent-Replayed: true`; a different
+                 *     body is a 422; a request with the same key still running is a 409. Longer than 255
+                 *     characters is a 400. An empty value is the same as no header.
+                 * @example 5f0c6e2a-8d8e-4d55-9a39-0f1f0b7c2f11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new draft target. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Idempotent-Replayed": components["headers"]["X-Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TargetResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableState"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getTarget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+                /** @description Ulid (`tgt_...`) of a target of the flag in the environment. Unknown, malformed or belonging to another flag or environment is a 404. */
+                targetUlid: components["parameters"]["targetUlid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The target. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TargetResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateTarget: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe. Scoped to the token, method and path; honoured for 24 hours. The same
+                 *     key and body replays the stored response with `X-Idempotent-Replayed: true`; a different
+                 *     body is a 422; a request with the same key still running is a 409. Longer than 255
+                 *     characters is a 400. An empty value is the same as no header.
+                 * @example 5f0c6e2a-8d8e-4d55-9a39-0f1f0b7c2f11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+                /** @description Ulid (`tgt_...`) of a target of the flag in the environment. Unknown, malformed or belonging to another flag or environment is a 404. */
+                targetUlid: components["parameters"]["targetUlid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TargetUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated target. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Idempotent-Replayed": components["headers"]["X-Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TargetResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteTarget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+                /** @description Ulid (`tgt_...`) of a target of the flag in the environment. Unknown, malformed or belonging to another flag or environment is a 404. */
+                targetUlid: components["parameters"]["targetUlid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The target was deleted. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableState"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    publishTarget: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe. Scoped to the token, method and path; honoured for 24 hours. The same
+                 *     key and body replays the stored response with `X-Idempotent-Replayed: true`; a different
+                 *     body is a 422; a request with the same key still running is a 409. Longer than 255
+                 *     characters is a 400. An empty value is the same as no header.
+                 * @example 5f0c6e2a-8d8e-4d55-9a39-0f1f0b7c2f11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+                /** @description Ulid (`tgt_...`) of a target of the flag in the environment. Unknown, malformed or belonging to another flag or environment is a 404. */
+                targetUlid: components["parameters"]["targetUlid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TargetPublish"];
+            };
+        };
+        responses: {
+            /** @description The published or scheduled target. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Idempotent-Replayed": components["headers"]["X-Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TargetResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateRollout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe. Scoped to the token, method and path; honoured for 24 hours. The same
+                 *     key and body replays the stored response with `X-Idempotent-Replayed: true`; a different
+                 *     body is a 422; a request with the same key still running is a 409. Longer than 255
+                 *     characters is a 400. An empty value is the same as no header.
+                 * @example 5f0c6e2a-8d8e-4d55-9a39-0f1f0b7c2f11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+                /** @description Ulid (`tgt_...`) of a target of the flag in the environment. Unknown, malformed or belonging to another flag or environment is a 404. */
+                targetUlid: components["parameters"]["targetUlid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RolloutUpdate"];
+            };
+        };
+        responses: {
+            /** @description The target with its updated rollout. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Idempotent-Replayed": components["headers"]["X-Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TargetResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createRollout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe. Scoped to the token, method and path; honoured for 24 hours. The same
+                 *     key and body replays the stored response with `X-Idempotent-Replayed: true`; a different
+                 *     body is a 422; a request with the same key still running is a 409. Longer than 255
+                 *     characters is a 400. An empty value is the same as no header.
+                 * @example 5f0c6e2a-8d8e-4d55-9a39-0f1f0b7c2f11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+                /** @description Ulid (`tgt_...`) of a target of the flag in the environment. Unknown, malformed or belonging to another flag or environment is a 404. */
+                targetUlid: components["parameters"]["targetUlid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RolloutCreate"];
+            };
+        };
+        responses: {
+            /** @description The rollout fields of the target. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Idempotent-Replayed": components["headers"]["X-Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RolloutSubsetResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteRollout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+                /** @description Ulid (`tgt_...`) of a target of the flag in the environment. Unknown, malformed or belonging to another flag or environment is a 404. */
+                targetUlid: components["parameters"]["targetUlid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The target with its rollout fields null. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TargetResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableState"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    completeRollout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe. Scoped to the token, method and path; honoured for 24 hours. The same
+                 *     key and body replays the stored response with `X-Idempotent-Replayed: true`; a different
+                 *     body is a 422; a request with the same key still running is a 409. Longer than 255
+                 *     characters is a 400. An empty value is the same as no header.
+                 * @example 5f0c6e2a-8d8e-4d55-9a39-0f1f0b7c2f11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+                /** @description Ulid (`tgt_...`) of a target of the flag in the environment. Unknown, malformed or belonging to another flag or environment is a 404. */
+                targetUlid: components["parameters"]["targetUlid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The completed rollout fields of the target. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Idempotent-Replayed": components["headers"]["X-Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RolloutCompleteSubsetResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableState"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+                /** @description Ulid (`tgt_...`) of a target of the flag in the environment. Unknown, malformed or belonging to another flag or environment is a 404. */
+                targetUlid: components["parameters"]["targetUlid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rules in evaluation order. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RuleListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe. Scoped to the token, method and path; honoured for 24 hours. The same
+                 *     key and body replays the stored response with `X-Idempotent-Replayed: true`; a different
+                 *     body is a 422; a request with the same key still running is a 409. Longer than 255
+                 *     characters is a 400. An empty value is the same as no header.
+                 * @example 5f0c6e2a-8d8e-4d55-9a39-0f1f0b7c2f11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+                /** @description Ulid (`tgt_...`) of a target of the flag in the environment. Unknown, malformed or belonging to another flag or environment is a 404. */
+                targetUlid: components["parameters"]["targetUlid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RuleWrite"];
+            };
+        };
+        responses: {
+            /** @description The created rule. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Idempotent-Replayed": components["headers"]["X-Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RuleResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe. Scoped to the token, method and path; honoured for 24 hours. The same
+                 *     key and body replays the stored response with `X-Idempotent-Replayed: true`; a different
+                 *     body is a 422; a request with the same key still running is a 409. Longer than 255
+                 *     characters is a 400. An empty value is the same as no header.
+                 * @example 5f0c6e2a-8d8e-4d55-9a39-0f1f0b7c2f11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+                /** @description Ulid (`tgt_...`) of a target of the flag in the environment. Unknown, malformed or belonging to another flag or environment is a 404. */
+                targetUlid: components["parameters"]["targetUlid"];
+                /** @description Ulid (`rul_...`) of a rule of the target. Unknown, malformed or belonging to another target is a 404. */
+                ruleUlid: components["parameters"]["ruleUlid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RuleWrite"];
+            };
+        };
+        responses: {
+            /** @description The replaced rule. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Idempotent-Replayed": components["headers"]["X-Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RuleResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+                /** @description Ulid (`tgt_...`) of a target of the flag in the environment. Unknown, malformed or belonging to another flag or environment is a 404. */
+                targetUlid: components["parameters"]["targetUlid"];
+                /** @description Ulid (`rul_...`) of a rule of the target. Unknown, malformed or belonging to another target is a 404. */
+                ruleUlid: components["parameters"]["ruleUlid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rule was deleted. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableState"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    reorderRules: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe. Scoped to the token, method and path; honoured for 24 hours. The same
+                 *     key and body replays the stored response with `X-Idempotent-Replayed: true`; a different
+                 *     body is a 422; a request with the same key still running is a 409. Longer than 255
+                 *     characters is a 400. An empty value is the same as no header.
+                 * @example 5f0c6e2a-8d8e-4d55-9a39-0f1f0b7c2f11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+                /** @description Ulid (`tgt_...`) of a target of the flag in the environment. Unknown, malformed or belonging to another flag or environment is a 404. */
+                targetUlid: components["parameters"]["targetUlid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RulesOrder"];
+            };
+        };
+        responses: {
+            /** @description All rules of the target in the new evaluation order. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Idempotent-Replayed": components["headers"]["X-Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RuleListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listSegments: {
+        parameters: {
+            query?: {
+                /** @description Page size. Outside 1..100 is a 422. */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Opaque cursor from `meta.next_cursor` (or `meta.prev_cursor`) of a previous response of
+                 *     the same list with the same filters. Omit (or send empty) for the first page. An invalid
+                 *     cursor is a 422.
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of segments. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SegmentListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableQuery"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createSegment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe. Scoped to the token, method and path; honoured for 24 hours. The same
+                 *     key and body replays the stored response with `X-Idempotent-Replayed: true`; a different
+                 *     body is a 422; a request with the same key still running is a 409. Longer than 255
+                 *     characters is a 400. An empty value is the same as no header.
+                 * @example 5f0c6e2a-8d8e-4d55-9a39-0f1f0b7c2f11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SegmentCreate"];
+            };
+        };
+        responses: {
+            /** @description The created segment. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Idempotent-Replayed": components["headers"]["X-Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SegmentResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getSegment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a segment of the project. A value that matches no segment (or not the pattern) is a 404.
+                 * @example beta-testers
+                 */
+                segmentKey: components["parameters"]["segmentKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The segment. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SegmentResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateSegment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe. Scoped to the token, method and path; honoured for 24 hours. The same
+                 *     key and body replays the stored response with `X-Idempotent-Replayed: true`; a different
+                 *     body is a 422; a request with the same key still running is a 409. Longer than 255
+                 *     characters is a 400. An empty value is the same as no header.
+                 * @example 5f0c6e2a-8d8e-4d55-9a39-0f1f0b7c2f11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a segment of the project. A value that matches no segment (or not the pattern) is a 404.
+                 * @example beta-testers
+                 */
+                segmentKey: components["parameters"]["segmentKey"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SegmentUpdate"];
+            };
+        };
+        responses: {
+            /** @description The replaced segment. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Idempotent-Replayed": components["headers"]["X-Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SegmentResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteSegment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a segment of the project. A value that matches no segment (or not the pattern) is a 404.
+                 * @example beta-testers
+                 */
+                segmentKey: components["parameters"]["segmentKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The segment was deleted. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableState"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listAuditLogs: {
+        parameters: {
+            query?: {
+                /** @description Page size. Outside 1..100 is a 422. */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Opaque cursor from `meta.next_cursor` (or `meta.prev_cursor`) of a previous response of
+                 *     the same list with the same filters. Omit (or send empty) for the first page. An invalid
+                 *     cursor is a 422.
+                 */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Order by creation time. */
+                sort?: components["parameters"]["AuditSort"];
+                /** @description Only entries created at or after this date-time. */
+                from?: components["parameters"]["AuditFrom"];
+                /** @description Only entries created at or before this date-time. */
+                to?: components["parameters"]["AuditTo"];
+                /** @description Only entries with this action. */
+                action?: components["parameters"]["AuditActionFilter"];
+                /** @description Only entries with this result. */
+                result?: components["parameters"]["AuditResultFilter"];
+                /** @description Only entries whose subject is of this type. */
+                subject_type?: components["parameters"]["AuditSubjectTypeFilter"];
+                /** @description Only entries about this subject. */
+                subject_ulid?: components["parameters"]["AuditSubjectUlidFilter"];
+                /** @description Only requests made with this management token (`mgt_...`). */
+                management_token_ulid?: components["parameters"]["AuditManagementTokenUlidFilter"];
+                /**
+                 * @description Only entries of this actor: an account (`usr_...`) or management token (`mgt_...`) on
+                 *     `/audit-logs`, an environment key (`key_...`) on `/api-public-audit-logs`.
+                 */
+                actor_ulid?: components["parameters"]["AuditActorUlidFilter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of audit entries. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEntryListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableQuery"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listPublicAuditLogs: {
+        parameters: {
+            query?: {
+                /** @description Page size. Outside 1..100 is a 422. */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Opaque cursor from `meta.next_cursor` (or `meta.prev_cursor`) of a previous response of
+                 *     the same list with the same filters. Omit (or send empty) for the first page. An invalid
+                 *     cursor is a 422.
+                 */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Order by creation time. */
+                sort?: components["parameters"]["AuditSort"];
+                /** @description Only entries created at or after this date-time. */
+                from?: components["parameters"]["AuditFrom"];
+                /** @description Only entries created at or before this date-time. */
+                to?: components["parameters"]["AuditTo"];
+                /** @description Only entries with this action. */
+                action?: components["parameters"]["AuditActionFilter"];
+                /** @description Only entries with this result. */
+                result?: components["parameters"]["AuditResultFilter"];
+                /** @description Only entries whose subject is of this type. */
+                subject_type?: components["parameters"]["AuditSubjectTypeFilter"];
+                /** @description Only entries about this subject. */
+                subject_ulid?: components["parameters"]["AuditSubjectUlidFilter"];
+                /** @description Only requests made with this management token (`mgt_...`). */
+                management_token_ulid?: components["parameters"]["AuditManagementTokenUlidFilter"];
+                /**
+                 * @description Only entries of this actor: an account (`usr_...`) or management token (`mgt_...`) on
+                 *     `/audit-logs`, an environment key (`key_...`) on `/api-public-audit-logs`.
+                 */
+                actor_ulid?: components["parameters"]["AuditActorUlidFilter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of public API audit entries. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicAuditEntryListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableQuery"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+}
