@@ -91,8 +91,10 @@ export interface paths {
         /**
          * Delete a project
          * @description Deletes the project with its environments, environment keys (which stop working at once),
-         *     flags, values, targets, rules, segments and insights. Audit entries are kept.
-         *     Irreversible.
+         *     flags, values, targets, rules, segments and insights, in one transaction. Audit entries
+         *     are kept. Member accounts lose the project from their `projects`. A management token whose
+         *     every grant lies in this project is revoked (rather than left without grants, which would
+         *     mean every project). Irreversible.
          *     Required scope: `config:write`; with grants, the whole project must be granted.
          */
         delete: operations["deleteProject"];
@@ -177,8 +179,10 @@ export interface paths {
         /**
          * Delete an environment
          * @description Deletes the environment with its targets, rules, environment keys (which stop working at
-         *     once) and insights. Audit entries are kept. Irreversible.
-         *     Required scope: `config:write`.
+         *     once) and insights. Audit entries are kept. A management token whose every grant is this
+         *     environment is revoked (rather than left without grants, which would mean every project).
+         *     Irreversible.
+         *     Required scope: `config:write`; with grants, the whole project or this environment.
          */
         delete: operations["deleteEnvironment"];
         options?: never;
@@ -256,8 +260,10 @@ export interface paths {
         post?: never;
         /**
          * Revoke an environment key
-         * @description Revokes the key: from now on it gets 401 from the public API. The key stays in the list
-         *     with `revoked_at` set. Revoking an already revoked key succeeds and changes nothing.
+         * @description Revokes the key: from now on it gets 401 from the public API (every instance notices
+         *     within its revision poll interval, `VEXIL_REVISION_POLL_MS`, default 250 ms). The key
+         *     stays in the list with `revoked_at` set. Revoking an already revoked key succeeds and
+         *     changes nothing.
          *     Required scope: `config:write`.
          */
         delete: operations["revokeEnvironmentKey"];
@@ -328,8 +334,12 @@ export interface paths {
          *     - `missing_defaults`: existing flags that were requested without a declared default
          *       value (the application has nothing to fall back on if the flag becomes unavailable);
          *     - `unknown_flags`: declared defaults for flag keys that do not exist in the project.
-         *     Counts are totals since the first observation; entries are ordered by `last_seen_at`,
-         *     newest first. Not paginated.
+         *     Requests that count: `GET /v1/flags` (every flag of the environment is requested),
+         *     `GET /v1/flags/{flagKey}`, and `GET /v1/payload` with a mobile or client key (every flag
+         *     of that platform). A flag is listed only while it exists, an unknown key only while no
+         *     flag has it. Counts are totals since the first observation; entries are ordered by
+         *     `last_seen_at`, newest first. Telemetry is written in batches, so reports may lag by a
+         *     few seconds. Not paginated.
          *     Required scope: `flags:read`.
          */
         get: operations["listDefaultValueReports"];
@@ -365,7 +375,12 @@ export interface paths {
          *     public API of this environment, with how often each was seen. These are the suggestions
          *     of the rule editor: an attribute appears only after it has been sent in this environment.
          *     Types and attributes are ordered by count, highest first; each attribute lists its 100
-         *     most frequent values. Not paginated.
+         *     most frequent values. An attribute's count is the number of contexts that carried it; a
+         *     value's count the number of times it was sent. Storage is bounded per environment: the
+         *     first 50 context types, 200 attribute names and 500 values per attribute observed are
+         *     kept (names and values longer than 200 characters are not), and only their counts grow
+         *     afterwards. Contexts are observed from the public evaluation operations, usage reports
+         *     and OFREP, not from `evaluateFlag` previews. Not paginated.
          *     Required scope: `flags:read`.
          */
         get: operations["listContextAttributes"];
@@ -499,12 +514,13 @@ export interface paths {
         post?: never;
         /**
          * Delete an account
-         * @description Deletes the account and revokes its personal access tokens. Management tokens it created
-         *     keep working. Audit entries keep the account's name and e-mail.
+         * @description Deletes the account together with its personal access tokens and the management tokens
+         *     it created: all of them get 401 from then on. Audit entries keep the account's name and
+         *     e-mail. Only an owner may delete an owner account (403 `ErrorEnvelope` for an admin).
          *     Required: a personal access token of an `owner` or `admin` account
          *     (`x-required-scope: personal`).
-         *     A 422 means the account has the `owner` role (owners cannot be deleted) or is the
-         *     account making the request.
+         *     A 422 means the account is the last `owner` account (one owner always remains, also when
+         *     owners delete each other at the same moment) or is the account making the request.
          */
         delete: operations["deleteAccount"];
         options?: never;
@@ -1166,9 +1182,16 @@ export interface paths {
          *       until the rollout is completed or deleted.
          *     - With a future `scheduled_at` the target becomes `scheduled`; a background job publishes
          *       it at that time with the same effects (audit actor `system`). Publishing a scheduled
-         *       target again reschedules it, or publishes it at once without `scheduled_at`. If the
-         *       scheduled publish is no longer allowed when it runs, the target stays `scheduled` and
-         *       the failure is audited.
+         *       target again reschedules it, or publishes it at once without `scheduled_at`. The
+         *       comment and confirmation requirements are checked when the target is scheduled. If the
+         *       scheduled publish is no longer allowed when it runs (its rollout while another rollout
+         *       of the flag is in progress), the target stays `scheduled` and is retried; the failure is
+         *       audited once (action target.published, result `invalid`, actor `system`).
+         *     - Each publish's `published_at` is later than every earlier publish of the flag in the
+         *       environment; concurrent publishes are applied one after another, so exactly one
+         *       target serves (plus, during a rollout, the one it replaces).
+         *     - An absent `comment` keeps the comment stored on the draft (updateTarget); it satisfies
+         *       `comments_required` too.
          *     - Rollout: `rollout_enabled: true` configures a rollout as part of the publish (replacing
          *       one configured on the draft): `rollout_mode` is then required, `rollout_percentage` is
          *       required for `manual` and prohibited for `automatic` (which starts at 1 % and advances
@@ -1369,8 +1392,9 @@ export interface paths {
          *     - `selector` `segment`: compares the keys of the segments the context belongs to;
          *       `values` are segment keys of the project, which must exist. `sub_selector` must be
          *       absent or null. Comparers `equal`, `notequal`, `in`, `notin`.
-         *     - `values`: at least one string, except for `isnull` and `notnull`, which take none
-         *       (absent or empty). Values of `gt`, `gte`, `lt`, `lte` must be numbers.
+         *     - `values`: at least one string, except for `isnull` and `notnull`, which take none:
+         *       `values` must then be absent (present, even empty, is a 422). Values of `gt`, `gte`,
+         *       `lt`, `lte` must be numbers (`-?[0-9]+(.[0-9]+)?([eE][+-]?[0-9]+)?`).
          *     - Matching: attributes may have several values; a positive comparer matches when any
          *       attribute value matches any criterion value (`equal` and `in` behave the same); the
          *       `not...` comparers are the negation of their positive form; `isnull` matches an absent
@@ -1468,13 +1492,16 @@ export interface paths {
         get?: never;
         /**
          * Reorder the rules of a draft
-         * @description Reorders the rules of a draft target. Each listed rule gets `order` as its sort key; rules
-         *     that are not listed keep their current position as sort key; ulids that are not rules of
-         *     this target are ignored. Rules are then sorted by sort key (on a tie a listed rule comes
-         *     before an unlisted one, and listed rules keep the request's order) and renumbered
-         *     `0, 1, 2, ...`. The response is every rule of the target in the new order.
+         * @description Reorders the rules of a draft target. Ulids that are not rules of this target are
+         *     ignored. The listed rules are sorted by `order` (lowest first; on a tie, in the order of
+         *     the request) and placed, in that order, into the positions the listed rules occupy now;
+         *     every rule that is not listed keeps its position. Listing every rule therefore sets the
+         *     whole order, and listing a subset reorders those rules among their own positions (for
+         *     rules A, B, C, D, the body `[{D, 0}, {A, 1}]` gives D, B, C, A). Positions stay
+         *     `0, 1, 2, ...` without gaps. The response is every rule of the target in the new order.
          *     Required scope: `targets:write`.
-         *     A 422 means a body validation failure (including the same ulid twice, `errors.rules`), a
+         *     A 422 means a body validation failure (including the same ulid twice, as
+         *     `errors["rules.<index>.ulid"]`), a
          *     target that is not a draft (`ErrorEnvelope`), or an `Idempotency-Key` reused with a
          *     different body.
          */
@@ -1594,6 +1621,10 @@ export interface paths {
          *       (429), `error` (5xx).
          *     - `from` and `to` are inclusive bounds on `created_at`.
          *     - Empty `subject_ulid`, `management_token_ulid` and `actor_ulid` values are ignored.
+         *     - A caller restricted to some projects (a management token with grants) sees only the
+         *       entries of those projects, and of environment-level entries only those of environments
+         *       it may reach; entries that belong to no project (authentication failures, token and
+         *       account administration) only unrestricted callers see.
          *     Required scope: `audit:read`.
          *     A 422 means a query parameter is invalid (including `from` after `to`).
          */
@@ -1737,6 +1768,7 @@ export interface components {
         ProjectCreate: {
             /** @description Unique among projects; cannot change. */
             key: string;
+            /** @description Not blank (white space only is a 422), without control characters, valid Unicode (no lone surrogates). */
             name: string;
             /** @default  */
             description: string;
@@ -1749,9 +1781,11 @@ export interface components {
         /** @description An environment created together with its project (default settings otherwise). */
         ProjectEnvironmentCreate: {
             key: string;
+            /** @description Not blank (white space only is a 422), without control characters, valid Unicode (no lone surrogates). */
             name: string;
         };
         ProjectUpdate: {
+            /** @description Not blank (white space only is a 422), without control characters, valid Unicode (no lone surrogates). */
             name: string;
             /** @description Omitted keeps the current description; an empty string clears it. */
             description?: string;
@@ -1792,6 +1826,7 @@ export interface components {
         EnvironmentCreate: {
             /** @description Unique within the project; cannot change. */
             key: string;
+            /** @description Not blank (white space only is a 422), without control characters, valid Unicode (no lone surrogates). */
             name: string;
             /** @default null */
             description: string | null;
@@ -1804,6 +1839,7 @@ export interface components {
         };
         /** @description Omitted optional fields keep their current values. */
         EnvironmentUpdate: {
+            /** @description Not blank (white space only is a 422), without control characters, valid Unicode (no lone surrogates). */
             name: string;
             description?: string | null;
             color?: string;
@@ -1843,7 +1879,7 @@ export interface components {
         };
         EnvironmentKeyCreate: {
             kind: components["schemas"]["EnvironmentKeyKind"];
-            /** @description Default `Server key`, `Mobile key` or `Client key`. */
+            /** @description Default `Server key`, `Mobile key` or `Client key`. Not blank, without control characters, valid Unicode. */
             name?: string;
         };
         /** @description A newly created environment key with its secret, shown only once. */
@@ -1918,6 +1954,7 @@ export interface components {
             created_at: string;
         };
         ManagementTokenCreate: {
+            /** @description Not blank (white space only is a 422), without control characters, valid Unicode (no lone surrogates). */
             name: string;
             scopes: components["schemas"]["TokenScope"][];
             /** @default standard */
@@ -1973,7 +2010,7 @@ export interface components {
             /** Format: email */
             email: string;
             role: components["schemas"]["AccountRole"];
-            /** @description Keys of the projects a member works on; empty for owners and admins (who reach every project). */
+            /** @description Keys of the projects a member works on, in project creation order; empty for owners and admins (who reach every project). */
             projects: string[];
             /** Format: date-time */
             created_at: string;
@@ -1981,10 +2018,11 @@ export interface components {
             updated_at: string;
         };
         AccountCreate: {
+            /** @description Not blank (white space only is a 422), without control characters, valid Unicode (no lone surrogates). */
             name: string;
             /**
              * Format: email
-             * @description Unique among accounts (case-insensitive).
+             * @description Unique among accounts (case-insensitive); stored and shown in lower case.
              */
             email: string;
             role: components["schemas"]["AccountRole"];
@@ -2003,6 +2041,7 @@ export interface components {
             meta: components["schemas"]["ListMeta"];
         };
         PersonalAccessTokenCreate: {
+            /** @description Not blank (white space only is a 422), without control characters, valid Unicode (no lone surrogates). */
             name: string;
             /**
              * Format: date-time
@@ -2269,7 +2308,8 @@ export interface components {
         /**
          * @description `sub_selector` is required for `attribute` (the attribute name), optional for `context`
          *     (a context type), absent or null for `segment`. `values` needs at least one item except
-         *     for `isnull`/`notnull` (absent or empty); `segment` values are segment keys of the project.
+         *     for `isnull`/`notnull`, where it must be absent (present, even empty, is a 422);
+         *     `segment` values are segment keys of the project; `gt`/`gte`/`lt`/`lte` values are numbers.
          *     Comparers other than `equal`, `notequal`, `in`, `notin` need selector `attribute`.
          */
         CriterionWrite: {
@@ -4000,7 +4040,11 @@ export interface operations {
                 cursor?: components["parameters"]["Cursor"];
                 /** @description Only flags of this type. */
                 type?: components["schemas"]["FlagType"];
-                /** @description Case-insensitive partial match on the flag key or name. Empty means no filter. */
+                /**
+                 * @description Case-insensitive partial match on the flag key or name (Unicode lower-casing; a flag
+                 *     matches when either contains the text). `%`, `_`, `\` and every other character are
+                 *     matched literally: there are no wildcards. Empty means no filter.
+                 */
                 search?: string;
             };
             header?: never;

@@ -183,6 +183,8 @@ export interface paths {
          *     member converted to strings (booleans `true`/`false`, numbers in JSON form, objects as
          *     compact JSON; an array gives one value per element; `null` members are ignored).
          *     An absent body, an absent `context` or an empty context evaluates without a context.
+         *     A `200` records a "flag evaluated" event for the flag, and the context's type and
+         *     attributes for the rule editor's suggestions.
          *
          *     Errors:
          *     - `400` `PARSE_ERROR`: the body is not JSON, not an object, or has members other than
@@ -216,7 +218,8 @@ export interface paths {
          *     the context, ordered by key. Flags with no servable value are left out. The context is
          *     read as for `POST /ofrep/v1/evaluate/flags/{key}`; a context error is a `400` with
          *     `OfrepBulkEvaluationFailure`. An item is an `OfrepEvaluationFailure` (`GENERAL`) when that
-         *     one flag could not be evaluated.
+         *     one flag could not be evaluated. A `200` records a "flag evaluated" event for every flag
+         *     available to the key; a `304` records nothing.
          *
          *     The `200` carries an `ETag` that changes when the environment's revision, the key or the
          *     context changes; send it back in `If-None-Match` to get `304 Not Modified` while nothing
@@ -283,7 +286,24 @@ export interface components {
             key: string;
             type: components["schemas"]["FlagType"];
             value: components["schemas"]["JsonValue"];
-        };
+        } & ({
+            /** @enum {unknown} */
+            type: "boolean";
+            value: boolean;
+        } | {
+            /** @enum {unknown} */
+            type: "number";
+            value: number;
+        } | {
+            /** @enum {unknown} */
+            type: "string";
+            value: string;
+        } | {
+            /** @enum {unknown} */
+            type: "json";
+        });
+        /** @description The content of the default-value header. */
+        DefaultValueDeclarations: components["schemas"]["DefaultValueDeclaration"][];
         /**
          * @description The served value wrapped in an object with exactly one member, named after the flag's
          *     type.
@@ -450,13 +470,15 @@ export interface components {
              * @description OFREP evaluation context. `targetingKey` becomes the Vexil context identifier,
              *     `contextType` the context type (default `user`), and every other member an attribute
              *     (values converted to strings; arrays give several values; null members ignored).
+             *     Either empty (evaluation without a context) or with a `targetingKey`: a context with
+             *     members but no `targetingKey` gets `400` `TARGETING_KEY_MISSING`.
              */
-            context?: {
+            context?: ({
                 targetingKey?: string;
                 contextType?: string;
             } & {
                 [key: string]: unknown;
-            };
+            }) | unknown | unknown;
         };
         /** @description OFREP evaluation success. */
         OfrepEvaluationSuccess: {
@@ -781,13 +803,11 @@ export interface components {
          *     `{"type":"user","identifier":"user-42","attributes":[{"key":"plan","values":[{"value":"pro"}]}]}`.
          *     Invalid JSON or a value not matching `Context` gets `400`
          *     `Context was supplied but is invalid.` Takes precedence over `C`.
-         * @example {"type":"user","identifier":"user-42","name":"Ada Lovelace","attributes":[{"key":"plan","values":[{"value":"pro"}]}]}
          */
         ContextHeader: string;
         /**
          * @description Short alias of `X-VEXIL-CONTEXT`: JSON text of a `Context` object. Used only when
          *     `X-VEXIL-CONTEXT` is absent.
-         * @example {"type":"user","identifier":"user-42"}
          */
         ContextHeaderAlias: string;
         /**
@@ -797,20 +817,17 @@ export interface components {
          *     value not matching the schema, or a value that does not fit its declared type gets `400`
          *     `Default values were supplied but are invalid.` Takes precedence over `X-DEFAULT-VALUE`
          *     and `D`.
-         * @example [{"key":"checkout-v2","type":"boolean","value":false},{"key":"hero-banner","type":"string","value":"Welcome"}]
          */
         DefaultValueHeader: string;
         /**
          * @description Alias of `X-VEXIL-DEFAULT-VALUE`: JSON text of an array of `DefaultValueDeclaration`.
          *     Used only when `X-VEXIL-DEFAULT-VALUE` is absent.
-         * @example [{"key":"checkout-v2","type":"boolean","value":false}]
          */
         DefaultValueHeaderAlias: string;
         /**
          * @description Short alias of `X-VEXIL-DEFAULT-VALUE`: JSON text of an array of
          *     `DefaultValueDeclaration`. Used only when `X-VEXIL-DEFAULT-VALUE` and `X-DEFAULT-VALUE`
          *     are absent.
-         * @example [{"key":"max-cart-items","type":"number","value":20}]
          */
         DefaultValueHeaderShort: string;
         /**
@@ -904,13 +921,11 @@ export interface operations {
                  *     `{"type":"user","identifier":"user-42","attributes":[{"key":"plan","values":[{"value":"pro"}]}]}`.
                  *     Invalid JSON or a value not matching `Context` gets `400`
                  *     `Context was supplied but is invalid.` Takes precedence over `C`.
-                 * @example {"type":"user","identifier":"user-42","name":"Ada Lovelace","attributes":[{"key":"plan","values":[{"value":"pro"}]}]}
                  */
                 "X-VEXIL-CONTEXT"?: components["parameters"]["ContextHeader"];
                 /**
                  * @description Short alias of `X-VEXIL-CONTEXT`: JSON text of a `Context` object. Used only when
                  *     `X-VEXIL-CONTEXT` is absent.
-                 * @example {"type":"user","identifier":"user-42"}
                  */
                 C?: components["parameters"]["ContextHeaderAlias"];
                 /**
@@ -920,20 +935,17 @@ export interface operations {
                  *     value not matching the schema, or a value that does not fit its declared type gets `400`
                  *     `Default values were supplied but are invalid.` Takes precedence over `X-DEFAULT-VALUE`
                  *     and `D`.
-                 * @example [{"key":"checkout-v2","type":"boolean","value":false},{"key":"hero-banner","type":"string","value":"Welcome"}]
                  */
                 "X-VEXIL-DEFAULT-VALUE"?: components["parameters"]["DefaultValueHeader"];
                 /**
                  * @description Alias of `X-VEXIL-DEFAULT-VALUE`: JSON text of an array of `DefaultValueDeclaration`.
                  *     Used only when `X-VEXIL-DEFAULT-VALUE` is absent.
-                 * @example [{"key":"checkout-v2","type":"boolean","value":false}]
                  */
                 "X-DEFAULT-VALUE"?: components["parameters"]["DefaultValueHeaderAlias"];
                 /**
                  * @description Short alias of `X-VEXIL-DEFAULT-VALUE`: JSON text of an array of
                  *     `DefaultValueDeclaration`. Used only when `X-VEXIL-DEFAULT-VALUE` and `X-DEFAULT-VALUE`
                  *     are absent.
-                 * @example [{"key":"max-cart-items","type":"number","value":20}]
                  */
                 D?: components["parameters"]["DefaultValueHeaderShort"];
             };
@@ -1018,13 +1030,11 @@ export interface operations {
                  *     `{"type":"user","identifier":"user-42","attributes":[{"key":"plan","values":[{"value":"pro"}]}]}`.
                  *     Invalid JSON or a value not matching `Context` gets `400`
                  *     `Context was supplied but is invalid.` Takes precedence over `C`.
-                 * @example {"type":"user","identifier":"user-42","name":"Ada Lovelace","attributes":[{"key":"plan","values":[{"value":"pro"}]}]}
                  */
                 "X-VEXIL-CONTEXT"?: components["parameters"]["ContextHeader"];
                 /**
                  * @description Short alias of `X-VEXIL-CONTEXT`: JSON text of a `Context` object. Used only when
                  *     `X-VEXIL-CONTEXT` is absent.
-                 * @example {"type":"user","identifier":"user-42"}
                  */
                 C?: components["parameters"]["ContextHeaderAlias"];
                 /**
@@ -1034,20 +1044,17 @@ export interface operations {
                  *     value not matching the schema, or a value that does not fit its declared type gets `400`
                  *     `Default values were supplied but are invalid.` Takes precedence over `X-DEFAULT-VALUE`
                  *     and `D`.
-                 * @example [{"key":"checkout-v2","type":"boolean","value":false},{"key":"hero-banner","type":"string","value":"Welcome"}]
                  */
                 "X-VEXIL-DEFAULT-VALUE"?: components["parameters"]["DefaultValueHeader"];
                 /**
                  * @description Alias of `X-VEXIL-DEFAULT-VALUE`: JSON text of an array of `DefaultValueDeclaration`.
                  *     Used only when `X-VEXIL-DEFAULT-VALUE` is absent.
-                 * @example [{"key":"checkout-v2","type":"boolean","value":false}]
                  */
                 "X-DEFAULT-VALUE"?: components["parameters"]["DefaultValueHeaderAlias"];
                 /**
                  * @description Short alias of `X-VEXIL-DEFAULT-VALUE`: JSON text of an array of
                  *     `DefaultValueDeclaration`. Used only when `X-VEXIL-DEFAULT-VALUE` and `X-DEFAULT-VALUE`
                  *     are absent.
-                 * @example [{"key":"max-cart-items","type":"number","value":20}]
                  */
                 D?: components["parameters"]["DefaultValueHeaderShort"];
             };
@@ -1141,13 +1148,11 @@ export interface operations {
                  *     `{"type":"user","identifier":"user-42","attributes":[{"key":"plan","values":[{"value":"pro"}]}]}`.
                  *     Invalid JSON or a value not matching `Context` gets `400`
                  *     `Context was supplied but is invalid.` Takes precedence over `C`.
-                 * @example {"type":"user","identifier":"user-42","name":"Ada Lovelace","attributes":[{"key":"plan","values":[{"value":"pro"}]}]}
                  */
                 "X-VEXIL-CONTEXT"?: components["parameters"]["ContextHeader"];
                 /**
                  * @description Short alias of `X-VEXIL-CONTEXT`: JSON text of a `Context` object. Used only when
                  *     `X-VEXIL-CONTEXT` is absent.
-                 * @example {"type":"user","identifier":"user-42"}
                  */
                 C?: components["parameters"]["ContextHeaderAlias"];
                 /**
@@ -1157,20 +1162,17 @@ export interface operations {
                  *     value not matching the schema, or a value that does not fit its declared type gets `400`
                  *     `Default values were supplied but are invalid.` Takes precedence over `X-DEFAULT-VALUE`
                  *     and `D`.
-                 * @example [{"key":"checkout-v2","type":"boolean","value":false},{"key":"hero-banner","type":"string","value":"Welcome"}]
                  */
                 "X-VEXIL-DEFAULT-VALUE"?: components["parameters"]["DefaultValueHeader"];
                 /**
                  * @description Alias of `X-VEXIL-DEFAULT-VALUE`: JSON text of an array of `DefaultValueDeclaration`.
                  *     Used only when `X-VEXIL-DEFAULT-VALUE` is absent.
-                 * @example [{"key":"checkout-v2","type":"boolean","value":false}]
                  */
                 "X-DEFAULT-VALUE"?: components["parameters"]["DefaultValueHeaderAlias"];
                 /**
                  * @description Short alias of `X-VEXIL-DEFAULT-VALUE`: JSON text of an array of
                  *     `DefaultValueDeclaration`. Used only when `X-VEXIL-DEFAULT-VALUE` and `X-DEFAULT-VALUE`
                  *     are absent.
-                 * @example [{"key":"max-cart-items","type":"number","value":20}]
                  */
                 D?: components["parameters"]["DefaultValueHeaderShort"];
             };
@@ -1207,13 +1209,11 @@ export interface operations {
                  *     `{"type":"user","identifier":"user-42","attributes":[{"key":"plan","values":[{"value":"pro"}]}]}`.
                  *     Invalid JSON or a value not matching `Context` gets `400`
                  *     `Context was supplied but is invalid.` Takes precedence over `C`.
-                 * @example {"type":"user","identifier":"user-42","name":"Ada Lovelace","attributes":[{"key":"plan","values":[{"value":"pro"}]}]}
                  */
                 "X-VEXIL-CONTEXT"?: components["parameters"]["ContextHeader"];
                 /**
                  * @description Short alias of `X-VEXIL-CONTEXT`: JSON text of a `Context` object. Used only when
                  *     `X-VEXIL-CONTEXT` is absent.
-                 * @example {"type":"user","identifier":"user-42"}
                  */
                 C?: components["parameters"]["ContextHeaderAlias"];
                 /**
@@ -1223,20 +1223,17 @@ export interface operations {
                  *     value not matching the schema, or a value that does not fit its declared type gets `400`
                  *     `Default values were supplied but are invalid.` Takes precedence over `X-DEFAULT-VALUE`
                  *     and `D`.
-                 * @example [{"key":"checkout-v2","type":"boolean","value":false},{"key":"hero-banner","type":"string","value":"Welcome"}]
                  */
                 "X-VEXIL-DEFAULT-VALUE"?: components["parameters"]["DefaultValueHeader"];
                 /**
                  * @description Alias of `X-VEXIL-DEFAULT-VALUE`: JSON text of an array of `DefaultValueDeclaration`.
                  *     Used only when `X-VEXIL-DEFAULT-VALUE` is absent.
-                 * @example [{"key":"checkout-v2","type":"boolean","value":false}]
                  */
                 "X-DEFAULT-VALUE"?: components["parameters"]["DefaultValueHeaderAlias"];
                 /**
                  * @description Short alias of `X-VEXIL-DEFAULT-VALUE`: JSON text of an array of
                  *     `DefaultValueDeclaration`. Used only when `X-VEXIL-DEFAULT-VALUE` and `X-DEFAULT-VALUE`
                  *     are absent.
-                 * @example [{"key":"max-cart-items","type":"number","value":20}]
                  */
                 D?: components["parameters"]["DefaultValueHeaderShort"];
             };

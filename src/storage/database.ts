@@ -4,6 +4,14 @@ import knexFactory, { type Knex } from 'knex';
 
 export type Dialect = 'sqlite' | 'mysql';
 
+/** Name of the Unicode-aware lower-case SQL function registered on SQLite connections. */
+export const SQLITE_UNICODE_LOWER = 'vexil_lower';
+
+interface SqliteConnection {
+  pragma(s: string): unknown;
+  function(name: string, options: { deterministic: boolean }, fn: (value: unknown) => unknown): unknown;
+}
+
 export interface Database {
   knex: Knex;
   dialect: Dialect;
@@ -22,11 +30,15 @@ export function openDatabase(url: string): Database {
         min: 1,
         max: 1,
         // WAL lets readers proceed during writes; foreign keys are off by default in SQLite.
-        afterCreate: (conn: { pragma(s: string): unknown }, done: (err: Error | null, conn: unknown) => void) => {
+        afterCreate: (conn: SqliteConnection, done: (err: Error | null, conn: unknown) => void) => {
           conn.pragma('journal_mode = WAL');
           conn.pragma('foreign_keys = ON');
           conn.pragma('busy_timeout = 5000');
           conn.pragma('synchronous = NORMAL');
+          // SQLite's LOWER() folds ASCII letters only; searches use this Unicode-aware one.
+          conn.function(SQLITE_UNICODE_LOWER, { deterministic: true }, (value: unknown) =>
+            typeof value === 'string' ? value.toLowerCase() : value,
+          );
           done(null, conn);
         },
       },

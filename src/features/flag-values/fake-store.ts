@@ -1,0 +1,125 @@
+import type { Knex } from 'knex';
+import type { ResourceAccess } from '../../auth/principal.js';
+import { NotFoundError } from '../../http/errors.js';
+import type { EnvironmentRef, FlagRef, ProjectRef } from '../shared/lookup.js';
+import { duplicateDisplay } from './store.js';
+import type { FlagValueRecord, FlagValueStore, FlagValueStoreTx, ValueUsage } from './store-types.js';
+
+interface State {
+  projects: ProjectRef[];
+  environments: EnvironmentRef[];
+  flags: FlagRef[];
+  values: FlagValueRecord[];
+  /** Targets and rules pointing at values, as the usage check sees them. */
+  targets: Array<{ value_ulid: string; status: string; environment_key: string }>;
+  rules: Array<{ value_ulid: string; target_status: string; environment_key: string }>;
+  /** Revision per project (stands for "every environment of the project"). */
+  revisions: Record<string, number>;
+}
+
+/** In-memory FlagValueStore for the service's unit tests: same contract, no database. */
+export class FakeFlagValueStore implements FlagValueStore {
+  state: State = { projects: [], environments: [], flags: [], values: [], targets: [], rules: [], revisions: {} };
+
+  async findProject(access: ResourceAccess, projectKey: string): Promise<ProjectRef> {
+    const project = this.state.projects.find((p) => p.key === projectKey);
+    if (!project || !access.canSeeProject(project.ulid)) throw new NotFoundError(`Project "${projectKey}" not found.`);
+    return project;
+  }
+
+  async findFlag(project: ProjectRef, flagKey: string): Promise<FlagRef> {
+    const flag = this.state.flags.find((f) => f.project_ulid === project.ulid && f.key === flagKey);
+    if (!flag) throw new NotFoundError(`Flag "${flagKey}" not found.`);
+    return flag;
+  }
+
+  async findEnvironment(access: ResourceAccess, project: ProjectRef, environmentKey: string): Promise<EnvironmentRef> {
+    const env = this.state.environments.find((e) => e.project_ulid === project.ulid && e.key === environmentKey);
+    if (!env || !access.canSeeEnvironment(project.ulid, env.ulid)) {
+      throw new NotFoundError(`Environment "${environmentKey}" not found.`);
+    }
+    return env;
+  }
+
+  async listValues(flagUlid: string): Promise<FlagValueRecord[]> {
+    return this.state.values
+      .filter((v) => v.flag_ulid === flagUlid)
+      .sort((a, b) => (a.ulid < b.ulid ? -1 : 1))
+      .map((v) => ({ ...v }));
+  }
+
+  /** All or nothing, like the database: a failing `work` leaves the state as it was. */
+  async transaction<T>(work: (tx: FlagValueStoreTx) => Promise<T>): Promise<T> {
+    const before = structuredClone(this.state);
+    try {
+      return await work(new FakeFlagValueStoreTx(this.state));
+    } catch (error) {
+      this.state = before;
+      throw error;
+    }
+  }
+}
+
+class FakeFlagValueStoreTx implements FlagValueStoreTx {
+  readonly handle = {} as Knex.Transaction;
+
+  constructor(private readonly state: State) {}
+
+  async lockFlag(flagUlid: string): Promise<boolean> {
+    return this.state.flags.some((f) => f.ulid === flagUlid);
+  }
+
+  async hasDefault(flagUlid: string): Promise<boolean> {
+    return this.state.values.some((v) => v.flag_ulid === flagUlid && v.is_default);
+  }
+
+  async findValue(flagUlid: string, valueUlid: string): Promise<FlagValueRecord | undefined> {
+    const value = this.state.values.find((v) => v.flag_ulid === flagUlid && v.ulid === valueUlid);
+    return value && { ...value };
+  }
+
+  private assertUnique(flagUlid: string, digest: string, except?: string): void {
+    if (this.state.values.some((v) => v.flag_ulid === flagUlid && v.display_digest === digest && v.ulid !== except)) {
+      throw duplicateDisplay();
+    }
+  }
+
+  async insertValue(value: FlagValueRecord): Promise<void> {
+    this.assertUnique(value.flag_ulid, value.display_digest);
+    this.state.values.push({ ...value });
+  }
+
+  async updateDisplay(valueUlid: string, display: string, digest: string, updatedAt: string): Promise<void> {
+    const value = this.state.values.find((v) => v.ulid === valueUlid);
+    if (!value) return;
+    this.assertUnique(value.flag_ulid, digest, valueUlid);
+    Object.assign(value, { display, display_digest: digest, updated_at: updatedAt });
+  }
+
+  async setDefault(flagUlid: string, valueUlid: string, updatedAt: string): Promise<void> {
+    for (const value of this.state.values) {
+      if (value.flag_ulid !== flagUlid) continue;
+      const isDefault = value.ulid === valueUlid;
+      if (value.is_default !== isDefault) Object.assign(value, { is_default: isDefault, updated_at: updatedAt });
+    }
+  }
+
+  async usage(valueUlid: string): Promise<ValueUsage> {
+    return {
+      targets: this.state.targets
+        .filter((t) => t.value_ulid === valueUlid)
+        .map(({ status, environment_key }) => ({ status, environment_key })),
+      rules: this.state.rules
+        .filter((r) => r.value_ulid === valueUlid)
+        .map(({ target_status, environment_key }) => ({ target_status, environment_key })),
+    };
+  }
+
+  async deleteValue(valueUlid: string): Promise<void> {
+    this.state.values = this.state.values.filter((v) => v.ulid !== valueUlid);
+  }
+
+  async bumpProjectRevisions(projectUlid: string): Promise<void> {
+    this.state.revisions[projectUlid] = (this.state.revisions[projectUlid] ?? 0) + 1;
+  }
+}

@@ -1,0 +1,228 @@
+import type { Clock } from '../../clock.js';
+import { NotFoundError, UnprocessableError, ValidationError } from '../../http/errors.js';
+import { newId } from '../../ids.js';
+import type { Caller } from '../flags/service.js';
+import type { FlagType } from '../flags/store-types.js';
+import type { EnvironmentRef, FlagRef, ProjectRef } from '../shared/lookup.js';
+import { DisplayError, normaliseDisplay, parseStoredDisplay, type JsonValue, type NormalisedDisplay } from './display.js';
+import type { FlagValueRecord, FlagValueStore, ValueUsage } from './store-types.js';
+
+/** The API form of a flag value (SPEC.md section 2). */
+export interface FlagValueResource {
+  ulid: string;
+  display: string;
+  value: JsonValue;
+  default: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export function toFlagValueResource(type: FlagType, value: FlagValueRecord): FlagValueResource {
+  return {
+    ulid: value.ulid,
+    display: value.display,
+    value: parseStoredDisplay(type, value.display),
+    default: value.is_default,
+    created_at: value.created_at,
+    updated_at: value.updated_at,
+  };
+}
+
+/** Path of a value operation: the flag, and for SPEC.md's environment forms the environment. */
+export interface ValuePath {
+  projectKey: string;
+  flagKey: string;
+  /** Present on the `/environments/{environmentKey}/...` forms: must exist, does not scope the value. */
+  environmentKey?: string;
+}
+
+interface Resolved {
+  project: ProjectRef;
+  flag: FlagRef;
+  environment?: EnvironmentRef;
+}
+
+const valueNotFound = (ulid: string) => new NotFoundError(`Flag value "${ulid}" not found.`);
+
+function normalise(type: FlagType, display: string): NormalisedDisplay {
+  try {
+    return normaliseDisplay(type, display);
+  } catch (error) {
+    if (error instanceof DisplayError) throw ValidationError.field('display', error.message);
+    throw error;
+  }
+}
+
+/** "published in production, draft in staging" */
+function describeUsage(usage: ValueUsage): string {
+  const parts: string[] = [];
+  if (usage.targets.length > 0) {
+    const where = usage.targets.map((t) => `${t.status} in ${t.environment_key}`);
+    parts.push(`${usage.targets.length} target${usage.targets.length > 1 ? 's' : ''} (${unique(where).join(', ')})`);
+  }
+  if (usage.rules.length > 0) {
+    const where = usage.rules.map((r) => `${r.target_status} target in ${r.environment_key}`);
+    parts.push(`${usage.rules.length} targeting rule${usage.rules.length > 1 ? 's' : ''} (${unique(where).join(', ')})`);
+  }
+  return parts.join(' and ');
+}
+
+function unique(list: string[]): string[] {
+  return [...new Set(list)];
+}
+
+/**
+ * Values of a flag (SPEC.md sections 2, 3 and 4.2; DESIGN.md section 4). Displays are checked
+ * against the flag type and stored normalised; a flag's value changes run one after another
+ * (flag row lock), so exactly one value stays the default however requests race.
+ */
+export class FlagValueService {
+  constructor(
+    private readonly store: FlagValueStore,
+    private readonly clock: Clock,
+  ) {}
+
+  private async resolve(caller: Caller, path: ValuePath, action: string): Promise<Resolved> {
+    const project = await this.store.findProject(caller.access, path.projectKey);
+    caller.audit.describe({ action, projectUlid: project.ulid });
+    const flag = await this.store.findFlag(project, path.flagKey);
+    const environment =
+      path.environmentKey === undefined
+        ? undefined
+        : await this.store.findEnvironment(caller.access, project, path.environmentKey);
+    caller.audit.describe({
+      action,
+      subjectType: 'flag',
+      subjectUlid: flag.ulid,
+      subjectLabel: flag.key,
+      environmentUlid: environment?.ulid,
+    });
+    return { project, flag, environment };
+  }
+
+  async list(caller: Caller, path: ValuePath): Promise<FlagValueResource[]> {
+    const { flag } = await this.resolve(caller, path, 'flag_value.listed');
+    const values = await this.store.listValues(flag.ulid);
+    return values.map((v) => toFlagValueResource(flag.type, v));
+  }
+
+  /** A new value; it becomes the default when the flag has none (the first value of a flag). */
+  async create(caller: Caller, path: ValuePath, display: string): Promise<FlagValueResource> {
+    const { project, flag, environment } = await this.resolve(caller, path, 'flag_value.created');
+    const normalised = normalise(flag.type, display);
+    return this.store.transaction(async (tx) => {
+      if (!(await tx.lockFlag(flag.ulid))) throw new NotFoundError(`Flag "${flag.key}" not found.`);
+      const now = this.clock.now().toISOString();
+      const value: FlagValueRecord = {
+        ulid: newId('flagValue'),
+        flag_ulid: flag.ulid,
+        display: normalised.display,
+        display_digest: normalised.digest,
+        is_default: !(await tx.hasDefault(flag.ulid)),
+        created_at: now,
+        updated_at: now,
+      };
+      await tx.insertValue(value);
+      // A new default is what environments without a published target now serve.
+      if (value.is_default) await tx.bumpProjectRevisions(project.ulid);
+      await caller.audit.commit(tx.handle, {
+        action: 'flag_value.created',
+        subjectType: 'flag_value',
+        subjectUlid: value.ulid,
+        subjectLabel: `${flag.key}: ${value.display}`,
+        projectUlid: project.ulid,
+        environmentUlid: environment?.ulid,
+      });
+      return toFlagValueResource(flag.type, value);
+    });
+  }
+
+  async update(caller: Caller, path: ValuePath, valueUlid: string, display: string): Promise<FlagValueResource> {
+    const { project, flag } = await this.resolve(caller, path, 'flag_value.updated');
+    const normalised = normalise(flag.type, display);
+    return this.store.transaction(async (tx) => {
+      if (!(await tx.lockFlag(flag.ulid))) throw new NotFoundError(`Flag "${flag.key}" not found.`);
+      const value = await tx.findValue(flag.ulid, valueUlid);
+      if (!value) throw valueNotFound(valueUlid);
+      const now = this.clock.now().toISOString();
+      await tx.updateDisplay(value.ulid, normalised.display, normalised.digest, now);
+      // The default and every value a target or rule points at may be what an environment serves.
+      if (value.is_default || describeUsage(await tx.usage(value.ulid)) !== '') {
+        await tx.bumpProjectRevisions(project.ulid);
+      }
+      await caller.audit.commit(tx.handle, {
+        action: 'flag_value.updated',
+        subjectType: 'flag_value',
+        subjectUlid: value.ulid,
+        subjectLabel: `${flag.key}: ${normalised.display}`,
+        projectUlid: project.ulid,
+      });
+      return toFlagValueResource(flag.type, {
+        ...value,
+        display: normalised.display,
+        display_digest: normalised.digest,
+        updated_at: now,
+      });
+    });
+  }
+
+  /**
+   * SPEC.md section 3: a value cannot go while it is the default or while any target (draft,
+   * scheduled, published or expired: expired targets are the record of what was served) or any
+   * targeting rule points at it.
+   */
+  async delete(caller: Caller, path: ValuePath, valueUlid: string): Promise<void> {
+    const { project, flag } = await this.resolve(caller, path, 'flag_value.deleted');
+    await this.store.transaction(async (tx) => {
+      if (!(await tx.lockFlag(flag.ulid))) throw new NotFoundError(`Flag "${flag.key}" not found.`);
+      const value = await tx.findValue(flag.ulid, valueUlid);
+      if (!value) throw valueNotFound(valueUlid);
+      caller.audit.describe({ action: 'flag_value.deleted', subjectType: 'flag_value', subjectUlid: value.ulid });
+      if (value.is_default) {
+        throw new UnprocessableError(
+          `The value "${value.display}" is the flag's default value and cannot be deleted; make another value the default first.`,
+        );
+      }
+      const usage = describeUsage(await tx.usage(value.ulid));
+      if (usage !== '') {
+        throw new UnprocessableError(
+          `The value "${value.display}" cannot be deleted while it is in use: it is referenced by ${usage}.`,
+        );
+      }
+      await tx.deleteValue(value.ulid);
+      await caller.audit.commit(tx.handle, {
+        action: 'flag_value.deleted',
+        subjectType: 'flag_value',
+        subjectUlid: value.ulid,
+        subjectLabel: `${flag.key}: ${value.display}`,
+        projectUlid: project.ulid,
+      });
+    });
+  }
+
+  /** Makes the value the flag's default and clears every other default, atomically. */
+  async setDefault(caller: Caller, path: ValuePath, valueUlid: string): Promise<FlagValueResource> {
+    const { project, flag, environment } = await this.resolve(caller, path, 'flag_value.default_set');
+    return this.store.transaction(async (tx) => {
+      if (!(await tx.lockFlag(flag.ulid))) throw new NotFoundError(`Flag "${flag.key}" not found.`);
+      const value = await tx.findValue(flag.ulid, valueUlid);
+      if (!value) throw valueNotFound(valueUlid);
+      let updated = value;
+      if (!value.is_default) {
+        const now = this.clock.now().toISOString();
+        await tx.setDefault(flag.ulid, value.ulid, now);
+        await tx.bumpProjectRevisions(project.ulid);
+        updated = { ...value, is_default: true, updated_at: now };
+      }
+      await caller.audit.commit(tx.handle, {
+        action: 'flag_value.default_set',
+        subjectType: 'flag_value',
+        subjectUlid: value.ulid,
+        subjectLabel: `${flag.key}: ${value.display}`,
+        projectUlid: project.ulid,
+        environmentUlid: environment?.ulid,
+      });
+      return toFlagValueResource(flag.type, updated);
+    });
+  }
+}

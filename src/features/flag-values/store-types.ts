@@ -1,0 +1,53 @@
+import type { Knex } from 'knex';
+import type { ResourceAccess } from '../../auth/principal.js';
+import type { EnvironmentRef, FlagRef, ProjectRef } from '../shared/lookup.js';
+
+/** A flag value as stored: display already normalised (display.ts), booleans mapped from 0/1. */
+export interface FlagValueRecord {
+  ulid: string;
+  flag_ulid: string;
+  display: string;
+  display_digest: string;
+  is_default: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/** What still points at a value: targets (any status) and rules, with their environments. */
+export interface ValueUsage {
+  targets: Array<{ status: string; environment_key: string }>;
+  rules: Array<{ target_status: string; environment_key: string }>;
+}
+
+export interface FlagValueStore {
+  /** Path resources with the caller's grants applied; NotFoundError otherwise. */
+  findProject(access: ResourceAccess, projectKey: string): Promise<ProjectRef>;
+  findFlag(project: ProjectRef, flagKey: string): Promise<FlagRef>;
+  findEnvironment(access: ResourceAccess, project: ProjectRef, environmentKey: string): Promise<EnvironmentRef>;
+  /** The flag's values in creation order. */
+  listValues(flagUlid: string): Promise<FlagValueRecord[]>;
+  transaction<T>(work: (tx: FlagValueStoreTx) => Promise<T>): Promise<T>;
+}
+
+export interface FlagValueStoreTx {
+  /** The transaction handle, for the audit entry committed with the change. */
+  readonly handle: Knex.Transaction;
+  /**
+   * Locks the flag row until the transaction ends (MySQL), so value changes of one flag run one
+   * after the other. False when the flag no longer exists.
+   */
+  lockFlag(flagUlid: string): Promise<boolean>;
+  hasDefault(flagUlid: string): Promise<boolean>;
+  /** The value, locked against concurrent changes. */
+  findValue(flagUlid: string, valueUlid: string): Promise<FlagValueRecord | undefined>;
+  /** ValidationError keyed on `display` when the flag already holds an equal value. */
+  insertValue(value: FlagValueRecord): Promise<void>;
+  /** Same refusal as insertValue. */
+  updateDisplay(valueUlid: string, display: string, digest: string, updatedAt: string): Promise<void>;
+  /** Makes `valueUlid` the flag's only default. */
+  setDefault(flagUlid: string, valueUlid: string, updatedAt: string): Promise<void>;
+  /** Read with shared locks, so no target or rule can start pointing at the value meanwhile. */
+  usage(valueUlid: string): Promise<ValueUsage>;
+  deleteValue(valueUlid: string): Promise<void>;
+  bumpProjectRevisions(projectUlid: string): Promise<void>;
+}

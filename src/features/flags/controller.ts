@@ -1,0 +1,64 @@
+import type { components, operations } from '../../../generated/management.js';
+import type { ManagementRequest, OperationResult } from '../../http/operation.js';
+import type { FlagService } from './service.js';
+
+type Schemas = components['schemas'];
+type ProjectParams = operations['listFlags']['parameters']['path'];
+type FlagParams = operations['getFlag']['parameters']['path'];
+type ListQuery = NonNullable<operations['listFlags']['parameters']['query']>;
+
+const caller = (request: ManagementRequest<unknown, unknown, unknown>) => ({
+  access: request.principal.access,
+  audit: request.audit,
+});
+
+/** Handlers of the flag operations, keyed by operationId (specs/management.yaml). */
+export function flagHandlers(service: FlagService) {
+  return {
+    async listFlags(request: ManagementRequest<ProjectParams, ListQuery>): Promise<OperationResult> {
+      const { per_page = 25, cursor, type, search } = request.query;
+      const page = await service.list(
+        caller(request),
+        request.params.projectKey,
+        { type, search },
+        // An empty cursor means the first page (the document says so).
+        { per_page, cursor: cursor === '' ? undefined : cursor },
+      );
+      const body: Schemas['FlagListResponse'] = { status: 'success', data: page.data, meta: page.meta };
+      return { body };
+    },
+
+    async createFlag(request: ManagementRequest<ProjectParams, unknown, Schemas['FlagCreate']>): Promise<OperationResult> {
+      const data = await service.create(caller(request), request.params.projectKey, request.body);
+      const body: Schemas['FlagResponse'] = { status: 'success', data };
+      return { body };
+    },
+
+    async getFlag(request: ManagementRequest<FlagParams>): Promise<OperationResult> {
+      const data = await service.get(caller(request), request.params.projectKey, request.params.flagKey);
+      const body: Schemas['FlagResponse'] = { status: 'success', data };
+      return { body };
+    },
+
+    async updateFlag(request: ManagementRequest<FlagParams, unknown, Schemas['FlagUpdate']>): Promise<OperationResult> {
+      const { projectKey, flagKey } = request.params;
+      const data = await service.update(caller(request), projectKey, flagKey, request.body);
+      const body: Schemas['FlagResponse'] = { status: 'success', data };
+      return { body };
+    },
+
+    async deleteFlag(request: ManagementRequest<FlagParams>): Promise<OperationResult> {
+      await service.delete(caller(request), request.params.projectKey, request.params.flagKey);
+      const body: Schemas['SuccessStatus'] = { status: 'success' };
+      return { body };
+    },
+
+    async bulkDeleteFlags(
+      request: ManagementRequest<ProjectParams, unknown, Schemas['BulkDeleteRequest']>,
+    ): Promise<OperationResult> {
+      const data = await service.bulkDelete(caller(request), request.params.projectKey, request.body.flag_keys);
+      const body: Schemas['BulkDeleteResponse'] = { status: 'success', data };
+      return { body };
+    },
+  };
+}

@@ -1,0 +1,130 @@
+import type { Knex } from 'knex';
+import type { ResourceAccess } from '../../auth/principal.js';
+import { NotFoundError } from '../../http/errors.js';
+import { decodeCursor, encodeCursor, type Page, type PageRequest } from '../../http/pagination.js';
+import type { ProjectRef } from '../shared/lookup.js';
+import { duplicateFlagKey } from './store.js';
+import type {
+  FlagChanges,
+  FlagListFilter,
+  FlagRecord,
+  FlagStore,
+  FlagStoreTx,
+  FlagValueInsert,
+} from './store-types.js';
+
+interface State {
+  projects: ProjectRef[];
+  flags: FlagRecord[];
+  values: FlagValueInsert[];
+  /** Revision per project (stands for "every environment of the project"). */
+  revisions: Record<string, number>;
+  /** Flag ulids whose targeting (targets, rules...) exists; removed with the flag. */
+  targeting: Record<string, number>;
+}
+
+/** In-memory FlagStore for the service's unit tests: same contract, no database. */
+export class FakeFlagStore implements FlagStore {
+  state: State = { projects: [], flags: [], values: [], revisions: {}, targeting: {} };
+
+  addProject(project: ProjectRef): void {
+    this.state.projects.push(project);
+    this.state.revisions[project.ulid] = 1;
+  }
+
+  async findProject(access: ResourceAccess, projectKey: string): Promise<ProjectRef> {
+    const project = this.state.projects.find((p) => p.key === projectKey);
+    if (!project || !access.canSeeProject(project.ulid)) throw new NotFoundError(`Project "${projectKey}" not found.`);
+    return project;
+  }
+
+  async listFlags(projectUlid: string, filter: FlagListFilter, page: PageRequest): Promise<Page<FlagRecord>> {
+    const list = `flags:${projectUlid}`;
+    const search = filter.search?.toLowerCase();
+    let rows = this.state.flags
+      .filter((f) => f.project_ulid === projectUlid)
+      .filter((f) => !filter.type || f.type === filter.type)
+      .filter((f) => !search || f.key.toLowerCase().includes(search) || f.name.toLowerCase().includes(search))
+      .sort((a, b) => (a.ulid < b.ulid ? -1 : 1));
+    const all = rows;
+    const cursor = page.cursor ? decodeCursor(page.cursor, list) : undefined;
+    if (cursor?.d === 'p') {
+      rows = rows.filter((f) => f.ulid < cursor.u);
+      const data = rows.slice(Math.max(0, rows.length - page.per_page));
+      return this.page(list, data, page, rows.length > page.per_page, true);
+    }
+    if (cursor) rows = rows.filter((f) => f.ulid > cursor.u);
+    const data = rows.slice(0, page.per_page);
+    const hasPrev = cursor !== undefined && data[0] !== undefined && all.some((f) => f.ulid < (data[0] as FlagRecord).ulid);
+    return this.page(list, data, page, hasPrev, rows.length > page.per_page);
+  }
+
+  private page(list: string, data: FlagRecord[], page: PageRequest, hasPrev: boolean, hasNext: boolean): Page<FlagRecord> {
+    const first = data[0];
+    const last = data[data.length - 1];
+    return {
+      data: data.map((f) => ({ ...f })),
+      meta: {
+        per_page: page.per_page,
+        next_cursor: hasNext && last ? encodeCursor({ l: list, u: last.ulid, d: 'n' }) : null,
+        prev_cursor: hasPrev && first ? encodeCursor({ l: list, u: first.ulid, d: 'p' }) : null,
+      },
+    };
+  }
+
+  async findFlag(projectUlid: string, key: string): Promise<FlagRecord | undefined> {
+    const flag = this.state.flags.find((f) => f.project_ulid === projectUlid && f.key === key);
+    return flag && { ...flag };
+  }
+
+  /** All or nothing, like the database: a failing `work` leaves the state as it was. */
+  async transaction<T>(work: (tx: FlagStoreTx) => Promise<T>): Promise<T> {
+    const before = structuredClone(this.state);
+    try {
+      return await work(new FakeFlagStoreTx(this.state));
+    } catch (error) {
+      this.state = before;
+      throw error;
+    }
+  }
+}
+
+class FakeFlagStoreTx implements FlagStoreTx {
+  readonly handle = {} as Knex.Transaction;
+
+  constructor(private readonly state: State) {}
+
+  async insertFlag(flag: FlagRecord): Promise<void> {
+    if (this.state.flags.some((f) => f.project_ulid === flag.project_ulid && f.key === flag.key)) {
+      throw duplicateFlagKey(flag.key);
+    }
+    this.state.flags.push({ ...flag });
+  }
+
+  async insertValues(values: FlagValueInsert[]): Promise<void> {
+    this.state.values.push(...values.map((v) => ({ ...v })));
+  }
+
+  async lockFlag(projectUlid: string, key: string): Promise<FlagRecord | undefined> {
+    return (await this.lockFlags(projectUlid, [key]))[0];
+  }
+
+  async lockFlags(projectUlid: string, keys: string[]): Promise<FlagRecord[]> {
+    return this.state.flags.filter((f) => f.project_ulid === projectUlid && keys.includes(f.key)).map((f) => ({ ...f }));
+  }
+
+  async updateFlag(ulid: string, changes: FlagChanges): Promise<void> {
+    const flag = this.state.flags.find((f) => f.ulid === ulid);
+    if (flag) Object.assign(flag, changes);
+  }
+
+  async deleteFlags(ulids: string[]): Promise<void> {
+    this.state.flags = this.state.flags.filter((f) => !ulids.includes(f.ulid));
+    this.state.values = this.state.values.filter((v) => !ulids.includes(v.flag_ulid));
+    for (const ulid of ulids) delete this.state.targeting[ulid];
+  }
+
+  async bumpProjectRevisions(projectUlid: string): Promise<void> {
+    this.state.revisions[projectUlid] = (this.state.revisions[projectUlid] ?? 0) + 1;
+  }
+}

@@ -1,0 +1,219 @@
+import type { AuditTrail } from '../../audit/audit-trail.js';
+import type { ResourceAccess } from '../../auth/principal.js';
+import type { Clock } from '../../clock.js';
+import { NotFoundError } from '../../http/errors.js';
+import type { Page, PageRequest } from '../../http/pagination.js';
+import { newId } from '../../ids.js';
+import { normaliseDisplay } from '../flag-values/display.js';
+import type { FlagListFilter, FlagRecord, FlagStore, FlagType, FlagValueInsert } from './store-types.js';
+
+/** Who asks: their reach (grants) and the request's audit trail. */
+export interface Caller {
+  access: ResourceAccess;
+  audit: Pick<AuditTrail, 'commit' | 'describe'>;
+}
+
+export interface FlagCreateInput {
+  key: string;
+  name: string;
+  type: FlagType;
+  description?: string | null;
+  include_in_mobile?: boolean;
+  include_in_client?: boolean;
+}
+
+/** PUT body: name and permanent always; omitted optional fields keep their current values. */
+export interface FlagUpdateInput {
+  name: string;
+  permanent: boolean;
+  description?: string | null;
+  include_in_mobile?: boolean;
+  include_in_client?: boolean;
+}
+
+export interface BulkDeleteResult {
+  deleted: string[];
+  not_found: string[];
+}
+
+/** The API form of a flag (SPEC.md section 2). */
+export interface FlagResource {
+  ulid: string;
+  key: string;
+  name: string;
+  type: FlagType;
+  description: string | null;
+  permanent: boolean;
+  include_in_mobile: boolean;
+  include_in_client: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export function toFlagResource(flag: FlagRecord): FlagResource {
+  return {
+    ulid: flag.ulid,
+    key: flag.key,
+    name: flag.name,
+    type: flag.type,
+    description: flag.description,
+    permanent: flag.permanent,
+    include_in_mobile: flag.include_in_mobile,
+    include_in_client: flag.include_in_client,
+    created_at: flag.created_at,
+    updated_at: flag.updated_at,
+  };
+}
+
+const flagNotFound = (key: string) => new NotFoundError(`Flag "${key}" not found.`);
+
+/**
+ * Flags of a project (SPEC.md sections 2 and 4.2). Every change bumps the revision of every
+ * environment of the project and commits its audit entry in the same transaction.
+ */
+export class FlagService {
+  constructor(
+    private readonly store: FlagStore,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(caller: Caller, projectKey: string, filter: FlagListFilter, page: PageRequest): Promise<Page<FlagResource>> {
+    const project = await this.store.findProject(caller.access, projectKey);
+    caller.audit.describe({
+      action: 'flag.listed',
+      subjectType: 'project',
+      subjectUlid: project.ulid,
+      subjectLabel: project.key,
+      projectUlid: project.ulid,
+    });
+    const result = await this.store.listFlags(project.ulid, filter, page);
+    return { data: result.data.map(toFlagResource), meta: result.meta };
+  }
+
+  async get(caller: Caller, projectKey: string, flagKey: string): Promise<FlagResource> {
+    const project = await this.store.findProject(caller.access, projectKey);
+    caller.audit.describe({ action: 'flag.read', projectUlid: project.ulid });
+    const flag = await this.store.findFlag(project.ulid, flagKey);
+    if (!flag) throw flagNotFound(flagKey);
+    caller.audit.describe({ action: 'flag.read', subjectType: 'flag', subjectUlid: flag.ulid, subjectLabel: flag.key });
+    return toFlagResource(flag);
+  }
+
+  async create(caller: Caller, projectKey: string, input: FlagCreateInput): Promise<FlagResource> {
+    const project = await this.store.findProject(caller.access, projectKey);
+    caller.audit.describe({ action: 'flag.created', projectUlid: project.ulid });
+    const now = this.clock.now().toISOString();
+    const flag: FlagRecord = {
+      ulid: newId('flag'),
+      project_ulid: project.ulid,
+      key: input.key,
+      name: input.name,
+      type: input.type,
+      description: input.description ?? null,
+      permanent: false,
+      include_in_mobile: input.include_in_mobile ?? true,
+      include_in_client: input.include_in_client ?? true,
+      created_at: now,
+      updated_at: now,
+    };
+    // DESIGN.md section 4: boolean flags start with `true` and `false`, `false` the default.
+    const values: FlagValueInsert[] =
+      flag.type === 'boolean'
+        ? (['true', 'false'] as const).map((display) => ({
+            ulid: newId('flagValue'),
+            flag_ulid: flag.ulid,
+            display,
+            display_digest: normaliseDisplay('boolean', display).digest,
+            is_default: display === 'false',
+            created_at: now,
+            updated_at: now,
+          }))
+        : [];
+    await this.store.transaction(async (tx) => {
+      await tx.insertFlag(flag);
+      await tx.insertValues(values);
+      await tx.bumpProjectRevisions(project.ulid);
+      await caller.audit.commit(tx.handle, {
+        action: 'flag.created',
+        subjectType: 'flag',
+        subjectUlid: flag.ulid,
+        subjectLabel: flag.key,
+        projectUlid: project.ulid,
+      });
+    });
+    return toFlagResource(flag);
+  }
+
+  async update(caller: Caller, projectKey: string, flagKey: string, input: FlagUpdateInput): Promise<FlagResource> {
+    const project = await this.store.findProject(caller.access, projectKey);
+    caller.audit.describe({ action: 'flag.updated', projectUlid: project.ulid });
+    return this.store.transaction(async (tx) => {
+      const flag = await tx.lockFlag(project.ulid, flagKey);
+      if (!flag) throw flagNotFound(flagKey);
+      const changes = {
+        name: input.name,
+        permanent: input.permanent,
+        description: input.description === undefined ? flag.description : input.description,
+        include_in_mobile: input.include_in_mobile ?? flag.include_in_mobile,
+        include_in_client: input.include_in_client ?? flag.include_in_client,
+        updated_at: this.clock.now().toISOString(),
+      };
+      await tx.updateFlag(flag.ulid, changes);
+      await tx.bumpProjectRevisions(project.ulid);
+      await caller.audit.commit(tx.handle, {
+        action: 'flag.updated',
+        subjectType: 'flag',
+        subjectUlid: flag.ulid,
+        subjectLabel: flag.key,
+        projectUlid: project.ulid,
+      });
+      return toFlagResource({ ...flag, ...changes });
+    });
+  }
+
+  async delete(caller: Caller, projectKey: string, flagKey: string): Promise<void> {
+    const project = await this.store.findProject(caller.access, projectKey);
+    caller.audit.describe({ action: 'flag.deleted', projectUlid: project.ulid });
+    await this.store.transaction(async (tx) => {
+      const flag = await tx.lockFlag(project.ulid, flagKey);
+      if (!flag) throw flagNotFound(flagKey);
+      await tx.deleteFlags([flag.ulid]);
+      await tx.bumpProjectRevisions(project.ulid);
+      await caller.audit.commit(tx.handle, {
+        action: 'flag.deleted',
+        subjectType: 'flag',
+        subjectUlid: flag.ulid,
+        subjectLabel: flag.key,
+        projectUlid: project.ulid,
+      });
+    });
+  }
+
+  /**
+   * Deletes the flags that exist among `keys` (at most 100, no duplicates: the document's schema)
+   * in one transaction. Keys are reported in request order.
+   */
+  async bulkDelete(caller: Caller, projectKey: string, keys: string[]): Promise<BulkDeleteResult> {
+    const project = await this.store.findProject(caller.access, projectKey);
+    caller.audit.describe({ action: 'flag.bulk_deleted', projectUlid: project.ulid });
+    return this.store.transaction(async (tx) => {
+      const flags = await tx.lockFlags(project.ulid, keys);
+      const found = new Map(flags.map((f) => [f.key, f]));
+      const deleted = keys.filter((k) => found.has(k));
+      const notFound = keys.filter((k) => !found.has(k));
+      if (flags.length > 0) {
+        await tx.deleteFlags(flags.map((f) => f.ulid));
+        await tx.bumpProjectRevisions(project.ulid);
+      }
+      const single = deleted.length === 1 ? found.get(deleted[0] as string) : undefined;
+      await caller.audit.commit(tx.handle, {
+        action: 'flag.bulk_deleted',
+        subjectType: 'flag',
+        subjectUlid: single?.ulid,
+        subjectLabel: deleted.length > 0 ? deleted.join(', ') : '(none)',
+        projectUlid: project.ulid,
+      });
+      return { deleted, not_found: notFound };
+    });
+  }
+}

@@ -1,0 +1,69 @@
+import type { Knex } from 'knex';
+import type { ResourceAccess } from '../../auth/principal.js';
+import type { Page, PageRequest } from '../../http/pagination.js';
+import type { ProjectRef } from '../shared/lookup.js';
+
+export type FlagType = 'boolean' | 'number' | 'string' | 'json';
+export const flagTypes: readonly FlagType[] = ['boolean', 'number', 'string', 'json'];
+
+/** A flag as stored (booleans already mapped from 0/1). */
+export interface FlagRecord {
+  ulid: string;
+  project_ulid: string;
+  key: string;
+  name: string;
+  type: FlagType;
+  description: string | null;
+  permanent: boolean;
+  include_in_mobile: boolean;
+  include_in_client: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A flag value row as inserted by flag creation (boolean flags start with `true` and `false`). */
+export interface FlagValueInsert {
+  ulid: string;
+  flag_ulid: string;
+  display: string;
+  display_digest: string;
+  is_default: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface FlagListFilter {
+  type?: FlagType;
+  /** Partial, case-insensitive match on key or name; wildcards in it are literal. */
+  search?: string;
+}
+
+export type FlagChanges = Partial<
+  Pick<FlagRecord, 'name' | 'description' | 'permanent' | 'include_in_mobile' | 'include_in_client' | 'updated_at'>
+>;
+
+export interface FlagStore {
+  /** The path's project with the caller's grants applied; NotFoundError otherwise. */
+  findProject(access: ResourceAccess, projectKey: string): Promise<ProjectRef>;
+  listFlags(projectUlid: string, filter: FlagListFilter, page: PageRequest): Promise<Page<FlagRecord>>;
+  findFlag(projectUlid: string, key: string): Promise<FlagRecord | undefined>;
+  /** Runs `work` in one transaction: every write of a request lands or none does. */
+  transaction<T>(work: (tx: FlagStoreTx) => Promise<T>): Promise<T>;
+}
+
+export interface FlagStoreTx {
+  /** The transaction handle, for the audit entry committed with the change. */
+  readonly handle: Knex.Transaction;
+  /** ValidationError keyed on `key` when the project already has a flag with that key. */
+  insertFlag(flag: FlagRecord): Promise<void>;
+  insertValues(values: FlagValueInsert[]): Promise<void>;
+  /** The flag, locked against concurrent changes until the transaction ends (MySQL). */
+  lockFlag(projectUlid: string, key: string): Promise<FlagRecord | undefined>;
+  /** The flags of those keys that exist, locked. */
+  lockFlags(projectUlid: string, keys: string[]): Promise<FlagRecord[]>;
+  updateFlag(ulid: string, changes: FlagChanges): Promise<void>;
+  /** Removes the flags with their values, targets, rules, criteria and telemetry. */
+  deleteFlags(ulids: string[]): Promise<void>;
+  /** Every environment of the project serves something new. */
+  bumpProjectRevisions(projectUlid: string): Promise<void>;
+}

@@ -1,0 +1,153 @@
+import type { Knex } from 'knex';
+import type { ResourceAccess } from '../../auth/principal.js';
+import { ValidationError } from '../../http/errors.js';
+import { paginateByUlid, type Page, type PageRequest } from '../../http/pagination.js';
+import { isUniqueViolation } from '../../storage/db-errors.js';
+import { SQLITE_UNICODE_LOWER, type Dialect } from '../../storage/database.js';
+import { bumpProjectRevisions } from '../../storage/revisions.js';
+import { inTransaction } from '../../storage/transaction.js';
+import { bool, findProject, type ProjectRef } from '../shared/lookup.js';
+import type {
+  FlagChanges,
+  FlagListFilter,
+  FlagRecord,
+  FlagStore,
+  FlagStoreTx,
+  FlagType,
+  FlagValueInsert,
+} from './store-types.js';
+
+type Db = Knex | Knex.Transaction;
+
+const flagColumns = [
+  'ulid',
+  'project_ulid',
+  'key',
+  'name',
+  'type',
+  'description',
+  'permanent',
+  'include_in_mobile',
+  'include_in_client',
+  'created_at',
+  'updated_at',
+] as const;
+
+export function toFlagRecord(row: Record<string, unknown>): FlagRecord {
+  return {
+    ulid: String(row.ulid),
+    project_ulid: String(row.project_ulid),
+    key: String(row.key),
+    name: String(row.name),
+    type: row.type as FlagType,
+    description: (row.description as string | null) ?? null,
+    permanent: bool(row.permanent),
+    include_in_mobile: bool(row.include_in_mobile),
+    include_in_client: bool(row.include_in_client),
+    created_at: String(row.created_at),
+    updated_at: String(row.updated_at),
+  };
+}
+
+/** LIKE pattern matching `text` anywhere, with `!` as the escape character (same on both dialects). */
+export function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[!%_]/g, '!$&')}%`;
+}
+
+export const duplicateFlagKey = (key: string) =>
+  ValidationError.field('key', `A flag with the key "${key}" already exists in this project.`);
+
+export class KnexFlagStore implements FlagStore {
+  constructor(
+    private readonly knex: Knex,
+    private readonly dialect: Dialect,
+  ) {}
+
+  findProject(access: ResourceAccess, projectKey: string): Promise<ProjectRef> {
+    return findProject(this.knex, access, projectKey);
+  }
+
+  listFlags(projectUlid: string, filter: FlagListFilter, page: PageRequest): Promise<Page<FlagRecord>> {
+    const query = this.knex('flags').where('project_ulid', projectUlid).select(...flagColumns);
+    if (filter.type) query.where('type', filter.type);
+    if (filter.search !== undefined && filter.search !== '') {
+      // Lower case on both sides: the column may carry a binary collation (utf8mb4_bin on
+      // MariaDB), and SQLite's own LOWER() folds ASCII letters only.
+      const lower = this.dialect === 'sqlite' ? SQLITE_UNICODE_LOWER : 'LOWER';
+      const pattern = containsPattern(filter.search);
+      query.where((w) =>
+        w
+          .whereRaw(`${lower}(??) LIKE ${lower}(?) ESCAPE '!'`, ['key', pattern])
+          .orWhereRaw(`${lower}(??) LIKE ${lower}(?) ESCAPE '!'`, ['name', pattern]),
+      );
+    }
+    return paginateByUlid(query, 'ulid', `flags:${projectUlid}`, page, toFlagRecord);
+  }
+
+  async findFlag(projectUlid: string, key: string): Promise<FlagRecord | undefined> {
+    const row = await this.knex('flags').where({ project_ulid: projectUlid, key }).first(...flagColumns);
+    return row ? toFlagRecord(row) : undefined;
+  }
+
+  transaction<T>(work: (tx: FlagStoreTx) => Promise<T>): Promise<T> {
+    return inTransaction(this.knex, (trx) => work(new KnexFlagStoreTx(trx, this.dialect)));
+  }
+}
+
+class KnexFlagStoreTx implements FlagStoreTx {
+  constructor(
+    readonly handle: Knex.Transaction,
+    private readonly dialect: Dialect,
+  ) {}
+
+  async insertFlag(flag: FlagRecord): Promise<void> {
+    try {
+      await this.handle('flags').insert(flag);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw duplicateFlagKey(flag.key);
+      throw error;
+    }
+  }
+
+  async insertValues(values: FlagValueInsert[]): Promise<void> {
+    if (values.length > 0) await this.handle('flag_values').insert(values);
+  }
+
+  async lockFlag(projectUlid: string, key: string): Promise<FlagRecord | undefined> {
+    const rows = await this.lockFlags(projectUlid, [key]);
+    return rows[0];
+  }
+
+  async lockFlags(projectUlid: string, keys: string[]): Promise<FlagRecord[]> {
+    if (keys.length === 0) return [];
+    const query = this.handle('flags').where('project_ulid', projectUlid).whereIn('key', keys).select(...flagColumns);
+    // Ulid order: concurrent bulk deletes lock rows in the same order, so they cannot deadlock.
+    query.orderBy('ulid');
+    if (this.dialect === 'mysql') query.forUpdate();
+    return (await query).map(toFlagRecord);
+  }
+
+  async updateFlag(ulid: string, changes: FlagChanges): Promise<void> {
+    await this.handle('flags').where('ulid', ulid).update(changes);
+  }
+
+  async deleteFlags(ulids: string[]): Promise<void> {
+    if (ulids.length === 0) return;
+    const trx = this.handle;
+    // Children first, so the result does not depend on foreign-key cascades being enabled.
+    const targets = (db: Db) => db('targets').select('ulid').whereIn('flag_ulid', ulids);
+    const rules = (db: Db) => db('rules').select('ulid').whereIn('target_ulid', targets(db));
+    const criteria = (db: Db) => db('criteria').select('ulid').whereIn('rule_ulid', rules(db));
+    await trx('criterion_segments').whereIn('criterion_ulid', criteria(trx)).delete();
+    await trx('criteria').whereIn('rule_ulid', rules(trx)).delete();
+    await trx('rules').whereIn('target_ulid', targets(trx)).delete();
+    await trx('targets').whereIn('flag_ulid', ulids).delete();
+    await trx('flag_values').whereIn('flag_ulid', ulids).delete();
+    await trx('flag_telemetry').whereIn('flag_ulid', ulids).delete();
+    await trx('flags').whereIn('ulid', ulids).delete();
+  }
+
+  bumpProjectRevisions(projectUlid: string): Promise<void> {
+    return bumpProjectRevisions(this.handle, projectUlid);
+  }
+}

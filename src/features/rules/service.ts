@@ -1,0 +1,294 @@
+import type { AuditTrail } from '../../audit/audit-trail.js';
+import type { ResourceAccess } from '../../auth/principal.js';
+import type { Clock } from '../../clock.js';
+import { NotFoundError, UnprocessableError, ValidationError, type FieldErrors } from '../../http/errors.js';
+import { newId } from '../../ids.js';
+import { normaliseCriteria, segmentKeysOf, type CriterionInput, type NormalisedCriterion } from './criteria.js';
+import type {
+  CriterionRecord,
+  ResolvedTarget,
+  RuleRecord,
+  RulesStore,
+  RulesWriter,
+  SegmentLink,
+  TargetPath,
+} from './store-types.js';
+
+/** The audit trail as services use it. */
+export type AuditPort = Pick<AuditTrail, 'commit' | 'describe'>;
+
+/** Who is asking: their reach (grants) and the request's audit trail. */
+export interface Caller {
+  access: ResourceAccess;
+  audit: AuditPort;
+}
+
+export interface RuleWriteInput {
+  value_ulid: string;
+  description: string;
+  criteria: CriterionInput[];
+}
+
+export interface ReorderInput {
+  rules: { ulid: string; order: number }[];
+}
+
+export interface RulePath extends TargetPath {
+  ruleUlid: string;
+}
+
+/** The API form of a rule (SPEC.md section 2, Targeting rule). */
+export interface RuleView {
+  ulid: string;
+  target_ulid: string;
+  value_ulid: string;
+  description: string;
+  position: number;
+  criteria: {
+    data: {
+      ulid: string;
+      selector: string;
+      sub_selector: string | null;
+      comparer: string;
+      position: number;
+      values: { data: { value: string }[] };
+    }[];
+  };
+  created_at: string;
+  updated_at: string;
+}
+
+export function toRuleView(rule: RuleRecord): RuleView {
+  return {
+    ulid: rule.ulid,
+    target_ulid: rule.target_ulid,
+    value_ulid: rule.value_ulid,
+    description: rule.description,
+    position: rule.position,
+    criteria: {
+      data: rule.criteria.map((c) => ({
+        ulid: c.ulid,
+        selector: c.selector,
+        sub_selector: c.sub_selector,
+        comparer: c.comparer,
+        position: c.position,
+        values: { data: c.values.map((value) => ({ value })) },
+      })),
+    },
+    created_at: rule.created_at,
+    updated_at: rule.updated_at,
+  };
+}
+
+const MAX_DESCRIPTION = 500;
+
+/**
+ * Targeting rules of a target (SPEC.md section 4.2; DESIGN.md section 4). Rules change only while
+ * their target is a draft (422 otherwise). Drafts are never served, so no rule change bumps an
+ * environment revision; a published target's rules can never change.
+ */
+export class RulesService {
+  constructor(
+    private readonly store: RulesStore,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(caller: Caller, path: TargetPath): Promise<RuleView[]> {
+    const resolved = await this.store.resolveTarget(caller.access, path);
+    caller.audit.describe(this.targetSubject(resolved, 'target_rule.listed'));
+    const rules = await this.store.listRules(resolved.target.ulid);
+    return rules.map(toRuleView);
+  }
+
+  async create(caller: Caller, path: TargetPath, body: RuleWriteInput): Promise<RuleView> {
+    return this.store.transaction(async (w) => {
+      const resolved = await w.resolveTarget(caller.access, path, { lock: true });
+      // Refusals from here on are audited with the target they concern.
+      caller.audit.describe(this.targetSubject(resolved, 'target_rule.created'));
+      assertDraft(resolved);
+      const checked = await this.checkBody(w, resolved, body);
+      const existing = await w.listRules(resolved.target.ulid);
+      const now = this.clock.now().toISOString();
+      const ruleUlid = newId('rule');
+      const rule: RuleRecord = {
+        ulid: ruleUlid,
+        target_ulid: resolved.target.ulid,
+        value_ulid: body.value_ulid,
+        description: body.description,
+        position: existing.reduce((max, r) => Math.max(max, r.position + 1), 0),
+        created_at: now,
+        updated_at: now,
+        criteria: [],
+      };
+      const { criteria, links } = buildCriteria(ruleUlid, checked);
+      rule.criteria = criteria;
+      const { criteria: _omit, ...row } = rule;
+      await w.insertRule(row, criteria, links);
+      await caller.audit.commit(w.trx, this.ruleSubject(resolved, rule, 'target_rule.created'));
+      return toRuleView(rule);
+    });
+  }
+
+  /** PUT: a full replacement. Description, value and the whole criteria list are replaced (new criterion ulids). */
+  async update(caller: Caller, path: RulePath, body: RuleWriteInput): Promise<RuleView> {
+    return this.store.transaction(async (w) => {
+      const resolved = await w.resolveTarget(caller.access, path, { lock: true });
+      // Refusals from here on are audited with the target they concern.
+      caller.audit.describe(this.targetSubject(resolved, 'target_rule.updated'));
+      const current = (await w.listRules(resolved.target.ulid)).find((r) => r.ulid === path.ruleUlid);
+      if (!current) throw new NotFoundError(`Rule "${path.ruleUlid}" not found.`);
+      caller.audit.describe(this.ruleSubject(resolved, current, 'target_rule.updated'));
+      assertDraft(resolved);
+      const checked = await this.checkBody(w, resolved, body);
+      const { criteria, links } = buildCriteria(current.ulid, checked);
+      const rule: RuleRecord = {
+        ...current,
+        value_ulid: body.value_ulid,
+        description: body.description,
+        updated_at: this.clock.now().toISOString(),
+        criteria,
+      };
+      const { criteria: _omit, ...row } = rule;
+      await w.replaceRule(row, criteria, links);
+      await caller.audit.commit(w.trx, this.ruleSubject(resolved, rule, 'target_rule.updated'));
+      return toRuleView(rule);
+    });
+  }
+
+  async delete(caller: Caller, path: RulePath): Promise<void> {
+    await this.store.transaction(async (w) => {
+      const resolved = await w.resolveTarget(caller.access, path, { lock: true });
+      // Refusals from here on are audited with the target they concern.
+      caller.audit.describe(this.targetSubject(resolved, 'target_rule.deleted'));
+      const rules = await w.listRules(resolved.target.ulid);
+      const current = rules.find((r) => r.ulid === path.ruleUlid);
+      if (!current) throw new NotFoundError(`Rule "${path.ruleUlid}" not found.`);
+      caller.audit.describe(this.ruleSubject(resolved, current, 'target_rule.deleted'));
+      assertDraft(resolved);
+      await w.deleteRule(current.ulid);
+      // Keep positions 0..n-1 in evaluation order.
+      const remaining = rules.filter((r) => r.ulid !== current.ulid);
+      const changes = remaining.map((r, i) => ({ ulid: r.ulid, position: i, was: r.position })).filter((c) => c.was !== c.position);
+      if (changes.length > 0) await w.setPositions(changes, this.clock.now().toISOString());
+      await caller.audit.commit(w.trx, this.ruleSubject(resolved, current, 'target_rule.deleted'));
+    });
+  }
+
+  /**
+   * PUT rules-order. The named rules of this target are sorted by `order` (ascending; ties in
+   * request order) and placed into the positions they occupy now; every rule not
+   * named keeps its position. Ulids of rules not on this target are ignored. A ulid listed twice
+   * is refused (422). Afterwards positions are 0..n-1 in evaluation order. Returns the whole list.
+   */
+  async reorder(caller: Caller, path: TargetPath, body: ReorderInput): Promise<RuleView[]> {
+    return this.store.transaction(async (w) => {
+      const resolved = await w.resolveTarget(caller.access, path, { lock: true });
+      // Refusals from here on are audited with the target they concern.
+      caller.audit.describe(this.targetSubject(resolved, 'target_rule.reordered'));
+      assertDraft(resolved);
+      const errors: FieldErrors = {};
+      const seen = new Set<string>();
+      body.rules.forEach((item, i) => {
+        if (seen.has(item.ulid)) (errors[`rules.${i}.ulid`] ??= []).push(`The rule ${item.ulid} is listed more than once.`);
+        seen.add(item.ulid);
+      });
+      if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+
+      const rules = await w.listRules(resolved.target.ulid);
+      const slotOf = new Map(rules.map((r, i) => [r.ulid, i]));
+      const named = body.rules
+        .filter((item) => slotOf.has(item.ulid))
+        .map((item, index) => ({ slot: slotOf.get(item.ulid) as number, order: item.order, index }));
+      const slots = named.map((n) => n.slot).sort((a, b) => a - b);
+      const placed = [...named].sort((a, b) => a.order - b.order || a.index - b.index);
+      const ordered = [...rules];
+      placed.forEach((n, i) => {
+        ordered[slots[i] as number] = rules[n.slot] as RuleRecord;
+      });
+
+      const now = this.clock.now().toISOString();
+      const changes: { ulid: string; position: number }[] = [];
+      const result = ordered.map((r, position) => {
+        if (r.position === position) return r;
+        changes.push({ ulid: r.ulid, position });
+        return { ...r, position, updated_at: now };
+      });
+      if (changes.length > 0) await w.setPositions(changes, now);
+      await caller.audit.commit(w.trx, this.targetSubject(resolved, 'target_rule.reordered'));
+      return result.map(toRuleView);
+    });
+  }
+
+  /** Body rules the document cannot express: value of this flag, criteria, existing segments. */
+  private async checkBody(w: RulesWriter, resolved: ResolvedTarget, body: RuleWriteInput): Promise<CheckedCriteria> {
+    const errors: FieldErrors = {};
+    if (body.description.length > MAX_DESCRIPTION) {
+      errors.description = [`The description field must not be longer than ${MAX_DESCRIPTION} characters.`];
+    }
+    if (!(await w.flagHasValue(resolved.flag.ulid, body.value_ulid))) {
+      errors.value_ulid = [`The value_ulid field must name a value of flag "${resolved.flag.key}".`];
+    }
+    if (body.criteria.length === 0) errors.criteria = ['The criteria field must contain at least one criterion.'];
+    const criteria = normaliseCriteria(body.criteria, { prefix: 'criteria', allowSegmentSelector: true, errors });
+    const keys = segmentKeysOf(criteria, 'criteria');
+    const segments = keys.size > 0 ? await w.findSegments(resolved.project.ulid, [...keys.keys()]) : new Map<string, string>();
+    for (const [key, fields] of keys) {
+      if (segments.has(key)) continue;
+      for (const field of fields) {
+        (errors[field] ??= []).push(`Segment "${key}" does not exist in project "${resolved.project.key}".`);
+      }
+    }
+    if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+    return { criteria, segments };
+  }
+
+  private targetSubject(resolved: ResolvedTarget, action: string) {
+    return {
+      action,
+      subjectType: 'target_rule',
+      subjectUlid: resolved.target.ulid,
+      subjectLabel: `${resolved.flag.key}/${resolved.environment.key} rules`,
+      projectUlid: resolved.project.ulid,
+      environmentUlid: resolved.environment.ulid,
+    };
+  }
+
+  private ruleSubject(resolved: ResolvedTarget, rule: RuleRecord, action: string) {
+    return {
+      action,
+      subjectType: 'target_rule',
+      subjectUlid: rule.ulid,
+      subjectLabel: `${resolved.flag.key}/${resolved.environment.key}: ${rule.description}`,
+      projectUlid: resolved.project.ulid,
+      environmentUlid: resolved.environment.ulid,
+    };
+  }
+}
+
+interface CheckedCriteria {
+  criteria: NormalisedCriterion[];
+  /** Segment ulid by key, for the segment criteria. */
+  segments: Map<string, string>;
+}
+
+function assertDraft(resolved: ResolvedTarget): void {
+  if (resolved.target.status !== 'draft') {
+    throw new UnprocessableError(
+      `Rules can only be changed while the target is a draft; target "${resolved.target.ulid}" is ${resolved.target.status}.`,
+    );
+  }
+}
+
+function buildCriteria(ruleUlid: string, checked: CheckedCriteria): { criteria: CriterionRecord[]; links: SegmentLink[] } {
+  const links: SegmentLink[] = [];
+  const criteria = checked.criteria.map((c, position) => {
+    const ulid = newId('criterion');
+    if (c.selector === 'segment') {
+      for (const key of new Set(c.values)) {
+        links.push({ criterion_ulid: ulid, segment_ulid: checked.segments.get(key) as string });
+      }
+    }
+    return { ulid, rule_ulid: ruleUlid, ...c, position };
+  });
+  return { criteria, links };
+}

@@ -1,0 +1,199 @@
+import type { Knex } from 'knex';
+import type { ResourceAccess } from '../../auth/principal.js';
+import { NotFoundError } from '../../http/errors.js';
+import type { Dialect } from '../../storage/database.js';
+import { inTransaction } from '../../storage/transaction.js';
+import { findFlagEnvironment } from '../shared/lookup.js';
+import type { Comparer, Selector } from './criteria.js';
+import type {
+  CriterionRecord,
+  ResolvedTarget,
+  RuleRecord,
+  RuleRow,
+  RulesReader,
+  RulesStore,
+  RulesWriter,
+  SegmentLink,
+  TargetPath,
+} from './store-types.js';
+
+type Db = Knex | Knex.Transaction;
+
+interface CriterionDbRow {
+  ulid: string;
+  rule_ulid: string;
+  selector: string;
+  sub_selector: string | null;
+  comparer: string;
+  position: number | string;
+  values: string;
+}
+
+/** Keeps chunks of IN lists well below every driver's parameter limit. */
+const CHUNK = 500;
+
+function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+function parseValues(text: string): string[] {
+  const parsed = JSON.parse(text) as unknown;
+  return Array.isArray(parsed) ? parsed.map(String) : [];
+}
+
+class KnexRulesReader implements RulesReader {
+  constructor(
+    protected readonly db: Db,
+    protected readonly dialect: Dialect,
+    private readonly inTrx: boolean,
+  ) {}
+
+  async resolveTarget(access: ResourceAccess, path: TargetPath, options: { lock?: boolean } = {}): Promise<ResolvedTarget> {
+    if (options.lock && this.inTrx && this.dialect === 'mysql') {
+      // First statement of the transaction: InnoDB takes its read snapshot at the first plain
+      // read, so taking the lock before any of them makes every later read see what the
+      // transactions we waited for committed (the rule list, positions).
+      await this.db('targets').where('ulid', path.targetUlid).forUpdate().first('ulid');
+    }
+    const { project, flag, environment } = await findFlagEnvironment(this.db, access, path);
+    const target = (await this.db('targets')
+      .where({ ulid: path.targetUlid, flag_ulid: flag.ulid, environment_ulid: environment.ulid })
+      .first('ulid', 'status')) as { ulid: string; status: string } | undefined;
+    if (!target) throw new NotFoundError(`Target "${path.targetUlid}" not found.`);
+    return { project, flag, environment, target };
+  }
+
+  async listRules(targetUlid: string): Promise<RuleRecord[]> {
+    const rules = (await this.db('rules')
+      .where('target_ulid', targetUlid)
+      .orderBy([
+        { column: 'position', order: 'asc' },
+        { column: 'ulid', order: 'asc' },
+      ])
+      .select('ulid', 'target_ulid', 'value_ulid', 'description', 'position', 'created_at', 'updated_at')) as (RuleRow & {
+      position: number | string;
+    })[];
+    if (rules.length === 0) return [];
+    const byRule = new Map<string, CriterionRecord[]>();
+    for (const part of chunks(rules.map((r) => r.ulid))) {
+      const rows = (await this.db('criteria')
+        .whereIn('rule_ulid', part)
+        .orderBy([
+          { column: 'rule_ulid', order: 'asc' },
+          { column: 'position', order: 'asc' },
+          { column: 'ulid', order: 'asc' },
+        ])
+        .select('ulid', 'rule_ulid', 'selector', 'sub_selector', 'comparer', 'position', 'values')) as CriterionDbRow[];
+      for (const row of rows) {
+        const list = byRule.get(row.rule_ulid) ?? [];
+        list.push({
+          ulid: row.ulid,
+          rule_ulid: row.rule_ulid,
+          selector: row.selector as Selector,
+          sub_selector: row.sub_selector ?? null,
+          comparer: row.comparer as Comparer,
+          position: Number(row.position),
+          values: parseValues(row.values),
+        });
+        byRule.set(row.rule_ulid, list);
+      }
+    }
+    return rules.map((r) => ({
+      ulid: r.ulid,
+      target_ulid: r.target_ulid,
+      value_ulid: r.value_ulid,
+      description: r.description,
+      position: Number(r.position),
+      created_at: r.created_at,
+      updated_at: r.updated_at,
+      criteria: byRule.get(r.ulid) ?? [],
+    }));
+  }
+}
+
+class KnexRulesWriter extends KnexRulesReader implements RulesWriter {
+  constructor(
+    readonly trx: Knex.Transaction,
+    dialect: Dialect,
+  ) {
+    super(trx, dialect, true);
+  }
+
+  async flagHasValue(flagUlid: string, valueUlid: string): Promise<boolean> {
+    // Share-locked: a racing value deletion waits for this rule and then sees it.
+    const query = this.trx('flag_values').where({ ulid: valueUlid, flag_ulid: flagUlid }).first('ulid');
+    if (this.dialect === 'mysql') query.forShare();
+    return (await query) !== undefined;
+  }
+
+  async findSegments(projectUlid: string, keys: readonly string[]): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    for (const part of chunks([...new Set(keys)])) {
+      const query = this.trx('segments').where('project_ulid', projectUlid).whereIn('key', part).select('ulid', 'key');
+      if (this.dialect === 'mysql') query.forShare();
+      for (const row of (await query) as { ulid: string; key: string }[]) found.set(row.key, row.ulid);
+    }
+    return found;
+  }
+
+  async insertRule(rule: RuleRow, criteria: CriterionRecord[], links: SegmentLink[]): Promise<void> {
+    await this.trx('rules').insert(rule);
+    await this.insertCriteria(criteria, links);
+  }
+
+  async replaceRule(rule: RuleRow, criteria: CriterionRecord[], links: SegmentLink[]): Promise<void> {
+    await this.removeCriteria(rule.ulid);
+    await this.trx('rules')
+      .where('ulid', rule.ulid)
+      .update({ value_ulid: rule.value_ulid, description: rule.description, position: rule.position, updated_at: rule.updated_at });
+    await this.insertCriteria(criteria, links);
+  }
+
+  async deleteRule(ruleUlid: string): Promise<void> {
+    await this.removeCriteria(ruleUlid);
+    await this.trx('rules').where('ulid', ruleUlid).delete();
+  }
+
+  async setPositions(changes: { ulid: string; position: number }[], updatedAt: string): Promise<void> {
+    for (const change of changes) {
+      await this.trx('rules').where('ulid', change.ulid).update({ position: change.position, updated_at: updatedAt });
+    }
+  }
+
+  private async insertCriteria(criteria: CriterionRecord[], links: SegmentLink[]): Promise<void> {
+    const rows = criteria.map((c) => ({
+      ulid: c.ulid,
+      rule_ulid: c.rule_ulid,
+      selector: c.selector,
+      sub_selector: c.sub_selector,
+      comparer: c.comparer,
+      position: c.position,
+      values: JSON.stringify(c.values),
+    }));
+    for (const part of chunks(rows, 100)) await this.trx('criteria').insert(part);
+    for (const part of chunks(links, 200)) await this.trx('criterion_segments').insert(part);
+  }
+
+  private async removeCriteria(ruleUlid: string): Promise<void> {
+    // Links go explicitly (not only by cascade), so no dialect setting can leave one behind.
+    await this.trx('criterion_segments')
+      .whereIn('criterion_ulid', this.trx('criteria').where('rule_ulid', ruleUlid).select('ulid'))
+      .delete();
+    await this.trx('criteria').where('rule_ulid', ruleUlid).delete();
+  }
+}
+
+export class KnexRulesStore extends KnexRulesReader implements RulesStore {
+  constructor(
+    private readonly knex: Knex,
+    dialect: Dialect,
+  ) {
+    super(knex, dialect, false);
+  }
+
+  transaction<T>(work: (writer: RulesWriter) => Promise<T>): Promise<T> {
+    return inTransaction(this.knex, (trx) => work(new KnexRulesWriter(trx, this.dialect)));
+  }
+}

@@ -1,0 +1,167 @@
+import type { Clock } from '../../clock.js';
+import { NotFoundError, UnprocessableError, ValidationError, type FieldErrors } from '../../http/errors.js';
+import type { Page, PageRequest } from '../../http/pagination.js';
+import { newId } from '../../ids.js';
+import { normaliseCriteria, type CriterionInput } from '../rules/criteria.js';
+import type { Caller } from '../rules/service.js';
+import { duplicateKey } from './errors.js';
+import type { SegmentRecord, SegmentRuleRecord, SegmentsStore } from './store-types.js';
+
+/** Body of updateSegment (full replacement); omitted lists are empty, an omitted description null. */
+export interface SegmentUpdateInput {
+  name: string;
+  description?: string | null;
+  included?: string[];
+  excluded?: string[];
+  rules?: { criteria: CriterionInput[] }[];
+}
+
+export interface SegmentCreateInput extends SegmentUpdateInput {
+  key: string;
+}
+
+/** The API form of a segment. */
+export interface SegmentView {
+  ulid: string;
+  key: string;
+  name: string;
+  description: string | null;
+  included: string[];
+  excluded: string[];
+  rules: { criteria: { selector: string; sub_selector: string | null; comparer: string; values: string[] }[] }[];
+  created_at: string;
+  updated_at: string;
+}
+
+export function toSegmentView(s: SegmentRecord): SegmentView {
+  return {
+    ulid: s.ulid,
+    key: s.key,
+    name: s.name,
+    description: s.description,
+    included: s.included,
+    excluded: s.excluded,
+    rules: s.rules.map((r) => ({
+      criteria: r.criteria.map((c) => ({ selector: c.selector, sub_selector: c.sub_selector, comparer: c.comparer, values: c.values })),
+    })),
+    created_at: s.created_at,
+    updated_at: s.updated_at,
+  };
+}
+
+/**
+ * Segments of a project (DESIGN.md section 4). Targeting rules name segments by key; a segment
+ * change alters what every environment of the project serves wherever a published rule names it,
+ * so every change bumps all the project's environment revisions in its transaction.
+ */
+export class SegmentsService {
+  constructor(
+    private readonly store: SegmentsStore,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(caller: Caller, projectKey: string, page: PageRequest): Promise<Page<SegmentView>> {
+    const project = await this.store.resolveProject(caller.access, projectKey);
+    caller.audit.describe({ action: 'segment.listed', projectUlid: project.ulid });
+    const result = await this.store.listSegments(project.ulid, page);
+    return { data: result.data.map(toSegmentView), meta: result.meta };
+  }
+
+  async get(caller: Caller, projectKey: string, segmentKey: string): Promise<SegmentView> {
+    const project = await this.store.resolveProject(caller.access, projectKey);
+    const segment = await this.store.findSegment(project.ulid, segmentKey);
+    if (!segment) throw notFound(segmentKey);
+    caller.audit.describe(subject(segment, 'segment.read'));
+    return toSegmentView(segment);
+  }
+
+  async create(caller: Caller, projectKey: string, body: SegmentCreateInput): Promise<SegmentView> {
+    return this.store.transaction(async (w) => {
+      const project = await w.resolveProject(caller.access, projectKey);
+      caller.audit.describe({ action: 'segment.created', projectUlid: project.ulid });
+      const fields = checkBody(body);
+      if (await w.findSegment(project.ulid, body.key)) throw duplicateKey(body.key);
+      const now = this.clock.now().toISOString();
+      const segment: SegmentRecord = {
+        ulid: newId('segment'),
+        project_ulid: project.ulid,
+        key: body.key,
+        ...fields,
+        created_at: now,
+        updated_at: now,
+      };
+      await w.insertSegment(segment);
+      await w.bumpProjectRevisions(project.ulid);
+      await caller.audit.commit(w.trx, subject(segment, 'segment.created'));
+      return toSegmentView(segment);
+    });
+  }
+
+  /** PUT: full replacement; the key never changes. */
+  async update(caller: Caller, projectKey: string, segmentKey: string, body: SegmentUpdateInput): Promise<SegmentView> {
+    return this.store.transaction(async (w) => {
+      const project = await w.resolveProject(caller.access, projectKey);
+      caller.audit.describe({ action: 'segment.updated', projectUlid: project.ulid });
+      const current = await w.findSegment(project.ulid, segmentKey, { lock: true });
+      if (!current) throw notFound(segmentKey);
+      caller.audit.describe(subject(current, 'segment.updated'));
+      const segment: SegmentRecord = { ...current, ...checkBody(body), updated_at: this.clock.now().toISOString() };
+      await w.updateSegment(segment);
+      await w.bumpProjectRevisions(project.ulid);
+      await caller.audit.commit(w.trx, subject(segment, 'segment.updated'));
+      return toSegmentView(segment);
+    });
+  }
+
+  /** Refused (422) while a rule of a draft, scheduled or published target names the segment. */
+  async delete(caller: Caller, projectKey: string, segmentKey: string): Promise<void> {
+    await this.store.transaction(async (w) => {
+      const project = await w.resolveProject(caller.access, projectKey);
+      caller.audit.describe({ action: 'segment.deleted', projectUlid: project.ulid });
+      const current = await w.findSegment(project.ulid, segmentKey, { lock: true });
+      if (!current) throw notFound(segmentKey);
+      caller.audit.describe(subject(current, 'segment.deleted'));
+      const flags = await w.referencingFlagKeys(current);
+      if (flags.length > 0) {
+        throw new UnprocessableError(
+          `Segment "${segmentKey}" is used by targeting rules of ${flags.length === 1 ? 'flag' : 'flags'} ` +
+            `${flags.map((f) => `"${f}"`).join(', ')}; remove those criteria first.`,
+        );
+      }
+      await w.deleteSegment(current.ulid);
+      await w.bumpProjectRevisions(project.ulid);
+      await caller.audit.commit(w.trx, subject(current, 'segment.deleted'));
+    });
+  }
+}
+
+function notFound(key: string): NotFoundError {
+  return new NotFoundError(`Segment "${key}" not found.`);
+}
+
+function subject(segment: SegmentRecord, action: string) {
+  return {
+    action,
+    subjectType: 'segment',
+    subjectUlid: segment.ulid,
+    subjectLabel: segment.key,
+    projectUlid: segment.project_ulid,
+  };
+}
+
+/** What the document cannot express: criteria rules (selectors attribute and context only). */
+function checkBody(body: SegmentUpdateInput): Pick<SegmentRecord, 'name' | 'description' | 'included' | 'excluded' | 'rules'> {
+  const errors: FieldErrors = {};
+  const rules: SegmentRuleRecord[] = (body.rules ?? []).map((rule, i) => {
+    if (rule.criteria.length === 0) errors[`rules.${i}.criteria`] = ['The criteria field must contain at least one criterion.'];
+    return { criteria: normaliseCriteria(rule.criteria, { prefix: `rules.${i}.criteria`, allowSegmentSelector: false, errors }) };
+  });
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+  return {
+    name: body.name,
+    description: body.description ?? null,
+    included: [...new Set(body.included ?? [])],
+    excluded: [...new Set(body.excluded ?? [])],
+    rules,
+  };
+}

@@ -1,0 +1,173 @@
+import type { Knex } from 'knex';
+import type { ResourceAccess } from '../../auth/principal.js';
+import { paginateByUlid, type Page, type PageRequest } from '../../http/pagination.js';
+import type { Dialect } from '../../storage/database.js';
+import { isUniqueViolation } from '../../storage/db-errors.js';
+import { bumpProjectRevisions } from '../../storage/revisions.js';
+import { inTransaction } from '../../storage/transaction.js';
+import { findProject, type ProjectRef } from '../shared/lookup.js';
+import { duplicateKey } from './errors.js';
+import type { SegmentRecord, SegmentRuleRecord, SegmentsReader, SegmentsStore, SegmentsWriter } from './store-types.js';
+
+type Db = Knex | Knex.Transaction;
+
+interface SegmentRow {
+  ulid: string;
+  project_ulid: string;
+  key: string;
+  name: string;
+  description: string | null;
+  included: string;
+  excluded: string;
+  rules: string;
+  created_at: string;
+  updated_at: string;
+}
+
+const columns = ['ulid', 'project_ulid', 'key', 'name', 'description', 'included', 'excluded', 'rules', 'created_at', 'updated_at'];
+
+function jsonArray<T>(text: string): T[] {
+  const parsed = JSON.parse(text) as unknown;
+  return Array.isArray(parsed) ? (parsed as T[]) : [];
+}
+
+function toRecord(row: SegmentRow): SegmentRecord {
+  return {
+    ulid: row.ulid,
+    project_ulid: row.project_ulid,
+    key: row.key,
+    name: row.name,
+    description: row.description ?? null,
+    included: jsonArray<string>(row.included),
+    excluded: jsonArray<string>(row.excluded),
+    rules: jsonArray<SegmentRuleRecord>(row.rules),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/** The stored form: rules as `[{criteria: [{selector, sub_selector, comparer, values}]}]` (CompiledSegment). */
+function toRow(s: SegmentRecord): SegmentRow {
+  return {
+    ulid: s.ulid,
+    project_ulid: s.project_ulid,
+    key: s.key,
+    name: s.name,
+    description: s.description,
+    included: JSON.stringify(s.included),
+    excluded: JSON.stringify(s.excluded),
+    rules: JSON.stringify(
+      s.rules.map((r) => ({
+        criteria: r.criteria.map((c) => ({ selector: c.selector, sub_selector: c.sub_selector, comparer: c.comparer, values: c.values })),
+      })),
+    ),
+    created_at: s.created_at,
+    updated_at: s.updated_at,
+  };
+}
+
+/** LIKE pattern for `"key"` inside a criterion's JSON values, with `!` as the escape character. */
+function quotedKeyPattern(key: string): string {
+  return `%${JSON.stringify(key).replace(/[!%_]/g, (c) => `!${c}`)}%`;
+}
+
+class KnexSegmentsReader implements SegmentsReader {
+  constructor(
+    protected readonly db: Db,
+    protected readonly dialect: Dialect,
+    private readonly inTrx: boolean,
+  ) {}
+
+  resolveProject(access: ResourceAccess, projectKey: string): Promise<ProjectRef> {
+    return findProject(this.db, access, projectKey);
+  }
+
+  listSegments(projectUlid: string, page: PageRequest): Promise<Page<SegmentRecord>> {
+    const query = this.db('segments').where('project_ulid', projectUlid).select(columns);
+    return paginateByUlid<SegmentRow & Record<string, unknown>, SegmentRecord>(
+      query,
+      'ulid',
+      `segments:${projectUlid}`,
+      page,
+      toRecord,
+    );
+  }
+
+  async findSegment(projectUlid: string, key: string, options: { lock?: boolean } = {}): Promise<SegmentRecord | undefined> {
+    const query = this.db('segments').where({ project_ulid: projectUlid, key }).first(columns);
+    if (options.lock && this.inTrx && this.dialect === 'mysql') query.forUpdate();
+    const row = (await query) as SegmentRow | undefined;
+    return row ? toRecord(row) : undefined;
+  }
+}
+
+class KnexSegmentsWriter extends KnexSegmentsReader implements SegmentsWriter {
+  constructor(
+    readonly trx: Knex.Transaction,
+    dialect: Dialect,
+  ) {
+    super(trx, dialect, true);
+  }
+
+  async insertSegment(segment: SegmentRecord): Promise<void> {
+    try {
+      await this.trx('segments').insert(toRow(segment));
+    } catch (error) {
+      if (isUniqueViolation(error)) throw duplicateKey(segment.key);
+      throw error;
+    }
+  }
+
+  async updateSegment(segment: SegmentRecord): Promise<void> {
+    const { ulid: _u, project_ulid: _p, key: _k, created_at: _c, ...changes } = toRow(segment);
+    await this.trx('segments').where('ulid', segment.ulid).update(changes);
+  }
+
+  async deleteSegment(segmentUlid: string): Promise<void> {
+    await this.trx('criterion_segments').where('segment_ulid', segmentUlid).delete();
+    await this.trx('segments').where('ulid', segmentUlid).delete();
+  }
+
+  async referencingFlagKeys(segment: Pick<SegmentRecord, 'ulid' | 'key' | 'project_ulid'>): Promise<string[]> {
+    const trx = this.trx;
+    // Links written with the rule, and (should a copy of rules ever skip the links) the
+    // segment key inside a segment criterion's values.
+    const query = trx('criteria')
+      .join('rules', 'rules.ulid', 'criteria.rule_ulid')
+      .join('targets', 'targets.ulid', 'rules.target_ulid')
+      .join('flags', 'flags.ulid', 'targets.flag_ulid')
+      .where('flags.project_ulid', segment.project_ulid)
+      .whereNot('targets.status', 'expired')
+      .where((q) => {
+        q.whereIn('criteria.ulid', trx('criterion_segments').where('segment_ulid', segment.ulid).select('criterion_ulid')).orWhere(
+          (inner) => {
+            inner
+              .where('criteria.selector', 'segment')
+              .whereRaw("?? like ? escape '!'", ['criteria.values', quotedKeyPattern(segment.key)]);
+          },
+        );
+      })
+      .distinct('flags.key')
+      .orderBy('flags.key');
+    if (this.dialect === 'mysql') query.forShare();
+    const rows = (await query) as { key: string }[];
+    return rows.map((r) => r.key);
+  }
+
+  bumpProjectRevisions(projectUlid: string): Promise<void> {
+    return bumpProjectRevisions(this.trx, projectUlid);
+  }
+}
+
+export class KnexSegmentsStore extends KnexSegmentsReader implements SegmentsStore {
+  constructor(
+    private readonly knex: Knex,
+    dialect: Dialect,
+  ) {
+    super(knex, dialect, false);
+  }
+
+  transaction<T>(work: (writer: SegmentsWriter) => Promise<T>): Promise<T> {
+    return inTransaction(this.knex, (trx) => work(new KnexSegmentsWriter(trx, this.dialect)));
+  }
+}
