@@ -111,7 +111,7 @@ export interface paths {
          *     - Server keys get `kind: server`: the environment's compiled configuration
          *       (`EnvironmentConfig`), every flag with its default value, serving and previous published
          *       targets, rules and rollout, and the environment's segments. Context and default-value
-         *       headers are ignored.
+         *       headers are checked (`400` when invalid) but not used.
          *     - Mobile and client keys get `kind: client`: every flag with `include_in_mobile`
          *       (mobile keys) or `include_in_client` (client keys) evaluated for the context in the
          *       context header (or without a context), ordered by key. Unavailable flags are left out
@@ -670,6 +670,16 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
+        /**
+         * @description The request headers are larger than the server accepts (16 KB in total). Sent by the HTTP
+         *     layer before the request is read: no body.
+         */
+        HeadersTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description Not modified: an ETag in `If-None-Match` matches the current one. No body. */
         NotModified: {
             headers: {
@@ -1018,6 +1028,7 @@ export interface operations {
             400: components["responses"]["BadHeaders"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     getEvaluatedFlag: {
@@ -1085,6 +1096,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["FlagNotFound"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     recordFlagUsage: {
@@ -1197,6 +1209,7 @@ export interface operations {
             400: components["responses"]["BadHeaders"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     streamPayloadChanges: {
@@ -1265,6 +1278,7 @@ export interface operations {
             400: components["responses"]["BadHeaders"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     ofrepEvaluateFlag: {
@@ -1418,6 +1432,7 @@ export interface operations {
             413: components["responses"]["OfrepPayloadTooLarge"];
             415: components["responses"]["OfrepUnsupportedMediaType"];
             429: components["responses"]["OfrepTooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["OfrepInternalError"];
         };
     };

@@ -1,0 +1,110 @@
+import type { Knex } from 'knex';
+import type { components, operations } from '../../../generated/management.js';
+import type { ManagementRequest, OperationResult } from '../../http/operation.js';
+import { findFlagEnvironment } from '../shared/lookup.js';
+import type { AuditCommit, FlagEnvironment, TargetService } from './service.js';
+import type { TargetRecord } from './store-types.js';
+
+type Schemas = components['schemas'];
+type FlagEnvPath = operations['listTargets']['parameters']['path'];
+type TargetPath = operations['getTarget']['parameters']['path'];
+
+/** The documented Target: every stored field but the internal automatic-rollout clock. */
+export function targetView(t: TargetRecord): Schemas['Target'] {
+  return {
+    ulid: t.ulid,
+    flag_ulid: t.flag_ulid,
+    environment_ulid: t.environment_ulid,
+    value_ulid: t.value_ulid,
+    status: t.status,
+    comment: t.comment,
+    scheduled_at: t.scheduled_at,
+    rollout_percentage: t.rollout_percentage,
+    rollout_mode: t.rollout_mode,
+    rollout_status: t.rollout_status,
+    published_at: t.published_at,
+    created_at: t.created_at,
+    updated_at: t.updated_at,
+  };
+}
+
+function success(data: unknown): OperationResult {
+  return { body: { status: 'success', data } };
+}
+
+/** Handlers of the targets and rollouts operations, keyed by operationId. */
+export function targetHandlers(knex: Knex, service: TargetService) {
+  const resolve = async (request: { principal: ManagementRequest['principal']; params: FlagEnvPath }): Promise<FlagEnvironment> =>
+    findFlagEnvironment(knex, request.principal.access, request.params);
+  const commit =
+    (request: { audit: ManagementRequest['audit'] }): AuditCommit =>
+    (trx, subject) =>
+      request.audit.commit(trx, subject);
+
+  return {
+    async listTargets(request: ManagementRequest<FlagEnvPath>): Promise<OperationResult> {
+      const ctx = await resolve(request);
+      request.audit.describe(service.readSubject(ctx, 'target.listed'));
+      return success((await service.list(ctx)).map(targetView));
+    },
+
+    async createTarget(request: ManagementRequest<FlagEnvPath>): Promise<OperationResult> {
+      const ctx = await resolve(request);
+      request.audit.describe(service.readSubject(ctx, 'target.created'));
+      const { target } = await service.create(ctx, commit(request));
+      return success(targetView(target));
+    },
+
+    async getTarget(request: ManagementRequest<TargetPath>): Promise<OperationResult> {
+      const ctx = await resolve(request);
+      request.audit.describe(service.readSubject(ctx, 'target.read', request.params.targetUlid));
+      return success(targetView(await service.get(ctx, request.params.targetUlid)));
+    },
+
+    async updateTarget(request: ManagementRequest<TargetPath, unknown, Schemas['TargetUpdate']>): Promise<OperationResult> {
+      const ctx = await resolve(request);
+      request.audit.describe(service.readSubject(ctx, 'target.updated', request.params.targetUlid));
+      return success(targetView(await service.update(ctx, request.params.targetUlid, request.body, commit(request))));
+    },
+
+    async deleteTarget(request: ManagementRequest<TargetPath>): Promise<OperationResult> {
+      const ctx = await resolve(request);
+      request.audit.describe(service.readSubject(ctx, 'target.deleted', request.params.targetUlid));
+      await service.remove(ctx, request.params.targetUlid, commit(request));
+      return { body: { status: 'success' } };
+    },
+
+    async publishTarget(request: ManagementRequest<TargetPath, unknown, Schemas['TargetPublish']>): Promise<OperationResult> {
+      const ctx = await resolve(request);
+      request.audit.describe(service.readSubject(ctx, 'target.published', request.params.targetUlid));
+      const target = await service.publish(ctx, request.params.targetUlid, request.body ?? {}, commit(request));
+      return success(targetView(target));
+    },
+
+    async createRollout(request: ManagementRequest<TargetPath, unknown, Schemas['RolloutCreate']>): Promise<OperationResult> {
+      const ctx = await resolve(request);
+      request.audit.describe(service.readSubject(ctx, 'target.rollout_initialized', request.params.targetUlid));
+      const t = await service.createRollout(ctx, request.params.targetUlid, request.body, commit(request));
+      return success({ ulid: t.ulid, rollout_mode: t.rollout_mode, rollout_percentage: t.rollout_percentage, rollout_status: t.rollout_status });
+    },
+
+    async updateRollout(request: ManagementRequest<TargetPath, unknown, Schemas['RolloutUpdate']>): Promise<OperationResult> {
+      const ctx = await resolve(request);
+      request.audit.describe(service.readSubject(ctx, 'target.rollout_updated', request.params.targetUlid));
+      return success(targetView(await service.updateRollout(ctx, request.params.targetUlid, request.body, commit(request))));
+    },
+
+    async deleteRollout(request: ManagementRequest<TargetPath>): Promise<OperationResult> {
+      const ctx = await resolve(request);
+      request.audit.describe(service.readSubject(ctx, 'target.rollout_deleted', request.params.targetUlid));
+      return success(targetView(await service.deleteRollout(ctx, request.params.targetUlid, commit(request))));
+    },
+
+    async completeRollout(request: ManagementRequest<TargetPath>): Promise<OperationResult> {
+      const ctx = await resolve(request);
+      request.audit.describe(service.readSubject(ctx, 'target.rollout_completed', request.params.targetUlid));
+      const t = await service.completeRollout(ctx, request.params.targetUlid, commit(request));
+      return success({ ulid: t.ulid, rollout_percentage: t.rollout_percentage, rollout_status: t.rollout_status });
+    },
+  };
+}

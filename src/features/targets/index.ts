@@ -1,0 +1,29 @@
+import type { FeatureDeps, FeatureParts } from '../feature.js';
+import { targetHandlers } from './controller.js';
+import { TargetPublisher } from './publisher.js';
+import { TargetService } from './service.js';
+import { KnexTargetStore } from './store.js';
+
+export { TargetPublisher } from './publisher.js';
+export type { PublisherRunResult, SystemAuditSink } from './publisher.js';
+export { TargetService, automaticSteps } from './service.js';
+export type { AuditCommit, FlagEnvironment } from './service.js';
+
+/** Targets, publishing and rollouts (SPEC.md sections 3 and 4.2). */
+export function createTargetsFeature(deps: FeatureDeps): FeatureParts {
+  const service = new TargetService(new KnexTargetStore(deps.knex, deps.dialect), deps.clock);
+  return { managementHandlers: targetHandlers(deps.knex, service) };
+}
+
+/**
+ * For the scheduler: publishes due scheduled targets and advances automatic rollouts (audit
+ * actor `system`), without an HTTP request. Call `runOnce()` (or `publishDueTargets()` /
+ * `advanceRollouts()`) from a background task; safe on every instance at once.
+ */
+export function createTargetPublisher(
+  deps: Pick<FeatureDeps, 'knex' | 'dialect' | 'clock' | 'config' | 'auditWriter' | 'logger'>,
+): TargetPublisher {
+  const store = new KnexTargetStore(deps.knex, deps.dialect);
+  const service = new TargetService(store, deps.clock);
+  return new TargetPublisher(service, store, deps.auditWriter, deps.knex, deps.clock, deps.config.rolloutStepMs, deps.logger);
+}

@@ -1,0 +1,100 @@
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import type { AuditSubject } from '../../audit/audit-trail.js';
+import type { AuditCommit, SystemOutcome, TargetService } from './service.js';
+import type { TargetScope, TargetStore } from './store-types.js';
+
+/** Where system audit entries go: the AuditWriter (writeSystem), or a recorder in tests. */
+export interface SystemAuditSink {
+  writeSystem(db: Knex | Knex.Transaction, subject: AuditSubject, result?: string): Promise<void>;
+}
+
+export interface PublisherRunResult {
+  published: number;
+  refused: number;
+  advanced: number;
+  completed: number;
+}
+
+/**
+ * The background work of targets, for the scheduler (src/features/scheduler): publishes due
+ * scheduled targets and advances automatic rollouts, with audit actor `system`. It needs no HTTP
+ * request and is safe to run on every instance at once (each change is conditional on the state
+ * it read, under the environment's lock). Audit entries: actor `system`, no HTTP method, path or
+ * status (AuditWriter.writeSystem), committed in the transaction of the change.
+ */
+export class TargetPublisher {
+  constructor(
+    private readonly service: TargetService,
+    private readonly store: TargetStore,
+    private readonly audit: SystemAuditSink,
+    /** For audit entries of refused system actions (written outside any transaction). */
+    private readonly db: Knex,
+    private readonly clock: { now(): Date },
+    private readonly rolloutStepMs: number,
+    private readonly logger?: Logger,
+  ) {}
+
+  private readonly systemAudit: AuditCommit = (trx, subject) => this.audit.writeSystem(trx, subject);
+
+  /** Publishes every scheduled target whose time has come (at most `limit` per call). */
+  async publishDueTargets(limit = 100): Promise<{ published: number; refused: number }> {
+    const due = await this.store.dueScheduled(this.clock.now().toISOString(), limit);
+    let published = 0;
+    let refused = 0;
+    for (const scope of due) {
+      const outcome = await this.service.publishScheduled(scope, this.systemAudit);
+      if (outcome.kind === 'done') published++;
+      if (outcome.kind === 'refused') {
+        refused++;
+        await this.recordRefusal(scope, 'target.published', outcome);
+      }
+    }
+    return { published, refused };
+  }
+
+  /** Advances every automatic rollout whose step interval has passed, one step each. */
+  async advanceRollouts(limit = 100): Promise<{ advanced: number; completed: number }> {
+    const before = new Date(this.clock.now().getTime() - this.rolloutStepMs).toISOString();
+    const due = await this.store.dueRolloutSteps(before, limit);
+    let advanced = 0;
+    let completed = 0;
+    for (const scope of due) {
+      const outcome = await this.service.advanceRollout(scope, this.rolloutStepMs, this.systemAudit);
+      if (outcome.kind === 'done') {
+        if (outcome.action === 'target.rollout_completed') completed++;
+        else advanced++;
+      }
+    }
+    return { advanced, completed };
+  }
+
+  /** One pass of both jobs. */
+  async runOnce(): Promise<PublisherRunResult> {
+    const a = await this.publishDueTargets();
+    const b = await this.advanceRollouts();
+    return { ...a, ...b };
+  }
+
+  /** A refused scheduled publish is audited once (not on every tick while it stays refused). */
+  private async recordRefusal(
+    scope: TargetScope,
+    action: string,
+    outcome: Extract<SystemOutcome, { kind: 'refused' }>,
+  ): Promise<void> {
+    this.logger?.warn({ target: scope.target.ulid, reason: outcome.message }, 'scheduled publish refused');
+    if (await this.store.lastSystemFailure(scope.target.ulid, action)) return;
+    await this.audit.writeSystem(
+      this.db,
+      {
+        action,
+        subjectType: 'target',
+        subjectUlid: scope.target.ulid,
+        subjectLabel: `${scope.flagKey}/${scope.environmentKey}`,
+        projectUlid: scope.projectUlid,
+        environmentUlid: scope.target.environment_ulid,
+      },
+      'invalid',
+    );
+  }
+}

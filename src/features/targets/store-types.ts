@@ -1,0 +1,92 @@
+import type { Knex } from 'knex';
+
+export type TargetStatus = 'draft' | 'scheduled' | 'published' | 'expired';
+export type RolloutMode = 'manual' | 'automatic';
+export type RolloutStatus = 'active' | 'paused' | 'completed';
+
+/** A `targets` row as the service sees it (booleans and numbers already mapped). */
+export interface TargetRecord {
+  ulid: string;
+  flag_ulid: string;
+  environment_ulid: string;
+  value_ulid: string;
+  status: TargetStatus;
+  comment: string | null;
+  scheduled_at: string | null;
+  published_at: string | null;
+  rollout_percentage: number | null;
+  rollout_mode: RolloutMode | null;
+  rollout_status: RolloutStatus | null;
+  /** When the current automatic rollout step started; null while paused, for manual or unpublished rollouts. */
+  rollout_step_started_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type TargetPatch = Partial<Omit<TargetRecord, 'ulid' | 'flag_ulid' | 'environment_ulid' | 'created_at'>>;
+
+/** The state a conditional update expects to find; the update changes nothing when it does not hold. */
+export interface TargetCondition {
+  status?: readonly TargetStatus[];
+  rollout_status?: readonly (RolloutStatus | null)[];
+  /** Optimistic check on the automatic rollout clock. */
+  rollout_step_started_at?: string | null;
+}
+
+/** Names used in audit labels and paths, for work that runs without a request (scheduler). */
+export interface TargetScope {
+  target: TargetRecord;
+  projectUlid: string;
+  projectKey: string;
+  flagKey: string;
+  environmentKey: string;
+}
+
+/** Environment settings read under the environment's row lock. */
+export interface LockedEnvironment {
+  ulid: string;
+  comments_required: boolean;
+  confirmation_required: boolean;
+}
+
+/** Work done inside one database transaction. */
+export interface TargetTransaction {
+  /** The transaction handle, for the audit entry committed with the change. */
+  readonly trx: Knex.Transaction;
+  /**
+   * Serialises every target change of the environment (MySQL: SELECT ... FOR UPDATE on the
+   * environment row; SQLite transactions are already serial). Call it first.
+   */
+  lockEnvironment(environmentUlid: string): Promise<LockedEnvironment | undefined>;
+  find(flagUlid: string, environmentUlid: string, targetUlid: string): Promise<TargetRecord | undefined>;
+  /** Published targets of the flag in the environment, newest publish first. */
+  listPublished(flagUlid: string, environmentUlid: string): Promise<TargetRecord[]>;
+  /** The greatest published_at among the flag's targets in the environment (any status). */
+  latestPublishedAt(flagUlid: string, environmentUlid: string): Promise<string | null>;
+  insert(record: TargetRecord): Promise<void>;
+  /** Updates when the condition holds; false when it does not (or the target is gone). */
+  updateIf(targetUlid: string, condition: TargetCondition, patch: TargetPatch): Promise<boolean>;
+  deleteIf(targetUlid: string, condition: TargetCondition): Promise<boolean>;
+  /** Marks the given published targets expired. */
+  expire(targetUlids: readonly string[], now: string): Promise<void>;
+  /** The flag's default value, or undefined when it has none. */
+  defaultValueUlid(flagUlid: string): Promise<string | undefined>;
+  valueBelongsToFlag(valueUlid: string, flagUlid: string): Promise<boolean>;
+  /** Copies the rules, criteria and criterion_segments rows of one target onto another, with new ulids. */
+  copyRules(fromTargetUlid: string, toTargetUlid: string, now: string): Promise<void>;
+  bumpRevision(environmentUlid: string): Promise<void>;
+}
+
+export interface TargetStore {
+  /** Newest first. */
+  list(flagUlid: string, environmentUlid: string): Promise<TargetRecord[]>;
+  find(flagUlid: string, environmentUlid: string, targetUlid: string): Promise<TargetRecord | undefined>;
+  /** Runs `work` in one transaction (retried on deadlock); a throw rolls everything back. */
+  transaction<T>(work: (tx: TargetTransaction) => Promise<T>): Promise<T>;
+  /** Scheduled targets whose scheduled_at is at or before `now`, oldest first. */
+  dueScheduled(now: string, limit: number): Promise<TargetScope[]>;
+  /** Published targets with an active automatic rollout whose step started at or before `startedBefore`. */
+  dueRolloutSteps(startedBefore: string, limit: number): Promise<TargetScope[]>;
+  /** Whether the newest audit entry about the target is a refused system action (avoids repeating it). */
+  lastSystemFailure(targetUlid: string, action: string): Promise<boolean>;
+}
