@@ -1,0 +1,402 @@
+/**
+ * Criterion matching (DESIGN.md section 4).
+ *
+ * A criterion is compiled once into a MatchCriterion: the comparer becomes a positive operation
+ * plus a `negate` flag (every not* comparer is exactly the negation of its positive form), its
+ * values become a Set where that pays, and ordering comparers keep a single numeric threshold.
+ * `matchCriteria` evaluates an AND of criteria for a context; it is the hot path, written as one
+ * flat loop with the common cases (attribute and identifier equality) inline, the memoised
+ * attribute lookups and segment memberships kept in the snapshot's scratch (MatchState).
+ *
+ * Semantics:
+ * - attribute values and criterion values are lists of strings; the positive comparers match when
+ *   ANY attribute value matches ANY criterion value (equal/in: exact string equality;
+ *   contains/startswith/endswith: substring tests, case-sensitive; gt/gte/lt/lte: both sides must
+ *   be numeric (see numeric.ts), a non-numeric value never satisfies an ordering comparison);
+ * - an absent attribute (or no context at all) has no values, so every positive comparer except
+ *   isnull fails on it and every not* comparer matches;
+ * - isnull: attribute absent, or all of its values are empty strings; notnull is its negation;
+ * - selector `context` compares the context identifier with equal/notequal/in/notin; when
+ *   sub_selector is set the context type must equal it, otherwise the criterion does not match
+ *   whatever the comparer (the type requirement is not negated); without a context the
+ *   identifier comparison is false (so notequal/notin match unless a type is required);
+ * - selector `segment` compares the keys of the segments the context is a member of, with
+ *   equal/notequal/in/notin (sub_selector is ignored; an unknown segment key has no members);
+ * - a comparer not allowed on its selector, an unknown comparer or selector, an attribute
+ *   criterion without sub_selector, and a segment criterion inside a segment rule never match
+ *   (not even their not* forms).
+ */
+import { parseNumeric } from './numeric.js';
+import type { CompiledCriterion, Context, ContextAttribute, ContextAttributeValue } from './types.js';
+
+export const KIND_NEVER = 0;
+export const KIND_ATTRIBUTE = 1;
+export const KIND_CONTEXT = 2;
+export const KIND_SEGMENT = 3;
+
+export const OP_EQUAL = 0;
+export const OP_CONTAINS = 1;
+export const OP_STARTSWITH = 2;
+export const OP_ENDSWITH = 3;
+export const OP_GT = 4;
+export const OP_GTE = 5;
+export const OP_LT = 6;
+export const OP_LTE = 7;
+export const OP_ISNULL = 8;
+
+/** Above this many values, equality uses a Set instead of a scan. */
+const SET_THRESHOLD = 8;
+
+interface ComparerInfo {
+  readonly op: number;
+  readonly negate: boolean;
+  /** Allowed on the context and segment selectors (equality comparers only). */
+  readonly identity: boolean;
+}
+
+const COMPARER_INFO: ReadonlyMap<string, ComparerInfo> = new Map<string, ComparerInfo>([
+  ['equal', { op: OP_EQUAL, negate: false, identity: true }],
+  ['in', { op: OP_EQUAL, negate: false, identity: true }],
+  ['notequal', { op: OP_EQUAL, negate: true, identity: true }],
+  ['notin', { op: OP_EQUAL, negate: true, identity: true }],
+  ['contains', { op: OP_CONTAINS, negate: false, identity: false }],
+  ['notcontains', { op: OP_CONTAINS, negate: true, identity: false }],
+  ['startswith', { op: OP_STARTSWITH, negate: false, identity: false }],
+  ['notstartswith', { op: OP_STARTSWITH, negate: true, identity: false }],
+  ['endswith', { op: OP_ENDSWITH, negate: false, identity: false }],
+  ['notendswith', { op: OP_ENDSWITH, negate: true, identity: false }],
+  ['gt', { op: OP_GT, negate: false, identity: false }],
+  ['gte', { op: OP_GTE, negate: false, identity: false }],
+  ['lt', { op: OP_LT, negate: false, identity: false }],
+  ['lte', { op: OP_LTE, negate: false, identity: false }],
+  ['isnull', { op: OP_ISNULL, negate: false, identity: false }],
+  ['notnull', { op: OP_ISNULL, negate: true, identity: false }],
+]);
+
+/** A criterion ready for matching. Always built by makeCriterion, so all share one shape. */
+export interface MatchCriterion {
+  /** KIND_* */
+  readonly kind: number;
+  /** OP_* (positive form) */
+  readonly op: number;
+  readonly negate: boolean;
+  /** Attribute slot (KIND_ATTRIBUTE), else -1. */
+  readonly attr: number;
+  /** Required context type (KIND_CONTEXT with sub_selector), else null. */
+  readonly contextType: string | null;
+  /** Criterion values. */
+  readonly values: readonly string[];
+  /** The only value when there is exactly one (equality fast path), else null. */
+  readonly single: string | null;
+  /** Equality values as a Set when there are many, else null. */
+  readonly valueSet: ReadonlySet<string> | null;
+  /** gt/gte: smallest numeric criterion value; lt/lte: largest; NaN when none is numeric. */
+  readonly threshold: number;
+  /** KIND_SEGMENT: indexes of the named segments that exist. */
+  readonly segments: readonly number[];
+}
+
+function makeCriterion(
+  kind: number,
+  op: number,
+  negate: boolean,
+  attr: number,
+  contextType: string | null,
+  values: readonly string[],
+  threshold: number,
+  segments: readonly number[],
+): MatchCriterion {
+  const equality = op === OP_EQUAL;
+  return {
+    kind,
+    op,
+    negate,
+    attr,
+    contextType,
+    values,
+    single: equality && values.length === 1 ? (values[0] as string) : null,
+    valueSet: equality && values.length > SET_THRESHOLD ? new Set(values) : null,
+    threshold,
+    segments,
+  };
+}
+
+export const NEVER_MATCHES: MatchCriterion = makeCriterion(KIND_NEVER, OP_EQUAL, false, -1, null, [], NaN, []);
+
+export interface CriterionCompileScope {
+  /** Slot of an attribute name (allocated on first use). */
+  attributeSlot(name: string): number;
+  /** Index of a segment key, or -1 when there is no such segment. */
+  segmentIndex(key: string): number;
+  /** False inside segment rules: segment criteria never match there. */
+  readonly allowSegmentSelector: boolean;
+}
+
+function thresholdOf(op: number, values: readonly string[]): number {
+  let t = NaN;
+  for (const v of values) {
+    const n = parseNumeric(v);
+    if (Number.isNaN(n)) continue;
+    if (Number.isNaN(t)) t = n;
+    else if (op === OP_GT || op === OP_GTE) t = Math.min(t, n);
+    else t = Math.max(t, n);
+  }
+  return t;
+}
+
+/** Compiles one criterion of the configuration. */
+export function compileCriterion(c: CompiledCriterion, scope: CriterionCompileScope): MatchCriterion {
+  const info = COMPARER_INFO.get(c.comparer as string);
+  if (info === undefined) return NEVER_MATCHES;
+  const values: readonly string[] = Array.isArray(c.values)
+    ? c.values.filter((v): v is string => typeof v === 'string')
+    : [];
+  const subSelector = typeof c.sub_selector === 'string' ? c.sub_selector : null;
+
+  switch (c.selector as string) {
+    case 'attribute': {
+      if (subSelector === null) return NEVER_MATCHES;
+      const threshold =
+        info.op === OP_GT || info.op === OP_GTE || info.op === OP_LT || info.op === OP_LTE
+          ? thresholdOf(info.op, values)
+          : NaN;
+      return makeCriterion(KIND_ATTRIBUTE, info.op, info.negate, scope.attributeSlot(subSelector), null, values, threshold, []);
+    }
+    case 'context':
+      if (!info.identity) return NEVER_MATCHES;
+      return makeCriterion(KIND_CONTEXT, info.op, info.negate, -1, subSelector, values, NaN, []);
+    case 'segment': {
+      if (!info.identity || !scope.allowSegmentSelector) return NEVER_MATCHES;
+      const segments: number[] = [];
+      for (const key of values) {
+        const idx = scope.segmentIndex(key);
+        if (idx >= 0 && !segments.includes(idx)) segments.push(idx);
+      }
+      return makeCriterion(KIND_SEGMENT, info.op, info.negate, -1, null, values, NaN, segments);
+    }
+    default:
+      return NEVER_MATCHES;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Matching
+
+/** A compiled segment, as matching needs it. */
+export interface MatchSegment {
+  readonly included: ReadonlySet<string>;
+  readonly excluded: ReadonlySet<string>;
+  /** Each rule's criteria (AND); the segment matches when any rule matches (OR). */
+  readonly rules: readonly (readonly MatchCriterion[])[];
+}
+
+/**
+ * Scratch memory of one evaluation call (owned by the snapshot). An entry is valid when its
+ * stamp equals `stamp`; a new call bumps `stamp`, which invalidates everything at once.
+ */
+export interface MatchState {
+  readonly stamp: number;
+  /** Stamp of the call whose context has been indexed into attrStamp / attrValues. */
+  indexedStamp: number;
+  readonly attributeSlots: ReadonlyMap<string, number>;
+  readonly attrStamp: Int32Array;
+  readonly attrValues: (readonly ContextAttributeValue[] | undefined)[];
+  readonly numStamp: Int32Array;
+  readonly numValue: Float64Array;
+  readonly segments: readonly MatchSegment[];
+  readonly segStamp: Int32Array;
+  readonly segMember: Uint8Array;
+}
+
+/**
+ * Indexes the context's attributes by slot, once per evaluation call: one pass over the
+ * attributes, each looked up in the snapshot's name -> slot map (names no criterion uses are
+ * skipped). An attribute sent twice gets the union of its values (rare; allocates).
+ */
+function indexContext(st: MatchState, context: Context): void {
+  const stamp = st.stamp;
+  st.indexedStamp = stamp;
+  const attributes = context.attributes;
+  if (attributes === undefined) return;
+  const slots = st.attributeSlots;
+  for (let i = 0; i < attributes.length; i++) {
+    const a = attributes[i] as ContextAttribute;
+    const slot = slots.get(a.key);
+    if (slot === undefined) continue;
+    if (st.attrStamp[slot] !== stamp) {
+      st.attrStamp[slot] = stamp;
+      st.attrValues[slot] = a.values;
+    } else {
+      const merged = (st.attrValues[slot] as readonly ContextAttributeValue[]).slice();
+      for (let j = 0; j < a.values.length; j++) merged.push(a.values[j] as ContextAttributeValue);
+      st.attrValues[slot] = merged;
+    }
+  }
+}
+
+/** Whether `s` equals one of several criterion values (no `single`). */
+function equalsOneOf(c: MatchCriterion, s: string): boolean {
+  if (c.valueSet !== null) return c.valueSet.has(s);
+  const values = c.values;
+  for (let i = 0; i < values.length; i++) {
+    if (values[i] === s) return true;
+  }
+  return false;
+}
+
+function orderingHolds(op: number, x: number, threshold: number): boolean {
+  switch (op) {
+    case OP_GT:
+      return x > threshold;
+    case OP_GTE:
+      return x >= threshold;
+    case OP_LT:
+      return x < threshold;
+    default:
+      return x <= threshold;
+  }
+}
+
+/** Positive form of the attribute comparers other than equality. */
+function otherAttributePositive(
+  st: MatchState,
+  c: MatchCriterion,
+  attr: readonly ContextAttributeValue[] | undefined,
+): boolean {
+  const op = c.op;
+  if (op === OP_ISNULL) {
+    if (attr === undefined) return true;
+    for (let i = 0; i < attr.length; i++) {
+      if ((attr[i] as ContextAttributeValue).value !== '') return false;
+    }
+    return true;
+  }
+  if (attr === undefined) return false;
+  const n = attr.length;
+  const values = c.values;
+  const m = values.length;
+  switch (op) {
+    case OP_CONTAINS:
+      for (let i = 0; i < n; i++) {
+        const s = (attr[i] as ContextAttributeValue).value;
+        for (let j = 0; j < m; j++) if (s.includes(values[j] as string)) return true;
+      }
+      return false;
+    case OP_STARTSWITH:
+      for (let i = 0; i < n; i++) {
+        const s = (attr[i] as ContextAttributeValue).value;
+        for (let j = 0; j < m; j++) if (s.startsWith(values[j] as string)) return true;
+      }
+      return false;
+    case OP_ENDSWITH:
+      for (let i = 0; i < n; i++) {
+        const s = (attr[i] as ContextAttributeValue).value;
+        for (let j = 0; j < m; j++) if (s.endsWith(values[j] as string)) return true;
+      }
+      return false;
+    default: {
+      // gt, gte, lt, lte
+      const t = c.threshold;
+      if (t !== t) return false; // no numeric criterion value
+      if (n === 1) {
+        // single value: its number is memoised per call (several criteria often test one attribute)
+        const slot = c.attr;
+        let x: number;
+        if (st.numStamp[slot] === st.stamp) {
+          x = st.numValue[slot] as number;
+        } else {
+          x = parseNumeric((attr[0] as ContextAttributeValue).value);
+          st.numStamp[slot] = st.stamp;
+          st.numValue[slot] = x;
+        }
+        return x === x && orderingHolds(op, x, t);
+      }
+      for (let i = 0; i < n; i++) {
+        const x = parseNumeric((attr[i] as ContextAttributeValue).value);
+        if (x === x && orderingHolds(op, x, t)) return true;
+      }
+      return false;
+    }
+  }
+}
+
+/**
+ * Segment membership (memoised per call): identifier included -> member; else excluded -> not;
+ * else any segment rule whose criteria all match. Without a context only the rules apply.
+ */
+function isSegmentMember(st: MatchState, context: Context | null, index: number): boolean {
+  if (st.segStamp[index] === st.stamp) return st.segMember[index] === 1;
+  const segment = st.segments[index];
+  let member = false;
+  if (segment !== undefined) {
+    if (context !== null && segment.included.has(context.identifier)) {
+      member = true;
+    } else if (context !== null && segment.excluded.has(context.identifier)) {
+      member = false;
+    } else {
+      const rules = segment.rules;
+      for (let i = 0; i < rules.length; i++) {
+        if (matchCriteria(st, context, rules[i] as readonly MatchCriterion[])) {
+          member = true;
+          break;
+        }
+      }
+    }
+  }
+  st.segStamp[index] = st.stamp;
+  st.segMember[index] = member ? 1 : 0;
+  return member;
+}
+
+/** Whether all criteria match the context (null: no context). An empty list matches. */
+export function matchCriteria(st: MatchState, context: Context | null, criteria: readonly MatchCriterion[]): boolean {
+  const count = criteria.length;
+  for (let i = 0; i < count; i++) {
+    const c = criteria[i] as MatchCriterion;
+    const kind = c.kind;
+    let positive: boolean;
+    if (kind === KIND_ATTRIBUTE) {
+      let values: readonly ContextAttributeValue[] | undefined;
+      if (context === null) {
+        values = undefined;
+      } else {
+        if (st.indexedStamp !== st.stamp) indexContext(st, context);
+        const slot = c.attr;
+        values = st.attrStamp[slot] === st.stamp ? st.attrValues[slot] : undefined;
+      }
+      if (c.op === OP_EQUAL) {
+        positive = false;
+        if (values !== undefined) {
+          const single = c.single;
+          for (let j = 0; j < values.length; j++) {
+            const s = (values[j] as ContextAttributeValue).value;
+            if (single !== null ? s === single : equalsOneOf(c, s)) {
+              positive = true;
+              break;
+            }
+          }
+        }
+      } else {
+        positive = otherAttributePositive(st, c, values);
+      }
+    } else if (kind === KIND_CONTEXT) {
+      // a required context type is a precondition for every comparer, not negated
+      if (c.contextType !== null && (context === null || context.type !== c.contextType)) return false;
+      positive =
+        context !== null && (c.single !== null ? context.identifier === c.single : equalsOneOf(c, context.identifier));
+    } else if (kind === KIND_SEGMENT) {
+      positive = false;
+      const segments = c.segments;
+      for (let j = 0; j < segments.length; j++) {
+        if (isSegmentMember(st, context, segments[j] as number)) {
+          positive = true;
+          break;
+        }
+      }
+    } else {
+      return false; // KIND_NEVER
+    }
+    if (positive === c.negate) return false;
+  }
+  return true;
+}

@@ -1,0 +1,146 @@
+/**
+ * Flag evaluation (DESIGN.md section 4).
+ *
+ * 1. Target: with a rollout set, a context with an identifier whose bucket
+ *    (bucket.ts) is below percentage * 100 gets the serving target; everything else gets the
+ *    previous target, or with none the flag's default value. Without a rollout: the serving target.
+ * 2. The target's rules in order: the first whose criteria all match wins (resolved_by `rule`).
+ * 3. Else the target's value: resolved_by `rollout` when the rollout chose the serving target,
+ *    `target` otherwise.
+ * 4. No target: the flag's default value (resolved_by `default`).
+ * 5. Nothing to serve: a declared default for that key whose type equals the flag's type is
+ *    served (resolved_by `default`); otherwise the flag is unavailable (undefined).
+ * Unknown keys are always unavailable, declared default or not.
+ *
+ * Segment membership: identifier in `included` -> member; else in `excluded` -> not a member;
+ * else member when any segment rule has all its criteria matching. Without a context the member
+ * lists do not apply and only the rules decide. Memberships and attribute lookups are computed
+ * lazily and memoised for the duration of one evaluateFlag / evaluateAll call.
+ */
+import { murmur3Continue } from './murmur3.js';
+import { BUCKET_COUNT } from './bucket.js';
+import { matchCriteria } from './comparers.js';
+import { valueMatchesType } from './context.js';
+import type { Snapshot, SnapshotFlag, SnapshotTarget } from './snapshot.js';
+import type { Context, DefaultValueDeclaration, EvaluationOutcome, JsonValue, ResolvedBy } from './types.js';
+
+/** Which flags evaluateAll returns: `mobile` / `client` keep only flags included on that platform. */
+export type Platform = 'server' | 'mobile' | 'client';
+
+export interface EvaluateAllOptions {
+  readonly platform?: Platform;
+}
+
+function outcome(flag: SnapshotFlag, value: JsonValue, resolvedBy: ResolvedBy): EvaluationOutcome {
+  return { key: flag.key, name: flag.name, type: flag.type, value, resolved_by: resolvedBy };
+}
+
+function servedFromDeclaration(
+  flag: SnapshotFlag,
+  declaration: DefaultValueDeclaration | undefined,
+): EvaluationOutcome | undefined {
+  if (
+    declaration === undefined ||
+    declaration.key !== flag.key ||
+    declaration.type !== flag.type ||
+    !valueMatchesType(flag.type, declaration.value)
+  ) {
+    return undefined;
+  }
+  return outcome(flag, declaration.value, 'default');
+}
+
+/** Evaluates one compiled flag within the current evaluation call (no stamp change). */
+function evaluateCompiled(
+  snap: Snapshot,
+  flag: SnapshotFlag,
+  context: Context | null,
+  declaration: DefaultValueDeclaration | undefined,
+): EvaluationOutcome | undefined {
+  let target: SnapshotTarget | null;
+  let byRollout = false;
+  if (flag.hasRollout) {
+    if (
+      context !== null &&
+      context.identifier !== '' &&
+      murmur3Continue(flag.bucketState, context.type, '/', context.identifier) % BUCKET_COUNT <
+        flag.rolloutThreshold
+    ) {
+      target = flag.serving;
+      byRollout = true;
+    } else {
+      target = flag.previous;
+    }
+  } else {
+    target = flag.serving;
+  }
+
+  if (target !== null) {
+    const rules = target.rules;
+    for (let i = 0; i < rules.length; i++) {
+      const rule = rules[i]!;
+      if (matchCriteria(snap, context, rule.criteria)) return outcome(flag, rule.value, 'rule');
+    }
+    return outcome(flag, target.value, byRollout ? 'rollout' : 'target');
+  }
+  if (flag.hasDefault) return outcome(flag, flag.defaultValue, 'default');
+  return servedFromDeclaration(flag, declaration);
+}
+
+/**
+ * Evaluates one flag for a context (null: no context).
+ * Returns undefined when the flag is unavailable: unknown key, or nothing to serve and no usable
+ * declared default (same key and same type as the flag).
+ */
+export function evaluateFlag(
+  snapshot: Snapshot,
+  key: string,
+  context: Context | null,
+  declaredDefault?: DefaultValueDeclaration,
+): EvaluationOutcome | undefined {
+  const flag = snapshot.flagMap.get(key);
+  if (flag === undefined) return undefined;
+  snapshot.nextStamp();
+  return evaluateCompiled(snapshot, flag, context, declaredDefault);
+}
+
+function declarationFor(
+  flag: SnapshotFlag,
+  declarations: readonly DefaultValueDeclaration[],
+): DefaultValueDeclaration | undefined {
+  for (let i = 0; i < declarations.length; i++) {
+    const d = declarations[i] as DefaultValueDeclaration;
+    if (d.key === flag.key && d.type === flag.type && valueMatchesType(flag.type, d.value)) return d;
+  }
+  return undefined;
+}
+
+/**
+ * Evaluates every flag of the snapshot, in configuration order, leaving out unavailable flags.
+ * A flag with nothing to serve is included when `declaredDefaults` holds a declaration with its
+ * key and type (the first such declaration). Declarations for unknown keys are ignored.
+ */
+export function evaluateAll(
+  snapshot: Snapshot,
+  context: Context | null,
+  declaredDefaults: readonly DefaultValueDeclaration[] = [],
+  options?: EvaluateAllOptions,
+): EvaluationOutcome[] {
+  const platform = options?.platform ?? 'server';
+  const out: EvaluationOutcome[] = [];
+  snapshot.nextStamp();
+  const flags = snapshot.flagList;
+  for (let i = 0; i < flags.length; i++) {
+    const flag = flags[i] as SnapshotFlag;
+    if (platform === 'mobile' && !flag.includeInMobile) continue;
+    if (platform === 'client' && !flag.includeInClient) continue;
+    const result = evaluateCompiled(snapshot, flag, context, undefined);
+    if (result !== undefined) {
+      out.push(result);
+    } else {
+      const declared = declarationFor(flag, declaredDefaults);
+      if (declared !== undefined) out.push(outcome(flag, declared.value, 'default'));
+    }
+  }
+  return out;
+}
