@@ -2141,6 +2141,23 @@ export interface components {
             status: "success";
             data: components["schemas"]["BulkDeleteResult"];
         };
+        /**
+         * @description The context `evaluateFlag` evaluates for: the same document as the public API's `Context`
+         *     (sent there in the `X-VEXIL-CONTEXT` header).
+         */
+        EvaluationContext: {
+            /** @description Actor category, e.g. user, organization, service. */
+            type: string;
+            /** @description Stable unique identifier; used for matching and percentage bucketing. */
+            identifier: string;
+            name?: string;
+            attributes?: {
+                key: string;
+                values: {
+                    value: string;
+                }[];
+            }[];
+        };
         EvaluationResult: {
             key: string;
             name: string;
@@ -4327,8 +4344,8 @@ export interface operations {
                  *     [{"key": "country", "values": [{"value": "FR"}]}]}`. `type` (1 to 200 characters) and
                  *     `identifier` (1 to 1000 characters) are required. Without it (or empty) the flag is
                  *     evaluated for no context (no rule that needs context data matches; never inside a
-                 *     partial rollout).
-                 * @example {"type":"user","identifier":"u-42","attributes":[{"key":"country","values":[{"value":"FR"}]}]}
+                 *     partial rollout). Text that is not JSON or does not match `EvaluationContext` gets
+                 *     `422`.
                  */
                 context?: string;
             };
@@ -4372,6 +4389,16 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableQuery"];
             429: components["responses"]["TooManyRequests"];
+            /**
+             * @description The request line and headers are larger than the server accepts (16 KB in total, so
+             *     a very large `context`). Sent by the HTTP layer before the request is read: no body.
+             */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     getFlagInsights: {

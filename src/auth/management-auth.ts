@@ -61,10 +61,10 @@ export function authorizeOperation(principal: ManagementPrincipal, requiredScope
   if (requiredScope === undefined || requiredScope === 'none') return;
   if (requiredScope === 'personal') {
     if (principal.type !== 'personal_access_token') {
-      throw new ForbiddenError('This operation needs a personal access token.');
+      throw new ForbiddenError('This operation needs a personal access token.', 'personal');
     }
     if (principal.account.role === 'member') {
-      throw new ForbiddenError('This operation needs an owner or admin account.');
+      throw new ForbiddenError('This operation needs an owner or admin account.', 'personal');
     }
     return;
   }

@@ -1,0 +1,38 @@
+import type { components, operations } from '../../../generated/management.js';
+import type { HandlerMap, ManagementRequest, OperationResult } from '../../http/operation.js';
+import { pageOf } from '../projects/admin-common.js';
+import type { AccountService } from './service.js';
+
+type Schemas = components['schemas'];
+type AccountPath = operations['deleteAccount']['parameters']['path'];
+type TokenPath = operations['revokePersonalAccessToken']['parameters']['path'];
+type PageQuery = NonNullable<operations['listAccounts']['parameters']['query']>;
+
+/** Handlers of the account and personal access token operations. */
+export function accountHandlers(service: AccountService): HandlerMap {
+  return {
+    async listAccounts(request: ManagementRequest<Record<string, never>, PageQuery>): Promise<OperationResult> {
+      const page = await service.list(pageOf(request.query));
+      return { body: { status: 'success', data: page.data, meta: page.meta } satisfies Schemas['AccountListResponse'] };
+    },
+    async createAccount(request: ManagementRequest<Record<string, never>, unknown, Schemas['AccountCreate']>): Promise<OperationResult> {
+      const account = await service.create(request.principal, request.body, request.audit);
+      return { body: { status: 'success', data: account } satisfies Schemas['AccountResponse'] };
+    },
+    async deleteAccount(request: ManagementRequest<AccountPath>): Promise<OperationResult> {
+      await service.delete(request.principal, request.params.accountUlid, request.audit);
+      return { body: { status: 'success' } satisfies Schemas['SuccessStatus'] };
+    },
+    async createPersonalAccessToken(
+      request: ManagementRequest<AccountPath, unknown, Schemas['PersonalAccessTokenCreate']>,
+    ): Promise<OperationResult> {
+      const token = await service.createPersonalToken(request.principal, request.params.accountUlid, request.body, request.audit);
+      return { body: { status: 'success', data: token } satisfies Schemas['PersonalAccessTokenCreatedResponse'] };
+    },
+    async revokePersonalAccessToken(request: ManagementRequest<TokenPath>): Promise<OperationResult> {
+      const { accountUlid, tokenUlid } = request.params;
+      await service.revokePersonalToken(request.principal, accountUlid, tokenUlid, request.audit);
+      return { body: { status: 'success' } satisfies Schemas['SuccessStatus'] };
+    },
+  };
+}

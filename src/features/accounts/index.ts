@@ -1,0 +1,21 @@
+import type { CoreDeps } from '../../core.js';
+import type { FeatureDeps, FeatureParts } from '../feature.js';
+import { knexTransactor } from '../projects/admin-common.js';
+import { KnexProjectStore } from '../projects/store.js';
+import { accountHandlers } from './controller.js';
+import { AccountService } from './service.js';
+import { KnexAccountStore } from './store.js';
+
+export function buildAccountService(core: CoreDeps): AccountService {
+  return new AccountService({
+    db: core.knex,
+    tx: knexTransactor(core.knex),
+    accounts: new KnexAccountStore(core.dialect),
+    projects: new KnexProjectStore(),
+    clock: core.clock,
+  });
+}
+
+export function createAccountsFeature(deps: FeatureDeps): FeatureParts {
+  return { managementHandlers: accountHandlers(buildAccountService(deps)) };
+}

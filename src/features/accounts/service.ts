@@ -1,0 +1,184 @@
+import type { Knex } from 'knex';
+import type { ManagementPrincipal, Role } from '../../auth/principal.js';
+import { digestSecret, generateSecret } from '../../auth/secrets.js';
+import type { Clock } from '../../clock.js';
+import { ForbiddenError, NotFoundError, UnprocessableError, ValidationError, type FieldErrors } from '../../http/errors.js';
+import type { Page, PageRequest } from '../../http/pagination.js';
+import { newId } from '../../ids.js';
+import { futureExpiry, TextRules, type Auditor, type Db, type Transactor } from '../projects/admin-common.js';
+import type { ProjectStore } from '../projects/store-types.js';
+import type { Account, AccountStore } from './store-types.js';
+
+export interface AccountCreateInput {
+  name: string;
+  email: string;
+  role: Role;
+  projects?: string[];
+}
+
+export interface PersonalTokenCreateInput {
+  name: string;
+  expires_at?: string | null;
+}
+
+export interface PersonalTokenCreated {
+  ulid: string;
+  name: string;
+  expires_at: string | null;
+  created_at: string;
+  /** The secret, shown once. */
+  token: string;
+}
+
+export interface AccountServiceDeps {
+  db: Db;
+  tx: Transactor;
+  accounts: AccountStore;
+  projects: ProjectStore;
+  clock: Clock;
+}
+
+/**
+ * Accounts and their personal access tokens. Only personal access tokens of owners and admins
+ * reach these operations (`x-required-scope: personal`); on top of that an admin may not create,
+ * delete or hand tokens to owners.
+ */
+export class AccountService {
+  constructor(private readonly deps: AccountServiceDeps) {}
+
+  async list(page: PageRequest): Promise<Page<Account>> {
+    return this.deps.accounts.listPage(this.deps.db, page);
+  }
+
+  async create(principal: ManagementPrincipal, input: AccountCreateInput, audit: Auditor): Promise<Account> {
+    if (input.role === 'owner' && principal.account.role !== 'owner') {
+      throw new ForbiddenError('Only an owner can create an owner account.');
+    }
+    return this.deps.tx.transaction(async (trx) => {
+      const account = await this.createIn(trx, input);
+      await audit.commit(trx, { action: 'account.created', subjectType: 'account', subjectUlid: account.ulid, subjectLabel: account.email });
+      return account;
+    });
+  }
+
+  /** Creates an account inside the caller's transaction (first start uses it too). */
+  async createIn(trx: Knex.Transaction, input: AccountCreateInput): Promise<Account> {
+    const rules = new TextRules().name('name', input.name);
+    const projectKeys = input.projects ?? [];
+    if (input.role !== 'member' && projectKeys.length > 0) {
+      rules.add('projects', 'Only member accounts are given projects: owners and admins reach every project.');
+    }
+    rules.check();
+    const errors: FieldErrors = {};
+    const projects: Array<{ ulid: string; key: string }> = [];
+    for (const [index, key] of projectKeys.entries()) {
+      const project = await this.deps.projects.findByKey(trx, key);
+      if (project) projects.push(project);
+      else errors[`projects.${index}`] = [`Project "${key}" does not exist.`];
+    }
+    if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+    const now = this.deps.clock.now().toISOString();
+    // E-mail addresses are unique regardless of case, so they are kept in lower case.
+    const record = { ulid: newId('account'), name: input.name, email: input.email.toLowerCase(), role: input.role, created_at: now, updated_at: now };
+    await this.deps.accounts.insert(trx, record, projects.map((p) => p.ulid));
+    // Listed in project creation order, as the account lists show them.
+    projects.sort((a, b) => (a.ulid < b.ulid ? -1 : 1));
+    return { ...record, projects: projects.map((p) => p.key) };
+  }
+
+  async delete(principal: ManagementPrincipal, ulid: string, audit: Auditor): Promise<void> {
+    const account = await this.find(ulid);
+    const subject = { action: 'account.deleted', subjectType: 'account', subjectUlid: account.ulid, subjectLabel: account.email };
+    audit.describe(subject);
+    if (account.ulid === principal.account.ulid) throw new UnprocessableError('An account cannot delete itself.');
+    if (account.role === 'owner' && principal.account.role !== 'owner') {
+      throw new ForbiddenError('Only an owner can delete an owner account.');
+    }
+    await this.deps.tx.transaction(async (trx) => {
+      // Locking every owner serialises concurrent deletions, so the last owner always survives.
+      const owners = await this.deps.accounts.lockOwners(trx);
+      if (account.role === 'owner' && owners.filter((o) => o !== account.ulid).length === 0) {
+        throw new UnprocessableError('The last owner account cannot be deleted.');
+      }
+      if (!(await this.deps.accounts.delete(trx, account.ulid))) throw new NotFoundError(`Account "${ulid}" not found.`);
+      await audit.commit(trx, subject);
+    });
+  }
+
+  async createPersonalToken(
+    principal: ManagementPrincipal,
+    accountUlid: string,
+    input: PersonalTokenCreateInput,
+    audit: Auditor,
+  ): Promise<PersonalTokenCreated> {
+    const account = await this.find(accountUlid);
+    audit.describe({ action: 'personal_token.created', subjectType: 'account', subjectUlid: account.ulid, subjectLabel: account.email });
+    this.requireMayManage(principal, account);
+    return this.deps.tx.transaction(async (trx) => {
+      const created = await this.createPersonalTokenIn(trx, account.ulid, input);
+      await audit.commit(trx, {
+        action: 'personal_token.created',
+        subjectType: 'personal_token',
+        subjectUlid: created.ulid,
+        subjectLabel: `${account.email}: ${created.name}`,
+      });
+      return created;
+    });
+  }
+
+  /** Creates a personal access token inside the caller's transaction; `secret` is for first start. */
+  async createPersonalTokenIn(
+    trx: Knex.Transaction,
+    accountUlid: string,
+    input: PersonalTokenCreateInput,
+    secret: string = generateSecret('pat_'),
+  ): Promise<PersonalTokenCreated> {
+    new TextRules().name('name', input.name).check();
+    const now = this.deps.clock.now();
+    const expiresAt = futureExpiry('expires_at', input.expires_at, now);
+    const record = {
+      ulid: newId('personalAccessToken'),
+      account_ulid: accountUlid,
+      name: input.name,
+      digest: digestSecret(secret),
+      expires_at: expiresAt,
+      revoked_at: null,
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+    };
+    await this.deps.accounts.insertPersonalToken(trx, record);
+    return { ulid: record.ulid, name: record.name, expires_at: record.expires_at, created_at: record.created_at, token: secret };
+  }
+
+  /** Revokes the token; revoking a revoked token succeeds and changes nothing. */
+  async revokePersonalToken(principal: ManagementPrincipal, accountUlid: string, tokenUlid: string, audit: Auditor): Promise<void> {
+    const account = await this.find(accountUlid);
+    const token = await this.deps.accounts.findPersonalToken(this.deps.db, account.ulid, tokenUlid);
+    if (!token) throw new NotFoundError(`Personal access token "${tokenUlid}" not found.`);
+    const subject = {
+      action: 'personal_token.revoked',
+      subjectType: 'personal_token',
+      subjectUlid: token.ulid,
+      subjectLabel: `${account.email}: ${token.name}`,
+    };
+    audit.describe(subject);
+    this.requireMayManage(principal, account);
+    await this.deps.tx.transaction(async (trx) => {
+      if (await this.deps.accounts.revokePersonalToken(trx, token.ulid, this.deps.clock.now().toISOString())) {
+        await audit.commit(trx, subject);
+      }
+    });
+  }
+
+  private async find(ulid: string): Promise<Account> {
+    const account = await this.deps.accounts.find(this.deps.db, ulid);
+    if (!account) throw new NotFoundError(`Account "${ulid}" not found.`);
+    return account;
+  }
+
+  private requireMayManage(principal: ManagementPrincipal, account: Account): void {
+    if (account.role === 'owner' && principal.account.role !== 'owner') {
+      throw new ForbiddenError("Only an owner can manage an owner's tokens.");
+    }
+  }
+}

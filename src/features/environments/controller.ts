@@ -1,0 +1,38 @@
+import type { components, operations } from '../../../generated/management.js';
+import type { HandlerMap, ManagementRequest, OperationResult } from '../../http/operation.js';
+import { pageOf } from '../projects/admin-common.js';
+import type { EnvironmentService } from './service.js';
+
+type Schemas = components['schemas'];
+type ProjectPath = operations['listEnvironments']['parameters']['path'];
+type EnvironmentPath = operations['getEnvironment']['parameters']['path'];
+type PageQuery = NonNullable<operations['listEnvironments']['parameters']['query']>;
+
+/** Handlers of the environment operations. */
+export function environmentHandlers(service: EnvironmentService): HandlerMap {
+  return {
+    async listEnvironments(request: ManagementRequest<ProjectPath, PageQuery>): Promise<OperationResult> {
+      const page = await service.list(request.principal, request.params.projectKey, pageOf(request.query), request.audit);
+      return { body: { status: 'success', data: page.data, meta: page.meta } satisfies Schemas['EnvironmentListResponse'] };
+    },
+    async createEnvironment(request: ManagementRequest<ProjectPath, unknown, Schemas['EnvironmentCreate']>): Promise<OperationResult> {
+      const environment = await service.create(request.principal, request.params.projectKey, request.body, request.audit);
+      return { body: { status: 'success', data: environment } satisfies Schemas['EnvironmentResponse'] };
+    },
+    async getEnvironment(request: ManagementRequest<EnvironmentPath>): Promise<OperationResult> {
+      const { projectKey, environmentKey } = request.params;
+      const environment = await service.get(request.principal, projectKey, environmentKey, request.audit);
+      return { body: { status: 'success', data: environment } satisfies Schemas['EnvironmentResponse'] };
+    },
+    async updateEnvironment(request: ManagementRequest<EnvironmentPath, unknown, Schemas['EnvironmentUpdate']>): Promise<OperationResult> {
+      const { projectKey, environmentKey } = request.params;
+      const environment = await service.update(request.principal, projectKey, environmentKey, request.body, request.audit);
+      return { body: { status: 'success', data: environment } satisfies Schemas['EnvironmentResponse'] };
+    },
+    async deleteEnvironment(request: ManagementRequest<EnvironmentPath>): Promise<OperationResult> {
+      const { projectKey, environmentKey } = request.params;
+      await service.delete(request.principal, projectKey, environmentKey, request.audit);
+      return { body: { status: 'success' } satisfies Schemas['SuccessStatus'] };
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import type { CoreDeps } from '../../core.js';
+import { EnvironmentService } from '../environments/service.js';
+import { KnexEnvironmentStore } from '../environments/store.js';
+import type { FeatureDeps, FeatureParts } from '../feature.js';
+import { KnexManagementTokenStore } from '../tokens/store.js';
+import { knexTransactor } from './admin-common.js';
+import { projectHandlers } from './controller.js';
+import { ProjectService } from './service.js';
+import { KnexProjectStore } from './store.js';
+
+/** Builds the project service on the database (the feature below and first start use it). */
+export function buildProjectService(core: CoreDeps): ProjectService {
+  const tx = knexTransactor(core.knex);
+  const projects = new KnexProjectStore();
+  const tokens = new KnexManagementTokenStore();
+  const environments = new EnvironmentService({
+    db: core.knex,
+    tx,
+    projects,
+    environments: new KnexEnvironmentStore(),
+    tokens,
+    clock: core.clock,
+  });
+  return new ProjectService({ db: core.knex, tx, projects, environments, tokens, clock: core.clock });
+}
+
+export function createProjectsFeature(deps: FeatureDeps): FeatureParts {
+  return { managementHandlers: projectHandlers(buildProjectService(deps)) };
+}

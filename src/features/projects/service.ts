@@ -1,0 +1,143 @@
+import type { Knex } from 'knex';
+import type { ManagementPrincipal } from '../../auth/principal.js';
+import type { Clock } from '../../clock.js';
+import { ForbiddenError, NotFoundError } from '../../http/errors.js';
+import type { Page, PageRequest } from '../../http/pagination.js';
+import { newId } from '../../ids.js';
+import { projectSubject, type EnvironmentService } from '../environments/service.js';
+import type { Environment } from '../environments/store-types.js';
+import type { ManagementTokenStore } from '../tokens/store-types.js';
+import {
+  requireAdministrator,
+  requireWholeProject,
+  TextRules,
+  visibleAmong,
+  type Auditor,
+  type Db,
+  type Transactor,
+} from './admin-common.js';
+import { resolveProject } from './resolve.js';
+import type { Project, ProjectStore } from './store-types.js';
+
+/** What a project gets when its creation names no environments. */
+export const defaultEnvironments = [
+  { key: 'development', name: 'Development' },
+  { key: 'production', name: 'Production' },
+] as const;
+
+export interface ProjectCreateInput {
+  key: string;
+  name: string;
+  description?: string;
+  environments?: Array<{ key: string; name: string }>;
+}
+
+export interface ProjectUpdateInput {
+  name: string;
+  description?: string;
+}
+
+export interface ProjectServiceDeps {
+  db: Db;
+  tx: Transactor;
+  projects: ProjectStore;
+  environments: EnvironmentService;
+  tokens: Pick<ManagementTokenStore, 'revokeTokensConfinedTo'>;
+  clock: Clock;
+}
+
+/** Projects (SPEC.md section 2; administration per DESIGN.md section 5). */
+export class ProjectService {
+  constructor(private readonly deps: ProjectServiceDeps) {}
+
+  async list(principal: ManagementPrincipal, page: PageRequest): Promise<Page<Project>> {
+    const { db, projects } = this.deps;
+    const access = principal.access;
+    const visible = access.restricted
+      ? visibleAmong(await projects.allUlids(db), true, (u) => access.canSeeProject(u))
+      : null;
+    return projects.listPage(db, page, visible);
+  }
+
+  async get(principal: ManagementPrincipal, key: string, audit: Auditor): Promise<Project> {
+    const project = await resolveProject(this.deps.db, this.deps.projects, principal.access, key);
+    audit.describe({ action: 'project.read', ...projectSubject(project) });
+    return project;
+  }
+
+  async create(principal: ManagementPrincipal, input: ProjectCreateInput, audit: Auditor): Promise<Project> {
+    requireAdministrator(principal);
+    if (principal.access.restricted) {
+      throw new ForbiddenError('Creating a project needs a token without grants.');
+    }
+    return this.deps.tx.transaction(async (trx) => {
+      const { project } = await this.createIn(trx, input);
+      await audit.commit(trx, { action: 'project.created', ...projectSubject(project) });
+      return project;
+    });
+  }
+
+  /**
+   * Creates a project and its environments inside the caller's transaction (first start uses it
+   * too). Validates the input; the caller commits the audit entry.
+   */
+  async createIn(trx: Knex.Transaction, input: ProjectCreateInput): Promise<{ project: Project; environments: Environment[] }> {
+    const wanted = input.environments ?? defaultEnvironments;
+    const rules = new TextRules().name('name', input.name).text('description', input.description);
+    const seen = new Set<string>();
+    wanted.forEach((environment, index) => {
+      rules.name(`environments.${index}.name`, environment.name);
+      if (seen.has(environment.key)) {
+        rules.add('environments', `The environments field names the key "${environment.key}" more than once.`);
+      }
+      seen.add(environment.key);
+    });
+    rules.check();
+    const now = this.deps.clock.now().toISOString();
+    const project: Project = {
+      ulid: newId('project'),
+      key: input.key,
+      name: input.name,
+      description: input.description ?? '',
+      created_at: now,
+      updated_at: now,
+    };
+    await this.deps.projects.insert(trx, project);
+    const environments: Environment[] = [];
+    for (const environment of wanted) {
+      environments.push(await this.deps.environments.createIn(trx, project, { key: environment.key, name: environment.name }));
+    }
+    return { project, environments };
+  }
+
+  async update(principal: ManagementPrincipal, key: string, input: ProjectUpdateInput, audit: Auditor): Promise<Project> {
+    requireAdministrator(principal);
+    const project = await resolveProject(this.deps.db, this.deps.projects, principal.access, key);
+    audit.describe({ action: 'project.updated', ...projectSubject(project) });
+    requireWholeProject(principal.access, project.ulid);
+    new TextRules().name('name', input.name).text('description', input.description).check();
+    const patch = {
+      name: input.name,
+      description: input.description ?? project.description,
+      updated_at: this.deps.clock.now().toISOString(),
+    };
+    return this.deps.tx.transaction(async (trx) => {
+      if (!(await this.deps.projects.update(trx, project.ulid, patch))) throw new NotFoundError(`Project "${key}" not found.`);
+      await audit.commit(trx, { action: 'project.updated', ...projectSubject(project) });
+      return { ...project, ...patch };
+    });
+  }
+
+  async delete(principal: ManagementPrincipal, key: string, audit: Auditor): Promise<void> {
+    requireAdministrator(principal);
+    const project = await resolveProject(this.deps.db, this.deps.projects, principal.access, key);
+    audit.describe({ action: 'project.deleted', ...projectSubject(project) });
+    requireWholeProject(principal.access, project.ulid);
+    await this.deps.tx.transaction(async (trx) => {
+      await this.deps.tokens.revokeTokensConfinedTo(trx, { projectUlid: project.ulid }, this.deps.clock.now().toISOString());
+      // Environments, keys, flags, values, targets, rules, segments and insights go by cascade.
+      if (!(await this.deps.projects.delete(trx, project.ulid))) throw new NotFoundError(`Project "${key}" not found.`);
+      await audit.commit(trx, { action: 'project.deleted', ...projectSubject(project) });
+    });
+  }
+}

@@ -1,0 +1,58 @@
+import type { Knex } from 'knex';
+import { ValidationError } from '../../http/errors.js';
+import { paginateByUlid, type Page, type PageRequest } from '../../http/pagination.js';
+import { isUniqueViolation } from '../../storage/db-errors.js';
+import type { Db } from './admin-common.js';
+import { projectListName, type Project, type ProjectStore } from './store-types.js';
+
+const columns = ['ulid', 'key', 'name', 'description', 'created_at', 'updated_at'] as const;
+
+export function keyTaken(): ValidationError {
+  return ValidationError.field('key', 'The key has already been taken.');
+}
+
+export class KnexProjectStore implements ProjectStore {
+  async listPage(db: Db, page: PageRequest, visible: string[] | null): Promise<Page<Project>> {
+    const query = db('projects').select(...columns);
+    if (visible !== null) query.whereIn('ulid', visible);
+    return paginateByUlid(query, 'ulid', projectListName, page, toProject);
+  }
+
+  async allUlids(db: Db): Promise<string[]> {
+    const rows: Array<{ ulid: string }> = await db('projects').select('ulid');
+    return rows.map((r) => r.ulid);
+  }
+
+  async findByKey(db: Db, key: string): Promise<Project | undefined> {
+    const row = await db('projects').where('key', key).first(...columns);
+    return row ? toProject(row) : undefined;
+  }
+
+  async insert(trx: Knex.Transaction, project: Project): Promise<void> {
+    try {
+      await trx('projects').insert(project);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw keyTaken();
+      throw error;
+    }
+  }
+
+  async update(trx: Knex.Transaction, ulid: string, patch: Pick<Project, 'name' | 'description' | 'updated_at'>): Promise<boolean> {
+    return (await trx('projects').where('ulid', ulid).update(patch)) > 0;
+  }
+
+  async delete(trx: Knex.Transaction, ulid: string): Promise<boolean> {
+    return (await trx('projects').where('ulid', ulid).delete()) > 0;
+  }
+}
+
+function toProject(row: Record<string, unknown>): Project {
+  return {
+    ulid: String(row.ulid),
+    key: String(row.key),
+    name: String(row.name),
+    description: String(row.description ?? ''),
+    created_at: String(row.created_at),
+    updated_at: String(row.updated_at),
+  };
+}

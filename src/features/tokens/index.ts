@@ -1,0 +1,23 @@
+import type { CoreDeps } from '../../core.js';
+import { KnexEnvironmentStore } from '../environments/store.js';
+import type { FeatureDeps, FeatureParts } from '../feature.js';
+import { knexTransactor } from '../projects/admin-common.js';
+import { KnexProjectStore } from '../projects/store.js';
+import { managementTokenHandlers } from './controller.js';
+import { ManagementTokenService } from './service.js';
+import { KnexManagementTokenStore } from './store.js';
+
+export function buildManagementTokenService(core: CoreDeps): ManagementTokenService {
+  return new ManagementTokenService({
+    db: core.knex,
+    tx: knexTransactor(core.knex),
+    projects: new KnexProjectStore(),
+    environments: new KnexEnvironmentStore(),
+    tokens: new KnexManagementTokenStore(),
+    clock: core.clock,
+  });
+}
+
+export function createTokensFeature(deps: FeatureDeps): FeatureParts {
+  return { managementHandlers: managementTokenHandlers(buildManagementTokenService(deps)) };
+}
