@@ -17,6 +17,7 @@ node_modules/.install-stamp: package.json package-lock.json
 
 build: install
 	npx tsc -p tsconfig.json
+	npx tsc -p sdk/tsconfig.json
 
 generate: install
 	node scripts/generate-types.mjs

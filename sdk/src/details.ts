@@ -1,0 +1,52 @@
+/** Building evaluation details: reasons from resolved_by, error details with the caller's default. */
+import type { EvaluationDetails, EvaluationErrorCode, FlagType, Reason, ResolvedBy } from './types.js';
+
+/** resolved_by as an OpenFeature reason (the mapping the OFREP endpoints use too). */
+export const REASON_BY_RESOLUTION: Readonly<Record<ResolvedBy, Reason>> = {
+  rule: 'TARGETING_MATCH',
+  rollout: 'SPLIT',
+  target: 'STATIC',
+  default: 'DEFAULT',
+};
+
+export function reasonFor(resolvedBy: ResolvedBy): Reason {
+  return REASON_BY_RESOLUTION[resolvedBy] ?? 'DEFAULT';
+}
+
+export function errorMessage(code: EvaluationErrorCode, key: string, wanted: FlagType, actual?: FlagType): string {
+  switch (code) {
+    case 'PROVIDER_NOT_READY':
+      return 'No payload yet: the service has not been reached and there is no bootstrap.';
+    case 'FLAG_NOT_FOUND':
+      return `Flag "${key}" is not in the payload.`;
+    case 'TYPE_MISMATCH':
+      return `Flag "${key}" is of type ${actual ?? 'unknown'}, not ${wanted}.`;
+    case 'INVALID_CONTEXT':
+      return 'The context is invalid: it needs a non-empty string type and identifier, and string attribute values.';
+    case 'TARGETING_KEY_MISSING':
+      return 'The context has attributes but no targetingKey.';
+    case 'GENERAL':
+      return `Flag "${key}" could not be evaluated.`;
+  }
+}
+
+export function errorDetails<T>(
+  key: string,
+  value: T,
+  code: EvaluationErrorCode,
+  wanted: FlagType,
+  revision: number | null,
+  actual?: FlagType,
+): EvaluationDetails<T> {
+  const details: { -readonly [K in keyof EvaluationDetails<T>]: EvaluationDetails<T>[K] } = {
+    key,
+    value,
+    resolvedBy: null,
+    reason: 'ERROR',
+    errorCode: code,
+    errorMessage: errorMessage(code, key, wanted, actual),
+    revision,
+  };
+  if (actual !== undefined) details.flagType = actual;
+  return details;
+}
