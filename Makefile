@@ -3,6 +3,9 @@ SHELL := /bin/bash
 NPM ?= npm
 SCHEMATHESIS_VERSION := 4.32.5
 VENV := .venv
+# Schemathesis's generator trips a CPython 3.11 parser bug ("AST constructor recursion depth
+# mismatch"); use a newer interpreter from pyenv when the machine has one.
+PYTHON ?= $(shell for v in 3.13 3.12; do p=$$(ls -d $$HOME/.pyenv/versions/$$v*/bin/python3 2>/dev/null | tail -n 1); if [ -n "$$p" ]; then echo $$p; exit 0; fi; done; command -v python3)
 
 .PHONY: start install build generate check-generated lint-specs typecheck test test-unit-and-integration schemathesis bench clean
 
@@ -37,7 +40,7 @@ test-unit-and-integration: install
 	npx vitest run
 
 $(VENV)/.stamp:
-	python3 -m venv $(VENV)
+	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet schemathesis==$(SCHEMATHESIS_VERSION)
 	touch $@
 

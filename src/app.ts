@@ -1,5 +1,6 @@
 import Koa from 'koa';
 import { managementAuditMiddleware } from './audit/audit-middleware.js';
+import { publicAuditMiddleware } from './audit/public-audit.js';
 import { authenticateManagement, authorizeManagement } from './auth/management-auth.js';
 import { authenticatePublic } from './auth/public-auth.js';
 import type { Composition } from './composition-root.js';
@@ -30,7 +31,11 @@ export function createApp(c: Composition): Koa {
   const publicApi = buildApiRouter({
     document: c.documents.public,
     handlers: c.publicHandlers,
-    beforeValidation: [authenticatePublic(c.keyCache), ...c.publicStages.afterAuthentication],
+    beforeValidation: [
+      ...c.publicStages.beforeAuthentication,
+      authenticatePublic(c.keyCache),
+      ...c.publicStages.afterAuthentication,
+    ],
     aroundHandler: [],
     buildRequest: (ctx, op): PublicRequest => ({
       ...requestParts(ctx, op),
@@ -63,11 +68,14 @@ export function createApp(c: Composition): Koa {
   });
 
   const audit = managementAuditMiddleware(c.auditWriter, knex, logger);
+  const publicAudit = publicAuditMiddleware(c.publicAudit);
   app.use(requestLog(logger));
   app.use(errorMiddleware(logger));
   app.use(async (ctx, next) => {
     // Every management request, routed or not, passes through the audit trail.
     if (ctx.path === '/management/v1' || ctx.path.startsWith('/management/v1/')) return audit(ctx, next);
+    // Every public API request is recorded too, into a buffer written in batches.
+    if (ctx.path.startsWith('/v1/') || ctx.path.startsWith('/ofrep/v1/')) return publicAudit(ctx, next);
     return next();
   });
   app.use(publicApi.router.routes());

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { AuditWriter } from './audit/audit-trail.js';
+import { PublicAuditBuffer } from './audit/public-audit.js';
 import { KnexCredentialStore } from './auth/credential-store.js';
 import { EnvironmentKeyCache } from './auth/environment-key-cache.js';
 import { ManagementAuthenticator } from './auth/management-auth.js';
@@ -61,11 +62,13 @@ export interface Composition {
   documents: { public: LoadedDocument; management: LoadedDocument };
   publicHandlers: HandlerMap;
   managementHandlers: HandlerMap;
-  publicStages: { afterAuthentication: Stage[] };
+  publicStages: { beforeAuthentication: Stage[]; afterAuthentication: Stage[] };
   managementStages: { afterAuthentication: Stage[]; aroundHandler: Stage[] };
   keyCache: EnvironmentKeyCache;
   authenticator: ManagementAuthenticator;
   auditWriter: AuditWriter;
+  /** Public API audit entries, buffered and written in batches by its task. */
+  publicAudit: PublicAuditBuffer;
   tasks: BackgroundTask[];
   close(): Promise<void>;
 }
@@ -87,6 +90,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
   const keyCache = new EnvironmentKeyCache(credentials, knex);
   await keyCache.refreshIfChanged();
   const auditWriter = new AuditWriter(clock);
+  const publicAudit = new PublicAuditBuffer(knex, clock, logger);
   const deps: FeatureDeps = { ...core, documents, keyCache, auditWriter };
 
   const composition: Composition = {
@@ -94,13 +98,17 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     documents,
     publicHandlers: {},
     managementHandlers: {},
-    publicStages: { afterAuthentication: [] },
+    publicStages: { beforeAuthentication: [], afterAuthentication: [] },
     managementStages: { afterAuthentication: [], aroundHandler: [] },
     keyCache,
     authenticator: new ManagementAuthenticator(credentials, clock),
     auditWriter,
+    publicAudit,
     // A revoked key stops working within one poll interval on every instance.
-    tasks: [poller('environment-key-cache', config.revisionPollMs, () => keyCache.refreshIfChanged(), logger)],
+    tasks: [
+      poller('environment-key-cache', config.revisionPollMs, () => keyCache.refreshIfChanged(), logger),
+      publicAudit.task,
+    ],
     async close() {
       for (const task of composition.tasks) await task.stop();
       await knex.destroy();
@@ -110,6 +118,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     const parts = factory(deps);
     Object.assign(composition.publicHandlers, parts.publicHandlers);
     Object.assign(composition.managementHandlers, parts.managementHandlers);
+    composition.publicStages.beforeAuthentication.push(...(parts.publicStages?.beforeAuthentication ?? []));
     composition.publicStages.afterAuthentication.push(...(parts.publicStages?.afterAuthentication ?? []));
     composition.managementStages.afterAuthentication.push(...(parts.managementStages?.afterAuthentication ?? []));
     composition.managementStages.aroundHandler.push(...(parts.managementStages?.aroundHandler ?? []));

@@ -17,6 +17,8 @@ export interface Config {
   schedulerIntervalMs: number;
   auditRetentionDays: number;
   maxBodyBytes: number;
+  /** Largest request head (request line and headers) Node accepts; context headers carry JSON. */
+  maxHeaderBytes: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -38,6 +40,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     schedulerIntervalMs: integer(env, 'VEXIL_SCHEDULER_INTERVAL_MS', 1000),
     auditRetentionDays: integer(env, 'VEXIL_AUDIT_RETENTION_DAYS', 90),
     maxBodyBytes: integer(env, 'VEXIL_MAX_BODY_BYTES', 1_048_576),
+    maxHeaderBytes: integer(env, 'VEXIL_MAX_HEADER_BYTES', 65_536),
   };
 }
 

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { createApp } from './app.js';
 import { compose } from './composition-root.js';
 import { loadConfig } from './config.js';
@@ -11,7 +12,9 @@ async function main(): Promise<void> {
   await bootstrapFirstStart(composition.core, config.initOwnerToken);
   const app = createApp(composition);
   for (const task of composition.tasks) task.start();
-  const server = app.listen(config.port, config.host, () => {
+  // Context and default-value headers carry JSON: allow more than Node's 16 KB default.
+  const server = http.createServer({ maxHeaderSize: config.maxHeaderBytes }, app.callback());
+  server.listen(config.port, config.host, () => {
     logger.info({ port: config.port, host: config.host, database: composition.core.dialect }, 'Vexil is listening');
   });
   let stopping = false;

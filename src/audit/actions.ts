@@ -30,8 +30,8 @@ export const auditActionByOperation: Record<string, string> = {
   evaluateFlag: 'flag.evaluated',
   getFlagInsights: 'flag.insights_read',
   listStaleFlags: 'flag.stale_listed',
-  listDefaultValueReports: 'flag.default_reports_read',
-  listContextAttributes: 'environment.context_attributes_read',
+  listDefaultValueReports: 'flag.default_value_reports_read',
+  listContextAttributes: 'context_attribute.listed',
   listFlagValues: 'flag_value.listed',
   createFlagValue: 'flag_value.created',
   createFlagValueForFlag: 'flag_value.created',
@@ -59,10 +59,33 @@ export const auditActionByOperation: Record<string, string> = {
   getSegment: 'segment.read',
   updateSegment: 'segment.updated',
   deleteSegment: 'segment.deleted',
-  listAuditLogs: 'audit.listed',
-  listPublicAuditLogs: 'audit.public_listed',
+  listAuditLogs: 'audit_log.listed',
+  listPublicAuditLogs: 'public_audit_log.listed',
   getManagementApiDocs: 'api_docs.read',
 };
+
+/** The audit action of each public API operation (management.yaml, schema AuditAction). */
+export const publicAuditActionByOperation: Record<string, string> = {
+  getPublicApiDocs: 'api_docs.read',
+  listEvaluatedFlags: 'flag.listed',
+  getEvaluatedFlag: 'flag.evaluated',
+  recordFlagUsage: 'flag.used',
+  getPayload: 'payload.retrieved',
+  streamPayloadChanges: 'payload.streamed',
+  ofrepEvaluateFlag: 'flag.evaluated',
+  ofrepEvaluateFlags: 'flag.listed',
+};
+
+/** Actions of refused requests, which name the refusal rather than the operation. */
+export const denialActions = {
+  missingToken: 'auth.missing_token',
+  invalidToken: 'auth.invalid_token',
+  expiredToken: 'auth.expired_token',
+  scope: 'scope.denied',
+  grant: 'grant.denied',
+  missingKey: 'auth.missing_key',
+  invalidKey: 'auth.invalid_key',
+} as const;
 
 /** Result recorded for a response status. */
 export function auditResult(status: number, scopeDenied: boolean): string {

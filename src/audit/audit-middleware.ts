@@ -2,7 +2,7 @@ import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { ForbiddenError, HttpError, UnauthorizedError } from '../http/errors.js';
 import { operationState } from '../http/operation.js';
-import { auditActionByOperation, auditResult } from './actions.js';
+import { auditActionByOperation, auditResult, denialActions } from './actions.js';
 import { AuditTrail, type AuditWriter } from './audit-trail.js';
 
 /**
@@ -25,8 +25,10 @@ export function managementAuditMiddleware(writer: AuditWriter, knex: import('kne
       const action =
         failure instanceof UnauthorizedError
           ? failure.auditAction
-          : failure instanceof ForbiddenError && failure.requiredScope
-            ? 'scope.denied'
+          : failure instanceof ForbiddenError
+            ? failure.requiredScope
+              ? denialActions.scope
+              : denialActions.grant
             : (trail.subject?.action ?? auditActionByOperation[state.operation?.operationId ?? ''] ?? 'unknown');
       try {
         await writer.write(knex, {

@@ -18,7 +18,8 @@ export interface FeatureParts {
   publicHandlers?: HandlerMap;
   tasks?: BackgroundTask[];
   managementStages?: { afterAuthentication?: Stage[]; aroundHandler?: Stage[] };
-  publicStages?: { afterAuthentication?: Stage[] };
+  /** beforeAuthentication: runs before the environment key is checked (per-IP rate limit). */
+  publicStages?: { beforeAuthentication?: Stage[]; afterAuthentication?: Stage[] };
 }
 
 export type FeatureFactory = (deps: FeatureDeps) => FeatureParts;

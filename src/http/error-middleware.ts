@@ -13,20 +13,23 @@ export function errorMiddleware(logger: Logger): Koa.Middleware {
     try {
       await next();
     } catch (error) {
+      // OFREP clients expect OFREP's general error shape `{errorDetails}` (401, 413, 415, 429, 500).
+      const ofrep = ctx.path.startsWith('/ofrep/');
       if (error instanceof HttpError) {
         ctx.status = error.status;
         ctx.set(error.headers);
-        ctx.body = errorBody(error);
+        ctx.body = ofrep && !(error instanceof OfrepError) ? { errorDetails: error.message } : errorBody(error);
       } else {
         logger.error({ err: error, path: ctx.path, method: ctx.method }, 'unhandled error');
         ctx.status = 500;
-        ctx.body = { status: 'error', message: 'Internal server error.' };
+        ctx.body = ofrep ? { errorDetails: 'Internal server error.' } : { status: 'error', message: 'Internal server error.' };
       }
     }
   };
 }
 
-function errorBody(error: HttpError): unknown {
+/** The response body of a typed error (exported for stages that record responses: idempotency). */
+export function errorBody(error: HttpError): unknown {
   if (error instanceof ValidationError) return { message: error.message, errors: error.errors };
   if (error instanceof OfrepError) {
     return error.flagKey === undefined

@@ -43,7 +43,11 @@ export function readOperations(doc: OpenApiDocument): OperationSpec[] {
       const parameters = [
         ...shared.filter((s) => !own.some((o) => o.name === s.name && o.in === s.in)),
         ...own,
-      ].filter((p) => p.in !== ('cookie' as string));
+      ]
+        .filter((p) => p.in !== ('cookie' as string))
+        // A parameter described by `content` (e.g. a JSON document in a header) arrives as text:
+        // the router checks it is a string; its handler decodes and validates the document.
+        .map((p) => (p.schema === undefined && (p as { content?: unknown }).content ? { ...p, schema: { type: 'string' } } : p));
       const body = op.requestBody as
         | { required?: boolean; content?: Record<string, { schema?: Record<string, unknown> }> }
         | undefined;

@@ -80,11 +80,14 @@ export function buildApiRouter(api: ApiDefinition): { router: Router; operations
  */
 export function unmatchedRoute(routers: Router[]): Koa.Middleware {
   return async (ctx) => {
+    // Only the most literal matching path counts: /flags/bulk-delete is its own resource, even
+    // though the /flags/{flagKey} template also matches it.
+    const layers = routers.flatMap((router) => router.match(ctx.path, ctx.method).path);
+    const fewestParams = Math.min(...layers.map((layer) => layer.paramNames.length));
     const allowed = new Set<string>();
-    for (const router of routers) {
-      for (const layer of router.match(ctx.path, ctx.method).path) {
-        for (const method of layer.methods) if (method !== 'HEAD') allowed.add(method);
-      }
+    for (const layer of layers) {
+      if (layer.paramNames.length !== fewestParams) continue;
+      for (const method of layer.methods) if (method !== 'HEAD') allowed.add(method);
     }
     if (allowed.size > 0) throw new MethodNotAllowedError([...allowed]);
     throw new NotFoundError('Not found.');

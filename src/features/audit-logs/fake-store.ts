@@ -1,0 +1,76 @@
+import type {
+  AuditLogStore,
+  AuditQuery,
+  ManagementAuditRow,
+  PublicAuditStoredRow,
+} from './store-types.js';
+
+type Filterable = {
+  ulid: string;
+  action: string;
+  result: string;
+  subject_type: string | null;
+  subject_ulid: string | null;
+  actor_ulid: string | null;
+  project_ulid: string | null;
+  environment_ulid: string | null;
+  token_ulid?: string | null;
+};
+
+function matches(row: Filterable, q: AuditQuery): boolean {
+  const desc = q.sort === 'created_at_desc';
+  if (q.action !== undefined && row.action !== q.action) return false;
+  if (q.result !== undefined && row.result !== q.result) return false;
+  if (q.subjectType !== undefined && row.subject_type !== q.subjectType) return false;
+  if (q.subjectUlid !== undefined && row.subject_ulid !== q.subjectUlid) return false;
+  if (q.actorUlid !== undefined && row.actor_ulid !== q.actorUlid) return false;
+  if (q.tokenUlid !== undefined && row.token_ulid !== q.tokenUlid) return false;
+  if (q.fromUlid !== undefined && row.ulid < q.fromUlid) return false;
+  if (q.toUlid !== undefined && row.ulid > q.toUlid) return false;
+  if (q.after !== undefined && (desc ? row.ulid >= q.after : row.ulid <= q.after)) return false;
+  if (q.visibility) {
+    if (row.project_ulid === null || !q.visibility.projects.includes(row.project_ulid)) return false;
+    if (row.environment_ulid !== null && !q.visibility.environments.includes(row.environment_ulid)) return false;
+  }
+  return true;
+}
+
+function select<T extends Filterable>(rows: T[], q: AuditQuery): T[] {
+  const sorted = rows.filter((row) => matches(row, q)).sort((a, b) => (a.ulid < b.ulid ? -1 : a.ulid > b.ulid ? 1 : 0));
+  if (q.sort === 'created_at_desc') sorted.reverse();
+  return sorted.slice(0, q.limit);
+}
+
+/** In-memory AuditLogStore for the service's unit tests: same contract as the Knex store. */
+export class FakeAuditLogStore implements AuditLogStore {
+  management: ManagementAuditRow[] = [];
+  public: PublicAuditStoredRow[] = [];
+  projects: string[] = [];
+  environments: Array<{ ulid: string; projectUlid: string }> = [];
+
+  async listManagement(query: AuditQuery): Promise<ManagementAuditRow[]> {
+    return select(this.management, query);
+  }
+
+  async listPublic(query: Omit<AuditQuery, 'tokenUlid'>): Promise<PublicAuditStoredRow[]> {
+    return select(this.public, { ...query, tokenUlid: undefined });
+  }
+
+  async listProjectsAndEnvironments() {
+    return { projects: [...this.projects], environments: [...this.environments] };
+  }
+
+  async purge(log: 'management' | 'public', beforeUlid: string, batch: number): Promise<number> {
+    const rows: Array<{ ulid: string }> = log === 'management' ? this.management : this.public;
+    const doomed = new Set(
+      rows
+        .filter((r) => r.ulid < beforeUlid)
+        .sort((a, b) => (a.ulid < b.ulid ? -1 : 1))
+        .slice(0, batch)
+        .map((r) => r.ulid),
+    );
+    if (log === 'management') this.management = this.management.filter((r) => !doomed.has(r.ulid));
+    else this.public = this.public.filter((r) => !doomed.has(r.ulid));
+    return doomed.size;
+  }
+}

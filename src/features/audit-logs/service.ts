@@ -1,0 +1,215 @@
+import type { ResourceAccess } from '../../auth/principal.js';
+import { auditUlidLowerBound, auditUlidUpperBound } from '../../audit/audit-ids.js';
+import { UnprocessableError } from '../../http/errors.js';
+import { decodeCursor, encodeCursor } from '../../http/pagination.js';
+import type {
+  AuditLogStore,
+  AuditQuery,
+  AuditSort,
+  AuditVisibility,
+  ManagementAuditRow,
+  PublicAuditStoredRow,
+} from './store-types.js';
+
+/** Query parameters of GET /audit-logs and GET /api-public-audit-logs, already validated by Ajv. */
+export interface AuditListParams {
+  per_page: number;
+  cursor?: string;
+  sort?: AuditSort;
+  from?: string;
+  to?: string;
+  action?: string;
+  result?: string;
+  subject_type?: string;
+  subject_ulid?: string;
+  management_token_ulid?: string;
+  actor_ulid?: string;
+}
+
+export interface AuditListMeta {
+  per_page: number;
+  sort: AuditSort;
+  next_cursor: string | null;
+}
+
+export interface AuditEntry {
+  ulid: string;
+  actor: { type: string; ulid: string | null; name: string | null; email: string | null } | null;
+  token: { ulid: string; name: string } | null;
+  http_method: string | null;
+  http_path: string | null;
+  action: string;
+  subject_type: string | null;
+  subject_ulid: string | null;
+  subject_label: string | null;
+  result: string;
+  status_code: number | null;
+  created_at: string;
+}
+
+export interface PublicAuditEntry {
+  ulid: string;
+  actor_type: string;
+  actor_ulid: string | null;
+  environment: { ulid: string; key: string } | null;
+  action: string;
+  subject_type: string | null;
+  subject_ulid: string | null;
+  subject_label: string | null;
+  result: string;
+  status_code: number;
+  created_at: string;
+}
+
+export interface AuditPage<T> {
+  data: T[];
+  meta: AuditListMeta;
+}
+
+/**
+ * Reads the audit logs: filters combined with AND, keyset pagination by ulid in the sort
+ * direction, and the caller's grants: a restricted caller sees only entries of projects (and,
+ * for environment-level entries, environments) it may reach; entries without a project
+ * (authentication failures, token and account administration) only unrestricted callers see.
+ */
+export class AuditLogService {
+  constructor(private readonly store: AuditLogStore) {}
+
+  async listManagement(access: ResourceAccess, raw: AuditListParams): Promise<AuditPage<AuditEntry>> {
+    const params = withoutEmpty(raw);
+    const { query, list } = await this.prepare('audit-logs', access, params);
+    const rows = await this.store.listManagement({ ...query, tokenUlid: params.management_token_ulid });
+    return this.page(rows, query, list, toAuditEntry);
+  }
+
+  async listPublic(access: ResourceAccess, raw: AuditListParams): Promise<AuditPage<PublicAuditEntry>> {
+    const params = withoutEmpty(raw);
+    const { query, list } = await this.prepare('api-public-audit-logs', access, params);
+    // Public requests carry no management token: that filter matches nothing.
+    const rows = params.management_token_ulid !== undefined ? [] : await this.store.listPublic(query);
+    return this.page(rows, query, list, toPublicAuditEntry);
+  }
+
+  private async prepare(name: string, access: ResourceAccess, params: AuditListParams) {
+    const sort: AuditSort = params.sort ?? 'created_at_desc';
+    const list = `${name}:${sort}`;
+    const from = params.from === undefined ? undefined : parseTime('from', params.from);
+    const to = params.to === undefined ? undefined : parseTime('to', params.to);
+    if (from !== undefined && to !== undefined && from > to) {
+      throw new UnprocessableError('Invalid query parameter: from must not be after to.');
+    }
+    const cursor = params.cursor ? decodeCursor(params.cursor, list) : undefined;
+    if (cursor && cursor.d !== 'n') throw new UnprocessableError('Invalid cursor: it is malformed or belongs to another list.');
+    const query: AuditQuery = {
+      limit: params.per_page + 1,
+      sort,
+      after: cursor?.u,
+      fromUlid: from === undefined ? undefined : auditUlidLowerBound(from),
+      toUlid: to === undefined ? undefined : auditUlidUpperBound(to),
+      action: params.action,
+      result: params.result,
+      subjectType: params.subject_type,
+      subjectUlid: params.subject_ulid,
+      actorUlid: params.actor_ulid,
+      visibility: await this.visibility(access),
+    };
+    return { query, list };
+  }
+
+  private async visibility(access: ResourceAccess): Promise<AuditVisibility | null> {
+    if (!access.restricted) return null;
+    const all = await this.store.listProjectsAndEnvironments();
+    const projects = all.projects.filter((ulid) => access.canSeeProject(ulid));
+    const visible = new Set(projects);
+    const environments = all.environments
+      .filter((env) => visible.has(env.projectUlid) && access.canSeeEnvironment(env.projectUlid, env.ulid))
+      .map((env) => env.ulid);
+    return { projects, environments };
+  }
+
+  private page<Row extends { ulid: string }, T>(
+    rows: Row[],
+    query: AuditQuery,
+    list: string,
+    toItem: (row: Row) => T,
+  ): AuditPage<T> {
+    const perPage = query.limit - 1;
+    const pageRows = rows.slice(0, perPage);
+    const last = pageRows[pageRows.length - 1];
+    return {
+      data: pageRows.map(toItem),
+      meta: {
+        per_page: perPage,
+        sort: query.sort,
+        next_cursor: rows.length > perPage && last ? encodeCursor({ l: list, u: last.ulid, d: 'n' }) : null,
+      },
+    };
+  }
+}
+
+/** Empty ulid filters and an empty cursor mean "not given" (management.yaml, listAuditLogs). */
+function withoutEmpty(params: AuditListParams): AuditListParams {
+  const out = { ...params };
+  for (const name of ['cursor', 'subject_ulid', 'management_token_ulid', 'actor_ulid'] as const) {
+    if (out[name] === '') delete out[name];
+  }
+  return out;
+}
+
+/**
+ * A date-time query parameter (RFC 3339, as the document's `date-time` format accepts it) as
+ * epoch milliseconds, sub-millisecond digits kept as a fraction so that inclusive bounds stay exact.
+ */
+export function parseTime(name: string, value: string): number {
+  const m = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(Z|([+-])(\d{2})(?::?(\d{2}))?)$/i.exec(value);
+  if (!m) throw new UnprocessableError(`Invalid query parameter: ${name} must be a date-time.`);
+  const [, y, mo, d, h, mi, s, frac, zone, sign, oh, om] = m;
+  const date = new Date(0);
+  date.setUTCFullYear(Number(y), Number(mo) - 1, Number(d));
+  date.setUTCHours(Number(h), Number(mi), Number(s), Number(((frac ?? '') + '000').slice(0, 3)));
+  let ms = date.getTime();
+  // Digits beyond the millisecond only matter as "a little after": half a millisecond says so exactly.
+  if (frac && /[1-9]/.test(frac.slice(3))) ms += 0.5;
+  if (zone?.toUpperCase() !== 'Z') {
+    const offset = (Number(oh) * 60 + Number(om ?? 0)) * 60_000;
+    ms -= sign === '-' ? -offset : offset;
+  }
+  if (!Number.isFinite(ms)) throw new UnprocessableError(`Invalid query parameter: ${name} must be a date-time.`);
+  return ms;
+}
+
+export function toAuditEntry(row: ManagementAuditRow): AuditEntry {
+  return {
+    ulid: row.ulid,
+    actor: row.actor_type
+      ? { type: row.actor_type, ulid: row.actor_ulid, name: row.actor_name, email: row.actor_email }
+      : null,
+    token: row.token_ulid ? { ulid: row.token_ulid, name: row.token_name ?? '' } : null,
+    // System actions are stored with '' and 0 (the columns are NOT NULL) and read back as null.
+    http_method: row.http_method === '' ? null : row.http_method,
+    http_path: row.http_path === '' ? null : row.http_path,
+    action: row.action,
+    subject_type: row.subject_type,
+    subject_ulid: row.subject_ulid,
+    subject_label: row.subject_label,
+    result: row.result,
+    status_code: Number(row.status_code) === 0 ? null : Number(row.status_code),
+    created_at: row.created_at,
+  };
+}
+
+export function toPublicAuditEntry(row: PublicAuditStoredRow): PublicAuditEntry {
+  return {
+    ulid: row.ulid,
+    actor_type: row.actor_type,
+    actor_ulid: row.actor_ulid,
+    environment: row.environment_ulid ? { ulid: row.environment_ulid, key: row.environment_key ?? '' } : null,
+    action: row.action,
+    subject_type: row.subject_type,
+    subject_ulid: row.subject_ulid,
+    subject_label: row.subject_label,
+    result: row.result,
+    status_code: Number(row.status_code),
+    created_at: row.created_at,
+  };
+}

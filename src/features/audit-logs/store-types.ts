@@ -1,0 +1,74 @@
+/** Storage of the two audit logs (tables audit_entries and public_audit_entries). */
+
+export type AuditSort = 'created_at_desc' | 'created_at_asc';
+
+/** Which projects and environments a restricted caller may see; null = everything. */
+export interface AuditVisibility {
+  projects: string[];
+  environments: string[];
+}
+
+export interface AuditQuery {
+  /** Rows to return (the service asks for one more than a page to know if another follows). */
+  limit: number;
+  sort: AuditSort;
+  /** Keyset: only entries strictly after this ulid in sort order. */
+  after?: string;
+  /** Inclusive ulid bounds derived from `from` / `to` (audit ulids carry their creation time). */
+  fromUlid?: string;
+  toUlid?: string;
+  action?: string;
+  result?: string;
+  subjectType?: string;
+  subjectUlid?: string;
+  tokenUlid?: string;
+  actorUlid?: string;
+  visibility: AuditVisibility | null;
+}
+
+export interface ManagementAuditRow {
+  ulid: string;
+  created_at: string;
+  actor_type: string | null;
+  actor_ulid: string | null;
+  actor_name: string | null;
+  actor_email: string | null;
+  token_ulid: string | null;
+  token_name: string | null;
+  http_method: string;
+  http_path: string;
+  action: string;
+  subject_type: string | null;
+  subject_ulid: string | null;
+  subject_label: string | null;
+  result: string;
+  status_code: number;
+  project_ulid: string | null;
+  environment_ulid: string | null;
+}
+
+export interface PublicAuditStoredRow {
+  ulid: string;
+  created_at: string;
+  actor_type: string;
+  actor_ulid: string | null;
+  environment_ulid: string | null;
+  environment_key: string | null;
+  project_ulid: string | null;
+  action: string;
+  subject_type: string | null;
+  subject_ulid: string | null;
+  subject_label: string | null;
+  result: string;
+  status_code: number;
+}
+
+export interface AuditLogStore {
+  listManagement(query: AuditQuery): Promise<ManagementAuditRow[]>;
+  /** `tokenUlid` never matches a public entry; the service answers such queries itself. */
+  listPublic(query: Omit<AuditQuery, 'tokenUlid'>): Promise<PublicAuditStoredRow[]>;
+  /** Every project (ulid) and environment (ulid, project ulid), to resolve a restricted caller's view. */
+  listProjectsAndEnvironments(): Promise<{ projects: string[]; environments: Array<{ ulid: string; projectUlid: string }> }>;
+  /** Deletes entries with a ulid below `beforeUlid`, at most `batch` per statement; returns how many. */
+  purge(log: 'management' | 'public', beforeUlid: string, batch: number): Promise<number>;
+}

@@ -1,0 +1,33 @@
+import type { BackgroundTask } from '../../core.js';
+import { poller } from '../../poller.js';
+import type { FeatureDeps, FeatureParts } from '../feature.js';
+import { createRedisClient, MemoryRateCounter, RedisRateCounter, type RateCounter } from './counter.js';
+import { RateLimiter } from './limiter.js';
+import { managementRateLimit, publicRateLimit } from './stages.js';
+
+/**
+ * Rate limits (SPEC.md section 8): public API per client IP, management API per token by tier.
+ * Counters live in memory, or in Redis when REDIS_URL is set so that every instance enforces one
+ * shared limit.
+ */
+export function createRateLimitsFeature(deps: FeatureDeps): FeatureParts {
+  const { config, clock, logger } = deps;
+  const counter: RateCounter = config.redisUrl
+    ? new RedisRateCounter(createRedisClient(config.redisUrl), logger)
+    : new MemoryRateCounter();
+  const limiter = new RateLimiter(counter);
+  const sweeper = poller('rate-limit-sweep', 60_000, async () => counter.sweep(clock.now().getTime()), logger);
+  const task: BackgroundTask = {
+    name: 'rate-limits',
+    start: () => sweeper.start(),
+    stop: async () => {
+      await sweeper.stop();
+      await counter.close();
+    },
+  };
+  return {
+    publicStages: { beforeAuthentication: [publicRateLimit(limiter, config, clock)] },
+    managementStages: { afterAuthentication: [managementRateLimit(limiter, config, clock)] },
+    tasks: [task],
+  };
+}

@@ -1,0 +1,22 @@
+import type { BackgroundTask } from '../../core.js';
+import { poller } from '../../poller.js';
+import type { FeatureDeps, FeatureParts } from '../feature.js';
+import { createTargetPublisher } from '../targets/index.js';
+import { runScheduler, type SchedulerJobs } from './scheduler.js';
+
+/**
+ * The scheduler (DESIGN.md section 4): every VEXIL_SCHEDULER_INTERVAL_MS it publishes the
+ * scheduled targets whose `scheduled_at` has come and advances automatic rollouts whose step
+ * interval (VEXIL_ROLLOUT_STEP_MS) has passed, with audit actor `system`. It runs on every
+ * instance: each change is claimed by a conditional update under the environment's row lock
+ * (src/features/targets), so each scheduled target is published once and each step taken once,
+ * and all state lives in the database, so a restart neither loses nor repeats a due job.
+ */
+export function createSchedulerFeature(deps: FeatureDeps): FeatureParts {
+  const publisher = createTargetPublisher(deps);
+  return { tasks: [schedulerTask(publisher, deps)] };
+}
+
+export function schedulerTask(jobs: SchedulerJobs, deps: Pick<FeatureDeps, 'config' | 'logger'>): BackgroundTask {
+  return poller('scheduler', deps.config.schedulerIntervalMs, () => runScheduler(jobs, deps.logger), deps.logger);
+}

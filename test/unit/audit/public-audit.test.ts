@@ -1,0 +1,178 @@
+import type { Knex } from 'knex';
+import type Koa from 'koa';
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { describePublicAudit, PublicAuditBuffer, publicAuditMiddleware, type PublicAuditRow } from '../../../src/audit/public-audit.js';
+import type { PublicPrincipal } from '../../../src/auth/principal.js';
+import { RateLimitedError, UnauthorizedError } from '../../../src/http/errors.js';
+
+const logger = pino({ level: 'silent' });
+const clock = { now: () => new Date('2026-05-01T10:00:00.000Z') };
+
+/** Records inserts instead of writing; can be told to fail. */
+function fakeKnex(flags: Array<{ ulid: string; key: string; project_ulid: string }> = []) {
+  const inserts: PublicAuditRow[][] = [];
+  const state = { fail: false, flagQueries: 0 };
+  const knex = ((table: string) => {
+    if (table === 'public_audit_entries') {
+      return {
+        insert: async (rows: PublicAuditRow[]) => {
+          if (state.fail) throw new Error('database down');
+          inserts.push(rows.map((r) => ({ ...r })));
+        },
+      };
+    }
+    const builder = {
+      whereIn: () => builder,
+      select: async () => {
+        state.flagQueries++;
+        return flags;
+      },
+    };
+    return builder;
+  }) as unknown as Knex;
+  return { knex, inserts, state };
+}
+
+const entry = (n: number): Omit<PublicAuditRow, 'ulid' | 'created_at'> => ({
+  actor_type: 'anonymous',
+  actor_ulid: null,
+  environment_ulid: null,
+  environment_key: null,
+  project_ulid: null,
+  http_method: 'GET',
+  http_path: `/v1/flags/${n}`,
+  action: 'auth.missing_key',
+  subject_type: null,
+  subject_ulid: null,
+  subject_label: null,
+  result: 'denied_auth',
+  status_code: 401,
+});
+
+describe('PublicAuditBuffer', () => {
+  it('writes nothing when recording, and everything in batches when flushed', async () => {
+    const db = fakeKnex();
+    const buffer = new PublicAuditBuffer(db.knex, clock, logger, { batchSize: 4 });
+    for (let i = 0; i < 10; i++) buffer.record(entry(i));
+    expect(db.inserts).toEqual([]);
+    expect(buffer.size).toBe(10);
+    await buffer.flush();
+    expect(db.inserts.map((batch) => batch.length)).toEqual([4, 4, 2]);
+    expect(buffer.size).toBe(0);
+    const rows = db.inserts.flat();
+    expect(rows[0]).toMatchObject({ created_at: '2026-05-01T10:00:00.000Z', http_path: '/v1/flags/0' });
+    expect(rows.map((r) => r.ulid)).toEqual([...rows.map((r) => r.ulid)].sort());
+  });
+
+  it('is bounded: beyond capacity entries are dropped, not queued', async () => {
+    const db = fakeKnex();
+    const buffer = new PublicAuditBuffer(db.knex, clock, logger, { capacity: 3 });
+    for (let i = 0; i < 5; i++) buffer.record(entry(i));
+    expect(buffer.size).toBe(3);
+    await buffer.flush();
+    expect(db.inserts.flat().map((r) => r.http_path)).toEqual(['/v1/flags/0', '/v1/flags/1', '/v1/flags/2']);
+  });
+
+  it('keeps a batch that could not be written for the next flush', async () => {
+    const db = fakeKnex();
+    const buffer = new PublicAuditBuffer(db.knex, clock, logger);
+    buffer.record(entry(1));
+    db.state.fail = true;
+    await expect(buffer.flush()).rejects.toThrow('database down');
+    expect(buffer.size).toBe(1);
+    db.state.fail = false;
+    await buffer.flush();
+    expect(db.inserts.flat().length).toBe(1);
+  });
+
+  it('fills in flag ulids from flag keys with one query per batch', async () => {
+    const db = fakeKnex([{ ulid: 'flg_1', key: 'checkout', project_ulid: 'prj_1' }]);
+    const buffer = new PublicAuditBuffer(db.knex, clock, logger);
+    for (const key of ['checkout', 'unknown']) {
+      buffer.record({ ...entry(0), project_ulid: 'prj_1', subject_type: 'flag', subject_label: key });
+    }
+    await buffer.flush();
+    expect(db.state.flagQueries).toBe(1);
+    expect(db.inserts.flat().map((r) => r.subject_ulid)).toEqual(['flg_1', null]);
+  });
+
+  it('writes what is left when its task stops', async () => {
+    const db = fakeKnex();
+    const buffer = new PublicAuditBuffer(db.knex, clock, logger, { flushIntervalMs: 60_000 });
+    buffer.task.start();
+    buffer.record(entry(1));
+    await buffer.task.stop();
+    expect(db.inserts.flat().length).toBe(1);
+  });
+});
+
+describe('publicAuditMiddleware', () => {
+  const principal: PublicPrincipal = {
+    keyUlid: 'key_1',
+    kind: 'server',
+    environmentUlid: 'env_1',
+    environmentKey: 'production',
+    projectUlid: 'prj_1',
+  };
+
+  function ctx(options: { path: string; operationId?: string; principal?: PublicPrincipal; headers?: Record<string, string>; params?: Record<string, string>; status?: number }) {
+    const headers = options.headers ?? {};
+    return {
+      method: 'GET',
+      path: options.path,
+      status: options.status ?? 200,
+      params: options.params ?? {},
+      state: { operation: options.operationId ? { operationId: options.operationId } : undefined, publicPrincipal: options.principal },
+      get: (name: string) => headers[name.toLowerCase()] ?? '',
+    } as unknown as Koa.Context;
+  }
+
+  async function run(c: Koa.Context, next: () => Promise<void> = async () => {}) {
+    const db = fakeKnex();
+    const buffer = new PublicAuditBuffer(db.knex, clock, logger);
+    const middleware = publicAuditMiddleware(buffer);
+    await middleware(c, next).catch(() => undefined);
+    await buffer.flush();
+    return db.inserts.flat()[0] as PublicAuditRow;
+  }
+
+  it('records a keyed evaluation with the key, environment and flag', async () => {
+    const row = await run(ctx({ path: '/v1/flags/checkout', operationId: 'getEvaluatedFlag', principal, params: { flagKey: 'checkout' } }));
+    expect(row).toMatchObject({
+      actor_type: 'sdk_key',
+      actor_ulid: 'key_1',
+      environment_ulid: 'env_1',
+      environment_key: 'production',
+      project_ulid: 'prj_1',
+      action: 'flag.evaluated',
+      subject_type: 'flag',
+      subject_label: 'checkout',
+      result: 'success',
+      status_code: 200,
+    });
+  });
+
+  it('names missing and invalid keys, and a refusal by the rate limit', async () => {
+    const refuse = async () => {
+      throw new UnauthorizedError('Invalid API key provided.');
+    };
+    expect((await run(ctx({ path: '/v1/flags', operationId: 'listEvaluatedFlags' }), refuse)).action).toBe('auth.missing_key');
+    const invalid = await run(ctx({ path: '/v1/flags', operationId: 'listEvaluatedFlags', headers: { 'x-api-key': 'srv_nope' } }), refuse);
+    expect(invalid).toMatchObject({ action: 'auth.invalid_key', actor_type: 'anonymous', result: 'denied_auth', status_code: 401 });
+    const limited = await run(ctx({ path: '/v1/payload', operationId: 'getPayload' }), async () => {
+      throw new RateLimitedError(10);
+    });
+    expect(limited).toMatchObject({ action: 'payload.retrieved', result: 'rate_limited', status_code: 429 });
+    const crashed = await run(ctx({ path: '/v1/payload', operationId: 'getPayload', principal }), async () => {
+      throw new Error('boom');
+    });
+    expect(crashed).toMatchObject({ result: 'error', status_code: 500, subject_type: 'environment', subject_ulid: 'env_1' });
+  });
+
+  it('lets a handler name the subject', async () => {
+    const c = ctx({ path: '/v1/flags/checkout', operationId: 'getEvaluatedFlag', principal, params: { flagKey: 'checkout' } });
+    const row = await run(c, async () => describePublicAudit(c, { subjectUlid: 'flg_9' }));
+    expect(row).toMatchObject({ subject_type: 'flag', subject_ulid: 'flg_9', subject_label: 'checkout' });
+  });
+});
