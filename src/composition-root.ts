@@ -70,6 +70,9 @@ export interface Composition {
   /** Public API audit entries, buffered and written in batches by its task. */
   publicAudit: PublicAuditBuffer;
   tasks: BackgroundTask[];
+  /** Stops every background task once (ends streams, flushes buffers). */
+  stopTasks(): Promise<void>;
+  /** Stops the tasks if still running, then closes the database pool. */
   close(): Promise<void>;
 }
 
@@ -93,6 +96,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
   const publicAudit = new PublicAuditBuffer(knex, clock, logger);
   const deps: FeatureDeps = { ...core, documents, keyCache, auditWriter };
 
+  let stopping: Promise<void> | undefined;
   const composition: Composition = {
     core,
     documents,
@@ -109,8 +113,14 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       poller('environment-key-cache', config.revisionPollMs, () => keyCache.refreshIfChanged(), logger),
       publicAudit.task,
     ],
+    stopTasks() {
+      stopping ??= (async () => {
+        for (const task of composition.tasks) await task.stop();
+      })();
+      return stopping;
+    },
     async close() {
-      for (const task of composition.tasks) await task.stop();
+      await composition.stopTasks();
       await knex.destroy();
     },
   };

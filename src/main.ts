@@ -22,10 +22,11 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'stopping');
-    // Stop accepting, let in-flight requests finish, then flush background work.
+    // Stop accepting; end streams and flush buffers; let in-flight requests finish; close the pool.
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
-    // Long-lived streams (GET /v1/stream) would hold the close open; give them a moment, then end them.
+    await composition.stopTasks();
+    // A request still open after this is cut off rather than holding the shutdown.
     setTimeout(() => server.closeAllConnections(), 5000).unref();
     await closed;
     await composition.close();

@@ -1,0 +1,71 @@
+import type Koa from 'koa';
+import {
+  BadRequestError,
+  NotFoundError,
+  OfrepError,
+  ValidationError,
+  publicMessages,
+} from '../../http/errors.js';
+import { operationState } from '../../http/operation.js';
+import type { Stage } from '../../http/openapi/router.js';
+import { targetingKeyMissingMessage } from './inputs.js';
+
+export const usageMessages = {
+  malformedJson: 'Request body is not valid JSON.',
+  invalidBody: 'Request body is invalid.',
+} as const;
+
+const flagPathOperations = new Set(['getEvaluatedFlag', 'recordFlagUsage']);
+const ofrepOperations = new Set(['ofrepEvaluateFlag', 'ofrepEvaluateFlags']);
+
+function touchesContext(error: ValidationError): boolean {
+  return Object.keys(error.errors).some((field) => field === 'context' || field.startsWith('context.'));
+}
+
+/**
+ * Public-API stage (after authentication, around validation and the handler): gives the
+ * generic validation failures of these operations the shapes and messages specs/public.yaml
+ * documents for them.
+ * - Flag paths: a key that cannot name a flag is `404 Feature flag not found.`
+ * - recordFlagUsage: body failures are 400 (not the management API's field-keyed 422).
+ * - OFREP: failures use OFREP's error shapes and codes (PARSE_ERROR, INVALID_CONTEXT, FLAG_NOT_FOUND).
+ */
+export const publicErrorShaping: Stage = async (ctx: Koa.Context, next) => {
+  const operationId = operationState(ctx).operation?.operationId ?? '';
+  if (!flagPathOperations.has(operationId) && !ofrepOperations.has(operationId)) return next();
+  try {
+    await next();
+  } catch (error) {
+    throw reshape(operationId, error, ctx);
+  }
+};
+
+function reshape(operationId: string, error: unknown, ctx: Koa.Context): unknown {
+  if (error instanceof OfrepError) return error;
+  if (ofrepOperations.has(operationId)) {
+    const key = operationId === 'ofrepEvaluateFlag' ? String((ctx.params as Record<string, string>).key ?? '') : undefined;
+    if (error instanceof NotFoundError && key !== undefined) {
+      return new OfrepError(404, 'FLAG_NOT_FOUND', publicMessages.flagNotFound, key);
+    }
+    if (error instanceof BadRequestError) return new OfrepError(400, 'PARSE_ERROR', usageMessages.malformedJson, key);
+    if (error instanceof ValidationError) {
+      if (!touchesContext(error)) return new OfrepError(400, 'PARSE_ERROR', usageMessages.invalidBody, key);
+      // The document's `anyOf: [{maxProperties: 0}, {required: [targetingKey]}]` failed on `required`.
+      const missingKey = error.errors['context.targetingKey']?.some((m) => m.endsWith('is required.')) === true;
+      return missingKey
+        ? new OfrepError(400, 'TARGETING_KEY_MISSING', targetingKeyMissingMessage, key)
+        : new OfrepError(400, 'INVALID_CONTEXT', publicMessages.invalidContext, key);
+    }
+    return error;
+  }
+  if (error instanceof NotFoundError) return new NotFoundError(publicMessages.flagNotFound);
+  if (operationId === 'recordFlagUsage') {
+    if (error instanceof BadRequestError && error.message !== publicMessages.invalidContext) {
+      return new BadRequestError(usageMessages.malformedJson);
+    }
+    if (error instanceof ValidationError) {
+      return new BadRequestError(touchesContext(error) ? publicMessages.invalidContext : usageMessages.invalidBody);
+    }
+  }
+  return error;
+}

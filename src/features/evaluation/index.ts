@@ -1,0 +1,92 @@
+import type { BackgroundTask } from '../../core.js';
+import type { Stage } from '../../http/openapi/router.js';
+import { poller } from '../../poller.js';
+import { pollingOnly, redisNotifier } from '../../runtime/change-notifier.js';
+import type { EnvironmentRevision } from '../../runtime/config-source.js';
+import { KnexConfigSource } from '../../runtime/config-loader.js';
+import { SnapshotCache } from '../../runtime/snapshot-cache.js';
+import { StreamHub } from '../../runtime/stream-hub.js';
+import { TelemetryBuffer } from '../../runtime/telemetry-buffer.js';
+import { telemetryFlusher } from '../../runtime/telemetry-flusher.js';
+import { KnexTelemetryStore } from '../../runtime/telemetry-store.js';
+import type { FeatureDeps, FeatureParts } from '../feature.js';
+import { managementEvaluationHandlers, publicEvaluationHandlers } from './controller.js';
+import { publicErrorShaping } from './error-shaping.js';
+import { InputDecoder } from './inputs.js';
+import { EvaluationService } from './service.js';
+
+/** How often buffered telemetry is written. */
+export const TELEMETRY_FLUSH_MS = 1000;
+/** SSE heartbeat comment interval (specs/public.yaml: every 15 seconds). */
+export const STREAM_HEARTBEAT_MS = 15_000;
+
+/**
+ * Public evaluation API, SDK payload and stream, OFREP, and the management evaluateFlag preview.
+ *
+ * Serving path: environment keys (EnvironmentKeyCache) and environment snapshots (SnapshotCache)
+ * are in memory; a background poller reads every environment's revision each
+ * `config.revisionPollMs` and rebuilds the snapshots that changed, so a change made through any
+ * instance is served by every instance within one poll interval. With REDIS_URL set, revisions
+ * seen moving are also published over Redis and the other instances rebuild at once; after a
+ * management write the writing instance refreshes (and announces) immediately.
+ * Telemetry goes to an in-memory buffer written in batches by a background flusher.
+ */
+export function createEvaluationFeature(deps: FeatureDeps): FeatureParts {
+  const cache = new SnapshotCache(new KnexConfigSource(deps.knex, deps.dialect), deps.logger);
+  const telemetry = new TelemetryBuffer();
+  const service = new EvaluationService(cache, telemetry, deps.clock);
+  const decoder = new InputDecoder(deps.documents.public.dereferenced);
+  const hub = new StreamHub(cache, {
+    heartbeatMs: STREAM_HEARTBEAT_MS,
+    authCheckMs: Math.max(50, deps.config.revisionPollMs),
+  });
+
+  // Revisions seen moving here are announced to the other instances (Redis), which rebuild at once.
+  const notifier = deps.config.redisUrl ? redisNotifier(deps.config.redisUrl, deps.logger) : pollingOnly();
+  const logFailure = (err: unknown) => deps.logger.error({ err }, 'environment snapshots could not be refreshed');
+  const refreshAndAnnounce = (refresh: () => Promise<EnvironmentRevision[]>) =>
+    refresh().then((changed) => notifier.publish(changed));
+  notifier.onChange((changed) => {
+    if (cache.isBehind(changed)) cache.refreshAfterCurrent().catch(logFailure);
+  });
+
+  const revisions = poller(
+    'environment-snapshots',
+    deps.config.revisionPollMs,
+    () => refreshAndAnnounce(() => cache.refresh()),
+    deps.logger,
+  );
+  const snapshots: BackgroundTask = {
+    name: revisions.name,
+    start() {
+      // Build every snapshot now rather than one interval from now.
+      cache.refresh().catch(logFailure);
+      revisions.start();
+    },
+    stop: () => revisions.stop(),
+  };
+  // After a management change, refresh at once (this instance serves it immediately) and announce it.
+  const afterManagementWrite: Stage = async (ctx, next) => {
+    await next();
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && ctx.status < 400) {
+      refreshAndAnnounce(() => cache.refreshAfterCurrent()).catch(logFailure);
+    }
+  };
+  const flusher = telemetryFlusher(
+    telemetry,
+    new KnexTelemetryStore(deps.knex, deps.dialect),
+    (environmentUlid, platform) => service.flagUlidsFor(environmentUlid, platform),
+    TELEMETRY_FLUSH_MS,
+    deps.logger,
+  );
+
+  const handlerDeps = { service, decoder, hub, keyCache: deps.keyCache, knex: deps.knex };
+  return {
+    publicHandlers: publicEvaluationHandlers(handlerDeps),
+    managementHandlers: managementEvaluationHandlers(handlerDeps),
+    publicStages: { afterAuthentication: [publicErrorShaping] },
+    managementStages: { aroundHandler: [afterManagementWrite] },
+    // Streams end before the flusher's final write; the flusher stops last.
+    tasks: [notifier, snapshots, hub, flusher],
+  };
+}

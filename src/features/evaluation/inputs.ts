@@ -1,0 +1,164 @@
+import {
+  parseContext,
+  parseDefaultValues,
+  type Context,
+  type ContextAttribute,
+  type DefaultValueDeclaration,
+} from '../../engine/index.js';
+import { BadRequestError, publicMessages } from '../../http/errors.js';
+import { createAjv } from '../../http/openapi/ajv.js';
+import type { OpenApiDocument } from '../../http/openapi/document.js';
+import { normaliseSchema } from '../../http/openapi/schema-normaliser.js';
+
+/** Header names (lower case) in precedence order: canonical first, then the aliases (specs/public.yaml). */
+export const contextHeaderNames = ['x-vexil-context', 'c'] as const;
+export const defaultValueHeaderNames = ['x-vexil-default-value', 'x-default-value', 'd'] as const;
+
+export const invalidDefaultsMessage = 'Default values were supplied but are invalid.';
+
+type Headers = Record<string, string | string[] | undefined>;
+
+/** The first of `names` present with a non-empty value (an empty header counts as absent). */
+export function firstHeader(headers: Headers, names: readonly string[]): string | undefined {
+  for (const name of names) {
+    const raw = headers[name];
+    const value = Array.isArray(raw) ? raw.join(', ') : raw;
+    if (value !== undefined && value.trim() !== '') return value;
+  }
+  return undefined;
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/**
+ * Decodes the request inputs of evaluation: the context (header or body) and the declared
+ * default values, validated against the published document's `Context` and
+ * `DefaultValueDeclaration` schemas and then by the engine (which also checks that a declared
+ * value fits its declared type).
+ */
+export class InputDecoder {
+  private readonly contextSchema: (value: unknown) => boolean;
+  private readonly defaultsSchema: (value: unknown) => boolean;
+
+  constructor(publicDocument: OpenApiDocument) {
+    const schemas = (publicDocument.components as { schemas: Record<string, unknown> }).schemas;
+    const ajv = createAjv({ coerce: false });
+    const context = structuredClone(schemas.Context);
+    const declaration = structuredClone(schemas.DefaultValueDeclaration);
+    normaliseSchema(context);
+    normaliseSchema(declaration);
+    this.contextSchema = ajv.compile(context as object);
+    this.defaultsSchema = ajv.compile({ type: 'array', items: declaration });
+  }
+
+  /** A decoded Context value; undefined when it does not match the schema. */
+  contextOf(value: unknown): Context | undefined {
+    if (!this.contextSchema(value)) return undefined;
+    const parsed = parseContext(value);
+    return parsed.ok ? parsed.context : undefined;
+  }
+
+  /**
+   * The context header: X-VEXIL-CONTEXT, else C; null when neither is sent. Every one sent must
+   * decode to a valid Context (400 otherwise), the alias too when the canonical header wins.
+   */
+  contextHeader(headers: Headers): Context | null {
+    let chosen: Context | null = null;
+    for (const name of contextHeaderNames) {
+      const text = firstHeader(headers, [name]);
+      if (text === undefined) continue;
+      const json = parseJson(text);
+      const context = json.ok ? this.contextOf(json.value) : undefined;
+      if (!context) throw new BadRequestError(publicMessages.invalidContext);
+      chosen ??= context;
+    }
+    return chosen;
+  }
+
+  /**
+   * The default-value header: X-VEXIL-DEFAULT-VALUE, else X-DEFAULT-VALUE, else D; [] when none
+   * is sent. Every one sent must be valid (400 otherwise).
+   */
+  defaultsHeader(headers: Headers): DefaultValueDeclaration[] {
+    let chosen: DefaultValueDeclaration[] | undefined;
+    for (const name of defaultValueHeaderNames) {
+      const text = firstHeader(headers, [name]);
+      if (text === undefined) continue;
+      const json = parseJson(text);
+      if (!json.ok || !this.defaultsSchema(json.value)) throw new BadRequestError(invalidDefaultsMessage);
+      const parsed = parseDefaultValues(json.value);
+      if (!parsed.ok) throw new BadRequestError(invalidDefaultsMessage);
+      chosen ??= parsed.declarations;
+    }
+    return chosen ?? [];
+  }
+
+  /** The management `context` query parameter; undefined when invalid. */
+  contextText(text: string): Context | undefined {
+    const json = parseJson(text);
+    return json.ok ? this.contextOf(json.value) : undefined;
+  }
+}
+
+export type OfrepContextResult =
+  | { ok: true; context: Context | null }
+  | { ok: false; errorCode: 'INVALID_CONTEXT' | 'TARGETING_KEY_MISSING'; details: string };
+
+export const targetingKeyMissingMessage = 'The context has no targetingKey.';
+
+/** An OFREP context member as attribute values: strings as they are, other JSON compact. */
+function attributeValues(value: unknown): string[] {
+  if (value === null || value === undefined) return [];
+  if (Array.isArray(value)) {
+    const out: string[] = [];
+    for (const item of value) {
+      if (item === null || item === undefined) continue;
+      out.push(scalarText(item));
+    }
+    return out;
+  }
+  return [scalarText(value)];
+}
+
+function scalarText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  return JSON.stringify(value) ?? String(value);
+}
+
+/**
+ * The Vexil context of an OFREP request body (specs/public.yaml, ofrepEvaluateFlag):
+ * `targetingKey` is the identifier, `contextType` (default `user`) the type, every other member
+ * an attribute. No body, no context or an empty context: evaluation without a context.
+ */
+export function ofrepContext(body: unknown): OfrepContextResult {
+  if (body === undefined || body === null) return { ok: true, context: null };
+  const raw = (body as { context?: unknown }).context;
+  if (raw === undefined) return { ok: true, context: null };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return { ok: false, errorCode: 'INVALID_CONTEXT', details: publicMessages.invalidContext };
+  }
+  const members = raw as Record<string, unknown>;
+  if (Object.keys(members).length === 0) return { ok: true, context: null };
+  const targetingKey = members.targetingKey;
+  if (targetingKey === undefined || targetingKey === null) {
+    return { ok: false, errorCode: 'TARGETING_KEY_MISSING', details: targetingKeyMissingMessage };
+  }
+  const contextType = members.contextType ?? 'user';
+  const attributes: ContextAttribute[] = [];
+  for (const [key, value] of Object.entries(members)) {
+    if (key === 'targetingKey' || key === 'contextType' || key === '') continue;
+    const values = attributeValues(value);
+    if (values.length === 0) continue;
+    attributes.push({ key, values: values.map((v) => ({ value: v })) });
+  }
+  const parsed = parseContext({ type: contextType, identifier: targetingKey, attributes });
+  if (!parsed.ok) return { ok: false, errorCode: 'INVALID_CONTEXT', details: publicMessages.invalidContext };
+  return { ok: true, context: parsed.context };
+}

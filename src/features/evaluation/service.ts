@@ -1,0 +1,316 @@
+import type { PublicPrincipal } from '../../auth/principal.js';
+import type { Clock } from '../../clock.js';
+import {
+  evaluateAll,
+  evaluateFlag,
+  type Context,
+  type DefaultValueDeclaration,
+  type EvaluationOutcome,
+  type FlagType,
+  type JsonValue,
+  type ResolvedBy,
+} from '../../engine/index.js';
+import { NotFoundError, OfrepError, UnauthorizedError, publicMessages } from '../../http/errors.js';
+import { digestParts, entityTag, ifNoneMatchMatches } from '../../runtime/etag.js';
+import type { EnvironmentSnapshot, SnapshotCache } from '../../runtime/snapshot-cache.js';
+import type { Platform, TelemetryBuffer } from '../../runtime/telemetry-buffer.js';
+
+/** `value` of an evaluated flag: one member named after the type (SPEC.md section 2). */
+export type TypedValue = { [type in FlagType]?: JsonValue };
+
+export interface EvaluatedFlag {
+  key: string;
+  name: string;
+  type: FlagType;
+  value: TypedValue;
+}
+
+export interface OfrepSuccess {
+  key: string;
+  reason: 'TARGETING_MATCH' | 'SPLIT' | 'STATIC' | 'DEFAULT';
+  variant: string;
+  value: JsonValue;
+  metadata: { resolved_by: ResolvedBy; type: FlagType; revision: number };
+}
+
+export interface OfrepItemFailure {
+  key: string;
+  errorCode: 'GENERAL';
+  errorDetails: string;
+}
+
+/** What a payload request answers: 304 (notModified) or the body, with its ETag either way. */
+export type PayloadResult =
+  | { notModified: true; etag: string }
+  | { notModified: false; etag: string; json?: string; body?: unknown };
+
+export interface ManagementEvaluation {
+  key: string;
+  name: string;
+  type: FlagType;
+  value: JsonValue;
+  resolved_by: ResolvedBy | 'unavailable';
+}
+
+const reasons: Record<ResolvedBy, OfrepSuccess['reason']> = {
+  rule: 'TARGETING_MATCH',
+  rollout: 'SPLIT',
+  target: 'STATIC',
+  default: 'DEFAULT',
+};
+
+export function typedValue(outcome: EvaluationOutcome): TypedValue {
+  return { [outcome.type]: outcome.value };
+}
+
+export function toEvaluatedFlag(outcome: EvaluationOutcome): EvaluatedFlag {
+  return { key: outcome.key, name: outcome.name, type: outcome.type, value: typedValue(outcome) };
+}
+
+/** OFREP `variant`: the value in display form. */
+export function variantOf(outcome: EvaluationOutcome): string {
+  switch (outcome.type) {
+    case 'boolean':
+      return outcome.value === true ? 'true' : 'false';
+    case 'string':
+      return typeof outcome.value === 'string' ? outcome.value : JSON.stringify(outcome.value);
+    default:
+      return JSON.stringify(outcome.value);
+  }
+}
+
+export function toOfrepSuccess(outcome: EvaluationOutcome, revision: number): OfrepSuccess {
+  return {
+    key: outcome.key,
+    reason: reasons[outcome.resolved_by],
+    variant: variantOf(outcome),
+    value: outcome.value,
+    metadata: { resolved_by: outcome.resolved_by, type: outcome.type, revision },
+  };
+}
+
+export function platformOf(principal: PublicPrincipal): Platform {
+  return principal.kind;
+}
+
+function visibleOn(platform: Platform, flag: { include_in_mobile: boolean; include_in_client: boolean }): boolean {
+  if (platform === 'mobile') return flag.include_in_mobile;
+  if (platform === 'client') return flag.include_in_client;
+  return true;
+}
+
+/**
+ * The serving path: every operation reads the environment's snapshot from memory (the snapshot
+ * cache), evaluates with the shared engine, and adds telemetry to the in-memory buffer.
+ */
+export class EvaluationService {
+  constructor(
+    private readonly cache: SnapshotCache,
+    private readonly telemetry: TelemetryBuffer,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The key's environment (from memory; an environment created moments ago is loaded once). */
+  async environment(principal: PublicPrincipal): Promise<EnvironmentSnapshot> {
+    const entry = this.cache.get(principal.environmentUlid) ?? (await this.cache.getOrLoad(principal.environmentUlid));
+    // The key outlived its environment (deleted moments ago): the key is no longer valid.
+    if (!entry) throw new UnauthorizedError(publicMessages.invalidKey, 'auth.invalid_token');
+    return entry;
+  }
+
+  private now(): string {
+    return this.clock.now().toISOString();
+  }
+
+  private observe(entry: EnvironmentSnapshot, context: Context | null, at: string): void {
+    if (context) this.telemetry.recordContext(entry.environmentUlid, context, at);
+  }
+
+  /** Default-value reports: requested flags without a declaration, declarations for unknown keys. */
+  private reportDefaults(
+    entry: EnvironmentSnapshot,
+    requestedKeys: Iterable<string>,
+    declarations: readonly DefaultValueDeclaration[],
+    at: string,
+  ): void {
+    const declared = new Set(declarations.map((d) => d.key));
+    for (const key of requestedKeys) {
+      if (!declared.has(key)) this.telemetry.recordDefaultReport(entry.environmentUlid, 'missing_default', key, null, at);
+    }
+    const reported = new Set<string>();
+    for (const d of declarations) {
+      if (entry.snapshot.has(d.key) || reported.has(d.key)) continue;
+      reported.add(d.key);
+      this.telemetry.recordDefaultReport(entry.environmentUlid, 'unknown_flag', d.key, d.type, at);
+    }
+  }
+
+  /** GET /v1/flags: every flag, ordered by key; unavailable flags only with a declared default. */
+  async listEvaluated(
+    principal: PublicPrincipal,
+    context: Context | null,
+    declarations: readonly DefaultValueDeclaration[],
+  ): Promise<EvaluatedFlag[]> {
+    const entry = await this.environment(principal);
+    const outcomes = evaluateAll(entry.snapshot, context, declarations);
+    const at = this.now();
+    this.telemetry.recordWholeEnvironment(entry.environmentUlid, 'server', 'evaluated', at);
+    this.reportDefaults(entry, entry.snapshot.keys(), declarations, at);
+    this.observe(entry, context, at);
+    return outcomes.map(toEvaluatedFlag);
+  }
+
+  /** GET /v1/flags/{flagKey}: 404 for an unknown key and for an unavailable flag without a declared default. */
+  async getEvaluated(
+    principal: PublicPrincipal,
+    flagKey: string,
+    context: Context | null,
+    declarations: readonly DefaultValueDeclaration[],
+  ): Promise<EvaluatedFlag> {
+    const entry = await this.environment(principal);
+    const info = entry.snapshot.flag(flagKey);
+    const declaration = info && declarations.find((d) => d.key === flagKey && d.type === info.type);
+    const outcome = info ? evaluateFlag(entry.snapshot, flagKey, context, declaration) : undefined;
+    const at = this.now();
+    const flagUlid = entry.flagUlids.get(flagKey);
+    if (info && flagUlid) this.telemetry.recordFlag(entry.environmentUlid, flagUlid, 'evaluated', 1, at);
+    this.reportDefaults(entry, info ? [flagKey] : [], declarations, at);
+    this.observe(entry, context, at);
+    if (!outcome) throw new NotFoundError(publicMessages.flagNotFound);
+    return toEvaluatedFlag(outcome);
+  }
+
+  /** POST /v1/flags/{flagKey}/usage: "Flag used", `count` times. */
+  async recordUsage(principal: PublicPrincipal, flagKey: string, count: number, context: Context | null): Promise<void> {
+    const entry = await this.environment(principal);
+    const flagUlid = entry.flagUlids.get(flagKey);
+    if (!flagUlid || !entry.snapshot.has(flagKey)) throw new NotFoundError(publicMessages.flagNotFound);
+    const at = this.now();
+    this.telemetry.recordFlag(entry.environmentUlid, flagUlid, 'used', count, at);
+    this.observe(entry, context, at);
+  }
+
+  /** The ETag GET /v1/payload (and the stream) announces for this key, context and defaults. */
+  payloadEtag(
+    entry: EnvironmentSnapshot,
+    platform: Platform,
+    context: Context | null,
+    declarations: readonly DefaultValueDeclaration[],
+  ): string {
+    if (platform === 'server') return entry.serverEtag;
+    const digest = digestParts(entry.configDigest, platform, JSON.stringify(context), JSON.stringify(declarations));
+    return entityTag(platform === 'mobile' ? 'mob' : 'cli', entry.revision, digest);
+  }
+
+  /** GET /v1/payload. */
+  async payload(
+    principal: PublicPrincipal,
+    context: Context | null,
+    declarations: readonly DefaultValueDeclaration[],
+    ifNoneMatch: string | string[] | undefined,
+  ): Promise<PayloadResult> {
+    const entry = await this.environment(principal);
+    const platform = platformOf(principal);
+    const etag = this.payloadEtag(entry, platform, context, declarations);
+    if (ifNoneMatchMatches(ifNoneMatch, etag)) return { notModified: true, etag };
+    const at = this.now();
+    this.telemetry.recordWholeEnvironment(entry.environmentUlid, platform, 'retrieved', at);
+    if (platform === 'server') return { notModified: false, etag, json: entry.serverPayloadJson };
+
+    const outcomes = evaluateAll(entry.snapshot, context, declarations, { platform });
+    const requested = entry.config.flags.filter((f) => visibleOn(platform, f)).map((f) => f.key);
+    this.reportDefaults(entry, requested, declarations, at);
+    this.observe(entry, context, at);
+    return {
+      notModified: false,
+      etag,
+      body: {
+        status: 'success',
+        data: {
+          kind: 'client',
+          etag,
+          revision: entry.revision,
+          environment: { ulid: entry.environmentUlid, key: entry.environmentKey },
+          flags: outcomes.map((o) => ({ key: o.key, name: o.name, type: o.type, value: o.value, resolved_by: o.resolved_by })),
+        },
+      },
+    };
+  }
+
+  /** POST /ofrep/v1/evaluate/flags/{key}. */
+  async ofrepEvaluate(principal: PublicPrincipal, flagKey: string, context: Context | null): Promise<OfrepSuccess> {
+    const entry = await this.environment(principal);
+    const platform = platformOf(principal);
+    const info = entry.snapshot.flag(flagKey);
+    const visible = info !== undefined && visibleOn(platform, info);
+    const outcome = visible ? evaluateFlag(entry.snapshot, flagKey, context) : undefined;
+    const at = this.now();
+    const flagUlid = entry.flagUlids.get(flagKey);
+    if (visible && flagUlid) this.telemetry.recordFlag(entry.environmentUlid, flagUlid, 'evaluated', 1, at);
+    this.observe(entry, context, at);
+    if (!outcome) throw new OfrepError(404, 'FLAG_NOT_FOUND', publicMessages.flagNotFound, flagKey);
+    return toOfrepSuccess(outcome, entry.revision);
+  }
+
+  /** POST /ofrep/v1/evaluate/flags. */
+  async ofrepEvaluateAll(
+    principal: PublicPrincipal,
+    context: Context | null,
+    ifNoneMatch: string | string[] | undefined,
+  ): Promise<{ notModified: true; etag: string } | { notModified: false; etag: string; flags: Array<OfrepSuccess | OfrepItemFailure> }> {
+    const entry = await this.environment(principal);
+    const platform = platformOf(principal);
+    const etag = entityTag('ofrep', entry.revision, digestParts(entry.configDigest, platform, JSON.stringify(context)));
+    if (ifNoneMatchMatches(ifNoneMatch, etag)) return { notModified: true, etag };
+    const flags: Array<OfrepSuccess | OfrepItemFailure> = [];
+    try {
+      for (const outcome of evaluateAll(entry.snapshot, context, [], { platform })) {
+        flags.push(toOfrepSuccess(outcome, entry.revision));
+      }
+    } catch {
+      // Should the engine fail on one flag, report that flag and evaluate the others one by one.
+      flags.length = 0;
+      for (const info of entry.snapshot.flags()) {
+        if (!visibleOn(platform, info)) continue;
+        try {
+          const outcome = evaluateFlag(entry.snapshot, info.key, context);
+          if (outcome) flags.push(toOfrepSuccess(outcome, entry.revision));
+        } catch {
+          flags.push({ key: info.key, errorCode: 'GENERAL', errorDetails: 'The flag could not be evaluated.' });
+        }
+      }
+    }
+    const at = this.now();
+    this.telemetry.recordWholeEnvironment(entry.environmentUlid, platform, 'evaluated', at);
+    this.observe(entry, context, at);
+    return { notModified: false, etag, flags };
+  }
+
+  /**
+   * Management preview (evaluateFlag): the same engine on the snapshot at the database's current
+   * revision, so a change just made is reflected. Not counted in telemetry.
+   */
+  async evaluateForManagement(
+    environmentUlid: string,
+    flag: { key: string; name: string; type: FlagType },
+    context: Context | null,
+  ): Promise<ManagementEvaluation> {
+    const entry = await this.cache.getFresh(environmentUlid);
+    const outcome = entry ? evaluateFlag(entry.snapshot, flag.key, context) : undefined;
+    if (!outcome) return { key: flag.key, name: flag.name, type: flag.type, value: null, resolved_by: 'unavailable' };
+    return { key: outcome.key, name: outcome.name, type: outcome.type, value: outcome.value, resolved_by: outcome.resolved_by };
+  }
+
+  /** Flag ulids of an environment visible on a platform (expands whole-environment telemetry). */
+  flagUlidsFor(environmentUlid: string, platform: Platform): string[] {
+    const entry = this.cache.get(environmentUlid);
+    if (!entry) return [];
+    const out: string[] = [];
+    for (const flag of entry.config.flags) {
+      if (!visibleOn(platform, flag)) continue;
+      const ulid = entry.flagUlids.get(flag.key);
+      if (ulid) out.push(ulid);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,35 @@
+import type { ManagementRequest, OperationResult } from '../../http/operation.js';
+import type { InsightsService } from './service.js';
+
+type FlagEnvironmentParams = { projectKey: string; flagKey: string; environmentKey: string };
+type EnvironmentParams = { projectKey: string; environmentKey: string };
+
+const caller = (request: ManagementRequest<unknown, unknown, unknown>) => ({
+  access: request.principal.access,
+  audit: request.audit,
+});
+
+/** Handlers of the insights operations, keyed by operationId (specs/management.yaml). */
+export function insightsHandlers(service: InsightsService) {
+  return {
+    async getFlagInsights(request: ManagementRequest<FlagEnvironmentParams>): Promise<OperationResult> {
+      const data = await service.flagInsights(caller(request), request.params);
+      return { body: { status: 'success', data } };
+    },
+
+    async listStaleFlags(request: ManagementRequest<EnvironmentParams, { days?: number }>): Promise<OperationResult> {
+      const data = await service.staleFlags(caller(request), request.params, request.query.days ?? 30);
+      return { body: { status: 'success', data } };
+    },
+
+    async listDefaultValueReports(request: ManagementRequest<EnvironmentParams>): Promise<OperationResult> {
+      const data = await service.defaultValueReports(caller(request), request.params);
+      return { body: { status: 'success', data } };
+    },
+
+    async listContextAttributes(request: ManagementRequest<EnvironmentParams>): Promise<OperationResult> {
+      const data = await service.contextAttributes(caller(request), request.params);
+      return { body: { status: 'success', data } };
+    },
+  };
+}

@@ -1,0 +1,199 @@
+import type { AuditTrail } from '../../audit/audit-trail.js';
+import { auditActionByOperation } from '../../audit/actions.js';
+import type { ResourceAccess } from '../../auth/principal.js';
+import type { Clock } from '../../clock.js';
+import type { InsightsStore } from './store-types.js';
+
+/** Who asks: their reach (grants) and the request's audit trail. */
+export interface Caller {
+  access: ResourceAccess;
+  audit: Pick<AuditTrail, 'describe'>;
+}
+
+export interface FlagInsights {
+  flag_key: string;
+  environment_key: string;
+  last_retrieved_at: string | null;
+  last_used_at: string | null;
+  last_evaluated_at: string | null;
+  last_updated_at: string | null;
+  retrieved_count: number;
+  used_count: number;
+  evaluated_count: number;
+}
+
+export interface StaleFlag {
+  key: string;
+  name: string;
+  last_used_at: string | null;
+  last_updated_at: string;
+  created_at: string;
+}
+
+export interface DefaultValueReports {
+  missing_defaults: Array<{ flag_key: string; count: number; last_seen_at: string }>;
+  unknown_flags: Array<{ flag_key: string; declared_type: string; count: number; last_seen_at: string }>;
+}
+
+export interface ContextAttributes {
+  context_types: Array<{ type: string; count: number }>;
+  attributes: Array<{ key: string; count: number; values: Array<{ value: string; count: number }> }>;
+}
+
+/** Most frequent values listed per attribute (specs/management.yaml, listContextAttributes). */
+export const VALUES_PER_ATTRIBUTE = 100;
+
+const DAY_MS = 86_400_000;
+
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Insights (DESIGN.md section 5): freshness and counters per flag and environment, stale flags,
+ * default-value reports and observed context attributes. Reads what the telemetry flusher wrote.
+ */
+export class InsightsService {
+  constructor(
+    private readonly store: InsightsStore,
+    private readonly clock: Clock,
+  ) {}
+
+  private action(operationId: string, fallback: string): string {
+    return auditActionByOperation[operationId] ?? fallback;
+  }
+
+  async flagInsights(
+    caller: Caller,
+    params: { projectKey: string; flagKey: string; environmentKey: string },
+  ): Promise<FlagInsights> {
+    const { project, flag, environment } = await this.store.findFlagEnvironment(caller.access, params);
+    caller.audit.describe({
+      action: this.action('getFlagInsights', 'flag.insights_read'),
+      subjectType: 'flag',
+      subjectUlid: flag.ulid,
+      subjectLabel: flag.key,
+      projectUlid: project.ulid,
+      environmentUlid: environment.ulid,
+    });
+    const telemetry = await this.store.flagTelemetry(flag.ulid, environment.ulid);
+    const updated = (await this.store.lastUpdated([flag.ulid], environment.ulid)).get(flag.ulid) ?? null;
+    const stored = telemetry?.last_updated_at ?? null;
+    return {
+      flag_key: flag.key,
+      environment_key: environment.key,
+      last_retrieved_at: telemetry?.last_retrieved_at ?? null,
+      last_used_at: telemetry?.last_used_at ?? null,
+      last_evaluated_at: telemetry?.last_evaluated_at ?? null,
+      last_updated_at: updated !== null && (stored === null || updated > stored) ? updated : stored,
+      retrieved_count: telemetry?.retrieved_count ?? 0,
+      used_count: telemetry?.used_count ?? 0,
+      evaluated_count: telemetry?.evaluated_count ?? 0,
+    };
+  }
+
+  /** Flags not permanent and not used in the environment for `days` days (never used: created before). */
+  async staleFlags(caller: Caller, params: { projectKey: string; environmentKey: string }, days: number): Promise<StaleFlag[]> {
+    const { project, environment } = await this.store.findEnvironment(caller.access, params);
+    caller.audit.describe({
+      action: this.action('listStaleFlags', 'flag.stale_listed'),
+      subjectType: 'environment',
+      subjectUlid: environment.ulid,
+      subjectLabel: environment.key,
+      projectUlid: project.ulid,
+      environmentUlid: environment.ulid,
+    });
+    const cutoff = new Date(this.clock.now().getTime() - days * DAY_MS).toISOString();
+    const flags = (await this.store.projectFlags(project.ulid)).filter((f) => !f.permanent);
+    const lastUsed = await this.store.lastUsed(environment.ulid);
+    const stale = flags.filter((f) => {
+      const used = lastUsed.get(f.ulid) ?? null;
+      return used === null ? f.created_at < cutoff : used < cutoff;
+    });
+    const updated = await this.store.lastUpdated(
+      stale.map((f) => f.ulid),
+      environment.ulid,
+    );
+    return stale
+      .map((f) => ({
+        key: f.key,
+        name: f.name,
+        last_used_at: lastUsed.get(f.ulid) ?? null,
+        last_updated_at: updated.get(f.ulid) ?? f.updated_at,
+        created_at: f.created_at,
+      }))
+      .sort((a, b) => {
+        if (a.last_used_at !== b.last_used_at) {
+          if (a.last_used_at === null) return -1;
+          if (b.last_used_at === null) return 1;
+          return byText(a.last_used_at, b.last_used_at);
+        }
+        return byText(a.key, b.key);
+      });
+  }
+
+  async defaultValueReports(
+    caller: Caller,
+    params: { projectKey: string; environmentKey: string },
+  ): Promise<DefaultValueReports> {
+    const { project, environment } = await this.store.findEnvironment(caller.access, params);
+    caller.audit.describe({
+      action: this.action('listDefaultValueReports', 'flag.default_value_reports_read'),
+      subjectType: 'environment',
+      subjectUlid: environment.ulid,
+      subjectLabel: environment.key,
+      projectUlid: project.ulid,
+      environmentUlid: environment.ulid,
+    });
+    const keys = new Set((await this.store.projectFlags(project.ulid)).map((f) => f.key));
+    const reports = (await this.store.defaultReports(environment.ulid)).sort(
+      (a, b) => byText(b.last_seen_at, a.last_seen_at) || byText(a.flag_key, b.flag_key),
+    );
+    return {
+      // A report names the state when it was seen: a flag deleted since, or created since, moves out.
+      missing_defaults: reports
+        .filter((r) => r.kind === 'missing_default' && keys.has(r.flag_key))
+        .map((r) => ({ flag_key: r.flag_key, count: r.count, last_seen_at: r.last_seen_at })),
+      unknown_flags: reports
+        .filter((r) => r.kind === 'unknown_flag' && !keys.has(r.flag_key))
+        .map((r) => ({ flag_key: r.flag_key, declared_type: r.declared_type ?? 'json', count: r.count, last_seen_at: r.last_seen_at })),
+    };
+  }
+
+  async contextAttributes(
+    caller: Caller,
+    params: { projectKey: string; environmentKey: string },
+  ): Promise<ContextAttributes> {
+    const { project, environment } = await this.store.findEnvironment(caller.access, params);
+    caller.audit.describe({
+      action: this.action('listContextAttributes', 'context_attribute.listed'),
+      subjectType: 'environment',
+      subjectUlid: environment.ulid,
+      subjectLabel: environment.key,
+      projectUlid: project.ulid,
+      environmentUlid: environment.ulid,
+    });
+    const rows = await this.store.contextObservations(environment.ulid);
+    const byCount = <T extends { count: number }>(name: (x: T) => string) => (a: T, b: T) =>
+      b.count - a.count || byText(name(a), name(b));
+    const values = new Map<string, Array<{ value: string; count: number }>>();
+    for (const r of rows) {
+      if (r.kind !== 'value') continue;
+      const list = values.get(r.name) ?? [];
+      list.push({ value: r.value, count: r.count });
+      values.set(r.name, list);
+    }
+    return {
+      context_types: rows
+        .filter((r) => r.kind === 'type')
+        .map((r) => ({ type: r.name, count: r.count }))
+        .sort(byCount((x) => x.type)),
+      attributes: rows
+        .filter((r) => r.kind === 'attribute')
+        .map((r) => ({
+          key: r.name,
+          count: r.count,
+          values: (values.get(r.name) ?? []).sort(byCount((x) => x.value)).slice(0, VALUES_PER_ATTRIBUTE),
+        }))
+        .sort(byCount((x) => x.key)),
+    };
+  }
+}

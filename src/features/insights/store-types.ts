@@ -1,0 +1,62 @@
+import type { ResourceAccess } from '../../auth/principal.js';
+import type { EnvironmentRef, FlagRef, ProjectRef } from '../shared/lookup.js';
+
+/** A flag's telemetry row in one environment (flag_telemetry). */
+export interface FlagTelemetryRecord {
+  last_retrieved_at: string | null;
+  last_used_at: string | null;
+  last_evaluated_at: string | null;
+  /** Set by nobody today; kept in the maximum with the derived change times. */
+  last_updated_at: string | null;
+  retrieved_count: number;
+  used_count: number;
+  evaluated_count: number;
+}
+
+export interface ProjectFlagRecord {
+  ulid: string;
+  key: string;
+  name: string;
+  permanent: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DefaultReportRecord {
+  kind: 'missing_default' | 'unknown_flag';
+  flag_key: string;
+  declared_type: 'boolean' | 'number' | 'string' | 'json' | null;
+  count: number;
+  last_seen_at: string;
+}
+
+export interface ContextObservationRecord {
+  kind: 'type' | 'attribute' | 'value';
+  name: string;
+  value: string;
+  count: number;
+}
+
+/** Storage of the insights reads. */
+export interface InsightsStore {
+  /** Path resources with the caller's grants applied; NotFoundError otherwise. */
+  findFlagEnvironment(
+    access: ResourceAccess,
+    params: { projectKey: string; flagKey: string; environmentKey: string },
+  ): Promise<{ project: ProjectRef; flag: FlagRef; environment: EnvironmentRef }>;
+  findEnvironment(
+    access: ResourceAccess,
+    params: { projectKey: string; environmentKey: string },
+  ): Promise<{ project: ProjectRef; environment: EnvironmentRef }>;
+  flagTelemetry(flagUlid: string, environmentUlid: string): Promise<FlagTelemetryRecord | undefined>;
+  /** Last used per flag ulid in the environment (flags never used are absent). */
+  lastUsed(environmentUlid: string): Promise<Map<string, string | null>>;
+  /**
+   * The last management change per flag ulid, as the environment sees it: the flag's own
+   * updated_at, its values', and its targets' (with their rules) in this environment.
+   */
+  lastUpdated(flagUlids: readonly string[], environmentUlid: string): Promise<Map<string, string>>;
+  projectFlags(projectUlid: string): Promise<ProjectFlagRecord[]>;
+  defaultReports(environmentUlid: string): Promise<DefaultReportRecord[]>;
+  contextObservations(environmentUlid: string): Promise<ContextObservationRecord[]>;
+}

@@ -1,0 +1,347 @@
+import type { Knex } from 'knex';
+import type {
+  Comparer,
+  CompiledCriterion,
+  CompiledFlag,
+  CompiledRule,
+  CompiledSegment,
+  CompiledTarget,
+  FlagType,
+  JsonValue,
+  Selector,
+} from '../engine/index.js';
+import type { ConfigSource, EnvironmentRevision, LoadedEnvironment } from './config-source.js';
+
+/**
+ * Builds an environment's EnvironmentConfig (src/engine/types.ts; the server-key payload) from
+ * the database: every flag of the project ordered by key with its default value, its newest
+ * published target (`serving`) and, while that target's rollout is active or paused, the
+ * previously published target and the rollout percentage; rules by position with their
+ * criteria; the project's segments ordered by key.
+ */
+export class KnexConfigSource implements ConfigSource {
+  constructor(
+    private readonly knex: Knex,
+    private readonly dialect: 'sqlite' | 'mysql',
+  ) {}
+
+  async listRevisions(): Promise<EnvironmentRevision[]> {
+    const rows: Array<{ ulid: string; revision: number | string }> = await this.knex('environments').select(
+      'ulid',
+      'revision',
+    );
+    return rows.map((r) => ({ ulid: r.ulid, revision: Number(r.revision) }));
+  }
+
+  async revisionOf(environmentUlid: string): Promise<number | undefined> {
+    const row = await this.knex('environments').where('ulid', environmentUlid).first('revision');
+    return row ? Number(row.revision) : undefined;
+  }
+
+  async load(environmentUlid: string): Promise<LoadedEnvironment | undefined> {
+    // MySQL: one read transaction gives the revision and the rows from one consistent snapshot.
+    // SQLite: the revision is read first, so a change committed during the load only makes the
+    // snapshot newer than its revision, and the next poll sees the new revision and rebuilds.
+    if (this.dialect === 'mysql') return this.knex.transaction((trx) => loadEnvironmentConfig(trx, environmentUlid));
+    return loadEnvironmentConfig(this.knex, environmentUlid);
+  }
+}
+
+interface FlagRow {
+  ulid: string;
+  key: string;
+  name: string;
+  type: FlagType;
+  include_in_mobile: unknown;
+  include_in_client: unknown;
+}
+
+interface ValueRow {
+  ulid: string;
+  flag_ulid: string;
+  display: string;
+  is_default: unknown;
+}
+
+interface TargetRow {
+  ulid: string;
+  flag_ulid: string;
+  value_ulid: string;
+  status: string;
+  published_at: string | null;
+  rollout_percentage: number | string | null;
+  rollout_status: string | null;
+}
+
+interface RuleRow {
+  ulid: string;
+  target_ulid: string;
+  value_ulid: string;
+  position: number | string;
+}
+
+interface CriterionRow {
+  rule_ulid: string;
+  selector: string;
+  sub_selector: string | null;
+  comparer: string;
+  position: number | string;
+  values: string;
+}
+
+interface SegmentRow {
+  ulid: string;
+  key: string;
+  included: string;
+  excluded: string;
+  rules: string;
+}
+
+const CHUNK = 500;
+
+function truthy(value: unknown): boolean {
+  return value === true || value === 1 || value === '1';
+}
+
+function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** The typed value of a stored (normalised) display. */
+export function valueOfDisplay(type: FlagType, display: string): JsonValue {
+  switch (type) {
+    case 'boolean':
+      return display === 'true';
+    case 'number':
+      return Number(display);
+    case 'string':
+      return display;
+    case 'json':
+      return JSON.parse(display) as JsonValue;
+  }
+}
+
+function jsonArray(text: string | null | undefined): unknown[] {
+  if (!text) return [];
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) ? parsed : [];
+  } catch {
+    return [];
+  }
+}
+
+function stringArray(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+function criterionOf(raw: unknown): CompiledCriterion | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const c = raw as Record<string, unknown>;
+  if (typeof c.selector !== 'string' || typeof c.comparer !== 'string') return undefined;
+  return {
+    selector: c.selector as Selector,
+    sub_selector: typeof c.sub_selector === 'string' ? c.sub_selector : null,
+    comparer: c.comparer as Comparer,
+    values: stringArray(c.values),
+  };
+}
+
+/** Newest first: published_at, then ulid (ulids grow with creation). */
+function newestFirst(a: TargetRow, b: TargetRow): number {
+  const pa = a.published_at ?? '';
+  const pb = b.published_at ?? '';
+  if (pa !== pb) return pa < pb ? 1 : -1;
+  return a.ulid < b.ulid ? 1 : a.ulid > b.ulid ? -1 : 0;
+}
+
+export async function loadEnvironmentConfig(
+  db: Knex | Knex.Transaction,
+  environmentUlid: string): Promise<LoadedEnvironment | undefined> {
+  const env = await db('environments').where('ulid', environmentUlid).first('ulid', 'key', 'project_ulid', 'revision');
+  if (!env) return undefined;
+  const projectUlid = env.project_ulid as string;
+
+  const flagRows: FlagRow[] = await db('flags')
+    .where('project_ulid', projectUlid)
+    .orderBy('key', 'asc')
+    .select('ulid', 'key', 'name', 'type', 'include_in_mobile', 'include_in_client');
+  // Keys are lowercase ASCII; sort in JS too so both dialects' collations give one order.
+  flagRows.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const flagByUlid = new Map(flagRows.map((f) => [f.ulid, f]));
+
+  const valueRows: ValueRow[] = await db('flag_values as v')
+    .join('flags as f', 'f.ulid', 'v.flag_ulid')
+    .where('f.project_ulid', projectUlid)
+    .select('v.ulid', 'v.flag_ulid', 'v.display', 'v.is_default');
+  const values = new Map<string, JsonValue>();
+  const defaults = new Map<string, JsonValue>();
+  for (const row of valueRows) {
+    const flag = flagByUlid.get(row.flag_ulid);
+    if (!flag) continue;
+    let value: JsonValue;
+    try {
+      value = valueOfDisplay(flag.type, row.display);
+    } catch {
+      continue;
+    }
+    values.set(row.ulid, value);
+    if (truthy(row.is_default)) defaults.set(row.flag_ulid, value);
+  }
+
+  const targetColumns = ['ulid', 'flag_ulid', 'value_ulid', 'status', 'published_at', 'rollout_percentage', 'rollout_status'];
+  const published: TargetRow[] = await db('targets')
+    .where({ environment_ulid: environmentUlid, status: 'published' })
+    .select(...targetColumns);
+  const publishedByFlag = new Map<string, TargetRow[]>();
+  for (const t of published) {
+    const list = publishedByFlag.get(t.flag_ulid) ?? [];
+    list.push(t);
+    publishedByFlag.set(t.flag_ulid, list);
+  }
+
+  interface Choice {
+    serving: TargetRow;
+    previous: TargetRow | null;
+    percentage: number | null;
+  }
+  const choices = new Map<string, Choice>();
+  for (const [flagUlid, list] of publishedByFlag) {
+    list.sort(newestFirst);
+    const serving = list[0] as TargetRow;
+    const rolling =
+      (serving.rollout_status === 'active' || serving.rollout_status === 'paused') && serving.rollout_percentage !== null;
+    let previous: TargetRow | null = null;
+    if (rolling) {
+      previous = list[1] ?? null;
+      if (!previous) {
+        // The earlier target may already be marked expired: take the newest one published before.
+        const before: TargetRow | undefined = await db('targets')
+          .where({ environment_ulid: environmentUlid, flag_ulid: flagUlid, status: 'expired' })
+          .whereNotNull('published_at')
+          .where('published_at', '<=', serving.published_at ?? '')
+          .whereNot('ulid', serving.ulid)
+          .orderBy([
+            { column: 'published_at', order: 'desc' },
+            { column: 'ulid', order: 'desc' },
+          ])
+          .first(...targetColumns);
+        previous = before ?? null;
+      }
+    }
+    const percentage = rolling ? Math.min(100, Math.max(1, Number(serving.rollout_percentage))) : null;
+    choices.set(flagUlid, { serving, previous, percentage });
+  }
+
+  const targetUlids: string[] = [];
+  for (const choice of choices.values()) {
+    targetUlids.push(choice.serving.ulid);
+    if (choice.previous) targetUlids.push(choice.previous.ulid);
+  }
+  const ruleRows: RuleRow[] = [];
+  for (const part of chunks(targetUlids)) {
+    ruleRows.push(...(await db('rules').whereIn('target_ulid', part).select('ulid', 'target_ulid', 'value_ulid', 'position')));
+  }
+  const criterionRows: CriterionRow[] = [];
+  for (const part of chunks(ruleRows.map((r) => r.ulid))) {
+    criterionRows.push(
+      ...(await db('criteria')
+        .whereIn('rule_ulid', part)
+        .select('rule_ulid', 'selector', 'sub_selector', 'comparer', 'position', 'values')),
+    );
+  }
+  // Rule values can be values no target serves; load any not yet known.
+  const missingValues = [...new Set(ruleRows.map((r) => r.value_ulid).filter((u) => !values.has(u)))];
+  for (const part of chunks(missingValues)) {
+    const rows: ValueRow[] = await db('flag_values').whereIn('ulid', part).select('ulid', 'flag_ulid', 'display', 'is_default');
+    for (const row of rows) {
+      const flag = flagByUlid.get(row.flag_ulid);
+      if (!flag) continue;
+      try {
+        values.set(row.ulid, valueOfDisplay(flag.type, row.display));
+      } catch {
+        // An unreadable stored value is left out, like the rule that serves it.
+      }
+    }
+  }
+
+  const criteriaByRule = new Map<string, CriterionRow[]>();
+  for (const c of criterionRows) {
+    const list = criteriaByRule.get(c.rule_ulid) ?? [];
+    list.push(c);
+    criteriaByRule.set(c.rule_ulid, list);
+  }
+  const rulesByTarget = new Map<string, RuleRow[]>();
+  for (const r of ruleRows) {
+    const list = rulesByTarget.get(r.target_ulid) ?? [];
+    list.push(r);
+    rulesByTarget.set(r.target_ulid, list);
+  }
+
+  const byPosition = <T extends { position: number | string }>(a: T, b: T) => Number(a.position) - Number(b.position);
+  const compileTarget = (t: TargetRow | null): CompiledTarget | null => {
+    if (!t || !values.has(t.value_ulid)) return null;
+    const rules: CompiledRule[] = [];
+    const ruleList = [...(rulesByTarget.get(t.ulid) ?? [])].sort(
+      (a, b) => byPosition(a, b) || (a.ulid < b.ulid ? -1 : 1),
+    );
+    for (const r of ruleList) {
+      if (!values.has(r.value_ulid)) continue;
+      const criteria: CompiledCriterion[] = [...(criteriaByRule.get(r.ulid) ?? [])].sort(byPosition).map((c) => ({
+        selector: c.selector as Selector,
+        sub_selector: c.sub_selector ?? null,
+        comparer: c.comparer as Comparer,
+        values: stringArray(jsonArray(c.values)),
+      }));
+      rules.push({ value: values.get(r.value_ulid) as JsonValue, criteria });
+    }
+    return { value: values.get(t.value_ulid) as JsonValue, rules };
+  };
+
+  const flags: CompiledFlag[] = flagRows.map((f) => {
+    const choice = choices.get(f.ulid);
+    const serving = choice ? compileTarget(choice.serving) : null;
+    const rollout = serving && choice?.percentage != null ? { percentage: choice.percentage } : null;
+    return {
+      key: f.key,
+      name: f.name,
+      type: f.type,
+      include_in_mobile: truthy(f.include_in_mobile),
+      include_in_client: truthy(f.include_in_client),
+      default: defaults.has(f.ulid) ? { value: defaults.get(f.ulid) as JsonValue } : null,
+      serving,
+      previous: rollout ? compileTarget(choice?.previous ?? null) : null,
+      rollout,
+    };
+  });
+
+  const segmentRows: SegmentRow[] = await db('segments')
+    .where('project_ulid', projectUlid)
+    .select('ulid', 'key', 'included', 'excluded', 'rules');
+  segmentRows.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const segments: CompiledSegment[] = segmentRows.map((s) => ({
+    key: s.key,
+    included: stringArray(jsonArray(s.included)),
+    excluded: stringArray(jsonArray(s.excluded)),
+    rules: jsonArray(s.rules).map((rule) => {
+      const criteria = typeof rule === 'object' && rule !== null ? (rule as { criteria?: unknown }).criteria : undefined;
+      return {
+        criteria: (Array.isArray(criteria) ? criteria : [])
+          .map(criterionOf)
+          .filter((c): c is CompiledCriterion => c !== undefined),
+      };
+    }),
+  }));
+
+  const revision = Number(env.revision);
+  return {
+    environmentUlid,
+    environmentKey: env.key as string,
+    projectUlid,
+    revision,
+    config: { revision, flags, segments },
+    flagUlids: new Map(flagRows.map((f) => [f.key, f.ulid])),
+  };
+}

@@ -1,0 +1,53 @@
+import { createHash } from 'node:crypto';
+
+/** Short, stable hex digest of the parts (the same on every instance for the same input). */
+export function digestParts(...parts: string[]): string {
+  const hash = createHash('sha256');
+  for (const part of parts) {
+    hash.update(part, 'utf8');
+    hash.update('\u0000');
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** A strong entity tag: `"<prefix>-<revision>-<digest>"`. */
+export function entityTag(prefix: string, revision: number, digest: string): string {
+  return `"${prefix}-${revision}-${digest.slice(0, 8)}"`;
+}
+
+/**
+ * Whether an If-None-Match header value matches `etag`: `*`, or one of the comma-separated
+ * tags equal to it under weak comparison (a `W/` prefix is ignored).
+ */
+export function ifNoneMatchMatches(header: string | string[] | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  const text = Array.isArray(header) ? header.join(',') : header;
+  const target = stripWeak(etag);
+  for (const raw of splitTags(text)) {
+    if (raw === '*') return true;
+    if (stripWeak(raw) === target) return true;
+  }
+  return false;
+}
+
+function stripWeak(tag: string): string {
+  return tag.startsWith('W/') ? tag.slice(2) : tag;
+}
+
+/** Splits a list of entity tags on commas outside quotes. */
+function splitTags(text: string): string[] {
+  const out: string[] = [];
+  let current = '';
+  let quoted = false;
+  for (const ch of text) {
+    if (ch === '"') quoted = !quoted;
+    if (ch === ',' && !quoted) {
+      if (current.trim() !== '') out.push(current.trim());
+      current = '';
+    } else {
+      current += ch;
+    }
+  }
+  if (current.trim() !== '') out.push(current.trim());
+  return out;
+}

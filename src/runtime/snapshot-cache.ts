@@ -1,0 +1,197 @@
+import type { Logger } from 'pino';
+import { compileSnapshot, type EnvironmentConfig, type Snapshot } from '../engine/index.js';
+import type { ConfigSource, EnvironmentRevision, LoadedEnvironment } from './config-source.js';
+import { digestParts, entityTag } from './etag.js';
+
+/** What the serving path needs of one environment, built once per revision. */
+export interface EnvironmentSnapshot {
+  environmentUlid: string;
+  environmentKey: string;
+  projectUlid: string;
+  revision: number;
+  config: EnvironmentConfig;
+  snapshot: Snapshot;
+  flagUlids: ReadonlyMap<string, string>;
+  /** Digest of the configuration: equal on every instance that loaded the same rows. */
+  configDigest: string;
+  /** ETag of the server-key payload. */
+  serverEtag: string;
+  /** The server-key payload response body, serialised once. */
+  serverPayloadJson: string;
+}
+
+export type SnapshotListener = (environmentUlid: string, entry: EnvironmentSnapshot | undefined) => void;
+
+export function buildEnvironmentSnapshot(loaded: LoadedEnvironment): EnvironmentSnapshot {
+  const configJson = JSON.stringify(loaded.config);
+  const configDigest = digestParts(loaded.environmentUlid, configJson);
+  const serverEtag = entityTag('srv', loaded.revision, configDigest);
+  const serverPayloadJson = JSON.stringify({
+    status: 'success',
+    data: {
+      kind: 'server',
+      etag: serverEtag,
+      revision: loaded.revision,
+      environment: { ulid: loaded.environmentUlid, key: loaded.environmentKey },
+      config: loaded.config,
+    },
+  });
+  return {
+    environmentUlid: loaded.environmentUlid,
+    environmentKey: loaded.environmentKey,
+    projectUlid: loaded.projectUlid,
+    revision: loaded.revision,
+    config: loaded.config,
+    snapshot: compileSnapshot(loaded.config),
+    flagUlids: loaded.flagUlids,
+    configDigest,
+    serverEtag,
+    serverPayloadJson,
+  };
+}
+
+/**
+ * Compiled snapshots of every environment, in memory, keyed by revision. The poller (refresh)
+ * reads `environments.ulid, revision` and rebuilds the snapshots whose revision moved, so the
+ * evaluation path never reads the database. An environment not yet known (created a moment
+ * ago, before the next poll) is loaded on first use.
+ */
+export class SnapshotCache {
+  private entries = new Map<string, EnvironmentSnapshot>();
+  private loading = new Map<string, Promise<EnvironmentSnapshot | undefined>>();
+  private refreshing: Promise<EnvironmentRevision[]> | undefined;
+  private listeners = new Set<SnapshotListener>();
+
+  constructor(
+    private readonly source: ConfigSource,
+    private readonly logger: Logger,
+  ) {}
+
+  /** The cached snapshot, without any I/O. */
+  get(environmentUlid: string): EnvironmentSnapshot | undefined {
+    return this.entries.get(environmentUlid);
+  }
+
+  /** The cached snapshot, or (first use of an environment) loaded now. */
+  async getOrLoad(environmentUlid: string): Promise<EnvironmentSnapshot | undefined> {
+    return this.entries.get(environmentUlid) ?? this.rebuild(environmentUlid);
+  }
+
+  /**
+   * The snapshot at the database's current revision (one cheap query): for management previews,
+   * which must reflect a change the caller has just made.
+   */
+  async getFresh(environmentUlid: string): Promise<EnvironmentSnapshot | undefined> {
+    const revision = await this.source.revisionOf(environmentUlid);
+    if (revision === undefined) return undefined;
+    const current = this.entries.get(environmentUlid);
+    if (current && current.revision >= revision) return current;
+    const entry = await this.rebuild(environmentUlid);
+    // A load already running when the change committed may predate it: load once more.
+    if (entry && entry.revision < revision) return this.rebuild(environmentUlid);
+    return entry;
+  }
+
+  /** Called with the environment's new snapshot (undefined: the environment is gone). */
+  onChange(listener: SnapshotListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Number of cached environments. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /**
+   * One poll: rebuild every environment whose revision changed; forget deleted ones. Returns
+   * the environments that changed (revision -1: deleted). A call while a poll runs shares it.
+   */
+  refresh(): Promise<EnvironmentRevision[]> {
+    this.refreshing ??= this.doRefresh().finally(() => {
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
+  }
+
+  /** A poll that starts after the one running now (if any) ends, so it sees a change just committed. */
+  refreshAfterCurrent(): Promise<EnvironmentRevision[]> {
+    const running = this.refreshing;
+    if (!running) return this.refresh();
+    return running.then(
+      () => this.refresh(),
+      () => this.refresh(),
+    );
+  }
+
+  /** Whether any of these environment revisions is newer than the snapshot held (or unknown here). */
+  isBehind(revisions: readonly EnvironmentRevision[]): boolean {
+    return revisions.some(({ ulid, revision }) => {
+      const current = this.entries.get(ulid);
+      return revision < 0 ? current !== undefined : !current || current.revision < revision;
+    });
+  }
+
+  private async doRefresh(): Promise<EnvironmentRevision[]> {
+    const revisions = await this.source.listRevisions();
+    const present = new Set<string>();
+    const failures: unknown[] = [];
+    const changed: EnvironmentRevision[] = [];
+    for (const { ulid, revision } of revisions) {
+      present.add(ulid);
+      const current = this.entries.get(ulid);
+      if (current && current.revision >= revision) continue;
+      try {
+        const entry = await this.rebuild(ulid);
+        if (entry) changed.push({ ulid, revision: entry.revision });
+      } catch (error) {
+        failures.push(error);
+        this.logger.error({ err: error, environment: ulid }, 'environment snapshot could not be rebuilt');
+      }
+    }
+    for (const ulid of [...this.entries.keys()]) {
+      if (!present.has(ulid)) {
+        this.entries.delete(ulid);
+        this.emit(ulid, undefined);
+        changed.push({ ulid, revision: -1 });
+      }
+    }
+    if (failures.length > 0 && failures.length === revisions.length) throw failures[0];
+    return changed;
+  }
+
+  /** Loads and compiles one environment; concurrent callers share one load. */
+  private rebuild(environmentUlid: string): Promise<EnvironmentSnapshot | undefined> {
+    let pending = this.loading.get(environmentUlid);
+    if (!pending) {
+      pending = this.source
+        .load(environmentUlid)
+        .then((loaded) => {
+          if (!loaded) {
+            if (this.entries.delete(environmentUlid)) this.emit(environmentUlid, undefined);
+            return undefined;
+          }
+          const current = this.entries.get(environmentUlid);
+          // Revisions only grow: never replace a newer snapshot with an older load.
+          if (current && current.revision >= loaded.revision) return current;
+          const entry = buildEnvironmentSnapshot(loaded);
+          this.entries.set(environmentUlid, entry);
+          this.emit(environmentUlid, entry);
+          return entry;
+        })
+        .finally(() => this.loading.delete(environmentUlid));
+      this.loading.set(environmentUlid, pending);
+    }
+    return pending;
+  }
+
+  private emit(environmentUlid: string, entry: EnvironmentSnapshot | undefined): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(environmentUlid, entry);
+      } catch (error) {
+        this.logger.error({ err: error }, 'snapshot listener failed');
+      }
+    }
+  }
+}

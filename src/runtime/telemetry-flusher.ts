@@ -1,0 +1,76 @@
+import type { Logger } from 'pino';
+import type { BackgroundTask } from '../core.js';
+import type { FlagResolver, TelemetryBuffer } from './telemetry-buffer.js';
+import type { TelemetryStore } from './telemetry-store.js';
+
+export interface TelemetryFlusher extends BackgroundTask {
+  /** Writes what the buffer holds now (also what the interval and stop() do). */
+  flush(): Promise<void>;
+}
+
+/**
+ * Drains the telemetry buffer every `intervalMs` and writes it in batches; stop() writes what is
+ * left. A batch that fails to write goes back into the (bounded) buffer for the next attempt.
+ */
+export function telemetryFlusher(
+  buffer: TelemetryBuffer,
+  store: TelemetryStore,
+  resolve: FlagResolver,
+  intervalMs: number,
+  logger: Logger,
+): TelemetryFlusher {
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = true;
+  let chain: Promise<void> = Promise.resolve();
+
+  const flushBody = async () => {
+    const dropped = buffer.dropped;
+    if (buffer.size === 0) return;
+    const batch = buffer.drain(resolve);
+    if (dropped > 0) logger.warn({ dropped }, 'telemetry buffer full: events were dropped');
+    let failed;
+    try {
+      failed = await store.write(batch);
+    } catch (error) {
+      logger.error({ err: error }, 'telemetry batch could not be written');
+      failed = batch;
+    }
+    const failures = failed.flags.length + failed.defaultReports.length + failed.contexts.length;
+    if (failures > 0) {
+      logger.warn({ failures }, 'telemetry entries kept for the next flush');
+      buffer.restore(failed);
+    }
+  };
+
+  const flushOnce = () =>
+    flushBody().catch((error: unknown) => logger.error({ err: error }, 'telemetry flush failed'));
+
+  // Flushes never overlap: each waits for the previous one.
+  const flush = () => {
+    chain = chain.then(flushOnce);
+    return chain;
+  };
+
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      void flush().finally(schedule);
+    }, intervalMs);
+    timer.unref();
+  };
+
+  return {
+    name: 'telemetry-flusher',
+    flush,
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      schedule();
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await flush();
+    },
+  };
+}

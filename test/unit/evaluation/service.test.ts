@@ -1,0 +1,154 @@
+import pino from 'pino';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { PublicPrincipal } from '../../../src/auth/principal.js';
+import { FakeConfigSource } from '../../../src/features/evaluation/fake-store.js';
+import { EvaluationService, variantOf } from '../../../src/features/evaluation/service.js';
+import { NotFoundError, OfrepError, UnauthorizedError } from '../../../src/http/errors.js';
+import { SnapshotCache } from '../../../src/runtime/snapshot-cache.js';
+import { TelemetryBuffer } from '../../../src/runtime/telemetry-buffer.js';
+import { config, flag } from './helpers.js';
+
+const clock = { now: () => new Date('2026-03-01T12:00:00.000Z') };
+const principal = (kind: PublicPrincipal['kind'], environmentUlid = 'env_1'): PublicPrincipal => ({
+  keyUlid: `key_${kind}`,
+  kind,
+  environmentUlid,
+  environmentKey: 'production',
+  projectUlid: 'prj_1',
+});
+
+describe('EvaluationService', () => {
+  let source: FakeConfigSource;
+  let telemetry: TelemetryBuffer;
+  let service: EvaluationService;
+  let cache: SnapshotCache;
+
+  beforeEach(async () => {
+    source = new FakeConfigSource();
+    source.set({
+      ulid: 'env_1',
+      config: config(12, [
+        flag({
+          key: 'beta',
+          type: 'boolean',
+          default: { value: false },
+          serving: {
+            value: false,
+            rules: [{ value: true, criteria: [{ selector: 'attribute', sub_selector: 'plan', comparer: 'equal', values: ['pro'] }] }],
+          },
+        }),
+        flag({ key: 'copy', type: 'string', default: { value: 'hi' }, include_in_mobile: false }),
+        flag({ key: 'limits', type: 'json', default: { value: { max: 3 } }, include_in_client: false }),
+        flag({ key: 'none', type: 'number' }),
+      ]),
+    });
+    cache = new SnapshotCache(source, pino({ level: 'silent' }));
+    telemetry = new TelemetryBuffer();
+    service = new EvaluationService(cache, telemetry, clock);
+  });
+
+  it('evaluates every available flag with the value keyed by the type', async () => {
+    const list = await service.listEvaluated(principal('server'), null, []);
+    expect(list).toEqual([
+      { key: 'beta', name: 'Flag beta', type: 'boolean', value: { boolean: false } },
+      { key: 'copy', name: 'Flag copy', type: 'string', value: { string: 'hi' } },
+      { key: 'limits', name: 'Flag limits', type: 'json', value: { json: { max: 3 } } },
+    ]);
+    const withDefault = await service.listEvaluated(principal('server'), null, [{ key: 'none', type: 'number', value: 4 }]);
+    expect(withDefault.at(-1)).toEqual({ key: 'none', name: 'Flag none', type: 'number', value: { number: 4 } });
+  });
+
+  it('evaluates one flag for a context; 404 for unknown and unavailable flags', async () => {
+    const context = { type: 'user', identifier: 'u', attributes: [{ key: 'plan', values: [{ value: 'pro' }] }] };
+    expect(await service.getEvaluated(principal('server'), 'beta', context, [])).toMatchObject({ value: { boolean: true } });
+    await expect(service.getEvaluated(principal('server'), 'nope', null, [])).rejects.toThrow(NotFoundError);
+    await expect(service.getEvaluated(principal('server'), 'none', null, [])).rejects.toThrow('Feature flag not found.');
+    expect(await service.getEvaluated(principal('server'), 'none', null, [{ key: 'none', type: 'number', value: 1 }])).toMatchObject({
+      value: { number: 1 },
+    });
+  });
+
+  it('refuses a key whose environment no longer exists', async () => {
+    await expect(service.listEvaluated(principal('server', 'env_gone'), null, [])).rejects.toThrow(UnauthorizedError);
+  });
+
+  it('records evaluation, default reports and contexts in the buffer', async () => {
+    await service.getEvaluated(principal('server'), 'beta', { type: 'user', identifier: 'u' }, [{ key: 'ghost', type: 'string', value: 'x' }]);
+    await service.listEvaluated(principal('server'), null, [{ key: 'beta', type: 'boolean', value: true }]);
+    const batch = telemetry.drain((env, platform) => service.flagUlidsFor(env, platform));
+    expect(batch.flags.find((f) => f.flagUlid === 'flg_beta')).toMatchObject({ evaluated: 2, lastEvaluatedAt: '2026-03-01T12:00:00.000Z' });
+    expect(batch.flags.find((f) => f.flagUlid === 'flg_none')).toMatchObject({ evaluated: 1 });
+    const reports = batch.defaultReports.map((r) => `${r.kind}:${r.flagKey}:${r.count}`).sort();
+    expect(reports).toEqual(['missing_default:beta:1', 'missing_default:copy:1', 'missing_default:limits:1', 'missing_default:none:1', 'unknown_flag:ghost:1']);
+    expect(batch.contexts.map((c) => `${c.kind}:${c.name}`)).toEqual(['type:user']);
+  });
+
+  it('records usage for known flags only', async () => {
+    await service.recordUsage(principal('client'), 'beta', 3, null);
+    await expect(service.recordUsage(principal('client'), 'ghost', 1, null)).rejects.toThrow(NotFoundError);
+    expect(telemetry.drain(() => []).flags).toEqual([expect.objectContaining({ flagUlid: 'flg_beta', used: 3 })]);
+  });
+
+  it('serves the payload per key kind with ETags and 304s', async () => {
+    await cache.refresh();
+    const server = await service.payload(principal('server'), null, [], undefined);
+    expect(server.notModified).toBe(false);
+    expect(server.etag).toBe(cache.get('env_1')!.serverEtag);
+    expect(await service.payload(principal('server'), null, [], server.etag)).toEqual({ notModified: true, etag: server.etag });
+
+    const mobile = await service.payload(principal('mobile'), null, [], undefined);
+    expect(mobile.notModified).toBe(false);
+    if (mobile.notModified) return;
+    expect((mobile.body as { data: { flags: Array<{ key: string }> } }).data.flags.map((f) => f.key)).toEqual(['beta', 'limits']);
+    const client = await service.payload(principal('client'), null, [], undefined);
+    if (client.notModified) return;
+    expect((client.body as { data: { flags: Array<{ key: string }> } }).data.flags.map((f) => f.key)).toEqual(['beta', 'copy']);
+    expect(client.etag).not.toBe(mobile.etag);
+    const otherContext = await service.payload(principal('client'), { type: 'user', identifier: 'u' }, [], client.etag);
+    expect(otherContext.notModified).toBe(false);
+    expect((await service.payload(principal('client'), null, [], client.etag)).notModified).toBe(true);
+  });
+
+  it('answers OFREP evaluations with reasons, variants and platform filtering', async () => {
+    const context = { type: 'user', identifier: 'u', attributes: [{ key: 'plan', values: [{ value: 'pro' }] }] };
+    expect(await service.ofrepEvaluate(principal('server'), 'beta', context)).toEqual({
+      key: 'beta',
+      reason: 'TARGETING_MATCH',
+      variant: 'true',
+      value: true,
+      metadata: { resolved_by: 'rule', type: 'boolean', revision: 12 },
+    });
+    await expect(service.ofrepEvaluate(principal('mobile'), 'copy', null)).rejects.toThrow(OfrepError);
+    await expect(service.ofrepEvaluate(principal('server'), 'none', null)).rejects.toMatchObject({ errorCode: 'FLAG_NOT_FOUND', flagKey: 'none' });
+    const bulk = await service.ofrepEvaluateAll(principal('client'), null, undefined);
+    expect(bulk.notModified).toBe(false);
+    if (bulk.notModified) return;
+    expect(bulk.flags.map((f) => f.key)).toEqual(['beta', 'copy']);
+    expect((await service.ofrepEvaluateAll(principal('client'), null, bulk.etag)).notModified).toBe(true);
+  });
+
+  it('previews for management at the current revision, unavailable when nothing is servable', async () => {
+    expect(await service.evaluateForManagement('env_1', { key: 'none', name: 'None', type: 'number' }, null)).toEqual({
+      key: 'none',
+      name: 'None',
+      type: 'number',
+      value: null,
+      resolved_by: 'unavailable',
+    });
+    expect(await service.evaluateForManagement('env_1', { key: 'beta', name: 'Beta', type: 'boolean' }, null)).toMatchObject({
+      value: false,
+      resolved_by: 'target',
+    });
+    expect(telemetry.size).toBe(0);
+  });
+
+  it('writes OFREP variants in display form', () => {
+    const o = (type: 'boolean' | 'number' | 'string' | 'json', value: unknown) =>
+      variantOf({ key: 'k', name: 'k', type, value: value as never, resolved_by: 'target' });
+    expect(o('boolean', false)).toBe('false');
+    expect(o('number', 1.5)).toBe('1.5');
+    expect(o('string', 'plain')).toBe('plain');
+    expect(o('json', { a: [1] })).toBe('{"a":[1]}');
+    expect(o('json', null)).toBe('null');
+  });
+});

@@ -1,0 +1,119 @@
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { FakeTelemetryStore } from '../../../src/features/evaluation/fake-store.js';
+import { TelemetryBuffer } from '../../../src/runtime/telemetry-buffer.js';
+import { telemetryFlusher } from '../../../src/runtime/telemetry-flusher.js';
+
+const T1 = '2026-01-01T00:00:00.000Z';
+const T2 = '2026-01-02T00:00:00.000Z';
+const none = () => [];
+
+describe('TelemetryBuffer', () => {
+  it('aggregates flag events per flag and environment, keeping the latest times', () => {
+    const buffer = new TelemetryBuffer();
+    buffer.recordFlag('env_1', 'flg_a', 'used', 3, T2);
+    buffer.recordFlag('env_1', 'flg_a', 'used', 2, T1);
+    buffer.recordFlag('env_1', 'flg_a', 'evaluated', 1, T1);
+    buffer.recordFlag('env_2', 'flg_a', 'retrieved', 1, T1);
+    const batch = buffer.drain(none);
+    expect(batch.flags).toEqual([
+      { environmentUlid: 'env_1', flagUlid: 'flg_a', retrieved: 0, used: 5, evaluated: 1, lastRetrievedAt: null, lastUsedAt: T2, lastEvaluatedAt: T1 },
+      { environmentUlid: 'env_2', flagUlid: 'flg_a', retrieved: 1, used: 0, evaluated: 0, lastRetrievedAt: T1, lastUsedAt: null, lastEvaluatedAt: null },
+    ]);
+    expect(buffer.size).toBe(0);
+    expect(buffer.drain(none)).toEqual({ flags: [], defaultReports: [], contexts: [] });
+  });
+
+  it('expands whole-environment events to the flags of the platform when drained', () => {
+    const buffer = new TelemetryBuffer();
+    buffer.recordWholeEnvironment('env_1', 'client', 'retrieved', T1);
+    buffer.recordWholeEnvironment('env_1', 'client', 'retrieved', T2);
+    buffer.recordWholeEnvironment('env_1', 'server', 'evaluated', T1);
+    buffer.recordFlag('env_1', 'flg_a', 'retrieved', 1, T1);
+    expect(buffer.size).toBe(3);
+    const batch = buffer.drain((env, platform) => (platform === 'client' ? ['flg_a'] : ['flg_a', 'flg_b']));
+    expect(batch.flags).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ flagUlid: 'flg_a', retrieved: 3, evaluated: 1, lastRetrievedAt: T2 }),
+        expect.objectContaining({ flagUlid: 'flg_b', retrieved: 0, evaluated: 1, lastEvaluatedAt: T1 }),
+      ]),
+    );
+  });
+
+  it('counts default reports and context observations (each attribute once per context)', () => {
+    const buffer = new TelemetryBuffer();
+    buffer.recordDefaultReport('env_1', 'unknown_flag', 'ghost', 'number', T1);
+    buffer.recordDefaultReport('env_1', 'unknown_flag', 'ghost', 'number', T2);
+    buffer.recordContext(
+      'env_1',
+      {
+        type: 'user',
+        identifier: 'u',
+        attributes: [
+          { key: 'plan', values: [{ value: 'pro' }, { value: 'pro' }] },
+          { key: 'plan', values: [{ value: 'team' }] },
+          { key: 'x'.repeat(201), values: [{ value: 'long name' }] },
+          { key: 'long', values: [{ value: 'y'.repeat(201) }] },
+        ],
+      },
+      T1,
+    );
+    const batch = buffer.drain(none);
+    expect(batch.defaultReports).toEqual([
+      { environmentUlid: 'env_1', kind: 'unknown_flag', flagKey: 'ghost', declaredType: 'number', count: 2, lastSeenAt: T2 },
+    ]);
+    const summary = batch.contexts.map((c) => `${c.kind}:${c.name}:${c.value}:${c.count}`).sort();
+    expect(summary).toEqual(['attribute:long::1', 'attribute:plan::1', 'type:user::1', 'value:plan:pro:1', 'value:plan:team:1']);
+  });
+
+  it('is bounded: new keys are dropped when full while held keys still aggregate', () => {
+    const buffer = new TelemetryBuffer(2);
+    buffer.recordFlag('env_1', 'flg_a', 'used', 1, T1);
+    buffer.recordFlag('env_1', 'flg_b', 'used', 1, T1);
+    buffer.recordFlag('env_1', 'flg_c', 'used', 1, T1);
+    buffer.recordFlag('env_1', 'flg_a', 'used', 1, T1);
+    expect(buffer.size).toBe(2);
+    expect(buffer.dropped).toBe(1);
+    const batch = buffer.drain(none);
+    expect(batch.flags.map((f) => [f.flagUlid, f.used])).toEqual([
+      ['flg_a', 2],
+      ['flg_b', 1],
+    ]);
+    expect(buffer.dropped).toBe(0);
+  });
+
+  it('restores a batch that could not be written', () => {
+    const buffer = new TelemetryBuffer();
+    buffer.recordFlag('env_1', 'flg_a', 'used', 2, T1);
+    buffer.recordDefaultReport('env_1', 'missing_default', 'a', null, T1);
+    const batch = buffer.drain(none);
+    buffer.recordFlag('env_1', 'flg_a', 'used', 1, T2);
+    buffer.restore(batch);
+    const again = buffer.drain(none);
+    expect(again.flags[0]).toMatchObject({ used: 3, lastUsedAt: T2 });
+    expect(again.defaultReports[0]).toMatchObject({ flagKey: 'a', count: 1 });
+  });
+});
+
+describe('telemetryFlusher', () => {
+  it('writes the buffer on flush and on stop, and keeps a failed batch for the next attempt', async () => {
+    const buffer = new TelemetryBuffer();
+    const store = new FakeTelemetryStore();
+    const flusher = telemetryFlusher(buffer, store, none, 60_000, pino({ level: 'silent' }));
+    flusher.start();
+    buffer.recordFlag('env_1', 'flg_a', 'used', 1, T1);
+    store.failNext = true;
+    await flusher.flush();
+    expect(store.batches).toHaveLength(0);
+    expect(buffer.size).toBe(1);
+    buffer.recordFlag('env_1', 'flg_a', 'used', 1, T1);
+    await flusher.flush();
+    expect(store.batches[0]!.flags[0]).toMatchObject({ used: 2 });
+    buffer.recordFlag('env_1', 'flg_b', 'evaluated', 1, T1);
+    await flusher.stop();
+    expect(store.batches).toHaveLength(2);
+    expect(store.batches[1]!.flags[0]).toMatchObject({ flagUlid: 'flg_b', evaluated: 1 });
+    await flusher.flush();
+    expect(store.batches).toHaveLength(2);
+  });
+});
