@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { parseStoredDisplay } from '../features/flag-values/display.js';
 import type {
   Comparer,
   CompiledCriterion,
@@ -109,19 +110,6 @@ function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
   return out;
 }
 
-/** The typed value of a stored (normalised) display. */
-export function valueOfDisplay(type: FlagType, display: string): JsonValue {
-  switch (type) {
-    case 'boolean':
-      return display === 'true';
-    case 'number':
-      return Number(display);
-    case 'string':
-      return display;
-    case 'json':
-      return JSON.parse(display) as JsonValue;
-  }
-}
 
 function jsonArray(text: string | null | undefined): unknown[] {
   if (!text) return [];
@@ -183,7 +171,7 @@ export async function loadEnvironmentConfig(
     if (!flag) continue;
     let value: JsonValue;
     try {
-      value = valueOfDisplay(flag.type, row.display);
+      value = parseStoredDisplay(flag.type, row.display);
     } catch {
       continue;
     }
@@ -260,7 +248,7 @@ export async function loadEnvironmentConfig(
       const flag = flagByUlid.get(row.flag_ulid);
       if (!flag) continue;
       try {
-        values.set(row.ulid, valueOfDisplay(flag.type, row.display));
+        values.set(row.ulid, parseStoredDisplay(flag.type, row.display));
       } catch {
         // An unreadable stored value is left out, like the rule that serves it.
       }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { readOperations } from '../../src/http/openapi/operations.js';
 import { describeEachDatabase } from '../support/databases.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -20,6 +21,15 @@ describeEachDatabase('foundation: routing, documents and error envelopes', (db) 
     expect(mgmt.status).toBe(200);
     expect(mgmt.body.info.version).toBe('1.0.0');
     expect(Object.keys(mgmt.body.paths)).toContain('/projects');
+  });
+
+  it('has a handler for every documented operation (none answers 501)', () => {
+    const { documents, publicHandlers, managementHandlers } = app.composition;
+    const missing = [
+      ...readOperations(documents.public.dereferenced).filter((op) => !publicHandlers[op.operationId]),
+      ...readOperations(documents.management.dereferenced).filter((op) => !managementHandlers[op.operationId]),
+    ].map((op) => op.operationId);
+    expect(missing).toEqual([]);
   });
 
   it('answers 404 in the standard envelope for an unknown path', async () => {

@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import type { operations as managementOperations } from '../../../generated/management.js';
+import type { components as publicComponents, operations as publicOperations } from '../../../generated/public.js';
 import type { EnvironmentKeyCache } from '../../auth/environment-key-cache.js';
 import { readApiKey } from '../../auth/public-auth.js';
 import { auditActionByOperation } from '../../audit/actions.js';
@@ -9,9 +11,10 @@ import { findFlagEnvironment } from '../shared/lookup.js';
 import { ofrepContext, type InputDecoder } from './inputs.js';
 import { platformOf, type EvaluationService } from './service.js';
 
-type FlagParams = { flagKey: string };
-type UsageBody = { count?: number; context?: unknown } | undefined;
-type EvaluateParams = { projectKey: string; flagKey: string; environmentKey: string };
+type FlagParams = publicOperations['getEvaluatedFlag']['parameters']['path'];
+// count has a default in the document, so the generated type marks it required; the body may omit it.
+type UsageBody = Partial<publicComponents['schemas']['UsageReport']> | undefined;
+type EvaluateParams = managementOperations['evaluateFlag']['parameters']['path'];
 
 const json = { 'Content-Type': 'application/json; charset=utf-8' };
 
@@ -41,7 +44,7 @@ export function publicEvaluationHandlers({ service, decoder, hub, keyCache }: Ev
     },
 
     async recordFlagUsage(request: PublicRequest<FlagParams, unknown, UsageBody>): Promise<OperationResult> {
-      const body = request.body ?? {};
+      const body: NonNullable<UsageBody> = request.body ?? {};
       let context = null;
       if (body.context !== undefined) {
         context = decoder.contextOf(body.context) ?? null;

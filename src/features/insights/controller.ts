@@ -1,8 +1,10 @@
+import type { operations } from '../../../generated/management.js';
 import type { ManagementRequest, OperationResult } from '../../http/operation.js';
 import type { InsightsService } from './service.js';
 
-type FlagEnvironmentParams = { projectKey: string; flagKey: string; environmentKey: string };
-type EnvironmentParams = { projectKey: string; environmentKey: string };
+type FlagEnvironmentParams = operations['getFlagInsights']['parameters']['path'];
+type EnvironmentParams = operations['listStaleFlags']['parameters']['path'];
+type StaleQuery = NonNullable<operations['listStaleFlags']['parameters']['query']>;
 
 const caller = (request: ManagementRequest<unknown, unknown, unknown>) => ({
   access: request.principal.access,
@@ -17,7 +19,7 @@ export function insightsHandlers(service: InsightsService) {
       return { body: { status: 'success', data } };
     },
 
-    async listStaleFlags(request: ManagementRequest<EnvironmentParams, { days?: number }>): Promise<OperationResult> {
+    async listStaleFlags(request: ManagementRequest<EnvironmentParams, StaleQuery>): Promise<OperationResult> {
       const data = await service.staleFlags(caller(request), request.params, request.query.days ?? 30);
       return { body: { status: 'success', data } };
     },

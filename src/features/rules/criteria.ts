@@ -5,6 +5,7 @@
  */
 import type { FieldErrors } from '../../http/errors.js';
 import { parseNumeric } from '../../engine/numeric.js';
+import { COMPARERS, type Comparer } from '../../engine/types.js';
 
 export type Selector = 'attribute' | 'context' | 'segment';
 
@@ -13,25 +14,14 @@ export const SELECTORS: readonly Selector[] = ['attribute', 'context', 'segment'
 /** Allowed on every selector. */
 export const IDENTITY_COMPARERS = ['equal', 'notequal', 'in', 'notin'] as const;
 
+/** Every comparer, as the evaluation engine defines them; all but the identity ones are attribute-only. */
+export { COMPARERS };
+export type { Comparer };
+
 /** Allowed on the attribute selector only. */
-export const ATTRIBUTE_ONLY_COMPARERS = [
-  'gt',
-  'gte',
-  'lt',
-  'lte',
-  'isnull',
-  'notnull',
-  'contains',
-  'notcontains',
-  'startswith',
-  'endswith',
-  'notstartswith',
-  'notendswith',
-] as const;
-
-export type Comparer = (typeof IDENTITY_COMPARERS)[number] | (typeof ATTRIBUTE_ONLY_COMPARERS)[number];
-
-export const COMPARERS: readonly Comparer[] = [...IDENTITY_COMPARERS, ...ATTRIBUTE_ONLY_COMPARERS];
+export const ATTRIBUTE_ONLY_COMPARERS: readonly Comparer[] = COMPARERS.filter(
+  (c) => !(IDENTITY_COMPARERS as readonly string[]).includes(c),
+);
 
 /** Comparers that test presence and take no values. */
 export const VALUELESS_COMPARERS: ReadonlySet<string> = new Set(['isnull', 'notnull']);
