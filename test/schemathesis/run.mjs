@@ -97,7 +97,13 @@ function schemathesis(api, extraHeaders) {
     ...extraHeaders.flatMap((h) => ['-H', h]),
   ];
   return new Promise((resolve) => {
-    const child = spawn(process.env.SCHEMATHESIS_BIN ?? path.join(root, '.venv/bin/st'), args, { stdio: 'inherit', env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.env.SCHEMATHESIS_BIN ?? path.join(root, '.venv/bin/st'), args, { stdio: 'inherit', env: {
+        ...process.env,
+        NO_COLOR: '1',
+        // Stateful-phase hooks (see the file): generated names the server would refuse stop chains at their first step.
+        SCHEMATHESIS_HOOKS: path.join(root, 'test/schemathesis/hooks.py'),
+      },
+    });
     child.on('exit', (code) => resolve(code ?? 1));
   });
 }
