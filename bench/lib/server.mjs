@@ -1,0 +1,252 @@
+/**
+ * Starting and stopping the processes under test: a Vexil server (built dist/, its own fresh
+ * database: a SQLite file in a temporary folder, or a MariaDB/MySQL database created for the run
+ * and dropped after it), and the baseline servers. Each is a separate `node` process whose pid is
+ * the server itself, so /proc/<pid>/status VmHWM is that server's peak RSS.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { BENCH_DIR, DIST, NotAvailable, ROOT, secret, settings, sleep } from './util.mjs';
+
+export async function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Peak resident set size (VmHWM) and current RSS (VmRSS) of a process, in bytes. */
+export function memoryOf(pid) {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (name) => {
+      const m = status.match(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm'));
+      return m ? Number(m[1]) * 1024 : NaN;
+    };
+    return { peakRss: kb('VmHWM'), rss: kb('VmRSS') };
+  } catch {
+    return { peakRss: NaN, rss: NaN };
+  }
+}
+
+let tmpRoot;
+function tempDir(label) {
+  tmpRoot ??= fs.mkdtempSync(path.join(os.tmpdir(), 'vexil-bench-'));
+  const dir = path.join(tmpRoot, label);
+  fs.mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+export function removeTempFiles() {
+  if (tmpRoot) fs.rmSync(tmpRoot, { recursive: true, force: true });
+}
+
+/** The MySQL/MariaDB server URL to use, or undefined: DATABASE_URL when it is mysql://, else BENCH_MYSQL_URL, else the local default. */
+export function mysqlServerUrl() {
+  const fromEnv = process.env.DATABASE_URL;
+  if (fromEnv && /^(mysql|mariadb):\/\//.test(fromEnv)) return fromEnv.replace(/^mariadb:/, 'mysql:');
+  return process.env.BENCH_MYSQL_URL || 'mysql://root@127.0.0.1:3306/vexil';
+}
+
+/** Whether the whole suite runs on MySQL (DATABASE_URL=mysql://...) rather than the embedded SQLite default. */
+export function mainDialect() {
+  const url = process.env.DATABASE_URL;
+  return url && /^(mysql|mariadb):\/\//.test(url) ? 'mysql' : 'sqlite';
+}
+
+let dbCounter = 0;
+/** Databases created on the MySQL server and not yet dropped (dropped if the run is interrupted). */
+export const liveDatabases = new Set();
+/** A fresh database: { url, dialect, drop() }. */
+export async function createDatabase(dialect, label) {
+  if (dialect === 'sqlite') {
+    const file = path.join(tempDir(label), 'vexil.db');
+    return {
+      url: `sqlite:${file}`,
+      dialect,
+      file,
+      drop: async () => fs.rmSync(path.dirname(file), { recursive: true, force: true }),
+    };
+  }
+  const serverUrl = new URL(mysqlServerUrl());
+  const name = `vexil_bench_${process.pid}_${++dbCounter}`;
+  const { default: mysql } = await import('mysql2/promise');
+  const adminUrl = new URL(serverUrl.href);
+  adminUrl.pathname = '/';
+  const conn = await mysql.createConnection(adminUrl.href);
+  try {
+    await conn.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
+  } finally {
+    await conn.end();
+  }
+  const url = new URL(serverUrl.href);
+  url.pathname = `/${name}`;
+  const database = {
+    url: url.href,
+    dialect,
+    name,
+    drop: async () => {
+      const c = await mysql.createConnection(adminUrl.href);
+      try {
+        await c.query(`DROP DATABASE IF EXISTS \`${name}\``);
+        liveDatabases.delete(database);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+  liveDatabases.add(database);
+  return database;
+}
+
+/** Whether a MySQL server answers at the configured URL. */
+export async function mysqlReachable() {
+  try {
+    const { default: mysql } = await import('mysql2/promise');
+    const url = new URL(mysqlServerUrl());
+    url.pathname = '/';
+    const conn = await mysql.createConnection({ uri: url.href, connectTimeout: 3000 });
+    await conn.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitForHttp(baseUrl, child, pathname, timeoutMs) {
+  const started = Date.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`process exited with code ${child.exitCode}`);
+    try {
+      const res = await fetch(baseUrl + pathname);
+      await res.arrayBuffer();
+      return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() - started > timeoutMs) throw new Error(`no answer on ${baseUrl}${pathname} after ${timeoutMs} ms`);
+    await sleep(100);
+  }
+}
+
+function tail(file, lines = 30) {
+  try {
+    return fs.readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+/** Every child process started here and not yet stopped (killed if the run is interrupted). */
+export const running = new Set();
+
+/** A started process: { pid, baseUrl, port, memory(), stop(), log }. */
+function handle(child, baseUrl, port, logFile, onStop) {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  let exited = child.exitCode !== null;
+  const exit = new Promise((resolve) => child.once('exit', () => {
+    exited = true;
+    resolve();
+  }));
+  return {
+    pid: child.pid,
+    baseUrl,
+    port,
+    log: logFile,
+    memory: () => memoryOf(child.pid),
+    async stop() {
+      if (!exited) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        await exit;
+        clearTimeout(timer);
+      }
+      await onStop?.();
+    },
+  };
+}
+
+/**
+ * Starts `node dist/src/main.js` on a fresh database. Returns the handle plus the owner token,
+ * the database description, and `stop()` which also drops the database (unless keepDatabase).
+ */
+export async function startVexil({ label, dialect = 'sqlite', database, env = {}, keepDatabase = false } = {}) {
+  const mainJs = path.join(DIST, 'src', 'main.js');
+  if (!fs.existsSync(mainJs)) throw new Error('dist/src/main.js is missing: run `make build` first');
+  const db = database ?? (await createDatabase(dialect, label));
+  const port = await freePort();
+  const ownerToken = env.VEXIL_INIT_OWNER_TOKEN ?? secret('pat_');
+  const logDir = path.join(BENCH_DIR, 'results', 'logs');
+  fs.mkdirSync(logDir, { recursive: true });
+  const logFile = path.join(logDir, `${label}.log`);
+  const out = fs.openSync(logFile, 'w');
+  const nodeArgs = [];
+  if (settings.profile) {
+    const dir = path.join(BENCH_DIR, 'results', 'profiles');
+    fs.mkdirSync(dir, { recursive: true });
+    nodeArgs.push('--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-name', `${label}.cpuprofile`);
+  }
+  const child = spawn(process.execPath, [...nodeArgs, mainJs], {
+    cwd: ROOT,
+    stdio: ['ignore', out, out],
+    env: {
+      ...process.env,
+      DATABASE_URL: db.url,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      VEXIL_INIT_OWNER_TOKEN: ownerToken,
+      VEXIL_PUBLIC_RATE_LIMIT: '0',
+      VEXIL_RATE_LIMIT_STANDARD: '100000000',
+      VEXIL_RATE_LIMIT_ELEVATED: '100000000',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'warn',
+      NODE_ENV: 'production',
+      ...env,
+    },
+  });
+  fs.closeSync(out);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  try {
+    await waitForHttp(baseUrl, child, '/v1/api-docs', 120_000);
+  } catch (error) {
+    child.kill('SIGKILL');
+    if (!keepDatabase) await db.drop().catch(() => {});
+    const logTail = tail(logFile);
+    const reason = logTail.split('\n').find((l) => /error/i.test(l)) ?? error.message;
+    process.stderr.write(`Vexil (${label}) did not start: ${error.message}\n${logTail}\n`);
+    throw new NotAvailable(`the server did not start (${reason.trim().slice(0, 200)})`);
+  }
+  const h = handle(child, baseUrl, port, logFile, keepDatabase ? undefined : () => db.drop().catch(() => {}));
+  return { ...h, ownerToken, database: db };
+}
+
+/**
+ * Starts a baseline server process (bench/baselines/<kind>.mjs) answering `route` with the
+ * exact status, headers and body bytes given.
+ */
+export async function startBaseline(kind, route) {
+  const port = await freePort();
+  const specFile = path.join(tempDir('baselines'), `${kind}-${port}.json`);
+  fs.writeFileSync(
+    specFile,
+    JSON.stringify({
+      method: route.method,
+      path: route.path,
+      status: route.status,
+      headers: route.headers,
+      body: Buffer.from(route.body ?? '').toString('base64'),
+    }),
+  );
+  const script = path.join(BENCH_DIR, 'baselines', `${kind}.mjs`);
+  const child = spawn(process.execPath, [script, specFile, String(port)], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitForHttp(baseUrl, child, '/__ready', 20_000);
+  return handle(child, baseUrl, port, undefined, () => fs.rmSync(specFile, { force: true }));
+}
