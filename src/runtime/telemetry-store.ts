@@ -96,32 +96,9 @@ export class KnexTelemetryStore implements TelemetryStore {
 
   async write(batch: TelemetryBatch): Promise<TelemetryBatch> {
     const failed: TelemetryBatch = { flags: [], defaultReports: [], contexts: [] };
-    failed.flags = await this.writeFlags(batch.flags);
+    failed.flags = await this.writeChunks(batch.flags, flagSpec, flagRow);
     failed.defaultReports = await this.writeChunks(batch.defaultReports, reportSpec, reportRow);
     failed.contexts = await this.writeContexts(batch.contexts);
-    return failed;
-  }
-
-  private async writeFlags(deltas: FlagTelemetryDelta[]): Promise<FlagTelemetryDelta[]> {
-    const failed: FlagTelemetryDelta[] = [];
-    for (const part of chunk(deltas)) {
-      try {
-        await upsert(this.knex, this.dialect, flagSpec, part.map(flagRow));
-      } catch (error) {
-        if (!isForeignKeyViolation(error)) {
-          failed.push(...part);
-          continue;
-        }
-        // A flag or environment deleted since the event: write the others one by one.
-        for (const delta of part) {
-          try {
-            await upsert(this.knex, this.dialect, flagSpec, [flagRow(delta)]);
-          } catch (rowError) {
-            if (!isForeignKeyViolation(rowError)) failed.push(delta);
-          }
-        }
-      }
-    }
     return failed;
   }
 
@@ -139,6 +116,7 @@ export class KnexTelemetryStore implements TelemetryStore {
           failed.push(...part);
           continue;
         }
+        // A flag or environment deleted since the event: write the others one by one.
         for (const delta of part) {
           try {
             await upsert(this.knex, this.dialect, spec, [toRow(delta)]);
