@@ -286,7 +286,7 @@ export interface components {
             key: string;
             type: components["schemas"]["FlagType"];
             value: components["schemas"]["JsonValue"];
-        } & ({
+        } | {
             /** @enum {unknown} */
             type: "boolean";
             value: boolean;
@@ -301,7 +301,7 @@ export interface components {
         } | {
             /** @enum {unknown} */
             type: "json";
-        });
+        };
         /** @description The content of the default-value header. */
         DefaultValueDeclarations: components["schemas"]["DefaultValueDeclaration"][];
         /**
