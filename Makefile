@@ -33,6 +33,7 @@ lint-specs: install
 
 typecheck: install
 	npx tsc --noEmit -p tsconfig.test.json
+	npx tsc -p sdk/tsconfig.test.json
 
 test: check-generated lint-specs typecheck test-unit-and-integration schemathesis
 
