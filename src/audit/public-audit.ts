@@ -39,7 +39,10 @@ export interface PublicAuditSubject {
 export interface PublicAuditBufferOptions {
   /** Entries held at most; beyond that new entries are dropped (and counted in the log). */
   capacity?: number;
-  /** Rows per INSERT. */
+  /**
+   * Rows per INSERT. Small on purpose: the driver may be synchronous (better-sqlite3), so one
+   * INSERT blocks the event loop while it is built and run; requests interleave between batches.
+   */
   batchSize?: number;
   /** How often the background task writes what has accumulated. */
   flushIntervalMs?: number;
@@ -66,7 +69,7 @@ export class PublicAuditBuffer {
     options: PublicAuditBufferOptions = {},
   ) {
     this.capacity = options.capacity ?? 50_000;
-    this.batchSize = options.batchSize ?? 500;
+    this.batchSize = options.batchSize ?? 100;
     const inner = poller('public-audit-flush', options.flushIntervalMs ?? 1000, () => this.flush(), logger);
     this.task = {
       name: inner.name,
@@ -104,7 +107,11 @@ export class PublicAuditBuffer {
       this.logger.warn({ dropped: this.dropped }, 'public audit buffer full: entries dropped');
       this.dropped = 0;
     }
+    let first = true;
     while (this.entries.length > 0) {
+      // Between batches, let waiting requests run (a synchronous driver blocks while it writes).
+      if (!first) await new Promise<void>((resolve) => setImmediate(resolve));
+      first = false;
       const batch = this.entries.splice(0, this.batchSize);
       try {
         await this.resolveFlagSubjects(batch);
