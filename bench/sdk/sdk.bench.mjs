@@ -21,6 +21,7 @@ import { createServer } from 'node:http';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { cpus } from 'node:os';
+import { COUNTRIES, FLAG, USERS, scenarioConfig, scenarioContexts } from '../lib/scenario-flag.mjs';
 
 const sdkEntry = fileURLToPath(new URL('../../sdk/dist/sdk/src/index.js', import.meta.url));
 if (!existsSync(sdkEntry)) {
@@ -33,49 +34,10 @@ const { Unleash, InMemStorageProvider } = unleashModule.default ?? unleashModule
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = 5;
-const FLAG = 'checkout-redesign';
-const USERS = 1000;
-const COUNTRIES = ['DE', 'FR', 'NL', 'BE', 'AT'];
 
 // ---- Vexil: the scenario-1 flag --------------------------------------------------------------
-function vexilRules(value) {
-  return Array.from({ length: 5 }, (_, i) => ({
-    value,
-    criteria: [
-      { selector: 'attribute', sub_selector: 'country', comparer: 'in', values: COUNTRIES },
-      { selector: 'attribute', sub_selector: 'email', comparer: 'endswith', values: ['@example.com'] },
-      { selector: 'attribute', sub_selector: 'seats', comparer: 'gte', values: [String((i + 1) * 100)] },
-    ],
-  }));
-}
-
-const vexilConfig = {
-  revision: 1,
-  flags: [
-    {
-      key: FLAG,
-      name: 'Checkout redesign',
-      type: 'boolean',
-      include_in_mobile: true,
-      include_in_client: true,
-      default: { value: false },
-      serving: { value: true, rules: vexilRules(true) },
-      previous: { value: false, rules: vexilRules(false) },
-      rollout: { percentage: 50 },
-    },
-  ],
-  segments: [],
-};
-
-const vexilContexts = Array.from({ length: USERS }, (_, i) => ({
-  type: 'user',
-  identifier: `user-${i}`,
-  attributes: [
-    { key: 'country', values: [{ value: COUNTRIES[i % COUNTRIES.length] }] },
-    { key: 'email', values: [{ value: `user-${i}@example.com` }] },
-    { key: 'seats', values: [{ value: '50' }] },
-  ],
-}));
+const vexilConfig = scenarioConfig;
+const vexilContexts = scenarioContexts;
 
 // ---- unleash-client: the equivalent feature ---------------------------------------------------
 const unleashFeature = {

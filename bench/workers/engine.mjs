@@ -8,51 +8,15 @@
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 import { DIST } from '../lib/util.mjs';
+import { FLAG, USERS, scenarioConfig, scenarioContexts } from '../lib/scenario-flag.mjs';
 
 const { duration = 5 } = JSON.parse(process.argv[2] ?? '{}');
 const engine = await import(pathToFileURL(path.join(DIST, 'src', 'engine', 'index.js')).href);
 const { compileSnapshot, evaluateFlag, parseContext } = engine;
 
-const COUNTRIES = ['DE', 'FR', 'NL', 'BE', 'AT'];
-const rules = (value) =>
-  Array.from({ length: 5 }, (_, i) => ({
-    value,
-    criteria: [
-      { selector: 'attribute', sub_selector: 'country', comparer: 'in', values: COUNTRIES },
-      { selector: 'attribute', sub_selector: 'email', comparer: 'endswith', values: ['@example.com'] },
-      { selector: 'attribute', sub_selector: 'seats', comparer: 'gte', values: [String((i + 1) * 100)] },
-    ],
-  }));
-const FLAG = 'checkout-redesign';
-const config = {
-  revision: 1,
-  flags: [
-    {
-      key: FLAG,
-      name: 'Checkout redesign',
-      type: 'boolean',
-      include_in_mobile: true,
-      include_in_client: true,
-      default: { value: false },
-      serving: { value: true, rules: rules(true) },
-      previous: { value: false, rules: rules(false) },
-      rollout: { percentage: 50 },
-    },
-  ],
-  segments: [],
-};
-const snapshot = compileSnapshot(config);
-const USERS = 1000;
-const contexts = Array.from({ length: USERS }, (_, i) => {
-  const parsed = parseContext({
-    type: 'user',
-    identifier: `user-${i}`,
-    attributes: [
-      { key: 'country', values: [{ value: COUNTRIES[i % COUNTRIES.length] }] },
-      { key: 'email', values: [{ value: `user-${i}@example.com` }] },
-      { key: 'seats', values: [{ value: '50' }] },
-    ],
-  });
+const snapshot = compileSnapshot(scenarioConfig);
+const contexts = scenarioContexts.map((raw) => {
+  const parsed = parseContext(raw);
   if (!parsed.ok) throw new Error(parsed.reason);
   return parsed.context;
 });
