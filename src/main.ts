@@ -10,6 +10,8 @@ async function main(): Promise<void> {
   const composition = await compose(config);
   const { logger } = composition.core;
   await bootstrapFirstStart(composition.core, config.initOwnerToken);
+  // The keys first start created must work from the first request, not from the first poll.
+  await composition.keyCache.refreshIfChanged();
   const app = createApp(composition);
   for (const task of composition.tasks) task.start();
   // Context and default-value headers carry JSON: allow more than Node's 16 KB default.

@@ -1,0 +1,59 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// The real entry point as `make start` runs it (through tsx instead of the build): first start,
+// one structured log line per request without secrets, graceful stop on SIGTERM.
+describe('the server process', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vexil-process-'));
+  const port = 30000 + Math.floor(Math.random() * 20000);
+  let child: ChildProcess | undefined;
+  let stdout = '';
+
+  afterAll(() => {
+    child?.kill('SIGKILL');
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('prints the first-start secrets once, logs requests without secrets and stops on SIGTERM', async () => {
+    child = spawn(path.resolve('node_modules/.bin/tsx'), ['src/main.ts'], {
+      env: { ...process.env, DATABASE_URL: `sqlite:${dir}/vexil.db`, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    const exited = new Promise<number | null>((resolve) => child?.on('exit', (code) => resolve(code)));
+
+    let ready = false;
+    for (let i = 0; i < 150 && !ready; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      ready = await fetch(`http://127.0.0.1:${port}/v1/api-docs`).then((r) => r.ok, () => false);
+    }
+    expect(ready).toBe(true);
+
+    const token = /pat_[0-9A-Za-z]{32,}/.exec(stdout)?.[0];
+    const serverKey = /srv_[0-9A-Za-z]{32,}/.exec(stdout)?.[0];
+    expect(token).toBeDefined();
+    expect(serverKey).toBeDefined();
+    const projects = await fetch(`http://127.0.0.1:${port}/management/v1/projects`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(projects.status).toBe(200);
+    const body = (await projects.json()) as { data: Array<{ key: string }> };
+    expect(body.data.map((p) => p.key)).toEqual(['demo']);
+    const flags = await fetch(`http://127.0.0.1:${port}/v1/flags`, { headers: { 'x-vexil-api-key': serverKey as string } });
+    expect(flags.status).toBe(200);
+
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+
+    // Secrets appear exactly once each (the first-start message); the log lines never carry them.
+    expect(stdout.split(token as string).length - 1).toBe(1);
+    expect(stdout.split(serverKey as string).length - 1).toBe(1);
+    const logLines = stdout.split('\n').filter((line) => line.startsWith('{'));
+    const requestLines = logLines.filter((line) => line.includes('"msg":"request"'));
+    expect(requestLines.length).toBeGreaterThanOrEqual(2);
+    expect(logLines.some((line) => line.includes('"msg":"stopped"'))).toBe(true);
+  }, 60_000);
+});
