@@ -94,6 +94,14 @@ export interface MatchCriterion {
   readonly threshold: number;
   /** KIND_SEGMENT: indexes of the named segments that exist. */
   readonly segments: readonly number[];
+  /**
+   * Used more than once in its snapshot (identical criteria are compiled into one object, see
+   * CriterionCompileScope.interned): its result is then memoised for the evaluation call.
+   */
+  shared: boolean;
+  /** Evaluation call (MatchState.call) whose result `memoMatch` holds. */
+  memoCall: number;
+  memoMatch: boolean;
 }
 
 function makeCriterion(
@@ -118,6 +126,9 @@ function makeCriterion(
     valueSet: equality && values.length > SET_THRESHOLD ? new Set(values) : null,
     threshold,
     segments,
+    shared: false,
+    memoCall: 0,
+    memoMatch: false,
   };
 }
 
@@ -130,6 +141,12 @@ export interface CriterionCompileScope {
   segmentIndex(key: string): number;
   /** False inside segment rules: segment criteria never match there. */
   readonly allowSegmentSelector: boolean;
+  /**
+   * Criteria compiled so far, by identity key: an identical criterion (rules repeated across
+   * targets, or across flags) is compiled into the same object, so its result is computed once
+   * per evaluation call. Keys hold attribute slots, so one map serves one slot numbering.
+   */
+  readonly interned: Map<string, MatchCriterion>;
 }
 
 function thresholdOf(op: number, values: readonly string[]): number {
@@ -144,8 +161,28 @@ function thresholdOf(op: number, values: readonly string[]): number {
   return t;
 }
 
-/** Compiles one criterion of the configuration. */
+/** Compiles one criterion of the configuration; identical criteria give the same object. */
 export function compileCriterion(c: CompiledCriterion, scope: CriterionCompileScope): MatchCriterion {
+  const fresh = compileNew(c, scope);
+  if (fresh === NEVER_MATCHES) return fresh;
+  const key = JSON.stringify([
+    fresh.kind,
+    fresh.op,
+    fresh.negate,
+    fresh.attr,
+    fresh.contextType,
+    fresh.kind === KIND_SEGMENT ? fresh.segments : fresh.values,
+  ]);
+  const known = scope.interned.get(key);
+  if (known === undefined) {
+    scope.interned.set(key, fresh);
+    return fresh;
+  }
+  known.shared = true;
+  return known;
+}
+
+function compileNew(c: CompiledCriterion, scope: CriterionCompileScope): MatchCriterion {
   const info = COMPARER_INFO.get(c.comparer as string);
   if (info === undefined) return NEVER_MATCHES;
   const values: readonly string[] = Array.isArray(c.values)
@@ -196,6 +233,12 @@ export interface MatchSegment {
  */
 export interface MatchState {
   readonly stamp: number;
+  /**
+   * Number of the evaluation call, unique across all snapshots (see nextCall): criteria are
+   * shared between snapshots (updateSnapshot reuses compiled flags), so their memo must not be
+   * keyed by a per-snapshot stamp.
+   */
+  readonly call: number;
   /** Stamp of the call whose context has been indexed into attrStamp / attrValues. */
   indexedStamp: number;
   readonly attributeSlots: ReadonlyMap<string, number>;
@@ -206,6 +249,13 @@ export interface MatchState {
   readonly segments: readonly MatchSegment[];
   readonly segStamp: Int32Array;
   readonly segMember: Uint8Array;
+}
+
+let lastCall = 0;
+
+/** A new evaluation call number; a double, so it never wraps around (2^53 calls). */
+export function nextCall(): number {
+  return ++lastCall;
 }
 
 /**
@@ -257,67 +307,71 @@ function orderingHolds(op: number, x: number, threshold: number): boolean {
   }
 }
 
-/** Positive form of the attribute comparers other than equality. */
-function otherAttributePositive(
-  st: MatchState,
-  c: MatchCriterion,
-  attr: readonly ContextAttributeValue[] | undefined,
-): boolean {
+/** Positive form of an attribute criterion, dispatched by operation to small functions. */
+function attributePositive(st: MatchState, c: MatchCriterion, attr: readonly ContextAttributeValue[] | undefined): boolean {
   const op = c.op;
-  if (op === OP_ISNULL) {
-    if (attr === undefined) return true;
-    for (let i = 0; i < attr.length; i++) {
-      if ((attr[i] as ContextAttributeValue).value !== '') return false;
-    }
-    return true;
-  }
+  if (op === OP_EQUAL) return attr !== undefined && anyEquals(c, attr);
+  if (op === OP_ISNULL) return isNull(attr);
   if (attr === undefined) return false;
+  if (op >= OP_GT) return orderingPositive(st, c, attr);
+  return textPositive(op, c.values, attr);
+}
+
+function anyEquals(c: MatchCriterion, attr: readonly ContextAttributeValue[]): boolean {
+  const single = c.single;
+  for (let j = 0; j < attr.length; j++) {
+    const s = (attr[j] as ContextAttributeValue).value;
+    if (single !== null ? s === single : equalsOneOf(c, s)) return true;
+  }
+  return false;
+}
+
+function isNull(attr: readonly ContextAttributeValue[] | undefined): boolean {
+  if (attr === undefined) return true;
+  for (let i = 0; i < attr.length; i++) {
+    if ((attr[i] as ContextAttributeValue).value !== '') return false;
+  }
+  return true;
+}
+
+/** contains, startswith, endswith: any attribute value against any criterion value. */
+function textPositive(op: number, values: readonly string[], attr: readonly ContextAttributeValue[]): boolean {
   const n = attr.length;
-  const values = c.values;
   const m = values.length;
-  switch (op) {
-    case OP_CONTAINS:
-      for (let i = 0; i < n; i++) {
-        const s = (attr[i] as ContextAttributeValue).value;
-        for (let j = 0; j < m; j++) if (s.includes(values[j] as string)) return true;
-      }
-      return false;
-    case OP_STARTSWITH:
-      for (let i = 0; i < n; i++) {
-        const s = (attr[i] as ContextAttributeValue).value;
-        for (let j = 0; j < m; j++) if (s.startsWith(values[j] as string)) return true;
-      }
-      return false;
-    case OP_ENDSWITH:
-      for (let i = 0; i < n; i++) {
-        const s = (attr[i] as ContextAttributeValue).value;
-        for (let j = 0; j < m; j++) if (s.endsWith(values[j] as string)) return true;
-      }
-      return false;
-    default: {
-      // gt, gte, lt, lte
-      const t = c.threshold;
-      if (t !== t) return false; // no numeric criterion value
-      if (n === 1) {
-        // single value: its number is memoised per call (several criteria often test one attribute)
-        const slot = c.attr;
-        let x: number;
-        if (st.numStamp[slot] === st.stamp) {
-          x = st.numValue[slot] as number;
-        } else {
-          x = parseNumeric((attr[0] as ContextAttributeValue).value);
-          st.numStamp[slot] = st.stamp;
-          st.numValue[slot] = x;
-        }
-        return x === x && orderingHolds(op, x, t);
-      }
-      for (let i = 0; i < n; i++) {
-        const x = parseNumeric((attr[i] as ContextAttributeValue).value);
-        if (x === x && orderingHolds(op, x, t)) return true;
-      }
-      return false;
+  for (let i = 0; i < n; i++) {
+    const s = (attr[i] as ContextAttributeValue).value;
+    for (let j = 0; j < m; j++) {
+      const v = values[j] as string;
+      if (op === OP_ENDSWITH ? s.endsWith(v) : op === OP_STARTSWITH ? s.startsWith(v) : s.includes(v)) return true;
     }
   }
+  return false;
+}
+
+/** gt, gte, lt, lte against the criterion's threshold. */
+function orderingPositive(st: MatchState, c: MatchCriterion, attr: readonly ContextAttributeValue[]): boolean {
+  const t = c.threshold;
+  if (t !== t) return false; // no numeric criterion value
+  const op = c.op;
+  const n = attr.length;
+  if (n === 1) {
+    // single value: its number is memoised per call (several criteria often test one attribute)
+    const slot = c.attr;
+    let x: number;
+    if (st.numStamp[slot] === st.stamp) {
+      x = st.numValue[slot] as number;
+    } else {
+      x = parseNumeric((attr[0] as ContextAttributeValue).value);
+      st.numStamp[slot] = st.stamp;
+      st.numValue[slot] = x;
+    }
+    return x === x && orderingHolds(op, x, t);
+  }
+  for (let i = 0; i < n; i++) {
+    const x = parseNumeric((attr[i] as ContextAttributeValue).value);
+    if (x === x && orderingHolds(op, x, t)) return true;
+  }
+  return false;
 }
 
 /**
@@ -353,50 +407,50 @@ export function matchCriteria(st: MatchState, context: Context | null, criteria:
   const count = criteria.length;
   for (let i = 0; i < count; i++) {
     const c = criteria[i] as MatchCriterion;
-    const kind = c.kind;
-    let positive: boolean;
-    if (kind === KIND_ATTRIBUTE) {
-      let values: readonly ContextAttributeValue[] | undefined;
-      if (context === null) {
-        values = undefined;
-      } else {
-        if (st.indexedStamp !== st.stamp) indexContext(st, context);
-        const slot = c.attr;
-        values = st.attrStamp[slot] === st.stamp ? st.attrValues[slot] : undefined;
-      }
-      if (c.op === OP_EQUAL) {
-        positive = false;
-        if (values !== undefined) {
-          const single = c.single;
-          for (let j = 0; j < values.length; j++) {
-            const s = (values[j] as ContextAttributeValue).value;
-            if (single !== null ? s === single : equalsOneOf(c, s)) {
-              positive = true;
-              break;
-            }
-          }
-        }
-      } else {
-        positive = otherAttributePositive(st, c, values);
-      }
-    } else if (kind === KIND_CONTEXT) {
-      // a required context type is a precondition for every comparer, not negated
-      if (c.contextType !== null && (context === null || context.type !== c.contextType)) return false;
-      positive =
-        context !== null && (c.single !== null ? context.identifier === c.single : equalsOneOf(c, context.identifier));
-    } else if (kind === KIND_SEGMENT) {
-      positive = false;
-      const segments = c.segments;
-      for (let j = 0; j < segments.length; j++) {
-        if (isSegmentMember(st, context, segments[j] as number)) {
-          positive = true;
-          break;
-        }
-      }
-    } else {
-      return false; // KIND_NEVER
+    if (c.shared && c.memoCall === st.call) {
+      if (!c.memoMatch) return false;
+      continue;
     }
-    if (positive === c.negate) return false;
+    const matched = matchOne(st, context, c);
+    if (c.shared) {
+      c.memoCall = st.call;
+      c.memoMatch = matched;
+    }
+    if (!matched) return false;
   }
   return true;
+}
+
+/** Whether one criterion matches (its not* form applied). */
+function matchOne(st: MatchState, context: Context | null, c: MatchCriterion): boolean {
+  const kind = c.kind;
+  let positive: boolean;
+  if (kind === KIND_ATTRIBUTE) {
+    let values: readonly ContextAttributeValue[] | undefined;
+    if (context === null) {
+      values = undefined;
+    } else {
+      if (st.indexedStamp !== st.stamp) indexContext(st, context);
+      const slot = c.attr;
+      values = st.attrStamp[slot] === st.stamp ? st.attrValues[slot] : undefined;
+    }
+    positive = attributePositive(st, c, values);
+  } else if (kind === KIND_CONTEXT) {
+    // a required context type is a precondition for every comparer, not negated
+    if (c.contextType !== null && (context === null || context.type !== c.contextType)) return false;
+    positive =
+      context !== null && (c.single !== null ? context.identifier === c.single : equalsOneOf(c, context.identifier));
+  } else if (kind === KIND_SEGMENT) {
+    positive = false;
+    const segments = c.segments;
+    for (let j = 0; j < segments.length; j++) {
+      if (isSegmentMember(st, context, segments[j] as number)) {
+        positive = true;
+        break;
+      }
+    }
+  } else {
+    return false; // KIND_NEVER
+  }
+  return positive !== c.negate;
 }

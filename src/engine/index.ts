@@ -40,5 +40,5 @@ export {
   type ParseContextResult,
   type ParseDefaultValuesResult,
 } from './context.js';
-export { compileSnapshot, Snapshot, type FlagInfo } from './snapshot.js';
+export { compileSnapshot, Snapshot, updateSnapshot, type FlagInfo } from './snapshot.js';
 export { evaluateAll, evaluateFlag, type EvaluateAllOptions, type Platform } from './evaluate.js';

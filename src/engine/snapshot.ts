@@ -16,6 +16,7 @@
  */
 import {
   compileCriterion,
+  nextCall,
   type CriterionCompileScope,
   type MatchCriterion,
   type MatchSegment,
@@ -87,6 +88,8 @@ export class Snapshot implements MatchState {
   declare readonly attributeSlots: ReadonlyMap<string, number>;
   /** @internal evaluation-call stamp; scratch entries stamped with it are valid for this call */
   declare stamp: number;
+  /** @internal global evaluation-call number (criterion memo) */
+  declare call: number;
   /** @internal */
   declare indexedStamp: number;
   /** @internal */
@@ -116,6 +119,7 @@ export class Snapshot implements MatchState {
     this.segments = segments;
     this.attributeSlots = attributeSlots;
     this.stamp = 0;
+    this.call = 0;
     this.indexedStamp = 0;
     const slots = attributeSlots.size;
     this.attrStamp = new Int32Array(slots);
@@ -138,6 +142,7 @@ export class Snapshot implements MatchState {
       this.indexedStamp = 0;
     }
     this.stamp++;
+    this.call = nextCall();
   }
 
   /** Number of flags. */
@@ -212,15 +217,11 @@ function compileFlag(f: CompiledFlag, scope: CriterionCompileScope): SnapshotFla
   };
 }
 
-/** Compiles an environment's configuration for evaluation. */
-export function compileSnapshot(config: EnvironmentConfig): Snapshot {
-  const attributeSlots = new Map<string, number>();
-  const segmentIndexes = new Map<string, number>();
-  const rawSegments = Array.isArray(config.segments) ? config.segments : [];
-  for (const s of rawSegments) {
-    if (!segmentIndexes.has(s.key)) segmentIndexes.set(s.key, segmentIndexes.size);
-  }
-
+/** Compile scopes sharing one attribute-slot map (extended on first use of a name). */
+function scopesFor(
+  attributeSlots: Map<string, number>,
+  segmentIndexes: ReadonlyMap<string, number>,
+): { flagScope: CriterionCompileScope; segmentScope: CriterionCompileScope } {
   const attributeSlot = (name: string): number => {
     let slot = attributeSlots.get(name);
     if (slot === undefined) {
@@ -230,8 +231,22 @@ export function compileSnapshot(config: EnvironmentConfig): Snapshot {
     return slot;
   };
   const segmentIndex = (key: string): number => segmentIndexes.get(key) ?? -1;
-  const flagScope: CriterionCompileScope = { attributeSlot, segmentIndex, allowSegmentSelector: true };
-  const segmentScope: CriterionCompileScope = { attributeSlot, segmentIndex, allowSegmentSelector: false };
+  const interned = new Map<string, MatchCriterion>();
+  return {
+    flagScope: { attributeSlot, segmentIndex, allowSegmentSelector: true, interned },
+    segmentScope: { attributeSlot, segmentIndex, allowSegmentSelector: false, interned },
+  };
+}
+
+/** Compiles an environment's configuration for evaluation. */
+export function compileSnapshot(config: EnvironmentConfig): Snapshot {
+  const attributeSlots = new Map<string, number>();
+  const segmentIndexes = new Map<string, number>();
+  const rawSegments = Array.isArray(config.segments) ? config.segments : [];
+  for (const s of rawSegments) {
+    if (!segmentIndexes.has(s.key)) segmentIndexes.set(s.key, segmentIndexes.size);
+  }
+  const { flagScope, segmentScope } = scopesFor(attributeSlots, segmentIndexes);
 
   // segments, in the order of their indexes (first occurrence of a key wins)
   const segments: SnapshotSegment[] = [];
@@ -257,6 +272,42 @@ export function compileSnapshot(config: EnvironmentConfig): Snapshot {
   for (const f of rawFlags) {
     if (flagMap.has(f.key)) continue;
     const compiled = compileFlag(f, flagScope);
+    flagMap.set(f.key, compiled);
+    flagList.push(compiled);
+  }
+
+  return new Snapshot(config.revision, flagList, flagMap, segments, attributeSlots);
+}
+
+/**
+ * A snapshot of `config` that reuses `previous`'s compiled flags for every key not in
+ * `changedFlagKeys`: only changed and new flags are compiled, flags absent from `config` are
+ * dropped. Evaluates exactly like compileSnapshot(config) provided the segments of `config` are
+ * those `previous` was compiled from (the caller recompiles in full otherwise).
+ *
+ * Reused flags hold criteria compiled against `previous`'s attribute slots and segment indexes,
+ * so both are kept: the slot map is copied and only extended with the names new criteria use
+ * (slots of names no flag tests any more stay; they cost one map entry each), and the compiled
+ * segments are shared as they are.
+ */
+export function updateSnapshot(
+  previous: Snapshot,
+  config: EnvironmentConfig,
+  changedFlagKeys: ReadonlySet<string>,
+): Snapshot {
+  const attributeSlots = new Map(previous.attributeSlots);
+  const segmentIndexes = new Map<string, number>();
+  const segments = previous.segments;
+  for (let i = 0; i < segments.length; i++) segmentIndexes.set((segments[i] as SnapshotSegment).key, i);
+  const { flagScope } = scopesFor(attributeSlots, segmentIndexes);
+
+  const flagList: SnapshotFlag[] = [];
+  const flagMap = new Map<string, SnapshotFlag>();
+  const rawFlags = Array.isArray(config.flags) ? config.flags : [];
+  for (const f of rawFlags) {
+    if (flagMap.has(f.key)) continue;
+    const reused = changedFlagKeys.has(f.key) ? undefined : previous.flagMap.get(f.key);
+    const compiled = reused ?? compileFlag(f, flagScope);
     flagMap.set(f.key, compiled);
     flagList.push(compiled);
   }

@@ -11,7 +11,13 @@ import type {
   JsonValue,
   Selector,
 } from '../engine/index.js';
-import type { ConfigSource, EnvironmentRevision, LoadedEnvironment } from './config-source.js';
+import type {
+  ChangedFlag,
+  ConfigSource,
+  EnvironmentRevision,
+  LoadedChanges,
+  LoadedEnvironment,
+} from './config-source.js';
 
 /**
  * Builds an environment's EnvironmentConfig (src/engine/types.ts; the server-key payload) from
@@ -45,6 +51,12 @@ export class KnexConfigSource implements ConfigSource {
     // snapshot newer than its revision, and the next poll sees the new revision and rebuilds.
     if (this.dialect === 'mysql') return this.knex.transaction((trx) => loadEnvironmentConfig(trx, environmentUlid));
     return loadEnvironmentConfig(this.knex, environmentUlid);
+  }
+
+  async loadChangesSince(environmentUlid: string, since: number): Promise<LoadedChanges | undefined> {
+    // Same consistency argument as load().
+    if (this.dialect === 'mysql') return this.knex.transaction((trx) => loadChangesSince(trx, environmentUlid, since));
+    return loadChangesSince(this.knex, environmentUlid, since);
   }
 }
 
@@ -145,25 +157,33 @@ function newestFirst(a: TargetRow, b: TargetRow): number {
   return a.ulid < b.ulid ? 1 : a.ulid > b.ulid ? -1 : 0;
 }
 
-export async function loadEnvironmentConfig(
+/**
+ * The published configuration of `flagRows` (sorted by key) in one environment. `only`: the
+ * flags are a subset of the project, so values and targets are read for those flags only.
+ */
+async function compileFlags(
   db: Knex | Knex.Transaction,
-  environmentUlid: string): Promise<LoadedEnvironment | undefined> {
-  const env = await db('environments').where('ulid', environmentUlid).first('ulid', 'key', 'project_ulid', 'revision');
-  if (!env) return undefined;
-  const projectUlid = env.project_ulid as string;
-
-  const flagRows: FlagRow[] = await db('flags')
-    .where('project_ulid', projectUlid)
-    .orderBy('key', 'asc')
-    .select('ulid', 'key', 'name', 'type', 'include_in_mobile', 'include_in_client');
-  // Keys are lowercase ASCII; sort in JS too so both dialects' collations give one order.
-  flagRows.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  environmentUlid: string,
+  projectUlid: string,
+  flagRows: readonly FlagRow[],
+  only: 'project' | 'listed',
+): Promise<CompiledFlag[]> {
   const flagByUlid = new Map(flagRows.map((f) => [f.ulid, f]));
+  const listed = flagRows.map((f) => f.ulid);
 
-  const valueRows: ValueRow[] = await db('flag_values as v')
-    .join('flags as f', 'f.ulid', 'v.flag_ulid')
-    .where('f.project_ulid', projectUlid)
-    .select('v.ulid', 'v.flag_ulid', 'v.display', 'v.is_default');
+  const valueRows: ValueRow[] = [];
+  if (only === 'project') {
+    valueRows.push(
+      ...(await db('flag_values as v')
+        .join('flags as f', 'f.ulid', 'v.flag_ulid')
+        .where('f.project_ulid', projectUlid)
+        .select('v.ulid', 'v.flag_ulid', 'v.display', 'v.is_default')),
+    );
+  } else {
+    for (const part of chunks(listed)) {
+      valueRows.push(...(await db('flag_values').whereIn('flag_ulid', part).select('ulid', 'flag_ulid', 'display', 'is_default')));
+    }
+  }
   const values = new Map<string, JsonValue>();
   const defaults = new Map<string, JsonValue>();
   for (const row of valueRows) {
@@ -180,9 +200,21 @@ export async function loadEnvironmentConfig(
   }
 
   const targetColumns = ['ulid', 'flag_ulid', 'value_ulid', 'status', 'published_at', 'rollout_percentage', 'rollout_status'];
-  const published: TargetRow[] = await db('targets')
-    .where({ environment_ulid: environmentUlid, status: 'published' })
-    .select(...targetColumns);
+  const published: TargetRow[] = [];
+  if (only === 'project') {
+    published.push(
+      ...(await db('targets').where({ environment_ulid: environmentUlid, status: 'published' }).select(...targetColumns)),
+    );
+  } else {
+    for (const part of chunks(listed)) {
+      published.push(
+        ...(await db('targets')
+          .where({ environment_ulid: environmentUlid, status: 'published' })
+          .whereIn('flag_ulid', part)
+          .select(...targetColumns)),
+      );
+    }
+  }
   const publishedByFlag = new Map<string, TargetRow[]>();
   for (const t of published) {
     const list = publishedByFlag.get(t.flag_ulid) ?? [];
@@ -288,7 +320,7 @@ export async function loadEnvironmentConfig(
     return { value: values.get(t.value_ulid) as JsonValue, rules };
   };
 
-  const flags: CompiledFlag[] = flagRows.map((f) => {
+  return flagRows.map((f) => {
     const choice = choices.get(f.ulid);
     const serving = choice ? compileTarget(choice.serving) : null;
     const rollout = serving && choice?.percentage != null ? { percentage: choice.percentage } : null;
@@ -304,6 +336,40 @@ export async function loadEnvironmentConfig(
       rollout,
     };
   });
+}
+
+interface EnvironmentRow {
+  ulid: string;
+  key: string;
+  project_ulid: string;
+  revision: number | string;
+}
+
+const FLAG_COLUMNS = ['ulid', 'key', 'name', 'type', 'include_in_mobile', 'include_in_client'];
+
+function environmentRow(db: Knex | Knex.Transaction, environmentUlid: string): Promise<EnvironmentRow | undefined> {
+  return db('environments').where('ulid', environmentUlid).first('ulid', 'key', 'project_ulid', 'revision');
+}
+
+/** Keys are lowercase ASCII; sorted in JS so both dialects' collations give one order. */
+function byKey(a: { key: string }, b: { key: string }): number {
+  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+}
+
+export async function loadEnvironmentConfig(
+  db: Knex | Knex.Transaction,
+  environmentUlid: string,
+): Promise<LoadedEnvironment | undefined> {
+  const env = await environmentRow(db, environmentUlid);
+  return env ? loadWholeEnvironment(db, env) : undefined;
+}
+
+async function loadWholeEnvironment(db: Knex | Knex.Transaction, env: EnvironmentRow): Promise<LoadedEnvironment> {
+  const environmentUlid = env.ulid;
+  const projectUlid = env.project_ulid;
+  const flagRows: FlagRow[] = await db('flags').where('project_ulid', projectUlid).select(...FLAG_COLUMNS);
+  flagRows.sort(byKey);
+  const flags = await compileFlags(db, environmentUlid, projectUlid, flagRows, 'project');
 
   const segmentRows: SegmentRow[] = await db('segments')
     .where('project_ulid', projectUlid)
@@ -326,10 +392,46 @@ export async function loadEnvironmentConfig(
   const revision = Number(env.revision);
   return {
     environmentUlid,
-    environmentKey: env.key as string,
+    environmentKey: env.key,
     projectUlid,
     revision,
     config: { revision, flags, segments },
     flagUlids: new Map(flagRows.map((f) => [f.key, f.ulid])),
   };
+}
+
+/**
+ * The flags changed after revision `since` (revision_changes), loaded now; or the whole
+ * environment when a change in that range concerns more than flags or is not recorded.
+ */
+export async function loadChangesSince(
+  db: Knex | Knex.Transaction,
+  environmentUlid: string,
+  since: number,
+): Promise<LoadedChanges | undefined> {
+  const env = await environmentRow(db, environmentUlid);
+  if (!env) return undefined;
+  const revision = Number(env.revision);
+  const rows: Array<{ revision: number | string; flag_ulid: string | null }> =
+    revision > since
+      ? await db('revision_changes')
+          .where('environment_ulid', environmentUlid)
+          .where('revision', '>', since)
+          .where('revision', '<=', revision)
+          .select('revision', 'flag_ulid')
+      : [];
+  const recorded = new Set(rows.map((r) => Number(r.revision)));
+  if (recorded.size !== revision - since || rows.some((r) => r.flag_ulid === null)) {
+    return { kind: 'full', loaded: await loadWholeEnvironment(db, env) };
+  }
+  const changed = [...new Set(rows.map((r) => r.flag_ulid as string))];
+  const flagRows: FlagRow[] = [];
+  for (const part of chunks(changed)) {
+    flagRows.push(...(await db('flags').where('project_ulid', env.project_ulid).whereIn('ulid', part).select(...FLAG_COLUMNS)));
+  }
+  flagRows.sort(byKey);
+  const compiled = await compileFlags(db, environmentUlid, env.project_ulid, flagRows, 'listed');
+  const flags = new Map<string, ChangedFlag | null>(changed.map((ulid) => [ulid, null]));
+  flagRows.forEach((row, i) => flags.set(row.ulid, { key: row.key, config: compiled[i] as CompiledFlag }));
+  return { kind: 'flags', environmentUlid, revision, flags };
 }

@@ -1,4 +1,4 @@
-import type { EnvironmentConfig } from '../engine/index.js';
+import type { CompiledFlag, EnvironmentConfig } from '../engine/index.js';
 
 /** One environment's published configuration, as the database holds it at one revision. */
 export interface LoadedEnvironment {
@@ -11,6 +11,20 @@ export interface LoadedEnvironment {
   /** Flag ulid by flag key (telemetry is stored per flag ulid). */
   flagUlids: ReadonlyMap<string, string>;
 }
+
+/** A changed flag as loaded now. */
+export interface ChangedFlag {
+  key: string;
+  config: CompiledFlag;
+}
+
+/**
+ * What changed in an environment since a revision: the changed flags only (each by ulid: its
+ * configuration now, or null when it is gone), or the whole environment reloaded.
+ */
+export type LoadedChanges =
+  | { kind: 'full'; loaded: LoadedEnvironment }
+  | { kind: 'flags'; environmentUlid: string; revision: number; flags: ReadonlyMap<string, ChangedFlag | null> };
 
 export interface EnvironmentRevision {
   ulid: string;
@@ -28,4 +42,6 @@ export interface ConfigSource {
   revisionOf(environmentUlid: string): Promise<number | undefined>;
   /** The environment's published configuration; undefined when it does not exist. */
   load(environmentUlid: string): Promise<LoadedEnvironment | undefined>;
+  /** What changed after revision `since`; undefined when the environment does not exist. */
+  loadChangesSince(environmentUlid: string, since: number): Promise<LoadedChanges | undefined>;
 }

@@ -1,59 +1,16 @@
 import type { Logger } from 'pino';
-import { compileSnapshot, type EnvironmentConfig, type Snapshot } from '../engine/index.js';
-import type { ConfigSource, EnvironmentRevision, LoadedEnvironment } from './config-source.js';
-import { digestParts, entityTag } from './etag.js';
+import type { ConfigSource, EnvironmentRevision, LoadedChanges } from './config-source.js';
+import { applyFlagChanges, buildEnvironmentSnapshot, type EnvironmentSnapshot } from './environment-snapshot.js';
 
-/** What the serving path needs of one environment, built once per revision. */
-export interface EnvironmentSnapshot {
-  environmentUlid: string;
-  environmentKey: string;
-  projectUlid: string;
-  revision: number;
-  config: EnvironmentConfig;
-  snapshot: Snapshot;
-  flagUlids: ReadonlyMap<string, string>;
-  /** Digest of the configuration: equal on every instance that loaded the same rows. */
-  configDigest: string;
-  /** ETag of the server-key payload. */
-  serverEtag: string;
-  /** The server-key payload response body, serialised once. */
-  serverPayloadJson: string;
-}
+export { EnvironmentSnapshot, buildEnvironmentSnapshot } from './environment-snapshot.js';
 
 export type SnapshotListener = (environmentUlid: string, entry: EnvironmentSnapshot | undefined) => void;
-
-export function buildEnvironmentSnapshot(loaded: LoadedEnvironment): EnvironmentSnapshot {
-  const configJson = JSON.stringify(loaded.config);
-  const configDigest = digestParts(loaded.environmentUlid, configJson);
-  const serverEtag = entityTag('srv', loaded.revision, configDigest);
-  const serverPayloadJson = JSON.stringify({
-    status: 'success',
-    data: {
-      kind: 'server',
-      etag: serverEtag,
-      revision: loaded.revision,
-      environment: { ulid: loaded.environmentUlid, key: loaded.environmentKey },
-      config: loaded.config,
-    },
-  });
-  return {
-    environmentUlid: loaded.environmentUlid,
-    environmentKey: loaded.environmentKey,
-    projectUlid: loaded.projectUlid,
-    revision: loaded.revision,
-    config: loaded.config,
-    snapshot: compileSnapshot(loaded.config),
-    flagUlids: loaded.flagUlids,
-    configDigest,
-    serverEtag,
-    serverPayloadJson,
-  };
-}
 
 /**
  * Compiled snapshots of every environment, in memory, keyed by revision. The poller (refresh)
  * reads `environments.ulid, revision` and rebuilds the snapshots whose revision moved, so the
- * evaluation path never reads the database. An environment not yet known (created a moment
+ * evaluation path never reads the database. A rebuild reloads only the flags changed since the
+ * revision held (revision_changes), or the whole environment when that is not known. An environment not yet known (created a moment
  * ago, before the next poll) is loaded on first use.
  */
 export class SnapshotCache {
@@ -160,21 +117,29 @@ export class SnapshotCache {
     return changed;
   }
 
-  /** Loads and compiles one environment; concurrent callers share one load. */
+  /** Loads and compiles one environment (or its changed flags); concurrent callers share one load. */
   private rebuild(environmentUlid: string): Promise<EnvironmentSnapshot | undefined> {
     let pending = this.loading.get(environmentUlid);
     if (!pending) {
-      pending = this.source
-        .load(environmentUlid)
-        .then((loaded) => {
-          if (!loaded) {
+      const held = this.entries.get(environmentUlid);
+      const load: Promise<LoadedChanges | undefined> = held
+        ? this.source.loadChangesSince(environmentUlid, held.revision)
+        : this.source.load(environmentUlid).then((loaded) => loaded && { kind: 'full', loaded });
+      pending = load
+        .then((changes) => {
+          if (!changes) {
             if (this.entries.delete(environmentUlid)) this.emit(environmentUlid, undefined);
             return undefined;
           }
           const current = this.entries.get(environmentUlid);
+          const revision = changes.kind === 'full' ? changes.loaded.revision : changes.revision;
           // Revisions only grow: never replace a newer snapshot with an older load.
-          if (current && current.revision >= loaded.revision) return current;
-          const entry = buildEnvironmentSnapshot(loaded);
+          if (current && current.revision >= revision) return current;
+          let entry: EnvironmentSnapshot;
+          if (changes.kind === 'full') entry = buildEnvironmentSnapshot(changes.loaded);
+          // A delta applies to the snapshot it was computed from; anything else reloads in full.
+          else if (current && current === held) entry = applyFlagChanges(current, changes);
+          else return this.reloadWhole(environmentUlid);
           this.entries.set(environmentUlid, entry);
           this.emit(environmentUlid, entry);
           return entry;
@@ -183,6 +148,17 @@ export class SnapshotCache {
       this.loading.set(environmentUlid, pending);
     }
     return pending;
+  }
+
+  private async reloadWhole(environmentUlid: string): Promise<EnvironmentSnapshot | undefined> {
+    const loaded = await this.source.load(environmentUlid);
+    if (!loaded) return undefined;
+    const current = this.entries.get(environmentUlid);
+    if (current && current.revision >= loaded.revision) return current;
+    const entry = buildEnvironmentSnapshot(loaded);
+    this.entries.set(environmentUlid, entry);
+    this.emit(environmentUlid, entry);
+    return entry;
   }
 
   private emit(environmentUlid: string, entry: EnvironmentSnapshot | undefined): void {

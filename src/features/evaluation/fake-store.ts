@@ -1,12 +1,23 @@
 import type { EnvironmentConfig } from '../../engine/index.js';
-import type { ConfigSource, EnvironmentRevision, LoadedEnvironment } from '../../runtime/config-source.js';
+import type {
+  ChangedFlag,
+  ConfigSource,
+  EnvironmentRevision,
+  LoadedChanges,
+  LoadedEnvironment,
+} from '../../runtime/config-source.js';
 import type { TelemetryBatch } from '../../runtime/telemetry-buffer.js';
 import type { TelemetryStore } from '../../runtime/telemetry-store.js';
 
 /** In-memory ConfigSource for unit tests: environments are set and changed directly. */
 export class FakeConfigSource implements ConfigSource {
   readonly environments = new Map<string, LoadedEnvironment>();
+  /** Whole-environment loads. */
   loads = 0;
+  /** Loads of changed flags only. */
+  flagLoads = 0;
+  /** Changed flag keys by environment and revision (recorded by `change`). */
+  private readonly changeLog = new Map<string, Map<number, string[]>>();
 
   /** Sets (or replaces) an environment; its revision is the config's. */
   set(environment: { ulid: string; key?: string; projectUlid?: string; config: EnvironmentConfig; flagUlids?: Map<string, string> }): void {
@@ -18,6 +29,19 @@ export class FakeConfigSource implements ConfigSource {
       config: environment.config,
       flagUlids: environment.flagUlids ?? new Map(environment.config.flags.map((f) => [f.key, `flg_${f.key}`])),
     });
+  }
+
+  /**
+   * Replaces an environment's configuration as a change of these flags only (the new config's
+   * revision): loadChangesSince then returns just them, as revision_changes makes the Knex source do.
+   */
+  change(ulid: string, config: EnvironmentConfig, changedFlagKeys: string[]): void {
+    const current = this.environments.get(ulid);
+    const flagUlids = new Map(config.flags.map((f) => [f.key, current?.flagUlids.get(f.key) ?? `flg_${f.key}`]));
+    this.set({ ulid, key: current?.environmentKey, projectUlid: current?.projectUlid, config, flagUlids });
+    const log = this.changeLog.get(ulid) ?? new Map<number, string[]>();
+    log.set(config.revision, changedFlagKeys);
+    this.changeLog.set(ulid, log);
   }
 
   delete(ulid: string): void {
@@ -35,6 +59,28 @@ export class FakeConfigSource implements ConfigSource {
   async load(environmentUlid: string): Promise<LoadedEnvironment | undefined> {
     this.loads++;
     return this.environments.get(environmentUlid);
+  }
+
+  async loadChangesSince(environmentUlid: string, since: number): Promise<LoadedChanges | undefined> {
+    const env = this.environments.get(environmentUlid);
+    if (!env) return undefined;
+    const log = this.changeLog.get(environmentUlid);
+    const keys = new Set<string>();
+    for (let revision = since + 1; revision <= env.revision; revision++) {
+      const changed = log?.get(revision);
+      if (!changed) {
+        this.loads++;
+        return { kind: 'full', loaded: env };
+      }
+      for (const key of changed) keys.add(key);
+    }
+    this.flagLoads++;
+    const flags = new Map<string, ChangedFlag | null>();
+    for (const key of keys) {
+      const config = env.config.flags.find((f) => f.key === key);
+      flags.set(env.flagUlids.get(key) ?? `flg_${key}`, config ? { key, config } : null);
+    }
+    return { kind: 'flags', environmentUlid, revision: env.revision, flags };
   }
 }
 

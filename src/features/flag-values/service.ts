@@ -124,7 +124,7 @@ export class FlagValueService {
       };
       await tx.insertValue(value);
       // A new default is what environments without a published target now serve.
-      if (value.is_default) await tx.bumpProjectRevisions(project.ulid);
+      if (value.is_default) await tx.bumpProjectRevisions(project.ulid, [flag.ulid]);
       await caller.audit.commit(tx.handle, {
         action: 'flag_value.created',
         subjectType: 'flag_value',
@@ -148,7 +148,7 @@ export class FlagValueService {
       await tx.updateDisplay(value.ulid, normalised.display, normalised.digest, now);
       // The default and every value a target or rule points at may be what an environment serves.
       if (value.is_default || describeUsage(await tx.usage(value.ulid)) !== '') {
-        await tx.bumpProjectRevisions(project.ulid);
+        await tx.bumpProjectRevisions(project.ulid, [flag.ulid]);
       }
       await caller.audit.commit(tx.handle, {
         action: 'flag_value.updated',
@@ -211,7 +211,7 @@ export class FlagValueService {
       if (!value.is_default) {
         const now = this.clock.now().toISOString();
         await tx.setDefault(flag.ulid, value.ulid, now);
-        await tx.bumpProjectRevisions(project.ulid);
+        await tx.bumpProjectRevisions(project.ulid, [flag.ulid]);
         updated = { ...value, is_default: true, updated_at: now };
       }
       await caller.audit.commit(tx.handle, {

@@ -49,5 +49,6 @@ export interface FlagValueStoreTx {
   /** Read with shared locks, so no target or rule can start pointing at the value meanwhile. */
   usage(valueUlid: string): Promise<ValueUsage>;
   deleteValue(valueUlid: string): Promise<void>;
-  bumpProjectRevisions(projectUlid: string): Promise<void>;
+  /** Bumps every environment of the project, recording the flags the change concerns. */
+  bumpProjectRevisions(projectUlid: string, flagUlids: readonly string[]): Promise<void>;
 }

@@ -141,7 +141,7 @@ class KnexFlagValueStoreTx implements FlagValueStoreTx {
     await this.handle('flag_values').where('ulid', valueUlid).delete();
   }
 
-  bumpProjectRevisions(projectUlid: string): Promise<void> {
-    return bumpProjectRevisions(this.handle, projectUlid);
+  bumpProjectRevisions(projectUlid: string, flagUlids: readonly string[]): Promise<void> {
+    return bumpProjectRevisions(this.handle, projectUlid, flagUlids);
   }
 }

@@ -132,7 +132,7 @@ export class FlagService {
     await this.store.transaction(async (tx) => {
       await tx.insertFlag(flag);
       await tx.insertValues(values);
-      await tx.bumpProjectRevisions(project.ulid);
+      await tx.bumpProjectRevisions(project.ulid, [flag.ulid]);
       await caller.audit.commit(tx.handle, {
         action: 'flag.created',
         subjectType: 'flag',
@@ -159,7 +159,7 @@ export class FlagService {
         updated_at: this.clock.now().toISOString(),
       };
       await tx.updateFlag(flag.ulid, changes);
-      await tx.bumpProjectRevisions(project.ulid);
+      await tx.bumpProjectRevisions(project.ulid, [flag.ulid]);
       await caller.audit.commit(tx.handle, {
         action: 'flag.updated',
         subjectType: 'flag',
@@ -178,7 +178,7 @@ export class FlagService {
       const flag = await tx.lockFlag(project.ulid, flagKey);
       if (!flag) throw flagNotFound(flagKey);
       await tx.deleteFlags([flag.ulid]);
-      await tx.bumpProjectRevisions(project.ulid);
+      await tx.bumpProjectRevisions(project.ulid, [flag.ulid]);
       await caller.audit.commit(tx.handle, {
         action: 'flag.deleted',
         subjectType: 'flag',
@@ -203,7 +203,10 @@ export class FlagService {
       const notFound = keys.filter((k) => !found.has(k));
       if (flags.length > 0) {
         await tx.deleteFlags(flags.map((f) => f.ulid));
-        await tx.bumpProjectRevisions(project.ulid);
+        await tx.bumpProjectRevisions(
+          project.ulid,
+          flags.map((f) => f.ulid),
+        );
       }
       const single = deleted.length === 1 ? found.get(deleted[0] as string) : undefined;
       await caller.audit.commit(tx.handle, {

@@ -65,5 +65,6 @@ export interface FlagStoreTx {
   /** Removes the flags with their values, targets, rules, criteria and telemetry. */
   deleteFlags(ulids: string[]): Promise<void>;
   /** Every environment of the project serves something new. */
-  bumpProjectRevisions(projectUlid: string): Promise<void>;
+  /** Bumps every environment of the project, recording the flags the change concerns. */
+  bumpProjectRevisions(projectUlid: string, flagUlids: readonly string[]): Promise<void>;
 }

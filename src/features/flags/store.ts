@@ -147,7 +147,7 @@ class KnexFlagStoreTx implements FlagStoreTx {
     await trx('flags').whereIn('ulid', ulids).delete();
   }
 
-  bumpProjectRevisions(projectUlid: string): Promise<void> {
-    return bumpProjectRevisions(this.handle, projectUlid);
+  bumpProjectRevisions(projectUlid: string, flagUlids: readonly string[]): Promise<void> {
+    return bumpProjectRevisions(this.handle, projectUlid, flagUlids);
   }
 }

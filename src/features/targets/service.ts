@@ -350,7 +350,7 @@ export class TargetService {
       expiring.map((t) => t.ulid),
       nowIso,
     );
-    await tx.bumpRevision(target.environment_ulid);
+    await tx.bumpRevision(target.environment_ulid, target.flag_ulid);
     return this.reload(tx, target);
   }
 
@@ -449,7 +449,7 @@ export class TargetService {
       if (!(await tx.updateIf(target.ulid, { status: ['published'], rollout_status: [expected] }, patch))) {
         throw new UnprocessableError(messages.noActiveRollout);
       }
-      if (servingChanges) await tx.bumpRevision(target.environment_ulid);
+      if (servingChanges) await tx.bumpRevision(target.environment_ulid, target.flag_ulid);
       await audit(tx.trx, this.subject(ctx, 'target.rollout_updated', target.ulid));
       return this.reload(tx, target);
     });
@@ -468,7 +468,7 @@ export class TargetService {
       if (!changed) throw new UnprocessableError(messages.expired);
       if (target.status === 'published') {
         await this.expireOlder(tx, target, nowIso);
-        await tx.bumpRevision(target.environment_ulid);
+        await tx.bumpRevision(target.environment_ulid, target.flag_ulid);
       }
       await audit(tx.trx, this.subject(ctx, 'target.rollout_deleted', target.ulid));
       return this.reload(tx, target);
@@ -494,7 +494,7 @@ export class TargetService {
     );
     if (!changed) throw new UnprocessableError(messages.alreadyCompleted);
     await this.expireOlder(tx, target, nowIso);
-    await tx.bumpRevision(target.environment_ulid);
+    await tx.bumpRevision(target.environment_ulid, target.flag_ulid);
     return this.reload(tx, target);
   }
 
@@ -574,7 +574,7 @@ export class TargetService {
         { rollout_percentage: next, rollout_step_started_at: nowIso, updated_at: nowIso },
       );
       if (!changed) return { kind: 'skipped' } as const;
-      await tx.bumpRevision(target.environment_ulid);
+      await tx.bumpRevision(target.environment_ulid, target.flag_ulid);
       await audit(tx.trx, this.subject(ctx, 'target.rollout_updated', target.ulid));
       return { kind: 'done', action: 'target.rollout_updated', target: await this.reload(tx, target) } as const;
     });

@@ -74,7 +74,8 @@ export interface TargetTransaction {
   valueBelongsToFlag(valueUlid: string, flagUlid: string): Promise<boolean>;
   /** Copies the rules, criteria and criterion_segments rows of one target onto another, with new ulids. */
   copyRules(fromTargetUlid: string, toTargetUlid: string, now: string): Promise<void>;
-  bumpRevision(environmentUlid: string): Promise<void>;
+  /** Bumps the environment's revision, recording the flag the change concerns. */
+  bumpRevision(environmentUlid: string, flagUlid: string): Promise<void>;
 }
 
 export interface TargetStore {

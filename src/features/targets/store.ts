@@ -210,8 +210,8 @@ class KnexTargetTransaction implements TargetTransaction {
     for (let i = 0; i < newLinks.length; i += 500) await this.trx('criterion_segments').insert(newLinks.slice(i, i + 500));
   }
 
-  bumpRevision(environmentUlid: string): Promise<void> {
-    return bumpEnvironmentRevision(this.trx, environmentUlid);
+  bumpRevision(environmentUlid: string, flagUlid: string): Promise<void> {
+    return bumpEnvironmentRevision(this.trx, environmentUlid, [flagUlid]);
   }
 }
 

@@ -1,0 +1,141 @@
+import {
+  compileSnapshot,
+  updateSnapshot,
+  type CompiledFlag,
+  type EnvironmentConfig,
+  type Snapshot,
+} from '../engine/index.js';
+import type { LoadedChanges, LoadedEnvironment } from './config-source.js';
+import { digestParts, entityTag } from './etag.js';
+
+type FlagChanges = Extract<LoadedChanges, { kind: 'flags' }>;
+
+/**
+ * What the serving path needs of one environment at one revision. The digest, the server ETag
+ * and the serialised server payload are computed on first use and kept: a change to one flag of
+ * a large environment costs a rebuild of that flag, not a serialisation of the whole
+ * configuration (which only the payload endpoints need).
+ */
+export class EnvironmentSnapshot {
+  private digest: string | undefined;
+  private payloadJson: string | undefined;
+
+  constructor(
+    readonly environmentUlid: string,
+    readonly environmentKey: string,
+    readonly projectUlid: string,
+    readonly revision: number,
+    readonly config: EnvironmentConfig,
+    readonly snapshot: Snapshot,
+    /** Flag ulid by flag key (telemetry is stored per flag ulid). */
+    readonly flagUlids: ReadonlyMap<string, string>,
+  ) {}
+
+  /** Digest of the configuration: equal on every instance that loaded the same rows. */
+  get configDigest(): string {
+    this.digest ??= digestParts(this.environmentUlid, JSON.stringify(this.config));
+    return this.digest;
+  }
+
+  /** ETag of the server-key payload. */
+  get serverEtag(): string {
+    return entityTag('srv', this.revision, this.configDigest);
+  }
+
+  /** The server-key payload response body, serialised once. */
+  get serverPayloadJson(): string {
+    this.payloadJson ??= JSON.stringify({
+      status: 'success',
+      data: {
+        kind: 'server',
+        etag: this.serverEtag,
+        revision: this.revision,
+        environment: { ulid: this.environmentUlid, key: this.environmentKey },
+        config: this.config,
+      },
+    });
+    return this.payloadJson;
+  }
+}
+
+export function buildEnvironmentSnapshot(loaded: LoadedEnvironment): EnvironmentSnapshot {
+  return new EnvironmentSnapshot(
+    loaded.environmentUlid,
+    loaded.environmentKey,
+    loaded.projectUlid,
+    loaded.revision,
+    loaded.config,
+    compileSnapshot(loaded.config),
+    loaded.flagUlids,
+  );
+}
+
+/**
+ * The snapshot after `changes`: changed flags replaced, added in key order or removed; every
+ * other flag (configuration and compiled form) shared with `current`. Equal to a full reload of
+ * the same rows, so every instance computes the same digest whichever way it got there.
+ */
+export function applyFlagChanges(current: EnvironmentSnapshot, changes: FlagChanges): EnvironmentSnapshot {
+  const replaced = new Map<string, CompiledFlag>();
+  const flagUlids = new Map(current.flagUlids);
+  const changedKeys = new Set<string>();
+  // Keys of changed flags as the current snapshot knows them (a removed flag is known by ulid only).
+  for (const [key, ulid] of current.flagUlids) {
+    if (changes.flags.has(ulid)) {
+      changedKeys.add(key);
+      flagUlids.delete(key);
+    }
+  }
+  for (const [ulid, changed] of changes.flags) {
+    if (!changed) continue;
+    changedKeys.add(changed.key);
+    flagUlids.set(changed.key, ulid);
+    replaced.set(changed.key, changed.config);
+  }
+  const flags: CompiledFlag[] = [];
+  for (const flag of current.config.flags) {
+    const next = replaced.get(flag.key);
+    if (next) {
+      flags.push(next);
+      replaced.delete(flag.key);
+    } else if (!changedKeys.has(flag.key)) {
+      flags.push(flag);
+    }
+  }
+  // Left in `replaced`: flags new to this environment.
+  const added = [...replaced.values()];
+  const config: EnvironmentConfig = {
+    revision: changes.revision,
+    flags: added.length === 0 ? flags : mergeByKey(flags, added),
+    segments: current.config.segments,
+  };
+  return new EnvironmentSnapshot(
+    current.environmentUlid,
+    current.environmentKey,
+    current.projectUlid,
+    changes.revision,
+    config,
+    updateSnapshot(current.snapshot, config, changedKeys),
+    flagUlids,
+  );
+}
+
+/** Merges flags sorted by key with new flags (any order): one sorted list. */
+function mergeByKey(sorted: readonly CompiledFlag[], extra: CompiledFlag[]): CompiledFlag[] {
+  extra.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const out: CompiledFlag[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < sorted.length || j < extra.length) {
+    const a = sorted[i];
+    const b = extra[j];
+    if (b === undefined || (a !== undefined && a.key < b.key)) {
+      out.push(a as CompiledFlag);
+      i++;
+    } else {
+      out.push(b);
+      j++;
+    }
+  }
+  return out;
+}
