@@ -17,8 +17,7 @@
  * lists do not apply and only the rules decide. Memberships and attribute lookups are computed
  * lazily and memoised for the duration of one evaluateFlag / evaluateAll call.
  */
-import { murmur3Continue } from './murmur3.js';
-import { BUCKET_COUNT } from './bucket.js';
+import { contextBucket } from './bucket.js';
 import { matchCriteria } from './comparers.js';
 import { valueMatchesType } from './context.js';
 import type { Snapshot, SnapshotFlag, SnapshotTarget } from './snapshot.js';
@@ -63,8 +62,7 @@ function evaluateCompiled(
     if (
       context !== null &&
       context.identifier !== '' &&
-      murmur3Continue(flag.bucketState, context.type, '/', context.identifier) % BUCKET_COUNT <
-        flag.rolloutThreshold
+      contextBucket(flag.bucketState, flag.bucketTypeCache, context.type, context.identifier) < flag.rolloutThreshold
     ) {
       target = flag.serving;
       byRollout = true;

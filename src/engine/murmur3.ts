@@ -198,6 +198,38 @@ export function murmur3Continue(state: Murmur3State, a: string, b: string, c: st
   return finish();
 }
 
+/** A hash state that can be overwritten in place (murmur3ExtendInto), e.g. a cache entry. */
+export interface Murmur3Scratch {
+  h: number;
+  pending: number;
+  bits: number;
+  length: number;
+}
+
+/** Writes into `into` the state after `state`'s input followed by `a` and `b`. */
+export function murmur3ExtendInto(state: Murmur3State, a: string, b: string, into: Murmur3Scratch): void {
+  sH = state.h;
+  sPending = state.pending;
+  sBits = state.bits;
+  sLength = state.length;
+  feed(a);
+  feed(b);
+  into.h = sH;
+  into.pending = sPending;
+  into.bits = sBits;
+  into.length = sLength;
+}
+
+/** murmur3(prefix + last) where `state` is the state after `prefix` (same rule as murmur3Continue). */
+export function murmur3Last(state: Murmur3State, last: string): number {
+  sH = state.h;
+  sPending = state.pending;
+  sBits = state.bits;
+  sLength = state.length;
+  feed(last);
+  return finish();
+}
+
 /** MurmurHash3 x86 32 of raw bytes. */
 export function murmur3Bytes(bytes: Uint8Array, seed = 0): number {
   let h = seed | 0;

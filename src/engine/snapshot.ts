@@ -2,26 +2,22 @@
  * compileSnapshot: turns an EnvironmentConfig into the structure evaluation runs on.
  *
  * Done once per configuration revision: flags in a Map by key (first occurrence of a key wins;
- * configuration order kept for evaluateAll), criteria compiled (see comparers.ts), segment
- * member lists as Sets, attribute names numbered into slots, the murmur3 state of each flag's
- * bucketing prefix precomputed. The snapshot also owns small scratch arrays that memoise
- * attribute lookups, parsed numbers and segment memberships during one evaluation call, so the
- * hot path allocates nothing but the outcome.
+ * configuration order kept for evaluateAll), criteria compiled (see criteria.ts; identical ones
+ * into one object), segment member lists as Sets, attribute names numbered into slots, the
+ * murmur3 state of each flag's bucketing prefix precomputed. The snapshot also owns small scratch
+ * arrays that memoise attribute lookups, parsed numbers and segment memberships during one
+ * evaluation call, so the hot path allocates nothing but the outcome.
  *
- * A snapshot never changes what it evaluates after compilation; only its scratch memory is
- * written during an evaluation call (synchronous, so sharing a snapshot is safe in JS).
+ * A snapshot never changes what it evaluates after compilation; only scratch memory is written
+ * during an evaluation call: its own arrays, each criterion's memo and each flag's bucketing
+ * cache (both valid whichever snapshot holds them; synchronous, so sharing is safe in JS).
  *
  * Compiled records are plain objects built by one function each (one hidden class per kind), and
  * class fields are `declare`d and assigned in the constructor: both keep property access fast.
  */
-import {
-  compileCriterion,
-  nextCall,
-  type CriterionCompileScope,
-  type MatchCriterion,
-  type MatchSegment,
-  type MatchState,
-} from './comparers.js';
+import { type MatchSegment, type MatchState, nextCall } from './comparers.js';
+import { compileCriterion, type CriterionCompileScope, type MatchCriterion } from './criteria.js';
+import { newBucketTypeCache, type BucketTypeCache } from './bucket.js';
 import { murmur3Prefix, type Murmur3State } from './murmur3.js';
 import type {
   CompiledCriterion,
@@ -58,6 +54,8 @@ export interface SnapshotFlag {
   readonly rolloutThreshold: number;
   /** murmur3 state after `${key}/`, the constant start of the bucketing key. */
   readonly bucketState: Murmur3State;
+  /** Hash state after `${key}/${type}/` for the last context type bucketed (bucket.ts). */
+  readonly bucketTypeCache: BucketTypeCache;
 }
 
 export interface SnapshotSegment extends MatchSegment {
@@ -214,6 +212,7 @@ function compileFlag(f: CompiledFlag, scope: CriterionCompileScope): SnapshotFla
     hasRollout,
     rolloutThreshold: hasRollout ? (rollout as { percentage: number }).percentage * 100 : 0,
     bucketState: murmur3Prefix(f.key + '/', 0),
+    bucketTypeCache: newBucketTypeCache(),
   };
 }
 
