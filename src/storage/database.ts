@@ -8,6 +8,7 @@ export type Dialect = 'sqlite' | 'mysql';
 export const SQLITE_UNICODE_LOWER = 'vexil_lower';
 
 interface SqliteConnection {
+  prepare(sql: string): unknown;
   pragma(s: string): unknown;
   function(name: string, options: { deterministic: boolean }, fn: (value: unknown) => unknown): unknown;
 }
@@ -15,6 +16,28 @@ interface SqliteConnection {
 export interface Database {
   knex: Knex;
   dialect: Dialect;
+}
+
+/** Prepared statements kept per SQLite connection (the SQL texts the service runs, and IN lists). */
+const STATEMENT_CACHE_SIZE = 2000;
+
+/**
+ * Knex prepares every query again before running it, which costs as much as running a small
+ * query. Statements are reusable (Knex runs them with all()/run(), never as open iterators), so
+ * the connection's prepare() answers from a bounded cache keyed by SQL text.
+ */
+function cachePreparedStatements(conn: SqliteConnection): void {
+  const prepare = conn.prepare.bind(conn);
+  const cache = new Map<string, unknown>();
+  conn.prepare = (sql: string) => {
+    let statement = cache.get(sql);
+    if (statement === undefined) {
+      statement = prepare(sql);
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+      cache.set(sql, statement);
+    }
+    return statement;
+  };
 }
 
 /** Builds a Knex instance from `sqlite:PATH` or `mysql://user:pass@host:port/db`. */
@@ -35,6 +58,7 @@ export function openDatabase(url: string): Database {
           conn.pragma('foreign_keys = ON');
           conn.pragma('busy_timeout = 5000');
           conn.pragma('synchronous = NORMAL');
+          cachePreparedStatements(conn);
           // SQLite's LOWER() folds ASCII letters only; searches use this Unicode-aware one.
           conn.function(SQLITE_UNICODE_LOWER, { deterministic: true }, (value: unknown) =>
             typeof value === 'string' ? value.toLowerCase() : value,
