@@ -71,7 +71,10 @@ export async function seedFlags(vexil, count) {
   }
 }
 
-/** In-process cost of one snapshot rebuild (load from the database + compile), when the modules exist. */
+/**
+ * In-process cost of a full snapshot rebuild (load from the database + compile) and of the
+ * incremental rebuild after the last change (its flags reloaded and applied), when the modules exist.
+ */
 export async function rebuildCost(vexil, environmentUlid) {
   let loader;
   let cache;
@@ -95,7 +98,22 @@ export async function rebuildCost(vexil, environmentUlid) {
       loads.push(t1 - t0);
       builds.push(t2 - t1);
     }
-    return { loadMs: median(loads), compileMs: median(builds) };
+    // What a rebuild after one change costs: the flags of the last revision reloaded and applied.
+    let incrementalMs;
+    const snapshots = await import(pathToFileURL(path.join(DIST, 'src', 'runtime', 'environment-snapshot.js')).href).catch(() => ({}));
+    if (typeof loader.loadChangesSince === 'function' && typeof snapshots.applyFlagChanges === 'function') {
+      const entry = cache.buildEnvironmentSnapshot(await loader.loadEnvironmentConfig(knex, environmentUlid));
+      const times = [];
+      for (let i = 0; i < 5; i++) {
+        const t0 = performance.now();
+        const changes = await loader.loadChangesSince(knex, environmentUlid, entry.revision - 1);
+        if (changes?.kind !== 'flags') break;
+        snapshots.applyFlagChanges(entry, changes);
+        times.push(performance.now() - t0);
+      }
+      if (times.length > 0) incrementalMs = median(times);
+    }
+    return { loadMs: median(loads), compileMs: median(builds), incrementalMs };
   } finally {
     await knex.destroy();
   }
