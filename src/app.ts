@@ -10,15 +10,17 @@ import { buildApiRouter, unmatchedRoute } from './http/openapi/router.js';
 import type { OperationSpec } from './http/openapi/operations.js';
 import { requestLog } from './http/request-log.js';
 
-function requestParts(ctx: Koa.Context, operation: OperationSpec) {
+/** The handler's request, built as one object literal (no spreads: this runs on every request). */
+function publicRequest(ctx: Koa.Context, operation: OperationSpec): PublicRequest {
   const state = operationState(ctx);
   return {
     params: state.params ?? {},
     query: state.query ?? {},
     body: state.body,
-    headers: ctx.headers,
+    headers: ctx.req.headers,
     operation,
     ctx,
+    principal: state.publicPrincipal as PublicRequest['principal'],
   };
 }
 
@@ -37,10 +39,7 @@ export function createApp(c: Composition): Koa {
       ...c.publicStages.afterAuthentication,
     ],
     aroundHandler: [],
-    buildRequest: (ctx, op): PublicRequest => ({
-      ...requestParts(ctx, op),
-      principal: operationState(ctx).publicPrincipal as PublicRequest['principal'],
-    }),
+    buildRequest: publicRequest,
     maxBodyBytes: config.maxBodyBytes,
   });
 
@@ -59,7 +58,12 @@ export function createApp(c: Composition): Koa {
       if (!trail) throw new Error('management request without an audit trail');
       trail.principal = state.managementPrincipal;
       return {
-        ...requestParts(ctx, op),
+        params: state.params ?? {},
+        query: state.query ?? {},
+        body: state.body,
+        headers: ctx.req.headers,
+        operation: op,
+        ctx,
         principal: state.managementPrincipal as ManagementRequest['principal'],
         audit: trail,
       };
@@ -69,17 +73,25 @@ export function createApp(c: Composition): Koa {
 
   const audit = managementAuditMiddleware(c.auditWriter, knex, logger);
   const publicAudit = publicAuditMiddleware(c.publicAudit);
+  const publicRoutes = publicApi.router.routes() as unknown as Koa.Middleware;
+  const managementRoutes = managementApi.router.routes() as unknown as Koa.Middleware;
+  const unmatched = unmatchedRoute([publicApi.router, managementApi.router]);
+  // The routers and the 404/405 answer, called directly rather than as three more middleware.
+  const toUnmatched = (ctx: Koa.Context) => () => unmatched(ctx, noNext);
+  const toManagement = (ctx: Koa.Context) => () => managementRoutes(ctx, toUnmatched(ctx));
+  const routes = (ctx: Koa.Context) => () => publicRoutes(ctx, toManagement(ctx));
+
   app.use(requestLog(logger));
   app.use(errorMiddleware(logger));
-  app.use(async (ctx, next) => {
+  app.use((ctx) => {
+    const path = ctx.path;
     // Every management request, routed or not, passes through the audit trail.
-    if (ctx.path === '/management/v1' || ctx.path.startsWith('/management/v1/')) return audit(ctx, next);
+    if (path === '/management/v1' || path.startsWith('/management/v1/')) return audit(ctx, routes(ctx));
     // Every public API request is recorded too, into a buffer written in batches.
-    if (ctx.path.startsWith('/v1/') || ctx.path.startsWith('/ofrep/v1/')) return publicAudit(ctx, next);
-    return next();
+    if (path.startsWith('/v1/') || path.startsWith('/ofrep/v1/')) return publicAudit(ctx, routes(ctx));
+    return routes(ctx)();
   });
-  app.use(publicApi.router.routes());
-  app.use(managementApi.router.routes());
-  app.use(unmatchedRoute([publicApi.router, managementApi.router]));
   return app;
 }
+
+const noNext = () => Promise.resolve();

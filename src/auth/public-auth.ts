@@ -1,6 +1,8 @@
 import type Koa from 'koa';
 import { UnauthorizedError, publicMessages } from '../http/errors.js';
 import { operationState } from '../http/operation.js';
+import type { OperationSpec } from '../http/openapi/operations.js';
+import type { Stage } from '../http/openapi/router.js';
 import type { EnvironmentKeyCache } from './environment-key-cache.js';
 import type { EnvironmentKeyKind } from './principal.js';
 
@@ -9,31 +11,45 @@ export const apiKeyHeaders = ['x-vexil-api-key', 'x-api-key', 'x-vexil-key'] as 
 
 /** Operations that evaluate on the server answer only server keys (SPEC.md section 5). */
 const serverKeyOperations = new Set(['listEvaluatedFlags', 'getEvaluatedFlag']);
+const serverOnly: readonly EnvironmentKeyKind[] = ['server'];
+const anyKind: readonly EnvironmentKeyKind[] = ['server', 'mobile', 'client'];
 
 export function readApiKey(ctx: Koa.Context): string | undefined {
+  // Read from Node's header object directly (what ctx.get does, without its getters).
+  const headers = ctx.req.headers;
   for (const header of apiKeyHeaders) {
-    const value = ctx.get(header);
-    if (value !== '') return value.trim();
+    const value = headers[header];
+    if (typeof value === 'string' && value !== '') return value.trim();
   }
   return undefined;
 }
 
 export function allowedKinds(operationId: string): readonly EnvironmentKeyKind[] {
-  return serverKeyOperations.has(operationId) ? ['server'] : ['server', 'mobile', 'client'];
+  return serverKeyOperations.has(operationId) ? serverOnly : anyKind;
 }
 
-/** Pipeline stage: resolve the environment key from memory, or 401. */
-export function authenticatePublic(keys: EnvironmentKeyCache) {
-  return async (ctx: Koa.Context, next: () => Promise<void>): Promise<void> => {
-    const state = operationState(ctx);
-    const op = state.operation;
-    if (op?.secured !== false) {
+/**
+ * Pipeline stage: resolve the environment key from memory, or 401. Specialised per operation at
+ * start-up: open operations (api-docs) skip it, and the accepted key kinds are looked up once.
+ */
+export function authenticatePublic(keys: EnvironmentKeyCache): Stage {
+  const forOperation = (op: OperationSpec | undefined): Stage | undefined => {
+    if (op?.secured === false) return undefined;
+    const kinds = allowedKinds(op?.operationId ?? '');
+    return (ctx, next) => {
       const principal = keys.resolve(readApiKey(ctx));
-      if (!principal || !allowedKinds(op?.operationId ?? '').includes(principal.kind)) {
-        throw new UnauthorizedError(publicMessages.invalidKey, 'auth.invalid_token');
+      if (!principal || !kinds.includes(principal.kind)) {
+        return Promise.reject(new UnauthorizedError(publicMessages.invalidKey, 'auth.invalid_token'));
       }
-      state.publicPrincipal = principal;
-    }
-    await next();
+      operationState(ctx).publicPrincipal = principal;
+      return next();
+    };
   };
+  // Used unspecialised, it reads the operation from the request state.
+  const stage: Stage = (ctx, next) => {
+    const check = forOperation(operationState(ctx).operation);
+    return check ? check(ctx, next) : next();
+  };
+  stage.forOperation = forOperation;
+  return stage;
 }

@@ -1,6 +1,7 @@
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { HttpError, OfrepError, ValidationError, ForbiddenError } from './errors.js';
+import { setJsonContentType } from './json-response.js';
 
 /**
  * The outermost middleware: the only place error bodies are written (SPEC.md section 7).
@@ -18,14 +19,19 @@ export function errorMiddleware(logger: Logger): Koa.Middleware {
       if (error instanceof HttpError) {
         ctx.status = error.status;
         ctx.set(error.headers);
-        ctx.body = ofrep && !(error instanceof OfrepError) ? { errorDetails: error.message } : errorBody(error);
+        respondJson(ctx, ofrep && !(error instanceof OfrepError) ? { errorDetails: error.message } : errorBody(error));
       } else {
         logger.error({ err: error, path: ctx.path, method: ctx.method }, 'unhandled error');
         ctx.status = 500;
-        ctx.body = ofrep ? { errorDetails: 'Internal server error.' } : { status: 'error', message: 'Internal server error.' };
+        respondJson(ctx, ofrep ? { errorDetails: 'Internal server error.' } : { status: 'error', message: 'Internal server error.' });
       }
     }
   };
+}
+
+function respondJson(ctx: Koa.Context, body: unknown): void {
+  setJsonContentType(ctx, body);
+  ctx.body = body;
 }
 
 /** The response body of a typed error (exported for stages that record responses: idempotency). */

@@ -1,8 +1,17 @@
-import { createHash } from 'node:crypto';
+import crypto from 'node:crypto';
 
-/** Short, stable hex digest of the parts (the same on every instance for the same input). */
+/**
+ * Short, stable hex digest of the parts (the same on every instance for the same input): SHA-256
+ * of each part followed by a NUL. One-shot crypto.hash (Node 20.12+) where available, a third of
+ * the cost of a Hash object; both give the same digest.
+ */
 export function digestParts(...parts: string[]): string {
-  const hash = createHash('sha256');
+  if (typeof crypto.hash === 'function') {
+    let text = '';
+    for (const part of parts) text += part + '\u0000';
+    return crypto.hash('sha256', text, 'hex').slice(0, 16);
+  }
+  const hash = crypto.createHash('sha256');
   for (const part of parts) {
     hash.update(part, 'utf8');
     hash.update('\u0000');
@@ -23,6 +32,11 @@ export function ifNoneMatchMatches(header: string | string[] | undefined, etag: 
   if (header === undefined) return false;
   const text = Array.isArray(header) ? header.join(',') : header;
   const target = stripWeak(etag);
+  // One tag (what SDKs send): no list to split.
+  if (!text.includes(',')) {
+    const tag = text.trim();
+    return tag === '*' || (tag !== '' && stripWeak(tag) === target);
+  }
   for (const raw of splitTags(text)) {
     if (raw === '*') return true;
     if (stripWeak(raw) === target) return true;

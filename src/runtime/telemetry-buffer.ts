@@ -1,4 +1,4 @@
-import type { Context, FlagType } from '../engine/index.js';
+import type { Context, ContextAttribute, FlagType } from '../engine/index.js';
 
 /**
  * In-memory aggregation of the telemetry events of SPEC.md section 6 ("Payload retrieved",
@@ -75,11 +75,53 @@ function later(a: string | null, b: string | null): string | null {
   return a > b ? a : b;
 }
 
+/**
+ * An environment's context observations, looked up by the names and values themselves (no key
+ * strings are built per request): type and attribute by name, value by attribute then value.
+ */
+interface EnvironmentContexts {
+  type: Map<string, ContextObservationDelta>;
+  attribute: Map<string, ContextObservationDelta>;
+  value: Map<string, Map<string, ContextObservationDelta>>;
+}
+
+/**
+ * Entries found by two strings (environment, then flag ulid or key) through nested maps: no key
+ * string is built per lookup, and the strings of a snapshot hash once for all requests.
+ */
+class PairIndex<V> {
+  private readonly byFirst = new Map<string, Map<string, V>>();
+
+  get(first: string, second: string): V | undefined {
+    return this.byFirst.get(first)?.get(second);
+  }
+
+  set(first: string, second: string, value: V): void {
+    let inner = this.byFirst.get(first);
+    if (!inner) {
+      inner = new Map();
+      this.byFirst.set(first, inner);
+    }
+    inner.set(second, value);
+  }
+}
+
+/** A flag key's default reports, one per kind. */
+type ReportSlot = Partial<Record<DefaultReportKind, DefaultReportDelta>>;
+
+/** Values an attribute list holds up to this many are de-duplicated by scanning, not with a Set. */
+const SMALL_VALUE_LIST = 8;
+
 export class TelemetryBuffer {
-  private flags = new Map<string, FlagTelemetryDelta>();
+  private flagIndex = new PairIndex<FlagTelemetryDelta>();
+  /** Every flag delta held, in the order first seen. */
+  private flags: FlagTelemetryDelta[] = [];
   private whole = new Map<string, WholeEnvironmentEvent>();
-  private reports = new Map<string, DefaultReportDelta>();
-  private contexts = new Map<string, ContextObservationDelta>();
+  private reportIndex = new PairIndex<ReportSlot>();
+  private reports: DefaultReportDelta[] = [];
+  private contextTables = new Map<string, EnvironmentContexts>();
+  /** Every context observation held, in the order first seen. */
+  private contexts: ContextObservationDelta[] = [];
   /** Events refused because the buffer was full, since the last drain. */
   dropped = 0;
 
@@ -87,7 +129,7 @@ export class TelemetryBuffer {
 
   /** Distinct keys held. */
   get size(): number {
-    return this.flags.size + this.whole.size + this.reports.size + this.contexts.size;
+    return this.flags.length + this.whole.size + this.reports.length + this.contexts.length;
   }
 
   private full(): boolean {
@@ -98,21 +140,12 @@ export class TelemetryBuffer {
 
   /** A flag event for one flag. */
   recordFlag(environmentUlid: string, flagUlid: string, kind: FlagEventKind, count: number, at: string): void {
-    const key = environmentUlid + SEP + flagUlid;
-    let entry = this.flags.get(key);
+    let entry = this.flagIndex.get(environmentUlid, flagUlid);
     if (!entry) {
       if (this.full()) return;
-      entry = {
-        environmentUlid,
-        flagUlid,
-        retrieved: 0,
-        used: 0,
-        evaluated: 0,
-        lastRetrievedAt: null,
-        lastUsedAt: null,
-        lastEvaluatedAt: null,
-      };
-      this.flags.set(key, entry);
+      entry = newFlagDelta(environmentUlid, flagUlid);
+      this.flagIndex.set(environmentUlid, flagUlid, entry);
+      this.flags.push(entry);
     }
     addFlagEvent(entry, kind, count, at);
   }
@@ -138,48 +171,75 @@ export class TelemetryBuffer {
     at: string,
   ): void {
     if (flagKey.length > MAX_OBSERVED_LENGTH) return;
-    const key = environmentUlid + SEP + kind + SEP + flagKey;
-    let entry = this.reports.get(key);
+    const slot = this.reportIndex.get(environmentUlid, flagKey);
+    let entry = slot?.[kind];
     if (!entry) {
       if (this.full()) return;
       entry = { environmentUlid, kind, flagKey, declaredType, count: 0, lastSeenAt: at };
-      this.reports.set(key, entry);
+      this.addReport(slot, entry);
     }
     entry.count++;
     if (declaredType !== null) entry.declaredType = declaredType;
     if (at > entry.lastSeenAt) entry.lastSeenAt = at;
   }
 
+  /** Holds a new default report (the caller checked it is new and that there is room). */
+  private addReport(slot: ReportSlot | undefined, entry: DefaultReportDelta): void {
+    if (slot) slot[entry.kind] = entry;
+    else this.reportIndex.set(entry.environmentUlid, entry.flagKey, { [entry.kind]: entry });
+    this.reports.push(entry);
+  }
+
   /** The context's type, attribute names and values (each attribute counted once per context). */
   recordContext(environmentUlid: string, context: Context, at: string): void {
     this.observe(environmentUlid, 'type', context.type, '', at);
-    const attributes = context.attributes ?? [];
-    const seen = new Set<string>();
+    const attributes = context.attributes;
+    if (!attributes) return;
     for (let i = 0; i < attributes.length && i < MAX_ATTRIBUTES_PER_CONTEXT; i++) {
-      const attribute = attributes[i]!;
-      if (attribute.key === '' || seen.has(attribute.key)) continue;
-      seen.add(attribute.key);
-      this.observe(environmentUlid, 'attribute', attribute.key, '', at);
-      const values = new Set<string>();
-      for (const group of attributes) {
-        if (group.key !== attribute.key) continue;
-        for (const v of group.values) if (values.size < MAX_VALUES_PER_ATTRIBUTE) values.add(v.value);
-      }
-      for (const value of values) this.observe(environmentUlid, 'value', attribute.key, value, at);
+      const key = attributes[i]!.key;
+      if (key === '' || keyBefore(attributes, i, key)) continue;
+      this.observe(environmentUlid, 'attribute', key, '', at);
+      for (const value of distinctValues(attributes, i, key)) this.observe(environmentUlid, 'value', key, value, at);
     }
   }
 
   private observe(environmentUlid: string, kind: ContextObservationKind, name: string, value: string, at: string): void {
     if (name.length > MAX_OBSERVED_LENGTH || value.length > MAX_OBSERVED_LENGTH) return;
-    const key = environmentUlid + SEP + kind + SEP + name + SEP + value;
-    let entry = this.contexts.get(key);
+    const tables = this.contextTables.get(environmentUlid);
+    const byValue = kind === 'value' ? tables?.value.get(name) : undefined;
+    let entry = kind === 'value' ? byValue?.get(value) : tables?.[kind].get(name);
     if (!entry) {
       if (this.full()) return;
       entry = { environmentUlid, kind, name, value, count: 0, lastSeenAt: at };
-      this.contexts.set(key, entry);
+      this.addContext(entry);
     }
     entry.count++;
     if (at > entry.lastSeenAt) entry.lastSeenAt = at;
+  }
+
+  /** Holds a new observation (the caller checked it is new and that there is room). */
+  private addContext(entry: ContextObservationDelta): void {
+    let tables = this.contextTables.get(entry.environmentUlid);
+    if (!tables) {
+      tables = { type: new Map(), attribute: new Map(), value: new Map() };
+      this.contextTables.set(entry.environmentUlid, tables);
+    }
+    if (entry.kind === 'value') {
+      let byValue = tables.value.get(entry.name);
+      if (!byValue) {
+        byValue = new Map();
+        tables.value.set(entry.name, byValue);
+      }
+      byValue.set(entry.value, entry);
+    } else {
+      tables[entry.kind].set(entry.name, entry);
+    }
+    this.contexts.push(entry);
+  }
+
+  private findContext(c: ContextObservationDelta): ContextObservationDelta | undefined {
+    const tables = this.contextTables.get(c.environmentUlid);
+    return c.kind === 'value' ? tables?.value.get(c.name)?.get(c.value) : tables?.[c.kind].get(c.name);
   }
 
   /**
@@ -188,46 +248,41 @@ export class TelemetryBuffer {
    */
   drain(resolve: FlagResolver): TelemetryBatch {
     const flags = this.flags;
+    const flagIndex = this.flagIndex;
     const whole = this.whole;
     const reports = this.reports;
     const contexts = this.contexts;
-    this.flags = new Map();
+    this.flagIndex = new PairIndex();
+    this.flags = [];
     this.whole = new Map();
-    this.reports = new Map();
-    this.contexts = new Map();
+    this.reportIndex = new PairIndex();
+    this.reports = [];
+    this.contextTables = new Map();
+    this.contexts = [];
     this.dropped = 0;
     for (const event of whole.values()) {
       for (const flagUlid of resolve(event.environmentUlid, event.platform)) {
-        const key = event.environmentUlid + SEP + flagUlid;
-        let entry = flags.get(key);
+        let entry = flagIndex.get(event.environmentUlid, flagUlid);
         if (!entry) {
-          entry = {
-            environmentUlid: event.environmentUlid,
-            flagUlid,
-            retrieved: 0,
-            used: 0,
-            evaluated: 0,
-            lastRetrievedAt: null,
-            lastUsedAt: null,
-            lastEvaluatedAt: null,
-          };
-          flags.set(key, entry);
+          entry = newFlagDelta(event.environmentUlid, flagUlid);
+          flagIndex.set(event.environmentUlid, flagUlid, entry);
+          flags.push(entry);
         }
         addFlagEvent(entry, event.kind, event.count, event.lastAt);
       }
     }
-    return { flags: [...flags.values()], defaultReports: [...reports.values()], contexts: [...contexts.values()] };
+    return { flags, defaultReports: reports, contexts };
   }
 
   /** Puts back a batch that could not be written, within the bound. */
   restore(batch: TelemetryBatch): void {
     for (const f of batch.flags) {
-      const key = f.environmentUlid + SEP + f.flagUlid;
-      let entry = this.flags.get(key);
+      let entry = this.flagIndex.get(f.environmentUlid, f.flagUlid);
       if (!entry) {
         if (this.full()) continue;
-        entry = { ...f, retrieved: 0, used: 0, evaluated: 0, lastRetrievedAt: null, lastUsedAt: null, lastEvaluatedAt: null };
-        this.flags.set(key, entry);
+        entry = newFlagDelta(f.environmentUlid, f.flagUlid);
+        this.flagIndex.set(f.environmentUlid, f.flagUlid, entry);
+        this.flags.push(entry);
       }
       entry.retrieved += f.retrieved;
       entry.used += f.used;
@@ -237,26 +292,65 @@ export class TelemetryBuffer {
       entry.lastEvaluatedAt = later(entry.lastEvaluatedAt, f.lastEvaluatedAt);
     }
     for (const r of batch.defaultReports) {
-      const key = r.environmentUlid + SEP + r.kind + SEP + r.flagKey;
-      const entry = this.reports.get(key);
+      const slot = this.reportIndex.get(r.environmentUlid, r.flagKey);
+      const entry = slot?.[r.kind];
       if (entry) {
         entry.count += r.count;
         entry.lastSeenAt = later(entry.lastSeenAt, r.lastSeenAt) as string;
       } else if (!this.full()) {
-        this.reports.set(key, { ...r });
+        this.addReport(slot, { ...r });
       }
     }
     for (const c of batch.contexts) {
-      const key = c.environmentUlid + SEP + c.kind + SEP + c.name + SEP + c.value;
-      const entry = this.contexts.get(key);
+      const entry = this.findContext(c);
       if (entry) {
         entry.count += c.count;
         entry.lastSeenAt = later(entry.lastSeenAt, c.lastSeenAt) as string;
       } else if (!this.full()) {
-        this.contexts.set(key, { ...c });
+        this.addContext({ ...c });
       }
     }
   }
+}
+
+/** Whether an attribute before position `index` has `key` (contexts carry few attributes). */
+function keyBefore(attributes: readonly ContextAttribute[], index: number, key: string): boolean {
+  for (let j = 0; j < index; j++) if (attributes[j]!.key === key) return true;
+  return false;
+}
+
+/**
+ * The distinct values of attribute `key`, first seen first, at most MAX_VALUES_PER_ATTRIBUTE,
+ * from every entry with that key (the first is at `first`).
+ */
+function distinctValues(attributes: readonly ContextAttribute[], first: number, key: string): string[] {
+  const out: string[] = [];
+  let seen: Set<string> | undefined;
+  for (let g = first; g < attributes.length; g++) {
+    const group = attributes[g]!;
+    if (group.key !== key) continue;
+    for (const { value } of group.values) {
+      if (out.length >= MAX_VALUES_PER_ATTRIBUTE) return out;
+      if (seen ? seen.has(value) : out.includes(value)) continue;
+      out.push(value);
+      if (seen) seen.add(value);
+      else if (out.length > SMALL_VALUE_LIST) seen = new Set(out);
+    }
+  }
+  return out;
+}
+
+function newFlagDelta(environmentUlid: string, flagUlid: string): FlagTelemetryDelta {
+  return {
+    environmentUlid,
+    flagUlid,
+    retrieved: 0,
+    used: 0,
+    evaluated: 0,
+    lastRetrievedAt: null,
+    lastUsedAt: null,
+    lastEvaluatedAt: null,
+  };
 }
 
 function addFlagEvent(entry: FlagTelemetryDelta, kind: FlagEventKind, count: number, at: string): void {

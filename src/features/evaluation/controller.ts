@@ -18,6 +18,21 @@ type EvaluateParams = managementOperations['evaluateFlag']['parameters']['path']
 
 const json = { 'Content-Type': 'application/json; charset=utf-8' };
 
+/**
+ * The server payload's bytes, encoded once per payload text and key rather than per request
+ * (Koa would measure and encode the whole text on every response). Held per principal, so an
+ * entry goes when the key cache drops the key; the text is compared so a new snapshot re-encodes.
+ */
+const payloadBytes = new WeakMap<object, { text: string; bytes: Buffer }>();
+
+export function serverPayloadBytes(holder: object, text: string): Buffer {
+  const cached = payloadBytes.get(holder);
+  if (cached && cached.text === text) return cached.bytes;
+  const bytes = Buffer.from(text, 'utf8');
+  payloadBytes.set(holder, { text, bytes });
+  return bytes;
+}
+
 export interface EvaluationHandlerDeps {
   service: EvaluationService;
   decoder: InputDecoder;
@@ -64,7 +79,9 @@ export function publicEvaluationHandlers({ service, decoder, hub, keyCache }: Ev
       const defaults = server ? [] : sentDefaults;
       const result = await service.payload(request.principal, context, defaults, request.headers['if-none-match']);
       if (result.notModified) return { status: 304, headers: { ETag: result.etag } };
-      if (result.json !== undefined) return { headers: { ...json, ETag: result.etag }, body: result.json };
+      if (result.json !== undefined) {
+        return { headers: { ...json, ETag: result.etag }, body: serverPayloadBytes(request.principal, result.json) };
+      }
       return { headers: { ETag: result.etag }, body: result.body };
     },
 

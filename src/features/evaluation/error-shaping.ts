@@ -31,14 +31,22 @@ function touchesContext(error: ValidationError): boolean {
  * - OFREP: failures use OFREP's error shapes and codes (PARSE_ERROR, INVALID_CONTEXT, FLAG_NOT_FOUND).
  */
 export const publicErrorShaping: Stage = async (ctx: Koa.Context, next) => {
-  const operationId = operationState(ctx).operation?.operationId ?? '';
-  if (!flagPathOperations.has(operationId) && !ofrepOperations.has(operationId)) return next();
-  try {
-    await next();
-  } catch (error) {
-    throw reshape(operationId, error, ctx);
-  }
+  const shaping = shapingFor(operationState(ctx).operation?.operationId ?? '');
+  return shaping ? shaping(ctx, next) : next();
 };
+// Only the operations above have documented shapes; the others skip this stage altogether.
+publicErrorShaping.forOperation = (op) => shapingFor(op.operationId);
+
+function shapingFor(operationId: string): Stage | undefined {
+  if (!flagPathOperations.has(operationId) && !ofrepOperations.has(operationId)) return undefined;
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (error) {
+      throw reshape(operationId, error, ctx);
+    }
+  };
+}
 
 function reshape(operationId: string, error: unknown, ctx: Koa.Context): unknown {
   if (error instanceof OfrepError) return error;

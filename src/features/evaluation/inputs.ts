@@ -16,23 +16,35 @@ export const defaultValueHeaderNames = ['x-vexil-default-value', 'x-default-valu
 
 export const invalidDefaultsMessage = 'Default values were supplied but are invalid.';
 
+/** No declarations: one shared, frozen empty list (most requests send none). */
+const noDeclarations: readonly DefaultValueDeclaration[] = Object.freeze([]);
+
 type Headers = Record<string, string | string[] | undefined>;
 
 /** The first of `names` present with a non-empty value (an empty header counts as absent). */
 export function firstHeader(headers: Headers, names: readonly string[]): string | undefined {
   for (const name of names) {
-    const raw = headers[name];
-    const value = Array.isArray(raw) ? raw.join(', ') : raw;
-    if (value !== undefined && value.trim() !== '') return value;
+    const value = headerText(headers, name);
+    if (value !== undefined) return value;
   }
   return undefined;
 }
 
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+/** One header's value; undefined when absent, empty or only white space. */
+function headerText(headers: Headers, name: string): string | undefined {
+  const raw = headers[name];
+  if (raw === undefined) return undefined;
+  const value = typeof raw === 'string' ? raw : raw.join(', ');
+  return value.trim() !== '' ? value : undefined;
+}
+
+const invalidJson = Symbol('invalid JSON');
+
+function parseJson(text: string): unknown {
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    return JSON.parse(text) as unknown;
   } catch {
-    return { ok: false };
+    return invalidJson;
   }
 }
 
@@ -71,10 +83,10 @@ export class InputDecoder {
   contextHeader(headers: Headers): Context | null {
     let chosen: Context | null = null;
     for (const name of contextHeaderNames) {
-      const text = firstHeader(headers, [name]);
+      const text = headerText(headers, name);
       if (text === undefined) continue;
       const json = parseJson(text);
-      const context = json.ok ? this.contextOf(json.value) : undefined;
+      const context = json !== invalidJson ? this.contextOf(json) : undefined;
       if (!context) throw new BadRequestError(publicMessages.invalidContext);
       chosen ??= context;
     }
@@ -85,24 +97,24 @@ export class InputDecoder {
    * The default-value header: X-VEXIL-DEFAULT-VALUE, else X-DEFAULT-VALUE, else D; [] when none
    * is sent. Every one sent must be valid (400 otherwise).
    */
-  defaultsHeader(headers: Headers): DefaultValueDeclaration[] {
+  defaultsHeader(headers: Headers): readonly DefaultValueDeclaration[] {
     let chosen: DefaultValueDeclaration[] | undefined;
     for (const name of defaultValueHeaderNames) {
-      const text = firstHeader(headers, [name]);
+      const text = headerText(headers, name);
       if (text === undefined) continue;
       const json = parseJson(text);
-      if (!json.ok || !this.defaultsSchema(json.value)) throw new BadRequestError(invalidDefaultsMessage);
-      const parsed = parseDefaultValues(json.value);
+      if (json === invalidJson || !this.defaultsSchema(json)) throw new BadRequestError(invalidDefaultsMessage);
+      const parsed = parseDefaultValues(json);
       if (!parsed.ok) throw new BadRequestError(invalidDefaultsMessage);
       chosen ??= parsed.declarations;
     }
-    return chosen ?? [];
+    return chosen ?? noDeclarations;
   }
 
   /** The management `context` query parameter; undefined when invalid. */
   contextText(text: string): Context | undefined {
     const json = parseJson(text);
-    return json.ok ? this.contextOf(json.value) : undefined;
+    return json !== invalidJson ? this.contextOf(json) : undefined;
   }
 }
 

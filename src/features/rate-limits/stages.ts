@@ -16,7 +16,7 @@ function refusal(decision: RateDecision): RateLimitedError {
  * limit is 0, and then no rate-limit headers are sent.
  */
 export function publicRateLimit(limiter: RateLimiter, config: Pick<Config, 'publicRateLimit'>, clock: Clock): Stage {
-  return async (ctx, next) => {
+  const stage: Stage = async (ctx, next) => {
     const limit = config.publicRateLimit;
     if (limit > 0) {
       const decision = await limiter.take(`public:${ctx.ip}`, limit, clock.now().getTime());
@@ -26,6 +26,9 @@ export function publicRateLimit(limiter: RateLimiter, config: Pick<Config, 'publ
     }
     await next();
   };
+  // The configuration is read once at start: with the limit off, routes leave the stage out.
+  stage.forOperation = () => (config.publicRateLimit > 0 ? stage : undefined);
+  return stage;
 }
 
 /**

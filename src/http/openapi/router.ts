@@ -6,9 +6,19 @@ import type { HandlerMap, OperationResult } from '../operation.js';
 import { operationState } from '../operation.js';
 import type { LoadedDocument } from './document.js';
 import { readOperations, type OperationSpec } from './operations.js';
+import { runStages } from './stages.js';
 import { compileValidators } from './validators.js';
+import { setJsonContentType } from '../json-response.js';
 
-export type Stage = (ctx: Koa.Context, next: () => Promise<void>) => Promise<void>;
+/**
+ * A step of an operation's request path. `forOperation`, when present, is asked once per
+ * operation at start-up for the stage that operation needs (undefined: nothing to do for it),
+ * so per-request checks of "does this apply here?" disappear from the hot path.
+ */
+export interface Stage {
+  (ctx: Koa.Context, next: () => Promise<void>): Promise<void>;
+  forOperation?: (op: OperationSpec) => Stage | undefined;
+}
 
 export interface ApiDefinition {
   document: LoadedDocument;
@@ -22,9 +32,20 @@ export interface ApiDefinition {
   maxBodyBytes: number;
 }
 
+/** The stages an operation runs: each one specialised for it, those with nothing to do left out. */
+export function stagesFor(stages: readonly Stage[], op: OperationSpec): Stage[] {
+  const out: Stage[] = [];
+  for (const stage of stages) {
+    const specialised = stage.forOperation ? stage.forOperation(op) : stage;
+    if (specialised) out.push(specialised);
+  }
+  return out;
+}
+
 /**
  * One @koa/router router per document, built once: a route per operation whose validators are
  * compiled here, at start-up (DESIGN.md section 2 measured per-request routing as 20x too slow).
+ * Each route is one middleware: its stages are chained here, not composed per request.
  */
 export function buildApiRouter(api: ApiDefinition): { router: Router; operations: OperationSpec[] } {
   const router = new Router();
@@ -33,45 +54,59 @@ export function buildApiRouter(api: ApiDefinition): { router: Router; operations
     const validators = compileValidators(op);
     const handler = api.handlers[op.operationId];
 
-    const validate: Stage = async (ctx, next) => {
-      const state = operationState(ctx);
-      const params = ctx.params as Record<string, string>;
-      validators.path(params);
-      validators.headers(ctx.headers as Record<string, unknown>);
-      state.params = params;
-      state.query = validators.query(ctx.query as Record<string, unknown>);
-      if (op.bodySchema) {
-        const body = await readJsonBody(ctx, api.maxBodyBytes);
-        if (body !== undefined || op.bodyRequired) validators.body(body);
-        state.body = body;
-      }
-      await next();
-    };
-
-    const invoke: Stage = async (ctx) => {
+    const invoke = async (ctx: Koa.Context): Promise<void> => {
       if (!handler) throw new NotImplementedError(op.operationId);
       const result: OperationResult = await handler(api.buildRequest(ctx, op));
       if (result.streamed) return;
       ctx.status = result.status ?? 200;
       if (result.headers) ctx.set(result.headers);
-      if (result.body !== undefined) ctx.body = result.body;
+      const body = result.body;
+      if (body !== undefined) {
+        setJsonContentType(ctx, body);
+        ctx.body = body;
+      }
     };
+    const around = stagesFor(api.aroundHandler, op);
+    const handle = around.length === 0 ? invoke : (ctx: Koa.Context) => runStages(around, 0, ctx, invoke);
 
-    const stages: Stage[] = [
-      async (ctx, next) => {
-        operationState(ctx).operation = op;
-        await next();
-      },
-      ...api.beforeValidation,
-      validate,
-      ...api.aroundHandler,
-      invoke,
-    ];
-    router.register(op.routerPath, [op.method.toUpperCase()], stages as Parameters<Router["register"]>[2], {
+    // Parameters are checked synchronously; only an operation with a body waits (to read it).
+    const checkParameters = (ctx: Koa.Context): void => {
+      const state = operationState(ctx);
+      const params = ctx.params as Record<string, string>;
+      validators.path(params);
+      validators.headers(ctx.req.headers as Record<string, unknown>);
+      state.params = params;
+      state.query = validators.checksQuery ? validators.query(ctx.query) : unvalidatedQuery(ctx);
+    };
+    const validate = op.bodySchema
+      ? async (ctx: Koa.Context): Promise<void> => {
+          checkParameters(ctx);
+          const body = await readJsonBody(ctx, api.maxBodyBytes);
+          if (body !== undefined || op.bodyRequired) validators.body(body);
+          operationState(ctx).body = body;
+          return handle(ctx);
+        }
+      : (ctx: Koa.Context): Promise<void> => {
+          checkParameters(ctx);
+          return handle(ctx);
+        };
+
+    const before = stagesFor(api.beforeValidation, op);
+    const route = (ctx: Koa.Context): Promise<void> => {
+      operationState(ctx).operation = op;
+      return runStages(before, 0, ctx, validate);
+    };
+    router.register(op.routerPath, [op.method.toUpperCase()], route as Parameters<Router['register']>[2], {
       name: op.operationId,
     });
   }
   return { router, operations };
+}
+
+/** The query of an operation that declares no query parameters: a copy, as validation would give. */
+function unvalidatedQuery(ctx: Koa.Context): Record<string, unknown> {
+  // Most such requests have no query string at all: skip Koa's parse.
+  return ctx.req.url?.includes('?') ? { ...ctx.query } : {};
 }
 
 /**

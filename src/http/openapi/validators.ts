@@ -4,6 +4,8 @@ import type { OperationSpec, ParameterSpec } from './operations.js';
 import { normaliseSchema } from './schema-normaliser.js';
 
 export interface OperationValidators {
+  /** False when the operation declares no query parameters: `query` would only copy. */
+  readonly checksQuery: boolean;
   /** Path parameters; a mismatch means no such resource (404). */
   path(params: Record<string, string>): void;
   /** Query parameters, coerced to their types with defaults applied; 422 in the standard envelope. */
@@ -19,17 +21,24 @@ const bodyAjv = createAjv({ coerce: false });
 
 /** Compiled once per operation at start-up (DESIGN.md section 2: never per request). */
 export function compileValidators(op: OperationSpec): OperationValidators {
-  const pathCheck = compileParams(op.parameters.filter((p) => p.in === 'path'), false);
-  const queryCheck = compileParams(op.parameters.filter((p) => p.in === 'query'), false);
-  const headerCheck = compileParams(op.parameters.filter((p) => p.in === 'header'), true);
+  const pathParams = op.parameters.filter((p) => p.in === 'path');
+  const queryParams = op.parameters.filter((p) => p.in === 'query');
+  const headerParams = op.parameters.filter((p) => p.in === 'header');
+  const pathCheck = compileParams(pathParams, false);
+  const queryCheck = compileParams(queryParams, false);
+  const headerCheck = compileParams(headerParams, true);
+  // Checks that cannot fail are not run per request (most public operations have only these).
+  const checksPath = pathParams.length > 0;
+  const checksHeaders = !headerParams.every(alwaysValidHeader);
   let bodyCheck: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null } = () => true;
   if (op.bodySchema) {
     normaliseSchema(op.bodySchema);
     bodyCheck = bodyAjv.compile(op.bodySchema);
   }
   return {
+    checksQuery: queryParams.length > 0,
     path(params) {
-      if (!pathCheck(params)) throw new NotFoundError('Resource not found.');
+      if (checksPath && !pathCheck(params)) throw new NotFoundError('Resource not found.');
     },
     query(query) {
       const copy = { ...query };
@@ -37,12 +46,27 @@ export function compileValidators(op: OperationSpec): OperationValidators {
       return copy;
     },
     headers(headers) {
-      if (!headerCheck(headers)) throw new BadRequestError(`Invalid header: ${describe(headerCheck.errors)}.`);
+      if (checksHeaders && !headerCheck(headers)) throw new BadRequestError(`Invalid header: ${describe(headerCheck.errors)}.`);
     },
     body(body) {
       if (!bodyCheck(body)) throw new ValidationError(fieldErrors(bodyCheck.errors ?? []));
     },
   };
+}
+
+/**
+ * An optional header whose schema is only `type: string` accepts every request: Node gives every
+ * request header as a string (only `set-cookie` repeats into an array), and there is no default
+ * to fill in.
+ */
+export function alwaysValidHeader(p: ParameterSpec): boolean {
+  const keys = Object.keys(p.schema);
+  return (
+    !p.required &&
+    p.name.toLowerCase() !== 'set-cookie' &&
+    p.schema.type === 'string' &&
+    keys.every((key) => key === 'type' || key === 'description' || key === 'example')
+  );
 }
 
 function compileParams(params: ParameterSpec[], lowerCaseNames: boolean) {

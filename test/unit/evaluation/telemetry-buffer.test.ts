@@ -66,6 +66,74 @@ describe('TelemetryBuffer', () => {
     expect(summary).toEqual(['attribute:long::1', 'attribute:plan::1', 'type:user::1', 'value:plan:pro:1', 'value:plan:team:1']);
   });
 
+  it('keeps context observations apart by environment and kind, in first-seen order, at most 100 values per attribute', () => {
+    const buffer = new TelemetryBuffer();
+    // 'plan' is both a context type and an attribute name; 'a' repeats values across two entries.
+    const many = Array.from({ length: 150 }, (_, i) => ({ value: `v${i % 120}` }));
+    buffer.recordContext('env_1', { type: 'plan', identifier: 'u', attributes: [{ key: 'plan', values: [{ value: 'plan' }] }] }, T1);
+    buffer.recordContext('env_2', { type: 'plan', identifier: 'u' }, T2);
+    buffer.recordContext(
+      'env_1',
+      { type: 'plan', identifier: 'u', attributes: [{ key: 'a', values: many.slice(0, 5) }, { key: 'b', values: [] }, { key: 'a', values: many }] },
+      T2,
+    );
+    const batch = buffer.drain(none);
+    const labels = batch.contexts.map((c) => `${c.environmentUlid}/${c.kind}:${c.name}:${c.value}:${c.count}`);
+    expect(labels.slice(0, 6)).toEqual([
+      'env_1/type:plan::2',
+      'env_1/attribute:plan::1',
+      'env_1/value:plan:plan:1',
+      'env_2/type:plan::1',
+      'env_1/attribute:a::1',
+      'env_1/value:a:v0:1',
+    ]);
+    const values = batch.contexts.filter((c) => c.kind === 'value' && c.name === 'a').map((c) => c.value);
+    expect(values).toEqual(Array.from({ length: 100 }, (_, i) => `v${i}`));
+    expect(labels).toContain('env_1/attribute:b::1');
+    expect(batch.contexts.find((c) => c.kind === 'type' && c.environmentUlid === 'env_1')?.lastSeenAt).toBe(T2);
+  });
+
+  it('restores context observations into the ones recorded since', () => {
+    const buffer = new TelemetryBuffer(3);
+    const context = { type: 'user', identifier: 'u', attributes: [{ key: 'plan', values: [{ value: 'pro' }] }] };
+    buffer.recordContext('env_1', context, T1);
+    const batch = buffer.drain(none);
+    buffer.recordContext('env_1', { type: 'user', identifier: 'v' }, T2);
+    buffer.restore(batch);
+    expect(buffer.size).toBe(3);
+    buffer.recordContext('env_1', context, T1);
+    buffer.recordContext('env_1', { type: 'device', identifier: 'd' }, T1);
+    expect(buffer.dropped).toBe(1);
+    const again = buffer.drain(none);
+    expect(again.contexts.map((c) => `${c.kind}:${c.name}:${c.value}:${c.count}:${c.lastSeenAt}`)).toEqual([
+      `type:user::3:${T2}`,
+      `attribute:plan::2:${T1}`,
+      `value:plan:pro:2:${T1}`,
+    ]);
+  });
+
+  it('keeps both kinds of default report for one flag key apart, and restores them in place', () => {
+    const buffer = new TelemetryBuffer();
+    buffer.recordDefaultReport('env_1', 'missing_default', 'a', null, T1);
+    buffer.recordDefaultReport('env_1', 'unknown_flag', 'a', 'string', T1);
+    buffer.recordDefaultReport('env_2', 'missing_default', 'a', null, T2);
+    buffer.recordDefaultReport('env_1', 'missing_default', 'a', null, T2);
+    const batch = buffer.drain(none);
+    expect(batch.defaultReports.map((r) => `${r.environmentUlid}/${r.kind}:${r.flagKey}:${r.count}:${r.lastSeenAt}`)).toEqual([
+      `env_1/missing_default:a:2:${T2}`,
+      `env_1/unknown_flag:a:1:${T1}`,
+      `env_2/missing_default:a:1:${T2}`,
+    ]);
+    buffer.recordDefaultReport('env_1', 'unknown_flag', 'a', 'number', T2);
+    buffer.restore(batch);
+    const again = buffer.drain(none);
+    expect(again.defaultReports.map((r) => `${r.environmentUlid}/${r.kind}:${r.count}:${r.declaredType}`)).toEqual([
+      'env_1/unknown_flag:2:number',
+      'env_1/missing_default:2:null',
+      'env_2/missing_default:1:null',
+    ]);
+  });
+
   it('is bounded: new keys are dropped when full while held keys still aggregate', () => {
     const buffer = new TelemetryBuffer(2);
     buffer.recordFlag('env_1', 'flg_a', 'used', 1, T1);

@@ -5,6 +5,7 @@ import { MemoryRateCounter, RedisRateCounter, type RedisCounterClient } from '..
 import { RateLimiter } from '../../../src/features/rate-limits/limiter.js';
 import { managementRateLimit, publicRateLimit } from '../../../src/features/rate-limits/stages.js';
 import { RateLimitedError } from '../../../src/http/errors.js';
+import type { OperationSpec } from '../../../src/http/openapi/operations.js';
 
 const logger = pino({ level: 'silent' });
 const t0 = Date.parse('2026-05-01T10:00:00.000Z');
@@ -135,5 +136,13 @@ describe('rate-limit stages', () => {
     const free = ctx('/v1/flags');
     for (let i = 0; i < 3; i++) await off(free, next);
     expect(free.headers).toEqual({});
+  });
+
+  it('public: routes leave the stage out when the limit is off', () => {
+    const limiter = new RateLimiter(new MemoryRateCounter());
+    const op = { operationId: 'getEvaluatedFlag' } as OperationSpec;
+    const on = publicRateLimit(limiter, { publicRateLimit: 5 }, clock);
+    expect(on.forOperation?.(op)).toBe(on);
+    expect(publicRateLimit(limiter, { publicRateLimit: 0 }, clock).forOperation?.(op)).toBeUndefined();
   });
 });
