@@ -47,15 +47,13 @@ export function publicEvaluationHandlers({ service, decoder, hub, keyCache }: Ev
     async listEvaluatedFlags(request: PublicRequest): Promise<OperationResult> {
       const context = decoder.contextHeader(request.headers);
       const defaults = decoder.defaultsHeader(request.headers);
-      const flags = await service.listEvaluated(request.principal, context, defaults);
-      return { body: { status: 'success', data: flags.map((flag) => ({ flag })) } };
+      return { headers: json, body: await service.listEvaluated(request.principal, context, defaults) };
     },
 
     async getEvaluatedFlag(request: PublicRequest<FlagParams>): Promise<OperationResult> {
       const context = decoder.contextHeader(request.headers);
       const defaults = decoder.defaultsHeader(request.headers);
-      const flag = await service.getEvaluated(request.principal, request.params.flagKey, context, defaults);
-      return { body: { status: 'success', data: { flag } } };
+      return { headers: json, body: await service.getEvaluated(request.principal, request.params.flagKey, context, defaults) };
     },
 
     async recordFlagUsage(request: PublicRequest<FlagParams, unknown, UsageBody>): Promise<OperationResult> {

@@ -14,16 +14,7 @@ import { NotFoundError, OfrepError, UnauthorizedError, publicMessages } from '..
 import { digestParts, entityTag, ifNoneMatchMatches } from '../../runtime/etag.js';
 import type { EnvironmentSnapshot, SnapshotCache } from '../../runtime/snapshot-cache.js';
 import type { Platform, TelemetryBuffer } from '../../runtime/telemetry-buffer.js';
-
-/** `value` of an evaluated flag: one member named after the type (SPEC.md section 2). */
-export type TypedValue = { [type in FlagType]?: JsonValue };
-
-export interface EvaluatedFlag {
-  key: string;
-  name: string;
-  type: FlagType;
-  value: TypedValue;
-}
+import { evaluatedFlagJson, evaluatedListJson } from './evaluated-json.js';
 
 export interface OfrepSuccess {
   key: string;
@@ -58,14 +49,6 @@ const reasons: Record<ResolvedBy, OfrepSuccess['reason']> = {
   target: 'STATIC',
   default: 'DEFAULT',
 };
-
-export function typedValue(outcome: EvaluationOutcome): TypedValue {
-  return { [outcome.type]: outcome.value };
-}
-
-export function toEvaluatedFlag(outcome: EvaluationOutcome): EvaluatedFlag {
-  return { key: outcome.key, name: outcome.name, type: outcome.type, value: typedValue(outcome) };
-}
 
 /** OFREP `variant`: the value in display form. */
 export function variantOf(outcome: EvaluationOutcome): string {
@@ -145,28 +128,34 @@ export class EvaluationService {
     }
   }
 
-  /** GET /v1/flags: every flag, ordered by key; unavailable flags only with a declared default. */
+  /**
+   * GET /v1/flags: every flag, ordered by key; unavailable flags only with a declared default.
+   * Answers the response body as JSON text (evaluated-json.ts).
+   */
   async listEvaluated(
     principal: PublicPrincipal,
     context: Context | null,
     declarations: readonly DefaultValueDeclaration[],
-  ): Promise<EvaluatedFlag[]> {
+  ): Promise<string> {
     const entry = await this.environment(principal);
     const outcomes = evaluateAll(entry.snapshot, context, declarations);
     const at = this.now();
     this.telemetry.recordWholeEnvironment(entry.environmentUlid, 'server', 'evaluated', at);
     this.reportDefaults(entry, entry.snapshot.keys(), declarations, at);
     this.observe(entry, context, at);
-    return outcomes.map(toEvaluatedFlag);
+    return evaluatedListJson(entry.snapshot, outcomes);
   }
 
-  /** GET /v1/flags/{flagKey}: 404 for an unknown key and for an unavailable flag without a declared default. */
+  /**
+   * GET /v1/flags/{flagKey}: 404 for an unknown key and for an unavailable flag without a
+   * declared default. Answers the response body as JSON text.
+   */
   async getEvaluated(
     principal: PublicPrincipal,
     flagKey: string,
     context: Context | null,
     declarations: readonly DefaultValueDeclaration[],
-  ): Promise<EvaluatedFlag> {
+  ): Promise<string> {
     const entry = await this.environment(principal);
     const info = entry.snapshot.flag(flagKey);
     const declaration = info && declarations.find((d) => d.key === flagKey && d.type === info.type);
@@ -177,7 +166,7 @@ export class EvaluationService {
     this.reportDefaults(entry, info ? [flagKey] : [], declarations, at);
     this.observe(entry, context, at);
     if (!outcome) throw new NotFoundError(publicMessages.flagNotFound);
-    return toEvaluatedFlag(outcome);
+    return evaluatedFlagJson(entry.snapshot, outcome);
   }
 
   /** POST /v1/flags/{flagKey}/usage: "Flag used", `count` times. */

@@ -48,22 +48,23 @@ describe('EvaluationService', () => {
   });
 
   it('evaluates every available flag with the value keyed by the type', async () => {
-    const list = await service.listEvaluated(principal('server'), null, []);
+    const list = JSON.parse(await service.listEvaluated(principal('server'), null, [])).data.map((item: { flag: unknown }) => item.flag);
     expect(list).toEqual([
       { key: 'beta', name: 'Flag beta', type: 'boolean', value: { boolean: false } },
       { key: 'copy', name: 'Flag copy', type: 'string', value: { string: 'hi' } },
       { key: 'limits', name: 'Flag limits', type: 'json', value: { json: { max: 3 } } },
     ]);
-    const withDefault = await service.listEvaluated(principal('server'), null, [{ key: 'none', type: 'number', value: 4 }]);
-    expect(withDefault.at(-1)).toEqual({ key: 'none', name: 'Flag none', type: 'number', value: { number: 4 } });
+    const withDefault = JSON.parse(await service.listEvaluated(principal('server'), null, [{ key: 'none', type: 'number', value: 4 }])).data;
+    expect(withDefault.at(-1).flag).toEqual({ key: 'none', name: 'Flag none', type: 'number', value: { number: 4 } });
   });
 
   it('evaluates one flag for a context; 404 for unknown and unavailable flags', async () => {
     const context = { type: 'user', identifier: 'u', attributes: [{ key: 'plan', values: [{ value: 'pro' }] }] };
-    expect(await service.getEvaluated(principal('server'), 'beta', context, [])).toMatchObject({ value: { boolean: true } });
+    const flagOf = (json: string) => JSON.parse(json).data.flag;
+    expect(flagOf(await service.getEvaluated(principal('server'), 'beta', context, []))).toMatchObject({ value: { boolean: true } });
     await expect(service.getEvaluated(principal('server'), 'nope', null, [])).rejects.toThrow(NotFoundError);
     await expect(service.getEvaluated(principal('server'), 'none', null, [])).rejects.toThrow('Feature flag not found.');
-    expect(await service.getEvaluated(principal('server'), 'none', null, [{ key: 'none', type: 'number', value: 1 }])).toMatchObject({
+    expect(flagOf(await service.getEvaluated(principal('server'), 'none', null, [{ key: 'none', type: 'number', value: 1 }]))).toMatchObject({
       value: { number: 1 },
     });
   });
