@@ -105,7 +105,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     publicStages: { beforeAuthentication: [], afterAuthentication: [] },
     managementStages: { afterAuthentication: [], aroundHandler: [] },
     keyCache,
-    authenticator: new ManagementAuthenticator(credentials, clock),
+    authenticator: new ManagementAuthenticator(credentials, clock, { cacheMs: config.revisionPollMs }),
     auditWriter,
     publicAudit,
     // A revoked key stops working within one poll interval on every instance.

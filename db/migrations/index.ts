@@ -2,10 +2,12 @@ import type { Knex } from 'knex';
 import * as initial from './0001_initial.js';
 import * as auditIndexes from './0002_audit_indexes.js';
 import * as revisionChanges from './0003_revision_changes.js';
+import * as auditWriteIndexes from './0004_audit_write_indexes.js';
 
 /** Every migration, in order. Listed here so the runner never scans the filesystem. */
 export const migrations: Record<string, Knex.Migration> = {
   '0001_initial': initial,
   '0002_audit_indexes': auditIndexes,
   '0003_revision_changes': revisionChanges,
+  '0004_audit_write_indexes': auditWriteIndexes,
 };

@@ -31,7 +31,8 @@ export function managementAuditMiddleware(writer: AuditWriter, knex: import('kne
               : denialActions.grant
             : (trail.subject?.action ?? auditActionByOperation[state.operation?.operationId ?? ''] ?? 'unknown');
       try {
-        await writer.write(knex, {
+        // Shares one INSERT with the other requests finishing now; stored before the response.
+        await writer.writeShared(knex, {
           ...trail.subject,
           action,
           principal: state.managementPrincipal,

@@ -9,6 +9,7 @@ import { operationState } from '../http/operation.js';
 import { poller } from '../poller.js';
 import { auditResult, denialActions, publicAuditActionByOperation } from './actions.js';
 import { auditUlid } from './audit-ids.js';
+import { execute, insertText } from './prepared-sql.js';
 
 /** One row of public_audit_entries, as buffered. */
 export interface PublicAuditRow {
@@ -28,6 +29,49 @@ export interface PublicAuditRow {
   result: string;
   status_code: number;
 }
+
+/** Columns of public_audit_entries, in the order `rowValues` lists them. */
+const publicAuditColumns = [
+  'ulid',
+  'created_at',
+  'actor_type',
+  'actor_ulid',
+  'environment_ulid',
+  'environment_key',
+  'project_ulid',
+  'http_method',
+  'http_path',
+  'action',
+  'subject_type',
+  'subject_ulid',
+  'subject_label',
+  'result',
+  'status_code',
+] as const;
+
+function rowValues(row: PublicAuditRow): Array<string | number | null> {
+  return [
+    row.ulid,
+    row.created_at,
+    row.actor_type,
+    row.actor_ulid,
+    row.environment_ulid,
+    row.environment_key,
+    row.project_ulid,
+    row.http_method,
+    row.http_path,
+    row.action,
+    row.subject_type,
+    row.subject_ulid,
+    row.subject_label,
+    row.result,
+    row.status_code,
+  ];
+}
+
+/** Marks a buffered row whose flag the handler did not name: its ulid is looked up by key. */
+const flagByKey = Symbol('flagByKey');
+type BufferedRow = PublicAuditRow & { [flagByKey]?: true };
 
 /** What a public handler may say about its subject (defaults come from the path and the key). */
 export interface PublicAuditSubject {
@@ -55,7 +99,9 @@ export interface PublicAuditBufferOptions {
  * Stopping the task writes what is left.
  */
 export class PublicAuditBuffer {
-  private entries: PublicAuditRow[] = [];
+  /** Buffered rows; those before `head` are written already (dropped from the array in bulk). */
+  private entries: BufferedRow[] = [];
+  private head = 0;
   private dropped = 0;
   private flushing: Promise<void> | undefined;
   private readonly capacity: number;
@@ -82,16 +128,41 @@ export class PublicAuditBuffer {
   }
 
   get size(): number {
-    return this.entries.length;
+    return this.entries.length - this.head;
   }
 
-  record(row: Omit<PublicAuditRow, 'ulid' | 'created_at'>): void {
-    if (this.entries.length >= this.capacity) {
+  /**
+   * Buffers one entry. A flag subject without a ulid is looked up by key when written, unless
+   * `subjectNamed` says the handler named the subject itself (a null ulid then means "no such flag").
+   */
+  record(row: Omit<PublicAuditRow, 'ulid' | 'created_at'>, subjectNamed = false): void {
+    if (this.size >= this.capacity) {
       this.dropped += 1;
       return;
     }
     const now = this.clock.now();
-    this.entries.push({ ulid: auditUlid(now), created_at: now.toISOString(), ...row });
+    // Spelled out rather than spread: one object shape, built once per public request.
+    const entry: BufferedRow = {
+      ulid: auditUlid(now),
+      created_at: now.toISOString(),
+      actor_type: row.actor_type,
+      actor_ulid: row.actor_ulid,
+      environment_ulid: row.environment_ulid,
+      environment_key: row.environment_key,
+      project_ulid: row.project_ulid,
+      http_method: row.http_method,
+      http_path: row.http_path,
+      action: row.action,
+      subject_type: row.subject_type,
+      subject_ulid: row.subject_ulid,
+      subject_label: row.subject_label,
+      result: row.result,
+      status_code: row.status_code,
+    };
+    if (!subjectNamed && row.subject_type === 'flag' && row.subject_ulid === null && row.subject_label && row.project_ulid) {
+      entry[flagByKey] = true;
+    }
+    this.entries.push(entry);
   }
 
   /** Writes everything buffered so far; concurrent calls share one run. */
@@ -108,29 +179,32 @@ export class PublicAuditBuffer {
       this.dropped = 0;
     }
     let first = true;
-    while (this.entries.length > 0) {
+    while (this.size > 0) {
       // Between batches, let waiting requests run (a synchronous driver blocks while it writes).
       if (!first) await new Promise<void>((resolve) => setImmediate(resolve));
       first = false;
-      const batch = this.entries.splice(0, this.batchSize);
-      try {
-        await this.resolveFlagSubjects(batch);
-        await this.knex('public_audit_entries').insert(batch);
-      } catch (error) {
-        // Keep the batch for the next run (within capacity) and stop this run.
-        const room = Math.max(0, this.capacity - this.entries.length);
-        this.entries.unshift(...batch.slice(0, room));
-        this.dropped += batch.length - Math.min(room, batch.length);
-        throw error;
+      // A failed batch stays where it is (head does not move) for the next run; this run stops.
+      const batch = this.entries.slice(this.head, this.head + this.batchSize);
+      await this.resolveFlagSubjects(batch);
+      // One multi-row INSERT per batch, its text cached per row count and (SQLite) prepared
+      // once: no query building per batch. One statement is atomic, so a failed batch can be
+      // retried whole without duplicates.
+      await execute(this.knex, insertText('public_audit_entries', publicAuditColumns, batch.length), batch.flatMap(rowValues));
+      this.head += batch.length;
+      // Drop written rows in bulk: shifting the array per batch made a long flush quadratic.
+      if (this.head === this.entries.length || this.head >= 4096) {
+        this.entries = this.entries.slice(this.head);
+        this.head = 0;
       }
     }
   }
 
-  /** Fills in flag ulids for entries that name a flag by key only, one query per batch. */
-  private async resolveFlagSubjects(batch: PublicAuditRow[]): Promise<void> {
-    const wanted = batch.filter(
-      (row) => row.subject_type === 'flag' && row.subject_ulid === null && row.subject_label && row.project_ulid,
-    );
+  /**
+   * Fills in flag ulids for entries that name a flag by key only, one query per batch. Handlers
+   * that know the flag name it (describePublicAudit), which spares the query.
+   */
+  private async resolveFlagSubjects(batch: BufferedRow[]): Promise<void> {
+    const wanted = batch.filter((row) => row[flagByKey]);
     if (wanted.length === 0) return;
     const projects = [...new Set(wanted.map((row) => row.project_ulid as string))];
     const keys = [...new Set(wanted.map((row) => row.subject_label as string))];
@@ -139,7 +213,10 @@ export class PublicAuditBuffer {
       .whereIn('key', keys)
       .select('ulid', 'key', 'project_ulid');
     const byKey = new Map(flags.map((flag) => [`${flag.project_ulid}/${flag.key}`, flag.ulid]));
-    for (const row of wanted) row.subject_ulid = byKey.get(`${row.project_ulid}/${row.subject_label}`) ?? null;
+    for (const row of wanted) {
+      row.subject_ulid = byKey.get(`${row.project_ulid}/${row.subject_label}`) ?? null;
+      row[flagByKey] = undefined;
+    }
   }
 }
 
@@ -180,21 +257,24 @@ export function publicAuditMiddleware(buffer: PublicAuditBuffer): Koa.Middleware
       : principal && operationId !== 'getPublicApiDocs'
         ? { subjectType: 'environment', subjectUlid: principal.environmentUlid, subjectLabel: principal.environmentKey }
         : { subjectType: null, subjectUlid: null, subjectLabel: null };
-    buffer.record({
-      actor_type: principal ? 'sdk_key' : 'anonymous',
-      actor_ulid: principal?.keyUlid ?? null,
-      environment_ulid: principal?.environmentUlid ?? null,
-      environment_key: principal?.environmentKey ?? null,
-      project_ulid: principal?.projectUlid ?? null,
-      http_method: ctx.method.slice(0, 8),
-      http_path: ctx.path.slice(0, 2000),
-      action,
-      subject_type: described?.subjectType !== undefined ? described.subjectType : subject.subjectType,
-      subject_ulid: described?.subjectUlid !== undefined ? described.subjectUlid : subject.subjectUlid,
-      subject_label: (described?.subjectLabel !== undefined ? described.subjectLabel : subject.subjectLabel)?.slice(0, 400) ?? null,
-      result: auditResult(status, false),
-      status_code: status,
-    });
+    buffer.record(
+      {
+        actor_type: principal ? 'sdk_key' : 'anonymous',
+        actor_ulid: principal?.keyUlid ?? null,
+        environment_ulid: principal?.environmentUlid ?? null,
+        environment_key: principal?.environmentKey ?? null,
+        project_ulid: principal?.projectUlid ?? null,
+        http_method: ctx.method.slice(0, 8),
+        http_path: ctx.path.slice(0, 2000),
+        action,
+        subject_type: described?.subjectType !== undefined ? described.subjectType : subject.subjectType,
+        subject_ulid: described?.subjectUlid !== undefined ? described.subjectUlid : subject.subjectUlid,
+        subject_label: (described?.subjectLabel !== undefined ? described.subjectLabel : subject.subjectLabel)?.slice(0, 400) ?? null,
+        result: auditResult(status, false),
+        status_code: status,
+      },
+      described?.subjectUlid !== undefined,
+    );
     if (failure) throw failure;
   };
 }

@@ -2,16 +2,50 @@ import type Koa from 'koa';
 import type { Clock } from '../clock.js';
 import { ForbiddenError, UnauthorizedError } from '../http/errors.js';
 import { operationState } from '../http/operation.js';
-import type { CredentialStore } from './credential-store.js';
+import type { CredentialRecord, CredentialStore } from './credential-store.js';
 import { hasScope, ResourceAccess, type ManagementPrincipal, type Scope } from './principal.js';
 import { digestSecret, digestsEqual, looksLikeSecret } from './secrets.js';
 
-/** Reads `Authorization: Bearer ...` and resolves the principal, or throws 401. */
+export interface ManagementAuthOptions {
+  /**
+   * How long a found credential is reused without reading the database again. A change made
+   * through this instance's management API drops the cache at once (`forgetCredentials`); one made
+   * through another instance is seen within this time. Default: VEXIL_REVISION_POLL_MS's default.
+   */
+  cacheMs?: number;
+  /** Monotonic milliseconds for the cache's ages (tests). */
+  monotonicNow?: () => number;
+}
+
+interface CachedCredential {
+  record: CredentialRecord;
+  principal: ManagementPrincipal;
+  until: number;
+}
+
+/** Credentials kept at most; only tokens that authenticated are kept, so this is rarely reached. */
+const maxCachedCredentials = 10_000;
+
+/**
+ * Reads `Authorization: Bearer ...` and resolves the principal, or throws 401. Principals of
+ * tokens that authenticated are kept for a short time by token digest: a management read then
+ * costs no credential query (bench scenario 7). Expiry is still checked on every request.
+ */
 export class ManagementAuthenticator {
+  private readonly cache = new Map<string, CachedCredential>();
+  /** Moves on every `forgetCredentials`, so a lookup that raced with a change is not kept. */
+  private generation = 0;
+  private readonly cacheMs: number;
+  private readonly monotonicNow: () => number;
+
   constructor(
     private readonly store: CredentialStore,
     private readonly clock: Clock,
-  ) {}
+    options: ManagementAuthOptions = {},
+  ) {
+    this.cacheMs = options.cacheMs ?? 250;
+    this.monotonicNow = options.monotonicNow ?? (() => performance.now());
+  }
 
   async authenticate(authorization: string | undefined): Promise<ManagementPrincipal> {
     if (authorization === undefined || authorization.trim() === '') {
@@ -23,27 +57,53 @@ export class ManagementAuthenticator {
       throw new UnauthorizedError('Invalid bearer token.', 'auth.invalid_token');
     }
     const digest = digestSecret(secret);
+    const cached = this.cache.get(digest);
+    if (cached && cached.until > this.monotonicNow()) {
+      this.checkExpiry(cached.record);
+      return cached.principal;
+    }
+    const generation = this.generation;
     const record = await this.store.findManagementCredential(digest);
     if (!record || !digestsEqual(record.digest, digest) || record.revokedAt !== null) {
+      this.cache.delete(digest);
       throw new UnauthorizedError('Invalid bearer token.', 'auth.invalid_token');
     }
+    this.checkExpiry(record);
+    const principal = toPrincipal(record);
+    if (generation === this.generation) {
+      if (this.cache.size >= maxCachedCredentials) this.cache.clear();
+      this.cache.set(digest, { record, principal, until: this.monotonicNow() + this.cacheMs });
+    }
+    return principal;
+  }
+
+  /** Drops every kept credential: called after each management request that may have changed one. */
+  forgetCredentials(): void {
+    this.cache.clear();
+    this.generation += 1;
+  }
+
+  private checkExpiry(record: CredentialRecord): void {
     if (record.expiresAt !== null && record.expiresAt <= this.clock.now().toISOString()) {
       throw new UnauthorizedError('Bearer token has expired.', 'auth.expired_token');
     }
-    const grants = record.grants && {
-      projects: new Set(record.grants.projects),
-      environments: groupEnvironments(record.grants.environments),
-    };
-    return {
-      type: record.type,
-      tokenUlid: record.ulid,
-      tokenName: record.name,
-      account: record.account,
-      scopes: record.scopes === null ? null : new Set(record.scopes),
-      tier: record.tier,
-      access: new ResourceAccess(record.accountProjects && new Set(record.accountProjects), grants),
-    };
   }
+}
+
+function toPrincipal(record: CredentialRecord): ManagementPrincipal {
+  const grants = record.grants && {
+    projects: new Set(record.grants.projects),
+    environments: groupEnvironments(record.grants.environments),
+  };
+  return {
+    type: record.type,
+    tokenUlid: record.ulid,
+    tokenName: record.name,
+    account: record.account,
+    scopes: record.scopes === null ? null : new Set(record.scopes),
+    tier: record.tier,
+    access: new ResourceAccess(record.accountProjects && new Set(record.accountProjects), grants),
+  };
 }
 
 function groupEnvironments(list: Array<{ projectUlid: string; environmentUlid: string }>) {
@@ -77,14 +137,23 @@ export function authorizeOperation(principal: ManagementPrincipal, requiredScope
   if (!allowed) throw new ForbiddenError(`This token lacks the ${scope} scope.`, scope);
 }
 
-/** Pipeline stage: authenticate. */
+/**
+ * Pipeline stage: authenticate. After a request that may have changed data (any method but GET
+ * and HEAD) the kept credentials are dropped, so a revoked or deleted token, a changed role or
+ * grant takes effect on this instance from the next request on.
+ */
 export function authenticateManagement(authenticator: ManagementAuthenticator) {
   return async (ctx: Koa.Context, next: () => Promise<void>): Promise<void> => {
     const state = operationState(ctx);
     if (state.operation?.secured !== false) {
       state.managementPrincipal = await authenticator.authenticate(ctx.get('authorization') || undefined);
     }
-    await next();
+    if (ctx.method === 'GET' || ctx.method === 'HEAD') return next();
+    try {
+      await next();
+    } finally {
+      authenticator.forgetCredentials();
+    }
   };
 }
 

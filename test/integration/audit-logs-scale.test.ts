@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { auditUlid } from '../../src/audit/audit-ids.js';
 import { AuditLogService, type AuditListParams } from '../../src/features/audit-logs/service.js';
-import { KnexAuditLogStore } from '../../src/features/audit-logs/store.js';
+import { auditListSql, KnexAuditLogStore } from '../../src/features/audit-logs/store.js';
+import type { AuditQuery } from '../../src/features/audit-logs/store-types.js';
 import { ResourceAccess } from '../../src/auth/principal.js';
 import { describeEachDatabase } from '../support/databases.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -57,20 +58,23 @@ describeEachDatabase('audit log page cost', (db) => {
   /** Runs one page query and returns the storage engine's row reads (MariaDB) or plan (SQLite). */
   async function measure(params: Partial<AuditListParams>, access = ResourceAccess.unrestricted()) {
     return app.knex.transaction(async (trx) => {
-      const captured: Array<{ sql: string; bindings: readonly unknown[] }> = [];
-      const listener = (q: { sql: string; bindings: readonly unknown[] }) => {
-        if (q.sql.includes('audit_entries')) captured.push(q);
+      const dialect = app.composition.core.dialect;
+      const store = new KnexAuditLogStore(trx as unknown as Knex, dialect);
+      // The query the store runs, as it builds it (it runs prepared SQL, not through Knex's builder).
+      const queries: AuditQuery[] = [];
+      const listManagement = store.listManagement.bind(store);
+      store.listManagement = async (query) => {
+        queries.push(query);
+        return listManagement(query);
       };
-      trx.on('query', listener);
-      const service = new AuditLogService(new KnexAuditLogStore(trx as unknown as Knex, app.composition.core.dialect));
+      const service = new AuditLogService(store);
       const before = db.name === 'mariadb' ? await handlerReads(trx) : 0;
       const page = await service.listManagement(access, { per_page: perPage, ...params });
       const reads = db.name === 'mariadb' ? (await handlerReads(trx)) - before : 0;
-      trx.removeListener('query', listener);
-      const query = captured[captured.length - 1] as { sql: string; bindings: readonly unknown[] };
+      const query = auditListSql(dialect, 'audit_entries', queries[queries.length - 1] as AuditQuery);
       const plan =
         db.name === 'sqlite'
-          ? ((await trx.raw(`EXPLAIN QUERY PLAN ${query.sql}`, query.bindings as Knex.RawBinding[])) as Array<{ detail: string }>)
+          ? ((await trx.raw(`EXPLAIN QUERY PLAN ${query.sql}`, query.values)) as Array<{ detail: string }>)
               .map((r) => r.detail)
               .join(' | ')
           : '';

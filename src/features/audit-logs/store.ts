@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import { managementAuditColumns } from '../../audit/audit-columns.js';
+import { selectArrays } from '../../audit/prepared-sql.js';
 import type { Dialect } from '../../storage/database.js';
 import type {
   AuditLogStore,
@@ -37,6 +39,146 @@ const filterIndexes: Record<'audit_entries' | 'public_audit_entries', Array<[Fil
   ],
 };
 
+
+const publicColumns = [
+  'ulid',
+  'created_at',
+  'actor_type',
+  'actor_ulid',
+  'environment_ulid',
+  'environment_key',
+  'project_ulid',
+  'action',
+  'subject_type',
+  'subject_ulid',
+  'subject_label',
+  'result',
+  'status_code',
+] as const;
+
+// Rows come back as arrays (prepared-sql.ts, selectArrays): one object literal of a fixed shape
+// per row is cheaper than the drivers' objects built column by column.
+type Cells = unknown[];
+const str = (cell: unknown) => cell as string;
+const optional = (cell: unknown) => (cell ?? null) as string | null;
+
+/** A row of `managementAuditColumns`. */
+function toManagementRow(c: Cells): ManagementAuditRow {
+  return {
+    ulid: str(c[0]),
+    created_at: str(c[1]),
+    actor_type: optional(c[2]),
+    actor_ulid: optional(c[3]),
+    actor_name: optional(c[4]),
+    actor_email: optional(c[5]),
+    token_ulid: optional(c[6]),
+    token_name: optional(c[7]),
+    http_method: str(c[8]),
+    http_path: str(c[9]),
+    action: str(c[10]),
+    subject_type: optional(c[11]),
+    subject_ulid: optional(c[12]),
+    subject_label: optional(c[13]),
+    result: str(c[14]),
+    status_code: Number(c[15]),
+    project_ulid: optional(c[16]),
+    environment_ulid: optional(c[17]),
+  };
+}
+
+/** A row of `publicColumns`. */
+function toPublicRow(c: Cells): PublicAuditStoredRow {
+  return {
+    ulid: str(c[0]),
+    created_at: str(c[1]),
+    actor_type: str(c[2]),
+    actor_ulid: optional(c[3]),
+    environment_ulid: optional(c[4]),
+    environment_key: optional(c[5]),
+    project_ulid: optional(c[6]),
+    action: str(c[7]),
+    subject_type: optional(c[8]),
+    subject_ulid: optional(c[9]),
+    subject_label: optional(c[10]),
+    result: str(c[11]),
+    status_code: Number(c[12]),
+  };
+}
+
+const selectLists = {
+  audit_entries: managementAuditColumns.map((c) => `\`${c}\``).join(', '),
+  public_audit_entries: publicColumns.map((c) => `\`${c}\``).join(', '),
+};
+
+/** Equality filters and their columns, in the order their conditions are written. */
+const equalityFilters: Array<[FilterKey, string]> = [
+  ['action', 'action'],
+  ['result', 'result'],
+  ['subjectType', 'subject_type'],
+  ['subjectUlid', 'subject_ulid'],
+  ['actorUlid', 'actor_ulid'],
+  ['tokenUlid', 'token_ulid'],
+];
+
+/** One page query: SQL text (the same for every page of a list) and its values. */
+export interface AuditListSql {
+  sql: string;
+  values: Array<string | number>;
+}
+
+/**
+ * The page query of an audit list. Built from fixed fragments, values as bindings: the text
+ * depends only on which filters are set, so it is prepared once and reused (prepared-sql.ts);
+ * a page through Knex's builder cost more CPU than reading the rows.
+ */
+export function auditListSql(dialect: Dialect, table: 'audit_entries' | 'public_audit_entries', query: AuditQuery): AuditListSql {
+  const index = dialect === 'mysql' ? pickIndex(table, query) : undefined;
+  // SQLite's planner already uses both parts of these indexes; only MySQL/MariaDB gets the hint.
+  const from = index ? `\`${table}\` FORCE INDEX (\`${index}\`)` : `\`${table}\``;
+  const desc = query.sort === 'created_at_desc';
+  const where: string[] = [];
+  const values: Array<string | number> = [];
+  for (const [filter, column] of equalityFilters) {
+    const value = query[filter];
+    if (value === undefined || (filter === 'tokenUlid' && table !== 'audit_entries')) continue;
+    where.push(`\`${column}\` = ?`);
+    values.push(value);
+  }
+  if (query.fromUlid !== undefined) {
+    where.push('`ulid` >= ?');
+    values.push(query.fromUlid);
+  }
+  if (query.toUlid !== undefined) {
+    where.push('`ulid` <= ?');
+    values.push(query.toUlid);
+  }
+  if (query.after !== undefined) {
+    where.push(desc ? '`ulid` < ?' : '`ulid` > ?');
+    values.push(query.after);
+  }
+  const visibility = query.visibility;
+  if (visibility) {
+    where.push(visibility.projects.length === 0 ? '1 = 0' : `\`project_ulid\` IN (${placeholders(visibility.projects.length)})`);
+    values.push(...visibility.projects);
+    where.push(
+      visibility.environments.length === 0
+        ? '`environment_ulid` IS NULL'
+        : `(\`environment_ulid\` IS NULL OR \`environment_ulid\` IN (${placeholders(visibility.environments.length)}))`,
+    );
+    values.push(...visibility.environments);
+  }
+  values.push(query.limit);
+  const sql =
+    `SELECT ${selectLists[table]} FROM ${from}` +
+    (where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '') +
+    ` ORDER BY \`ulid\` ${desc ? 'DESC' : 'ASC'} LIMIT ?`;
+  return { sql, values };
+}
+
+function placeholders(n: number): string {
+  return Array(n).fill('?').join(', ');
+}
+
 /**
  * Every filter is an equality, every list is ordered by ulid: with the `(column, ulid)` indexes
  * of migrations 0001 and 0002 the database reads one index range from the cursor on, so a page
@@ -50,70 +192,13 @@ export class KnexAuditLogStore implements AuditLogStore {
   ) {}
 
   async listManagement(query: AuditQuery): Promise<ManagementAuditRow[]> {
-    const q = this.base('audit_entries', query);
-    if (query.tokenUlid !== undefined) q.where('token_ulid', query.tokenUlid);
-    return (await q.select(
-      'ulid',
-      'created_at',
-      'actor_type',
-      'actor_ulid',
-      'actor_name',
-      'actor_email',
-      'token_ulid',
-      'token_name',
-      'http_method',
-      'http_path',
-      'action',
-      'subject_type',
-      'subject_ulid',
-      'subject_label',
-      'result',
-      'status_code',
-      'project_ulid',
-      'environment_ulid',
-    )) as ManagementAuditRow[];
+    const { sql, values } = auditListSql(this.dialect, 'audit_entries', query);
+    return (await selectArrays(this.knex, sql, values)).map(toManagementRow);
   }
 
   async listPublic(query: Omit<AuditQuery, 'tokenUlid'>): Promise<PublicAuditStoredRow[]> {
-    return (await this.base('public_audit_entries', { ...query, tokenUlid: undefined }).select(
-      'ulid',
-      'created_at',
-      'actor_type',
-      'actor_ulid',
-      'environment_ulid',
-      'environment_key',
-      'project_ulid',
-      'action',
-      'subject_type',
-      'subject_ulid',
-      'subject_label',
-      'result',
-      'status_code',
-    )) as PublicAuditStoredRow[];
-  }
-
-  private base(table: 'audit_entries' | 'public_audit_entries', query: AuditQuery): Knex.QueryBuilder {
-    const index = this.dialect === 'mysql' ? pickIndex(table, query) : undefined;
-    // SQLite's planner already uses both parts of these indexes; only MySQL/MariaDB gets the hint.
-    const q = index ? this.knex.from(this.knex.raw('?? FORCE INDEX (??)', [table, index])) : this.knex(table);
-    const desc = query.sort === 'created_at_desc';
-    if (query.action !== undefined) q.where('action', query.action);
-    if (query.result !== undefined) q.where('result', query.result);
-    if (query.subjectType !== undefined) q.where('subject_type', query.subjectType);
-    if (query.subjectUlid !== undefined) q.where('subject_ulid', query.subjectUlid);
-    if (query.actorUlid !== undefined) q.where('actor_ulid', query.actorUlid);
-    if (query.fromUlid !== undefined) q.where('ulid', '>=', query.fromUlid);
-    if (query.toUlid !== undefined) q.where('ulid', '<=', query.toUlid);
-    if (query.after !== undefined) q.where('ulid', desc ? '<' : '>', query.after);
-    const visibility = query.visibility;
-    if (visibility) {
-      q.whereIn('project_ulid', visibility.projects);
-      q.where((w) => {
-        w.whereNull('environment_ulid');
-        if (visibility.environments.length > 0) w.orWhereIn('environment_ulid', visibility.environments);
-      });
-    }
-    return q.orderBy('ulid', desc ? 'desc' : 'asc').limit(query.limit);
+    const { sql, values } = auditListSql(this.dialect, 'public_audit_entries', { ...query, tokenUlid: undefined });
+    return (await selectArrays(this.knex, sql, values)).map(toPublicRow);
   }
 
   async listProjectsAndEnvironments() {

@@ -4,6 +4,7 @@ import type { components as publicComponents, operations as publicOperations } f
 import type { EnvironmentKeyCache } from '../../auth/environment-key-cache.js';
 import { readApiKey } from '../../auth/public-auth.js';
 import { auditActionByOperation } from '../../audit/actions.js';
+import { describePublicAudit } from '../../audit/public-audit.js';
 import { BadRequestError, OfrepError, UnprocessableError, publicMessages } from '../../http/errors.js';
 import type { ManagementRequest, OperationResult, PublicRequest } from '../../http/operation.js';
 import type { StreamHub } from '../../runtime/stream-hub.js';
@@ -43,6 +44,12 @@ export interface EvaluationHandlerDeps {
 
 /** Public handlers (specs/public.yaml), keyed by operationId. */
 export function publicEvaluationHandlers({ service, decoder, hub, keyCache }: EvaluationHandlerDeps) {
+  /** Names the flag of the request's public audit entry from the snapshot (spares the writer a lookup). */
+  const nameAuditedFlag = async (request: Pick<PublicRequest, 'principal' | 'ctx'>, flagKey: string): Promise<void> => {
+    const entry = await service.environment(request.principal);
+    describePublicAudit(request.ctx, { subjectUlid: entry.flagUlids.get(flagKey) ?? null });
+  };
+
   return {
     async listEvaluatedFlags(request: PublicRequest): Promise<OperationResult> {
       const context = decoder.contextHeader(request.headers);
@@ -53,6 +60,7 @@ export function publicEvaluationHandlers({ service, decoder, hub, keyCache }: Ev
     async getEvaluatedFlag(request: PublicRequest<FlagParams>): Promise<OperationResult> {
       const context = decoder.contextHeader(request.headers);
       const defaults = decoder.defaultsHeader(request.headers);
+      await nameAuditedFlag(request, request.params.flagKey);
       return { headers: json, body: await service.getEvaluated(request.principal, request.params.flagKey, context, defaults) };
     },
 
@@ -64,6 +72,7 @@ export function publicEvaluationHandlers({ service, decoder, hub, keyCache }: Ev
         // The router validated the body against UsageReport already; this is the engine's check.
         if (!context) throw new BadRequestError(publicMessages.invalidContext);
       }
+      await nameAuditedFlag(request, request.params.flagKey);
       await service.recordUsage(request.principal, request.params.flagKey, body.count ?? 1, context);
       return { body: { status: 'success' } };
     },
@@ -133,6 +142,7 @@ export function publicEvaluationHandlers({ service, decoder, hub, keyCache }: Ev
     async ofrepEvaluateFlag(request: PublicRequest<{ key: string }>): Promise<OperationResult> {
       const parsed = ofrepContext(request.body);
       if (!parsed.ok) throw new OfrepError(400, parsed.errorCode, parsed.details, request.params.key);
+      await nameAuditedFlag(request, request.params.key);
       const result = await service.ofrepEvaluate(request.principal, request.params.key, parsed.context);
       return { body: result };
     },

@@ -9,19 +9,35 @@ import { RateLimitedError, UnauthorizedError } from '../../../src/http/errors.js
 const logger = pino({ level: 'silent' });
 const clock = { now: () => new Date('2026-05-01T10:00:00.000Z') };
 
-/** Records inserts instead of writing; can be told to fail. */
+/**
+ * A knex whose pool hands out a fake better-sqlite3 connection: the buffer's multi-row INSERTs
+ * are decoded back into rows by the column list of their SQL text. Can be told to fail.
+ */
 function fakeKnex(flags: Array<{ ulid: string; key: string; project_ulid: string }> = []) {
   const inserts: PublicAuditRow[][] = [];
-  const state = { fail: false, flagQueries: 0 };
-  const knex = ((table: string) => {
-    if (table === 'public_audit_entries') {
+  const state = { fail: false, flagQueries: 0, prepared: [] as string[] };
+  const connection = {
+    prepare(sql: string) {
+      state.prepared.push(sql);
+      const match = /^INSERT INTO `public_audit_entries` \((.+?)\) VALUES /.exec(sql);
+      if (!match) throw new Error(`unexpected SQL: ${sql}`);
+      const columns = (match[1] as string).split(', ').map((c) => c.replace(/`/g, ''));
+      const rows = (sql.match(/\(\?/g) ?? []).length;
       return {
-        insert: async (rows: PublicAuditRow[]) => {
+        run(values: unknown[]) {
           if (state.fail) throw new Error('database down');
-          inserts.push(rows.map((r) => ({ ...r })));
+          expect(values.length).toBe(rows * columns.length);
+          const batch: PublicAuditRow[] = [];
+          for (let r = 0; r < rows; r++) {
+            batch.push(Object.fromEntries(columns.map((c, i) => [c, values[r * columns.length + i]])) as unknown as PublicAuditRow);
+          }
+          inserts.push(batch);
         },
       };
-    }
+    },
+  };
+  const knex = ((table: string) => {
+    if (table !== 'flags') throw new Error(`unexpected table ${table}`);
     const builder = {
       whereIn: () => builder,
       select: async () => {
@@ -30,7 +46,12 @@ function fakeKnex(flags: Array<{ ulid: string; key: string; project_ulid: string
       },
     };
     return builder;
-  }) as unknown as Knex;
+  }) as unknown as Knex & { client: unknown };
+  knex.client = {
+    driverName: 'better-sqlite3',
+    acquireConnection: async () => connection,
+    releaseConnection: async () => undefined,
+  };
   return { knex, inserts, state };
 }
 
@@ -63,6 +84,11 @@ describe('PublicAuditBuffer', () => {
     const rows = db.inserts.flat();
     expect(rows[0]).toMatchObject({ created_at: '2026-05-01T10:00:00.000Z', http_path: '/v1/flags/0' });
     expect(rows.map((r) => r.ulid)).toEqual([...rows.map((r) => r.ulid)].sort());
+    // One statement per batch size, each prepared once however often it runs.
+    await Promise.all([0, 1, 2, 3, 4, 5, 6, 7].map(async (i) => buffer.record(entry(i))));
+    await buffer.flush();
+    expect(db.inserts.map((batch) => batch.length)).toEqual([4, 4, 2, 4, 4]);
+    expect(db.state.prepared.length).toBe(2);
   });
 
   it('is bounded: beyond capacity entries are dropped, not queued', async () => {
@@ -86,6 +112,24 @@ describe('PublicAuditBuffer', () => {
     expect(db.inserts.flat().length).toBe(1);
   });
 
+  it('after a failed batch, writes each entry exactly once on the next flush', async () => {
+    const db = fakeKnex();
+    const buffer = new PublicAuditBuffer(db.knex, clock, logger, { batchSize: 2 });
+    for (let i = 0; i < 5; i++) buffer.record(entry(i));
+    const failSecondBatch = db.knex.client as { acquireConnection: () => Promise<unknown> };
+    const acquire = failSecondBatch.acquireConnection;
+    let calls = 0;
+    failSecondBatch.acquireConnection = async () => {
+      calls += 1;
+      if (calls === 2) throw new Error('database down');
+      return acquire();
+    };
+    await expect(buffer.flush()).rejects.toThrow('database down');
+    expect(buffer.size).toBe(3);
+    await buffer.flush();
+    expect(db.inserts.flat().map((r) => r.http_path)).toEqual([0, 1, 2, 3, 4].map((i) => `/v1/flags/${i}`));
+  });
+
   it('fills in flag ulids from flag keys with one query per batch', async () => {
     const db = fakeKnex([{ ulid: 'flg_1', key: 'checkout', project_ulid: 'prj_1' }]);
     const buffer = new PublicAuditBuffer(db.knex, clock, logger);
@@ -94,6 +138,16 @@ describe('PublicAuditBuffer', () => {
     }
     await buffer.flush();
     expect(db.state.flagQueries).toBe(1);
+    expect(db.inserts.flat().map((r) => r.subject_ulid)).toEqual(['flg_1', null]);
+  });
+
+  it('asks nothing when the handler named the flag, even as unknown', async () => {
+    const db = fakeKnex([{ ulid: 'flg_1', key: 'checkout', project_ulid: 'prj_1' }]);
+    const buffer = new PublicAuditBuffer(db.knex, clock, logger);
+    buffer.record({ ...entry(0), project_ulid: 'prj_1', subject_type: 'flag', subject_label: 'checkout', subject_ulid: 'flg_1' }, true);
+    buffer.record({ ...entry(0), project_ulid: 'prj_1', subject_type: 'flag', subject_label: 'gone' }, true);
+    await buffer.flush();
+    expect(db.state.flagQueries).toBe(0);
     expect(db.inserts.flat().map((r) => r.subject_ulid)).toEqual(['flg_1', null]);
   });
 
@@ -125,6 +179,7 @@ describe('publicAuditMiddleware', () => {
       params: options.params ?? {},
       state: { operation: options.operationId ? { operationId: options.operationId } : undefined, publicPrincipal: options.principal },
       get: (name: string) => headers[name.toLowerCase()] ?? '',
+      req: { headers },
     } as unknown as Koa.Context;
   }
 

@@ -1,0 +1,111 @@
+import type { Knex } from 'knex';
+
+/**
+ * Runs fixed SQL text with `?` bindings on the pool's connection (or a transaction's), without
+ * Knex's query builder and compiler. For the audit paths, which run once per request: building,
+ * compiling and (on better-sqlite3) preparing the same statement again on every call cost more
+ * CPU than running it (bench/README.md). On SQLite each text is prepared once per connection and
+ * kept; on MySQL/MariaDB the text goes to mysql2 as is. Callers build the text from constant
+ * fragments only (identifiers are fixed, values always bindings).
+ */
+
+type Value = string | number | null;
+
+interface SqliteStatement {
+  all(values: readonly Value[]): unknown[][];
+  run(values: readonly Value[]): unknown;
+  raw(on: boolean): SqliteStatement;
+}
+interface SqliteConnection {
+  prepare(sql: string): SqliteStatement;
+}
+interface MysqlConnection {
+  query(
+    options: { sql: string; rowsAsArray?: boolean },
+    values: readonly Value[],
+    callback: (error: Error | null, rows: unknown) => void,
+  ): void;
+}
+interface PoolClient {
+  driverName: string;
+  acquireConnection(): Promise<unknown>;
+  releaseConnection(connection: unknown): unknown;
+}
+
+/** Statements kept per SQLite connection; beyond this the least recently used is dropped. */
+const maxStatements = 64;
+const prepared = new WeakMap<object, Map<string, SqliteStatement>>();
+
+function sqliteStatement(connection: SqliteConnection, sql: string, arrays = false): SqliteStatement {
+  let cache = prepared.get(connection);
+  if (!cache) prepared.set(connection, (cache = new Map()));
+  const key = arrays ? `[]${sql}` : sql;
+  let statement = cache.get(key);
+  if (statement) {
+    // Map order is insertion order: re-inserting marks it as recently used.
+    cache.delete(key);
+  } else {
+    statement = connection.prepare(sql);
+    if (arrays) statement.raw(true);
+    if (cache.size >= maxStatements) cache.delete(cache.keys().next().value as string);
+  }
+  cache.set(key, statement);
+  return statement;
+}
+
+async function onConnection<T>(
+  db: Knex | Knex.Transaction,
+  sqlite: (connection: SqliteConnection) => T,
+  mysql: (connection: MysqlConnection) => Promise<T>,
+): Promise<T> {
+  const client = db.client as PoolClient;
+  const connection = await client.acquireConnection();
+  try {
+    return client.driverName === 'better-sqlite3'
+      ? sqlite(connection as SqliteConnection)
+      : await mysql(connection as MysqlConnection);
+  } finally {
+    await client.releaseConnection(connection);
+  }
+}
+
+function mysqlQuery(connection: MysqlConnection, sql: string, values: readonly Value[], rowsAsArray = false): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    connection.query({ sql, rowsAsArray }, values, (error, rows) => (error ? reject(error) : resolve(rows)));
+  });
+}
+
+/** Runs an INSERT, UPDATE or DELETE. */
+export function execute(db: Knex | Knex.Transaction, sql: string, values: readonly Value[]): Promise<void> {
+  return onConnection(
+    db,
+    (connection) => void sqliteStatement(connection, sql).run(values),
+    async (connection) => void (await mysqlQuery(connection, sql, values)),
+  );
+}
+
+/**
+ * Runs a SELECT and returns each row as an array of its columns in select-list order. Cheaper
+ * than `select` for wide rows: the drivers then build no object per row, property by property.
+ */
+export function selectArrays(db: Knex | Knex.Transaction, sql: string, values: readonly Value[]): Promise<unknown[][]> {
+  return onConnection(
+    db,
+    (connection) => sqliteStatement(connection, sql, true).all(values),
+    async (connection) => (await mysqlQuery(connection, sql, values, true)) as unknown[][],
+  );
+}
+
+/** `INSERT INTO table (columns) VALUES (?, ...), ...` for `rows` rows; texts are cached. */
+export function insertText(table: string, columns: readonly string[], rows: number): string {
+  const key = `${table}\u0000${columns.join(',')}\u0000${rows}`;
+  let text = insertTexts.get(key);
+  if (text === undefined) {
+    const tuple = `(${columns.map(() => '?').join(', ')})`;
+    text = `INSERT INTO \`${table}\` (${columns.map((c) => `\`${c}\``).join(', ')}) VALUES ${Array(rows).fill(tuple).join(', ')}`;
+    if (insertTexts.size >= 512) insertTexts.clear();
+    insertTexts.set(key, text);
+  }
+  return text;
+}
+const insertTexts = new Map<string, string>();

@@ -1,0 +1,81 @@
+import type { Knex } from 'knex';
+import { describe, expect, it } from 'vitest';
+import { AuditWriter, type AuditEntryInput } from '../../../src/audit/audit-trail.js';
+
+const clock = { now: () => new Date('2026-05-01T10:00:00.000Z') };
+
+/**
+ * A knex whose pool hands out a fake better-sqlite3 connection recording each INSERT's row count
+ * and rows (decoded by the column list of its SQL text); can be told to fail.
+ */
+function fakeKnex() {
+  const statements: Array<Array<Record<string, unknown>>> = [];
+  const state = { fail: false, prepared: 0 };
+  const connection = {
+    prepare(sql: string) {
+      state.prepared += 1;
+      const match = /^INSERT INTO `audit_entries` \((.+?)\) VALUES /.exec(sql);
+      if (!match) throw new Error(`unexpected SQL: ${sql}`);
+      const columns = (match[1] as string).split(', ').map((c) => c.replace(/`/g, ''));
+      const rows = (sql.match(/\(\?/g) ?? []).length;
+      return {
+        run(values: unknown[]) {
+          if (state.fail) throw new Error('database down');
+          expect(values.length).toBe(rows * columns.length);
+          statements.push(
+            Array.from({ length: rows }, (_, r) => Object.fromEntries(columns.map((c, i) => [c, values[r * columns.length + i]]))),
+          );
+        },
+      };
+    },
+  };
+  const knex = { client: { driverName: 'better-sqlite3', acquireConnection: async () => connection, releaseConnection: async () => {} } };
+  return { knex: knex as unknown as Knex, statements, state };
+}
+
+const entry = (path: string): AuditEntryInput => ({
+  action: 'project.read',
+  principal: undefined,
+  httpMethod: 'GET',
+  httpPath: path,
+  result: 'denied_auth',
+  statusCode: 401,
+});
+
+describe('AuditWriter.writeShared', () => {
+  it('writes the entries of one event-loop turn with one INSERT, settling each caller after it', async () => {
+    const db = fakeKnex();
+    const writer = new AuditWriter(clock);
+    const settled: string[] = [];
+    const writes = ['/a', '/b', '/c'].map((p) => writer.writeShared(db.knex, entry(p)).then(() => settled.push(p)));
+    expect(db.statements).toEqual([]);
+    await Promise.all(writes);
+    expect(settled).toEqual(['/a', '/b', '/c']);
+    expect(db.statements.map((s) => s.map((r) => r.http_path))).toEqual([['/a', '/b', '/c']]);
+    expect(db.statements[0]?.[0]).toMatchObject({ actor_type: null, http_method: 'GET', result: 'denied_auth', status_code: 401 });
+    // The next turn starts a new INSERT.
+    await writer.writeShared(db.knex, entry('/d'));
+    expect(db.statements.map((s) => s.length)).toEqual([3, 1]);
+  });
+
+  it('splits a large turn into INSERTs of at most 50 rows, each text prepared once', async () => {
+    const db = fakeKnex();
+    const writer = new AuditWriter(clock);
+    await Promise.all(Array.from({ length: 120 }, (_, i) => writer.writeShared(db.knex, entry(`/p${i}`))));
+    await Promise.all(Array.from({ length: 120 }, (_, i) => writer.writeShared(db.knex, entry(`/q${i}`))));
+    expect(db.statements.map((s) => s.length)).toEqual([50, 50, 20, 50, 50, 20]);
+    expect(db.state.prepared).toBe(2);
+    expect(db.statements.flat().map((r) => r.http_path)).toEqual([
+      ...Array.from({ length: 120 }, (_, i) => `/p${i}`),
+      ...Array.from({ length: 120 }, (_, i) => `/q${i}`),
+    ]);
+  });
+
+  it('fails every caller of a failed INSERT', async () => {
+    const db = fakeKnex();
+    db.state.fail = true;
+    const writer = new AuditWriter(clock);
+    const results = await Promise.allSettled([writer.writeShared(db.knex, entry('/a')), writer.writeShared(db.knex, entry('/b'))]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+  });
+});
