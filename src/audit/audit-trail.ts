@@ -3,7 +3,7 @@ import type { ManagementPrincipal } from '../auth/principal.js';
 import type { Clock } from '../clock.js';
 import { managementAuditColumns } from './audit-columns.js';
 import { auditUlid } from './audit-ids.js';
-import { execute, insertText } from './prepared-sql.js';
+import { execute, insertText } from '../storage/prepared-sql.js';
 
 /** What a service knows about the subject of a change. */
 export interface AuditSubject {

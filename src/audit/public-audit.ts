@@ -9,7 +9,7 @@ import { operationState } from '../http/operation.js';
 import { poller } from '../poller.js';
 import { auditResult, denialActions, publicAuditActionByOperation } from './actions.js';
 import { auditUlid } from './audit-ids.js';
-import { execute, insertText } from './prepared-sql.js';
+import { execute, insertText } from '../storage/prepared-sql.js';
 
 /** One row of public_audit_entries, as buffered. */
 export interface PublicAuditRow {

@@ -7,8 +7,13 @@ export type Dialect = 'sqlite' | 'mysql';
 /** Name of the Unicode-aware lower-case SQL function registered on SQLite connections. */
 export const SQLITE_UNICODE_LOWER = 'vexil_lower';
 
+interface SqliteStatement {
+  readonly reader: boolean;
+  raw(on: boolean): unknown;
+}
+
 interface SqliteConnection {
-  prepare(sql: string): unknown;
+  prepare(sql: string): SqliteStatement;
   pragma(s: string): unknown;
   function(name: string, options: { deterministic: boolean }, fn: (value: unknown) => unknown): unknown;
 }
@@ -24,17 +29,21 @@ const STATEMENT_CACHE_SIZE = 2000;
 /**
  * Knex prepares every query again before running it, which costs as much as running a small
  * query. Statements are reusable (Knex runs them with all()/run(), never as open iterators), so
- * the connection's prepare() answers from a bounded cache keyed by SQL text.
+ * the connection's prepare() answers from a bounded cache keyed by SQL text. A statement comes
+ * back in its default mode (rows as objects) whatever its previous user set (prepared-sql.ts
+ * reads some rows as arrays).
  */
 function cachePreparedStatements(conn: SqliteConnection): void {
   const prepare = conn.prepare.bind(conn);
-  const cache = new Map<string, unknown>();
+  const cache = new Map<string, SqliteStatement>();
   conn.prepare = (sql: string) => {
     let statement = cache.get(sql);
     if (statement === undefined) {
       statement = prepare(sql);
       if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
       cache.set(sql, statement);
+    } else if (statement.reader) {
+      statement.raw(false);
     }
     return statement;
   };

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { managementAuditColumns } from '../../audit/audit-columns.js';
-import { selectArrays } from '../../audit/prepared-sql.js';
+import { selectArrays } from '../../storage/prepared-sql.js';
 import type { Dialect } from '../../storage/database.js';
 import type {
   AuditLogStore,

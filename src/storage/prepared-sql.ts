@@ -4,8 +4,8 @@ import type { Knex } from 'knex';
  * Runs fixed SQL text with `?` bindings on the pool's connection (or a transaction's), without
  * Knex's query builder and compiler. For the audit paths, which run once per request: building,
  * compiling and (on better-sqlite3) preparing the same statement again on every call cost more
- * CPU than running it (bench/README.md). On SQLite each text is prepared once per connection and
- * kept; on MySQL/MariaDB the text goes to mysql2 as is. Callers build the text from constant
+ * CPU than running it (bench/README.md). On SQLite each text is prepared once per connection (the
+ * connection's statement cache); on MySQL/MariaDB the text goes to mysql2 as is. Callers build the text from constant
  * fragments only (identifiers are fixed, values always bindings).
  */
 
@@ -32,25 +32,13 @@ interface PoolClient {
   releaseConnection(connection: unknown): unknown;
 }
 
-/** Statements kept per SQLite connection; beyond this the least recently used is dropped. */
-const maxStatements = 64;
-const prepared = new WeakMap<object, Map<string, SqliteStatement>>();
-
+/**
+ * The connection's statement for `sql`. SQLite connections answer prepare() from their
+ * statement cache (database.ts), which hands statements out in their default (object rows) mode.
+ */
 function sqliteStatement(connection: SqliteConnection, sql: string, arrays = false): SqliteStatement {
-  let cache = prepared.get(connection);
-  if (!cache) prepared.set(connection, (cache = new Map()));
-  const key = arrays ? `[]${sql}` : sql;
-  let statement = cache.get(key);
-  if (statement) {
-    // Map order is insertion order: re-inserting marks it as recently used.
-    cache.delete(key);
-  } else {
-    statement = connection.prepare(sql);
-    if (arrays) statement.raw(true);
-    if (cache.size >= maxStatements) cache.delete(cache.keys().next().value as string);
-  }
-  cache.set(key, statement);
-  return statement;
+  const statement = connection.prepare(sql);
+  return arrays ? statement.raw(true) : statement;
 }
 
 async function onConnection<T>(
