@@ -111,6 +111,8 @@ interface SegmentRow {
 }
 
 const CHUNK = 500;
+/** Flags compiled together by a full load of a large project. */
+const FULL_LOAD_SLICE = 1000;
 
 function truthy(value: unknown): boolean {
   return value === true || value === 1 || value === '1';
@@ -369,7 +371,17 @@ async function loadWholeEnvironment(db: Knex | Knex.Transaction, env: Environmen
   const projectUlid = env.project_ulid;
   const flagRows: FlagRow[] = await db('flags').where('project_ulid', projectUlid).select(...FLAG_COLUMNS);
   flagRows.sort(byKey);
-  const flags = await compileFlags(db, environmentUlid, projectUlid, flagRows, 'project');
+  // A large project is compiled a slice of flags at a time, so its value, target, rule and
+  // criterion rows are never all in memory at once (peak memory of a first load).
+  let flags: CompiledFlag[];
+  if (flagRows.length <= FULL_LOAD_SLICE) {
+    flags = await compileFlags(db, environmentUlid, projectUlid, flagRows, 'project');
+  } else {
+    flags = [];
+    for (const slice of chunks(flagRows, FULL_LOAD_SLICE)) {
+      for (const flag of await compileFlags(db, environmentUlid, projectUlid, slice, 'listed')) flags.push(flag);
+    }
+  }
 
   const segmentRows: SegmentRow[] = await db('segments')
     .where('project_ulid', projectUlid)
