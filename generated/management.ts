@@ -452,8 +452,10 @@ export interface paths {
         post?: never;
         /**
          * Revoke a management token
-         * @description Revokes the management token (`mgt_` ulid): from now on it gets 401. It stays in the list
-         *     with `revoked_at` set. Revoking an already revoked token succeeds and changes nothing.
+         * @description Revokes the management token (`mgt_` ulid): from now on it gets 401 on this instance, and
+         *     on other instances sharing the database within one revision poll interval
+         *     (`VEXIL_REVISION_POLL_MS`, 250 ms by default). It stays in the list with `revoked_at` set.
+         *     Revoking an already revoked token succeeds and changes nothing.
          *     Required: a personal access token of an `owner` or `admin` account
          *     (`x-required-scope: personal`).
          */

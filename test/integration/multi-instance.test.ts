@@ -121,6 +121,21 @@ describeEachDatabase('two instances on one database', (db) => {
     expect(revalidated.status).toBe(304);
   });
 
+  it('stops accepting a management token revoked through A on B within a second', async () => {
+    const created = await a.mgmt('POST', '/tokens', { name: 'Multi', scopes: ['projects:read'] });
+    expect(created.status).toBe(200);
+    const bearer = { token: created.body.data.token as string };
+    // B has looked the token up (and may keep it for one poll interval).
+    expect((await b.request('GET', '/management/v1/projects', bearer)).status).toBe(200);
+    expect((await b.request('GET', '/management/v1/projects', bearer)).status).toBe(200);
+    expect((await a.mgmt('DELETE', `/tokens/${created.body.data.ulid}`)).status).toBe(200);
+    expect((await a.request('GET', '/management/v1/projects', bearer)).status).toBe(401);
+    const elapsed = await servedWithinASecond('token revocation', Date.now(), async () => {
+      return (await b.request('GET', '/management/v1/projects', bearer)).status === 401;
+    });
+    expect(elapsed).toBeLessThan(1000);
+  });
+
   it('stops accepting a key revoked through A on B within a second', async () => {
     const revoked = await a.mgmt('DELETE', `/projects/${projectKey}/environments/production/keys/${keyUlid}`);
     expect(revoked.status).toBe(200);
