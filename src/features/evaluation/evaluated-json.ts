@@ -1,4 +1,4 @@
-import type { EvaluationOutcome } from '../../engine/index.js';
+import type { EvaluationOutcome, JsonValue } from '../../engine/index.js';
 
 /**
  * Response bodies of GET /v1/flags and GET /v1/flags/{flagKey}, written as text: each item
@@ -12,6 +12,10 @@ interface ItemPrefix {
   text: string;
 }
 
+interface FlagSet {
+  has(key: string): boolean;
+}
+
 const prefixesBySnapshot = new WeakMap<object, Map<string, ItemPrefix>>();
 
 function itemPrefix(outcome: EvaluationOutcome): ItemPrefix {
@@ -23,37 +27,44 @@ function itemPrefix(outcome: EvaluationOutcome): ItemPrefix {
   };
 }
 
-/** The prefix of an outcome's item; cached for the flags the snapshot holds (`known`). */
-function prefixText(snapshot: object, outcome: EvaluationOutcome, known: boolean): string {
-  if (!known) return itemPrefix(outcome).text;
+function prefixesOf(snapshot: object): Map<string, ItemPrefix> {
   let cache = prefixesBySnapshot.get(snapshot);
   if (cache === undefined) {
     cache = new Map();
     prefixesBySnapshot.set(snapshot, cache);
   }
-  let prefix = cache.get(outcome.key);
-  if (prefix === undefined || prefix.name !== outcome.name || prefix.type !== outcome.type) {
-    prefix = itemPrefix(outcome);
-    cache.set(outcome.key, prefix);
-  }
+  return cache;
+}
+
+/** The prefix of an outcome's item; kept for the flags the snapshot holds (declared-only keys are not). */
+function prefixText(snapshot: FlagSet, cache: Map<string, ItemPrefix>, outcome: EvaluationOutcome): string {
+  const cached = cache.get(outcome.key);
+  if (cached !== undefined && cached.name === outcome.name && cached.type === outcome.type) return cached.text;
+  const prefix = itemPrefix(outcome);
+  if (snapshot.has(outcome.key)) cache.set(outcome.key, prefix);
   return prefix.text;
 }
 
-function itemJson(snapshot: { has(key: string): boolean }, outcome: EvaluationOutcome): string {
-  return `${prefixText(snapshot, outcome, snapshot.has(outcome.key))}${JSON.stringify(outcome.value)}}}}`;
+function valueJson(value: JsonValue): string {
+  if (value === true) return 'true';
+  if (value === false) return 'false';
+  return JSON.stringify(value);
+}
+
+function itemJson(snapshot: FlagSet, cache: Map<string, ItemPrefix>, outcome: EvaluationOutcome): string {
+  return `${prefixText(snapshot, cache, outcome)}${valueJson(outcome.value)}}}}`;
 }
 
 /** `{"status":"success","data":[{"flag":…},…]}` */
-export function evaluatedListJson(snapshot: { has(key: string): boolean }, outcomes: readonly EvaluationOutcome[]): string {
-  let out = '{"status":"success","data":[';
-  for (let i = 0; i < outcomes.length; i++) {
-    if (i > 0) out += ',';
-    out += itemJson(snapshot, outcomes[i] as EvaluationOutcome);
-  }
-  return `${out}]}`;
+export function evaluatedListJson(snapshot: FlagSet, outcomes: readonly EvaluationOutcome[]): string {
+  const cache = prefixesOf(snapshot);
+  // Joined rather than appended: one flat string, which the response then measures and encodes cheaply.
+  const items = new Array<string>(outcomes.length);
+  for (let i = 0; i < outcomes.length; i++) items[i] = itemJson(snapshot, cache, outcomes[i] as EvaluationOutcome);
+  return `{"status":"success","data":[${items.join(',')}]}`;
 }
 
 /** `{"status":"success","data":{"flag":…}}` */
-export function evaluatedFlagJson(snapshot: { has(key: string): boolean }, outcome: EvaluationOutcome): string {
-  return `{"status":"success","data":${itemJson(snapshot, outcome)}}`;
+export function evaluatedFlagJson(snapshot: FlagSet, outcome: EvaluationOutcome): string {
+  return `{"status":"success","data":${itemJson(snapshot, prefixesOf(snapshot), outcome)}}`;
 }
