@@ -22,3 +22,25 @@ export const managementAuditColumns = [
   'project_ulid',
   'environment_ulid',
 ] as const;
+
+/** Columns of public_audit_entries, in the order the public audit buffer writes them (rowValues). */
+export const publicAuditColumns = [
+  'ulid',
+  'created_at',
+  'actor_type',
+  'actor_ulid',
+  'environment_ulid',
+  'environment_key',
+  'project_ulid',
+  'http_method',
+  'http_path',
+  'action',
+  'subject_type',
+  'subject_ulid',
+  'subject_label',
+  'result',
+  'status_code',
+] as const;
+
+/** What the public audit log lists of an entry (the request line is not part of it). */
+export const publicAuditListedColumns = publicAuditColumns.filter((c) => c !== 'http_method' && c !== 'http_path');

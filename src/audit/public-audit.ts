@@ -8,6 +8,7 @@ import { HttpError, UnauthorizedError } from '../http/errors.js';
 import { operationState } from '../http/operation.js';
 import { poller } from '../poller.js';
 import { auditResult, denialActions, publicAuditActionByOperation } from './actions.js';
+import { publicAuditColumns } from './audit-columns.js';
 import { auditUlid } from './audit-ids.js';
 import { execute, insertText } from '../storage/prepared-sql.js';
 
@@ -30,24 +31,6 @@ export interface PublicAuditRow {
   status_code: number;
 }
 
-/** Columns of public_audit_entries, in the order `rowValues` lists them. */
-const publicAuditColumns = [
-  'ulid',
-  'created_at',
-  'actor_type',
-  'actor_ulid',
-  'environment_ulid',
-  'environment_key',
-  'project_ulid',
-  'http_method',
-  'http_path',
-  'action',
-  'subject_type',
-  'subject_ulid',
-  'subject_label',
-  'result',
-  'status_code',
-] as const;
 
 function rowValues(row: PublicAuditRow): Array<string | number | null> {
   return [

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { managementAuditColumns } from '../../audit/audit-columns.js';
+import { managementAuditColumns, publicAuditListedColumns } from '../../audit/audit-columns.js';
 import { selectArrays } from '../../storage/prepared-sql.js';
 import type { Dialect } from '../../storage/database.js';
 import type {
@@ -40,21 +40,6 @@ const filterIndexes: Record<'audit_entries' | 'public_audit_entries', Array<[Fil
 };
 
 
-const publicColumns = [
-  'ulid',
-  'created_at',
-  'actor_type',
-  'actor_ulid',
-  'environment_ulid',
-  'environment_key',
-  'project_ulid',
-  'action',
-  'subject_type',
-  'subject_ulid',
-  'subject_label',
-  'result',
-  'status_code',
-] as const;
 
 // Rows come back as arrays (prepared-sql.ts, selectArrays): one object literal of a fixed shape
 // per row is cheaper than the drivers' objects built column by column.
@@ -86,7 +71,7 @@ function toManagementRow(c: Cells): ManagementAuditRow {
   };
 }
 
-/** A row of `publicColumns`. */
+/** A row of `publicAuditListedColumns`. */
 function toPublicRow(c: Cells): PublicAuditStoredRow {
   return {
     ulid: str(c[0]),
@@ -107,7 +92,7 @@ function toPublicRow(c: Cells): PublicAuditStoredRow {
 
 const selectLists = {
   audit_entries: managementAuditColumns.map((c) => `\`${c}\``).join(', '),
-  public_audit_entries: publicColumns.map((c) => `\`${c}\``).join(', '),
+  public_audit_entries: publicAuditListedColumns.map((c) => `\`${c}\``).join(', '),
 };
 
 /** Equality filters and their columns, in the order their conditions are written. */

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { describe, expect, it } from 'vitest';
 import { AuditWriter, type AuditEntryInput } from '../../../src/audit/audit-trail.js';
+import { decodeInsert } from '../../support/fake-sql.js';
 
 const clock = { now: () => new Date('2026-05-01T10:00:00.000Z') };
 
@@ -14,17 +15,10 @@ function fakeKnex() {
   const connection = {
     prepare(sql: string) {
       state.prepared.push(sql);
-      const match = /^INSERT INTO `audit_entries` \((.+?)\) VALUES /.exec(sql);
-      if (!match) throw new Error(`unexpected SQL: ${sql}`);
-      const columns = (match[1] as string).split(', ').map((c) => c.replace(/`/g, ''));
-      const rows = (sql.match(/\(\?/g) ?? []).length;
       return {
         run(values: unknown[]) {
           if (state.fail) throw new Error('database down');
-          expect(values.length).toBe(rows * columns.length);
-          statements.push(
-            Array.from({ length: rows }, (_, r) => Object.fromEntries(columns.map((c, i) => [c, values[r * columns.length + i]]))),
-          );
+          statements.push(decodeInsert('audit_entries', sql, values));
         },
       };
     },

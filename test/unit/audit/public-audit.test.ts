@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { describePublicAudit, PublicAuditBuffer, publicAuditMiddleware, type PublicAuditRow } from '../../../src/audit/public-audit.js';
 import type { PublicPrincipal } from '../../../src/auth/principal.js';
 import { RateLimitedError, UnauthorizedError } from '../../../src/http/errors.js';
+import { decodeInsert } from '../../support/fake-sql.js';
 
 const logger = pino({ level: 'silent' });
 const clock = { now: () => new Date('2026-05-01T10:00:00.000Z') };
@@ -19,19 +20,10 @@ function fakeKnex(flags: Array<{ ulid: string; key: string; project_ulid: string
   const connection = {
     prepare(sql: string) {
       state.prepared.push(sql);
-      const match = /^INSERT INTO `public_audit_entries` \((.+?)\) VALUES /.exec(sql);
-      if (!match) throw new Error(`unexpected SQL: ${sql}`);
-      const columns = (match[1] as string).split(', ').map((c) => c.replace(/`/g, ''));
-      const rows = (sql.match(/\(\?/g) ?? []).length;
       return {
         run(values: unknown[]) {
           if (state.fail) throw new Error('database down');
-          expect(values.length).toBe(rows * columns.length);
-          const batch: PublicAuditRow[] = [];
-          for (let r = 0; r < rows; r++) {
-            batch.push(Object.fromEntries(columns.map((c, i) => [c, values[r * columns.length + i]])) as unknown as PublicAuditRow);
-          }
-          inserts.push(batch);
+          inserts.push(decodeInsert('public_audit_entries', sql, values) as unknown as PublicAuditRow[]);
         },
       };
     },
