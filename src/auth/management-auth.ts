@@ -138,9 +138,22 @@ export function authorizeOperation(principal: ManagementPrincipal, requiredScope
 }
 
 /**
- * Pipeline stage: authenticate. After a request that may have changed data (any method but GET
- * and HEAD) the kept credentials are dropped, so a revoked or deleted token, a changed role or
- * grant takes effect on this instance from the next request on.
+ * Whether a request may change what a credential grants: any write to tokens or accounts, and
+ * deleting a project or an environment (grants name them). Flag, value, target, rule and
+ * segment writes cannot, so a client making many of them keeps its credential cached.
+ */
+export function mayChangeCredentials(method: string, pathTemplate: string | undefined): boolean {
+  if (method === 'GET' || method === 'HEAD') return false;
+  if (pathTemplate === undefined) return true;
+  const path = pathTemplate.replace(/^\/management\/v1/, '');
+  if (path.startsWith('/tokens') || path.startsWith('/accounts')) return true;
+  return method === 'DELETE' && /^\/projects\/\{projectKey\}(\/environments\/\{environmentKey\})?$/.test(path);
+}
+
+/**
+ * Pipeline stage: authenticate. After a request that may have changed a credential
+ * (mayChangeCredentials) the kept credentials are dropped, so a revoked or deleted token, a
+ * changed role or grant takes effect on this instance from the next request on.
  */
 export function authenticateManagement(authenticator: ManagementAuthenticator) {
   return async (ctx: Koa.Context, next: () => Promise<void>): Promise<void> => {
@@ -148,7 +161,7 @@ export function authenticateManagement(authenticator: ManagementAuthenticator) {
     if (state.operation?.secured !== false) {
       state.managementPrincipal = await authenticator.authenticate(ctx.get('authorization') || undefined);
     }
-    if (ctx.method === 'GET' || ctx.method === 'HEAD') return next();
+    if (!mayChangeCredentials(ctx.method, state.operation?.pathTemplate)) return next();
     try {
       await next();
     } finally {

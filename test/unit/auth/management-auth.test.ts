@@ -1,7 +1,7 @@
 import type Koa from 'koa';
 import { describe, expect, it } from 'vitest';
 import type { CredentialRecord, CredentialStore } from '../../../src/auth/credential-store.js';
-import { authenticateManagement, ManagementAuthenticator } from '../../../src/auth/management-auth.js';
+import { authenticateManagement, ManagementAuthenticator, mayChangeCredentials } from '../../../src/auth/management-auth.js';
 import { digestSecret } from '../../../src/auth/secrets.js';
 import { UnauthorizedError } from '../../../src/http/errors.js';
 
@@ -132,5 +132,43 @@ describe('authenticateManagement stage', () => {
     ).rejects.toThrow('handler failed');
     await stage(ctx('GET'), async () => {});
     expect(state.lookups).toBe(3);
+  });
+
+  it('keeps credentials across writes that cannot change one (flags, targets), drops them after token writes', async () => {
+    const { authenticator, state } = setup();
+    const stage = authenticateManagement(authenticator);
+    const at = (method: string, pathTemplate: string) =>
+      ({ method, state: { operation: { pathTemplate } }, get: () => bearer }) as unknown as Koa.Context;
+    await stage(at('POST', '/management/v1/projects/{projectKey}/flags'), async () => {});
+    await stage(at('PUT', '/management/v1/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets/{targetUlid}/publish'), async () => {});
+    await stage(at('DELETE', '/management/v1/projects/{projectKey}/flags/{flagKey}'), async () => {});
+    expect(state.lookups).toBe(1);
+    await stage(at('DELETE', '/management/v1/tokens/{tokenUlid}'), async () => {});
+    await stage(at('GET', '/management/v1/projects'), async () => {});
+    expect(state.lookups).toBe(2);
+  });
+});
+
+describe('mayChangeCredentials', () => {
+  it('is true for writes to tokens and accounts and for deleting a project or environment', () => {
+    const yes: Array<[string, string]> = [
+      ['POST', '/management/v1/tokens'],
+      ['DELETE', '/management/v1/tokens/{tokenUlid}'],
+      ['PUT', '/management/v1/accounts/{accountUlid}'],
+      ['POST', '/management/v1/accounts/{accountUlid}/tokens'],
+      ['DELETE', '/management/v1/projects/{projectKey}'],
+      ['DELETE', '/management/v1/projects/{projectKey}/environments/{environmentKey}'],
+    ];
+    const no: Array<[string, string]> = [
+      ['GET', '/management/v1/tokens'],
+      ['POST', '/management/v1/projects'],
+      ['PUT', '/management/v1/projects/{projectKey}'],
+      ['DELETE', '/management/v1/projects/{projectKey}/flags/{flagKey}'],
+      ['DELETE', '/management/v1/projects/{projectKey}/environments/{environmentKey}/keys/{keyUlid}'],
+      ['POST', '/management/v1/projects/{projectKey}/segments'],
+    ];
+    for (const [method, path] of yes) expect(mayChangeCredentials(method, path), `${method} ${path}`).toBe(true);
+    for (const [method, path] of no) expect(mayChangeCredentials(method, path), `${method} ${path}`).toBe(false);
+    expect(mayChangeCredentials('POST', undefined)).toBe(true);
   });
 });
