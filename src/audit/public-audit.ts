@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { readApiKey } from '../auth/public-auth.js';
-import type { Clock } from '../clock.js';
+import { isoOf, type Clock } from '../clock.js';
 import type { BackgroundTask } from '../core.js';
 import { HttpError, UnauthorizedError } from '../http/errors.js';
 import { operationState } from '../http/operation.js';
@@ -127,7 +127,7 @@ export class PublicAuditBuffer {
     // Spelled out rather than spread: one object shape, built once per public request.
     const entry: BufferedRow = {
       ulid: auditUlid(now),
-      created_at: now.toISOString(),
+      created_at: isoOf(now),
       actor_type: row.actor_type,
       actor_ulid: row.actor_ulid,
       environment_ulid: row.environment_ulid,

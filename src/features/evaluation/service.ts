@@ -1,5 +1,5 @@
 import type { PublicPrincipal } from '../../auth/principal.js';
-import type { Clock } from '../../clock.js';
+import { isoOf, type Clock } from '../../clock.js';
 import {
   evaluateAll,
   evaluateFlag,
@@ -102,7 +102,7 @@ export class EvaluationService {
   }
 
   private now(): string {
-    return this.clock.now().toISOString();
+    return isoOf(this.clock.now());
   }
 
   private observe(entry: EnvironmentSnapshot, context: Context | null, at: string): void {
