@@ -1,4 +1,5 @@
 import { monotonicFactory } from 'ulid';
+import { pooledRandom } from './random-pool.js';
 
 /** Kind prefixes of every identifier Vexil issues (SPEC.md section 2, DESIGN.md section 3). */
 export const idPrefixes = {
@@ -20,7 +21,7 @@ export const idPrefixes = {
 export type IdKind = keyof typeof idPrefixes;
 
 // Monotonic so that ulid order is creation order within a process, which keyset pagination relies on.
-const nextUlid = monotonicFactory();
+const nextUlid = monotonicFactory(pooledRandom);
 
 export function newId(kind: IdKind, now: number = Date.now()): string {
   return idPrefixes[kind] + nextUlid(now);

@@ -1,22 +1,9 @@
-import { randomFillSync } from 'node:crypto';
 import { encodeTime, incrementBase32, TIME_MAX, ulid } from 'ulid';
+import { pooledRandom } from '../random-pool.js';
 
 const prefix = 'aud_';
 let lastTime = -1;
 let lastRandom = '';
-
-// ulid() without a PRNG looks one up and makes a crypto call per character (16 per id): on the
-// public API's hot path (one audit entry per request) that was ~10 % of a request's CPU time
-// (bench/README.md). Random bytes are drawn from a pool refilled 4 KiB at a time instead.
-const pool = new Uint8Array(4096);
-let poolIndex = pool.length;
-function pooledRandom(): number {
-  if (poolIndex >= pool.length) {
-    randomFillSync(pool);
-    poolIndex = 0;
-  }
-  return (pool[poolIndex++] as number) / 256;
-}
 
 /**
  * Ulid of an audit entry whose time part is exactly the entry's `created_at` (in ms), so a
