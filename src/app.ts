@@ -10,7 +10,10 @@ import { buildApiRouter, unmatchedRoute } from './http/openapi/router.js';
 import type { OperationSpec } from './http/openapi/operations.js';
 import { requestLog } from './http/request-log.js';
 
-/** The handler's request, built as one object literal (no spreads: this runs on every request). */
+/**
+ * The handler's request, built as one object literal (no spreads: this runs on every public
+ * request); management requests extend it with their principal and audit trail.
+ */
 function publicRequest(ctx: Koa.Context, operation: OperationSpec): PublicRequest {
   const state = operationState(ctx);
   return {
@@ -58,12 +61,7 @@ export function createApp(c: Composition): Koa {
       if (!trail) throw new Error('management request without an audit trail');
       trail.principal = state.managementPrincipal;
       return {
-        params: state.params ?? {},
-        query: state.query ?? {},
-        body: state.body,
-        headers: ctx.req.headers,
-        operation: op,
-        ctx,
+        ...publicRequest(ctx, op),
         principal: state.managementPrincipal as ManagementRequest['principal'],
         audit: trail,
       };

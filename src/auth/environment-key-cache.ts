@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import type { CredentialStore, EnvironmentKeyRecord } from './credential-store.js';
 import type { PublicPrincipal } from './principal.js';
@@ -21,7 +20,7 @@ export class EnvironmentKeyCache {
   resolve(secret: string | undefined): PublicPrincipal | undefined {
     if (!secret || !looksLikeSecret(secret, ['srv_', 'mob_', 'cli_'])) return undefined;
     // The digest is the map key: equal digests are the only way to match, so no secret is compared directly.
-    return this.byDigest.get(keyDigest(secret));
+    return this.byDigest.get(digestSecret(secret));
   }
 
   /** Reloads when the keys changed since the last look; returns whether it reloaded. */
@@ -47,13 +46,6 @@ export class EnvironmentKeyCache {
     this.byDigest = next;
   }
 }
-
-/**
- * digestSecret's SHA-256 hex, computed per request: the one-shot crypto.hash (Node 20.12+) costs
- * about a third of a Hash object, and no secret has to be kept in memory to skip it.
- */
-export const keyDigest: (secret: string) => string =
-  typeof crypto.hash === 'function' ? (secret) => crypto.hash('sha256', secret, 'hex') : digestSecret;
 
 function toPrincipal(record: EnvironmentKeyRecord): PublicPrincipal {
   return {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import crypto, { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -16,10 +16,14 @@ export function generateSecret(prefix: SecretPrefix, length = 40): string {
   return out;
 }
 
-/** Only this digest is ever stored. */
-export function digestSecret(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
-}
+/**
+ * Only this digest (SHA-256, hex) is ever stored. Computed for every public API request, so the
+ * one-shot crypto.hash (Node 20.12+, about a third of a Hash object's cost) is used when present.
+ */
+export const digestSecret: (secret: string) => string =
+  typeof crypto.hash === 'function'
+    ? (secret) => crypto.hash('sha256', secret, 'hex')
+    : (secret) => createHash('sha256').update(secret, 'utf8').digest('hex');
 
 /** Constant-time comparison of two hex digests of equal length. */
 export function digestsEqual(a: string, b: string): boolean {

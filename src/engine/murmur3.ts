@@ -160,6 +160,14 @@ function finish(): number {
   return h >>> 0;
 }
 
+/** Continues hashing from `state` (see murmur3Prefix). */
+function resume(state: Murmur3State): void {
+  sH = state.h;
+  sPending = state.pending;
+  sBits = state.bits;
+  sLength = state.length;
+}
+
 function reset(seed: number): void {
   sH = seed | 0;
   sPending = 0;
@@ -188,10 +196,7 @@ export function murmur3Prefix(prefix: string, seed = 0): Murmur3State {
  * are separated by "/").
  */
 export function murmur3Continue(state: Murmur3State, a: string, b: string, c: string): number {
-  sH = state.h;
-  sPending = state.pending;
-  sBits = state.bits;
-  sLength = state.length;
+  resume(state);
   feed(a);
   feed(b);
   feed(c);
@@ -208,10 +213,7 @@ export interface Murmur3Scratch {
 
 /** Writes into `into` the state after `state`'s input followed by `a` and `b`. */
 export function murmur3ExtendInto(state: Murmur3State, a: string, b: string, into: Murmur3Scratch): void {
-  sH = state.h;
-  sPending = state.pending;
-  sBits = state.bits;
-  sLength = state.length;
+  resume(state);
   feed(a);
   feed(b);
   into.h = sH;
@@ -222,10 +224,7 @@ export function murmur3ExtendInto(state: Murmur3State, a: string, b: string, int
 
 /** murmur3(prefix + last) where `state` is the state after `prefix` (same rule as murmur3Continue). */
 export function murmur3Last(state: Murmur3State, last: string): number {
-  sH = state.h;
-  sPending = state.pending;
-  sBits = state.bits;
-  sLength = state.length;
+  resume(state);
   feed(last);
   return finish();
 }
