@@ -36,6 +36,7 @@ node_modules/.install-stamp: package.json package-lock.json $(NODE_SETUP)
 build: install
 	npx tsc -p tsconfig.json
 	npx tsc -p sdk/tsconfig.json
+	npx tsc -p cli/tsconfig.json
 
 generate: install
 	node scripts/generate-types.mjs
@@ -49,6 +50,7 @@ lint-specs: install
 typecheck: install
 	npx tsc --noEmit -p tsconfig.test.json
 	npx tsc -p sdk/tsconfig.test.json
+	npx tsc --noEmit -p cli/tsconfig.json
 
 test: check-generated lint-specs typecheck test-unit-and-integration schemathesis
 

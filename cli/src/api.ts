@@ -1,0 +1,58 @@
+import createClient from 'openapi-fetch';
+import type { paths } from '../../generated/management.js';
+import { CliError } from './errors.js';
+import type { Connection } from './settings.js';
+
+export type ManagementClient = ReturnType<typeof createClient<paths>>;
+
+/** The management API, typed from the published document. */
+export function managementClient(connection: Connection): ManagementClient {
+  return createClient<paths>({
+    baseUrl: `${connection.url}/management/v1`,
+    headers: { authorization: `Bearer ${connection.token}`, 'user-agent': 'vexil-cli' },
+  });
+}
+
+interface ErrorBody {
+  message?: string;
+  code?: string;
+  errors?: Record<string, string[]>;
+}
+
+/** The API's message (and field messages of a 422) as a one-line CLI error. */
+export function apiError(status: number, body: unknown): CliError {
+  const error = (typeof body === 'object' && body !== null ? body : {}) as ErrorBody;
+  const fields = Object.entries(error.errors ?? {})
+    .map(([field, messages]) => `${field}: ${messages.join(' ')}`)
+    .join('; ');
+  const message = error.message ?? `HTTP ${status}`;
+  const code = error.code ? ` [${error.code}]` : '';
+  return new CliError(`${message}${fields ? ` (${fields})` : ''}${code}`, 1, error.code);
+}
+
+/** Unwraps an openapi-fetch result: the `data` of a success envelope, or throws the API's error. */
+export async function call<T>(request: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  let result: { data?: T; error?: unknown; response: Response };
+  try {
+    result = await request;
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code;
+    throw new CliError(`Cannot reach Vexil: ${cause ?? (error as Error).message}`);
+  }
+  if (result.error !== undefined || !result.response.ok) throw apiError(result.response.status, result.error);
+  return result.data as T;
+}
+
+/** Every item of a cursor-paginated list, following `meta.next_cursor` to the end. */
+export async function collectPages<T>(
+  fetchPage: (cursor: string | undefined) => Promise<{ data: T[]; meta: { next_cursor?: string | null } }>,
+): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await fetchPage(cursor);
+    items.push(...page.data);
+    cursor = page.meta.next_cursor ?? undefined;
+  } while (cursor);
+  return items;
+}

@@ -1,0 +1,49 @@
+import readline from 'node:readline/promises';
+import { apiError } from '../api.js';
+import { connectionOptions, stringOption, type Command } from '../command.js';
+import { managementClient } from '../api.js';
+import { CliError, UsageError } from '../errors.js';
+import { saveConnection } from '../settings.js';
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').trim();
+}
+
+async function prompt(question: string): Promise<string> {
+  const rl = readline.createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+  try {
+    return (await rl.question(question)).trim();
+  } finally {
+    rl.close();
+  }
+}
+
+export const login: Command = {
+  words: ['login'],
+  summary: 'Check a base URL and token and keep them in the config file (mode 0600)',
+  usage: 'vexil login --url https://flags.example.com [--token pat_...|mgt_...|-]   (- or a pipe reads the token from standard input)',
+  options: { ...connectionOptions },
+  async run(context) {
+    const url = (stringOption(context.options, 'url') ?? context.env.VEXIL_URL)?.replace(/\/+$/, '');
+    if (!url) throw new UsageError('--url is required (or set VEXIL_URL).');
+    let token = stringOption(context.options, 'token') ?? context.env.VEXIL_TOKEN;
+    if (token === '-' || (token === undefined && !process.stdin.isTTY)) token = await readStdin();
+    else if (token === undefined) token = await prompt('Token (pat_... or mgt_...): ');
+    if (!token) throw new UsageError('No token given.');
+
+    // Any answer but 401 proves the token: a management token without projects:read gets 403.
+    const client = managementClient({ url, token });
+    let response: Response;
+    let error: unknown;
+    try {
+      ({ response, error } = await client.GET('/projects', { params: { query: { per_page: 1 } } }));
+    } catch (cause) {
+      throw new CliError(`Cannot reach Vexil at ${url}: ${(cause as { cause?: { code?: string } }).cause?.code ?? (cause as Error).message}`);
+    }
+    if (response.status === 401) throw apiError(401, error);
+    const file = saveConnection({ url, token }, context.env);
+    context.out.write(`Signed in to ${url}; settings kept in ${file}.\n`);
+  },
+};

@@ -1,0 +1,169 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachDatabase } from '../support/databases.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { runCli, startCli } from './run-cli.js';
+
+const noStackTrace = (text: string) => expect(text).not.toMatch(/\n\s+at /);
+
+// The `vexil` command as a user runs it: a separate process against a running server.
+describeEachDatabase('the vexil CLI', (db) => {
+  let app: TestApp;
+  let home: string;
+  let env: Record<string, string>;
+  const projectKey = `cli-${Date.now().toString(36)}`;
+
+  beforeAll(async () => {
+    app = await startTestApp(db);
+    home = fs.mkdtempSync(path.join(os.tmpdir(), 'vexil-cli-'));
+    env = { HOME: home, XDG_CONFIG_HOME: path.join(home, 'config') };
+    const project = await app.mgmt('POST', '/projects', {
+      key: projectKey,
+      name: 'CLI project',
+      environments: [
+        { key: 'staging', name: 'Staging' },
+        { key: 'production', name: 'Production' },
+      ],
+    });
+    expect(project.status).toBe(200);
+    expect((await app.mgmt('POST', `/projects/${projectKey}/flags`, { key: 'new-checkout', name: 'New checkout', type: 'boolean' })).status).toBe(200);
+    expect((await app.mgmt('POST', `/projects/${projectKey}/flags`, { key: 'banner-text', name: 'Banner', type: 'string' })).status).toBe(200);
+  });
+  afterAll(async () => {
+    await app?.close();
+    fs.rmSync(home, { recursive: true, force: true });
+  });
+
+  it('lists its commands, and refuses an unknown one with exit code 64', async () => {
+    const help = await runCli(['--help'], env);
+    expect(help.code).toBe(0);
+    for (const words of ['login', 'projects list', 'flags get', 'evaluate', 'keys create', 'tokens create', 'audit tail']) {
+      expect(help.stdout).toContain(words);
+    }
+    const unknown = await runCli(['flags', 'fly'], env);
+    expect(unknown.code).toBe(64);
+    expect(unknown.stderr).toContain('unknown command "flags fly"');
+  });
+
+  it('says how to connect when it has no URL or token, without a stack trace', async () => {
+    const result = await runCli(['projects', 'list'], env);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('No Vexil URL');
+    noStackTrace(result.stderr);
+  });
+
+  it('refuses a wrong token at login and keeps nothing', async () => {
+    const result = await runCli(['login', '--url', app.baseUrl, '--token', `pat_${'x'.repeat(40)}`], env);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Invalid bearer token.');
+    expect(fs.existsSync(path.join(home, 'config', 'vexil', 'config.json'))).toBe(false);
+    noStackTrace(result.stderr);
+  });
+
+  it('logs in with a token from standard input, keeps it readable by the user only, and uses it', async () => {
+    const login = await runCli(['login', '--url', app.baseUrl], env, `${app.ownerToken}\n`);
+    expect(login.stderr).toBe('');
+    expect(login.code).toBe(0);
+    const file = path.join(home, 'config', 'vexil', 'config.json');
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ url: app.baseUrl, token: app.ownerToken });
+    expect(login.stdout).not.toContain(app.ownerToken);
+
+    const projects = await runCli(['projects', 'list'], env);
+    expect(projects.code).toBe(0);
+    expect(projects.stdout).toMatch(/^KEY\s+NAME\s+DESCRIPTION/);
+    expect(projects.stdout).toContain(projectKey);
+    // Not a terminal: no colour codes.
+    expect(projects.stdout).not.toContain('\u001b[');
+  });
+
+  it('prints JSON with --json, and VEXIL_URL / VEXIL_TOKEN need no login file', async () => {
+    const bare = { HOME: home, VEXIL_URL: app.baseUrl, VEXIL_TOKEN: app.ownerToken };
+    const result = await runCli(['environments', 'list', '--project', projectKey, '--json'], bare);
+    expect(result.code).toBe(0);
+    const environments = JSON.parse(result.stdout) as Array<{ key: string }>;
+    expect(environments.map((e) => e.key).sort()).toEqual(['production', 'staging']);
+  });
+
+  it('lists flags with a type filter and shows one flag with its values', async () => {
+    const list = await runCli(['flags', 'list', '--project', projectKey, '--type', 'boolean', '--json'], env);
+    expect(list.code).toBe(0);
+    expect((JSON.parse(list.stdout) as Array<{ key: string }>).map((f) => f.key)).toEqual(['new-checkout']);
+
+    const get = await runCli(['flags', 'get', 'new-checkout', '--project', projectKey], env);
+    expect(get.code).toBe(0);
+    expect(get.stdout).toMatch(/type\s+boolean/);
+    expect(get.stdout).toMatch(/\nfalse\s+yes\s+val_/);
+    expect(get.stdout).toMatch(/\ntrue\s+val_/);
+
+    const badType = await runCli(['flags', 'list', '--project', projectKey, '--type', 'colour'], env);
+    expect(badType.code).toBe(64);
+    expect(badType.stderr).toContain('--type must be one of');
+  });
+
+  it("shows the API's message and a non-zero exit code for a missing flag", async () => {
+    const result = await runCli(['flags', 'get', 'no-such-flag', '--project', projectKey], env);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^vexil: .*not found/i);
+    noStackTrace(result.stderr);
+  });
+
+  it('evaluates a flag for a context', async () => {
+    const context = JSON.stringify({ type: 'user', identifier: 'u-42' });
+    const result = await runCli(['evaluate', 'new-checkout', '--project', projectKey, '--env', 'production', '--context', context, '--json'], env);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ key: 'new-checkout', value: false, resolved_by: 'default' });
+
+    const human = await runCli(['evaluate', 'new-checkout', '--project', projectKey, '--env', 'production'], env);
+    expect(human.stdout).toMatch(/value\s+false/);
+    expect(human.stdout).toMatch(/resolved by\s+default/);
+
+    const broken = await runCli(['evaluate', 'new-checkout', '--project', projectKey, '--env', 'production', '--context', '{nope'], env);
+    expect(broken.code).toBe(64);
+    expect(broken.stderr).toContain('--context must be a JSON document');
+  });
+
+  it('creates an environment key and a management token, showing each secret once', async () => {
+    const key = await runCli(['keys', 'create', '--project', projectKey, '--env', 'staging', '--kind', 'server', '--json'], env);
+    expect(key.code).toBe(0);
+    const created = JSON.parse(key.stdout) as { key: string; kind: string };
+    expect(created.kind).toBe('server');
+    expect(created.key).toMatch(/^srv_[0-9A-Za-z]{32,}$/);
+
+    const token = await runCli(
+      ['tokens', 'create', '--name', 'ci', '--scopes', 'flags:read,targets:read', '--projects', projectKey],
+      env,
+    );
+    expect(token.code).toBe(0);
+    expect(token.stdout).toMatch(/token\s+mgt_[0-9A-Za-z]{32,}/);
+    expect(token.stdout).toContain('shown only this once');
+
+    const refused = await runCli(['tokens', 'create', '--name', 'x', '--scopes', 'flags:fly'], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^vexil: .*scopes/);
+  });
+
+  it('tails the audit log and follows new entries until interrupted', async () => {
+    const tail = await runCli(['audit', 'tail', '--lines', '5'], env);
+    expect(tail.code).toBe(0);
+    expect(tail.stdout).toMatch(/^TIME\s+ACTOR\s+ACTION/);
+
+    const child = startCli(['audit', 'tail', '--lines', '1', '--follow', '--interval', '100', '--json'], env);
+    let stdout = '';
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    // Wait for the first page, then make a change and wait for its entry.
+    for (let i = 0; i < 100 && stdout === ''; i++) await new Promise((r) => setTimeout(r, 50));
+    await app.mgmt('PUT', `/projects/${projectKey}/flags/banner-text`, { name: 'Banner, renamed', permanent: true });
+    let followed = false;
+    for (let i = 0; i < 100 && !followed; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      followed = stdout.split('\n').some((line) => line.includes('"flag.updated"'));
+    }
+    child.kill('SIGINT');
+    expect(await closed).toBe(0);
+    expect(followed).toBe(true);
+  });
+});
