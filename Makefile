@@ -40,9 +40,11 @@ build: install
 
 generate: install
 	node scripts/generate-types.mjs
+	node scripts/generate-config-schema.mjs
 
 check-generated: install
 	node scripts/generate-types.mjs --check
+	node scripts/generate-config-schema.mjs --check
 
 lint-specs: install
 	npx redocly lint specs/public.yaml specs/management.yaml

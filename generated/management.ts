@@ -1601,6 +1601,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectKey}/configuration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Export a project's configuration
+         * @description The project as a `ProjectConfiguration` document: its environments' settings, its flags
+         *     with their values, its segments, and for each environment the serving configuration of
+         *     every flag that has a published target there (the newest published target: base value,
+         *     rules in evaluation order with their criteria, and its rollout while one is active or
+         *     paused). Keys, never ulids. Lists are in a fixed order (environments in creation order,
+         *     flags and segments by key, values in creation order, rules by position), and nothing
+         *     time-dependent is included, so an unchanged project exports to identical bytes.
+         *     `Accept: application/yaml` (or `format=yaml`) answers YAML; JSON otherwise.
+         *     Required scope: `flags:read`; the token must also hold `targets:read` (403 otherwise),
+         *     since targeting and segments are part of the document. With `environments`, only those
+         *     environments (and their serving configurations) are exported.
+         *     Audited as `project.exported`.
+         */
+        get: operations["exportProjectConfiguration"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/audit-logs": {
         parameters: {
             query?: never;
@@ -2325,6 +2362,85 @@ export interface components {
             data: components["schemas"]["RolloutCompleteSubset"];
         };
         /**
+         * @description A project's configuration, named by keys. Published as a JSON Schema in
+         *     `specs/project-configuration.schema.json`.
+         */
+        ProjectConfiguration: {
+            /**
+             * @description Version of this format.
+             * @enum {integer}
+             */
+            version: 1;
+            project: components["schemas"]["ConfigurationProject"];
+            environments: components["schemas"]["ConfigurationEnvironment"][];
+            segments: components["schemas"]["ConfigurationSegment"][];
+            flags: components["schemas"]["ConfigurationFlag"][];
+        };
+        ConfigurationProject: {
+            key: string;
+            name: string;
+            description: string;
+        };
+        ConfigurationEnvironment: {
+            key: string;
+            name: string;
+            description: string | null;
+            color: string;
+            comments_required: boolean;
+            confirmation_required: boolean;
+        };
+        ConfigurationSegment: {
+            key: string;
+            name: string;
+            description: string | null;
+            included: string[];
+            excluded: string[];
+            rules: components["schemas"]["SegmentRuleWrite"][];
+        };
+        ConfigurationFlag: {
+            key: string;
+            name: string;
+            type: components["schemas"]["FlagType"];
+            description: string | null;
+            permanent: boolean;
+            include_in_mobile: boolean;
+            include_in_client: boolean;
+            /** @description The flag's values in display form; exactly one is the default when there are any. */
+            values: components["schemas"]["ConfigurationFlagValue"][];
+            /** @description What the flag serves, by environment key; an environment without an entry has no published target for the flag. */
+            environments: {
+                [key: string]: components["schemas"]["ConfigurationServing"];
+            };
+        };
+        ConfigurationFlagValue: {
+            /** @description The value's display form (`true`, `42`, `blue`, compact JSON). */
+            value: string;
+            default: boolean;
+        };
+        ConfigurationServing: {
+            /** @description Display form of the base value (one of the flag's values). */
+            value: string;
+            /** @description The publish comment. */
+            comment?: string | null;
+            /** @description Targeting rules in evaluation order. */
+            rules: components["schemas"]["ConfigurationRule"][];
+            rollout: components["schemas"]["ConfigurationRollout"];
+        };
+        ConfigurationRule: {
+            description: string;
+            /** @description Display form of the value served when the rule matches. */
+            value: string;
+            criteria: components["schemas"]["CriterionWrite"][];
+        };
+        /** @description The rollout of the newest published target while one is active or paused; null otherwise. */
+        ConfigurationRollout: {
+            /** @enum {string} */
+            mode: "manual" | "automatic";
+            percentage: number;
+            /** @enum {string} */
+            status: "active" | "paused";
+        } | null;
+        /**
          * @description `sub_selector` is required for `attribute` (the attribute name), optional for `context`
          *     (a context type), absent or null for `segment`. `values` needs at least one item except
          *     for `isnull`/`notnull`, where it must be absent (present, even empty, is a 422);
@@ -2603,7 +2719,7 @@ export interface components {
          *     target_rule.reordered; `listSegments` segment.listed; `getSegment` segment.read;
          *     `createSegment` segment.created; `updateSegment` segment.updated; `deleteSegment`
          *     segment.deleted; `listAuditLogs` audit_log.listed; `listPublicAuditLogs`
-         *     public_audit_log.listed.
+         *     public_audit_log.listed; `exportProjectConfiguration` project.exported.
          *     Denied management requests: auth.missing_token, auth.invalid_token (unknown or
          *     revoked), auth.expired_token, scope.denied, grant.denied; auth.plan_restricted is never
          *     produced by Vexil (kept for compatibility).
@@ -2617,7 +2733,7 @@ export interface components {
          *     A request that matches no operation: unknown. flag_value.read is reserved.
          * @enum {string}
          */
-        AuditAction: "auth.missing_token" | "auth.invalid_token" | "auth.expired_token" | "auth.plan_restricted" | "auth.missing_key" | "auth.invalid_key" | "scope.denied" | "grant.denied" | "api_docs.read" | "project.listed" | "project.read" | "project.created" | "project.updated" | "project.deleted" | "environment.listed" | "environment.read" | "environment.created" | "environment.updated" | "environment.deleted" | "environment_key.listed" | "environment_key.created" | "environment_key.revoked" | "token.listed" | "token.created" | "token.revoked" | "account.listed" | "account.created" | "account.deleted" | "personal_token.created" | "personal_token.revoked" | "flag.listed" | "flag.read" | "flag.created" | "flag.updated" | "flag.deleted" | "flag.evaluated" | "flag.bulk_deleted" | "flag.used" | "flag.insights_read" | "flag.stale_listed" | "flag.default_value_reports_read" | "context_attribute.listed" | "payload.retrieved" | "payload.streamed" | "flag_value.listed" | "flag_value.read" | "flag_value.created" | "flag_value.updated" | "flag_value.deleted" | "flag_value.default_set" | "target.listed" | "target.read" | "target.created" | "target.updated" | "target.rollout_initialized" | "target.rollout_updated" | "target.rollout_deleted" | "target.rollout_completed" | "target.published" | "target.scheduled" | "target.deleted" | "target.cloned" | "target_rule.listed" | "target_rule.created" | "target_rule.updated" | "target_rule.deleted" | "target_rule.reordered" | "segment.listed" | "segment.read" | "segment.created" | "segment.updated" | "segment.deleted" | "audit_log.listed" | "public_audit_log.listed" | "unknown";
+        AuditAction: "auth.missing_token" | "auth.invalid_token" | "auth.expired_token" | "auth.plan_restricted" | "auth.missing_key" | "auth.invalid_key" | "scope.denied" | "grant.denied" | "api_docs.read" | "project.listed" | "project.read" | "project.created" | "project.updated" | "project.deleted" | "project.exported" | "environment.listed" | "environment.read" | "environment.created" | "environment.updated" | "environment.deleted" | "environment_key.listed" | "environment_key.created" | "environment_key.revoked" | "token.listed" | "token.created" | "token.revoked" | "account.listed" | "account.created" | "account.deleted" | "personal_token.created" | "personal_token.revoked" | "flag.listed" | "flag.read" | "flag.created" | "flag.updated" | "flag.deleted" | "flag.evaluated" | "flag.bulk_deleted" | "flag.used" | "flag.insights_read" | "flag.stale_listed" | "flag.default_value_reports_read" | "context_attribute.listed" | "payload.retrieved" | "payload.streamed" | "flag_value.listed" | "flag_value.read" | "flag_value.created" | "flag_value.updated" | "flag_value.deleted" | "flag_value.default_set" | "target.listed" | "target.read" | "target.created" | "target.updated" | "target.rollout_initialized" | "target.rollout_updated" | "target.rollout_deleted" | "target.rollout_completed" | "target.published" | "target.scheduled" | "target.deleted" | "target.cloned" | "target_rule.listed" | "target_rule.created" | "target_rule.updated" | "target_rule.deleted" | "target_rule.reordered" | "segment.listed" | "segment.read" | "segment.created" | "segment.updated" | "segment.deleted" | "audit_log.listed" | "public_audit_log.listed" | "unknown";
         /**
          * @description `success` (2xx), `denied_auth` (401), `denied_scope` (403 missing scope or role),
          *     `denied_plan` (never produced by Vexil), `denied_grant` (403 missing grant or forbidden
@@ -5865,6 +5981,47 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableState"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    exportProjectConfiguration: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated environment keys to export; absent exports every environment. An unknown key is a 404. */
+                environments?: string;
+                /** @description `yaml` or `json`; overrides the `Accept` header. */
+                format?: "yaml" | "json";
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project's configuration. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectConfiguration"];
+                    "application/yaml": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableQuery"];
             429: components["responses"]["TooManyRequests"];
         };
     };

@@ -10,6 +10,7 @@ import type { BackgroundTask, CoreDeps } from './core.js';
 import { createAccountsFeature } from './features/accounts/index.js';
 import { createApiDocsFeature } from './features/api-docs/index.js';
 import { createAuditLogsFeature } from './features/audit-logs/index.js';
+import { createConfigurationFeature } from './features/configuration/index.js';
 import { createEnvironmentKeysFeature } from './features/environment-keys/index.js';
 import { createEnvironmentsFeature } from './features/environments/index.js';
 import { createEvaluationFeature } from './features/evaluation/index.js';
@@ -53,6 +54,7 @@ const features: FeatureFactory[] = [
   createSegmentsFeature,
   createEvaluationFeature,
   createInsightsFeature,
+  createConfigurationFeature,
   createAuditLogsFeature,
   createSchedulerFeature,
 ];

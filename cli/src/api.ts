@@ -30,15 +30,19 @@ export function apiError(status: number, body: unknown): CliError {
   return new CliError(`${message}${fields ? ` (${fields})` : ''}${code}`, 1, error.code);
 }
 
+/** Awaits a request, turning a network failure (refused, unknown host) into one CLI line. */
+export async function reach<R>(request: Promise<R>): Promise<R> {
+  try {
+    return await request;
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    throw new CliError(`Cannot reach Vexil: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
+  }
+}
+
 /** Unwraps an openapi-fetch result: the `data` of a success envelope, or throws the API's error. */
 export async function call<T>(request: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
-  let result: { data?: T; error?: unknown; response: Response };
-  try {
-    result = await request;
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause?.code;
-    throw new CliError(`Cannot reach Vexil: ${cause ?? (error as Error).message}`);
-  }
+  const result = await reach(request);
   if (result.error !== undefined || !result.response.ok) throw apiError(result.response.status, result.error);
   return result.data as T;
 }

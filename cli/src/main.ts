@@ -55,7 +55,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     const out = consoleOutput(parsed.values.json === true);
     const code = await command.run({ args: parsed.positionals, options: parsed.values, out, env: process.env });
-    return code ?? 0;
+    return typeof code === 'number' ? code : 0;
   } catch (error) {
     if (error instanceof CliError) {
       process.stderr.write(`vexil: ${error.message}\n`);

@@ -7,7 +7,13 @@ export interface Output {
 
 export function consoleOutput(json: boolean): Output {
   const colour = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR && !json;
-  return { json, colour, write: (text) => process.stdout.write(text) };
+  return {
+    json,
+    colour,
+    write: (text) => {
+      process.stdout.write(text);
+    },
+  };
 }
 
 export function printJson(out: Output, value: unknown): void {

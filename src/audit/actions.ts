@@ -5,6 +5,7 @@ export const auditActionByOperation: Record<string, string> = {
   getProject: 'project.read',
   updateProject: 'project.updated',
   deleteProject: 'project.deleted',
+  exportProjectConfiguration: 'project.exported',
   listEnvironments: 'environment.listed',
   createEnvironment: 'environment.created',
   getEnvironment: 'environment.read',

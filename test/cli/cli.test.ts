@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -39,7 +40,7 @@ describeEachDatabase('the vexil CLI', (db) => {
   it('lists its commands, and refuses an unknown one with exit code 64', async () => {
     const help = await runCli(['--help'], env);
     expect(help.code).toBe(0);
-    for (const words of ['login', 'projects list', 'flags get', 'evaluate', 'keys create', 'tokens create', 'audit tail']) {
+    for (const words of ['login', 'projects list', 'flags get', 'evaluate', 'export', 'keys create', 'tokens create', 'audit tail']) {
       expect(help.stdout).toContain(words);
     }
     const unknown = await runCli(['flags', 'fly'], env);
@@ -143,6 +144,34 @@ describeEachDatabase('the vexil CLI', (db) => {
     const refused = await runCli(['tokens', 'create', '--name', 'x', '--scopes', 'flags:fly'], env);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^vexil: .*scopes/);
+  });
+
+  it('exports the project to a file, byte for byte what the API serves, and YAML by default', async () => {
+    const file = path.join(home, 'shop.yaml');
+    const written = await runCli(['export', '--project', projectKey, '--output', file], env);
+    expect(written.code, written.stderr).toBe(0);
+    const served = await fetch(`${app.baseUrl}/management/v1/projects/${projectKey}/configuration?format=yaml`, {
+      headers: { authorization: `Bearer ${app.ownerToken}` },
+    });
+    expect(fs.readFileSync(file, 'utf8')).toBe(await served.text());
+    expect(fs.readFileSync(file, 'utf8')).toMatch(/^version: 1\nproject:\n  key: /);
+
+    const json = await runCli(['export', '--project', projectKey, '--json'], env);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout).flags.map((f: { key: string }) => f.key)).toEqual(['banner-text', 'new-checkout']);
+
+    const missing = await runCli(['export', '--project', projectKey, '--environments', 'qa'], env);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toBe('vexil: Environment "qa" not found.\n');
+  });
+
+  it('says when Vexil cannot be reached', async () => {
+    const closed = net.createServer();
+    const port = await new Promise<number>((resolve) => closed.listen(0, '127.0.0.1', () => resolve((closed.address() as net.AddressInfo).port)));
+    await new Promise((resolve) => closed.close(resolve));
+    const result = await runCli(['projects', 'list', '--url', `http://127.0.0.1:${port}`, '--token', app.ownerToken], env);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('vexil: Cannot reach Vexil: ECONNREFUSED\n');
   });
 
   it('tails the audit log and follows new entries until interrupted', async () => {

@@ -1,6 +1,7 @@
 import type { Command } from '../command.js';
 import { auditTail } from './audit.js';
 import { evaluate } from './evaluate.js';
+import { exportProject } from './export.js';
 import { flagsGet, flagsList } from './flags.js';
 import { keysCreate } from './keys.js';
 import { login } from './login.js';
@@ -8,4 +9,4 @@ import { environmentsList, projectsList } from './projects.js';
 import { tokensCreate } from './tokens.js';
 
 /** Every command, in the order `vexil --help` lists them. */
-export const commands: Command[] = [login, projectsList, environmentsList, flagsList, flagsGet, evaluate, keysCreate, tokensCreate, auditTail];
+export const commands: Command[] = [login, projectsList, environmentsList, flagsList, flagsGet, evaluate, exportProject, keysCreate, tokensCreate, auditTail];

@@ -1,8 +1,7 @@
 import readline from 'node:readline/promises';
-import { apiError } from '../api.js';
+import { apiError, managementClient, reach } from '../api.js';
 import { connectionOptions, stringOption, type Command } from '../command.js';
-import { managementClient } from '../api.js';
-import { CliError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { saveConnection } from '../settings.js';
 
 async function readStdin(): Promise<string> {
@@ -35,13 +34,7 @@ export const login: Command = {
 
     // Any answer but 401 proves the token: a management token without projects:read gets 403.
     const client = managementClient({ url, token });
-    let response: Response;
-    let error: unknown;
-    try {
-      ({ response, error } = await client.GET('/projects', { params: { query: { per_page: 1 } } }));
-    } catch (cause) {
-      throw new CliError(`Cannot reach Vexil at ${url}: ${(cause as { cause?: { code?: string } }).cause?.code ?? (cause as Error).message}`);
-    }
+    const { response, error } = await reach(client.GET('/projects', { params: { query: { per_page: 1 } } }));
     if (response.status === 401) throw apiError(401, error);
     const file = saveConnection({ url, token }, context.env);
     context.out.write(`Signed in to ${url}; settings kept in ${file}.\n`);

@@ -1,0 +1,21 @@
+import type { operations } from '../../../generated/management.js';
+import type { ManagementRequest, OperationResult } from '../../http/operation.js';
+import type { ConfigurationExportService } from './export-service.js';
+import { chooseFormat, configurationContentTypes, serialiseConfiguration } from './serialise.js';
+
+type Op<K extends keyof operations> = operations[K]['parameters'];
+
+/** Handlers of the flags-as-code operations, keyed by operationId. */
+export function configurationController(exporter: ConfigurationExportService) {
+  return {
+    async exportProjectConfiguration(
+      request: ManagementRequest<Op<'exportProjectConfiguration'>['path'], NonNullable<Op<'exportProjectConfiguration'>['query']>>,
+    ): Promise<OperationResult> {
+      const environments = request.query.environments?.split(',');
+      const document = await exporter.export(request.principal, request.params.projectKey, { environments }, request.audit);
+      const accept = request.headers.accept;
+      const format = chooseFormat(request.query.format, Array.isArray(accept) ? accept.join(',') : accept);
+      return { body: serialiseConfiguration(document, format), headers: { 'Content-Type': configurationContentTypes[format] } };
+    },
+  };
+}

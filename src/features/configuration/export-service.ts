@@ -1,0 +1,174 @@
+import type { components } from '../../../generated/management.js';
+import type { AuditTrail } from '../../audit/audit-trail.js';
+import { hasScope, type ManagementPrincipal } from '../../auth/principal.js';
+import { ForbiddenError, NotFoundError } from '../../http/errors.js';
+import type { PageRequest } from '../../http/pagination.js';
+import type { SegmentRecord, SegmentsReader } from '../segments/store-types.js';
+import type { ConfigurationExportStore, CriterionRow, EnvironmentRow, FlagRow, RuleRow, ServingTargetRow, ValueRow } from './export-store.js';
+
+type Schemas = components['schemas'];
+export type ProjectConfiguration = Schemas['ProjectConfiguration'];
+type ConfigurationServing = Schemas['ConfigurationServing'];
+type CriterionWrite = Schemas['CriterionWrite'];
+
+export interface ExportOptions {
+  /** Environment keys to export; undefined exports every environment the caller can see. */
+  environments?: string[];
+}
+
+/** Comparers that take no values: the file leaves `values` out, as the rule bodies do. */
+const valueless = new Set(['isnull', 'notnull']);
+
+function toCriterion(row: Pick<CriterionRow, 'selector' | 'sub_selector' | 'comparer' | 'values'>): CriterionWrite {
+  return {
+    selector: row.selector,
+    comparer: row.comparer as CriterionWrite['comparer'],
+    ...(row.sub_selector === null ? {} : { sub_selector: row.sub_selector }),
+    ...(valueless.has(row.comparer) ? {} : { values: row.values }),
+  };
+}
+
+/** Segment rules compare only attributes and context identifiers (the store guarantees it). */
+function toSegmentCriterion(row: Parameters<typeof toCriterion>[0]): Schemas['SegmentCriterionWrite'] {
+  return toCriterion(row) as Schemas['SegmentCriterionWrite'];
+}
+
+function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const list = groups.get(key(row));
+    if (list) list.push(row);
+    else groups.set(key(row), [row]);
+  }
+  return groups;
+}
+
+const byKey = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+
+/**
+ * Builds a project's `ProjectConfiguration`: everything named by key, lists in a fixed order
+ * and nothing time-dependent, so an unchanged project always exports to the same bytes.
+ */
+export class ConfigurationExportService {
+  constructor(
+    private readonly store: ConfigurationExportStore,
+    private readonly segments: SegmentsReader,
+  ) {}
+
+  async export(principal: ManagementPrincipal, projectKey: string, options: ExportOptions, audit: AuditTrail): Promise<ProjectConfiguration> {
+    if (!hasScope(principal, 'targets:read')) {
+      throw new ForbiddenError('Exporting a project needs the targets:read scope as well as flags:read.', 'targets:read');
+    }
+    const project = await this.segments.resolveProject(principal.access, projectKey);
+    audit.describe({ action: 'project.exported', subjectType: 'project', subjectUlid: project.ulid, subjectLabel: project.key, projectUlid: project.ulid });
+    const environments = this.selectEnvironments(
+      (await this.store.environments(project.ulid)).filter((e) => principal.access.canSeeEnvironment(project.ulid, e.ulid)),
+      options.environments,
+    );
+    const flags = await this.store.flags(project.ulid);
+    const flagUlids = flags.map((f) => f.ulid);
+    const values = await this.store.values(flagUlids);
+    const targets = await this.store.servingTargets(flagUlids, environments.map((e) => e.ulid));
+    const rules = await this.store.rules(targets.map((t) => t.ulid));
+    const criteria = await this.store.criteria(rules.map((r) => r.ulid));
+
+    const serving = new ServingBuilder(values, environments, rules, criteria);
+    const targetsByFlag = groupBy(targets, (t) => t.flag_ulid);
+    const valuesByFlag = groupBy(values, (v) => v.flag_ulid);
+    return {
+      version: 1,
+      project: { key: project.key, name: project.name, description: await this.store.projectDescription(project.ulid) },
+      environments: environments.map(({ ulid: _ulid, ...settings }) => settings),
+      segments: (await this.allSegments(project.ulid)).sort(byKey).map((s) => ({
+        key: s.key,
+        name: s.name,
+        description: s.description,
+        included: s.included,
+        excluded: s.excluded,
+        rules: s.rules.map((r) => ({ criteria: r.criteria.map(toSegmentCriterion) })),
+      })),
+      flags: flags.map((flag) => this.flag(flag, valuesByFlag.get(flag.ulid) ?? [], targetsByFlag.get(flag.ulid) ?? [], serving)),
+    };
+  }
+
+  private selectEnvironments(visible: EnvironmentRow[], wanted: string[] | undefined): EnvironmentRow[] {
+    if (wanted === undefined) return visible;
+    const byEnvironmentKey = new Map(visible.map((e) => [e.key, e]));
+    for (const key of wanted) if (!byEnvironmentKey.has(key)) throw new NotFoundError(`Environment "${key}" not found.`);
+    return visible.filter((e) => wanted.includes(e.key));
+  }
+
+  private async allSegments(projectUlid: string): Promise<SegmentRecord[]> {
+    const segments: SegmentRecord[] = [];
+    let page: PageRequest = { per_page: 100 };
+    for (;;) {
+      const result = await this.segments.listSegments(projectUlid, page);
+      segments.push(...result.data);
+      if (!result.meta.next_cursor) return segments;
+      page = { per_page: 100, cursor: result.meta.next_cursor };
+    }
+  }
+
+  private flag(flag: FlagRow, values: ValueRow[], targets: ServingTargetRow[], serving: ServingBuilder): Schemas['ConfigurationFlag'] {
+    const environments: Record<string, ConfigurationServing> = {};
+    for (const entry of serving.forFlag(targets)) environments[entry.environmentKey] = entry.serving;
+    return {
+      key: flag.key,
+      name: flag.name,
+      type: flag.type,
+      description: flag.description,
+      permanent: flag.permanent,
+      include_in_mobile: flag.include_in_mobile,
+      include_in_client: flag.include_in_client,
+      values: values.map((v) => ({ value: v.display, default: v.is_default })),
+      environments,
+    };
+  }
+}
+
+/** Turns serving targets into the file's per-environment entries, in environment order. */
+class ServingBuilder {
+  private readonly displayByValue: Map<string, string>;
+  private readonly environmentOrder: Map<string, { key: string; index: number }>;
+  private readonly rulesByTarget: Map<string, RuleRow[]>;
+  private readonly criteriaByRule: Map<string, CriterionRow[]>;
+
+  constructor(values: ValueRow[], environments: EnvironmentRow[], rules: RuleRow[], criteria: CriterionRow[]) {
+    this.displayByValue = new Map(values.map((v) => [v.ulid, v.display]));
+    this.environmentOrder = new Map(environments.map((e, index) => [e.ulid, { key: e.key, index }]));
+    this.rulesByTarget = groupBy(rules, (r) => r.target_ulid);
+    this.criteriaByRule = groupBy(criteria, (c) => c.rule_ulid);
+  }
+
+  forFlag(targets: ServingTargetRow[]): { environmentKey: string; serving: ConfigurationServing }[] {
+    return targets
+      .map((target) => ({ target, environment: this.environmentOrder.get(target.environment_ulid) }))
+      .filter((entry): entry is { target: ServingTargetRow; environment: { key: string; index: number } } => entry.environment !== undefined)
+      .sort((a, b) => a.environment.index - b.environment.index)
+      .map(({ target, environment }) => ({ environmentKey: environment.key, serving: this.serving(target) }));
+  }
+
+  private serving(target: ServingTargetRow): ConfigurationServing {
+    const rolling = target.rollout_status === 'active' || target.rollout_status === 'paused';
+    return {
+      value: this.display(target.value_ulid),
+      comment: target.comment,
+      rules: (this.rulesByTarget.get(target.ulid) ?? []).map((rule) => ({
+        description: rule.description,
+        value: this.display(rule.value_ulid),
+        criteria: (this.criteriaByRule.get(rule.ulid) ?? []).map(toCriterion),
+      })),
+      rollout:
+        rolling && target.rollout_mode !== null && target.rollout_percentage !== null
+          ? { mode: target.rollout_mode, percentage: target.rollout_percentage, status: target.rollout_status as 'active' | 'paused' }
+          : null,
+    };
+  }
+
+  private display(valueUlid: string): string {
+    const display = this.displayByValue.get(valueUlid);
+    // Values are cascaded with their flag, so a target's value is always among the flag's values.
+    if (display === undefined) throw new Error(`value ${valueUlid} of a serving target is missing`);
+    return display;
+  }
+}

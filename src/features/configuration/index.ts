@@ -1,0 +1,11 @@
+import type { FeatureDeps, FeatureParts } from '../feature.js';
+import { KnexSegmentsStore } from '../segments/store.js';
+import { configurationController } from './controller.js';
+import { ConfigurationExportStore } from './export-store.js';
+import { ConfigurationExportService } from './export-service.js';
+
+/** Flags as code: a project's configuration as one document (exportProjectConfiguration). */
+export function createConfigurationFeature(deps: FeatureDeps): FeatureParts {
+  const exporter = new ConfigurationExportService(new ConfigurationExportStore(deps.knex), new KnexSegmentsStore(deps.knex, deps.dialect));
+  return { managementHandlers: configurationController(exporter) };
+}
