@@ -1601,6 +1601,187 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectKey}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List webhook subscriptions
+         * @description Paginated list of the project's webhook subscriptions, oldest first. Secrets are never
+         *     shown again after creation.
+         *     Required scope: `config:write`.
+         *     A 422 means `per_page` or `cursor` is invalid.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Subscribe a URL to the project's changes
+         * @description Creates a subscription. Every configuration change of the project whose event type is in
+         *     `events` (and, with `environments`, that concerns one of those environments or no
+         *     environment) is written to an outbox in the same transaction as the change and delivered
+         *     to `url` at least once, in order, signed as the Standard Webhooks specification says
+         *     (headers `webhook-id`, `webhook-timestamp`, `webhook-signature`: `v1,` and the base64
+         *     HMAC-SHA256 of `id.timestamp.body` with the secret). The secret (`whsec_` and base64) is
+         *     returned once, here. Failed deliveries are retried with exponential backoff and jitter for
+         *     up to 24 hours; a subscription whose deliveries fail `VEXIL_WEBHOOK_DISABLE_AFTER` times in
+         *     a row (default 50) is disabled, with the reason recorded.
+         *     `url` must be https, or http when `VEXIL_WEBHOOK_ALLOW_HTTP` is true; hosts that resolve
+         *     to loopback, link-local or private addresses are refused unless
+         *     `VEXIL_WEBHOOK_ALLOW_PRIVATE` is true.
+         *     Required scope: `config:write`.
+         *     A 422 means a body validation failure (including a refused URL).
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectKey}/webhooks/{webhookUlid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /** @description The subscription's ulid (`whk_...`). Unknown, or of another project, is a 404. */
+                webhookUlid: components["parameters"]["webhookUlid"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a webhook subscription
+         * @description Required scope: `config:write`.
+         */
+        get: operations["getWebhook"];
+        /**
+         * Change a webhook subscription
+         * @description Full replacement of url, events, environments, description and enabled (the secret is
+         *     kept). Enabling a disabled subscription clears its failure count; deliveries waiting for
+         *     it resume.
+         *     Required scope: `config:write`.
+         *     A 422 means a body validation failure (including a refused URL).
+         */
+        put: operations["updateWebhook"];
+        post?: never;
+        /**
+         * Delete a webhook subscription
+         * @description Removes the subscription and its undelivered events and delivery log.
+         *     Required scope: `config:write`.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectKey}/webhooks/{webhookUlid}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /** @description The subscription's ulid (`whk_...`). Unknown, or of another project, is a 404. */
+                webhookUlid: components["parameters"]["webhookUlid"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a subscription's deliveries
+         * @description The delivery log, oldest event first: each event with its status (`pending`,
+         *     `delivered`, `failed` after 24 hours of retries), attempts, the last response code,
+         *     duration and error, and when the next attempt is due.
+         *     Required scope: `config:write`.
+         *     A 422 means `per_page` or `cursor` is invalid.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectKey}/webhooks/{webhookUlid}/deliveries/{deliveryUlid}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /** @description The subscription's ulid (`whk_...`). Unknown, or of another project, is a 404. */
+                webhookUlid: components["parameters"]["webhookUlid"];
+                /** @description The delivery's ulid (`whe_...`). Unknown is a 404. */
+                deliveryUlid: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver an event again
+         * @description Queues the event again as a new delivery (new `webhook-id`), after the subscription's
+         *     other waiting events.
+         *     Required scope: `config:write`.
+         */
+        post: operations["redeliverWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectKey}/webhooks/{webhookUlid}/ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /** @description The subscription's ulid (`whk_...`). Unknown, or of another project, is a 404. */
+                webhookUlid: components["parameters"]["webhookUlid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Queues a `webhook.ping` event for this subscription only (delivered like any other,
+         *     even when `events` does not list it).
+         *     Required scope: `config:write`.
+         */
+        post: operations["pingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{projectKey}/configuration": {
         parameters: {
             query?: never;
@@ -2362,6 +2543,87 @@ export interface components {
             data: components["schemas"]["RolloutCompleteSubset"];
         };
         /**
+         * @description What a delivery announces: the audit action of the change it follows (`*` in a
+         *     subscription means every event), or `webhook.ping` for a test.
+         * @enum {string}
+         */
+        WebhookEventType: "*" | "flag.created" | "flag.updated" | "flag.deleted" | "flag.bulk_deleted" | "flag_value.created" | "flag_value.updated" | "flag_value.deleted" | "flag_value.default_set" | "target.created" | "target.cloned" | "target.updated" | "target.deleted" | "target.published" | "target.scheduled" | "target.rollout_initialized" | "target.rollout_updated" | "target.rollout_deleted" | "target.rollout_completed" | "target_rule.created" | "target_rule.updated" | "target_rule.deleted" | "target_rule.reordered" | "segment.created" | "segment.updated" | "segment.deleted" | "environment.created" | "environment.updated" | "environment.deleted" | "project.updated" | "webhook.ping";
+        WebhookWrite: {
+            /** @description Where deliveries are POSTed (https; http only when the server allows it). */
+            url: string;
+            events: components["schemas"]["WebhookEventType"][];
+            /** @description Environment keys; events of other environments are not delivered (events about no environment always are). Absent or empty means every environment. */
+            environments?: string[];
+            description?: string | null;
+            /** @description Absent means true. */
+            enabled?: boolean;
+        };
+        Webhook: {
+            /** @description `whk_` followed by a ULID. */
+            ulid: string;
+            url: string;
+            events: components["schemas"]["WebhookEventType"][];
+            environments: string[];
+            description: string | null;
+            enabled: boolean;
+            /** @description Failed delivery attempts since the last success. */
+            consecutive_failures: number;
+            /** @description Why the server disabled the subscription; null while enabled or when disabled by a person. */
+            disabled_reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        WebhookCreated: components["schemas"]["Webhook"] & {
+            /** @description The signing secret (`whsec_` and base64), shown only this once. */
+            secret: string;
+        };
+        WebhookResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["Webhook"];
+        };
+        WebhookCreatedResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["WebhookCreated"];
+        };
+        WebhookListResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["Webhook"][];
+            meta: components["schemas"]["ListMeta"];
+        };
+        WebhookDelivery: {
+            /** @description `whe_` followed by a ULID; also the `webhook-id` header of every attempt. */
+            ulid: string;
+            event_type: components["schemas"]["WebhookEventType"];
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            attempts: number;
+            last_status_code: number | null;
+            last_error: string | null;
+            last_duration_ms: number | null;
+            /** Format: date-time */
+            next_attempt_at: string | null;
+            /** Format: date-time */
+            delivered_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        WebhookDeliveryResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["WebhookDelivery"];
+        };
+        WebhookDeliveryListResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["WebhookDelivery"][];
+            meta: components["schemas"]["ListMeta"];
+        };
+        /**
          * @description A project's configuration, named by keys. Published as a JSON Schema in
          *     `specs/project-configuration.schema.json`.
          */
@@ -2719,7 +2981,11 @@ export interface components {
          *     target_rule.reordered; `listSegments` segment.listed; `getSegment` segment.read;
          *     `createSegment` segment.created; `updateSegment` segment.updated; `deleteSegment`
          *     segment.deleted; `listAuditLogs` audit_log.listed; `listPublicAuditLogs`
-         *     public_audit_log.listed; `exportProjectConfiguration` project.exported.
+         *     public_audit_log.listed; `exportProjectConfiguration` project.exported;
+         *     `listWebhooks` webhook.listed; `createWebhook` webhook.created; `getWebhook` webhook.read;
+         *     `updateWebhook` webhook.updated; `deleteWebhook` webhook.deleted;
+         *     `listWebhookDeliveries` webhook.deliveries_listed; `redeliverWebhookDelivery`
+         *     webhook.redelivered; `pingWebhook` webhook.pinged.
          *     Denied management requests: auth.missing_token, auth.invalid_token (unknown or
          *     revoked), auth.expired_token, scope.denied, grant.denied; auth.plan_restricted is never
          *     produced by Vexil (kept for compatibility).
@@ -2733,7 +2999,7 @@ export interface components {
          *     A request that matches no operation: unknown. flag_value.read is reserved.
          * @enum {string}
          */
-        AuditAction: "auth.missing_token" | "auth.invalid_token" | "auth.expired_token" | "auth.plan_restricted" | "auth.missing_key" | "auth.invalid_key" | "scope.denied" | "grant.denied" | "api_docs.read" | "project.listed" | "project.read" | "project.created" | "project.updated" | "project.deleted" | "project.exported" | "environment.listed" | "environment.read" | "environment.created" | "environment.updated" | "environment.deleted" | "environment_key.listed" | "environment_key.created" | "environment_key.revoked" | "token.listed" | "token.created" | "token.revoked" | "account.listed" | "account.created" | "account.deleted" | "personal_token.created" | "personal_token.revoked" | "flag.listed" | "flag.read" | "flag.created" | "flag.updated" | "flag.deleted" | "flag.evaluated" | "flag.bulk_deleted" | "flag.used" | "flag.insights_read" | "flag.stale_listed" | "flag.default_value_reports_read" | "context_attribute.listed" | "payload.retrieved" | "payload.streamed" | "flag_value.listed" | "flag_value.read" | "flag_value.created" | "flag_value.updated" | "flag_value.deleted" | "flag_value.default_set" | "target.listed" | "target.read" | "target.created" | "target.updated" | "target.rollout_initialized" | "target.rollout_updated" | "target.rollout_deleted" | "target.rollout_completed" | "target.published" | "target.scheduled" | "target.deleted" | "target.cloned" | "target_rule.listed" | "target_rule.created" | "target_rule.updated" | "target_rule.deleted" | "target_rule.reordered" | "segment.listed" | "segment.read" | "segment.created" | "segment.updated" | "segment.deleted" | "audit_log.listed" | "public_audit_log.listed" | "unknown";
+        AuditAction: "auth.missing_token" | "auth.invalid_token" | "auth.expired_token" | "auth.plan_restricted" | "auth.missing_key" | "auth.invalid_key" | "scope.denied" | "grant.denied" | "api_docs.read" | "project.listed" | "project.read" | "project.created" | "project.updated" | "project.deleted" | "project.exported" | "webhook.listed" | "webhook.created" | "webhook.read" | "webhook.updated" | "webhook.deleted" | "webhook.deliveries_listed" | "webhook.redelivered" | "webhook.pinged" | "environment.listed" | "environment.read" | "environment.created" | "environment.updated" | "environment.deleted" | "environment_key.listed" | "environment_key.created" | "environment_key.revoked" | "token.listed" | "token.created" | "token.revoked" | "account.listed" | "account.created" | "account.deleted" | "personal_token.created" | "personal_token.revoked" | "flag.listed" | "flag.read" | "flag.created" | "flag.updated" | "flag.deleted" | "flag.evaluated" | "flag.bulk_deleted" | "flag.used" | "flag.insights_read" | "flag.stale_listed" | "flag.default_value_reports_read" | "context_attribute.listed" | "payload.retrieved" | "payload.streamed" | "flag_value.listed" | "flag_value.read" | "flag_value.created" | "flag_value.updated" | "flag_value.deleted" | "flag_value.default_set" | "target.listed" | "target.read" | "target.created" | "target.updated" | "target.rollout_initialized" | "target.rollout_updated" | "target.rollout_deleted" | "target.rollout_completed" | "target.published" | "target.scheduled" | "target.deleted" | "target.cloned" | "target_rule.listed" | "target_rule.created" | "target_rule.updated" | "target_rule.deleted" | "target_rule.reordered" | "segment.listed" | "segment.read" | "segment.created" | "segment.updated" | "segment.deleted" | "audit_log.listed" | "public_audit_log.listed" | "unknown";
         /**
          * @description `success` (2xx), `denied_auth` (401), `denied_scope` (403 missing scope or role),
          *     `denied_plan` (never produced by Vexil), `denied_grant` (403 missing grant or forbidden
@@ -3072,6 +3338,8 @@ export interface components {
         tokenUlid: string;
         /** @description Ulid (`usr_...`) of an account. Unknown or malformed is a 404. */
         accountUlid: string;
+        /** @description The subscription's ulid (`whk_...`). Unknown, or of another project, is a 404. */
+        webhookUlid: string;
         /** @description Page size. Outside 1..100 is a 422. */
         PerPage: number;
         /**
@@ -5981,6 +6249,302 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableState"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /** @description Page size. Outside 1..100 is a 422. */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Opaque cursor from `meta.next_cursor` (or `meta.prev_cursor`) of a previous response of
+                 *     the same list with the same filters. Omit (or send empty) for the first page. An invalid
+                 *     cursor is a 422.
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of webhook subscriptions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableQuery"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookWrite"];
+            };
+        };
+        responses: {
+            /** @description The subscription, with its secret (shown only this once). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookCreatedResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /** @description The subscription's ulid (`whk_...`). Unknown, or of another project, is a 404. */
+                webhookUlid: components["parameters"]["webhookUlid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /** @description The subscription's ulid (`whk_...`). Unknown, or of another project, is a 404. */
+                webhookUlid: components["parameters"]["webhookUlid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookWrite"];
+            };
+        };
+        responses: {
+            /** @description The changed subscription. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /** @description The subscription's ulid (`whk_...`). Unknown, or of another project, is a 404. */
+                webhookUlid: components["parameters"]["webhookUlid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Page size. Outside 1..100 is a 422. */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description Opaque cursor from `meta.next_cursor` (or `meta.prev_cursor`) of a previous response of
+                 *     the same list with the same filters. Omit (or send empty) for the first page. An invalid
+                 *     cursor is a 422.
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /** @description The subscription's ulid (`whk_...`). Unknown, or of another project, is a 404. */
+                webhookUlid: components["parameters"]["webhookUlid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableQuery"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    redeliverWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /** @description The subscription's ulid (`whk_...`). Unknown, or of another project, is a 404. */
+                webhookUlid: components["parameters"]["webhookUlid"];
+                /** @description The delivery's ulid (`whe_...`). Unknown is a 404. */
+                deliveryUlid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    pingWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /** @description The subscription's ulid (`whk_...`). Unknown, or of another project, is a 404. */
+                webhookUlid: components["parameters"]["webhookUlid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The queued delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
         };
     };

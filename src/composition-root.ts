@@ -26,6 +26,7 @@ import { createSchedulerFeature } from './features/scheduler/index.js';
 import { createSegmentsFeature } from './features/segments/index.js';
 import { createTargetsFeature } from './features/targets/index.js';
 import { createTokensFeature } from './features/tokens/index.js';
+import { createWebhooksFeature } from './features/webhooks/index.js';
 import type { Stage } from './http/openapi/router.js';
 import type { HandlerMap } from './http/operation.js';
 import { loadDocument, type LoadedDocument } from './http/openapi/document.js';
@@ -55,6 +56,7 @@ const features: FeatureFactory[] = [
   createEvaluationFeature,
   createInsightsFeature,
   createConfigurationFeature,
+  createWebhooksFeature,
   createAuditLogsFeature,
   createSchedulerFeature,
 ];

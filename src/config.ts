@@ -1,3 +1,5 @@
+import { loadWebhookSettings, type WebhookSettings } from './features/webhooks/settings.js';
+
 /** Every setting Vexil reads from the environment, parsed once at start-up (README: Configuration). */
 export interface Config {
   databaseUrl: string;
@@ -19,6 +21,7 @@ export interface Config {
   maxBodyBytes: number;
   /** Largest request head (request line and headers) Node accepts; context headers carry JSON. */
   maxHeaderBytes: number;
+  webhooks: WebhookSettings;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -41,6 +44,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     auditRetentionDays: integer(env, 'VEXIL_AUDIT_RETENTION_DAYS', 90),
     maxBodyBytes: integer(env, 'VEXIL_MAX_BODY_BYTES', 1_048_576),
     maxHeaderBytes: integer(env, 'VEXIL_MAX_HEADER_BYTES', 65_536),
+    webhooks: loadWebhookSettings(env),
   };
 }
 

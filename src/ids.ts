@@ -16,6 +16,8 @@ export const idPrefixes = {
   segment: 'seg_',
   environmentKey: 'key_',
   personalAccessToken: 'tok_',
+  webhook: 'whk_',
+  webhookEvent: 'whe_',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

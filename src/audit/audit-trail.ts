@@ -74,11 +74,20 @@ interface PendingBatch {
   done: Promise<void>;
 }
 
+/** Called with every recorded change, inside its transaction (the webhook outbox). */
+export type ChangeHook = (db: Knex | Knex.Transaction, entry: AuditEntryInput) => Promise<void>;
+
 export class AuditWriter {
   /** Entries waiting for the end of this event-loop turn, per database handle. */
   private readonly pending = new Map<Knex, PendingBatch>();
+  private readonly changeHooks: ChangeHook[] = [];
 
   constructor(private readonly clock: Clock) {}
+
+  /** Registers a hook that sees every change this writer records, in the change's transaction. */
+  onChange(hook: ChangeHook): void {
+    this.changeHooks.push(hook);
+  }
 
   /**
    * The actor is the account of a personal access token, the management token itself, or
@@ -87,6 +96,8 @@ export class AuditWriter {
    */
   async write(db: Knex | Knex.Transaction, entry: AuditEntryInput): Promise<void> {
     await execute(db, insertText('audit_entries', managementAuditColumns, 1), this.values(entry));
+    // Only changes are written one by one (reads and refusals go through writeShared).
+    for (const hook of this.changeHooks) await hook(db, entry);
   }
 
   /**
