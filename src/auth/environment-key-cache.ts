@@ -11,6 +11,8 @@ import { digestSecret, looksLikeSecret } from './secrets.js';
 export class EnvironmentKeyCache {
   private byDigest = new Map<string, PublicPrincipal>();
   private signature = '';
+  /** Refreshes run one after another, so an older load never replaces a newer one. */
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly store: CredentialStore,
@@ -23,8 +25,21 @@ export class EnvironmentKeyCache {
     return this.byDigest.get(digestSecret(secret));
   }
 
-  /** Reloads when the keys changed since the last look; returns whether it reloaded. */
-  async refreshIfChanged(): Promise<boolean> {
+  /**
+   * Reloads when the keys changed since the last look; returns whether it reloaded. Called by the
+   * poll and, awaited, after every management write on this instance (a key created or revoked
+   * here works, or stops working, from the moment the write answers).
+   */
+  refreshIfChanged(): Promise<boolean> {
+    const run = this.queue.then(
+      () => this.compareAndReload(),
+      () => this.compareAndReload(),
+    );
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async compareAndReload(): Promise<boolean> {
     // The revoked count moves on every revocation even when updated_at does not (two changes in
     // one millisecond, or an instance whose clock lags behind the one that wrote the newest key).
     const row = (await this.knex('environment_keys')

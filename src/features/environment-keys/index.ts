@@ -1,4 +1,5 @@
 import type { CoreDeps } from '../../core.js';
+import type { Stage } from '../../http/openapi/router.js';
 import { KnexEnvironmentStore } from '../environments/store.js';
 import type { FeatureDeps, FeatureParts } from '../feature.js';
 import { knexTransactor } from '../projects/admin-common.js';
@@ -18,7 +19,20 @@ export function buildEnvironmentKeyService(core: CoreDeps): EnvironmentKeyServic
   });
 }
 
-/** Revoked keys stop working through the key cache's poll (src/auth/environment-key-cache.ts). */
+/**
+ * Keys are served from the key cache (src/auth/environment-key-cache.ts). Any management write
+ * can create or remove keys (key routes, new projects and environments, deletions), so after one
+ * succeeds this instance refreshes the cache before answering; other instances see the change
+ * at their next poll.
+ */
 export function createEnvironmentKeysFeature(deps: FeatureDeps): FeatureParts {
-  return { managementHandlers: environmentKeyHandlers(buildEnvironmentKeyService(deps)) };
+  const refreshKeysAfterWrite: Stage = async (ctx, next) => {
+    await next();
+    if (ctx.method === 'GET' || ctx.method === 'HEAD' || ctx.status >= 400) return;
+    await deps.keyCache.refreshIfChanged().catch((err: unknown) => deps.logger.error({ err }, 'environment keys could not be refreshed'));
+  };
+  return {
+    managementHandlers: environmentKeyHandlers(buildEnvironmentKeyService(deps)),
+    managementStages: { aroundHandler: [refreshKeysAfterWrite] },
+  };
 }

@@ -28,7 +28,7 @@ export const STREAM_HEARTBEAT_MS = 15_000;
  * `config.revisionPollMs` and rebuilds the snapshots that changed, so a change made through any
  * instance is served by every instance within one poll interval. With REDIS_URL set, revisions
  * seen moving are also published over Redis and the other instances rebuild at once; after a
- * management write the writing instance refreshes (and announces) immediately.
+ * management write the writing instance refreshes (and announces) before it answers.
  * Telemetry goes to an in-memory buffer written in batches by a background flusher.
  */
 export function createEvaluationFeature(deps: FeatureDeps): FeatureParts {
@@ -65,11 +65,12 @@ export function createEvaluationFeature(deps: FeatureDeps): FeatureParts {
     },
     stop: () => revisions.stop(),
   };
-  // After a management change, refresh at once (this instance serves it immediately) and announce it.
+  // After a management change, refresh before answering (this instance serves the change from the
+  // moment the write answers, on every dialect) and announce it.
   const afterManagementWrite: Stage = async (ctx, next) => {
     await next();
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && ctx.status < 400) {
-      refreshAndAnnounce(() => cache.refreshAfterCurrent()).catch(logFailure);
+      await refreshAndAnnounce(() => cache.refreshAfterCurrent()).catch(logFailure);
     }
   };
   const flusher = telemetryFlusher(
