@@ -1819,6 +1819,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectKey}/configuration/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Plan what a configuration file would change
+         * @description Compares the `ProjectConfiguration` in the body with the project as it is and answers
+         *     the list of changes applying it would make, changing nothing: creations and updates of
+         *     the project's name and description, environments (settings), segments, flags, and flag
+         *     values (compared in their normalised display form, so `{"a": 1}` and `{"a":1}` are the
+         *     same value); and per environment each flag whose serving configuration (base value,
+         *     rules and criteria, rollout) differs from what is served, with both sides. Things the
+         *     project has and the file does not are listed as deletions only with `prune=true`;
+         *     serving configurations are never deleted. An empty `changes` list means the file matches
+         *     the project.
+         *     Required scope: `flags:read`; the token must also hold `targets:read` (403 otherwise).
+         *     A 422 means the file is not a valid `ProjectConfiguration` (field-keyed, with the path
+         *     inside the file, e.g. `flags.3.values.1.value`), names another project, changes a flag's
+         *     type, or names a value, segment or environment it does not define.
+         */
+        post: operations["planProjectConfiguration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/audit-logs": {
         parameters: {
             query?: never;
@@ -2702,6 +2740,42 @@ export interface components {
             /** @enum {string} */
             status: "active" | "paused";
         } | null;
+        /** @description One change a configuration file would make. */
+        ConfigurationChange: {
+            /**
+             * @description `publish`: a new target would be published with the `after` serving configuration.
+             * @enum {string}
+             */
+            action: "create" | "update" | "delete" | "publish";
+            /** @enum {string} */
+            kind: "project" | "environment" | "segment" | "flag" | "flag_value" | "serving";
+            /** @description The key of what changes (for a flag value, the flag's key; for serving, the flag's key). */
+            key: string;
+            /** @description For flag values, the value's display form. */
+            value?: string;
+            /** @description The environment key, for serving changes. */
+            environment: string | null;
+            /** @description For updates, the fields that differ. */
+            fields: string[];
+            /** @description The current state (null for creations); any JSON value. */
+            before: unknown;
+            /** @description The state after applying (null for deletions); any JSON value. */
+            after: unknown;
+        };
+        ConfigurationPlan: {
+            changes: components["schemas"]["ConfigurationChange"][];
+            summary: {
+                create: number;
+                update: number;
+                delete: number;
+                publish: number;
+            };
+        };
+        ConfigurationPlanResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["ConfigurationPlan"];
+        };
         /**
          * @description `sub_selector` is required for `attribute` (the attribute name), optional for `context`
          *     (a context type), absent or null for `segment`. `values` needs at least one item except
@@ -2982,6 +3056,7 @@ export interface components {
          *     `createSegment` segment.created; `updateSegment` segment.updated; `deleteSegment`
          *     segment.deleted; `listAuditLogs` audit_log.listed; `listPublicAuditLogs`
          *     public_audit_log.listed; `exportProjectConfiguration` project.exported;
+         *     `planProjectConfiguration` project.planned;
          *     `listWebhooks` webhook.listed; `createWebhook` webhook.created; `getWebhook` webhook.read;
          *     `updateWebhook` webhook.updated; `deleteWebhook` webhook.deleted;
          *     `listWebhookDeliveries` webhook.deliveries_listed; `redeliverWebhookDelivery`
@@ -2991,15 +3066,16 @@ export interface components {
          *     produced by Vexil (kept for compatibility).
          *     System actions (actor type `system`): a scheduled publish target.published; an automatic
          *     rollout step target.rollout_updated, reaching 100 % target.rollout_completed.
-         *     Public API requests: `GET /v1/flags` and the OFREP bulk evaluation flag.listed;
-         *     `GET /v1/flags/{flagKey}` and the OFREP single evaluation flag.evaluated;
+         *     Public API requests: `GET /v1/flags`, `GET /v1/flags/{flagKey}` and the OFREP single
+         *     evaluation flag.evaluated (SPEC.md: a direct call is a "Flag evaluated" event); the OFREP
+         *     bulk evaluation flag.listed;
          *     `POST /v1/flags/{flagKey}/usage` flag.used; `GET /v1/payload` payload.retrieved;
          *     `GET /v1/stream` payload.streamed; `GET /v1/api-docs` api_docs.read; a missing key
          *     auth.missing_key; an unknown, revoked or wrong-kind key auth.invalid_key.
          *     A request that matches no operation: unknown. flag_value.read is reserved.
          * @enum {string}
          */
-        AuditAction: "auth.missing_token" | "auth.invalid_token" | "auth.expired_token" | "auth.plan_restricted" | "auth.missing_key" | "auth.invalid_key" | "scope.denied" | "grant.denied" | "api_docs.read" | "project.listed" | "project.read" | "project.created" | "project.updated" | "project.deleted" | "project.exported" | "webhook.listed" | "webhook.created" | "webhook.read" | "webhook.updated" | "webhook.deleted" | "webhook.deliveries_listed" | "webhook.redelivered" | "webhook.pinged" | "environment.listed" | "environment.read" | "environment.created" | "environment.updated" | "environment.deleted" | "environment_key.listed" | "environment_key.created" | "environment_key.revoked" | "token.listed" | "token.created" | "token.revoked" | "account.listed" | "account.created" | "account.deleted" | "personal_token.created" | "personal_token.revoked" | "flag.listed" | "flag.read" | "flag.created" | "flag.updated" | "flag.deleted" | "flag.evaluated" | "flag.bulk_deleted" | "flag.used" | "flag.insights_read" | "flag.stale_listed" | "flag.default_value_reports_read" | "context_attribute.listed" | "payload.retrieved" | "payload.streamed" | "flag_value.listed" | "flag_value.read" | "flag_value.created" | "flag_value.updated" | "flag_value.deleted" | "flag_value.default_set" | "target.listed" | "target.read" | "target.created" | "target.updated" | "target.rollout_initialized" | "target.rollout_updated" | "target.rollout_deleted" | "target.rollout_completed" | "target.published" | "target.scheduled" | "target.deleted" | "target.cloned" | "target_rule.listed" | "target_rule.created" | "target_rule.updated" | "target_rule.deleted" | "target_rule.reordered" | "segment.listed" | "segment.read" | "segment.created" | "segment.updated" | "segment.deleted" | "audit_log.listed" | "public_audit_log.listed" | "unknown";
+        AuditAction: "auth.missing_token" | "auth.invalid_token" | "auth.expired_token" | "auth.plan_restricted" | "auth.missing_key" | "auth.invalid_key" | "scope.denied" | "grant.denied" | "api_docs.read" | "project.listed" | "project.read" | "project.created" | "project.updated" | "project.deleted" | "project.exported" | "project.planned" | "webhook.listed" | "webhook.created" | "webhook.read" | "webhook.updated" | "webhook.deleted" | "webhook.deliveries_listed" | "webhook.redelivered" | "webhook.pinged" | "environment.listed" | "environment.read" | "environment.created" | "environment.updated" | "environment.deleted" | "environment_key.listed" | "environment_key.created" | "environment_key.revoked" | "token.listed" | "token.created" | "token.revoked" | "account.listed" | "account.created" | "account.deleted" | "personal_token.created" | "personal_token.revoked" | "flag.listed" | "flag.read" | "flag.created" | "flag.updated" | "flag.deleted" | "flag.evaluated" | "flag.bulk_deleted" | "flag.used" | "flag.insights_read" | "flag.stale_listed" | "flag.default_value_reports_read" | "context_attribute.listed" | "payload.retrieved" | "payload.streamed" | "flag_value.listed" | "flag_value.read" | "flag_value.created" | "flag_value.updated" | "flag_value.deleted" | "flag_value.default_set" | "target.listed" | "target.read" | "target.created" | "target.updated" | "target.rollout_initialized" | "target.rollout_updated" | "target.rollout_deleted" | "target.rollout_completed" | "target.published" | "target.scheduled" | "target.deleted" | "target.cloned" | "target_rule.listed" | "target_rule.created" | "target_rule.updated" | "target_rule.deleted" | "target_rule.reordered" | "segment.listed" | "segment.read" | "segment.created" | "segment.updated" | "segment.deleted" | "audit_log.listed" | "public_audit_log.listed" | "unknown";
         /**
          * @description `success` (2xx), `denied_auth` (401), `denied_scope` (403 missing scope or role),
          *     `denied_plan` (never produced by Vexil), `denied_grant` (403 missing grant or forbidden
@@ -6586,6 +6662,47 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableQuery"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    planProjectConfiguration: {
+        parameters: {
+            query?: {
+                /** @description List what the file leaves out as deletions. */
+                prune?: boolean;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectConfiguration"];
+            };
+        };
+        responses: {
+            /** @description The changes applying the file would make. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConfigurationPlanResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
             429: components["responses"]["TooManyRequests"];
         };
     };

@@ -6,6 +6,7 @@ export const auditActionByOperation: Record<string, string> = {
   updateProject: 'project.updated',
   deleteProject: 'project.deleted',
   exportProjectConfiguration: 'project.exported',
+  planProjectConfiguration: 'project.planned',
   listWebhooks: 'webhook.listed',
   createWebhook: 'webhook.created',
   getWebhook: 'webhook.read',
@@ -76,7 +77,8 @@ export const auditActionByOperation: Record<string, string> = {
 /** The audit action of each public API operation (management.yaml, schema AuditAction). */
 export const publicAuditActionByOperation: Record<string, string> = {
   getPublicApiDocs: 'api_docs.read',
-  listEvaluatedFlags: 'flag.listed',
+  // SPEC.md section 6: a direct call of GET /v1/flags is a "Flag evaluated" event, like GET /v1/flags/{key}.
+  listEvaluatedFlags: 'flag.evaluated',
   getEvaluatedFlag: 'flag.evaluated',
   recordFlagUsage: 'flag.used',
   getPayload: 'payload.retrieved',

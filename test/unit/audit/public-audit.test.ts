@@ -200,6 +200,11 @@ describe('publicAuditMiddleware', () => {
     });
   });
 
+  it('records a direct call of GET /v1/flags as flag.evaluated (SPEC.md section 6: "Flag evaluated")', async () => {
+    const row = await run(ctx({ path: '/v1/flags', operationId: 'listEvaluatedFlags', principal }));
+    expect(row).toMatchObject({ action: 'flag.evaluated', actor_ulid: 'key_1', result: 'success' });
+  });
+
   it('names missing and invalid keys, and a refusal by the rate limit', async () => {
     const refuse = async () => {
       throw new UnauthorizedError('Invalid API key provided.');
