@@ -40,7 +40,7 @@ describeEachDatabase('the vexil CLI', (db) => {
   it('lists its commands, and refuses an unknown one with exit code 64', async () => {
     const help = await runCli(['--help'], env);
     expect(help.code).toBe(0);
-    for (const words of ['login', 'projects list', 'flags get', 'evaluate', 'export', 'keys create', 'tokens create', 'audit tail']) {
+    for (const words of ['login', 'projects list', 'flags get', 'evaluate', 'export', 'plan', 'keys create', 'tokens create', 'audit tail']) {
       expect(help.stdout).toContain(words);
     }
     const unknown = await runCli(['flags', 'fly'], env);
@@ -163,6 +163,32 @@ describeEachDatabase('the vexil CLI', (db) => {
     const missing = await runCli(['export', '--project', projectKey, '--environments', 'qa'], env);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toBe('vexil: Environment "qa" not found.\n');
+  });
+
+  it('plans a file: exit 0 when it matches, 2 with a readable list when it would change something', async () => {
+    const file = path.join(home, 'plan.yaml');
+    expect((await runCli(['export', '--project', projectKey, '--output', file], env)).code).toBe(0);
+    const clean = await runCli(['plan', file], env);
+    expect(clean.stderr).toBe('');
+    expect(clean.code).toBe(0);
+    expect(clean.stdout).toBe('No changes: the project matches the file.\n');
+
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('name: New checkout', 'name: New checkout v2'));
+    const changed = await runCli(['plan', file], env);
+    expect(changed.code).toBe(2);
+    expect(changed.stdout).toBe('~ update flag new-checkout (name)\n\n0 to create, 1 to update, 0 to delete, 0 to publish.\n');
+    const json = await runCli(['plan', file, '--json'], env);
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stdout).summary).toEqual({ create: 0, update: 1, delete: 0, publish: 0 });
+
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('type: boolean', 'type: string'));
+    const refused = await runCli(['plan', file], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^vexil: .*flags\.\d\.type: The type of flag "new-checkout" is boolean and cannot change\./);
+
+    const unreadable = await runCli(['plan', path.join(home, 'missing.yaml')], env);
+    expect(unreadable.code).toBe(1);
+    expect(unreadable.stderr).toMatch(/^vexil: Cannot read .*missing\.yaml/);
   });
 
   it('says when Vexil cannot be reached', async () => {

@@ -5,8 +5,9 @@ import { exportProject } from './export.js';
 import { flagsGet, flagsList } from './flags.js';
 import { keysCreate } from './keys.js';
 import { login } from './login.js';
+import { plan } from './plan.js';
 import { environmentsList, projectsList } from './projects.js';
 import { tokensCreate } from './tokens.js';
 
 /** Every command, in the order `vexil --help` lists them. */
-export const commands: Command[] = [login, projectsList, environmentsList, flagsList, flagsGet, evaluate, exportProject, keysCreate, tokensCreate, auditTail];
+export const commands: Command[] = [login, projectsList, environmentsList, flagsList, flagsGet, evaluate, exportProject, plan, keysCreate, tokensCreate, auditTail];

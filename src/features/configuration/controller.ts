@@ -1,12 +1,14 @@
 import type { operations } from '../../../generated/management.js';
 import type { ManagementRequest, OperationResult } from '../../http/operation.js';
 import type { ConfigurationExportService } from './export-service.js';
+import type { ProjectConfiguration } from './plan.js';
+import type { ConfigurationPlanService } from './plan-service.js';
 import { chooseFormat, configurationContentTypes, serialiseConfiguration } from './serialise.js';
 
 type Op<K extends keyof operations> = operations[K]['parameters'];
 
 /** Handlers of the flags-as-code operations, keyed by operationId. */
-export function configurationController(exporter: ConfigurationExportService) {
+export function configurationController(exporter: ConfigurationExportService, planner: ConfigurationPlanService) {
   return {
     async exportProjectConfiguration(
       request: ManagementRequest<Op<'exportProjectConfiguration'>['path'], NonNullable<Op<'exportProjectConfiguration'>['query']>>,
@@ -16,6 +18,13 @@ export function configurationController(exporter: ConfigurationExportService) {
       const accept = request.headers.accept;
       const format = chooseFormat(request.query.format, Array.isArray(accept) ? accept.join(',') : accept);
       return { body: serialiseConfiguration(document, format), headers: { 'Content-Type': configurationContentTypes[format] } };
+    },
+    async planProjectConfiguration(
+      request: ManagementRequest<Op<'planProjectConfiguration'>['path'], { prune?: boolean }, ProjectConfiguration>,
+    ): Promise<OperationResult> {
+      const prune = request.query.prune === true;
+      const plan = await planner.plan(request.principal, request.params.projectKey, request.body, { prune }, request.audit);
+      return { body: { status: 'success', data: plan } };
     },
   };
 }

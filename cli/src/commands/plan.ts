@@ -1,0 +1,76 @@
+import fs from 'node:fs';
+import YAML from 'yaml';
+import { call } from '../api.js';
+import { connectionOptions, projectOption, stringOption, type Command } from '../command.js';
+import { clientFor, requireArgument } from '../context-helpers.js';
+import { CliError } from '../errors.js';
+import { printJson, type Output } from '../output.js';
+import type { components } from '../../../generated/management.js';
+
+type ProjectConfiguration = components['schemas']['ProjectConfiguration'];
+type ConfigurationChange = components['schemas']['ConfigurationChange'];
+
+/** A configuration file, YAML or JSON (JSON is YAML too). */
+export function readConfigurationFile(file: string): ProjectConfiguration {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new CliError(`Cannot read ${file}: ${(error as Error).message}`);
+  }
+  try {
+    return YAML.parse(text) as ProjectConfiguration;
+  } catch (error) {
+    throw new CliError(`${file} is not valid YAML or JSON: ${(error as Error).message}`);
+  }
+}
+
+const signs: Record<ConfigurationChange['action'], string> = { create: '+', update: '~', delete: '-', publish: '>' };
+const colours: Record<ConfigurationChange['action'], number> = { create: 32, update: 33, delete: 31, publish: 36 };
+
+function describeChange(change: ConfigurationChange): string {
+  const what = change.kind === 'flag_value' ? `flag_value ${change.key} = ${change.value}` : `${change.kind} ${change.key}`;
+  const where = change.environment ? ` in ${change.environment}` : '';
+  const fields = change.fields.length > 0 ? ` (${change.fields.join(', ')})` : '';
+  return `${signs[change.action]} ${change.action} ${what}${where}${fields}`;
+}
+
+export function printPlan(out: Output, changes: ConfigurationChange[]): void {
+  if (changes.length === 0) {
+    out.write('No changes: the project matches the file.\n');
+    return;
+  }
+  for (const change of changes) {
+    const line = describeChange(change);
+    out.write((out.colour ? `\u001b[${colours[change.action]}m${line}\u001b[39m` : line) + '\n');
+  }
+}
+
+export const plan: Command = {
+  words: ['plan'],
+  summary: 'Show what applying a configuration file would change (exit code 2 when it would change something)',
+  usage: 'vexil plan FILE [--project KEY] [--prune] [--json]',
+  options: { ...connectionOptions, ...projectOption, prune: { type: 'boolean' } },
+  async run(context) {
+    const file = requireArgument(context, 0, 'FILE');
+    const configuration = readConfigurationFile(file);
+    const projectKey = stringOption(context.options, 'project') ?? configuration.project?.key;
+    if (!projectKey) throw new CliError(`${file} names no project (project.key), and --project is not given.`);
+    const client = clientFor(context);
+    const result = (
+      await call(
+        client.POST('/projects/{projectKey}/configuration/plan', {
+          params: { path: { projectKey }, query: { prune: context.options.prune === true } },
+          body: configuration,
+        }),
+      )
+    ).data;
+    if (context.out.json) printJson(context.out, result);
+    else {
+      printPlan(context.out, result.changes);
+      const { create, update, delete: deleted, publish } = result.summary;
+      if (result.changes.length > 0) context.out.write(`\n${create} to create, ${update} to update, ${deleted} to delete, ${publish} to publish.\n`);
+    }
+    return result.changes.length > 0 ? 2 : 0;
+  },
+};

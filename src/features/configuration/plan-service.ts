@@ -1,0 +1,24 @@
+import type { AuditTrail } from '../../audit/audit-trail.js';
+import type { ManagementPrincipal } from '../../auth/principal.js';
+import { ValidationError } from '../../http/errors.js';
+import type { ConfigurationExportService } from './export-service.js';
+import { normaliseConfiguration, planConfiguration, type ConfigurationPlan, type ProjectConfiguration } from './plan.js';
+
+/** Plans a configuration file against the project as it is now, changing nothing. */
+export class ConfigurationPlanService {
+  constructor(private readonly exporter: ConfigurationExportService) {}
+
+  async plan(
+    principal: ManagementPrincipal,
+    projectKey: string,
+    desired: ProjectConfiguration,
+    options: { prune: boolean },
+    audit: AuditTrail,
+  ): Promise<ConfigurationPlan> {
+    const current = await this.exporter.export(principal, projectKey, {}, audit);
+    const { configuration, errors } = normaliseConfiguration(desired, current);
+    if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+    audit.describe({ action: 'project.planned' });
+    return planConfiguration(current, configuration, options);
+  }
+}

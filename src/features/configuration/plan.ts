@@ -1,0 +1,181 @@
+import type { components } from '../../../generated/management.js';
+import type { FieldErrors } from '../../http/errors.js';
+import { DisplayError, normaliseDisplay } from '../flag-values/display.js';
+
+type Schemas = components['schemas'];
+export type ProjectConfiguration = Schemas['ProjectConfiguration'];
+export type ConfigurationChange = Schemas['ConfigurationChange'];
+export type ConfigurationPlan = Schemas['ConfigurationPlan'];
+type ConfigurationFlag = Schemas['ConfigurationFlag'];
+type ConfigurationServing = Schemas['ConfigurationServing'];
+
+/** Stable JSON of a value with object keys sorted, for "is it the same" comparisons. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+const same = (a: unknown, b: unknown) => canonical(a) === canonical(b);
+
+/** The fields of two records whose values differ (only the fields named). */
+function differing<T extends object>(before: T, after: T, fields: readonly (keyof T & string)[]): string[] {
+  return fields.filter((f) => !same(before[f], after[f]));
+}
+
+function byKey<T extends { key: string }>(items: readonly T[]): Map<string, T> {
+  return new Map(items.map((item) => [item.key, item]));
+}
+
+/** What a serving configuration is compared on: the publish comment is history, not configuration. */
+function servedPart(serving: ConfigurationServing) {
+  return {
+    value: serving.value,
+    rules: serving.rules.map((r) => ({
+      description: r.description,
+      value: r.value,
+      criteria: r.criteria.map((c) => ({ ...c, sub_selector: c.sub_selector ?? null, values: c.values ?? null })),
+    })),
+    rollout: serving.rollout === null ? null : { mode: serving.rollout.mode, percentage: serving.rollout.mode === 'manual' ? serving.rollout.percentage : null },
+  };
+}
+
+/**
+ * Checks a configuration file against itself and the project, and returns it with every value in
+ * its normalised display form (what the project stores), or the field errors, keyed by the path
+ * inside the file (`flags.3.values.1.value`).
+ */
+export function normaliseConfiguration(
+  desired: ProjectConfiguration,
+  current: ProjectConfiguration,
+): { configuration: ProjectConfiguration; errors: FieldErrors } {
+  const errors: FieldErrors = {};
+  const add = (field: string, message: string) => (errors[field] ??= []).push(message);
+  if (desired.project.key !== current.project.key) {
+    add('project.key', `The file describes project "${desired.project.key}", not "${current.project.key}".`);
+  }
+  const duplicates = (list: { key: string }[], path: string) => {
+    const seen = new Set<string>();
+    list.forEach((item, i) => {
+      if (seen.has(item.key)) add(`${path}.${i}.key`, `The key "${item.key}" appears twice.`);
+      seen.add(item.key);
+    });
+  };
+  duplicates(desired.environments, 'environments');
+  duplicates(desired.segments, 'segments');
+  duplicates(desired.flags, 'flags');
+
+  const environmentKeys = new Set(desired.environments.map((e) => e.key));
+  const segmentKeys = new Set(desired.segments.map((s) => s.key));
+  const currentFlags = byKey(current.flags);
+  const flags = desired.flags.map((flag, i): ConfigurationFlag => {
+    const path = `flags.${i}`;
+    const existing = currentFlags.get(flag.key);
+    if (existing && existing.type !== flag.type) add(`${path}.type`, `The type of flag "${flag.key}" is ${existing.type} and cannot change.`);
+    const normalise = (display: string, field: string): string => {
+      try {
+        return normaliseDisplay(flag.type, display).display;
+      } catch (error) {
+        if (!(error instanceof DisplayError)) throw error;
+        add(field, error.message);
+        return display;
+      }
+    };
+    const values = flag.values.map((v, j) => ({ value: normalise(v.value, `${path}.values.${j}.value`), default: v.default }));
+    const displays = new Set<string>();
+    values.forEach((v, j) => {
+      if (displays.has(v.value)) add(`${path}.values.${j}.value`, `The value ${v.value} appears twice (after normalisation).`);
+      displays.add(v.value);
+    });
+    if (values.length > 0 && values.filter((v) => v.default).length !== 1) add(`${path}.values`, 'Exactly one value must be the default.');
+    const environments: Record<string, ConfigurationServing> = {};
+    for (const [environmentKey, serving] of Object.entries(flag.environments)) {
+      const servingPath = `${path}.environments.${environmentKey}`;
+      if (!environmentKeys.has(environmentKey)) add(servingPath, `The environment "${environmentKey}" is not in the file's environments.`);
+      const known = (display: string, field: string) => {
+        const normalised = normalise(display, field);
+        if (!displays.has(normalised)) add(field, `The value ${display} is not one of the flag's values.`);
+        return normalised;
+      };
+      environments[environmentKey] = {
+        ...serving,
+        value: known(serving.value, `${servingPath}.value`),
+        rules: serving.rules.map((rule, r) => {
+          rule.criteria.forEach((criterion, c) => {
+            if (criterion.selector !== 'segment') return;
+            for (const key of criterion.values ?? []) {
+              if (!segmentKeys.has(key)) add(`${servingPath}.rules.${r}.criteria.${c}.values`, `The segment "${key}" is not in the file's segments.`);
+            }
+          });
+          return { ...rule, value: known(rule.value, `${servingPath}.rules.${r}.value`) };
+        }),
+      };
+    }
+    return { ...flag, values, environments };
+  });
+  return { configuration: { ...desired, flags }, errors };
+}
+
+/** The changes that would turn `current` into `desired` (both normalised), in a fixed order. */
+export function planConfiguration(current: ProjectConfiguration, desired: ProjectConfiguration, options: { prune: boolean }): ConfigurationPlan {
+  const changes: ConfigurationChange[] = [];
+  const change = (c: Omit<ConfigurationChange, 'environment' | 'fields' | 'before' | 'after'> & Partial<ConfigurationChange>) =>
+    changes.push({ environment: null, fields: [], before: null, after: null, ...c });
+
+  const projectFields = differing(current.project, desired.project, ['name', 'description']);
+  if (projectFields.length > 0) change({ action: 'update', kind: 'project', key: desired.project.key, fields: projectFields, before: current.project, after: desired.project });
+
+  const keyed = <T extends { key: string }>(kind: ConfigurationChange['kind'], before: T[], after: T[], fields: readonly (keyof T & string)[]) => {
+    const existing = byKey(before);
+    for (const item of after) {
+      const was = existing.get(item.key);
+      if (!was) change({ action: 'create', kind, key: item.key, after: item });
+      else {
+        const changed = differing(was, item, fields);
+        if (changed.length > 0) change({ action: 'update', kind, key: item.key, fields: changed, before: was, after: item });
+      }
+    }
+    if (!options.prune) return;
+    const wanted = new Set(after.map((i) => i.key));
+    for (const item of before) if (!wanted.has(item.key)) change({ action: 'delete', kind, key: item.key, before: item });
+  };
+  keyed('environment', current.environments, desired.environments, ['name', 'description', 'color', 'comments_required', 'confirmation_required']);
+  keyed('segment', current.segments, desired.segments, ['name', 'description', 'included', 'excluded', 'rules']);
+  const strip = ({ values: _values, environments: _environments, ...settings }: ConfigurationFlag) => settings;
+  keyed(
+    'flag',
+    current.flags.map(strip),
+    desired.flags.map(strip),
+    ['name', 'description', 'permanent', 'include_in_mobile', 'include_in_client'],
+  );
+
+  const currentFlags = byKey(current.flags);
+  for (const flag of desired.flags) {
+    const was = currentFlags.get(flag.key);
+    const values = new Map((was?.values ?? []).map((v) => [v.value, v]));
+    for (const value of flag.values) {
+      const old = values.get(value.value);
+      if (!old) change({ action: 'create', kind: 'flag_value', key: flag.key, value: value.value, after: value });
+      else if (old.default !== value.default) change({ action: 'update', kind: 'flag_value', key: flag.key, value: value.value, fields: ['default'], before: old, after: value });
+    }
+    if (options.prune) {
+      const wanted = new Set(flag.values.map((v) => v.value));
+      for (const old of was?.values ?? []) if (!wanted.has(old.value)) change({ action: 'delete', kind: 'flag_value', key: flag.key, value: old.value, before: old });
+    }
+  }
+  for (const flag of desired.flags) {
+    const was = currentFlags.get(flag.key);
+    for (const [environment, serving] of Object.entries(flag.environments)) {
+      const before = was?.environments[environment];
+      if (before && same(servedPart(before), servedPart(serving))) continue;
+      change({ action: 'publish', kind: 'serving', key: flag.key, environment, before: before ?? null, after: serving });
+    }
+  }
+  const count = (action: ConfigurationChange['action']) => changes.filter((c) => c.action === action).length;
+  return { changes, summary: { create: count('create'), update: count('update'), delete: count('delete'), publish: count('publish') } };
+}
