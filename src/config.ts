@@ -1,4 +1,5 @@
 import { loadWebhookSettings, type WebhookSettings } from './features/webhooks/settings.js';
+import { booleanSetting, choiceSetting, integerSetting, SettingError, textSetting, urlSetting } from './settings.js';
 
 /** Every setting Vexil reads from the environment, parsed once at start-up (README: Configuration). */
 export interface Config {
@@ -8,6 +9,10 @@ export interface Config {
   logLevel: string;
   initOwnerToken: string | undefined;
   redisUrl: string | undefined;
+  /** Prefix of every Redis key Vexil writes (rate-limit counters), so deployments can share one Redis. */
+  redisPrefix: string;
+  /** Redis publish/subscribe channel for environment revision changes. */
+  redisChannel: string;
   /** Public API requests per minute per client IP; 0 turns the limit off. */
   publicRateLimit: number;
   trustProxy: boolean;
@@ -25,35 +30,49 @@ export interface Config {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const redisPrefix = textSetting(env, 'VEXIL_REDIS_PREFIX', 'vexil:');
   return {
-    databaseUrl: env.DATABASE_URL || 'sqlite:./data/vexil.db',
+    databaseUrl: databaseUrl(env),
     host: env.HOST || '0.0.0.0',
-    port: integer(env, 'PORT', 8080),
-    logLevel: env.LOG_LEVEL || 'info',
+    port: integerSetting(env, 'PORT', 8080, { max: 65_535 }),
+    logLevel: choiceSetting(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     initOwnerToken: env.VEXIL_INIT_OWNER_TOKEN || undefined,
-    redisUrl: env.REDIS_URL || undefined,
+    redisUrl: urlSetting(env, 'REDIS_URL', ['redis', 'rediss']),
+    redisPrefix,
+    redisChannel: textSetting(env, 'VEXIL_REDIS_CHANNEL', `${redisPrefix}environment-revisions`),
     publicRateLimit: integer(env, 'VEXIL_PUBLIC_RATE_LIMIT', 100),
-    trustProxy: env.VEXIL_TRUST_PROXY === 'true' || env.VEXIL_TRUST_PROXY === '1',
+    trustProxy: booleanSetting(env, 'VEXIL_TRUST_PROXY', false),
     managementRateLimits: {
       standard: integer(env, 'VEXIL_RATE_LIMIT_STANDARD', 60),
       elevated: integer(env, 'VEXIL_RATE_LIMIT_ELEVATED', 300),
     },
-    revisionPollMs: integer(env, 'VEXIL_REVISION_POLL_MS', 250),
-    rolloutStepMs: integer(env, 'VEXIL_ROLLOUT_STEP_MS', 3_600_000),
-    schedulerIntervalMs: integer(env, 'VEXIL_SCHEDULER_INTERVAL_MS', 1000),
+    revisionPollMs: integerSetting(env, 'VEXIL_REVISION_POLL_MS', 250, { min: 1 }),
+    rolloutStepMs: integerSetting(env, 'VEXIL_ROLLOUT_STEP_MS', 3_600_000, { min: 1 }),
+    schedulerIntervalMs: integerSetting(env, 'VEXIL_SCHEDULER_INTERVAL_MS', 1000, { min: 1 }),
     auditRetentionDays: integer(env, 'VEXIL_AUDIT_RETENTION_DAYS', 90),
     maxBodyBytes: integer(env, 'VEXIL_MAX_BODY_BYTES', 1_048_576),
     maxHeaderBytes: integer(env, 'VEXIL_MAX_HEADER_BYTES', 65_536),
-    webhooks: loadWebhookSettings(env),
+    webhooks: webhookSettings(env),
   };
 }
 
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) {
-    throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+function databaseUrl(env: NodeJS.ProcessEnv): string {
+  const url = env.DATABASE_URL || 'sqlite:./data/vexil.db';
+  if (!/^(sqlite:|mysql:\/\/|mariadb:\/\/)/.test(url)) {
+    throw new SettingError('DATABASE_URL must start with sqlite: or mysql:// (or mariadb://)');
   }
-  return value;
+  return url;
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  return integerSetting(env, name, fallback);
+}
+
+/** The webhook settings' own parser reports bad values as plain errors: make them setting errors. */
+function webhookSettings(env: NodeJS.ProcessEnv): WebhookSettings {
+  try {
+    return loadWebhookSettings(env);
+  } catch (error) {
+    throw new SettingError(error instanceof Error ? error.message : String(error));
+  }
 }

@@ -3,6 +3,7 @@ import { createApp } from './app.js';
 import { compose } from './composition-root.js';
 import { loadConfig } from './config.js';
 import { bootstrapFirstStart } from './features/accounts/bootstrap.js';
+import { StartupError } from './startup-error.js';
 
 /** Process entry: configure, compose, serve; SIGTERM and SIGINT stop gracefully. */
 async function main(): Promise<void> {
@@ -17,7 +18,8 @@ async function main(): Promise<void> {
   // Context and default-value headers carry JSON: allow more than Node's 16 KB default.
   const server = http.createServer({ maxHeaderSize: config.maxHeaderBytes }, app.callback());
   server.listen(config.port, config.host, () => {
-    logger.info({ port: config.port, host: config.host, database: composition.core.dialect }, 'Vexil is listening');
+    const redis = config.redisUrl ? 'configured' : 'not configured';
+    logger.info({ port: config.port, host: config.host, database: composition.core.dialect, redis }, 'Vexil is listening');
   });
   let stopping = false;
   const stop = async (signal: string) => {
@@ -40,6 +42,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  // A cause the operator can fix is one line; anything else keeps its stack for the bug report.
+  if (error instanceof StartupError) console.error(`Vexil cannot start: ${error.message}`);
+  else console.error(error);
   process.exit(1);
 });

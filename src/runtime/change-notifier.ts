@@ -86,6 +86,7 @@ export function redisNotifier(url: string, logger: Logger, channel = REVISION_CH
         .then(() => sub.subscribe(channel, onMessage))
         .then(() => {
           reportedOutage = false;
+          logger.info({ channel }, 'Redis connected: changes are announced to the other instances');
         })
         .catch(onError);
     },

@@ -42,7 +42,7 @@ export function createEvaluationFeature(deps: FeatureDeps): FeatureParts {
   });
 
   // Revisions seen moving here are announced to the other instances (Redis), which rebuild at once.
-  const notifier = deps.config.redisUrl ? redisNotifier(deps.config.redisUrl, deps.logger) : pollingOnly();
+  const notifier = deps.config.redisUrl ? redisNotifier(deps.config.redisUrl, deps.logger, deps.config.redisChannel) : pollingOnly();
   const logFailure = (err: unknown) => deps.logger.error({ err }, 'environment snapshots could not be refreshed');
   const refreshAndAnnounce = (refresh: () => Promise<EnvironmentRevision[]>) =>
     refresh().then((changed) => notifier.publish(changed));

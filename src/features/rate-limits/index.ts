@@ -8,12 +8,12 @@ import { managementRateLimit, publicRateLimit } from './stages.js';
 /**
  * Rate limits (SPEC.md section 8): public API per client IP, management API per token by tier.
  * Counters live in memory, or in Redis when REDIS_URL is set so that every instance enforces one
- * shared limit.
+ * shared limit (keys under VEXIL_REDIS_PREFIX, so deployments sharing a Redis count apart).
  */
 export function createRateLimitsFeature(deps: FeatureDeps): FeatureParts {
   const { config, clock, logger } = deps;
   const counter: RateCounter = config.redisUrl
-    ? new RedisRateCounter(createRedisClient(config.redisUrl), logger)
+    ? new RedisRateCounter(createRedisClient(config.redisUrl), logger, `${config.redisPrefix}ratelimit:`)
     : new MemoryRateCounter();
   const limiter = new RateLimiter(counter);
   const sweeper = poller('rate-limit-sweep', 60_000, async () => counter.sweep(clock.now().getTime()), logger);

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../src/config.js';
+import { SettingError } from '../../../src/settings.js';
+
+/** Settings: a value that is set but invalid stops the start, naming the variable; it never means something else. */
+describe('loadConfig', () => {
+  it('gives the documented defaults when nothing is set', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8080,
+      logLevel: 'info',
+      trustProxy: false,
+      redisUrl: undefined,
+      redisPrefix: 'vexil:',
+      redisChannel: 'vexil:environment-revisions',
+      revisionPollMs: 250,
+    });
+  });
+
+  it('reads true/false and 1/0 for switches', () => {
+    expect(loadConfig({ VEXIL_TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ VEXIL_TRUST_PROXY: '1' }).trustProxy).toBe(true);
+    expect(loadConfig({ VEXIL_TRUST_PROXY: 'FALSE' }).trustProxy).toBe(false);
+    expect(loadConfig({ VEXIL_TRUST_PROXY: '0' }).trustProxy).toBe(false);
+  });
+
+  it.each([
+    ['VEXIL_TRUST_PROXY', 'yes', /VEXIL_TRUST_PROXY must be true or false/],
+    ['VEXIL_WEBHOOK_ALLOW_HTTP', 'maybe', /VEXIL_WEBHOOK_ALLOW_HTTP must be true or false/],
+    ['PORT', '80a', /PORT must be an integer from 0 to 65535/],
+    ['PORT', '70000', /PORT must be an integer from 0 to 65535/],
+    ['VEXIL_PUBLIC_RATE_LIMIT', '-1', /VEXIL_PUBLIC_RATE_LIMIT must be an integer of at least 0/],
+    ['VEXIL_PUBLIC_RATE_LIMIT', '1.5', /VEXIL_PUBLIC_RATE_LIMIT/],
+    ['VEXIL_REVISION_POLL_MS', '0', /VEXIL_REVISION_POLL_MS must be an integer of at least 1/],
+    ['LOG_LEVEL', 'verbose', /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/],
+    ['REDIS_URL', 'localhost:6379', /REDIS_URL must be a URL starting with redis:\/\/ or rediss:\/\//],
+    ['DATABASE_URL', 'postgres://db/vexil', /DATABASE_URL must start with sqlite: or mysql:\/\//],
+    ['VEXIL_REDIS_PREFIX', 'two words', /VEXIL_REDIS_PREFIX must be 1 to 100 printable characters/],
+  ])('refuses %s=%s with a message naming it', (name, value, message) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(SettingError);
+    expect(() => loadConfig({ [name]: value })).toThrow(message);
+  });
+
+  it('never repeats a refused URL, which may hold a password', () => {
+    expect(() => loadConfig({ REDIS_URL: 'http://user:s3cret@host' })).toThrow(/^(?!.*s3cret)/);
+  });
+
+  it('derives the Redis channel from the prefix unless it is set itself', () => {
+    expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379', VEXIL_REDIS_PREFIX: 'staging:' })).toMatchObject({
+      redisUrl: 'redis://127.0.0.1:6379',
+      redisPrefix: 'staging:',
+      redisChannel: 'staging:environment-revisions',
+    });
+    expect(loadConfig({ VEXIL_REDIS_PREFIX: 'staging:', VEXIL_REDIS_CHANNEL: 'changes' }).redisChannel).toBe('changes');
+  });
+});
