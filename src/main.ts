@@ -3,6 +3,7 @@ import { createApp } from './app.js';
 import { compose } from './composition-root.js';
 import { loadConfig } from './config.js';
 import { bootstrapFirstStart } from './features/accounts/bootstrap.js';
+import { listen } from './listen.js';
 import { StartupError } from './startup-error.js';
 
 /** Process entry: configure, compose, serve; SIGTERM and SIGINT stop gracefully. */
@@ -10,17 +11,21 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const composition = await compose(config);
   const { logger } = composition.core;
+  const app = createApp(composition);
+  // Context and default-value headers carry JSON: allow more than Node's 16 KB default.
+  const server = http.createServer({ maxHeaderSize: config.maxHeaderBytes }, app.callback());
+  // Listen before first start creates its one-time secrets: a port in use stops the start before
+  // any secret is stored or printed, so the next start shows them.
+  await listen(server, config.port, config.host).catch(async (error: unknown) => {
+    await composition.close();
+    throw error;
+  });
   await bootstrapFirstStart(composition.core, config.initOwnerToken);
   // The keys first start created must work from the first request, not from the first poll.
   await composition.keyCache.refreshIfChanged();
-  const app = createApp(composition);
   for (const task of composition.tasks) task.start();
-  // Context and default-value headers carry JSON: allow more than Node's 16 KB default.
-  const server = http.createServer({ maxHeaderSize: config.maxHeaderBytes }, app.callback());
-  server.listen(config.port, config.host, () => {
-    const redis = config.redisUrl ? 'configured' : 'not configured';
-    logger.info({ port: config.port, host: config.host, database: composition.core.dialect, redis }, 'Vexil is listening');
-  });
+  const redis = config.redisUrl ? 'configured' : 'not configured';
+  logger.info({ port: config.port, host: config.host, database: composition.core.dialect, redis }, 'Vexil is listening');
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import net from 'node:net';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -65,4 +66,23 @@ describe('a start refused for a reason the operator can fix', () => {
     const none = await runVexil(base, 30_000, /Vexil is listening/);
     expect(none.stdout).toMatch(/"redis":"not configured".*"msg":"Vexil is listening"/);
   }, 100_000);
+
+  it('stops at a port in use on first start with one line, and keeps the first start for the next one', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = String((blocker.address() as net.AddressInfo).port);
+    const base = { DATABASE_URL: `sqlite:${dir}/port/vexil.db` };
+    let refused: Run;
+    try {
+      refused = await runVexil({ ...base, PORT: port });
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+    expectOneClearLine(refused, new RegExp(`^Vexil cannot start: port ${port} is already in use`));
+    expect(refused.stdout).not.toMatch(/pat_|srv_/);
+    // The database holds no owner yet: the next start is the first start, and shows the secrets.
+    const started = await runVexil({ ...base, PORT: port }, 30_000, /Vexil is listening/);
+    expect(started.stdout).toMatch(/pat_[0-9A-Za-z]{32,}/);
+    expect(started.stdout).toMatch(/srv_[0-9A-Za-z]{32,}/);
+  }, 80_000);
 });
