@@ -34,6 +34,7 @@ import { createLogger } from './logger.js';
 import { poller } from './poller.js';
 import { openDatabase } from './storage/database.js';
 import { migrateToLatest } from './storage/migrate.js';
+import { ensureMysqlDatabase } from './storage/mysql-database.js';
 
 /**
  * Every feature, in the order their stages run. The only place services are built:
@@ -89,6 +90,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
   const { knex, dialect } = openDatabase(config.databaseUrl);
+  if (dialect === 'mysql') await ensureMysqlDatabase(config.databaseUrl, logger);
   await migrateToLatest(knex);
   const core: CoreDeps = { config, knex, dialect, clock, logger };
 

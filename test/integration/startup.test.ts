@@ -3,7 +3,10 @@ import net from 'node:net';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import knexFactory from 'knex';
 import { afterAll, describe, expect, it } from 'vitest';
+import { testDatabases } from '../support/databases.js';
 
 export interface Run {
   code: number | null;
@@ -85,4 +88,40 @@ describe('a start refused for a reason the operator can fix', () => {
     expect(started.stdout).toMatch(/pat_[0-9A-Za-z]{32,}/);
     expect(started.stdout).toMatch(/srv_[0-9A-Za-z]{32,}/);
   }, 80_000);
+});
+
+const mysqlBase = process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
+const withMariadb = testDatabases.some((db) => db.name === 'mariadb');
+
+describe.runIf(withMariadb)('a MySQL/MariaDB database that does not exist', () => {
+  const name = `vexil_t_${randomBytes(6).toString('hex')}`;
+  const user = `vexil_t_${randomBytes(4).toString('hex')}`;
+  const admin = knexFactory({ client: 'mysql2', connection: { uri: mysqlBase } as never });
+  afterAll(async () => {
+    await admin.raw(`DROP DATABASE IF EXISTS \`${name}\``);
+    await admin.raw(`DROP USER IF EXISTS '${user}'@'%'`);
+    await admin.destroy();
+  });
+
+  it('is refused in one line naming it when the user may not create it', async () => {
+    await admin.raw(`CREATE USER '${user}'@'%' IDENTIFIED BY 'pw'`);
+    const url = new URL(mysqlBase);
+    const run = await runVexil({ DATABASE_URL: `mysql://${user}:pw@${url.host}/${name}`, PORT: '0' });
+    expectOneClearLine(run, new RegExp(`^Vexil cannot start: database "${name}" does not exist on .*user "${user}" may not .*the user may not create it`));
+    expect(run.stderr).not.toContain('pw@');
+  }, 40_000);
+
+  it('is created when the user may, and Vexil starts on it', async () => {
+    const port = String(30000 + Math.floor(Math.random() * 20000));
+    const run = await runVexil({ DATABASE_URL: `${mysqlBase}/${name}`, PORT: port }, 60_000, /Vexil is listening/);
+    expect(run.stdout).toContain(`"database":"${name}","msg":"created the database"`);
+    expect(run.stdout).toMatch(/pat_[0-9A-Za-z]{32,}/);
+    const [rows] = await admin.raw('SELECT DEFAULT_COLLATION_NAME AS c FROM INFORMATION_SCHEMA.SCHEMATA WHERE SCHEMA_NAME = ?', [name]);
+    expect(rows).toEqual([{ c: 'utf8mb4_bin' }]);
+  }, 80_000);
+
+  it('names an unreachable server in one line', async () => {
+    const run = await runVexil({ DATABASE_URL: `mysql://root@127.0.0.1:1/${name}`, PORT: '0' });
+    expectOneClearLine(run, new RegExp(`^Vexil cannot start: cannot reach the database server at 127.0.0.1:1 for database "${name}"`));
+  }, 40_000);
 });
