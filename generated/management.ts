@@ -1279,6 +1279,7 @@ export interface paths {
          *     | `active` | `updateRollout` `{"rollout_percentage": n}` (published, manual) | `active` at n % |
          *     | `active` or `paused` | `completeRollout` (published), or an automatic rollout reaching 100 % | `completed` at 100 %; older published targets `expired` |
          *     | any | `deleteRollout` | rollout fields null; on a published target it serves everyone and older published targets are `expired` |
+         *     | `active` or `paused` | the target is `expired` by a newer publish | `completed` (its `rollout_percentage` stays at the step it reached) |
          *
          *     While a rollout of the newest published target is `active` or `paused` at p %,
          *     identified contexts whose bucket is below p × 100 get the new target and all others get
@@ -1851,6 +1852,44 @@ export interface paths {
          *     type, or names a value, segment or environment it does not define.
          */
         post: operations["planProjectConfiguration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectKey}/configuration/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a configuration file
+         * @description Makes exactly the changes `planProjectConfiguration` lists for the same file and answers
+         *     them, in one transaction: either every change is made or none is. Changes go through the
+         *     same rules as the individual operations; each serving change creates a draft, sets its
+         *     base value and rules, and publishes it through the normal publish path, so an environment
+         *     with `comments_required` needs a comment (the file's `comment`, else the `comment`
+         *     parameter) and an environment with `confirmation_required` refuses the apply (422), as
+         *     it refuses every Bearer-token publish. Each change is audited as its own action with this
+         *     request as the actor's; the apply itself is audited as `project.applied`. Applying the
+         *     same file again changes nothing (no new targets, revisions or audit entries beyond
+         *     `project.applied`). Deletions only with `prune=true`.
+         *     Required scope: `flags:write`; the token must also hold `targets:write` for segment and
+         *     serving changes and `config:write` for project and environment changes (403 otherwise).
+         *     A 422 is a plan's 422, or a change refused by its operation's rules (nothing is written).
+         */
+        post: operations["applyProjectConfiguration"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2500,7 +2539,11 @@ export interface components {
             rollout_percentage: number | null;
             /** @enum {string|null} */
             rollout_mode: "manual" | "automatic" | null;
-            /** @enum {string|null} */
+            /**
+             * @description `active` or `paused` only on a draft, scheduled or published target: an expired
+             *     target's rollout is over (`completed`), whatever step it had reached.
+             * @enum {string|null}
+             */
             rollout_status: "active" | "paused" | "completed" | null;
             /** Format: date-time */
             published_at: string | null;
@@ -3056,7 +3099,7 @@ export interface components {
          *     `createSegment` segment.created; `updateSegment` segment.updated; `deleteSegment`
          *     segment.deleted; `listAuditLogs` audit_log.listed; `listPublicAuditLogs`
          *     public_audit_log.listed; `exportProjectConfiguration` project.exported;
-         *     `planProjectConfiguration` project.planned;
+         *     `planProjectConfiguration` project.planned; `applyProjectConfiguration` project.applied;
          *     `listWebhooks` webhook.listed; `createWebhook` webhook.created; `getWebhook` webhook.read;
          *     `updateWebhook` webhook.updated; `deleteWebhook` webhook.deleted;
          *     `listWebhookDeliveries` webhook.deliveries_listed; `redeliverWebhookDelivery`
@@ -3075,7 +3118,7 @@ export interface components {
          *     A request that matches no operation: unknown. flag_value.read is reserved.
          * @enum {string}
          */
-        AuditAction: "auth.missing_token" | "auth.invalid_token" | "auth.expired_token" | "auth.plan_restricted" | "auth.missing_key" | "auth.invalid_key" | "scope.denied" | "grant.denied" | "api_docs.read" | "project.listed" | "project.read" | "project.created" | "project.updated" | "project.deleted" | "project.exported" | "project.planned" | "webhook.listed" | "webhook.created" | "webhook.read" | "webhook.updated" | "webhook.deleted" | "webhook.deliveries_listed" | "webhook.redelivered" | "webhook.pinged" | "environment.listed" | "environment.read" | "environment.created" | "environment.updated" | "environment.deleted" | "environment_key.listed" | "environment_key.created" | "environment_key.revoked" | "token.listed" | "token.created" | "token.revoked" | "account.listed" | "account.created" | "account.deleted" | "personal_token.created" | "personal_token.revoked" | "flag.listed" | "flag.read" | "flag.created" | "flag.updated" | "flag.deleted" | "flag.evaluated" | "flag.bulk_deleted" | "flag.used" | "flag.insights_read" | "flag.stale_listed" | "flag.default_value_reports_read" | "context_attribute.listed" | "payload.retrieved" | "payload.streamed" | "flag_value.listed" | "flag_value.read" | "flag_value.created" | "flag_value.updated" | "flag_value.deleted" | "flag_value.default_set" | "target.listed" | "target.read" | "target.created" | "target.updated" | "target.rollout_initialized" | "target.rollout_updated" | "target.rollout_deleted" | "target.rollout_completed" | "target.published" | "target.scheduled" | "target.deleted" | "target.cloned" | "target_rule.listed" | "target_rule.created" | "target_rule.updated" | "target_rule.deleted" | "target_rule.reordered" | "segment.listed" | "segment.read" | "segment.created" | "segment.updated" | "segment.deleted" | "audit_log.listed" | "public_audit_log.listed" | "unknown";
+        AuditAction: "auth.missing_token" | "auth.invalid_token" | "auth.expired_token" | "auth.plan_restricted" | "auth.missing_key" | "auth.invalid_key" | "scope.denied" | "grant.denied" | "api_docs.read" | "project.listed" | "project.read" | "project.created" | "project.updated" | "project.deleted" | "project.exported" | "project.planned" | "project.applied" | "webhook.listed" | "webhook.created" | "webhook.read" | "webhook.updated" | "webhook.deleted" | "webhook.deliveries_listed" | "webhook.redelivered" | "webhook.pinged" | "environment.listed" | "environment.read" | "environment.created" | "environment.updated" | "environment.deleted" | "environment_key.listed" | "environment_key.created" | "environment_key.revoked" | "token.listed" | "token.created" | "token.revoked" | "account.listed" | "account.created" | "account.deleted" | "personal_token.created" | "personal_token.revoked" | "flag.listed" | "flag.read" | "flag.created" | "flag.updated" | "flag.deleted" | "flag.evaluated" | "flag.bulk_deleted" | "flag.used" | "flag.insights_read" | "flag.stale_listed" | "flag.default_value_reports_read" | "context_attribute.listed" | "payload.retrieved" | "payload.streamed" | "flag_value.listed" | "flag_value.read" | "flag_value.created" | "flag_value.updated" | "flag_value.deleted" | "flag_value.default_set" | "target.listed" | "target.read" | "target.created" | "target.updated" | "target.rollout_initialized" | "target.rollout_updated" | "target.rollout_deleted" | "target.rollout_completed" | "target.published" | "target.scheduled" | "target.deleted" | "target.cloned" | "target_rule.listed" | "target_rule.created" | "target_rule.updated" | "target_rule.deleted" | "target_rule.reordered" | "segment.listed" | "segment.read" | "segment.created" | "segment.updated" | "segment.deleted" | "audit_log.listed" | "public_audit_log.listed" | "unknown";
         /**
          * @description `success` (2xx), `denied_auth` (401), `denied_scope` (403 missing scope or role),
          *     `denied_plan` (never produced by Vexil), `denied_grant` (403 missing grant or forbidden
@@ -6688,6 +6731,49 @@ export interface operations {
         };
         responses: {
             /** @description The changes applying the file would make. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConfigurationPlanResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    applyProjectConfiguration: {
+        parameters: {
+            query?: {
+                /** @description Delete what the file leaves out (flags, values, segments, environments). */
+                prune?: boolean;
+                /** @description Publish comment for serving changes whose file entry has none. */
+                comment?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectConfiguration"];
+            };
+        };
+        responses: {
+            /** @description The changes made. */
             200: {
                 headers: {
                     [name: string]: unknown;

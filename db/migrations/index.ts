@@ -3,6 +3,7 @@ import * as initial from './0001_initial.js';
 import * as auditIndexes from './0002_audit_indexes.js';
 import * as revisionChanges from './0003_revision_changes.js';
 import * as auditWriteIndexes from './0004_audit_write_indexes.js';
+import * as expiredRollouts from './0006_expired_rollouts.js';
 import * as webhooks from './0007_webhooks.js';
 
 /** Every migration, in order. Listed here so the runner never scans the filesystem. */
@@ -11,5 +12,6 @@ export const migrations: Record<string, Knex.Migration> = {
   '0002_audit_indexes': auditIndexes,
   '0003_revision_changes': revisionChanges,
   '0004_audit_write_indexes': auditWriteIndexes,
+  '0006_expired_rollouts': expiredRollouts,
   '0007_webhooks': webhooks,
 };

@@ -222,7 +222,9 @@ export class FakeTargetStore implements TargetStore {
       async expire(targetUlids, now) {
         for (const ulid of targetUlids) {
           const t = s().targets.get(ulid);
-          if (t && t.status === 'published') Object.assign(t, { status: 'expired', updated_at: now });
+          if (!t || t.status !== 'published') continue;
+          const over = t.rollout_status === 'active' || t.rollout_status === 'paused';
+          Object.assign(t, { status: 'expired', updated_at: now, ...(over ? { rollout_status: 'completed' } : {}) });
         }
       },
       async defaultValueUlid(flagUlid) {

@@ -67,7 +67,7 @@ export interface TargetTransaction {
   /** Updates when the condition holds; false when it does not (or the target is gone). */
   updateIf(targetUlid: string, condition: TargetCondition, patch: TargetPatch): Promise<boolean>;
   deleteIf(targetUlid: string, condition: TargetCondition): Promise<boolean>;
-  /** Marks the given published targets expired. */
+  /** Marks the given published targets expired; an active or paused rollout of one becomes completed. */
   expire(targetUlids: readonly string[], now: string): Promise<void>;
   /** The flag's default value, or undefined when it has none. */
   defaultValueUlid(flagUlid: string): Promise<string | undefined>;

@@ -159,7 +159,12 @@ class KnexTargetTransaction implements TargetTransaction {
     await this.trx('targets')
       .whereIn('ulid', [...targetUlids])
       .where('status', 'published')
-      .update({ status: 'expired', updated_at: now });
+      // An expired target's rollout is over (specs/management.yaml, rollout lifecycle).
+      .update({
+        status: 'expired',
+        rollout_status: this.trx.raw("CASE WHEN rollout_status IN ('active', 'paused') THEN 'completed' ELSE rollout_status END"),
+        updated_at: now,
+      });
   }
 
   async defaultValueUlid(flagUlid: string): Promise<string | undefined> {
