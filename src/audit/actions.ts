@@ -7,6 +7,7 @@ export const auditActionByOperation: Record<string, string> = {
   deleteProject: 'project.deleted',
   exportProjectConfiguration: 'project.exported',
   planProjectConfiguration: 'project.planned',
+  applyProjectConfiguration: 'project.applied',
   listWebhooks: 'webhook.listed',
   createWebhook: 'webhook.created',
   getWebhook: 'webhook.read',

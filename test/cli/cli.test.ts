@@ -40,7 +40,7 @@ describeEachDatabase('the vexil CLI', (db) => {
   it('lists its commands, and refuses an unknown one with exit code 64', async () => {
     const help = await runCli(['--help'], env);
     expect(help.code).toBe(0);
-    for (const words of ['login', 'projects list', 'flags get', 'evaluate', 'export', 'plan', 'keys create', 'tokens create', 'audit tail']) {
+    for (const words of ['login', 'projects list', 'flags get', 'evaluate', 'export', 'plan', 'apply', 'keys create', 'tokens create', 'audit tail']) {
       expect(help.stdout).toContain(words);
     }
     const unknown = await runCli(['flags', 'fly'], env);
@@ -189,6 +189,18 @@ describeEachDatabase('the vexil CLI', (db) => {
     const unreadable = await runCli(['plan', path.join(home, 'missing.yaml')], env);
     expect(unreadable.code).toBe(1);
     expect(unreadable.stderr).toMatch(/^vexil: Cannot read .*missing\.yaml/);
+  });
+
+  it('applies a file, after which its plan is empty', async () => {
+    const file = path.join(home, 'apply.yaml');
+    expect((await runCli(['export', '--project', projectKey, '--output', file], env)).code).toBe(0);
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('name: Banner\n', 'name: Banner from the file\n'));
+    const applied = await runCli(['apply', file], env);
+    expect(applied.stderr).toBe(`Applying ${file} to project ${projectKey}...\n`);
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toBe('~ update flag banner-text (name)\n\nApplied: 0 created, 1 updated, 0 deleted, 0 published.\n');
+    expect((await app.mgmt('GET', `/projects/${projectKey}/flags/banner-text`)).body.data.name).toBe('Banner from the file');
+    expect((await runCli(['plan', file], env)).code).toBe(0);
   });
 
   it('says when Vexil cannot be reached', async () => {

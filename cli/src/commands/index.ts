@@ -1,4 +1,5 @@
 import type { Command } from '../command.js';
+import { apply } from './apply.js';
 import { auditTail } from './audit.js';
 import { evaluate } from './evaluate.js';
 import { exportProject } from './export.js';
@@ -10,4 +11,4 @@ import { environmentsList, projectsList } from './projects.js';
 import { tokensCreate } from './tokens.js';
 
 /** Every command, in the order `vexil --help` lists them. */
-export const commands: Command[] = [login, projectsList, environmentsList, flagsList, flagsGet, evaluate, exportProject, plan, keysCreate, tokensCreate, auditTail];
+export const commands: Command[] = [login, projectsList, environmentsList, flagsList, flagsGet, evaluate, exportProject, plan, apply, keysCreate, tokensCreate, auditTail];

@@ -3,12 +3,17 @@ import type { ManagementRequest, OperationResult } from '../../http/operation.js
 import type { ConfigurationExportService } from './export-service.js';
 import type { ProjectConfiguration } from './plan.js';
 import type { ConfigurationPlanService } from './plan-service.js';
+import type { ConfigurationApplyService } from './apply-service.js';
 import { chooseFormat, configurationContentTypes, serialiseConfiguration } from './serialise.js';
 
 type Op<K extends keyof operations> = operations[K]['parameters'];
 
 /** Handlers of the flags-as-code operations, keyed by operationId. */
-export function configurationController(exporter: ConfigurationExportService, planner: ConfigurationPlanService) {
+export function configurationController(
+  exporter: ConfigurationExportService,
+  planner: ConfigurationPlanService,
+  applier: ConfigurationApplyService,
+) {
   return {
     async exportProjectConfiguration(
       request: ManagementRequest<Op<'exportProjectConfiguration'>['path'], NonNullable<Op<'exportProjectConfiguration'>['query']>>,
@@ -25,6 +30,13 @@ export function configurationController(exporter: ConfigurationExportService, pl
       const prune = request.query.prune === true;
       const plan = await planner.plan(request.principal, request.params.projectKey, request.body, { prune }, request.audit);
       return { body: { status: 'success', data: plan } };
+    },
+    async applyProjectConfiguration(
+      request: ManagementRequest<Op<'applyProjectConfiguration'>['path'], { prune?: boolean; comment?: string }, ProjectConfiguration>,
+    ): Promise<OperationResult> {
+      const options = { prune: request.query.prune === true, comment: request.query.comment };
+      const applied = await applier.apply(request.principal, request.params.projectKey, request.body, options, request.audit);
+      return { body: { status: 'success', data: applied } };
     },
   };
 }

@@ -3,8 +3,11 @@ import type { AuditTrail } from '../../audit/audit-trail.js';
 import { hasScope, type ManagementPrincipal } from '../../auth/principal.js';
 import { ForbiddenError, NotFoundError } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
+import type { Knex } from 'knex';
+import type { Dialect } from '../../storage/database.js';
+import { KnexSegmentsStore } from '../segments/store.js';
 import type { SegmentRecord, SegmentsReader } from '../segments/store-types.js';
-import type { ConfigurationExportStore, CriterionRow, EnvironmentRow, FlagRow, RuleRow, ServingTargetRow, ValueRow } from './export-store.js';
+import { ConfigurationExportStore, type CriterionRow, EnvironmentRow, FlagRow, RuleRow, ServingTargetRow, ValueRow } from './export-store.js';
 
 type Schemas = components['schemas'];
 export type ProjectConfiguration = Schemas['ProjectConfiguration'];
@@ -51,35 +54,44 @@ const byKey = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : 
  */
 export class ConfigurationExportService {
   constructor(
-    private readonly store: ConfigurationExportStore,
-    private readonly segments: SegmentsReader,
+    private readonly knex: Knex,
+    private readonly dialect: Dialect,
   ) {}
 
-  async export(principal: ManagementPrincipal, projectKey: string, options: ExportOptions, audit: AuditTrail): Promise<ProjectConfiguration> {
+  /** `db`: the transaction to read in (an apply plans inside its own); the pool by default. */
+  async export(
+    principal: ManagementPrincipal,
+    projectKey: string,
+    options: ExportOptions,
+    audit: Pick<AuditTrail, 'describe'>,
+    db: Knex = this.knex,
+  ): Promise<ProjectConfiguration> {
     if (!hasScope(principal, 'targets:read')) {
       throw new ForbiddenError('Exporting a project needs the targets:read scope as well as flags:read.', 'targets:read');
     }
-    const project = await this.segments.resolveProject(principal.access, projectKey);
+    const store = new ConfigurationExportStore(db);
+    const segments = new KnexSegmentsStore(db, this.dialect);
+    const project = await segments.resolveProject(principal.access, projectKey);
     audit.describe({ action: 'project.exported', subjectType: 'project', subjectUlid: project.ulid, subjectLabel: project.key, projectUlid: project.ulid });
     const environments = this.selectEnvironments(
-      (await this.store.environments(project.ulid)).filter((e) => principal.access.canSeeEnvironment(project.ulid, e.ulid)),
+      (await store.environments(project.ulid)).filter((e) => principal.access.canSeeEnvironment(project.ulid, e.ulid)),
       options.environments,
     );
-    const flags = await this.store.flags(project.ulid);
+    const flags = await store.flags(project.ulid);
     const flagUlids = flags.map((f) => f.ulid);
-    const values = await this.store.values(flagUlids);
-    const targets = await this.store.servingTargets(flagUlids, environments.map((e) => e.ulid));
-    const rules = await this.store.rules(targets.map((t) => t.ulid));
-    const criteria = await this.store.criteria(rules.map((r) => r.ulid));
+    const values = await store.values(flagUlids);
+    const targets = await store.servingTargets(flagUlids, environments.map((e) => e.ulid));
+    const rules = await store.rules(targets.map((t) => t.ulid));
+    const criteria = await store.criteria(rules.map((r) => r.ulid));
 
     const serving = new ServingBuilder(values, environments, rules, criteria);
     const targetsByFlag = groupBy(targets, (t) => t.flag_ulid);
     const valuesByFlag = groupBy(values, (v) => v.flag_ulid);
     return {
       version: 1,
-      project: { key: project.key, name: project.name, description: await this.store.projectDescription(project.ulid) },
+      project: { key: project.key, name: project.name, description: await store.projectDescription(project.ulid) },
       environments: environments.map(({ ulid: _ulid, ...settings }) => settings),
-      segments: (await this.allSegments(project.ulid)).sort(byKey).map((s) => ({
+      segments: (await this.allSegments(segments, project.ulid)).sort(byKey).map((s) => ({
         key: s.key,
         name: s.name,
         description: s.description,
@@ -98,11 +110,11 @@ export class ConfigurationExportService {
     return visible.filter((e) => wanted.includes(e.key));
   }
 
-  private async allSegments(projectUlid: string): Promise<SegmentRecord[]> {
+  private async allSegments(reader: SegmentsReader, projectUlid: string): Promise<SegmentRecord[]> {
     const segments: SegmentRecord[] = [];
     let page: PageRequest = { per_page: 100 };
     for (;;) {
-      const result = await this.segments.listSegments(projectUlid, page);
+      const result = await reader.listSegments(projectUlid, page);
       segments.push(...result.data);
       if (!result.meta.next_cursor) return segments;
       page = { per_page: 100, cursor: result.meta.next_cursor };

@@ -1,12 +1,12 @@
 import type { FeatureDeps, FeatureParts } from '../feature.js';
-import { KnexSegmentsStore } from '../segments/store.js';
 import { configurationController } from './controller.js';
-import { ConfigurationExportStore } from './export-store.js';
 import { ConfigurationExportService } from './export-service.js';
 import { ConfigurationPlanService } from './plan-service.js';
+import { ConfigurationApplyService } from './apply-service.js';
 
-/** Flags as code: a project's configuration as one document (export, plan). */
+/** Flags as code: a project's configuration as one document (export, plan, apply). */
 export function createConfigurationFeature(deps: FeatureDeps): FeatureParts {
-  const exporter = new ConfigurationExportService(new ConfigurationExportStore(deps.knex), new KnexSegmentsStore(deps.knex, deps.dialect));
-  return { managementHandlers: configurationController(exporter, new ConfigurationPlanService(exporter)) };
+  const exporter = new ConfigurationExportService(deps.knex, deps.dialect);
+  const applier = new ConfigurationApplyService(deps, exporter, deps.auditWriter);
+  return { managementHandlers: configurationController(exporter, new ConfigurationPlanService(exporter), applier) };
 }

@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachDatabase } from '../support/databases.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { expectNoWrites } from './admin-support.js';
+
+/** Calls the management API of one instance and expects a 200. */
+function caller(app: () => TestApp) {
+  return async (method: string, path: string, body?: unknown): Promise<any> => {
+    const res = await app().mgmt(method, path, body);
+    expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(200);
+    return res.body.data;
+  };
+}
+
+describeEachDatabase('flags as code: apply', (db) => {
+  let source: TestApp;
+  let target: TestApp;
+  const okSource = caller(() => source);
+  const okTarget = caller(() => target);
+  const projectKey = `apply-${Date.now().toString(36)}`;
+  const p = `/projects/${projectKey}`;
+  const contexts = [
+    { type: 'user', identifier: 'u-1' },
+    { type: 'user', identifier: 'u-2', attributes: [{ key: 'plan', values: [{ value: 'pro' }] }] },
+    { type: 'user', identifier: 'u-3', attributes: [{ key: 'email', values: [{ value: 'ada@shop.test' }] }] },
+    { type: 'user', identifier: 'u-77' },
+  ];
+
+  const exportText = async (app: TestApp) =>
+    (await fetch(`${app.baseUrl}/management/v1${p}/configuration?format=yaml`, { headers: { authorization: `Bearer ${app.ownerToken}` } })).text();
+
+  async function evaluations(app: TestApp, flags: string[]): Promise<unknown[]> {
+    const results = [];
+    for (const flag of flags) {
+      for (const context of contexts) {
+        const res = await app.mgmt('GET', `${p}/flags/${flag}/environments/production/evaluate?context=${encodeURIComponent(JSON.stringify(context))}`);
+        results.push([flag, context.identifier, res.body.data?.value, res.body.data?.resolved_by]);
+      }
+    }
+    return results;
+  }
+
+  beforeAll(async () => {
+    source = await startTestApp(db);
+    target = await startTestApp(db);
+    await okSource('POST', '/projects', { key: projectKey, name: 'Apply shop', description: 'Round trip', environments: [{ key: 'staging', name: 'Staging' }, { key: 'production', name: 'Production' }] });
+    await okSource('PUT', `${p}/environments/production`, { name: 'Production', color: '#aa0000', comments_required: true });
+    await okSource('POST', `${p}/segments`, {
+      key: 'pro-users',
+      name: 'Pro users',
+      included: ['u-9'],
+      rules: [{ criteria: [{ selector: 'attribute', sub_selector: 'plan', comparer: 'equal', values: ['pro'] }] }],
+    });
+    await okSource('POST', `${p}/flags`, { key: 'checkout', name: 'Checkout', type: 'boolean', description: 'v2' });
+    const values: Array<{ ulid: string; display: string }> = await okSource('GET', `${p}/flags/checkout/values`);
+    const on = values.find((v) => v.display === 'true')!.ulid;
+    const draft = await okSource('POST', `${p}/flags/checkout/environments/production/targets`);
+    const targetPath = `${p}/flags/checkout/environments/production/targets/${draft.ulid}`;
+    await okSource('POST', `${targetPath}/rules`, { value_ulid: on, description: 'Pro', criteria: [{ selector: 'segment', comparer: 'in', values: ['pro-users'] }] });
+    await okSource('POST', `${targetPath}/rules`, {
+      value_ulid: on,
+      description: 'Staff',
+      criteria: [{ selector: 'attribute', sub_selector: 'email', comparer: 'endswith', values: ['@shop.test'] }],
+    });
+    await okSource('PUT', `${targetPath}/publish`, { comment: 'Pro and staff' });
+
+    await okSource('POST', `${p}/flags`, { key: 'banner', name: 'Banner', type: 'string' });
+    await okSource('PUT', `${p}/flags/banner`, { name: 'Banner', permanent: true });
+    await okSource('POST', `${p}/flags/banner/values`, { display: 'Hello' });
+    const sale = await okSource('POST', `${p}/flags/banner/values`, { display: 'Sale' });
+    const bannerDraft = await okSource('POST', `${p}/flags/banner/environments/production/targets`);
+    await okSource('PUT', `${p}/flags/banner/environments/production/targets/${bannerDraft.ulid}`, { value_ulid: sale.ulid });
+    await okSource('PUT', `${p}/flags/banner/environments/production/targets/${bannerDraft.ulid}/publish`, {
+      comment: 'Half see the sale',
+      rollout_enabled: true,
+      rollout_mode: 'manual',
+      rollout_percentage: 50,
+    });
+    await okSource('POST', `${p}/flags`, { key: 'limits', name: 'Limits', type: 'json' });
+    await okSource('POST', `${p}/flags/limits/values`, { display: '{"max": 3}' });
+  });
+  afterAll(async () => {
+    await source?.close();
+    await target?.close();
+  });
+
+  it('round-trips: export, apply into an empty instance, export again gives the same file and the same answers', async () => {
+    const file = (await source.mgmt('GET', `${p}/configuration`)).body;
+    const applied = await target.mgmt('POST', `${p}/configuration/apply`, file);
+    expect(applied.status, JSON.stringify(applied.body)).toBe(200);
+    expect(applied.body.data.summary.publish).toBe(2);
+    expect(await exportText(target)).toBe(await exportText(source));
+    expect(await evaluations(target, ['checkout', 'banner', 'limits'])).toEqual(await evaluations(source, ['checkout', 'banner', 'limits']));
+
+    // Every change was audited as its own action, by this request's actor.
+    const actions = (await target.knex('audit_entries').where('http_path', `/management/v1${p}/configuration/apply`).orderBy('ulid').select('action')).map(
+      (r: { action: string }) => r.action,
+    );
+    expect(actions).toContain('project.created');
+    expect(actions).toContain('segment.created');
+    expect(actions.filter((a: string) => a === 'target.published')).toHaveLength(2);
+    expect(actions.at(-1)).toBe('project.applied');
+  });
+
+  it('changes nothing when the same file is applied again, and its plan is empty', async () => {
+    const file = (await source.mgmt('GET', `${p}/configuration`)).body;
+    const plan = await okTarget('POST', `${p}/configuration/plan`, file);
+    expect(plan.changes).toEqual([]);
+    const targetsBefore = await target.knex('targets').count({ n: '*' });
+    const revisionsBefore = await target.knex('environments').select('key', 'revision').orderBy('key');
+    const auditBefore = await target.knex('audit_entries').count({ n: '*' });
+    const again = await okTarget('POST', `${p}/configuration/apply`, file);
+    expect(again.changes).toEqual([]);
+    expect(await target.knex('targets').count({ n: '*' })).toEqual(targetsBefore);
+    expect(await target.knex('environments').select('key', 'revision').orderBy('key')).toEqual(revisionsBefore);
+    await new Promise((r) => setTimeout(r, 50));
+    const [{ n: after }] = await target.knex('audit_entries').count({ n: '*' });
+    expect(Number(after)).toBe(Number((auditBefore as Array<{ n: number }>)[0]!.n) + 1);
+  });
+
+  it('publishes a changed serving configuration through the publish path, and refuses all of it when one publish is refused', async () => {
+    const file = (await target.mgmt('GET', `${p}/configuration`)).body;
+    const checkout = file.flags.find((f: any) => f.key === 'checkout');
+    checkout.name = 'Checkout, renamed';
+    checkout.environments.production = { value: 'true', comment: null, rules: [], rollout: null };
+    // production requires a comment, and the file has none: nothing at all is written.
+    const refused = await expectNoWrites(target, () => target.mgmt('POST', `${p}/configuration/apply`, file));
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors.comment).toBeDefined();
+
+    const applied = await okTarget('POST', `${p}/configuration/apply?comment=${encodeURIComponent('Everyone gets it')}`, file);
+    expect(applied.changes.map((c: any) => [c.action, c.kind, c.key])).toEqual([
+      ['update', 'flag', 'checkout'],
+      ['publish', 'serving', 'checkout'],
+    ]);
+    const served = await okTarget('GET', `${p}/flags/checkout/environments/production/evaluate?context=${encodeURIComponent(JSON.stringify(contexts[0]))}`);
+    expect(served).toMatchObject({ value: true, resolved_by: 'target' });
+    const targets = await okTarget('GET', `${p}/flags/checkout/environments/production/targets`);
+    expect(targets[0]).toMatchObject({ status: 'published', comment: 'Everyone gets it' });
+
+    await okTarget('PUT', `${p}/environments/staging`, { name: 'Staging', confirmation_required: true });
+    const staging = (await target.mgmt('GET', `${p}/configuration`)).body;
+    staging.flags.find((f: any) => f.key === 'banner').environments.staging = { value: 'Hello', rules: [], rollout: null };
+    const confirmation = await expectNoWrites(target, () => target.mgmt('POST', `${p}/configuration/apply`, staging));
+    expect(confirmation.status).toBe(422);
+  });
+
+  it('deletes what the file leaves out only with prune', async () => {
+    const file = (await target.mgmt('GET', `${p}/configuration`)).body;
+    file.flags = file.flags.filter((f: any) => f.key !== 'limits');
+    expect((await okTarget('POST', `${p}/configuration/apply`, file)).changes).toEqual([]);
+    expect((await target.mgmt('GET', `${p}/flags/limits`)).status).toBe(200);
+    const pruned = await okTarget('POST', `${p}/configuration/apply?prune=true`, file);
+    expect(pruned.changes.map((c: any) => [c.action, c.kind, c.key])).toEqual([['delete', 'flag', 'limits']]);
+    expect((await target.mgmt('GET', `${p}/flags/limits`)).status).toBe(404);
+  });
+
+  it('needs config:write for environment changes and targets:write for publishes', async () => {
+    const res = await target.mgmt('POST', '/tokens', { name: 'flags only', scopes: ['flags:read', 'flags:write', 'targets:read'] });
+    const token = res.body.data.token as string;
+    const file = (await target.mgmt('GET', `${p}/configuration`)).body;
+    file.environments[0].color = '#00aa00';
+    const refused = await target.request('POST', `/management/v1${p}/configuration/apply`, { token, body: file });
+    expect(refused.status).toBe(403);
+  });
+});
