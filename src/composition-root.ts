@@ -89,7 +89,10 @@ export interface ComposeOptions {
 export async function compose(config: Config, options: ComposeOptions = {}): Promise<Composition> {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
-  const { knex, dialect } = openDatabase(config.databaseUrl);
+  const { knex, dialect } = openDatabase(config.databaseUrl, {
+    acquireMs: config.databaseAcquireTimeoutMs,
+    queryMs: config.databaseQueryTimeoutMs,
+  });
   if (dialect === 'mysql') await ensureMysqlDatabase(config.databaseUrl, logger);
   await migrateToLatest(knex);
   const core: CoreDeps = { config, knex, dialect, clock, logger };

@@ -24,6 +24,10 @@ export interface Config {
   schedulerIntervalMs: number;
   auditRetentionDays: number;
   maxBodyBytes: number;
+  /** MySQL/MariaDB: longest wait for a pooled connection (opening one included) before a 503. */
+  databaseAcquireTimeoutMs: number;
+  /** MySQL/MariaDB: longest wait for one query's answer before a 503 (migrations are exempt). */
+  databaseQueryTimeoutMs: number;
   /** Largest request head (request line and headers) Node accepts; context headers carry JSON. */
   maxHeaderBytes: number;
   webhooks: WebhookSettings;
@@ -52,6 +56,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     auditRetentionDays: integer(env, 'VEXIL_AUDIT_RETENTION_DAYS', 90),
     maxBodyBytes: integer(env, 'VEXIL_MAX_BODY_BYTES', 1_048_576),
     maxHeaderBytes: integer(env, 'VEXIL_MAX_HEADER_BYTES', 65_536),
+    databaseAcquireTimeoutMs: integerSetting(env, 'VEXIL_DB_ACQUIRE_TIMEOUT_MS', 3000, { min: 100 }),
+    databaseQueryTimeoutMs: integerSetting(env, 'VEXIL_DB_QUERY_TIMEOUT_MS', 5000, { min: 100 }),
     webhooks: webhookSettings(env),
   };
 }

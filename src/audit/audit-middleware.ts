@@ -2,6 +2,7 @@ import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { ForbiddenError, HttpError, UnauthorizedError } from '../http/errors.js';
 import { operationState } from '../http/operation.js';
+import { isDatabaseUnavailable } from '../storage/db-errors.js';
 import { auditActionByOperation, auditResult, denialActions } from './actions.js';
 import { AuditTrail, type AuditWriter } from './audit-trail.js';
 
@@ -20,7 +21,9 @@ export function managementAuditMiddleware(writer: AuditWriter, knex: import('kne
     } catch (error) {
       failure = error;
     }
-    if (!trail.written) {
+    // An entry cannot be written while the database is unavailable: trying would only hold the 503.
+    if (isDatabaseUnavailable(failure)) logger.warn({ method: ctx.method, path: ctx.path }, 'audit entry not written: database unavailable');
+    else if (!trail.written) {
       const status = failure instanceof HttpError ? failure.status : failure ? 500 : ctx.status;
       const action =
         failure instanceof UnauthorizedError

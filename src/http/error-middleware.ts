@@ -1,6 +1,7 @@
 import type Koa from 'koa';
 import type { Logger } from 'pino';
-import { HttpError, OfrepError, ValidationError, ForbiddenError } from './errors.js';
+import { isDatabaseUnavailable } from '../storage/db-errors.js';
+import { HttpError, OfrepError, ValidationError, ForbiddenError, ServiceUnavailableError } from './errors.js';
 import { setJsonContentType } from './json-response.js';
 
 /**
@@ -13,7 +14,8 @@ export function errorMiddleware(logger: Logger): Koa.Middleware {
   return async (ctx, next) => {
     try {
       await next();
-    } catch (error) {
+    } catch (caught) {
+      const error = isDatabaseUnavailable(caught) ? databaseUnavailable(logger, caught) : caught;
       // OFREP clients expect OFREP's general error shape `{errorDetails}` (401, 413, 415, 429, 500).
       const ofrep = ctx.path.startsWith('/ofrep/');
       if (error instanceof HttpError) {
@@ -27,6 +29,15 @@ export function errorMiddleware(logger: Logger): Koa.Middleware {
       }
     }
   };
+}
+
+/** Seconds a client is asked to wait after a 503 for an unavailable database. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/** An unreachable or hung database (storage/db-errors.ts) is a 503 with Retry-After, not a 500. */
+function databaseUnavailable(logger: Logger, cause: unknown): ServiceUnavailableError {
+  logger.warn({ err: cause }, 'database unavailable');
+  return new ServiceUnavailableError('The database is unavailable; try again shortly.', DATABASE_RETRY_AFTER_SECONDS);
 }
 
 function respondJson(ctx: Koa.Context, body: unknown): void {

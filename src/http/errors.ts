@@ -91,6 +91,15 @@ export class RateLimitedError extends HttpError {
   }
 }
 
+/** 503: the database did not answer in time (unreachable or hung); the request changed nothing. */
+export class ServiceUnavailableError extends HttpError {
+  readonly status = 503;
+  constructor(message: string, retryAfterSeconds: number) {
+    super(message);
+    this.headers = { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) };
+  }
+}
+
 export class NotImplementedError extends HttpError {
   readonly status = 501;
   constructor(operationId: string) {

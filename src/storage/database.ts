@@ -49,8 +49,56 @@ function cachePreparedStatements(conn: SqliteConnection): void {
   };
 }
 
+/** How long a MySQL/MariaDB request may wait for the database (config.ts: VEXIL_DB_*_TIMEOUT_MS). */
+export interface DatabaseTimeouts {
+  /** Waiting for a pooled connection, opening one included. */
+  acquireMs: number;
+  /** Waiting for the answer to one query. */
+  queryMs: number;
+}
+
+const defaultTimeouts: DatabaseTimeouts = { acquireMs: 3000, queryMs: 5000 };
+
+interface MysqlConnection {
+  query(options: unknown, values: unknown, callback: unknown): unknown;
+  destroy(): void;
+}
+
+/** The query limit in force per Knex instance (0: none, while migrations run: an ALTER may take long). */
+const queryLimits = new WeakMap<Knex, { ms: number }>();
+
+/**
+ * Every query on the connection gets the driver's timeout. A query that times out leaves the
+ * connection in an unknown state: it is closed, so the pool drops it and the server rolls back
+ * its open transaction (a write that timed out is never half done).
+ */
+function limitQueryTime(conn: MysqlConnection, limit: { ms: number }): void {
+  const query = conn.query.bind(conn);
+  conn.query = (options, values, callback) => {
+    if (typeof options !== 'object' || options === null || typeof callback !== 'function' || limit.ms <= 0) {
+      return query(options, values, callback);
+    }
+    return query({ timeout: limit.ms, ...options }, values, (err: { code?: string } | null, ...rest: unknown[]) => {
+      if (err?.code === 'PROTOCOL_SEQUENCE_TIMEOUT') conn.destroy();
+      (callback as (...args: unknown[]) => void)(err, ...rest);
+    });
+  };
+}
+
+/** Runs `work` with no query time limit on this Knex instance (schema migrations at start). */
+export async function withoutQueryTimeout<T>(knex: Knex, work: () => Promise<T>): Promise<T> {
+  const limit = queryLimits.get(knex);
+  const saved = limit?.ms ?? 0;
+  if (limit) limit.ms = 0;
+  try {
+    return await work();
+  } finally {
+    if (limit) limit.ms = saved;
+  }
+}
+
 /** Builds a Knex instance from `sqlite:PATH` or `mysql://user:pass@host:port/db`. */
-export function openDatabase(url: string): Database {
+export function openDatabase(url: string, timeouts: DatabaseTimeouts = defaultTimeouts): Database {
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length);
     if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
@@ -79,6 +127,7 @@ export function openDatabase(url: string): Database {
     return { knex, dialect: 'sqlite' };
   }
   if (url.startsWith('mysql://') || url.startsWith('mariadb://')) {
+    const limit = { ms: timeouts.queryMs };
     const knex = knexFactory({
       client: 'mysql2',
       connection: {
@@ -87,9 +136,23 @@ export function openDatabase(url: string): Database {
         dateStrings: true,
         supportBigNumbers: true,
         charset: 'utf8mb4',
+        // A server that accepts the connection but never answers counts against the acquire time.
+        connectTimeout: timeouts.acquireMs,
       } as Knex.MySqlConnectionConfig,
-      pool: { min: 0, max: 10 },
+      // An unreachable or hung server fails requests within these times (503), not at the client's limit.
+      acquireConnectionTimeout: timeouts.acquireMs,
+      // The failed acquisition reaches its caller, which logs it (structured); Knex's own console copy is noise.
+      log: { warn: (message: unknown) => void (String(message).startsWith('Acquire connection error') || console.warn(message)) },
+      pool: {
+        min: 0,
+        max: 10,
+        afterCreate: (conn: MysqlConnection, done: (err: Error | null, conn: unknown) => void) => {
+          limitQueryTime(conn, limit);
+          done(null, conn);
+        },
+      },
     });
+    queryLimits.set(knex, limit);
     return { knex, dialect: 'mysql' };
   }
   throw new Error(`DATABASE_URL must start with sqlite: or mysql:// (got "${url.split(':')[0]}:...")`);

@@ -16,6 +16,26 @@ export function isForeignKeyViolation(error: unknown): boolean {
   );
 }
 
+/**
+ * The database did not answer in time or could not be reached: the pool's acquire timeout
+ * (KnexTimeoutError), the driver's query timeout, a refused, reset or lost connection.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const e = error as DriverError & { name?: string };
+  if (e?.name === 'KnexTimeoutError') return true;
+  return [
+    'PROTOCOL_SEQUENCE_TIMEOUT',
+    'PROTOCOL_CONNECTION_LOST',
+    'ETIMEDOUT',
+    'ECONNREFUSED',
+    'ECONNRESET',
+    'EHOSTUNREACH',
+    'EPIPE',
+    'ER_CON_COUNT_ERROR',
+    'ER_SERVER_SHUTDOWN',
+  ].includes(e?.code ?? '');
+}
+
 /** Errors after which the whole transaction may simply be tried again. */
 export function isRetryableConflict(error: unknown): boolean {
   const e = error as DriverError;

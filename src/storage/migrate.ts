@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { migrations } from '../../db/migrations/index.js';
+import { withoutQueryTimeout } from './database.js';
 
 const source: Knex.MigrationSource<string> = {
   getMigrations: async () => Object.keys(migrations),
@@ -13,5 +14,6 @@ const source: Knex.MigrationSource<string> = {
 
 /** Brings the schema up to date. Knex's lock table keeps concurrent starts from migrating twice. */
 export async function migrateToLatest(knex: Knex): Promise<void> {
-  await knex.migrate.latest({ migrationSource: source });
+  // A migration may rewrite a large table: the per-query time limit does not apply to it.
+  await withoutQueryTimeout(knex, () => knex.migrate.latest({ migrationSource: source }));
 }

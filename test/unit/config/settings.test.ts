@@ -14,6 +14,8 @@ describe('loadConfig', () => {
       redisPrefix: 'vexil:',
       redisChannel: 'vexil:environment-revisions',
       revisionPollMs: 250,
+      databaseAcquireTimeoutMs: 3000,
+      databaseQueryTimeoutMs: 5000,
     });
   });
 
@@ -35,6 +37,8 @@ describe('loadConfig', () => {
     ['LOG_LEVEL', 'verbose', /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/],
     ['REDIS_URL', 'localhost:6379', /REDIS_URL must be a URL starting with redis:\/\/ or rediss:\/\//],
     ['DATABASE_URL', 'postgres://db/vexil', /DATABASE_URL must start with sqlite: or mysql:\/\//],
+    ['VEXIL_DB_QUERY_TIMEOUT_MS', '5s', /VEXIL_DB_QUERY_TIMEOUT_MS must be an integer of at least 100/],
+    ['VEXIL_DB_ACQUIRE_TIMEOUT_MS', '10', /VEXIL_DB_ACQUIRE_TIMEOUT_MS must be an integer of at least 100/],
     ['VEXIL_REDIS_PREFIX', 'two words', /VEXIL_REDIS_PREFIX must be 1 to 100 printable characters/],
   ])('refuses %s=%s with a message naming it', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(SettingError);
