@@ -1896,6 +1896,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectKey}/configuration/promote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Promote serving configurations from one environment to another
+         * @description Copies what one flag (or every flag named, or every flag with a published target in
+         *     `from`) serves in environment `from` (base value, rules with criteria, rollout) to
+         *     environment `to` as a new draft there, and publishes it through the normal publish path
+         *     when `publish` is true (with `comment`; `confirmation_required` environments refuse it as
+         *     every Bearer-token publish). Flags whose serving configuration in `to` is already the same
+         *     are skipped. All promotions happen in one transaction. Each change is audited as its own
+         *     action.
+         *     Required scope: `targets:write`.
+         *     A 422 means a body validation failure, a flag without a published target in `from`, the
+         *     same environment on both sides, or a refused publish (nothing is written).
+         */
+        post: operations["promoteConfiguration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/serve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Serve a value now (kill switch)
+         * @description Drafts and publishes, in one request and one transaction, a target whose base value is
+         *     `value` (a value's display form, e.g. `"true"`, or its ulid). The draft copies what is
+         *     served (rules and criteria) unless `drop_rules` is true; no rollout. The environment's
+         *     comment rule applies (`comment`), and its confirmation rule holds: in a
+         *     `confirmation_required` environment a Bearer-token request is refused (422), a console
+         *     session needs `confirmation` equal to the environment key. Audited as the
+         *     `target.created`/`target.cloned`, `target.updated` and `target.published` it makes.
+         *     Required scope: `targets:write`.
+         *     A 422 means a body validation failure, a value the flag does not have, or a refused publish
+         *     (nothing is written).
+         */
+        post: operations["serveFlagValue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/audit-logs": {
         parameters: {
             query?: never;
@@ -2783,6 +2863,44 @@ export interface components {
             /** @enum {string} */
             status: "active" | "paused";
         } | null;
+        PromoteRequest: {
+            /** @description Environment key to copy from. */
+            from: string;
+            /** @description Environment key to copy to. */
+            to: string;
+            /** @description Flag keys to promote; absent means every flag with a published target in `from`. */
+            flags?: string[];
+            /** @description Publish the new targets (default false, leaving them drafts). */
+            publish?: boolean;
+            /** @description Publish comment (needed when `to` requires one and `publish` is true). */
+            comment?: string | null;
+            /** @description Typed confirmation of a console session (the `to` environment's key), where `to` requires it. */
+            confirmation?: string;
+        };
+        PromotedTarget: {
+            flag: string;
+            target_ulid: string;
+            /** @enum {string} */
+            status: "draft" | "published";
+        };
+        PromoteResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: {
+                promoted: components["schemas"]["PromotedTarget"][];
+                /** @description Flags already serving the same configuration in `to`. */
+                unchanged: string[];
+            };
+        };
+        ServeRequest: {
+            /** @description The value to serve, by display form (`true`, `42`, `{"a":1}`) or ulid (`val_...`). */
+            value: string;
+            comment?: string | null;
+            /** @description Serve the value to everyone, without the served target's rules (default false). */
+            drop_rules?: boolean;
+            /** @description Typed confirmation of a console session (the environment's key) where the environment requires it. */
+            confirmation?: string;
+        };
         /** @description One change a configuration file would make. */
         ConfigurationChange: {
             /**
@@ -3100,6 +3218,8 @@ export interface components {
          *     segment.deleted; `listAuditLogs` audit_log.listed; `listPublicAuditLogs`
          *     public_audit_log.listed; `exportProjectConfiguration` project.exported;
          *     `planProjectConfiguration` project.planned; `applyProjectConfiguration` project.applied;
+         *     `promoteConfiguration` project.promoted; `serveFlagValue` target.served (beside the
+         *     entries of the targets it creates and publishes);
          *     `listWebhooks` webhook.listed; `createWebhook` webhook.created; `getWebhook` webhook.read;
          *     `updateWebhook` webhook.updated; `deleteWebhook` webhook.deleted;
          *     `listWebhookDeliveries` webhook.deliveries_listed; `redeliverWebhookDelivery`
@@ -3118,7 +3238,7 @@ export interface components {
          *     A request that matches no operation: unknown. flag_value.read is reserved.
          * @enum {string}
          */
-        AuditAction: "auth.missing_token" | "auth.invalid_token" | "auth.expired_token" | "auth.plan_restricted" | "auth.missing_key" | "auth.invalid_key" | "scope.denied" | "grant.denied" | "api_docs.read" | "project.listed" | "project.read" | "project.created" | "project.updated" | "project.deleted" | "project.exported" | "project.planned" | "project.applied" | "webhook.listed" | "webhook.created" | "webhook.read" | "webhook.updated" | "webhook.deleted" | "webhook.deliveries_listed" | "webhook.redelivered" | "webhook.pinged" | "environment.listed" | "environment.read" | "environment.created" | "environment.updated" | "environment.deleted" | "environment_key.listed" | "environment_key.created" | "environment_key.revoked" | "token.listed" | "token.created" | "token.revoked" | "account.listed" | "account.created" | "account.deleted" | "personal_token.created" | "personal_token.revoked" | "flag.listed" | "flag.read" | "flag.created" | "flag.updated" | "flag.deleted" | "flag.evaluated" | "flag.bulk_deleted" | "flag.used" | "flag.insights_read" | "flag.stale_listed" | "flag.default_value_reports_read" | "context_attribute.listed" | "payload.retrieved" | "payload.streamed" | "flag_value.listed" | "flag_value.read" | "flag_value.created" | "flag_value.updated" | "flag_value.deleted" | "flag_value.default_set" | "target.listed" | "target.read" | "target.created" | "target.updated" | "target.rollout_initialized" | "target.rollout_updated" | "target.rollout_deleted" | "target.rollout_completed" | "target.published" | "target.scheduled" | "target.deleted" | "target.cloned" | "target_rule.listed" | "target_rule.created" | "target_rule.updated" | "target_rule.deleted" | "target_rule.reordered" | "segment.listed" | "segment.read" | "segment.created" | "segment.updated" | "segment.deleted" | "audit_log.listed" | "public_audit_log.listed" | "unknown";
+        AuditAction: "auth.missing_token" | "auth.invalid_token" | "auth.expired_token" | "auth.plan_restricted" | "auth.missing_key" | "auth.invalid_key" | "scope.denied" | "grant.denied" | "api_docs.read" | "project.listed" | "project.read" | "project.created" | "project.updated" | "project.deleted" | "project.exported" | "project.planned" | "project.applied" | "project.promoted" | "target.served" | "webhook.listed" | "webhook.created" | "webhook.read" | "webhook.updated" | "webhook.deleted" | "webhook.deliveries_listed" | "webhook.redelivered" | "webhook.pinged" | "environment.listed" | "environment.read" | "environment.created" | "environment.updated" | "environment.deleted" | "environment_key.listed" | "environment_key.created" | "environment_key.revoked" | "token.listed" | "token.created" | "token.revoked" | "account.listed" | "account.created" | "account.deleted" | "personal_token.created" | "personal_token.revoked" | "flag.listed" | "flag.read" | "flag.created" | "flag.updated" | "flag.deleted" | "flag.evaluated" | "flag.bulk_deleted" | "flag.used" | "flag.insights_read" | "flag.stale_listed" | "flag.default_value_reports_read" | "context_attribute.listed" | "payload.retrieved" | "payload.streamed" | "flag_value.listed" | "flag_value.read" | "flag_value.created" | "flag_value.updated" | "flag_value.deleted" | "flag_value.default_set" | "target.listed" | "target.read" | "target.created" | "target.updated" | "target.rollout_initialized" | "target.rollout_updated" | "target.rollout_deleted" | "target.rollout_completed" | "target.published" | "target.scheduled" | "target.deleted" | "target.cloned" | "target_rule.listed" | "target_rule.created" | "target_rule.updated" | "target_rule.deleted" | "target_rule.reordered" | "segment.listed" | "segment.read" | "segment.created" | "segment.updated" | "segment.deleted" | "audit_log.listed" | "public_audit_log.listed" | "unknown";
         /**
          * @description `success` (2xx), `denied_auth` (401), `denied_scope` (403 missing scope or role),
          *     `denied_plan` (never produced by Vexil), `denied_grant` (403 missing grant or forbidden
@@ -6780,6 +6900,92 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ConfigurationPlanResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    promoteConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromoteRequest"];
+            };
+        };
+        responses: {
+            /** @description The targets created in `to`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromoteResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    serveFlagValue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ServeRequest"];
+            };
+        };
+        responses: {
+            /** @description The published target. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TargetResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];

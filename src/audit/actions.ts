@@ -8,6 +8,8 @@ export const auditActionByOperation: Record<string, string> = {
   exportProjectConfiguration: 'project.exported',
   planProjectConfiguration: 'project.planned',
   applyProjectConfiguration: 'project.applied',
+  promoteConfiguration: 'project.promoted',
+  serveFlagValue: 'target.served',
   listWebhooks: 'webhook.listed',
   createWebhook: 'webhook.created',
   getWebhook: 'webhook.read',

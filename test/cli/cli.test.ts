@@ -40,7 +40,7 @@ describeEachDatabase('the vexil CLI', (db) => {
   it('lists its commands, and refuses an unknown one with exit code 64', async () => {
     const help = await runCli(['--help'], env);
     expect(help.code).toBe(0);
-    for (const words of ['login', 'projects list', 'flags get', 'evaluate', 'export', 'plan', 'apply', 'keys create', 'tokens create', 'audit tail']) {
+    for (const words of ['login', 'projects list', 'flags get', 'evaluate', 'flags serve', 'export', 'plan', 'apply', 'promote', 'keys create', 'tokens create', 'audit tail']) {
       expect(help.stdout).toContain(words);
     }
     const unknown = await runCli(['flags', 'fly'], env);
@@ -201,6 +201,23 @@ describeEachDatabase('the vexil CLI', (db) => {
     expect(applied.stdout).toBe('~ update flag banner-text (name)\n\nApplied: 0 created, 1 updated, 0 deleted, 0 published.\n');
     expect((await app.mgmt('GET', `/projects/${projectKey}/flags/banner-text`)).body.data.name).toBe('Banner from the file');
     expect((await runCli(['plan', file], env)).code).toBe(0);
+  });
+
+  it('serves a value in one call and promotes it to another environment', async () => {
+    const served = await runCli(['flags', 'serve', 'new-checkout', 'true', '--project', projectKey, '--env', 'staging'], env);
+    expect(served.stderr).toBe('');
+    expect(served.code).toBe(0);
+    expect(served.stdout).toMatch(/serving\s+true\n/);
+    expect(served.stdout).toMatch(/status\s+published\n/);
+    const missing = await runCli(['flags', 'serve', 'new-checkout', 'maybe', '--project', projectKey, '--env', 'staging'], env);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^vexil: .*value/);
+
+    const promoted = await runCli(['promote', '--project', projectKey, '--from', 'staging', '--to', 'production', '--publish', '--json'], env);
+    expect(promoted.code).toBe(0);
+    expect(JSON.parse(promoted.stdout).promoted).toEqual([expect.objectContaining({ flag: 'new-checkout', status: 'published' })]);
+    const evaluated = await runCli(['evaluate', 'new-checkout', '--project', projectKey, '--env', 'production', '--json'], env);
+    expect(JSON.parse(evaluated.stdout)).toMatchObject({ value: true, resolved_by: 'target' });
   });
 
   it('says when Vexil cannot be reached', async () => {

@@ -4,6 +4,7 @@ import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { describeEachDatabase } from '../support/databases.js';
+import { expectOk } from '../support/expect-ok.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { createManagementToken, lastAuditEntry } from './admin-support.js';
 
@@ -12,11 +13,7 @@ describeEachDatabase('flags as code: export', (db) => {
   const projectKey = `export-${Date.now().toString(36)}`;
   const p = `/projects/${projectKey}`;
 
-  async function ok(method: string, path: string, body?: unknown): Promise<any> {
-    const res = await app.mgmt(method, path, body);
-    expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(200);
-    return res.body.data;
-  }
+  const ok = (method: string, path: string, body?: unknown) => expectOk(app, method, path, body);
 
   /** Drafts, configures and publishes one flag's target in one environment through the API. */
   async function publish(flagKey: string, env: string, valueUlid: string, rules: unknown[], publishBody: Record<string, unknown> = {}) {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase } from '../support/databases.js';
+import { expectOk } from '../support/expect-ok.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { expectNoWrites } from './admin-support.js';
 
@@ -9,11 +10,7 @@ describeEachDatabase('flags as code: plan', (db) => {
   const p = `/projects/${projectKey}`;
   let exported: any;
 
-  async function ok(method: string, path: string, body?: unknown): Promise<any> {
-    const res = await app.mgmt(method, path, body);
-    expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(200);
-    return res.body.data;
-  }
+  const ok = (method: string, path: string, body?: unknown) => expectOk(app, method, path, body);
 
   const plan = (file: unknown, query = '') => app.mgmt('POST', `${p}/configuration/plan${query}`, file);
   const copy = () => structuredClone(exported);

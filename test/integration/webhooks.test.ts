@@ -2,6 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { Config } from '../../src/config.js';
 import { describeEachDatabase } from '../support/databases.js';
+import { expectOk } from '../support/expect-ok.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { WebhookReceiver } from './webhook-receiver.js';
 
@@ -21,11 +22,7 @@ describeEachDatabase('webhooks', (db) => {
   const projectKey = `hooks-${Date.now().toString(36)}`;
   const p = `/projects/${projectKey}`;
 
-  async function ok(method: string, path: string, body?: unknown): Promise<any> {
-    const res = await app.mgmt(method, path, body);
-    expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(200);
-    return res.body.data;
-  }
+  const ok = (method: string, path: string, body?: unknown) => expectOk(app, method, path, body);
 
   async function subscribe(body: Record<string, unknown> = {}): Promise<{ ulid: string; secret: string }> {
     return ok('POST', `${p}/webhooks`, { url: receiver.url, events: ['*'], ...body });

@@ -7,8 +7,9 @@ import { flagsGet, flagsList } from './flags.js';
 import { keysCreate } from './keys.js';
 import { login } from './login.js';
 import { plan } from './plan.js';
+import { flagsServe, promote } from './promote.js';
 import { environmentsList, projectsList } from './projects.js';
 import { tokensCreate } from './tokens.js';
 
 /** Every command, in the order `vexil --help` lists them. */
-export const commands: Command[] = [login, projectsList, environmentsList, flagsList, flagsGet, evaluate, exportProject, plan, apply, keysCreate, tokensCreate, auditTail];
+export const commands: Command[] = [login, projectsList, environmentsList, flagsList, flagsGet, flagsServe, evaluate, exportProject, plan, apply, promote, keysCreate, tokensCreate, auditTail];

@@ -1,45 +1,17 @@
-import type { Knex } from 'knex';
-import { AuditTrail, type AuditWriter } from '../../audit/audit-trail.js';
+import type { AuditTrail, AuditWriter } from '../../audit/audit-trail.js';
 import { hasScope, type ManagementPrincipal, type Scope } from '../../auth/principal.js';
 import type { CoreDeps } from '../../core.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { inTransaction } from '../../storage/transaction.js';
-import { buildEnvironmentService } from '../environments/index.js';
-import { FlagValueService } from '../flag-values/service.js';
-import { KnexFlagValueStore } from '../flag-values/store.js';
-import { FlagService } from '../flags/service.js';
-import { KnexFlagStore } from '../flags/store.js';
-import { buildProjectService } from '../projects/index.js';
-import { RulesService } from '../rules/service.js';
-import { KnexRulesStore } from '../rules/store.js';
-import { SegmentsService } from '../segments/service.js';
-import { KnexSegmentsStore } from '../segments/store.js';
-import { findFlagEnvironment } from '../shared/lookup.js';
-import { TargetService } from '../targets/service.js';
-import { KnexTargetStore } from '../targets/store.js';
 import type { ConfigurationExportService } from './export-service.js';
 import { normaliseConfiguration, planConfiguration, type ConfigurationChange, type ConfigurationPlan, type ProjectConfiguration } from './plan.js';
-
-type Serving = ProjectConfiguration['flags'][number]['environments'][string];
+import { ServingWriter, type Serving } from './serving-writer.js';
+import { actingContext, type ActingContext } from './transactional-services.js';
 
 export interface ApplyOptions {
   prune: boolean;
   /** Publish comment for serving changes whose file entry has none. */
   comment?: string;
-}
-
-/** The feature services, built over one database transaction: every change of an apply commits or rolls back together. */
-function servicesOver(trx: Knex.Transaction, core: CoreDeps) {
-  const over = { ...core, knex: trx };
-  return {
-    projects: buildProjectService(over),
-    environments: buildEnvironmentService(over),
-    segments: new SegmentsService(new KnexSegmentsStore(trx, core.dialect), core.clock),
-    flags: new FlagService(new KnexFlagStore(trx, core.dialect), core.clock),
-    values: new FlagValueService(new KnexFlagValueStore(trx, core.dialect), core.clock),
-    targets: new TargetService(new KnexTargetStore(trx, core.dialect), core.clock),
-    rules: new RulesService(new KnexRulesStore(trx, core.dialect), core.clock),
-  };
 }
 
 /** The scope each kind of change needs beyond the operation's own flags:write. */
@@ -70,15 +42,14 @@ export class ConfigurationApplyService {
       throw ValidationError.field('project.key', `The file describes project "${desired.project?.key}", not "${projectKey}".`);
     }
     return inTransaction(this.core.knex, async (trx) => {
-      const services = servicesOver(trx, this.core);
-      const newTrail = () => new AuditTrail(this.auditWriter, principal, audit.httpMethod, audit.httpPath);
+      const acting = actingContext(trx, this.core, this.auditWriter, principal, projectKey, audit);
       // The plan is made inside the transaction, so it describes exactly what is changed.
       const current = await this.exporter.export(principal, projectKey, {}, audit, trx).catch(async (error: unknown) => {
         if (!(error instanceof NotFoundError)) throw error;
         // A new instance: the file creates its project (an administrator's token without grants).
         const { key, name, description } = desired.project;
         const environments = desired.environments.map((e) => ({ key: e.key, name: e.name }));
-        await services.projects.create(principal, { key, name, description, environments }, newTrail());
+        await acting.services.projects.create(principal, { key, name, description, environments }, acting.newTrail());
         return this.exporter.export(principal, projectKey, {}, audit, trx);
       });
       const { configuration, errors } = normaliseConfiguration(desired, current);
@@ -90,7 +61,7 @@ export class ConfigurationApplyService {
           throw new ForbiddenError(`Applying this file needs the ${scopeOf[change.kind]} scope (${change.kind} ${change.key}).`, scopeOf[change.kind]);
         }
       }
-      const run = new ApplyRun(services, trx, principal, projectKey, options, newTrail);
+      const run = new ApplyRun(acting, options);
       for (const change of plan.changes) await run.apply(change);
       return plan;
     });
@@ -99,32 +70,31 @@ export class ConfigurationApplyService {
 
 /** One apply in progress: turns each planned change into the service call that makes it. */
 class ApplyRun {
+  private readonly serving: ServingWriter;
+
   constructor(
-    private readonly services: ReturnType<typeof servicesOver>,
-    private readonly trx: Knex.Transaction,
-    private readonly principal: ManagementPrincipal,
-    private readonly projectKey: string,
+    private readonly acting: ActingContext,
     private readonly options: ApplyOptions,
-    /** A fresh trail per change, so each audit entry describes only its own subject. */
-    private readonly newTrail: () => AuditTrail,
-  ) {}
+  ) {
+    this.serving = new ServingWriter(acting);
+  }
 
   private caller() {
-    return { access: this.principal.access, audit: this.newTrail() };
+    return { access: this.acting.principal.access, audit: this.acting.newTrail() };
   }
 
   async apply(change: ConfigurationChange): Promise<void> {
-    const { services, projectKey, principal } = this;
+    const { services, projectKey, principal } = this.acting;
     const after = change.after as Record<string, any> | null;
     switch (change.kind) {
       case 'project':
-        await services.projects.update(principal, projectKey, { name: after!.name, description: after!.description }, this.newTrail());
+        await services.projects.update(principal, projectKey, { name: after!.name, description: after!.description }, this.acting.newTrail());
         return;
       case 'environment': {
-        if (change.action === 'delete') return services.environments.delete(principal, projectKey, change.key, this.newTrail());
+        if (change.action === 'delete') return services.environments.delete(principal, projectKey, change.key, this.acting.newTrail());
         const { key, ...settings } = after as ProjectConfiguration['environments'][number];
-        if (change.action === 'create') await services.environments.create(principal, projectKey, { key, ...settings }, this.newTrail());
-        else await services.environments.update(principal, projectKey, key, settings, this.newTrail());
+        if (change.action === 'create') await services.environments.create(principal, projectKey, { key, ...settings }, this.acting.newTrail());
+        else await services.environments.update(principal, projectKey, key, settings, this.acting.newTrail());
         return;
       }
       case 'segment': {
@@ -134,85 +104,54 @@ class ApplyRun {
         else await services.segments.update(this.caller(), projectKey, key, body as never);
         return;
       }
-      case 'flag': {
-        if (change.action === 'delete') return services.flags.delete(this.caller(), projectKey, change.key);
-        const flag = after!;
-        if (change.action === 'create') {
-          await services.flags.create(this.caller(), projectKey, {
-            key: flag.key,
-            name: flag.name,
-            type: flag.type,
-            description: flag.description,
-            include_in_mobile: flag.include_in_mobile,
-            include_in_client: flag.include_in_client,
-          });
-          if (!flag.permanent) return;
-        }
-        await services.flags.update(this.caller(), projectKey, flag.key, {
-          name: flag.name,
-          permanent: flag.permanent,
-          description: flag.description,
-          include_in_mobile: flag.include_in_mobile,
-          include_in_client: flag.include_in_client,
-        });
-        return;
-      }
+      case 'flag':
+        return this.applyFlag(change);
       case 'flag_value':
         return this.applyValue(change);
-      case 'serving':
-        return this.publish(change.key, change.environment as string, change.after as Serving);
+      case 'serving': {
+        const serving = change.after as Serving;
+        await this.serving.write(change.key, change.environment as string, serving, { publish: true, comment: serving.comment ?? this.options.comment ?? null });
+        return;
+      }
     }
   }
 
-  private async valueUlids(flagKey: string): Promise<Map<string, string>> {
-    const values = await this.services.values.list(this.caller(), { projectKey: this.projectKey, flagKey });
-    return new Map(values.map((v) => [v.display, v.ulid]));
+  private async applyFlag(change: ConfigurationChange): Promise<void> {
+    const { services, projectKey } = this.acting;
+    if (change.action === 'delete') return services.flags.delete(this.caller(), projectKey, change.key);
+    const flag = change.after as ProjectConfiguration['flags'][number];
+    if (change.action === 'create') {
+      await services.flags.create(this.caller(), projectKey, {
+        key: flag.key,
+        name: flag.name,
+        type: flag.type,
+        description: flag.description,
+        include_in_mobile: flag.include_in_mobile,
+        include_in_client: flag.include_in_client,
+      });
+      // Creation has no permanent field; an update sets it.
+      if (!flag.permanent) return;
+    }
+    await services.flags.update(this.caller(), projectKey, flag.key, {
+      name: flag.name,
+      permanent: flag.permanent,
+      description: flag.description,
+      include_in_mobile: flag.include_in_mobile,
+      include_in_client: flag.include_in_client,
+    });
   }
 
   private async applyValue(change: ConfigurationChange): Promise<void> {
-    const path = { projectKey: this.projectKey, flagKey: change.key };
+    const path = { projectKey: this.acting.projectKey, flagKey: change.key };
     const display = change.value as string;
+    const values = this.acting.services.values;
+    let ulid = (await this.serving.valueUlids(change.key)).get(display);
     if (change.action === 'delete') {
-      const ulid = (await this.valueUlids(change.key)).get(display);
-      if (ulid) await this.services.values.delete(this.caller(), path, ulid);
+      if (ulid) await values.delete(this.caller(), path, ulid);
       return;
     }
-    let ulid = (await this.valueUlids(change.key)).get(display);
     // A boolean flag is created with both of its values; only its default may differ.
-    if (ulid === undefined) ulid = (await this.services.values.create(this.caller(), path, display)).ulid;
-    if ((change.after as { default: boolean }).default) await this.services.values.setDefault(this.caller(), path, ulid);
-  }
-
-  /** Draft, configure and publish one flag's serving configuration through the target and rule services. */
-  private async publish(flagKey: string, environmentKey: string, serving: Serving): Promise<void> {
-    const { services } = this;
-    const ctx = await findFlagEnvironment(this.trx, this.principal.access, { projectKey: this.projectKey, flagKey, environmentKey });
-    const commit = (trail: AuditTrail) => (trx: Knex.Transaction, subject: Parameters<AuditTrail['commit']>[1]) => trail.commit(trx, subject);
-    const values = await this.valueUlids(flagKey);
-    const { target } = await services.targets.create(ctx, commit(this.newTrail()));
-    const path = { projectKey: this.projectKey, flagKey, environmentKey, targetUlid: target.ulid };
-    await services.targets.update(ctx, target.ulid, { value_ulid: values.get(serving.value) as string }, commit(this.newTrail()));
-    // The draft copied the served rules; the file's rules replace them.
-    for (const rule of await services.rules.list(this.caller(), path)) await services.rules.delete(this.caller(), { ...path, ruleUlid: rule.ulid });
-    for (const rule of serving.rules) {
-      await services.rules.create(this.caller(), path, {
-        value_ulid: values.get(rule.value) as string,
-        description: rule.description,
-        criteria: rule.criteria as never,
-      });
-    }
-    const comment = serving.comment ?? this.options.comment ?? null;
-    const rollout = serving.rollout;
-    await services.targets.publish(
-      ctx,
-      target.ulid,
-      {
-        comment,
-        ...(rollout
-          ? { rollout_enabled: true, rollout_mode: rollout.mode, ...(rollout.mode === 'manual' ? { rollout_percentage: rollout.percentage } : {}) }
-          : {}),
-      },
-      commit(this.newTrail()),
-    );
+    if (ulid === undefined) ulid = (await values.create(this.caller(), path, display)).ulid;
+    if ((change.after as { default: boolean }).default) await values.setDefault(this.caller(), path, ulid);
   }
 }

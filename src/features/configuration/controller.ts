@@ -4,16 +4,22 @@ import type { ConfigurationExportService } from './export-service.js';
 import type { ProjectConfiguration } from './plan.js';
 import type { ConfigurationPlanService } from './plan-service.js';
 import type { ConfigurationApplyService } from './apply-service.js';
+import type { PromoteInput, PromoteService } from './promote-service.js';
+import type { ServeInput, ServeService } from './serve-service.js';
+import { targetView } from '../targets/controller.js';
 import { chooseFormat, configurationContentTypes, serialiseConfiguration } from './serialise.js';
 
 type Op<K extends keyof operations> = operations[K]['parameters'];
 
 /** Handlers of the flags-as-code operations, keyed by operationId. */
-export function configurationController(
-  exporter: ConfigurationExportService,
-  planner: ConfigurationPlanService,
-  applier: ConfigurationApplyService,
-) {
+export function configurationController(services: {
+  exporter: ConfigurationExportService;
+  planner: ConfigurationPlanService;
+  applier: ConfigurationApplyService;
+  promoter: PromoteService;
+  server: ServeService;
+}) {
+  const { exporter, planner, applier, promoter, server } = services;
   return {
     async exportProjectConfiguration(
       request: ManagementRequest<Op<'exportProjectConfiguration'>['path'], NonNullable<Op<'exportProjectConfiguration'>['query']>>,
@@ -37,6 +43,14 @@ export function configurationController(
       const options = { prune: request.query.prune === true, comment: request.query.comment };
       const applied = await applier.apply(request.principal, request.params.projectKey, request.body, options, request.audit);
       return { body: { status: 'success', data: applied } };
+    },
+    async promoteConfiguration(request: ManagementRequest<Op<'promoteConfiguration'>['path'], unknown, PromoteInput>): Promise<OperationResult> {
+      const result = await promoter.promote(request.principal, request.params.projectKey, request.body, request.audit);
+      return { body: { status: 'success', data: result } };
+    },
+    async serveFlagValue(request: ManagementRequest<Op<'serveFlagValue'>['path'], unknown, ServeInput>): Promise<OperationResult> {
+      const target = await server.serve(request.principal, request.params, request.body, request.audit);
+      return { body: { status: 'success', data: targetView(target) } };
     },
   };
 }

@@ -3,10 +3,19 @@ import { configurationController } from './controller.js';
 import { ConfigurationExportService } from './export-service.js';
 import { ConfigurationPlanService } from './plan-service.js';
 import { ConfigurationApplyService } from './apply-service.js';
+import { PromoteService } from './promote-service.js';
+import { ServeService } from './serve-service.js';
 
-/** Flags as code: a project's configuration as one document (export, plan, apply). */
+/** Flags as code: a project's configuration as one document (export, plan, apply, promote, serve). */
 export function createConfigurationFeature(deps: FeatureDeps): FeatureParts {
   const exporter = new ConfigurationExportService(deps.knex, deps.dialect);
-  const applier = new ConfigurationApplyService(deps, exporter, deps.auditWriter);
-  return { managementHandlers: configurationController(exporter, new ConfigurationPlanService(exporter), applier) };
+  return {
+    managementHandlers: configurationController({
+      exporter,
+      planner: new ConfigurationPlanService(exporter),
+      applier: new ConfigurationApplyService(deps, exporter, deps.auditWriter),
+      promoter: new PromoteService(deps, exporter, deps.auditWriter),
+      server: new ServeService(deps, deps.auditWriter),
+    }),
+  };
 }

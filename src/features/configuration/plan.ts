@@ -23,6 +23,11 @@ function canonical(value: unknown): string {
 
 const same = (a: unknown, b: unknown) => canonical(a) === canonical(b);
 
+/** Whether two serving configurations serve the same (the publish comment does not count). */
+export function sameServing(a: ConfigurationServing, b: ConfigurationServing): boolean {
+  return same(servedPart(a), servedPart(b));
+}
+
 /** The fields of two records whose values differ (only the fields named). */
 function differing<T extends object>(before: T, after: T, fields: readonly (keyof T & string)[]): string[] {
   return fields.filter((f) => !same(before[f], after[f]));
@@ -172,7 +177,7 @@ export function planConfiguration(current: ProjectConfiguration, desired: Projec
     const was = currentFlags.get(flag.key);
     for (const [environment, serving] of Object.entries(flag.environments)) {
       const before = was?.environments[environment];
-      if (before && same(servedPart(before), servedPart(serving))) continue;
+      if (before && sameServing(before, serving)) continue;
       change({ action: 'publish', kind: 'serving', key: flag.key, environment, before: before ?? null, after: serving });
     }
   }

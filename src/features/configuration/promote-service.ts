@@ -1,0 +1,74 @@
+import type { AuditTrail, AuditWriter } from '../../audit/audit-trail.js';
+import type { ManagementPrincipal } from '../../auth/principal.js';
+import type { CoreDeps } from '../../core.js';
+import { NotFoundError, ValidationError } from '../../http/errors.js';
+import { inTransaction } from '../../storage/transaction.js';
+import type { ConfigurationExportService } from './export-service.js';
+import { sameServing } from './plan.js';
+import { ServingWriter } from './serving-writer.js';
+import { actingContext } from './transactional-services.js';
+
+export interface PromoteInput {
+  from: string;
+  to: string;
+  flags?: string[];
+  publish?: boolean;
+  comment?: string | null;
+  confirmation?: string;
+}
+
+export interface PromoteResult {
+  promoted: { flag: string; target_ulid: string; status: 'draft' | 'published' }[];
+  unchanged: string[];
+}
+
+/**
+ * Copies serving configurations from one environment to another as new drafts there, published
+ * when asked, in one transaction. Values and segments belong to the flag and the project, so they
+ * exist in every environment; what must exist is a published target in `from`.
+ */
+export class PromoteService {
+  constructor(
+    private readonly core: CoreDeps,
+    private readonly exporter: ConfigurationExportService,
+    private readonly auditWriter: AuditWriter,
+  ) {}
+
+  async promote(principal: ManagementPrincipal, projectKey: string, input: PromoteInput, audit: AuditTrail): Promise<PromoteResult> {
+    if (input.from === input.to) throw ValidationError.field('to', 'The to field must name another environment than from.');
+    return inTransaction(this.core.knex, async (trx) => {
+      const current = await this.exporter.export(principal, projectKey, {}, audit, trx);
+      const known = new Set(current.environments.map((e) => e.key));
+      for (const key of [input.from, input.to]) if (!known.has(key)) throw new NotFoundError(`Environment "${key}" not found.`);
+      audit.describe({ action: 'project.promoted' });
+      const flags = new Map(current.flags.map((f) => [f.key, f]));
+      const wanted = input.flags ?? current.flags.filter((f) => f.environments[input.from]).map((f) => f.key);
+      const errors: Record<string, string[]> = {};
+      wanted.forEach((key, i) => {
+        if (!flags.get(key)?.environments[input.from]) {
+          errors[`flags.${i}`] = [`The flag "${key}" has no published target in ${input.from}.`];
+        }
+      });
+      if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+
+      const writer = new ServingWriter(actingContext(trx, this.core, this.auditWriter, principal, projectKey, audit));
+      const result: PromoteResult = { promoted: [], unchanged: [] };
+      for (const key of wanted) {
+        const environments = flags.get(key)!.environments;
+        const source = environments[input.from]!;
+        const existing = environments[input.to];
+        if (existing && sameServing(existing, source)) {
+          result.unchanged.push(key);
+          continue;
+        }
+        const target = await writer.write(key, input.to, source, {
+          publish: input.publish === true,
+          comment: input.comment ?? null,
+          confirmation: input.confirmation,
+        });
+        result.promoted.push({ flag: key, target_ulid: target.ulid, status: target.status === 'published' ? 'published' : 'draft' });
+      }
+      return result;
+    });
+  }
+}

@@ -1,0 +1,82 @@
+import type { Knex } from 'knex';
+import type { AuditSubject, AuditTrail } from '../../audit/audit-trail.js';
+import { findFlagEnvironment } from '../shared/lookup.js';
+import type { TargetRecord } from '../targets/store-types.js';
+import type { ProjectConfiguration } from './plan.js';
+import type { ActingContext } from './transactional-services.js';
+
+export type Serving = ProjectConfiguration['flags'][number]['environments'][string];
+
+export interface WriteServingOptions {
+  /** Publish the draft (through the normal publish path) or leave it a draft. */
+  publish: boolean;
+  comment?: string | null;
+  /** Extra publish input (typed confirmation of a console session). */
+  confirmation?: string;
+}
+
+/**
+ * Writes a serving configuration as a new target through the target and rule services: a draft
+ * (which copies what is served), its base value, the rules replaced by the given ones, then the
+ * publish. Used by apply, promote and serve.
+ */
+export class ServingWriter {
+  constructor(private readonly acting: ActingContext) {}
+
+  private commit(trail: AuditTrail) {
+    return (trx: Knex.Transaction, subject: AuditSubject) => trail.commit(trx, subject);
+  }
+
+  private caller() {
+    return { access: this.acting.principal.access, audit: this.acting.newTrail() };
+  }
+
+  /** The ulid of each of the flag's values, by display. */
+  async valueUlids(flagKey: string): Promise<Map<string, string>> {
+    const values = await this.acting.services.values.list(this.caller(), { projectKey: this.acting.projectKey, flagKey });
+    return new Map(values.map((v) => [v.display, v.ulid]));
+  }
+
+  /**
+   * `serving.rules` undefined keeps the rules the draft copied from the served target; a list
+   * replaces them.
+   */
+  async write(
+    flagKey: string,
+    environmentKey: string,
+    serving: Omit<Serving, 'rules'> & { rules?: Serving['rules'] },
+    options: WriteServingOptions,
+  ): Promise<TargetRecord> {
+    const { services, trx, principal, projectKey } = this.acting;
+    const ctx = await findFlagEnvironment(trx, principal.access, { projectKey, flagKey, environmentKey });
+    const values = await this.valueUlids(flagKey);
+    const { target } = await services.targets.create(ctx, this.commit(this.acting.newTrail()));
+    const path = { projectKey, flagKey, environmentKey, targetUlid: target.ulid };
+    const valueUlid = values.get(serving.value) as string;
+    if (valueUlid !== target.value_ulid) await services.targets.update(ctx, target.ulid, { value_ulid: valueUlid }, this.commit(this.acting.newTrail()));
+    if (serving.rules !== undefined) {
+      for (const rule of await services.rules.list(this.caller(), path)) await services.rules.delete(this.caller(), { ...path, ruleUlid: rule.ulid });
+      for (const rule of serving.rules) {
+        await services.rules.create(this.caller(), path, {
+          value_ulid: values.get(rule.value) as string,
+          description: rule.description,
+          criteria: rule.criteria as never,
+        });
+      }
+    }
+    if (!options.publish) return services.targets.get(ctx, target.ulid);
+    const rollout = serving.rollout;
+    return services.targets.publish(
+      ctx,
+      target.ulid,
+      {
+        comment: options.comment ?? null,
+        ...(options.confirmation === undefined ? {} : { confirmation: options.confirmation }),
+        ...(rollout
+          ? { rollout_enabled: true, rollout_mode: rollout.mode, ...(rollout.mode === 'manual' ? { rollout_percentage: rollout.percentage } : {}) }
+          : {}),
+      },
+      this.commit(this.acting.newTrail()),
+    );
+  }
+}

@@ -1,0 +1,62 @@
+import type { Knex } from 'knex';
+import { AuditTrail, type AuditWriter } from '../../audit/audit-trail.js';
+import type { ManagementPrincipal } from '../../auth/principal.js';
+import type { CoreDeps } from '../../core.js';
+import { buildEnvironmentService } from '../environments/index.js';
+import { FlagValueService } from '../flag-values/service.js';
+import { KnexFlagValueStore } from '../flag-values/store.js';
+import { FlagService } from '../flags/service.js';
+import { KnexFlagStore } from '../flags/store.js';
+import { buildProjectService } from '../projects/index.js';
+import { RulesService } from '../rules/service.js';
+import { KnexRulesStore } from '../rules/store.js';
+import { SegmentsService } from '../segments/service.js';
+import { KnexSegmentsStore } from '../segments/store.js';
+import { TargetService } from '../targets/service.js';
+import { KnexTargetStore } from '../targets/store.js';
+
+/**
+ * The feature services, built over one database transaction: their own transactions become
+ * savepoints, so every change of one flags-as-code request commits or rolls back together.
+ */
+export function servicesOver(trx: Knex.Transaction, core: CoreDeps) {
+  const over = { ...core, knex: trx };
+  return {
+    projects: buildProjectService(over),
+    environments: buildEnvironmentService(over),
+    segments: new SegmentsService(new KnexSegmentsStore(trx, core.dialect), core.clock),
+    flags: new FlagService(new KnexFlagStore(trx, core.dialect), core.clock),
+    values: new FlagValueService(new KnexFlagValueStore(trx, core.dialect), core.clock),
+    targets: new TargetService(new KnexTargetStore(trx, core.dialect), core.clock),
+    rules: new RulesService(new KnexRulesStore(trx, core.dialect), core.clock),
+  };
+}
+
+export type TransactionalServices = ReturnType<typeof servicesOver>;
+
+/** What a flags-as-code request acts with: the transaction's services, the caller, and fresh audit trails. */
+export interface ActingContext {
+  services: TransactionalServices;
+  trx: Knex.Transaction;
+  principal: ManagementPrincipal;
+  projectKey: string;
+  /** A fresh trail per change, so each audit entry describes only its own subject. */
+  newTrail(): AuditTrail;
+}
+
+export function actingContext(
+  trx: Knex.Transaction,
+  core: CoreDeps,
+  auditWriter: AuditWriter,
+  principal: ManagementPrincipal,
+  projectKey: string,
+  request: Pick<AuditTrail, 'httpMethod' | 'httpPath'>,
+): ActingContext {
+  return {
+    services: servicesOver(trx, core),
+    trx,
+    principal,
+    projectKey,
+    newTrail: () => new AuditTrail(auditWriter, principal, request.httpMethod, request.httpPath),
+  };
+}
