@@ -842,11 +842,17 @@ export interface paths {
          *     - number: a JSON number (`42`, `-1.5`, `1e3`; no leading `+`, no leading zeros, no hex,
          *       no `NaN` or `Infinity`, no surrounding spaces), stored in canonical form as the
          *       shortest text that reads back as the same IEEE 754 double: `1.50` becomes `1.5`,
-         *       `1e3` becomes `1000`, `-0` becomes `0`;
+         *       `1e3` becomes `1000`, `-0` becomes `0`. A number that double cannot hold as written
+         *       is refused (422 on `display`) rather than stored changed: more significant digits
+         *       than a double keeps (`12345678901234567890`, `9007199254740993`: integers beyond
+         *       2^53 only where a double holds them exactly), beyond ±1.7976931348623157e308
+         *       (`1e400`), or too small to tell from zero (`1e-400`);
          *     - string: any string, the empty string included;
          *     - json: any JSON document (object, array, string, number, boolean or null) nested at most
          *       10 levels deep (`[]` and `{}` are one level, `[[1]]` two), stored in compact form
-         *       (`{ "a": 1 }` becomes `{"a":1}`; member order is kept).
+         *       (`{ "a": 1 }` becomes `{"a":1}`; member order is kept). Every number in it follows the
+         *       number rule above (`{"n": 12345678901234567890}` is a 422 on `display`), and an object
+         *       naming a member twice with different values is refused.
          *     The stored display is at most 65536 bytes of UTF-8 (64 KB) for every type. A value equal
          *     to an existing value of the flag after this normalisation is a 422 on `display`.
          *     When the flag has no default value (its first value), the new value becomes the default.
@@ -2576,8 +2582,9 @@ export interface components {
         };
         FlagValueWrite: {
             /**
-             * @description Must fit the flag type: `true`/`false` (boolean); a JSON number (number); any string
-             *     (string); a JSON document of at most 10 levels of nesting (json). At most 64 KB
+             * @description Must fit the flag type: `true`/`false` (boolean); a JSON number a 64-bit float holds
+             *     as written (number); any string (string); a JSON document of at most 10 levels of
+             *     nesting whose numbers a 64-bit float holds as written (json). At most 64 KB
              *     (65536 bytes of UTF-8) once normalised. Must differ from the flag's other values after
              *     normalisation (see `createFlagValueForFlag`).
              */

@@ -136,6 +136,41 @@ describeEachDatabase('flag values', (db) => {
       },
     );
 
+    it.each([
+      ['12345678901234567890', /12345678901234567890 would be stored as 12345678901234567000/],
+      ['9007199254740993', /would be stored as 9007199254740992/],
+      ['1e-400', /1e-400 would be stored as 0/],
+      ['1e400', /within/],
+    ])('refuses the number %j, which a 64-bit float cannot hold as written (422 on display)', async (input, message) => {
+      const flag = await newFlag('number');
+      const res = await expectDisplayRefusal(() => create(flag.key, input));
+      expect(res.body.errors.display[0]).toMatch(message);
+    });
+
+    it('refuses json holding a number a 64-bit float cannot hold, or a member named twice with different values', async () => {
+      const flag = await newFlag('json');
+      const big = await expectDisplayRefusal(() => create(flag.key, '{"n": 12345678901234567890}'));
+      expect(big.body.errors.display[0]).toMatch(/12345678901234567890 would be stored as 12345678901234567000/);
+      await expectDisplayRefusal(() => create(flag.key, '[1e400]'));
+      await expectDisplayRefusal(() => create(flag.key, '{"a": 1, "a": 2}'));
+    });
+
+    it('stores numbers a 64-bit float holds exactly, and evaluation serves exactly the stored value', async () => {
+      const flag = await newFlag('json');
+      const display = '{"big":9007199254740992,"tiny":5e-324,"tenth":0.1,"huge":1.7976931348623157e+308}';
+      const res = await create(flag.key, display.replace(/,/g, ', '));
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.data.display).toBe(display);
+      const environments = await app.mgmt('GET', `/projects/${project.key}/environments`);
+      const envKey = environments.body.data[0].key as string;
+      const evaluated = await app.mgmt('GET', `/projects/${project.key}/flags/${flag.key}/environments/${envKey}/evaluate`);
+      expect(evaluated.status, JSON.stringify(evaluated.body)).toBe(200);
+      expect(JSON.stringify(evaluated.body.data.value)).toBe(display);
+      const number = await newFlag('number');
+      const max = await create(number.key, '9007199254740992');
+      expect(max.body.data).toMatchObject({ display: '9007199254740992', value: 9007199254740992 });
+    });
+
     it('refuses numbers equal after normalisation', async () => {
       const flag = await newFlag('number');
       await create(flag.key, '1.5');

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { parse as parseLosslessJson } from 'lossless-json';
 import type { FlagType } from '../flags/store-types.js';
 
 /** Largest display, in UTF-8 bytes of its normalised form (SPEC.md section 8: 64 KB). */
@@ -40,10 +41,8 @@ export function normaliseDisplay(type: FlagType, input: string): NormalisedDispl
       if (!jsonNumber.test(input)) {
         throw new DisplayError('A number flag value must be a JSON number, e.g. 42, -1.5 or 1e3.');
       }
-      const n = Number(input);
-      if (!Number.isFinite(n)) throw new DisplayError('A number flag value must be a finite number.');
+      value = exactNumber(input, 'A number flag value');
       // -0 and 0 are one value; JSON.stringify gives the shortest round-tripping form.
-      value = Object.is(n, -0) ? 0 : n;
       display = JSON.stringify(value);
       break;
     }
@@ -56,10 +55,17 @@ export function normaliseDisplay(type: FlagType, input: string): NormalisedDispl
       if (depth > MAX_JSON_DEPTH) {
         throw new DisplayError(`A json flag value may nest arrays and objects at most ${MAX_JSON_DEPTH} levels deep.`);
       }
+      // Parsed keeping each number's text, so a number a double cannot hold is refused, not rounded.
       try {
-        value = JSON.parse(input) as JsonValue;
-      } catch {
-        throw new DisplayError('A json flag value must be a valid JSON document.');
+        value = parseLosslessJson(input, null, (text) => exactNumber(text, 'A number in a json flag value')) as JsonValue;
+      } catch (error) {
+        if (error instanceof DisplayError) throw error;
+        const duplicate = error instanceof Error && error.message.startsWith('Duplicate key');
+        throw new DisplayError(
+          duplicate
+            ? 'A json flag value may not repeat a member name with different values.'
+            : 'A json flag value must be a valid JSON document.',
+        );
       }
       display = JSON.stringify(value);
       break;
@@ -69,6 +75,41 @@ export function normaliseDisplay(type: FlagType, input: string): NormalisedDispl
     throw new DisplayError(`A flag value may be at most ${MAX_DISPLAY_BYTES} bytes (64 KB) long.`);
   }
   return { display, value, digest: displayDigest(display) };
+}
+
+/**
+ * The number a JSON number literal denotes, when a 64-bit float holds it as written: its
+ * canonical form (the shortest text that reads back as the same double) must denote the same
+ * decimal value. `1.50` and `1e3` are fine (`1.5`, `1000`); `12345678901234567890` (would read
+ * back as ...7000), `1e400` (infinite) and `1e-400` (zero) are refused: never stored changed.
+ */
+function exactNumber(text: string, what: string): number {
+  const n = Number(text);
+  if (!Number.isFinite(n)) {
+    throw new DisplayError(`${what} must be within ±1.7976931348623157e308; ${text} is not.`);
+  }
+  const value = Object.is(n, -0) ? 0 : n;
+  const canonical = JSON.stringify(value);
+  if (decimalKey(canonical) !== decimalKey(text)) {
+    throw new DisplayError(
+      `${what} must be exactly representable as a 64-bit float (about 15 significant digits); ${text} would be stored as ${canonical}.`,
+    );
+  }
+  return value;
+}
+
+/** One text per decimal value of a JSON number literal: sign, significant digits, exponent. */
+function decimalKey(text: string): string {
+  const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  if (!match) return text;
+  const [, sign, whole, fraction = '', exponent = '0'] = match;
+  let digits = (whole + fraction).replace(/^0+/, '');
+  if (digits === '') return '0';
+  let exp = BigInt(exponent) - BigInt(fraction.length);
+  const trimmed = digits.replace(/0+$/, '');
+  exp += BigInt(digits.length - trimmed.length);
+  digits = trimmed;
+  return `${sign}${digits}e${exp}`;
 }
 
 /** The typed value of a stored (already normalised) display. */

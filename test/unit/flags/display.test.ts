@@ -134,3 +134,33 @@ describe('parseStoredDisplay and displayDigest', () => {
     expect(displayDigest('true')).toBe('b5bea41b6c623f7c09f1bf24dcae58ebab3c0cdd90ad966bc43a45b44867e12b');
   });
 });
+
+describe('normaliseDisplay: numbers a 64-bit float cannot hold as written', () => {
+  it.each([
+    ['number', '12345678901234567890'],
+    ['number', '9007199254740993'],
+    ['number', '0.1000000000000000000001'],
+    ['number', '1e-400'],
+    ['number', '1e400'],
+    ['json', '{"n":12345678901234567890}'],
+    ['json', '[1, [2, 1e-400]]'],
+    ['json', '{"a":1,"a":2}'],
+  ] as const)('refuses the %s display %j instead of changing it', (type, input) => {
+    expect(() => normaliseDisplay(type, input)).toThrow(DisplayError);
+  });
+
+  it.each([
+    ['number', '9007199254740992', '9007199254740992'],
+    ['number', '1e21', '1e+21'],
+    ['number', '5e-324', '5e-324'],
+    ['number', '0.30000000000000004', '0.30000000000000004'],
+    ['number', '-1.7976931348623157e308', '-1.7976931348623157e+308'],
+    ['json', '{"n": 1.0, "m": [1e2, -0]}', '{"n":1,"m":[100,0]}'],
+    ['json', '{"a":1,"a":1}', '{"a":1}'],
+  ] as const)('stores the %s display %j as %j, the same value', (type, input, display) => {
+    const normalised = normaliseDisplay(type, input);
+    expect(normalised.display).toBe(display);
+    // What the engine and the SDK read back is the value the display names.
+    expect(parseStoredDisplay(type, normalised.display)).toEqual(normalised.value);
+  });
+});
