@@ -1,4 +1,5 @@
 import { loadWebhookSettings, type WebhookSettings } from './features/webhooks/settings.js';
+import { looksLikeSecret } from './auth/secrets.js';
 import { booleanSetting, choiceSetting, integerSetting, SettingError, textSetting, urlSetting } from './settings.js';
 
 /** Every setting Vexil reads from the environment, parsed once at start-up (README: Configuration). */
@@ -31,6 +32,8 @@ export interface Config {
   /** Largest request head (request line and headers) Node accepts; context headers carry JSON. */
   maxHeaderBytes: number;
   webhooks: WebhookSettings;
+  /** A configuration file applied on first start (flags as code), or undefined. */
+  importFile: string | undefined;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -40,7 +43,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || '0.0.0.0',
     port: integerSetting(env, 'PORT', 8080, { max: 65_535 }),
     logLevel: choiceSetting(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
-    initOwnerToken: env.VEXIL_INIT_OWNER_TOKEN || undefined,
+    initOwnerToken: initOwnerToken(env),
     redisUrl: urlSetting(env, 'REDIS_URL', ['redis', 'rediss']),
     redisPrefix,
     redisChannel: textSetting(env, 'VEXIL_REDIS_CHANNEL', `${redisPrefix}environment-revisions`),
@@ -59,7 +62,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseAcquireTimeoutMs: integerSetting(env, 'VEXIL_DB_ACQUIRE_TIMEOUT_MS', 3000, { min: 100 }),
     databaseQueryTimeoutMs: integerSetting(env, 'VEXIL_DB_QUERY_TIMEOUT_MS', 5000, { min: 100 }),
     webhooks: webhookSettings(env),
+    importFile: env.VEXIL_IMPORT_FILE || undefined,
   };
+}
+
+/** The message never repeats the value: it is a secret. */
+function initOwnerToken(env: NodeJS.ProcessEnv): string | undefined {
+  const token = env.VEXIL_INIT_OWNER_TOKEN || undefined;
+  if (token !== undefined && !looksLikeSecret(token, ['pat_'])) {
+    throw new SettingError('VEXIL_INIT_OWNER_TOKEN must be a personal access token: "pat_" followed by 32 to 200 letters and digits');
+  }
+  return token;
 }
 
 function databaseUrl(env: NodeJS.ProcessEnv): string {
