@@ -3,6 +3,7 @@ import { createApp } from './app.js';
 import { compose } from './composition-root.js';
 import { loadConfig } from './config.js';
 import { bootstrapFirstStart } from './features/accounts/bootstrap.js';
+import { importConfigurationFile } from './features/configuration/import-file.js';
 import { listen } from './listen.js';
 import { StartupError } from './startup-error.js';
 
@@ -20,7 +21,8 @@ async function main(): Promise<void> {
     await composition.close();
     throw error;
   });
-  await bootstrapFirstStart(composition.core, config.initOwnerToken);
+  await bootstrapFirstStart(composition.core, config.initOwnerToken, undefined, config.importFile === undefined);
+  if (config.importFile !== undefined) await importConfigurationFile(composition, config.importFile);
   // The keys first start created must work from the first request, not from the first poll.
   await composition.keyCache.refreshIfChanged();
   for (const task of composition.tasks) task.start();

@@ -32,6 +32,8 @@ export async function bootstrapFirstStart(
   core: CoreDeps,
   initOwnerToken: string | undefined,
   write: (text: string) => void = (text) => void process.stdout.write(text),
+  /** False when a configuration file will be imported instead (VEXIL_IMPORT_FILE). */
+  createDemo = true,
 ): Promise<FirstStartResult> {
   if (initOwnerToken !== undefined && !looksLikeSecret(initOwnerToken, ['pat_'])) {
     throw new Error(
@@ -55,7 +57,7 @@ export async function bootstrapFirstStart(
     if (initOwnerToken !== undefined) return { owner, pat, demo: undefined };
 
     const projectCount = await trx('projects').count({ n: '*' }).first();
-    if (Number((projectCount as { n: number | string } | undefined)?.n ?? 0) > 0) return { owner, pat, demo: undefined };
+    if (!createDemo || Number((projectCount as { n: number | string } | undefined)?.n ?? 0) > 0) return { owner, pat, demo: undefined };
     const { project, environments } = await projects.createIn(trx, {
       key: 'demo',
       name: 'Demo',

@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import YAML from 'yaml';
+import { AuditTrail } from '../../audit/audit-trail.js';
+import { ResourceAccess, type ManagementPrincipal } from '../../auth/principal.js';
+import type { Composition } from '../../composition-root.js';
+import { HttpError, ValidationError } from '../../http/errors.js';
+import { repoRoot } from '../../http/openapi/document.js';
+import { fieldErrors } from '../../http/openapi/validators.js';
+import { StartupError } from '../../startup-error.js';
+import { ConfigurationApplyService } from './apply-service.js';
+import { ConfigurationExportService } from './export-service.js';
+import type { ProjectConfiguration } from './plan.js';
+
+/** The oldest owner account, acting with an owner's personal access token's rights. */
+async function ownerPrincipal(composition: Composition): Promise<ManagementPrincipal> {
+  const { knex } = composition.core;
+  const account = await knex('accounts').where('role', 'owner').orderBy('ulid').first('ulid', 'name', 'email', 'role');
+  const token = await knex('personal_access_tokens').where('account_ulid', account.ulid).orderBy('ulid').first('ulid', 'name');
+  return {
+    type: 'personal_access_token',
+    tokenUlid: token.ulid,
+    tokenName: token.name,
+    account,
+    scopes: null,
+    tier: 'unlimited',
+    access: ResourceAccess.unrestricted(),
+  };
+}
+
+/**
+ * VEXIL_IMPORT_FILE: when the file's project does not exist yet (first start, or a start after a
+ * failed import), applies the file (YAML or JSON) as the owner, exactly as
+ * `POST .../configuration/apply` would, so an instance comes up with a known project. A file that
+ * cannot be read or applied stops the start with one line and writes nothing.
+ */
+export async function importConfigurationFile(composition: Composition, file: string): Promise<void> {
+  let configuration: ProjectConfiguration;
+  try {
+    configuration = YAML.parse(fs.readFileSync(file, 'utf8')) as ProjectConfiguration;
+  } catch (error) {
+    throw new StartupError(`VEXIL_IMPORT_FILE: cannot read ${file}: ${(error as Error).message}`);
+  }
+  // The published JSON Schema of the format: a file the API would refuse is refused here too.
+  const schema = JSON.parse(fs.readFileSync(path.join(repoRoot(), 'specs', 'project-configuration.schema.json'), 'utf8'));
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  addFormats.default(ajv);
+  const validate = ajv.compile(schema);
+  if (!validate(configuration)) {
+    const fields = Object.entries(fieldErrors(validate.errors ?? [])).map(([field, messages]) => `${field}: ${messages.join(' ')}`);
+    throw new StartupError(`VEXIL_IMPORT_FILE: ${file} is not a valid project configuration: ${fields.join('; ')}`);
+  }
+  const projectKey = configuration.project.key;
+  const { core, auditWriter } = composition;
+  if (await core.knex('projects').where('key', projectKey).first('ulid')) {
+    core.logger.info({ file, project: projectKey }, 'VEXIL_IMPORT_FILE: the project exists already; the file is not applied');
+    return;
+  }
+  const applier = new ConfigurationApplyService(core, new ConfigurationExportService(core.knex, core.dialect), auditWriter);
+  const principal = await ownerPrincipal(composition);
+  const audit = new AuditTrail(auditWriter, principal, 'POST', `/management/v1/projects/${projectKey}/configuration/apply`);
+  try {
+    const plan = await applier.apply(principal, projectKey, configuration, { prune: false, comment: `Imported from ${file}` }, audit);
+    core.logger.info({ file, project: projectKey, ...plan.summary }, 'imported the configuration file');
+  } catch (error) {
+    if (error instanceof ValidationError) {
+      const fields = Object.entries(error.errors).map(([field, messages]) => `${field}: ${messages.join(' ')}`);
+      throw new StartupError(`VEXIL_IMPORT_FILE: ${file} cannot be applied: ${fields.join('; ')}`);
+    }
+    if (error instanceof HttpError) throw new StartupError(`VEXIL_IMPORT_FILE: ${file} cannot be applied: ${error.message}`);
+    throw error;
+  }
+}
