@@ -69,6 +69,7 @@ schemathesis: build $(VENV)/.stamp
 
 bench: build
 	node bench/run.mjs
+	node bench/flags-as-code.mjs
 
 clean:
 	rm -rf dist data node_modules $(VENV) .tools
