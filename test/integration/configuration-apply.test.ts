@@ -37,6 +37,18 @@ describeEachDatabase('flags as code: apply', (db) => {
     return results;
   }
 
+  /** GET /v1/flags with a production server key, for every context. */
+  async function publicAnswers(app: TestApp): Promise<unknown[]> {
+    const key = (await app.mgmt('POST', `${p}/environments/production/keys`, { kind: 'server' })).body.data.key as string;
+    const answers = [];
+    for (const context of contexts) {
+      const res = await app.request('GET', '/v1/flags', { apiKey: key, headers: { 'x-vexil-context': JSON.stringify(context) } });
+      expect(res.status).toBe(200);
+      answers.push(res.body.data);
+    }
+    return answers;
+  }
+
   beforeAll(async () => {
     source = await startTestApp(db);
     target = await startTestApp(db);
@@ -88,6 +100,7 @@ describeEachDatabase('flags as code: apply', (db) => {
     expect(applied.body.data.summary.publish).toBe(2);
     expect(await exportText(target)).toBe(await exportText(source));
     expect(await evaluations(target, ['checkout', 'banner', 'limits'])).toEqual(await evaluations(source, ['checkout', 'banner', 'limits']));
+    expect(await publicAnswers(target)).toEqual(await publicAnswers(source));
 
     // Every change was audited as its own action, by this request's actor.
     const actions = (await target.knex('audit_entries').where('http_path', `/management/v1${p}/configuration/apply`).orderBy('ulid').select('action')).map(
