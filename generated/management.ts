@@ -3619,6 +3619,12 @@ export interface components {
         /** @description Only requests made with this management token (`mgt_...`). */
         AuditManagementTokenUlidFilter: string;
         /**
+         * @description Only entries about this project (its key): its flags, values, targets, rules, segments,
+         *     environments, keys and webhooks. A key that names no project the caller can see matches
+         *     nothing.
+         */
+        AuditProjectFilter: string;
+        /**
          * @description Only entries of this actor: an account (`usr_...`) or management token (`mgt_...`) on
          *     `/audit-logs`, an environment key (`key_...`) on `/api-public-audit-logs`.
          */
@@ -7037,6 +7043,12 @@ export interface operations {
                  *     `/audit-logs`, an environment key (`key_...`) on `/api-public-audit-logs`.
                  */
                 actor_ulid?: components["parameters"]["AuditActorUlidFilter"];
+                /**
+                 * @description Only entries about this project (its key): its flags, values, targets, rules, segments,
+                 *     environments, keys and webhooks. A key that names no project the caller can see matches
+                 *     nothing.
+                 */
+                project?: components["parameters"]["AuditProjectFilter"];
             };
             header?: never;
             path?: never;
@@ -7095,6 +7107,12 @@ export interface operations {
                  *     `/audit-logs`, an environment key (`key_...`) on `/api-public-audit-logs`.
                  */
                 actor_ulid?: components["parameters"]["AuditActorUlidFilter"];
+                /**
+                 * @description Only entries about this project (its key): its flags, values, targets, rules, segments,
+                 *     environments, keys and webhooks. A key that names no project the caller can see matches
+                 *     nothing.
+                 */
+                project?: components["parameters"]["AuditProjectFilter"];
             };
             header?: never;
             path?: never;

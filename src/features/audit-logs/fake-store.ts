@@ -25,6 +25,7 @@ function matches(row: Filterable, q: AuditQuery): boolean {
   if (q.subjectUlid !== undefined && row.subject_ulid !== q.subjectUlid) return false;
   if (q.actorUlid !== undefined && row.actor_ulid !== q.actorUlid) return false;
   if (q.tokenUlid !== undefined && row.token_ulid !== q.tokenUlid) return false;
+  if (q.projectUlid !== undefined && row.project_ulid !== q.projectUlid) return false;
   if (q.fromUlid !== undefined && row.ulid < q.fromUlid) return false;
   if (q.toUlid !== undefined && row.ulid > q.toUlid) return false;
   if (q.after !== undefined && (desc ? row.ulid >= q.after : row.ulid <= q.after)) return false;
@@ -47,6 +48,12 @@ export class FakeAuditLogStore implements AuditLogStore {
   public: PublicAuditStoredRow[] = [];
   projects: string[] = [];
   environments: Array<{ ulid: string; projectUlid: string }> = [];
+  /** Project keys by ulid, for the project filter. */
+  projectKeys = new Map<string, string>();
+
+  async findProjectUlid(key: string): Promise<string | undefined> {
+    return [...this.projectKeys].find(([, k]) => k === key)?.[0];
+  }
 
   async listManagement(query: AuditQuery): Promise<ManagementAuditRow[]> {
     return select(this.management, query);

@@ -24,6 +24,8 @@ export interface AuditListParams {
   subject_ulid?: string;
   management_token_ulid?: string;
   actor_ulid?: string;
+  /** A project key. */
+  project?: string;
 }
 
 export interface AuditListMeta {
@@ -111,9 +113,17 @@ export class AuditLogService {
       subjectType: params.subject_type,
       subjectUlid: params.subject_ulid,
       actorUlid: params.actor_ulid,
+      projectUlid: await this.projectFilter(access, params.project),
       visibility: await this.visibility(access),
     };
     return { query, list };
+  }
+
+  /** The project filter as a ulid; a key the caller cannot see becomes one that matches nothing. */
+  private async projectFilter(access: ResourceAccess, key: string | undefined): Promise<string | undefined> {
+    if (key === undefined) return undefined;
+    const ulid = await this.store.findProjectUlid(key);
+    return ulid !== undefined && access.canSeeProject(ulid) ? ulid : 'prj_none';
   }
 
   private async visibility(access: ResourceAccess): Promise<AuditVisibility | null> {

@@ -23,6 +23,7 @@ export interface AuditQuery {
   subjectUlid?: string;
   tokenUlid?: string;
   actorUlid?: string;
+  projectUlid?: string;
   visibility: AuditVisibility | null;
 }
 
@@ -67,6 +68,8 @@ export interface AuditLogStore {
   listManagement(query: AuditQuery): Promise<ManagementAuditRow[]>;
   /** `tokenUlid` never matches a public entry; the service answers such queries itself. */
   listPublic(query: Omit<AuditQuery, 'tokenUlid'>): Promise<PublicAuditStoredRow[]>;
+  /** The ulid of the project with this key, if any. */
+  findProjectUlid(key: string): Promise<string | undefined>;
   /** Every project (ulid) and environment (ulid, project ulid), to resolve a restricted caller's view. */
   listProjectsAndEnvironments(): Promise<{ projects: string[]; environments: Array<{ ulid: string; projectUlid: string }> }>;
   /** Deletes entries with a ulid below `beforeUlid`, at most `batch` per statement; returns how many. */

@@ -11,7 +11,7 @@ import type {
 
 const tables = { management: 'audit_entries', public: 'public_audit_entries' } as const;
 
-type FilterKey = 'subjectUlid' | 'tokenUlid' | 'actorUlid' | 'action' | 'result' | 'subjectType';
+type FilterKey = 'subjectUlid' | 'tokenUlid' | 'actorUlid' | 'action' | 'result' | 'subjectType' | 'projectUlid';
 
 /**
  * The `(column, ulid)` index of each equality filter, most selective first. MariaDB tends to
@@ -25,6 +25,7 @@ const filterIndexes: Record<'audit_entries' | 'public_audit_entries', Array<[Fil
     ['tokenUlid', 'audit_entries_token_ulid_ulid_index'],
     ['actorUlid', 'audit_entries_actor_ulid_ulid_index'],
     ['action', 'audit_entries_action_ulid_index'],
+    ['projectUlid', 'audit_entries_project_ulid_ulid_index'],
     ['project', 'audit_entries_project_ulid_ulid_index'],
     ['result', 'audit_entries_result_ulid_index'],
     ['subjectType', 'audit_entries_subject_type_ulid_index'],
@@ -33,6 +34,7 @@ const filterIndexes: Record<'audit_entries' | 'public_audit_entries', Array<[Fil
     ['subjectUlid', 'public_audit_entries_subject_ulid_ulid_index'],
     ['actorUlid', 'public_audit_entries_actor_ulid_ulid_index'],
     ['action', 'public_audit_entries_action_ulid_index'],
+    ['projectUlid', 'public_audit_entries_project_ulid_ulid_index'],
     ['project', 'public_audit_entries_project_ulid_ulid_index'],
     ['result', 'public_audit_entries_result_ulid_index'],
     ['subjectType', 'public_audit_entries_subject_type_ulid_index'],
@@ -103,6 +105,7 @@ const equalityFilters: Array<[FilterKey, string]> = [
   ['subjectUlid', 'subject_ulid'],
   ['actorUlid', 'actor_ulid'],
   ['tokenUlid', 'token_ulid'],
+  ['projectUlid', 'project_ulid'],
 ];
 
 /** One page query: SQL text (the same for every page of a list) and its values. */
@@ -184,6 +187,11 @@ export class KnexAuditLogStore implements AuditLogStore {
   async listPublic(query: Omit<AuditQuery, 'tokenUlid'>): Promise<PublicAuditStoredRow[]> {
     const { sql, values } = auditListSql(this.dialect, 'public_audit_entries', { ...query, tokenUlid: undefined });
     return (await selectArrays(this.knex, sql, values)).map(toPublicRow);
+  }
+
+  async findProjectUlid(key: string): Promise<string | undefined> {
+    const row = (await this.knex('projects').where('key', key).first('ulid')) as { ulid: string } | undefined;
+    return row?.ulid;
   }
 
   async listProjectsAndEnvironments() {
