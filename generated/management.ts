@@ -3193,6 +3193,20 @@ export interface components {
             data: components["schemas"]["ContextAttributes"];
         };
         /**
+         * @description What a change changed, for changes of flags, flag values, targets (the publish comment
+         *     included), rules, segments, environments and webhooks: the subject as the API showed it
+         *     before and after (absent for creations and deletions respectively). Null for reads,
+         *     refusals and changes that record no detail. Webhook events carry the same record.
+         */
+        AuditChanges: {
+            /** @description The subject before the change (any JSON value). */
+            before?: unknown;
+            /** @description The subject after the change (any JSON value). */
+            after?: unknown;
+            /** @description The publish comment, for publishes. */
+            comment?: string | null;
+        } | null;
+        /**
          * @description What an audited request did. Management operations:
          *     `getManagementApiDocs` api_docs.read; `listProjects` project.listed; `getProject`
          *     project.read; `createProject` project.created; `updateProject` project.updated;
@@ -3298,7 +3312,7 @@ export interface components {
             http_path: string | null;
             action: components["schemas"]["AuditAction"];
             /** @enum {string|null} */
-            subject_type: "project" | "environment" | "environment_key" | "flag" | "flag_value" | "target" | "target_rule" | "segment" | "management_token" | "account" | "personal_token" | null;
+            subject_type: "project" | "environment" | "environment_key" | "flag" | "flag_value" | "target" | "target_rule" | "segment" | "management_token" | "account" | "personal_token" | "webhook" | null;
             subject_ulid: string | null;
             /** @description A readable name of the subject at the time (for example the flag key). */
             subject_label: string | null;
@@ -3307,6 +3321,7 @@ export interface components {
             status_code: number | null;
             /** Format: date-time */
             created_at: string;
+            changes: components["schemas"]["AuditChanges"];
         };
         /** @description An audited public API request. */
         PublicAuditEntry: {

@@ -5,6 +5,7 @@ import * as revisionChanges from './0003_revision_changes.js';
 import * as auditWriteIndexes from './0004_audit_write_indexes.js';
 import * as expiredRollouts from './0006_expired_rollouts.js';
 import * as webhooks from './0007_webhooks.js';
+import * as auditChanges from './0008_audit_changes.js';
 
 /** Every migration, in order. Listed here so the runner never scans the filesystem. */
 export const migrations: Record<string, Knex.Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Knex.Migration> = {
   '0004_audit_write_indexes': auditWriteIndexes,
   '0006_expired_rollouts': expiredRollouts,
   '0007_webhooks': webhooks,
+  '0008_audit_changes': auditChanges,
 };

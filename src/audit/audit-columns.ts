@@ -21,6 +21,7 @@ export const managementAuditColumns = [
   'status_code',
   'project_ulid',
   'environment_ulid',
+  'changes',
 ] as const;
 
 /** Columns of public_audit_entries, in the order the public audit buffer writes them (rowValues). */

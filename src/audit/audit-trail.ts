@@ -5,6 +5,13 @@ import { managementAuditColumns } from './audit-columns.js';
 import { auditUlid } from './audit-ids.js';
 import { execute, insertText } from '../storage/prepared-sql.js';
 
+/** What a change changed: its subject before and after (API forms), and the publish comment. */
+export interface AuditChanges {
+  before?: unknown;
+  after?: unknown;
+  comment?: string | null;
+}
+
 /** What a service knows about the subject of a change. */
 export interface AuditSubject {
   action: string;
@@ -13,6 +20,8 @@ export interface AuditSubject {
   subjectLabel?: string;
   projectUlid?: string;
   environmentUlid?: string;
+  /** Changes only; one record feeds the audit log and the webhook events. */
+  changes?: AuditChanges;
 }
 
 export interface AuditEntryInput extends AuditSubject {
@@ -52,6 +61,8 @@ export class AuditTrail {
     this.subject = { ...this.subject, ...subject };
     await this.writer.write(trx, {
       ...this.subject,
+      // Each entry records its own change, never one an earlier commit of the request described.
+      changes: subject.changes,
       action: subject.action,
       principal: this.principal,
       httpMethod: this.httpMethod,
@@ -64,7 +75,7 @@ export class AuditTrail {
 }
 
 
-/** Rows per INSERT of a shared batch (18 bindings each: far below either database's limit). */
+/** Rows per INSERT of a shared batch (19 bindings each: far below either database's limit). */
 const maxBatchRows = 50;
 
 type AuditValues = Array<string | number | null>;
@@ -160,6 +171,7 @@ export class AuditWriter {
       entry.statusCode ?? 0,
       entry.projectUlid ?? null,
       entry.environmentUlid ?? null,
+      entry.changes === undefined ? null : JSON.stringify(entry.changes),
     ];
   }
 

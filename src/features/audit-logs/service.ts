@@ -1,3 +1,4 @@
+import type { AuditChanges } from '../../audit/audit-trail.js';
 import type { ResourceAccess } from '../../auth/principal.js';
 import { auditUlidLowerBound, auditUlidUpperBound } from '../../audit/audit-ids.js';
 import { UnprocessableError } from '../../http/errors.js';
@@ -47,6 +48,8 @@ export interface AuditEntry {
   result: string;
   status_code: number | null;
   created_at: string;
+  /** What a change changed (subject before and after, publish comment); null for reads and refusals. */
+  changes: AuditChanges | null;
 }
 
 export interface PublicAuditEntry {
@@ -205,6 +208,7 @@ export function toAuditEntry(row: ManagementAuditRow): AuditEntry {
     result: row.result,
     status_code: Number(row.status_code) === 0 ? null : Number(row.status_code),
     created_at: row.created_at,
+    changes: row.changes === null ? null : (JSON.parse(row.changes) as AuditChanges),
   };
 }
 

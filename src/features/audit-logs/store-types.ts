@@ -46,6 +46,8 @@ export interface ManagementAuditRow {
   status_code: number;
   project_ulid: string | null;
   environment_ulid: string | null;
+  /** JSON of AuditChanges, or null. */
+  changes: string | null;
 }
 
 export interface PublicAuditStoredRow {

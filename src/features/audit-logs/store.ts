@@ -70,6 +70,7 @@ function toManagementRow(c: Cells): ManagementAuditRow {
     status_code: Number(c[15]),
     project_ulid: optional(c[16]),
     environment_ulid: optional(c[17]),
+    changes: optional(c[18]),
   };
 }
 

@@ -132,6 +132,7 @@ export class FlagValueService {
         subjectLabel: `${flag.key}: ${value.display}`,
         projectUlid: project.ulid,
         environmentUlid: environment?.ulid,
+        changes: { after: toFlagValueResource(flag.type, value) },
       });
       return toFlagValueResource(flag.type, value);
     });
@@ -150,19 +151,21 @@ export class FlagValueService {
       if (value.is_default || describeUsage(await tx.usage(value.ulid)) !== '') {
         await tx.bumpProjectRevisions(project.ulid, [flag.ulid]);
       }
+      const updated = toFlagValueResource(flag.type, {
+        ...value,
+        display: normalised.display,
+        display_digest: normalised.digest,
+        updated_at: now,
+      });
       await caller.audit.commit(tx.handle, {
         action: 'flag_value.updated',
         subjectType: 'flag_value',
         subjectUlid: value.ulid,
         subjectLabel: `${flag.key}: ${normalised.display}`,
         projectUlid: project.ulid,
+        changes: { before: toFlagValueResource(flag.type, value), after: updated },
       });
-      return toFlagValueResource(flag.type, {
-        ...value,
-        display: normalised.display,
-        display_digest: normalised.digest,
-        updated_at: now,
-      });
+      return updated;
     });
   }
 
@@ -196,6 +199,7 @@ export class FlagValueService {
         subjectUlid: value.ulid,
         subjectLabel: `${flag.key}: ${value.display}`,
         projectUlid: project.ulid,
+        changes: { before: toFlagValueResource(flag.type, value) },
       });
     });
   }
@@ -221,6 +225,7 @@ export class FlagValueService {
         subjectLabel: `${flag.key}: ${value.display}`,
         projectUlid: project.ulid,
         environmentUlid: environment?.ulid,
+        changes: { before: toFlagValueResource(flag.type, value), after: toFlagValueResource(flag.type, updated) },
       });
       return toFlagValueResource(flag.type, updated);
     });

@@ -139,6 +139,7 @@ export class FlagService {
         subjectUlid: flag.ulid,
         subjectLabel: flag.key,
         projectUlid: project.ulid,
+        changes: { after: toFlagResource(flag) },
       });
     });
     return toFlagResource(flag);
@@ -160,14 +161,16 @@ export class FlagService {
       };
       await tx.updateFlag(flag.ulid, changes);
       await tx.bumpProjectRevisions(project.ulid, [flag.ulid]);
+      const updated = toFlagResource({ ...flag, ...changes });
       await caller.audit.commit(tx.handle, {
         action: 'flag.updated',
         subjectType: 'flag',
         subjectUlid: flag.ulid,
         subjectLabel: flag.key,
         projectUlid: project.ulid,
+        changes: { before: toFlagResource(flag), after: updated },
       });
-      return toFlagResource({ ...flag, ...changes });
+      return updated;
     });
   }
 
@@ -185,6 +188,7 @@ export class FlagService {
         subjectUlid: flag.ulid,
         subjectLabel: flag.key,
         projectUlid: project.ulid,
+        changes: { before: toFlagResource(flag) },
       });
     });
   }

@@ -92,7 +92,7 @@ export class SegmentsService {
       };
       await w.insertSegment(segment);
       await w.bumpProjectRevisions(project.ulid);
-      await caller.audit.commit(w.trx, subject(segment, 'segment.created'));
+      await caller.audit.commit(w.trx, { ...subject(segment, 'segment.created'), changes: { after: toSegmentView(segment) } });
       return toSegmentView(segment);
     });
   }
@@ -108,7 +108,10 @@ export class SegmentsService {
       const segment: SegmentRecord = { ...current, ...checkBody(body), updated_at: this.clock.now().toISOString() };
       await w.updateSegment(segment);
       await w.bumpProjectRevisions(project.ulid);
-      await caller.audit.commit(w.trx, subject(segment, 'segment.updated'));
+      await caller.audit.commit(w.trx, {
+        ...subject(segment, 'segment.updated'),
+        changes: { before: toSegmentView(current), after: toSegmentView(segment) },
+      });
       return toSegmentView(segment);
     });
   }
@@ -130,7 +133,7 @@ export class SegmentsService {
       }
       await w.deleteSegment(current.ulid);
       await w.bumpProjectRevisions(project.ulid);
-      await caller.audit.commit(w.trx, subject(current, 'segment.deleted'));
+      await caller.audit.commit(w.trx, { ...subject(current, 'segment.deleted'), changes: { before: toSegmentView(current) } });
     });
   }
 }

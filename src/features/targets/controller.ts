@@ -3,30 +3,14 @@ import type { components, operations } from '../../../generated/management.js';
 import type { ManagementRequest, OperationResult } from '../../http/operation.js';
 import { findFlagEnvironment } from '../shared/lookup.js';
 import type { AuditCommit, FlagEnvironment, TargetService } from './service.js';
-import type { TargetRecord } from './store-types.js';
+import { targetView } from './view.js';
+
+export { targetView };
 
 type Schemas = components['schemas'];
 type FlagEnvPath = operations['listTargets']['parameters']['path'];
 type TargetPath = operations['getTarget']['parameters']['path'];
 
-/** The documented Target: every stored field but the internal automatic-rollout clock. */
-export function targetView(t: TargetRecord): Schemas['Target'] {
-  return {
-    ulid: t.ulid,
-    flag_ulid: t.flag_ulid,
-    environment_ulid: t.environment_ulid,
-    value_ulid: t.value_ulid,
-    status: t.status,
-    comment: t.comment,
-    scheduled_at: t.scheduled_at,
-    rollout_percentage: t.rollout_percentage,
-    rollout_mode: t.rollout_mode,
-    rollout_status: t.rollout_status,
-    published_at: t.published_at,
-    created_at: t.created_at,
-    updated_at: t.updated_at,
-  };
-}
 
 function success(data: unknown): OperationResult {
   return { body: { status: 'success', data } };

@@ -3,6 +3,7 @@ import type { AuditSubject } from '../../audit/audit-trail.js';
 import type { Clock } from '../../clock.js';
 import { NotFoundError, UnprocessableError, ValidationError, type FieldErrors } from '../../http/errors.js';
 import { newId } from '../../ids.js';
+import { targetView } from './view.js';
 import type {
   RolloutMode,
   TargetPatch,
@@ -114,6 +115,21 @@ function rolloutFields(errors: FieldErrors, mode: RolloutMode | undefined, perce
   return { mode, percentage: automaticSteps[0] };
 }
 
+/** A target change as the audit log and webhooks record it: API forms, and the publish comment. */
+interface TargetChanges {
+  before?: TargetRecord;
+  after?: TargetRecord;
+  comment?: string | null;
+}
+
+function recordedChanges(changes: TargetChanges) {
+  return {
+    ...(changes.before ? { before: targetView(changes.before) } : {}),
+    ...(changes.after ? { after: targetView(changes.after) } : {}),
+    ...(changes.comment !== undefined ? { comment: changes.comment } : {}),
+  };
+}
+
 /**
  * Targets, publishing and rollouts (SPEC.md section 3, DESIGN.md section 4). Every change runs
  * in one transaction that first takes the environment's lock, so concurrent publishes of the same
@@ -125,8 +141,9 @@ export class TargetService {
     private readonly clock: Clock,
   ) {}
 
-  private subject(ctx: FlagEnvironment, action: string, targetUlid?: string): AuditSubject {
+  private subject(ctx: FlagEnvironment, action: string, targetUlid?: string, changes?: TargetChanges): AuditSubject {
     return {
+      ...(changes ? { changes: recordedChanges(changes) } : {}),
       action,
       subjectType: 'target',
       subjectUlid: targetUlid,
@@ -209,7 +226,7 @@ export class TargetService {
       };
       await tx.insert(target);
       if (serving) await tx.copyRules(serving.ulid, target.ulid, now);
-      await audit(tx.trx, this.subject(ctx, serving ? 'target.cloned' : 'target.created', target.ulid));
+      await audit(tx.trx, this.subject(ctx, serving ? 'target.cloned' : 'target.created', target.ulid, { after: target }));
       return { target, cloned: serving !== undefined };
     });
   }
@@ -229,8 +246,9 @@ export class TargetService {
       if (!(await tx.updateIf(target.ulid, { status: editable }, patch))) {
         throw new UnprocessableError(messages.notDraft((await this.reload(tx, target)).status));
       }
-      await audit(tx.trx, this.subject(ctx, 'target.updated', target.ulid));
-      return this.reload(tx, target);
+      const updated = await this.reload(tx, target);
+      await audit(tx.trx, this.subject(ctx, 'target.updated', target.ulid, { before: target, after: updated }));
+      return updated;
     });
   }
 
@@ -240,7 +258,7 @@ export class TargetService {
       if (!(await tx.deleteIf(target.ulid, { status: publishable }))) {
         throw new UnprocessableError(messages.notDeletable((await this.reload(tx, target)).status));
       }
-      await audit(tx.trx, this.subject(ctx, 'target.deleted', target.ulid));
+      await audit(tx.trx, this.subject(ctx, 'target.deleted', target.ulid, { before: target }));
     });
   }
 
@@ -301,12 +319,13 @@ export class TargetService {
         if (!(await tx.updateIf(target.ulid, { status: publishable }, patch))) {
           throw new UnprocessableError(messages.notPublishable((await this.reload(tx, target)).status));
         }
-        await audit(tx.trx, this.subject(ctx, 'target.scheduled', target.ulid));
-        return this.reload(tx, target);
+        const scheduled = await this.reload(tx, target);
+        await audit(tx.trx, this.subject(ctx, 'target.scheduled', target.ulid, { before: target, after: scheduled, comment }));
+        return scheduled;
       }
 
       const published = await this.publishLocked(tx, target, { comment, rollout, from: publishable, now });
-      await audit(tx.trx, this.subject(ctx, 'target.published', target.ulid));
+      await audit(tx.trx, this.subject(ctx, 'target.published', target.ulid, { before: target, after: published, comment }));
       return published;
     });
   }

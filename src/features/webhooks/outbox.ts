@@ -1,4 +1,4 @@
-import type { AuditEntryInput } from '../../audit/audit-trail.js';
+import type { AuditChanges, AuditEntryInput } from '../../audit/audit-trail.js';
 import type { Clock } from '../../clock.js';
 import { newId } from '../../ids.js';
 import type { Db, WebhookEventRecord, WebhookRecord, WebhookStore } from './store.js';
@@ -12,6 +12,8 @@ export interface WebhookPayload {
     environment: { ulid: string; key: string } | null;
     subject: { type: string | null; ulid: string | null; label: string | null };
     actor: { type: string; ulid: string | null; name: string | null };
+    /** The subject before and after, and the publish comment (the audit entry's record). */
+    changes: AuditChanges | null;
   };
 }
 
@@ -60,6 +62,7 @@ export class WebhookOutbox {
         environment,
         subject: { type: entry.subjectType ?? null, ulid: entry.subjectUlid ?? null, label: entry.subjectLabel ?? null },
         actor: actorOf(entry),
+        changes: entry.changes ?? null,
       },
     };
     await this.store.insertEvents(db, targets.map((w) => this.event(w.ulid, entry.action, payload)));

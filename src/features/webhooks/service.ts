@@ -180,6 +180,7 @@ export class WebhookService {
         environment: null,
         subject: { type: 'webhook', ulid: webhook.ulid, label: webhook.url },
         actor: { type: 'system', ulid: null, name: 'ping' },
+        changes: null,
       },
     });
     await this.store.transaction(async (trx) => {

@@ -30,6 +30,7 @@ function row(i: number, extra: Partial<ManagementAuditRow> = {}): ManagementAudi
     status_code: 200,
     project_ulid: null,
     environment_ulid: null,
+    changes: null,
     ...extra,
   };
 }

@@ -60,7 +60,14 @@ describe('FlagService', () => {
       expect(store.state.revisions[project.ulid]).toBe(2);
       expect(store.state.revisions[other.ulid]).toBe(1);
       expect(committed).toEqual([
-        { action: 'flag.created', subjectType: 'flag', subjectUlid: flag.ulid, subjectLabel: 'checkout', projectUlid: project.ulid },
+        {
+          action: 'flag.created',
+          subjectType: 'flag',
+          subjectUlid: flag.ulid,
+          subjectLabel: 'checkout',
+          projectUlid: project.ulid,
+          changes: { after: flag },
+        },
       ]);
     });
 

@@ -52,7 +52,14 @@ describe('SegmentsService', () => {
     expect(created.ulid).toMatch(/^seg_/);
     expect(store.state.revisions).toEqual({ prj_1: 1 });
     expect(caller.committed).toEqual([
-      { action: 'segment.created', subjectType: 'segment', subjectUlid: created.ulid, subjectLabel: 'vip', projectUlid: 'prj_1' },
+      {
+        action: 'segment.created',
+        subjectType: 'segment',
+        subjectUlid: created.ulid,
+        subjectLabel: 'vip',
+        projectUlid: 'prj_1',
+        changes: { after: created },
+      },
     ]);
     expect(await service.get(caller, 'shop', 'vip')).toEqual(created);
     expect(caller.described.at(-1)).toMatchObject({ action: 'segment.read', subjectUlid: created.ulid });
