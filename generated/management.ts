@@ -169,8 +169,9 @@ export interface paths {
          * @description Changes the environment's settings. `name` is required on every call; omitted fields
          *     keep their current values; `description: null` clears the description. The key cannot
          *     change. `comments_required` makes a comment mandatory when publishing a target;
-         *     `confirmation_required` makes publishing through this API impossible (422): such
-         *     environments are published in the web interface with typed confirmation.
+         *     `confirmation_required` makes publishing with a Bearer token impossible (422): such
+         *     environments are published in the web console, where the person types the environment's
+         *     key (`confirmation` of the publish body).
          *     Required scope: `config:write`.
          *     A 422 means a body validation failure or an `Idempotency-Key` reused with a different body.
          */
@@ -1608,6 +1609,88 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The current console session
+         * @description The signed-in account and the session's `csrf_token` (401 without a live session cookie).
+         */
+        get: operations["getSession"];
+        put?: never;
+        /**
+         * Sign in to the console
+         * @description Checks an account's email and password and starts a console session: the answer sets
+         *     the `vexil_session` cookie (HttpOnly, SameSite=Strict, Path=/, Secure behind https) and
+         *     carries the session's `csrf_token`. Sessions end `VEXIL_SESSION_HOURS` after sign-in
+         *     (default 12) or after `VEXIL_SESSION_IDLE_MINUTES` without a request (default 60), at
+         *     sign-out, and when the account's password changes or the account is deleted. Failed
+         *     sign-ins are limited per account and per client IP (429 with `Retry-After`) and audited
+         *     as `auth.sign_in` with result `denied_auth`. A request from another origin is refused
+         *     (403).
+         */
+        post: operations["createSession"];
+        /**
+         * Sign out
+         * @description Ends the session and clears the cookie.
+         */
+        delete: operations["deleteSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/session/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change one's own password
+         * @description Needs the current password; the new one needs 12 to 200 characters. Ends every session
+         *     of the account (the console signs in again). Audited as `account.password_changed`.
+         */
+        put: operations["changeOwnPassword"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/{accountUlid}/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account (`usr_...`). Unknown is a 404. */
+                accountUlid: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set an account's password
+         * @description An owner or admin sets (or resets) another account's console password (admins not an
+         *     owner's). Ends every session of that account. 12 to 200 characters.
+         *     Required: an owner's or admin's personal access token or console session
+         *     (`x-required-scope: personal`). Audited as `account.password_set`.
+         */
+        put: operations["setAccountPassword"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{projectKey}/webhooks": {
         parameters: {
             query?: never;
@@ -2646,6 +2729,13 @@ export interface components {
             comment?: string | null;
         };
         TargetPublish: {
+            /**
+             * @description Typed confirmation, for environments with `confirmation_required`: accepted only from
+             *     a console session, and only when it equals the environment's key, typed by the
+             *     person in the publish dialog (field-keyed 422 otherwise). Bearer-token requests to such
+             *     an environment are refused (422) whatever they send.
+             */
+            confirmation?: string;
             /** @description Required (non-empty) when the environment has `comments_required`. */
             comment?: string | null;
             /**
@@ -2709,6 +2799,39 @@ export interface components {
             /** @enum {string} */
             status: "success";
             data: components["schemas"]["RolloutCompleteSubset"];
+        };
+        SignIn: {
+            email: string;
+            password: string;
+        };
+        PasswordChange: {
+            current_password: string;
+            new_password: string;
+        };
+        PasswordSet: {
+            password: string;
+        };
+        ConsoleSession: {
+            /** @description `ses_` followed by a ULID. */
+            ulid: string;
+            account: components["schemas"]["ConsoleAccount"];
+            /** @description Send as `X-CSRF-Token` with every POST, PUT, PATCH and DELETE of this session. Keep it in memory only. */
+            csrf_token: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
+        ConsoleAccount: {
+            ulid: string;
+            name: string;
+            email: string;
+            role: components["schemas"]["AccountRole"];
+            /** @description Project ulids a member was given; null for owners and admins (every project). */
+            projects: string[] | null;
+        };
+        ConsoleSessionResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["ConsoleSession"];
         };
         /**
          * @description What a delivery announces: the audit action of the change it follows (`*` in a
@@ -3239,6 +3362,9 @@ export interface components {
          *     segment.deleted; `listAuditLogs` audit_log.listed; `listPublicAuditLogs`
          *     public_audit_log.listed; `exportProjectConfiguration` project.exported;
          *     `planProjectConfiguration` project.planned; `applyProjectConfiguration` project.applied;
+         *     `createSession` auth.sign_in (a failed sign-in: result denied_auth); `getSession`
+         *     auth.session_read; `deleteSession` auth.sign_out; `changeOwnPassword`
+         *     account.password_changed; `setAccountPassword` account.password_set;
          *     `promoteConfiguration` project.promoted; `serveFlagValue` target.served (beside the
          *     entries of the targets it creates and publishes);
          *     `listWebhooks` webhook.listed; `createWebhook` webhook.created; `getWebhook` webhook.read;
@@ -3259,7 +3385,7 @@ export interface components {
          *     A request that matches no operation: unknown. flag_value.read is reserved.
          * @enum {string}
          */
-        AuditAction: "auth.missing_token" | "auth.invalid_token" | "auth.expired_token" | "auth.plan_restricted" | "auth.missing_key" | "auth.invalid_key" | "scope.denied" | "grant.denied" | "api_docs.read" | "project.listed" | "project.read" | "project.created" | "project.updated" | "project.deleted" | "project.exported" | "project.planned" | "project.applied" | "project.promoted" | "target.served" | "webhook.listed" | "webhook.created" | "webhook.read" | "webhook.updated" | "webhook.deleted" | "webhook.deliveries_listed" | "webhook.redelivered" | "webhook.pinged" | "environment.listed" | "environment.read" | "environment.created" | "environment.updated" | "environment.deleted" | "environment_key.listed" | "environment_key.created" | "environment_key.revoked" | "token.listed" | "token.created" | "token.revoked" | "account.listed" | "account.created" | "account.deleted" | "personal_token.created" | "personal_token.revoked" | "flag.listed" | "flag.read" | "flag.created" | "flag.updated" | "flag.deleted" | "flag.evaluated" | "flag.bulk_deleted" | "flag.used" | "flag.insights_read" | "flag.stale_listed" | "flag.default_value_reports_read" | "context_attribute.listed" | "payload.retrieved" | "payload.streamed" | "flag_value.listed" | "flag_value.read" | "flag_value.created" | "flag_value.updated" | "flag_value.deleted" | "flag_value.default_set" | "target.listed" | "target.read" | "target.created" | "target.updated" | "target.rollout_initialized" | "target.rollout_updated" | "target.rollout_deleted" | "target.rollout_completed" | "target.published" | "target.scheduled" | "target.deleted" | "target.cloned" | "target_rule.listed" | "target_rule.created" | "target_rule.updated" | "target_rule.deleted" | "target_rule.reordered" | "segment.listed" | "segment.read" | "segment.created" | "segment.updated" | "segment.deleted" | "audit_log.listed" | "public_audit_log.listed" | "unknown";
+        AuditAction: "auth.missing_token" | "auth.invalid_token" | "auth.expired_token" | "auth.plan_restricted" | "auth.missing_key" | "auth.invalid_key" | "scope.denied" | "grant.denied" | "api_docs.read" | "project.listed" | "project.read" | "project.created" | "project.updated" | "project.deleted" | "project.exported" | "project.planned" | "project.applied" | "auth.sign_in" | "auth.session_read" | "auth.sign_out" | "account.password_changed" | "account.password_set" | "project.promoted" | "target.served" | "webhook.listed" | "webhook.created" | "webhook.read" | "webhook.updated" | "webhook.deleted" | "webhook.deliveries_listed" | "webhook.redelivered" | "webhook.pinged" | "environment.listed" | "environment.read" | "environment.created" | "environment.updated" | "environment.deleted" | "environment_key.listed" | "environment_key.created" | "environment_key.revoked" | "token.listed" | "token.created" | "token.revoked" | "account.listed" | "account.created" | "account.deleted" | "personal_token.created" | "personal_token.revoked" | "flag.listed" | "flag.read" | "flag.created" | "flag.updated" | "flag.deleted" | "flag.evaluated" | "flag.bulk_deleted" | "flag.used" | "flag.insights_read" | "flag.stale_listed" | "flag.default_value_reports_read" | "context_attribute.listed" | "payload.retrieved" | "payload.streamed" | "flag_value.listed" | "flag_value.read" | "flag_value.created" | "flag_value.updated" | "flag_value.deleted" | "flag_value.default_set" | "target.listed" | "target.read" | "target.created" | "target.updated" | "target.rollout_initialized" | "target.rollout_updated" | "target.rollout_deleted" | "target.rollout_completed" | "target.published" | "target.scheduled" | "target.deleted" | "target.cloned" | "target_rule.listed" | "target_rule.created" | "target_rule.updated" | "target_rule.deleted" | "target_rule.reordered" | "segment.listed" | "segment.read" | "segment.created" | "segment.updated" | "segment.deleted" | "audit_log.listed" | "public_audit_log.listed" | "unknown";
         /**
          * @description `success` (2xx), `denied_auth` (401), `denied_scope` (403 missing scope or role),
          *     `denied_plan` (never produced by Vexil), `denied_grant` (403 missing grant or forbidden
@@ -3274,7 +3400,7 @@ export interface components {
          *     `target_rule.listed`).
          * @enum {string}
          */
-        AuditSubjectType: "project" | "environment" | "environment_key" | "flag" | "flag_value" | "target" | "target_rule" | "segment" | "management_token" | "account" | "personal_token";
+        AuditSubjectType: "project" | "environment" | "environment_key" | "flag" | "flag_value" | "target" | "target_rule" | "segment" | "management_token" | "account" | "personal_token" | "webhook";
         /** @description An audited management request or system action. */
         AuditEntry: {
             /**
@@ -3683,6 +3809,7 @@ export interface operations {
                     "application/json": {
                         [key: string]: unknown;
                     };
+                    "text/html": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6516,6 +6643,152 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["UnprocessableState"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleSessionResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignIn"];
+            };
+        };
+        responses: {
+            /** @description Signed in. */
+            200: {
+                headers: {
+                    /** @description The session cookie. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleSessionResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    changeOwnPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordChange"];
+            };
+        };
+        responses: {
+            /** @description Changed; every session of the account has ended. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    setAccountPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account (`usr_...`). Unknown is a 404. */
+                accountUlid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordSet"];
+            };
+        };
+        responses: {
+            /** @description Set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
             429: components["responses"]["TooManyRequests"];
         };
     };

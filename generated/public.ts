@@ -893,6 +893,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "text/html": string;
                     /**
                      * @example {
                      *       "openapi": "3.0.3",

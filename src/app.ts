@@ -3,12 +3,15 @@ import { managementAuditMiddleware } from './audit/audit-middleware.js';
 import { publicAuditMiddleware } from './audit/public-audit.js';
 import { authenticateManagement, authorizeManagement } from './auth/management-auth.js';
 import { authenticatePublic } from './auth/public-auth.js';
+import { authenticateSession } from './features/console-sessions/session-stage.js';
 import type { Composition } from './composition-root.js';
 import { errorMiddleware } from './http/error-middleware.js';
 import { operationState, type ManagementRequest, type PublicRequest } from './http/operation.js';
 import { buildApiRouter, unmatchedRoute } from './http/openapi/router.js';
 import type { OperationSpec } from './http/openapi/operations.js';
 import { requestLog } from './http/request-log.js';
+import { serveApiReference } from './http/web/api-reference.js';
+import { consoleFiles } from './http/web/console-files.js';
 
 /**
  * The handler's request, built as one object literal (no spreads: this runs on every public
@@ -50,7 +53,7 @@ export function createApp(c: Composition): Koa {
     document: c.documents.management,
     handlers: c.managementHandlers,
     beforeValidation: [
-      authenticateManagement(c.authenticator),
+      authenticateManagement(c.authenticator, (ctx) => authenticateSession(ctx, c.consoleSessions)),
       ...c.managementStages.afterAuthentication,
       authorizeManagement,
     ],
@@ -79,6 +82,7 @@ export function createApp(c: Composition): Koa {
   const toManagement = (ctx: Koa.Context) => () => managementRoutes(ctx, toUnmatched(ctx));
   const routes = (ctx: Koa.Context) => () => publicRoutes(ctx, toManagement(ctx));
 
+  const serveConsole = consoleFiles();
   app.use(requestLog(logger));
   app.use(errorMiddleware(logger));
   app.use((ctx) => {
@@ -87,6 +91,8 @@ export function createApp(c: Composition): Koa {
     if (path === '/management/v1' || path.startsWith('/management/v1/')) return audit(ctx, routes(ctx));
     // Every public API request is recorded too, into a buffer written in batches.
     if (path.startsWith('/v1/') || path.startsWith('/ofrep/v1/')) return publicAudit(ctx, routes(ctx));
+    // The API reference and the web console, checked after the APIs: nothing on their hot path.
+    if (serveApiReference(ctx) || serveConsole(ctx)) return;
     return routes(ctx)();
   });
   return app;

@@ -11,6 +11,8 @@ import { createAccountsFeature } from './features/accounts/index.js';
 import { createApiDocsFeature } from './features/api-docs/index.js';
 import { createAuditLogsFeature } from './features/audit-logs/index.js';
 import { createConfigurationFeature } from './features/configuration/index.js';
+import { buildConsoleSessionService, createConsoleSessionsFeature } from './features/console-sessions/index.js';
+import type { ConsoleSessionService } from './features/console-sessions/service.js';
 import { createEnvironmentKeysFeature } from './features/environment-keys/index.js';
 import { createEnvironmentsFeature } from './features/environments/index.js';
 import { createEvaluationFeature } from './features/evaluation/index.js';
@@ -49,6 +51,7 @@ const features: FeatureFactory[] = [
   createEnvironmentKeysFeature,
   createTokensFeature,
   createAccountsFeature,
+  createConsoleSessionsFeature,
   createFlagsFeature,
   createFlagValuesFeature,
   createTargetsFeature,
@@ -71,6 +74,7 @@ export interface Composition {
   managementStages: { afterAuthentication: Stage[]; aroundHandler: Stage[] };
   keyCache: EnvironmentKeyCache;
   authenticator: ManagementAuthenticator;
+  consoleSessions: ConsoleSessionService;
   auditWriter: AuditWriter;
   /** Public API audit entries, buffered and written in batches by its task. */
   publicAudit: PublicAuditBuffer;
@@ -103,7 +107,8 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
   await keyCache.refreshIfChanged();
   const auditWriter = new AuditWriter(clock);
   const publicAudit = new PublicAuditBuffer(knex, clock, logger);
-  const deps: FeatureDeps = { ...core, documents, keyCache, auditWriter };
+  const consoleSessions = buildConsoleSessionService(core);
+  const deps: FeatureDeps = { ...core, documents, keyCache, auditWriter, consoleSessions };
 
   let stopping: Promise<void> | undefined;
   const composition: Composition = {
@@ -115,6 +120,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     managementStages: { afterAuthentication: [], aroundHandler: [] },
     keyCache,
     authenticator: new ManagementAuthenticator(credentials, clock, { cacheMs: config.revisionPollMs }),
+    consoleSessions,
     auditWriter,
     publicAudit,
     // A revoked key stops working within one poll interval on every instance.

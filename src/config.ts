@@ -34,6 +34,8 @@ export interface Config {
   webhooks: WebhookSettings;
   /** A configuration file applied on first start (flags as code), or undefined. */
   importFile: string | undefined;
+  /** Console sessions: absolute lifetime, idle limit, failed sign-ins allowed per 15 minutes. */
+  sessions: { hours: number; idleMinutes: number; signInAttempts: number };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -63,6 +65,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseQueryTimeoutMs: integerSetting(env, 'VEXIL_DB_QUERY_TIMEOUT_MS', 5000, { min: 100 }),
     webhooks: webhookSettings(env),
     importFile: env.VEXIL_IMPORT_FILE || undefined,
+    sessions: {
+      hours: integerSetting(env, 'VEXIL_SESSION_HOURS', 12, { min: 1 }),
+      idleMinutes: integerSetting(env, 'VEXIL_SESSION_IDLE_MINUTES', 60, { min: 1 }),
+      signInAttempts: integerSetting(env, 'VEXIL_SIGN_IN_ATTEMPTS', 10, { min: 1 }),
+    },
   };
 }
 

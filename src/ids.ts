@@ -18,6 +18,7 @@ export const idPrefixes = {
   personalAccessToken: 'tok_',
   webhook: 'whk_',
   webhookEvent: 'whe_',
+  consoleSession: 'ses_',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -6,6 +6,7 @@ import * as auditWriteIndexes from './0004_audit_write_indexes.js';
 import * as expiredRollouts from './0006_expired_rollouts.js';
 import * as webhooks from './0007_webhooks.js';
 import * as auditChanges from './0008_audit_changes.js';
+import * as consoleSessions from './0009_console_sessions.js';
 
 /** Every migration, in order. Listed here so the runner never scans the filesystem. */
 export const migrations: Record<string, Knex.Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Knex.Migration> = {
   '0006_expired_rollouts': expiredRollouts,
   '0007_webhooks': webhooks,
   '0008_audit_changes': auditChanges,
+  '0009_console_sessions': consoleSessions,
 };

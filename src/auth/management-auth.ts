@@ -120,7 +120,7 @@ function groupEnvironments(list: Array<{ projectUlid: string; environmentUlid: s
 export function authorizeOperation(principal: ManagementPrincipal, requiredScope: string | undefined): void {
   if (requiredScope === undefined || requiredScope === 'none') return;
   if (requiredScope === 'personal') {
-    if (principal.type !== 'personal_access_token') {
+    if (principal.type === 'management_token') {
       throw new ForbiddenError('This operation needs a personal access token.', 'personal');
     }
     if (principal.account.role === 'member') {
@@ -131,7 +131,7 @@ export function authorizeOperation(principal: ManagementPrincipal, requiredScope
   const scope = requiredScope as Scope;
   // Personal access tokens carry no scopes; members may do everything but administration.
   const allowed =
-    principal.type === 'personal_access_token'
+    principal.type !== 'management_token'
       ? principal.account.role !== 'member' || scope !== 'config:write'
       : hasScope(principal, scope);
   if (!allowed) throw new ForbiddenError(`This token lacks the ${scope} scope.`, scope);
@@ -155,10 +155,14 @@ export function mayChangeCredentials(method: string, pathTemplate: string | unde
  * (mayChangeCredentials) the kept credentials are dropped, so a revoked or deleted token, a
  * changed role or grant takes effect on this instance from the next request on.
  */
-export function authenticateManagement(authenticator: ManagementAuthenticator) {
+export function authenticateManagement(
+  authenticator: ManagementAuthenticator,
+  /** Authenticates by the console session cookie instead; false when the request has none to judge. */
+  authenticateSession: (ctx: Koa.Context) => Promise<boolean> = async () => false,
+) {
   return async (ctx: Koa.Context, next: () => Promise<void>): Promise<void> => {
     const state = operationState(ctx);
-    if (state.operation?.secured !== false) {
+    if (state.operation?.secured !== false && !(await authenticateSession(ctx))) {
       state.managementPrincipal = await authenticator.authenticate(ctx.get('authorization') || undefined);
     }
     if (!mayChangeCredentials(ctx.method, state.operation?.pathTemplate)) return next();

@@ -59,7 +59,8 @@ export class ResourceAccess {
 }
 
 export interface ManagementPrincipal {
-  type: 'personal_access_token' | 'management_token';
+  /** A console session acts with its account's rights, like the account's personal access token. */
+  type: 'personal_access_token' | 'management_token' | 'console_session';
   tokenUlid: string;
   tokenName: string;
   /** The PAT's owner, or the account that created the management token. */

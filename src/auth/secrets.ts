@@ -2,7 +2,7 @@ import crypto, { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-export type SecretPrefix = 'srv_' | 'mob_' | 'cli_' | 'pat_' | 'mgt_';
+export type SecretPrefix = 'srv_' | 'mob_' | 'cli_' | 'pat_' | 'mgt_' | 'ses_';
 
 /** A new secret: prefix followed by 40 random base62 characters (DESIGN.md section 3 asks for at least 32). */
 export function generateSecret(prefix: SecretPrefix, length = 40): string {

@@ -1,4 +1,5 @@
 import type { AuditWriter } from '../audit/audit-trail.js';
+import type { ConsoleSessionService } from './console-sessions/service.js';
 import type { EnvironmentKeyCache } from '../auth/environment-key-cache.js';
 import type { BackgroundTask, CoreDeps } from '../core.js';
 import type { LoadedDocument } from '../http/openapi/document.js';
@@ -10,6 +11,7 @@ export interface FeatureDeps extends CoreDeps {
   documents: { public: LoadedDocument; management: LoadedDocument };
   keyCache: EnvironmentKeyCache;
   auditWriter: AuditWriter;
+  consoleSessions: ConsoleSessionService;
 }
 
 /** What a feature contributes to the application. Every part is optional. */

@@ -28,11 +28,14 @@ describe('the server process', () => {
     let ready = false;
     for (let i = 0; i < 150 && !ready; i++) {
       await new Promise((r) => setTimeout(r, 200));
-      ready = await fetch(`http://127.0.0.1:${port}/v1/api-docs`).then((r) => r.ok, () => false);
+      // The port is taken before first start runs: wait for its message too.
+      ready = /srv_[0-9A-Za-z]{32,}/.test(stdout) && (await fetch(`http://127.0.0.1:${port}/v1/api-docs`).then((r) => r.ok, () => false));
     }
     expect(ready).toBe(true);
 
     const token = /pat_[0-9A-Za-z]{32,}/.exec(stdout)?.[0];
+    // The console's one-time password is printed with the token.
+    expect(stdout).toMatch(/sign in as owner@vexil\.local\n +with the one-time password [0-9A-Za-z]{20}\n/);
     const serverKey = /srv_[0-9A-Za-z]{32,}/.exec(stdout)?.[0];
     expect(token).toBeDefined();
     expect(serverKey).toBeDefined();

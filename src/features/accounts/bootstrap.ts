@@ -1,4 +1,5 @@
 import { looksLikeSecret } from '../../auth/secrets.js';
+import { generatePassword, hashPassword } from '../console-sessions/passwords.js';
 import type { CoreDeps } from '../../core.js';
 import { inTransaction } from '../../storage/transaction.js';
 import { buildEnvironmentKeyService } from '../environment-keys/index.js';
@@ -55,9 +56,12 @@ export async function bootstrapFirstStart(
     const owner = await accounts.createIn(trx, { ...ownerAccount, role: 'owner' });
     const pat = await accounts.createPersonalTokenIn(trx, owner.ulid, { name: 'First start' }, initOwnerToken);
     if (initOwnerToken !== undefined) return { owner, pat, demo: undefined };
+    // A one-time password to sign in to the console, shown with the token.
+    const password = generatePassword();
+    await trx('accounts').where('ulid', owner.ulid).update({ password_hash: await hashPassword(password) });
 
     const projectCount = await trx('projects').count({ n: '*' }).first();
-    if (!createDemo || Number((projectCount as { n: number | string } | undefined)?.n ?? 0) > 0) return { owner, pat, demo: undefined };
+    if (!createDemo || Number((projectCount as { n: number | string } | undefined)?.n ?? 0) > 0) return { owner, pat, password, demo: undefined };
     const { project, environments } = await projects.createIn(trx, {
       key: 'demo',
       name: 'Demo',
@@ -67,10 +71,13 @@ export async function bootstrapFirstStart(
     for (const environment of environments) {
       for (const kind of demoKinds) demoKeys.push({ environment: environment.key, key: await keys.createIn(trx, environment, { kind }) });
     }
-    return { owner, pat, demo: { project, keys: demoKeys } };
+    return { owner, pat, password, demo: { project, keys: demoKeys } };
   });
 
-  if (!created) return { outcome: 'existing' };
+  if (!created) {
+    if (initOwnerToken !== undefined) logger.warn('VEXIL_INIT_OWNER_TOKEN is ignored: the database already has accounts (see "Lost the owner token" in the README)');
+    return { outcome: 'existing' };
+  }
   if (initOwnerToken !== undefined) {
     logger.info({ account: created.owner.ulid }, 'first start: created the owner account with VEXIL_INIT_OWNER_TOKEN');
     return { outcome: 'init-token', ownerUlid: created.owner.ulid };
@@ -85,6 +92,10 @@ export async function bootstrapFirstStart(
     '',
     `  Owner personal access token (${created.owner.email}):`,
     `    ${created.pat.token}`,
+    '',
+    `  Web console: open this server's address (/) and sign in as ${created.owner.email}`,
+    `    with the one-time password ${created.password}`,
+    '    (change it under Account once signed in)',
     '',
     ...(demo
       ? [

@@ -1,13 +1,20 @@
+import { prefersHtml, sendReferencePage } from '../../http/web/api-reference.js';
+import type { OperationRequest, OperationResult } from '../../http/operation.js';
 import type { FeatureDeps, FeatureParts } from '../feature.js';
+
+/** A browser gets the human-readable reference; every other client the document as JSON. */
+function document(body: unknown) {
+  return async (request: OperationRequest): Promise<OperationResult> => {
+    if (!prefersHtml(request.ctx)) return { body, headers: { Vary: 'Accept' } };
+    sendReferencePage(request.ctx);
+    return { streamed: true };
+  };
+}
 
 /** The published descriptions, served as JSON exactly as written in specs/. */
 export function createApiDocsFeature(deps: FeatureDeps): FeatureParts {
   return {
-    publicHandlers: {
-      getPublicApiDocs: async () => ({ body: deps.documents.public.original }),
-    },
-    managementHandlers: {
-      getManagementApiDocs: async () => ({ body: deps.documents.management.original }),
-    },
+    publicHandlers: { getPublicApiDocs: document(deps.documents.public.original) },
+    managementHandlers: { getManagementApiDocs: document(deps.documents.management.original) },
   };
 }

@@ -71,6 +71,7 @@ export class ServingWriter {
       target.ulid,
       {
         comment: options.comment ?? null,
+        console: principal.type === 'console_session',
         ...(options.confirmation === undefined ? {} : { confirmation: options.confirmation }),
         ...(rollout
           ? { rollout_enabled: true, rollout_mode: rollout.mode, ...(rollout.mode === 'manual' ? { rollout_percentage: rollout.percentage } : {}) }

@@ -61,7 +61,8 @@ export function targetHandlers(knex: Knex, service: TargetService) {
     async publishTarget(request: ManagementRequest<TargetPath, unknown, Schemas['TargetPublish']>): Promise<OperationResult> {
       const ctx = await resolve(request);
       request.audit.describe(service.readSubject(ctx, 'target.published', request.params.targetUlid));
-      const target = await service.publish(ctx, request.params.targetUlid, request.body ?? {}, commit(request));
+      const input = { ...request.body, console: request.principal.type === 'console_session' };
+      const target = await service.publish(ctx, request.params.targetUlid, input, commit(request));
       return success(targetView(target));
     },
 

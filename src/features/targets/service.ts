@@ -31,6 +31,10 @@ export interface TargetUpdateInput {
 
 export interface PublishInput {
   comment?: string | null;
+  /** Typed confirmation: the environment's key, typed by a person in the console. */
+  confirmation?: string;
+  /** The request comes from a console session (the only kind that may confirm by typing). */
+  console?: boolean;
   scheduled_at?: string | null;
   rollout_enabled?: boolean;
   rollout_mode?: RolloutMode;
@@ -69,7 +73,8 @@ const messages = {
   notDraft: (s: TargetStatus) => `The target is ${s}; only a draft target can be changed.`,
   notPublishable: (s: TargetStatus) => `The target is ${s}; only a draft or scheduled target can be published.`,
   notDeletable: (s: TargetStatus) => `The target is ${s}; only a draft or scheduled target can be deleted.`,
-  confirmation: 'This environment requires typed confirmation to publish; publish the target in the web interface.',
+  confirmation: 'This environment requires typed confirmation to publish; publish the target in the web console.',
+  confirmationMismatch: (key: string) => `Type the environment's key "${key}" to confirm publishing here.`,
   noValues: 'The flag has no values; create a value before creating a target.',
   rolloutInProgress:
     'Another rollout of this flag is in progress in this environment; complete or delete it before publishing with a rollout.',
@@ -294,7 +299,11 @@ export class TargetService {
         addError(fieldErrors, 'comment', 'The comment field is required: this environment requires a comment to publish.');
       }
       if (Object.keys(fieldErrors).length > 0) throw new ValidationError(fieldErrors);
-      if (env.confirmation_required) throw new UnprocessableError(messages.confirmation);
+      if (env.confirmation_required) {
+        // SPEC.md: refused for every token; DESIGN.md section 6: a person in the console confirms by typing.
+        if (!input.console) throw new UnprocessableError(messages.confirmation);
+        if (input.confirmation !== ctx.environment.key) throw ValidationError.field('confirmation', messages.confirmationMismatch(ctx.environment.key));
+      }
       if (!publishable.includes(target.status)) throw new UnprocessableError(messages.notPublishable(target.status));
 
       const rollout =

@@ -1,0 +1,162 @@
+import { createHash } from 'node:crypto';
+import type { ManagementPrincipal } from '../../auth/principal.js';
+import { ResourceAccess } from '../../auth/principal.js';
+import { digestSecret, digestsEqual, generateSecret } from '../../auth/secrets.js';
+import type { Clock } from '../../clock.js';
+import { ForbiddenError, NotFoundError, RateLimitedError, UnauthorizedError, ValidationError } from '../../http/errors.js';
+import { newId } from '../../ids.js';
+import type { Auditor } from '../projects/admin-common.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+import type { SignInLimiter } from './sign-in-limiter.js';
+import type { ConsoleSessionStore, SessionAccount } from './store.js';
+
+export interface SessionSettings {
+  /** A session ends this long after sign-in, whatever happens. */
+  absoluteMs: number;
+  /** A session ends after this long without a request. */
+  idleMs: number;
+}
+
+export interface ConsoleSession {
+  ulid: string;
+  account: { ulid: string; name: string; email: string; role: string; projects: string[] | null };
+  csrf_token: string;
+  expires_at: string;
+}
+
+const minPasswordLength = 12;
+
+/** The CSRF token of a session: derived from its secret, so only the cookie's holder can know it. */
+export function csrfTokenOf(secret: string): string {
+  return createHash('sha256').update(`csrf:${secret}`).digest('base64url');
+}
+
+function checkNewPassword(field: string, password: string): void {
+  if (password.length < minPasswordLength) throw ValidationError.field(field, `The ${field} field must be at least ${minPasswordLength} characters long.`);
+  if (password.length > 200) throw ValidationError.field(field, `The ${field} field must be at most 200 characters long.`);
+}
+
+/**
+ * Console sign-in: email and password (scrypt), sessions held in an HttpOnly cookie whose secret
+ * is stored only as a digest. A session acts with its account's own rights, like the account's
+ * personal access token would.
+ */
+export class ConsoleSessionService {
+  constructor(
+    private readonly store: ConsoleSessionStore,
+    /** Failed sign-ins per account (email) and, with a higher limit, per client IP. */
+    private readonly limiters: { account: SignInLimiter; ip: SignInLimiter },
+    private readonly clock: Clock,
+    private readonly settings: SessionSettings,
+  ) {}
+
+  private accountProjects(accountUlid: string, role: string): Promise<string[] | null> {
+    return this.store.accountProjects(accountUlid, role);
+  }
+
+  get absoluteMs(): number {
+    return this.settings.absoluteMs;
+  }
+
+  /** Checks the password and opens a session; the caller sets the cookie from `secret`. */
+  async signIn(email: string, password: string, clientIp: string): Promise<{ secret: string; session: ConsoleSession; principal: ManagementPrincipal }> {
+    const accountKey = [email.toLowerCase()];
+    const ipKey = [clientIp];
+    const wait = Math.max(this.limiters.account.retryAfter(accountKey), this.limiters.ip.retryAfter(ipKey));
+    if (wait > 0) throw new RateLimitedError(wait);
+    const account = await this.store.accountByEmail(email);
+    // The same work and the same answer whether or not the email exists.
+    const valid = await verifyPassword(password, account?.password_hash ?? 'scrypt$65536$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAA');
+    if (!account || !valid) {
+      this.limiters.account.fail(accountKey);
+      this.limiters.ip.fail(ipKey);
+      throw new UnauthorizedError('Wrong email or password.', 'auth.sign_in');
+    }
+    this.limiters.account.succeed(accountKey);
+    const secret = generateSecret('ses_');
+    const now = this.clock.now();
+    const row = {
+      ulid: newId('consoleSession'),
+      account_ulid: account.ulid,
+      digest: digestSecret(secret),
+      created_at: now.toISOString(),
+      last_seen_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + this.settings.absoluteMs).toISOString(),
+    };
+    await this.store.insertSession(row);
+    const principal = await this.principalOf(row.ulid, account);
+    return { secret, session: await this.view(row.ulid, account, secret, row.expires_at), principal };
+  }
+
+  /** The principal of a session cookie, or a 401; refreshes its idle clock. */
+  async authenticate(secret: string): Promise<{ principal: ManagementPrincipal; session: ConsoleSession }> {
+    const digest = digestSecret(secret);
+    const found = await this.store.sessionByDigest(digest);
+    const now = this.clock.now();
+    const idleLimit = new Date(now.getTime() - this.settings.idleMs).toISOString();
+    if (!found || found.expires_at <= now.toISOString() || found.last_seen_at <= idleLimit) {
+      if (found) await this.store.deleteSession(found.ulid);
+      throw new UnauthorizedError('The console session has ended; sign in again.', 'auth.invalid_token');
+    }
+    await this.store.touch(found.ulid, now.toISOString());
+    return {
+      principal: await this.principalOf(found.ulid, found.account),
+      session: await this.view(found.ulid, found.account, secret, found.expires_at),
+    };
+  }
+
+  /** Whether a state-changing request carries the session's CSRF token (constant time). */
+  csrfMatches(secret: string, header: string | undefined): boolean {
+    return header !== undefined && digestsEqual(digestSecret(csrfTokenOf(secret)), digestSecret(header));
+  }
+
+  async signOut(sessionUlid: string): Promise<void> {
+    await this.store.deleteSession(sessionUlid);
+  }
+
+  /** A person changes their own password; every session of the account ends. */
+  async changeOwnPassword(principal: ManagementPrincipal, current: string, next: string): Promise<void> {
+    const account = await this.store.accountByUlid(principal.account.ulid);
+    if (!account || !(await verifyPassword(current, account.password_hash))) {
+      throw ValidationError.field('current_password', 'The current_password field does not match the account\'s password.');
+    }
+    checkNewPassword('new_password', next);
+    const hash = await hashPassword(next);
+    await this.store.transaction((trx) => this.store.setPassword(trx, account.ulid, hash));
+  }
+
+  /** An owner or admin sets another account's password (admins not an owner's); its sessions end. */
+  async setPassword(principal: ManagementPrincipal, accountUlid: string, password: string, audit: Auditor): Promise<void> {
+    const account = await this.store.accountByUlid(accountUlid);
+    if (!account) throw new NotFoundError(`Account "${accountUlid}" not found.`);
+    if (account.role === 'owner' && principal.account.role !== 'owner') throw new ForbiddenError('Only an owner can set an owner\'s password.');
+    checkNewPassword('password', password);
+    const hash = await hashPassword(password);
+    await this.store.transaction(async (trx) => {
+      await this.store.setPassword(trx, account.ulid, hash);
+      await audit.commit(trx, { action: 'account.password_set', subjectType: 'account', subjectUlid: account.ulid, subjectLabel: account.email });
+    });
+  }
+
+  private async principalOf(sessionUlid: string, account: Omit<SessionAccount, 'password_hash'>): Promise<ManagementPrincipal> {
+    const projects = await this.accountProjects(account.ulid, account.role);
+    return {
+      type: 'console_session',
+      tokenUlid: sessionUlid,
+      tokenName: 'Console session',
+      account: { ulid: account.ulid, name: account.name, email: account.email, role: account.role },
+      scopes: null,
+      tier: 'elevated',
+      access: new ResourceAccess(projects && new Set(projects), null),
+    };
+  }
+
+  private async view(ulid: string, account: Omit<SessionAccount, 'password_hash'>, secret: string, expiresAt: string): Promise<ConsoleSession> {
+    return {
+      ulid,
+      account: { ulid: account.ulid, name: account.name, email: account.email, role: account.role, projects: await this.accountProjects(account.ulid, account.role) },
+      csrf_token: csrfTokenOf(secret),
+      expires_at: expiresAt,
+    };
+  }
+}

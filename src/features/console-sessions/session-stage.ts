@@ -1,0 +1,51 @@
+import type Koa from 'koa';
+import { ForbiddenError } from '../../http/errors.js';
+import { operationState } from '../../http/operation.js';
+import type { ConsoleSessionService } from './service.js';
+
+export const sessionCookie = 'vexil_session';
+const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** What the session stage leaves for the session handlers. */
+export interface ConsoleSessionState {
+  consoleSession?: { ulid: string; secret: string };
+}
+
+/** The request comes from the server's own origin, or says nothing of its origin (same-origin GETs). */
+export function sameOrigin(ctx: Koa.Context): boolean {
+  const origin = ctx.get('origin');
+  return origin === '' || origin === `${ctx.protocol}://${ctx.host}`;
+}
+
+/**
+ * Authenticates a management request by its console session cookie when it has no
+ * Authorization header, and applies the CSRF defence to state-changing requests: the session's
+ * token in X-CSRF-Token, and no foreign Origin. Returns false when there is no cookie to judge.
+ */
+export async function authenticateSession(ctx: Koa.Context, sessions: ConsoleSessionService): Promise<boolean> {
+  const secret = ctx.cookies.get(sessionCookie);
+  if (!secret || ctx.get('authorization') !== '') return false;
+  const { principal, session } = await sessions.authenticate(secret);
+  const state = operationState(ctx) as ReturnType<typeof operationState> & ConsoleSessionState;
+  if (unsafeMethods.has(ctx.method)) {
+    if (!sameOrigin(ctx)) throw new ForbiddenError('Cross-origin requests are refused.');
+    if (!sessions.csrfMatches(secret, ctx.get('x-csrf-token') || undefined)) {
+      throw new ForbiddenError('Missing or wrong X-CSRF-Token header for this session.');
+    }
+  }
+  state.managementPrincipal = principal;
+  state.consoleSession = { ulid: session.ulid, secret };
+  return true;
+}
+
+/** Sets or clears the session cookie (Secure when the request came over https). */
+export function setSessionCookie(ctx: Koa.Context, secret: string | null, maxAgeMs = 0): void {
+  ctx.cookies.set(sessionCookie, secret ?? '', {
+    httpOnly: true,
+    sameSite: 'strict',
+    path: '/',
+    secure: ctx.secure,
+    overwrite: true,
+    ...(secret === null ? { expires: new Date(0) } : { maxAge: maxAgeMs }),
+  });
+}

@@ -1,0 +1,72 @@
+import type { Knex } from 'knex';
+import type { Role } from '../../auth/principal.js';
+
+export interface SessionAccount {
+  ulid: string;
+  name: string;
+  email: string;
+  role: Role;
+  password_hash: string | null;
+}
+
+export interface SessionRow {
+  ulid: string;
+  account_ulid: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+/** Accounts' passwords and console sessions. */
+export class ConsoleSessionStore {
+  constructor(private readonly knex: Knex) {}
+
+  async accountByEmail(email: string): Promise<SessionAccount | undefined> {
+    return (await this.knex('accounts').where('email', email.toLowerCase()).first('ulid', 'name', 'email', 'role', 'password_hash')) as
+      | SessionAccount
+      | undefined;
+  }
+
+  async accountByUlid(ulid: string): Promise<SessionAccount | undefined> {
+    return (await this.knex('accounts').where('ulid', ulid).first('ulid', 'name', 'email', 'role', 'password_hash')) as SessionAccount | undefined;
+  }
+
+  async insertSession(row: SessionRow & { digest: string }): Promise<void> {
+    await this.knex('console_sessions').insert(row);
+  }
+
+  async sessionByDigest(digest: string): Promise<(SessionRow & { account: SessionAccount }) | undefined> {
+    const row = await this.knex('console_sessions as s')
+      .join('accounts as a', 'a.ulid', 's.account_ulid')
+      .where('s.digest', digest)
+      .first('s.ulid', 's.account_ulid', 's.created_at', 's.last_seen_at', 's.expires_at', 'a.name', 'a.email', 'a.role', 'a.password_hash');
+    if (!row) return undefined;
+    const { name, email, role, password_hash, ...session } = row;
+    return { ...session, account: { ulid: row.account_ulid, name, email, role, password_hash } };
+  }
+
+  async touch(ulid: string, lastSeenAt: string): Promise<void> {
+    await this.knex('console_sessions').where('ulid', ulid).update({ last_seen_at: lastSeenAt });
+  }
+
+  async deleteSession(ulid: string): Promise<void> {
+    await this.knex('console_sessions').where('ulid', ulid).delete();
+  }
+
+  /** Sets the password and ends every session of the account, in one transaction. */
+  async setPassword(trx: Knex.Transaction, accountUlid: string, hash: string): Promise<void> {
+    await trx('accounts').where('ulid', accountUlid).update({ password_hash: hash });
+    await trx('console_sessions').where('account_ulid', accountUlid).delete();
+  }
+
+  /** Projects a member account was given; null for owners and admins (every project). */
+  async accountProjects(accountUlid: string, role: string): Promise<string[] | null> {
+    if (role !== 'member') return null;
+    const rows = (await this.knex('account_projects').where('account_ulid', accountUlid).select('project_ulid')) as Array<{ project_ulid: string }>;
+    return rows.map((r) => r.project_ulid);
+  }
+
+  transaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+    return this.knex.transaction(work);
+  }
+}

@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import type Koa from 'koa';
+import { setPageSecurityHeaders } from './security-headers.js';
+import { fileBelow, sendFile } from './static-files.js';
+
+const swaggerRoot = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+const assets = new Set(['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-32x32.png']);
+
+/** The reference page: both documents in Swagger UI, every byte served by Vexil (no CDN, no inline script). */
+const page = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Vexil API reference</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="/docs/swagger-ui.css">
+<link rel="icon" href="/docs/favicon-32x32.png">
+</head>
+<body>
+<main id="swagger-ui"><p>Loading the API reference…</p></main>
+<script src="/docs/swagger-ui-bundle.js"></script>
+<script src="/docs/swagger-ui-standalone-preset.js"></script>
+<script src="/docs/init.js"></script>
+</body>
+</html>
+`;
+
+const init = `window.addEventListener('load', function () {
+  window.ui = SwaggerUIBundle({
+    urls: [
+      { url: '/management/v1/api-docs', name: 'Management API' },
+      { url: '/v1/api-docs', name: 'Evaluation API' },
+    ],
+    dom_id: '#swagger-ui',
+    deepLinking: true,
+    presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+    layout: 'StandaloneLayout',
+    requestInterceptor: function (request) {
+      request.headers.Accept = 'application/json';
+      return request;
+    },
+  });
+});
+`;
+
+/** Whether the client prefers an HTML page to JSON (a browser does; curl and SDKs do not). */
+export function prefersHtml(ctx: Koa.Context): boolean {
+  return ctx.accepts('json', 'html') === 'html';
+}
+
+export function sendReferencePage(ctx: Koa.Context): void {
+  setPageSecurityHeaders(ctx);
+  ctx.set('Cache-Control', 'no-cache');
+  ctx.set('Vary', 'Accept');
+  ctx.status = 200;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.body = page;
+}
+
+/** `/docs` and its assets; false when the path is not the reference's. */
+export function serveApiReference(ctx: Koa.Context): boolean {
+  if (ctx.path === '/docs' || ctx.path === '/docs/') {
+    sendReferencePage(ctx);
+    return true;
+  }
+  if (!ctx.path.startsWith('/docs/')) return false;
+  const name = ctx.path.slice('/docs/'.length);
+  setPageSecurityHeaders(ctx);
+  if (name === 'init.js') {
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.type = 'text/javascript; charset=utf-8';
+    ctx.body = init;
+    return true;
+  }
+  const file = assets.has(name) ? fileBelow(swaggerRoot, name) : undefined;
+  if (!file) return false;
+  sendFile(ctx, file, 'public, max-age=86400');
+  return true;
+}
+
+export const swaggerUiAvailable = (): boolean => fs.existsSync(path.join(swaggerRoot, 'swagger-ui-bundle.js'));

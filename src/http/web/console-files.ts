@@ -1,0 +1,44 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type Koa from 'koa';
+import { repoRoot } from '../openapi/document.js';
+import { setPageSecurityHeaders } from './security-headers.js';
+import { fileBelow, sendFile } from './static-files.js';
+
+/** Paths the console never answers: the APIs own them (their 404s stay JSON). */
+const apiPrefixes = ['/v1/', '/management/v1', '/ofrep/', '/health', '/ready', '/metrics'];
+
+const notBuilt = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Vexil</title></head>
+<body><main><h1>The Vexil console has not been built</h1>
+<p>Run <code>make build</code> (or <code>make start</code>) and reload this page. The APIs work without it.</p></main></body></html>
+`;
+
+/**
+ * The web console: files built by Vite into web/dist, served by Vexil itself. Hashed assets
+ * (/assets/...) are cached for a year; index.html is revalidated every time, and every other GET
+ * of a path outside the APIs answers it, so the console's own routes load on refresh.
+ */
+export function consoleFiles(root = path.join(repoRoot(), 'web', 'dist')) {
+  return (ctx: Koa.Context): boolean => {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return false;
+    if (apiPrefixes.some((prefix) => ctx.path === prefix.replace(/\/$/, '') || ctx.path.startsWith(prefix))) return false;
+    setPageSecurityHeaders(ctx);
+    const index = path.join(root, 'index.html');
+    if (!fs.existsSync(index)) {
+      ctx.status = 503;
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.body = notBuilt;
+      return true;
+    }
+    const file = ctx.path === '/' ? undefined : fileBelow(root, ctx.path);
+    if (file) {
+      sendFile(ctx, file, ctx.path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+      return true;
+    }
+    // A missing asset is a 404, not the page: a stale bundle must not be answered with HTML.
+    if (ctx.path.startsWith('/assets/')) return false;
+    sendFile(ctx, index, 'no-cache');
+    return true;
+  };
+}

@@ -1,0 +1,63 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consoleFiles } from '../../../src/http/web/console-files.js';
+
+describe('console files', () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'vexil-web-'));
+  let base = '';
+  let close: () => void = () => {};
+
+  beforeAll(async () => {
+    fs.mkdirSync(path.join(root, 'assets'));
+    fs.writeFileSync(path.join(root, 'index.html'), '<!doctype html><title>Vexil</title>');
+    fs.writeFileSync(path.join(root, 'assets', 'main-abc123.js'), 'console.log(1)');
+    fs.writeFileSync(path.join(os.tmpdir(), 'vexil-secret.txt'), 'secret');
+    const app = new Koa();
+    const serve = consoleFiles(root);
+    app.use((ctx) => {
+      if (!serve(ctx)) {
+        ctx.status = 404;
+        ctx.body = { status: 'error', message: 'Not found.' };
+      }
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    close = () => server.close();
+  });
+  afterAll(() => {
+    close();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it('serves hashed assets for a year and the page for revalidation, with the security headers', async () => {
+    const asset = await fetch(`${base}/assets/main-abc123.js`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    const page = await fetch(`${base}/`);
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+    const csp = page.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it("answers the console's own routes with the page, but never an API path, a missing asset or a file outside", async () => {
+    const route = await fetch(`${base}/projects/shop/flags`, { headers: { accept: 'text/html' } });
+    expect(route.status).toBe(200);
+    expect(await route.text()).toContain('<title>Vexil</title>');
+    for (const apiPath of ['/v1/flags', '/management/v1/projects', '/ofrep/v1/evaluate/flags', '/health']) {
+      expect((await fetch(base + apiPath)).status, apiPath).toBe(404);
+    }
+    expect((await fetch(`${base}/assets/gone-123.js`)).status).toBe(404);
+    const escape = await fetch(`${base}/..%2f..%2fvexil-secret.txt`);
+    expect(await escape.text()).not.toBe('secret');
+    expect((await fetch(`${base}/`, { method: 'POST' })).status).toBe(404);
+  });
+});
