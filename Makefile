@@ -17,7 +17,7 @@ VENV := .venv
 # mismatch"); use a newer interpreter from pyenv when the machine has one.
 PYTHON ?= $(shell for v in 3.13 3.12; do p=$$(ls -d $$HOME/.pyenv/versions/$$v*/bin/python3 2>/dev/null | tail -n 1); if [ -n "$$p" ]; then echo $$p; exit 0; fi; done; command -v python3)
 
-.PHONY: start install build generate check-generated lint-specs typecheck test test-unit-and-integration schemathesis bench clean
+.PHONY: start install build generate check-generated lint-specs typecheck test test-unit-and-integration test-browser schemathesis bench clean
 
 start: build
 	node dist/src/main.js
@@ -37,6 +37,7 @@ build: install
 	npx tsc -p tsconfig.json
 	npx tsc -p sdk/tsconfig.json
 	npx tsc -p cli/tsconfig.json
+	npx vite build --config web/vite.config.ts --logLevel warn
 
 generate: install
 	node scripts/generate-types.mjs
@@ -53,11 +54,16 @@ typecheck: install
 	npx tsc --noEmit -p tsconfig.test.json
 	npx tsc -p sdk/tsconfig.test.json
 	npx tsc --noEmit -p cli/tsconfig.json
+	npx tsc --noEmit -p web/tsconfig.json
 
-test: check-generated lint-specs typecheck test-unit-and-integration schemathesis
+test: check-generated lint-specs typecheck test-unit-and-integration test-browser schemathesis
 
 test-unit-and-integration: install
 	npx vitest run
+
+# The console in Debian's Chromium (.ci/run installs it when missing); screenshots in test-results/.
+test-browser: build
+	npx vitest run -c test/browser/vitest.config.ts
 
 $(VENV)/.stamp:
 	$(PYTHON) -m venv $(VENV)
@@ -72,4 +78,4 @@ bench: build
 	node bench/flags-as-code.mjs
 
 clean:
-	rm -rf dist data node_modules $(VENV) .tools
+	rm -rf dist data node_modules $(VENV) .tools web/dist test-results

@@ -1,0 +1,102 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { generateSecret } from '../../src/auth/secrets.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+export const screenshotDir = path.join(root, 'test-results', 'screenshots');
+
+/** Builds the console once per run when web/dist is missing (make test builds it first). */
+export function ensureConsoleBuilt(): void {
+  if (fs.existsSync(path.join(root, 'web', 'dist', 'index.html'))) return;
+  execFileSync(path.join(root, 'node_modules', '.bin', 'vite'), ['build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+}
+
+export interface RunningVexil {
+  baseUrl: string;
+  ownerToken: string;
+  ownerEmail: string;
+  ownerPassword: string;
+  /** A management call with the owner token. */
+  api(method: string, route: string, body?: unknown): Promise<{ status: number; body: any }>;
+  stop(): Promise<void>;
+}
+
+/** The real server as a process, on a fresh SQLite file, with an owner who has a console password. */
+export async function startVexil(env: Record<string, string> = {}): Promise<RunningVexil> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vexil-browser-'));
+  const port = 30000 + Math.floor(Math.random() * 20000);
+  const ownerToken = generateSecret('pat_');
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: `sqlite:${dir}/vexil.db`, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', VEXIL_INIT_OWNER_TOKEN: ownerToken, VEXIL_REVISION_POLL_MS: '100', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const api = async (method: string, route: string, body?: unknown) => {
+    const res = await fetch(`${baseUrl}/management/v1${route}`, {
+      method,
+      headers: { authorization: `Bearer ${ownerToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+  let up = false;
+  for (let i = 0; i < 300 && !up; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    up = await api('GET', '/projects').then((r) => r.status === 200, () => false);
+  }
+  if (!up) throw new Error('Vexil did not start');
+  const accounts = await api('GET', '/accounts');
+  const owner = accounts.body.data[0] as { ulid: string; email: string };
+  const ownerPassword = 'a long console password';
+  await api('PUT', `/accounts/${owner.ulid}/password`, { password: ownerPassword });
+  return {
+    baseUrl,
+    ownerToken,
+    ownerEmail: owner.email,
+    ownerPassword,
+    api,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function chromiumPath(): string {
+  for (const candidate of ['/usr/bin/chromium', '/usr/bin/chromium-browser']) if (fs.existsSync(candidate)) return candidate;
+  return execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim();
+}
+
+/** Debian's Chromium, headless; no browser download. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+}
+
+const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical violations on the page as it is now (run outside the page's CSP). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(axeSource);
+  const results = (await page.evaluate(() => (window as unknown as { axe: { run(): Promise<unknown> } }).axe.run())) as {
+    violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>;
+  };
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(screenshotDir, { recursive: true });
+  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true });
+}

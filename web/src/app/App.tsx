@@ -1,0 +1,81 @@
+import { useEffect, useState } from 'react';
+import { api, setCsrfToken, type Schemas } from '../api/client';
+import { AccountScreen } from '../screens/account/AccountScreen';
+import { AuditScreen } from '../screens/audit/AuditScreen';
+import { FlagScreen } from '../screens/flags/FlagScreen';
+import { FlagsScreen } from '../screens/flags/FlagsScreen';
+import { ProjectScreen } from '../screens/projects/ProjectScreen';
+import { ProjectsScreen } from '../screens/projects/ProjectsScreen';
+import { SignInScreen } from '../screens/sign-in/SignInScreen';
+import { Link, match, navigate, useLocation } from './router';
+import { SessionContext } from './session';
+
+/** Routes by screen: each pattern names the screen that answers it. */
+function Screen({ path }: { path: string }) {
+  let params: Record<string, string> | undefined;
+  if ((params = match('/projects/:project/flags/:flag', path))) return <FlagScreen project={params.project as string} flag={params.flag as string} />;
+  if ((params = match('/projects/:project/flags', path))) return <FlagsScreen project={params.project as string} />;
+  if ((params = match('/projects/:project', path))) return <ProjectScreen project={params.project as string} />;
+  if (match('/audit', path)) return <AuditScreen />;
+  if (match('/account', path)) return <AccountScreen />;
+  return <ProjectsScreen />;
+}
+
+export function App() {
+  const [session, setSession] = useState<Schemas['ConsoleSession'] | null | undefined>(undefined);
+  const { path } = useLocation();
+
+  useEffect(() => {
+    api.GET('/session').then(({ data }) => {
+      setCsrfToken(data?.data.csrf_token);
+      setSession(data?.data ?? null);
+    }, () => setSession(null));
+  }, []);
+
+  if (session === undefined) return <p className="loading">Loading…</p>;
+  if (session === null) {
+    return (
+      <SignInScreen
+        onSignedIn={(signedIn) => {
+          setCsrfToken(signedIn.csrf_token);
+          setSession(signedIn);
+        }}
+      />
+    );
+  }
+
+  const signOut = async () => {
+    await api.DELETE('/session');
+    setCsrfToken(undefined);
+    setSession(null);
+    navigate('/');
+  };
+
+  return (
+    <SessionContext.Provider value={{ session, signOut }}>
+      <header className="top">
+        <Link to="/projects" className="brand">
+          Vexil
+        </Link>
+        <nav aria-label="Main">
+          <Link to="/projects" aria-current={path.startsWith('/projects') ? 'page' : undefined}>
+            Projects
+          </Link>
+          <Link to="/audit" aria-current={path.startsWith('/audit') ? 'page' : undefined}>
+            Audit log
+          </Link>
+          <a href="/docs">API reference</a>
+          <Link to="/account" aria-current={path.startsWith('/account') ? 'page' : undefined}>
+            {session.account.email}
+          </Link>
+          <button type="button" onClick={() => void signOut()}>
+            Sign out
+          </button>
+        </nav>
+      </header>
+      <main id="main">
+        <Screen path={path} />
+      </main>
+    </SessionContext.Provider>
+  );
+}

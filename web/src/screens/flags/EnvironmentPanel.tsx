@@ -1,0 +1,101 @@
+import { api, unwrap, type Schemas } from '../../api/client';
+import { ErrorMessage } from '../../ui/ErrorMessage';
+import { useAction, useAsync } from '../../ui/useAsync';
+import { DraftEditor } from './DraftEditor';
+import { RolloutControls } from './RolloutControls';
+import { TryIt } from './TryIt';
+
+export interface PanelContext {
+  project: string;
+  flag: string;
+  environment: Schemas['Environment'];
+  values: Schemas['FlagValue'][];
+}
+
+export const targetsPath = (c: PanelContext) => ({ projectKey: c.project, flagKey: c.flag, environmentKey: c.environment.key });
+export const displayOf = (values: Schemas['FlagValue'][], ulid: string | null | undefined) => values.find((v) => v.ulid === ulid)?.display ?? '?';
+
+/** One environment of a flag: what it serves now and why, its draft, rollouts and history. */
+export function EnvironmentPanel(context: PanelContext) {
+  const { environment, values } = context;
+  const path = targetsPath(context);
+  // Values change what the default serves: read again when they do.
+  const served = useAsync(() => unwrap(api.GET('/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/evaluate', { params: { path } })), [
+    context.project,
+    context.flag,
+    environment.key,
+    values.map((v) => `${v.ulid}:${v.default}`).join(),
+  ]);
+  const targets = useAsync(() => unwrap(api.GET('/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets', { params: { path } })), [
+    context.project,
+    context.flag,
+    environment.key,
+  ]);
+  const createDraft = useAction();
+  const refresh = () => {
+    served.reload();
+    targets.reload();
+  };
+  const list = targets.data?.data ?? [];
+  const draft = list.find((t) => t.status === 'draft');
+  const rolling = list.find((t) => t.status === 'published' && (t.rollout_status === 'active' || t.rollout_status === 'paused'));
+  return (
+    <article className="environment" style={{ borderColor: environment.color }} aria-labelledby={`env-${environment.key}`}>
+      <h2 id={`env-${environment.key}`}>
+        <span className="swatch" style={{ background: environment.color }} aria-hidden="true" /> {environment.name}
+      </h2>
+      <ErrorMessage problem={served.problem ?? targets.problem} />
+      {served.data ? (
+        <p data-testid={`served-${environment.key}`}>
+          Serves <code>{JSON.stringify(served.data.data.value)}</code> ({served.data.data.resolved_by}) to a context without attributes.
+        </p>
+      ) : null}
+      {rolling ? <RolloutControls context={context} target={rolling} onChange={refresh} /> : null}
+      {draft ? (
+        <DraftEditor context={context} draft={draft} onChange={refresh} />
+      ) : (
+        <>
+          <button
+            type="button"
+            disabled={createDraft.busy}
+            onClick={() => void createDraft.run(async () => {
+              await unwrap(api.POST('/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets', { params: { path } }));
+              targets.reload();
+            })}
+          >
+            New draft in {environment.name}
+          </button>
+          <ErrorMessage problem={createDraft.problem} />
+        </>
+      )}
+      <TryIt context={context} />
+      <details>
+        <summary>History in {environment.name}</summary>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Status</th>
+              <th scope="col">Value</th>
+              <th scope="col">Comment</th>
+              <th scope="col">Rollout</th>
+              <th scope="col">Published</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((target) => (
+              <tr key={target.ulid}>
+                <td>{target.status}</td>
+                <td>
+                  <code>{displayOf(values, target.value_ulid)}</code>
+                </td>
+                <td>{target.comment ?? ''}</td>
+                <td>{target.rollout_mode ? `${target.rollout_mode} ${target.rollout_percentage ?? ''}% ${target.rollout_status ?? ''}` : ''}</td>
+                <td>{target.published_at ?? target.scheduled_at ?? ''}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </details>
+    </article>
+  );
+}

@@ -1,0 +1,104 @@
+import { useState, type FormEvent } from 'react';
+import { api, unwrap, type Schemas } from '../../api/client';
+import { Link, navigate } from '../../app/router';
+import { ErrorMessage } from '../../ui/ErrorMessage';
+import { Field } from '../../ui/Field';
+import { useAction, useAsync } from '../../ui/useAsync';
+
+type FlagType = Schemas['FlagType'];
+const flagTypes: FlagType[] = ['boolean', 'number', 'string', 'json'];
+
+/** A project's flags, paged by the server (it stays quick with 10,000 flags). */
+export function FlagsScreen({ project }: { project: string }) {
+  const [search, setSearch] = useState('');
+  const [type, setType] = useState<FlagType | ''>('');
+  const [cursors, setCursors] = useState<string[]>([]);
+  const cursor = cursors.at(-1);
+  const flags = useAsync(
+    () =>
+      unwrap(
+        api.GET('/projects/{projectKey}/flags', {
+          params: { path: { projectKey: project }, query: { per_page: 50, cursor, search: search || undefined, type: type || undefined } },
+        }),
+      ),
+    [project, search, type, cursor],
+  );
+  const [key, setKey] = useState('');
+  const [name, setName] = useState('');
+  const [newType, setNewType] = useState<FlagType>('boolean');
+  const create = useAction();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void create.run(async () => {
+      await unwrap(api.POST('/projects/{projectKey}/flags', { params: { path: { projectKey: project } }, body: { key, name, type: newType } as Schemas['FlagCreate'] }));
+      navigate(`/projects/${project}/flags/${key}`);
+    });
+  };
+  return (
+    <section>
+      <h1>Flags of {project}</h1>
+      <div className="filters" role="search">
+        <Field label="Search key or name" name="search" type="search" value={search} onChange={(e) => (setCursors([]), setSearch(e.target.value))} />
+        <label>
+          Type{' '}
+          <select value={type} onChange={(e) => (setCursors([]), setType(e.target.value as FlagType | ''))}>
+            <option value="">any</option>
+            {flagTypes.map((t) => (
+              <option key={t}>{t}</option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <ErrorMessage problem={flags.problem} />
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Flag</th>
+            <th scope="col">Key</th>
+            <th scope="col">Type</th>
+            <th scope="col">Permanent</th>
+          </tr>
+        </thead>
+        <tbody>
+          {flags.data?.data.map((flag) => (
+            <tr key={flag.ulid}>
+              <td>
+                <Link to={`/projects/${project}/flags/${flag.key}`}>{flag.name}</Link>
+              </td>
+              <td>
+                <code>{flag.key}</code>
+              </td>
+              <td>{flag.type}</td>
+              <td>{flag.permanent ? 'yes' : 'no'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <nav aria-label="Pages" className="pager">
+        <button type="button" disabled={cursors.length === 0} onClick={() => setCursors((c) => c.slice(0, -1))}>
+          Previous page
+        </button>
+        <button type="button" disabled={!flags.data?.meta.next_cursor} onClick={() => setCursors((c) => [...c, flags.data?.meta.next_cursor as string])}>
+          Next page
+        </button>
+      </nav>
+      <h2>New flag</h2>
+      <form onSubmit={submit} className="inline">
+        <Field label="Key" name="key" required value={key} onChange={(e) => setKey(e.target.value)} problem={create.problem} />
+        <Field label="Name" name="name" required value={name} onChange={(e) => setName(e.target.value)} problem={create.problem} />
+        <label>
+          Type{' '}
+          <select value={newType} onChange={(e) => setNewType(e.target.value as FlagType)}>
+            {flagTypes.map((t) => (
+              <option key={t}>{t}</option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" disabled={create.busy}>
+          Create flag
+        </button>
+      </form>
+      <ErrorMessage problem={create.problem} />
+    </section>
+  );
+}

@@ -1,0 +1,63 @@
+import { useState, type FormEvent } from 'react';
+import { api, unwrap } from '../../api/client';
+import { Link } from '../../app/router';
+import { ErrorMessage } from '../../ui/ErrorMessage';
+import { Field } from '../../ui/Field';
+import { useAction, useAsync } from '../../ui/useAsync';
+
+export function ProjectsScreen() {
+  const projects = useAsync(() => unwrap(api.GET('/projects', { params: { query: { per_page: 100 } } })), []);
+  const [key, setKey] = useState('');
+  const [name, setName] = useState('');
+  const create = useAction();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void create.run(async () => {
+      await unwrap(api.POST('/projects', { body: { key, name, description: '' } }));
+      setKey('');
+      setName('');
+      projects.reload();
+    });
+  };
+  return (
+    <section>
+      <h1>Projects</h1>
+      <ErrorMessage problem={projects.problem} />
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Project</th>
+            <th scope="col">Key</th>
+            <th scope="col">Flags</th>
+          </tr>
+        </thead>
+        <tbody>
+          {projects.data?.data.map((project) => (
+            <tr key={project.ulid}>
+              <td>
+                <Link to={`/projects/${project.key}`}>{project.name}</Link>
+              </td>
+              <td>
+                <code>{project.key}</code>
+              </td>
+              <td>
+                <Link to={`/projects/${project.key}/flags`} aria-label={`Flags of ${project.name}`}>
+                  Flags
+                </Link>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <h2>New project</h2>
+      <form onSubmit={submit} className="inline">
+        <Field label="Key" name="key" required value={key} onChange={(e) => setKey(e.target.value)} problem={create.problem} />
+        <Field label="Name" name="name" required value={name} onChange={(e) => setName(e.target.value)} problem={create.problem} />
+        <button type="submit" disabled={create.busy}>
+          Create project
+        </button>
+      </form>
+      <ErrorMessage problem={create.problem} />
+    </section>
+  );
+}

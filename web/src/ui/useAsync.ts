@@ -1,0 +1,43 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { ApiProblem } from '../api/client';
+import { problemFrom } from './ErrorMessage';
+
+/** Loads data for a screen; `reload` fetches again after a change. */
+export function useAsync<T>(load: () => Promise<T>, deps: unknown[]): { data?: T; problem?: ApiProblem; loading: boolean; reload: () => void } {
+  const [state, setState] = useState<{ data?: T; problem?: ApiProblem; loading: boolean }>({ loading: true });
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setState((s) => ({ ...s, loading: true }));
+    load().then(
+      (data) => live && setState({ data, loading: false }),
+      (error: unknown) => live && setState({ problem: problemFrom(error), loading: false }),
+    );
+    return () => {
+      live = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [...deps, tick]);
+  const reload = useCallback(() => setTick((t) => t + 1), []);
+  return { ...state, reload };
+}
+
+/** Runs an action, keeping its problem for display. */
+export function useAction(): { run: (action: () => Promise<unknown>) => Promise<boolean>; problem?: ApiProblem; busy: boolean; clear: () => void } {
+  const [problem, setProblem] = useState<ApiProblem>();
+  const [busy, setBusy] = useState(false);
+  const run = useCallback(async (action: () => Promise<unknown>) => {
+    setBusy(true);
+    setProblem(undefined);
+    try {
+      await action();
+      return true;
+    } catch (error) {
+      setProblem(problemFrom(error));
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+  return { run, problem, busy, clear: () => setProblem(undefined) };
+}
