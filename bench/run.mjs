@@ -17,7 +17,7 @@
  * Environment: BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_ONLY (e.g. "1,5,6"),
  * BENCH_AUDIT_ENTRIES (100000), BENCH_SCALE_FLAGS (10000), BENCH_PROFILE=1 (servers run with
  * --cpu-prof; profiles in bench/results/profiles, summarise with bench/profile-summary.mjs),
- * BENCH_SKIP_SDK=1.
+ * BENCH_SKIP_SDK=1, BENCH_NODE (the node binary the servers run on; the machine line names its version).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -28,7 +28,7 @@ import { engineScenario } from './scenarios/engine.mjs';
 import { evaluationScenarios } from './scenarios/evaluation.mjs';
 import { scaleScenario } from './scenarios/scale.mjs';
 import { WRITE_CLIENTS, writeCycle } from './scenarios/writes.mjs';
-import { liveDatabases, mainDialect, mysqlReachable, mysqlServerUrl, removeTempFiles, running, startVexil } from './lib/server.mjs';
+import { liveDatabases, mainDialect, mysqlReachable, mysqlServerUrl, removeTempFiles, running, serverNodeVersion, startVexil } from './lib/server.mjs';
 import { BENCH_DIR, DIST, NotAvailable, ROOT, fmtInt, fmtMs, settings } from './lib/util.mjs';
 
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((s) => s.trim())) : undefined;
@@ -123,7 +123,7 @@ function machine() {
     cpu: model,
     cores: os.cpus().length,
     memoryGiB: (os.totalmem() / 2 ** 30).toFixed(1),
-    node: process.version,
+    node: serverNodeVersion,
     os: `${os.type()} ${os.release()}`,
     date: new Date().toISOString(),
     loadStart: os.loadavg().map((n) => n.toFixed(2)).join(' '),

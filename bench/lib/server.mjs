@@ -4,12 +4,19 @@
  * and dropped after it), and the baseline servers. Each is a separate `node` process whose pid is
  * the server itself, so /proc/<pid>/status VmHWM is that server's peak RSS.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { BENCH_DIR, DIST, NotAvailable, ROOT, secret, settings, sleep } from './util.mjs';
+
+/**
+ * The Node.js binary servers and baselines run on: BENCH_NODE (e.g. /usr/bin/node, to compare
+ * Node lines side by side), else the one running the benchmark.
+ */
+export const serverNode = process.env.BENCH_NODE || process.execPath;
+export const serverNodeVersion = execFileSync(serverNode, ['--version'], { encoding: 'utf8' }).trim();
 
 export async function freePort() {
   return new Promise((resolve, reject) => {
@@ -194,7 +201,7 @@ export async function startVexil({ label, dialect = 'sqlite', database, env = {}
     fs.mkdirSync(dir, { recursive: true });
     nodeArgs.push('--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-name', `${label}.cpuprofile`);
   }
-  const child = spawn(process.execPath, [...nodeArgs, mainJs], {
+  const child = spawn(serverNode, [...nodeArgs, mainJs], {
     cwd: ROOT,
     stdio: ['ignore', out, out],
     env: {
@@ -245,7 +252,7 @@ export async function startBaseline(kind, route) {
     }),
   );
   const script = path.join(BENCH_DIR, 'baselines', `${kind}.mjs`);
-  const child = spawn(process.execPath, [script, specFile, String(port)], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(serverNode, [script, specFile, String(port)], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForHttp(baseUrl, child, '/__ready', 20_000);
   return handle(child, baseUrl, port, undefined, () => fs.rmSync(specFile, { force: true }));
