@@ -1,6 +1,10 @@
 import { useEffect, useState } from 'react';
 import { api, setCsrfToken, type Schemas } from '../api/client';
 import { AccountScreen } from '../screens/account/AccountScreen';
+import { AccountsScreen } from '../screens/accounts/AccountsScreen';
+import { InsightsScreen } from '../screens/insights/InsightsScreen';
+import { SegmentsScreen } from '../screens/segments/SegmentsScreen';
+import { TokensScreen } from '../screens/tokens/TokensScreen';
 import { AuditScreen } from '../screens/audit/AuditScreen';
 import { FlagScreen } from '../screens/flags/FlagScreen';
 import { FlagsScreen } from '../screens/flags/FlagsScreen';
@@ -15,6 +19,10 @@ function Screen({ path }: { path: string }) {
   let params: Record<string, string> | undefined;
   if ((params = match('/projects/:project/flags/:flag', path))) return <FlagScreen project={params.project as string} flag={params.flag as string} />;
   if ((params = match('/projects/:project/flags', path))) return <FlagsScreen project={params.project as string} />;
+  if ((params = match('/projects/:project/segments', path))) return <SegmentsScreen project={params.project as string} />;
+  if ((params = match('/projects/:project/insights', path))) return <InsightsScreen project={params.project as string} />;
+  if (match('/tokens', path)) return <TokensScreen />;
+  if (match('/accounts', path)) return <AccountsScreen />;
   if ((params = match('/projects/:project', path))) return <ProjectScreen project={params.project as string} />;
   if (match('/audit', path)) return <AuditScreen />;
   if (match('/account', path)) return <AccountScreen />;
@@ -64,6 +72,16 @@ export function App() {
           <Link to="/audit" aria-current={path.startsWith('/audit') ? 'page' : undefined}>
             Audit log
           </Link>
+          {session.account.role !== 'member' ? (
+            <>
+              <Link to="/tokens" aria-current={path.startsWith('/tokens') ? 'page' : undefined}>
+                Tokens
+              </Link>
+              <Link to="/accounts" aria-current={path.startsWith('/accounts') ? 'page' : undefined}>
+                Accounts
+              </Link>
+            </>
+          ) : null}
           <a href="/docs">API reference</a>
           <Link to="/account" aria-current={path.startsWith('/account') ? 'page' : undefined}>
             {session.account.email}

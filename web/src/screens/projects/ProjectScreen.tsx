@@ -99,9 +99,10 @@ export function ProjectScreen({ project }: { project: string }) {
   return (
     <section>
       <h1>Project {project}</h1>
-      <p>
-        <Link to={`/projects/${project}/flags`}>Flags of {project}</Link>
-      </p>
+      <nav aria-label={`Project ${project}`} className="inline">
+        <Link to={`/projects/${project}/flags`}>Flags of {project}</Link> · <Link to={`/projects/${project}/segments`}>Segments</Link> ·{' '}
+        <Link to={`/projects/${project}/insights`}>Insights</Link>
+      </nav>
       <ErrorMessage problem={environments.problem} />
       {environments.data?.data.map((environment) => (
         <article key={environment.ulid} className="environment" style={{ borderColor: environment.color }}>
