@@ -613,6 +613,11 @@ export interface paths {
          *     `search` (case-insensitive partial match on key or name).
          *     Required scope: `flags:read`.
          *     A 422 means a query parameter is invalid.
+         *     With `include=serving` (the console's flag list) each flag also carries, per environment,
+         *     what it serves now (the base value of the newest published target, its rollout, whether
+         *     a draft or scheduled target waits), `last_used_at` (across environments) and `stale`
+         *     (not permanent, and not used in any environment for `stale_days` days, or never used and
+         *     older than that), read with a fixed number of queries per page.
          */
         get: operations["listFlags"];
         put?: never;
@@ -2560,6 +2565,32 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description Only in `listFlags` with `include=serving`, every environment in creation order. */
+            environments?: components["schemas"]["FlagServingState"][];
+            /**
+             * Format: date-time
+             * @description Only with `include=serving`; the last reported use in any environment.
+             */
+            last_used_at?: string | null;
+            /** @description Only with `include=serving`. */
+            stale?: boolean;
+        };
+        FlagServingState: {
+            environment_key: string;
+            /** @description Display form of the base value served now (the newest published target's, else the flag's default); null when there is none. */
+            value: string | null;
+            /** @enum {string} */
+            served_by: "target" | "default" | "unavailable";
+            rollout_percentage: number | null;
+            /** @enum {string|null} */
+            rollout_status: "active" | "paused" | null;
+            /** @description A draft target waits in this environment. */
+            draft: boolean;
+            /**
+             * Format: date-time
+             * @description When a scheduled target will publish, if one is.
+             */
+            scheduled_at: string | null;
         };
         FlagCreate: {
             /** @description Unique within the project; cannot change. */
@@ -4835,6 +4866,10 @@ export interface operations {
                  *     cursor is a 422.
                  */
                 cursor?: components["parameters"]["Cursor"];
+                /** @description `serving` adds each flag's state per environment, last use and staleness. */
+                include?: "serving";
+                /** @description With `include=serving`, the days without use after which a flag that is not permanent is stale. */
+                stale_days?: number;
                 /** @description Only flags of this type. */
                 type?: components["schemas"]["FlagType"];
                 /**

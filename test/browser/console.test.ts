@@ -161,6 +161,34 @@ describe('the web console', () => {
     await screenshot(page, '06-audit');
   });
 
+  it('schedules a publish and cancels it', async () => {
+    await page.goto(`${vexil.baseUrl}/projects/${project}/flags/banner`);
+    const staging = panel('Staging');
+    await staging.getByRole('button', { name: 'New draft in Staging' }).click();
+    await staging.getByLabel('Schedule for (optional)').fill('2099-01-01T10:00');
+    await staging.getByRole('button', { name: 'Publish to Staging' }).click();
+    await staging.getByText('History in Staging').click();
+    await staging.getByRole('button', { name: 'Cancel scheduled publish' }).click();
+    await staging.getByRole('button', { name: 'Cancel scheduled publish' }).waitFor({ state: 'detached' });
+    const targets = await vexil.api('GET', `/projects/${project}/flags/banner/environments/staging/targets`);
+    expect(targets.body.data.some((t: { status: string }) => t.status === 'scheduled')).toBe(false);
+  });
+
+  it('lists flags with what each environment serves, and deletes the selected ones', async () => {
+    await vexil.api('POST', `/projects/${project}/flags`, { key: 'old-switch', name: 'Old switch', type: 'boolean' });
+    await page.goto(`${vexil.baseUrl}/projects/${project}/flags`);
+    const banner = page.locator('tr', { hasText: 'banner' });
+    await banner.getByText('production: Sale').waitFor();
+    await banner.getByText('staging: Sale').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, '07-flags');
+    await page.getByLabel('Select old-switch').check();
+    await page.getByLabel('Type delete 1 to delete old-switch').fill('delete 1');
+    await page.getByRole('button', { name: 'Delete selected flags' }).click();
+    await page.locator('tr', { hasText: 'old-switch' }).waitFor({ state: 'detached' });
+    expect((await vexil.api('GET', `/projects/${project}/flags/old-switch`)).status).toBe(404);
+  });
+
   it('signs out, after which the session no longer works', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in to Vexil' }).waitFor();

@@ -16,13 +16,14 @@ const caller = (request: ManagementRequest<unknown, unknown, unknown>) => ({
 export function flagHandlers(service: FlagService) {
   return {
     async listFlags(request: ManagementRequest<ProjectParams, ListQuery>): Promise<OperationResult> {
-      const { per_page = 25, cursor, type, search } = request.query;
+      const { per_page = 25, cursor, type, search, include, stale_days = 30 } = request.query;
       const page = await service.list(
         caller(request),
         request.params.projectKey,
         { type, search },
         // An empty cursor means the first page (the document says so).
         { per_page, cursor: cursor === '' ? undefined : cursor },
+        include === 'serving' ? { staleDays: stale_days } : undefined,
       );
       const body: Schemas['FlagListResponse'] = { status: 'success', data: page.data, meta: page.meta };
       return { body };

@@ -5,6 +5,7 @@ import { NotFoundError } from '../../http/errors.js';
 import type { Page, PageRequest } from '../../http/pagination.js';
 import { newId } from '../../ids.js';
 import { normaliseDisplay } from '../flag-values/display.js';
+import type { FlagOverview } from './serving-overview.js';
 import type { FlagListFilter, FlagRecord, FlagStore, FlagType, FlagValueInsert } from './store-types.js';
 
 /** Who asks: their reach (grants) and the request's audit trail. */
@@ -75,9 +76,17 @@ export class FlagService {
   constructor(
     private readonly store: FlagStore,
     private readonly clock: Clock,
+    /** The console's view of a page (serving-overview.ts); absent where no database is (unit tests). */
+    private readonly overview?: (projectUlid: string, flags: FlagRecord[], staleDays: number, now: Date) => Promise<Map<string, FlagOverview>>,
   ) {}
 
-  async list(caller: Caller, projectKey: string, filter: FlagListFilter, page: PageRequest): Promise<Page<FlagResource>> {
+  async list(
+    caller: Caller,
+    projectKey: string,
+    filter: FlagListFilter,
+    page: PageRequest,
+    serving?: { staleDays: number },
+  ): Promise<Page<FlagResource & Partial<FlagOverview>>> {
     const project = await this.store.findProject(caller.access, projectKey);
     caller.audit.describe({
       action: 'flag.listed',
@@ -87,7 +96,9 @@ export class FlagService {
       projectUlid: project.ulid,
     });
     const result = await this.store.listFlags(project.ulid, filter, page);
-    return { data: result.data.map(toFlagResource), meta: result.meta };
+    if (!serving || !this.overview) return { data: result.data.map(toFlagResource), meta: result.meta };
+    const states = await this.overview(project.ulid, result.data, serving.staleDays, this.clock.now());
+    return { data: result.data.map((flag) => ({ ...toFlagResource(flag), ...states.get(flag.ulid) })), meta: result.meta };
   }
 
   async get(caller: Caller, projectKey: string, flagKey: string): Promise<FlagResource> {

@@ -31,7 +31,18 @@ export function EnvironmentPanel(context: PanelContext) {
     context.flag,
     environment.key,
   ]);
+  const insights = useAsync(() => unwrap(api.GET('/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/insights', { params: { path } })), [
+    context.project,
+    context.flag,
+    environment.key,
+  ]);
   const createDraft = useAction();
+  const cancel = useAction();
+  const cancelScheduled = (targetUlid: string) =>
+    void cancel.run(async () => {
+      await unwrap(api.DELETE('/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets/{targetUlid}', { params: { path: { ...path, targetUlid } } }));
+      targets.reload();
+    });
   const refresh = () => {
     served.reload();
     targets.reload();
@@ -48,6 +59,12 @@ export function EnvironmentPanel(context: PanelContext) {
       {served.data ? (
         <p data-testid={`served-${environment.key}`}>
           Serves <code>{JSON.stringify(served.data.data.value)}</code> ({served.data.data.resolved_by}) to a context without attributes.
+        </p>
+      ) : null}
+      {insights.data ? (
+        <p className="insights">
+          Last retrieved {insights.data.data.last_retrieved_at ?? 'never'} · used {insights.data.data.last_used_at ?? 'never'} · evaluated{' '}
+          {insights.data.data.last_evaluated_at ?? 'never'} · updated {insights.data.data.last_updated_at ?? 'never'}
         </p>
       ) : null}
       {rolling ? <RolloutControls context={context} target={rolling} onChange={refresh} /> : null}
@@ -68,6 +85,7 @@ export function EnvironmentPanel(context: PanelContext) {
           <ErrorMessage problem={createDraft.problem} />
         </>
       )}
+      <ErrorMessage problem={cancel.problem} />
       <TryIt context={context} />
       <details>
         <summary>History in {environment.name}</summary>
@@ -90,7 +108,14 @@ export function EnvironmentPanel(context: PanelContext) {
                 </td>
                 <td>{target.comment ?? ''}</td>
                 <td>{target.rollout_mode ? `${target.rollout_mode} ${target.rollout_percentage ?? ''}% ${target.rollout_status ?? ''}` : ''}</td>
-                <td>{target.published_at ?? target.scheduled_at ?? ''}</td>
+                <td>
+                  {target.published_at ?? target.scheduled_at ?? ''}
+                  {target.status === 'scheduled' ? (
+                    <button type="button" onClick={() => cancelScheduled(target.ulid)}>
+                      Cancel scheduled publish
+                    </button>
+                  ) : null}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -3,6 +3,7 @@ import { api, unwrap, type Schemas } from '../../api/client';
 import { Link, navigate } from '../../app/router';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { Field } from '../../ui/Field';
+import { TypedConfirmation } from '../../ui/TypedConfirmation';
 import { useAction, useAsync } from '../../ui/useAsync';
 
 type FlagType = Schemas['FlagType'];
@@ -18,11 +19,26 @@ export function FlagsScreen({ project }: { project: string }) {
     () =>
       unwrap(
         api.GET('/projects/{projectKey}/flags', {
-          params: { path: { projectKey: project }, query: { per_page: 50, cursor, search: search || undefined, type: type || undefined } },
+          params: { path: { projectKey: project }, query: { per_page: 50, cursor, search: search || undefined, type: type || undefined, include: 'serving' } },
         }),
       ),
     [project, search, type, cursor],
   );
+  const environments = useAsync(
+    () => unwrap(api.GET('/projects/{projectKey}/environments', { params: { path: { projectKey: project }, query: { per_page: 100 } } })),
+    [project],
+  );
+  const colour = (key: string) => environments.data?.data.find((e) => e.key === key)?.color ?? '#808080';
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [confirmBulk, setConfirmBulk] = useState('');
+  const bulk = useAction();
+  const bulkDelete = () =>
+    void bulk.run(async () => {
+      await unwrap(api.POST('/projects/{projectKey}/flags/bulk-delete', { params: { path: { projectKey: project } }, body: { flag_keys: [...selected] } }));
+      setSelected(new Set());
+      setConfirmBulk('');
+      flags.reload();
+    });
   const [key, setKey] = useState('');
   const [name, setName] = useState('');
   const [newType, setNewType] = useState<FlagType>('boolean');
@@ -53,27 +69,61 @@ export function FlagsScreen({ project }: { project: string }) {
       <table>
         <thead>
           <tr>
+            <th scope="col">
+              <span className="visually-hidden">Select</span>
+            </th>
             <th scope="col">Flag</th>
-            <th scope="col">Key</th>
             <th scope="col">Type</th>
-            <th scope="col">Permanent</th>
+            <th scope="col">Serving</th>
+            <th scope="col">Last used</th>
           </tr>
         </thead>
         <tbody>
           {flags.data?.data.map((flag) => (
             <tr key={flag.ulid}>
               <td>
-                <Link to={`/projects/${project}/flags/${flag.key}`}>{flag.name}</Link>
+                <input
+                  type="checkbox"
+                  aria-label={`Select ${flag.key}`}
+                  checked={selected.has(flag.key)}
+                  onChange={(e) => {
+                    const next = new Set(selected);
+                    if (e.target.checked) next.add(flag.key);
+                    else next.delete(flag.key);
+                    setSelected(next);
+                  }}
+                />
               </td>
               <td>
-                <code>{flag.key}</code>
+                <Link to={`/projects/${project}/flags/${flag.key}`}>{flag.name}</Link> <code>{flag.key}</code>
+                {flag.stale ? <span className="badge">stale</span> : null}
+                {flag.permanent ? <span className="badge quiet">permanent</span> : null}
               </td>
               <td>{flag.type}</td>
-              <td>{flag.permanent ? 'yes' : 'no'}</td>
+              <td>
+                {flag.environments?.map((state) => (
+                  <span key={state.environment_key} className="state" style={{ borderColor: colour(state.environment_key) }}>
+                    {state.environment_key}: <code>{state.value ?? '–'}</code>
+                    {state.rollout_percentage !== null ? ` (${state.rollout_percentage}% ${state.rollout_status})` : ''}
+                    {state.draft ? ' · draft' : ''}
+                    {state.scheduled_at ? ' · scheduled' : ''}
+                  </span>
+                ))}
+              </td>
+              <td>{flag.last_used_at ? flag.last_used_at.slice(0, 10) : 'never'}</td>
             </tr>
           ))}
         </tbody>
       </table>
+      {selected.size > 0 ? (
+        <div className="bulk">
+          <TypedConfirmation expected={`delete ${selected.size}`} value={confirmBulk} onChange={setConfirmBulk} what={`delete ${[...selected].join(', ')}`} />
+          <button type="button" disabled={confirmBulk !== `delete ${selected.size}` || bulk.busy} onClick={bulkDelete}>
+            Delete selected flags
+          </button>
+          <ErrorMessage problem={bulk.problem} />
+        </div>
+      ) : null}
       <nav aria-label="Pages" className="pager">
         <button type="button" disabled={cursors.length === 0} onClick={() => setCursors((c) => c.slice(0, -1))}>
           Previous page
