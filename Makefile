@@ -35,7 +35,7 @@ node_modules/.install-stamp: package.json package-lock.json $(NODE_SETUP)
 
 build: install
 	npx tsc -p tsconfig.json
-	npx tsc -p sdk/tsconfig.json
+	node sdk/scripts/build.mjs
 	npx tsc -p cli/tsconfig.json
 	npx vite build --config web/vite.config.ts --logLevel warn
 

@@ -97,26 +97,27 @@ export abstract class BaseClient extends Emitter<ClientEvents> {
   }
 
   /**
-   * Resolves once the first attempt to reach the service is over (or after `timeoutMs`):
-   * true when the service's payload is being served (status `ready`), false otherwise (the
-   * client then serves its bootstrap or defaults and keeps retrying in the background).
-   * Never rejects.
+   * Without `timeoutMs`: resolves once the first attempt to reach the service is over, true when
+   * the service's payload is being served (status `ready`). With `timeoutMs`: resolves true as
+   * soon as the payload is served within that time (the client keeps retrying meanwhile), false
+   * only when the time runs out (the client then serves its bootstrap or defaults and keeps
+   * retrying in the background). Never rejects.
    */
   async ready(timeoutMs?: number): Promise<boolean> {
     if (this.statusValue === 'ready') return true;
     if (timeoutMs === undefined) {
       await this.firstAttempt;
-    } else {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([
-        this.firstAttempt,
-        new Promise<void>((resolve) => {
-          timer = setTimeout(resolve, Math.max(timeoutMs, 0));
-        }),
-      ]);
-      if (timer !== undefined) clearTimeout(timer);
+      return this.isConfirmed();
     }
-    return this.isConfirmed();
+    return new Promise<boolean>((resolve) => {
+      const finish = () => {
+        clearTimeout(timer);
+        offReady();
+        resolve(this.isConfirmed());
+      };
+      const offReady = this.on('ready', finish);
+      const timer = setTimeout(finish, Math.max(timeoutMs, 0));
+    });
   }
 
   private isConfirmed(): boolean {

@@ -102,6 +102,12 @@ export class VexilClientSideClient extends BaseClient {
 
   constructor(options: ClientSideOptions) {
     super(options, false);
+    if (typeof options.apiKey === 'string' && options.apiKey.startsWith('srv_')) {
+      this.lastError = new VexilError(
+        'WRONG_KEY_KIND',
+        'The client-side client needs a mobile or client key (mob_... or cli_...); a server key belongs to createServerClient.',
+      );
+    }
     const context = normalizeContext(options.context);
     if (context === INVALID_CONTEXT) throw new TypeError('Vexil: the context needs a non-empty string type and identifier.');
     this.context = context;
@@ -277,7 +283,7 @@ export class VexilClientSideClient extends BaseClient {
   private details<T>(key: string, type: FlagType, defaultValue: T): EvaluationDetails<T> {
     const f = this.lookup(key, type);
     const revision = this.revision;
-    if (typeof f === 'string') return errorDetails(key, defaultValue, f, type, revision, this.flags?.get(key)?.type);
+    if (typeof f === 'string') return errorDetails(key, defaultValue, f, type, revision, this.flags?.get(key)?.type, this.lastError?.message);
     return { key, value: f.value as T, resolvedBy: f.resolved_by, reason: reasonFor(f.resolved_by), flagType: f.type, revision };
   }
 

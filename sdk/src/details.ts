@@ -13,10 +13,11 @@ export function reasonFor(resolvedBy: ResolvedBy): Reason {
   return REASON_BY_RESOLUTION[resolvedBy] ?? 'DEFAULT';
 }
 
-export function errorMessage(code: EvaluationErrorCode, key: string, wanted: FlagType, actual?: FlagType): string {
+export function errorMessage(code: EvaluationErrorCode, key: string, wanted: FlagType, actual?: FlagType, cause?: string): string {
   switch (code) {
     case 'PROVIDER_NOT_READY':
-      return 'No payload yet: the service has not been reached and there is no bootstrap.';
+      // Say what happened when something did (a refused key is not an unreachable service).
+      return cause ? `No payload yet: ${cause}` : 'No payload yet: the service has not answered yet and there is no bootstrap.';
     case 'FLAG_NOT_FOUND':
       return `Flag "${key}" is not in the payload.`;
     case 'TYPE_MISMATCH':
@@ -37,6 +38,8 @@ export function errorDetails<T>(
   wanted: FlagType,
   revision: number | null,
   actual?: FlagType,
+  /** What went wrong last when reaching the service, for PROVIDER_NOT_READY. */
+  cause?: string,
 ): EvaluationDetails<T> {
   const details: { -readonly [K in keyof EvaluationDetails<T>]: EvaluationDetails<T>[K] } = {
     key,
@@ -44,7 +47,7 @@ export function errorDetails<T>(
     resolvedBy: null,
     reason: 'ERROR',
     errorCode: code,
-    errorMessage: errorMessage(code, key, wanted, actual),
+    errorMessage: errorMessage(code, key, wanted, actual, cause),
     revision,
   };
   if (actual !== undefined) details.flagType = actual;

@@ -113,6 +113,12 @@ export class VexilServerClient extends BaseClient {
   constructor(options: ServerClientOptions) {
     super(options, options.offline === true);
     this.offline = options.offline === true;
+    if (!this.offline && typeof options.apiKey === 'string' && !options.apiKey.startsWith('srv_')) {
+      this.lastError = new VexilError(
+        'WRONG_KEY_KIND',
+        'The server client needs a server key (srv_...); mobile and client keys work with createClientSideClient.',
+      );
+    }
     const bootstrap = options.bootstrap;
     if (bootstrap !== undefined && 'file' in bootstrap && typeof bootstrap.file === 'string') {
       const path = bootstrap.file;
@@ -273,7 +279,7 @@ export class VexilServerClient extends BaseClient {
       return { key, value: defaultValue, resolvedBy: 'default', reason: 'DEFAULT', flagType: type, revision };
     }
     if (typeof r === 'string') {
-      return errorDetails(key, defaultValue, r, type, revision, this.snapshot?.flagMap.get(key)?.type);
+      return errorDetails(key, defaultValue, r, type, revision, this.snapshot?.flagMap.get(key)?.type, this.lastError?.message);
     }
     return { key, value: r.value as T, resolvedBy: r.resolved_by, reason: reasonFor(r.resolved_by), flagType: r.type, revision };
   }

@@ -9,18 +9,34 @@ export interface SseEvent {
   readonly id: string | undefined;
 }
 
+/** The longest line (or event data) kept: the stream's events are small; more is a broken peer. */
+export const MAX_SSE_LINE = 1 << 20;
+
+/** A stream that broke the format's limits; the caller drops the connection and reconnects. */
+export class SseOverflowError extends Error {}
+
 export class SseParser {
   private buffer = '';
+  private started = false;
   private eventName = '';
   private dataLines: string[] = [];
+  private dataLength = 0;
   private lastId: string | undefined;
   private pendingCr = false;
   /** Comment lines seen so far. */
   comments = 0;
 
+  constructor(private readonly maxLine = MAX_SSE_LINE) {}
+
+  /** Throws SseOverflowError when a line or an event's data grows past the limit. */
   feed(text: string): SseEvent[] {
     const out: SseEvent[] = [];
     let chunk = text;
+    // The format allows one byte-order mark at the very start of the stream.
+    if (!this.started && chunk.length > 0) {
+      this.started = true;
+      if (chunk.charCodeAt(0) === 0xfeff) chunk = chunk.slice(1);
+    }
     // a CR at the end of the previous chunk may be the first half of CRLF
     if (this.pendingCr && chunk.startsWith('\n')) chunk = chunk.slice(1);
     this.pendingCr = false;
@@ -41,6 +57,7 @@ export class SseParser {
       this.line(line, out);
     }
     this.buffer = this.buffer.slice(start);
+    if (this.buffer.length > this.maxLine) throw new SseOverflowError(`A stream line grew past ${this.maxLine} characters.`);
     return out;
   }
 
@@ -51,6 +68,7 @@ export class SseParser {
       }
       this.eventName = '';
       this.dataLines = [];
+      this.dataLength = 0;
       return;
     }
     if (line.startsWith(':')) {
@@ -67,6 +85,8 @@ export class SseParser {
         break;
       case 'data':
         this.dataLines.push(value);
+        this.dataLength += value.length;
+        if (this.dataLength > this.maxLine) throw new SseOverflowError(`A stream event grew past ${this.maxLine} characters.`);
         break;
       case 'id':
         if (!value.includes('\u0000')) this.lastId = value;

@@ -1,5 +1,5 @@
 /** Server-side mode against an in-test server shaped like specs/public.yaml. */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -404,6 +404,8 @@ describe('bootstrap', () => {
     expect(await online.ready()).toBe(false);
     expect(online.status).toBe('stale');
     expect(online.boolean('new-checkout', gold, false)).toBe(true);
+    await online.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('an unreadable or invalid bootstrap is reported and ignored', async () => {

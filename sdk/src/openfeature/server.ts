@@ -10,7 +10,6 @@
  *   await OpenFeature.setProviderAndWait(new VexilServerProvider({ baseUrl, apiKey: 'srv_...' }));
  */
 import {
-  GeneralError,
   OpenFeatureEventEmitter,
   ProviderEvents,
   type ErrorCode,
@@ -77,10 +76,7 @@ export class VexilServerProvider implements Provider {
   async initialize(_context?: EvaluationContext): Promise<void> {
     try {
       const ready = await this.client.ready();
-      if (!ready && this.client.status === 'not_ready') {
-        this.errorAnnounced = true;
-        throw new GeneralError(`Vexil: no payload. ${this.client.lastError?.message ?? 'The service could not be reached.'}`);
-      }
+      if (!ready && this.client.status === 'not_ready') this.announceDegradedStart(this.client.lastError?.message);
       if (!ready && this.client.status === 'stale') {
         // serving the bootstrap: READY first (the SDK emits it when initialize resolves), then STALE
         const message = this.client.lastError?.message ?? 'Serving the bootstrap: the service could not be reached.';
@@ -91,6 +87,19 @@ export class VexilServerProvider implements Provider {
     } finally {
       this.initialized = true;
     }
+  }
+
+  /**
+   * The service could not be reached at start: the provider still starts (setProviderAndWait
+   * resolves, evaluations answer the caller's defaults with PROVIDER_NOT_READY), announces ERROR,
+   * and announces READY once the client, which keeps retrying, gets the payload.
+   */
+  private announceDegradedStart(cause: string | undefined): void {
+    this.errorAnnounced = true;
+    const message = `Vexil: no payload yet, serving defaults. ${cause ?? 'The service could not be reached.'}`;
+    setTimeout(() => {
+      if (this.client?.status === 'not_ready') this.events.emit(ProviderEvents.Error, { message });
+    }, 0);
   }
 
   async onClose(): Promise<void> {

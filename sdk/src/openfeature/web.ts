@@ -92,10 +92,7 @@ export class VexilWebProvider implements Provider {
     ];
     try {
       const ready = await client.ready();
-      if (!ready && client.status === 'not_ready') {
-        this.errorAnnounced = true;
-        throw new GeneralError(`Vexil: no values. ${client.lastError?.message ?? 'The service could not be reached.'}`);
-      }
+      if (!ready && client.status === 'not_ready') this.announceDegradedStart(client.lastError?.message);
       if (!ready && client.status === 'stale') {
         const message = client.lastError?.message ?? 'Serving stored values: the service could not be reached.';
         setTimeout(() => {
@@ -120,6 +117,19 @@ export class VexilWebProvider implements Provider {
     } finally {
       this.reconciling--;
     }
+  }
+
+  /**
+   * The service could not be reached at start: the provider still starts (setProviderAndWait
+   * resolves, evaluations answer the caller's defaults with PROVIDER_NOT_READY), announces ERROR,
+   * and announces READY once the client, which keeps retrying, gets the values.
+   */
+  private announceDegradedStart(cause: string | undefined): void {
+    this.errorAnnounced = true;
+    const message = `Vexil: no values yet, serving defaults. ${cause ?? 'The service could not be reached.'}`;
+    setTimeout(() => {
+      if (this.clientValue?.status === 'not_ready') this.events.emit(ProviderEvents.Error, { message });
+    }, 0);
   }
 
   async onClose(): Promise<void> {
