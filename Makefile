@@ -76,6 +76,7 @@ schemathesis: build $(VENV)/.stamp
 bench: build
 	node bench/run.mjs
 	node bench/flags-as-code.mjs
+	node bench/console.mjs
 
 clean:
 	rm -rf dist data node_modules $(VENV) .tools web/dist test-results
