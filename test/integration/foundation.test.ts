@@ -36,8 +36,13 @@ describeEachDatabase('foundation: routing, documents and error envelopes', (db) 
     const res = await app.request('GET', '/management/v1/no-such-thing', { token: app.ownerToken });
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ status: 'error', message: 'Not found.' });
-    const pub = await app.request('GET', '/nothing-here');
+    const pub = await app.request('GET', '/v1/nothing-here');
     expect(pub.status).toBe(404);
+    expect(pub.body).toMatchObject({ status: 'error' });
+    // Paths outside the APIs belong to the web console (its page, or a page saying it is not built).
+    const consolePath = await app.request('GET', '/nothing-here', { skipContract: true });
+    expect(consolePath.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect([200, 503]).toContain(consolePath.status);
   });
 
   it('answers 405 with Allow for a known path and the wrong method', async () => {
