@@ -2137,17 +2137,31 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description The machine-readable cause of an error, stable across versions (the message is for
+         *     people). `validation_failed`: the request does not fit this document (field-keyed 422);
+         *     `invalid_query`, `invalid_cursor`: a query parameter or cursor is not valid here;
+         *     `state_conflict`, `value_in_use`, `confirmation_required`, `idempotency_key_reused`:
+         *     valid input refused by a rule of the current state; `missing_token`, `invalid_token`,
+         *     `expired_token`, `missing_api_key`, `invalid_api_key`, `invalid_credentials`: 401s;
+         *     `forbidden`, `scope_missing`, `csrf_failed`: 403s; `idempotency_in_flight`: 409;
+         *     `database_unavailable`: 503.
+         * @enum {string}
+         */
+        ErrorCode: "bad_request" | "missing_token" | "invalid_token" | "expired_token" | "missing_api_key" | "invalid_api_key" | "invalid_credentials" | "forbidden" | "scope_missing" | "csrf_failed" | "not_found" | "method_not_allowed" | "idempotency_in_flight" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "invalid_query" | "invalid_cursor" | "idempotency_key_reused" | "state_conflict" | "value_in_use" | "confirmation_required" | "rate_limited" | "not_implemented" | "internal_error" | "database_unavailable";
         /** @description Standard error body. */
         ErrorEnvelope: {
             /** @enum {string} */
             status: "error";
             message: string;
+            code: components["schemas"]["ErrorCode"];
         };
         /** @description 403 body when the token lacks the scope (or role) the operation requires. */
         ScopeErrorEnvelope: {
             /** @enum {string} */
             status: "error";
             message: string;
+            code: components["schemas"]["ErrorCode"];
             /**
              * @description The operation's `x-required-scope` (a scope name, or `personal`).
              * @example flags:write
@@ -2160,6 +2174,7 @@ export interface components {
          */
         ValidationError: {
             message: string;
+            code: components["schemas"]["ErrorCode"];
             errors: {
                 [key: string]: string[];
             };
@@ -3532,7 +3547,8 @@ export interface components {
                 /**
                  * @example {
                  *       "status": "error",
-                 *       "message": "The request body is not valid JSON."
+                 *       "message": "The request body is not valid JSON.",
+                 *       "code": "bad_request"
                  *     }
                  */
                 "application/json": components["schemas"]["ErrorEnvelope"];
@@ -3550,7 +3566,8 @@ export interface components {
                 /**
                  * @example {
                  *       "status": "error",
-                 *       "message": "Unauthenticated."
+                 *       "message": "Unauthenticated.",
+                 *       "code": "invalid_token"
                  *     }
                  */
                 "application/json": components["schemas"]["ErrorEnvelope"];
@@ -3585,7 +3602,8 @@ export interface components {
                 /**
                  * @example {
                  *       "status": "error",
-                 *       "message": "Feature flag not found."
+                 *       "message": "Feature flag not found.",
+                 *       "code": "not_found"
                  *     }
                  */
                 "application/json": components["schemas"]["ErrorEnvelope"];
@@ -3603,7 +3621,8 @@ export interface components {
                 /**
                  * @example {
                  *       "status": "error",
-                 *       "message": "A request with this Idempotency-Key is still being processed."
+                 *       "message": "A request with this Idempotency-Key is still being processed.",
+                 *       "code": "idempotency_in_flight"
                  *     }
                  */
                 "application/json": components["schemas"]["ErrorEnvelope"];
@@ -3638,7 +3657,8 @@ export interface components {
                 /**
                  * @example {
                  *       "status": "error",
-                 *       "message": "The per_page parameter must be an integer between 1 and 100."
+                 *       "message": "The per_page parameter must be an integer between 1 and 100.",
+                 *       "code": "invalid_query"
                  *     }
                  */
                 "application/json": components["schemas"]["ErrorEnvelope"];
@@ -3657,7 +3677,8 @@ export interface components {
                 /**
                  * @example {
                  *       "status": "error",
-                 *       "message": "A published or expired target cannot be deleted."
+                 *       "message": "A published or expired target cannot be deleted.",
+                 *       "code": "state_conflict"
                  *     }
                  */
                 "application/json": components["schemas"]["ErrorEnvelope"];
@@ -3675,7 +3696,8 @@ export interface components {
                 /**
                  * @example {
                  *       "status": "error",
-                 *       "message": "The request body is too large."
+                 *       "message": "The request body is too large.",
+                 *       "code": "payload_too_large"
                  *     }
                  */
                 "application/json": components["schemas"]["ErrorEnvelope"];
@@ -3693,7 +3715,8 @@ export interface components {
                 /**
                  * @example {
                  *       "status": "error",
-                 *       "message": "The request body must be JSON (Content-Type application/json)."
+                 *       "message": "The request body must be JSON (Content-Type application/json).",
+                 *       "code": "unsupported_media_type"
                  *     }
                  */
                 "application/json": components["schemas"]["ErrorEnvelope"];
@@ -3712,7 +3735,8 @@ export interface components {
                 /**
                  * @example {
                  *       "status": "error",
-                 *       "message": "Rate limit exceeded."
+                 *       "message": "Rate limit exceeded.",
+                 *       "code": "rate_limited"
                  *     }
                  */
                 "application/json": components["schemas"]["ErrorEnvelope"];
@@ -7153,7 +7177,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProjectConfiguration"];
-                    "application/yaml": string;
+                    "application/yaml": components["schemas"]["ProjectConfiguration"];
                 };
             };
             400: components["responses"]["BadRequest"];

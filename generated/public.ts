@@ -350,11 +350,24 @@ export interface components {
             /** @enum {string} */
             status: "success";
         };
+        /**
+         * @description The machine-readable cause of an error, stable across versions (the message is for
+         *     people). `validation_failed`: the request does not fit this document (field-keyed 422);
+         *     `invalid_query`, `invalid_cursor`: a query parameter or cursor is not valid here;
+         *     `state_conflict`, `value_in_use`, `confirmation_required`, `idempotency_key_reused`:
+         *     valid input refused by a rule of the current state; `missing_token`, `invalid_token`,
+         *     `expired_token`, `missing_api_key`, `invalid_api_key`, `invalid_credentials`: 401s;
+         *     `forbidden`, `scope_missing`, `csrf_failed`: 403s; `idempotency_in_flight`: 409;
+         *     `database_unavailable`: 503.
+         * @enum {string}
+         */
+        ErrorCode: "bad_request" | "missing_token" | "invalid_token" | "expired_token" | "missing_api_key" | "invalid_api_key" | "invalid_credentials" | "forbidden" | "scope_missing" | "csrf_failed" | "not_found" | "method_not_allowed" | "idempotency_in_flight" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "invalid_query" | "invalid_cursor" | "idempotency_key_reused" | "state_conflict" | "value_in_use" | "confirmation_required" | "rate_limited" | "not_implemented" | "internal_error" | "database_unavailable";
         /** @description The body of every error of the `/v1` operations. */
         ErrorEnvelope: {
             /** @enum {string} */
             status: "error";
             message: string;
+            code: components["schemas"]["ErrorCode"];
         };
         /**
          * @description The compiled configuration of one environment: the input of the evaluation engine and the
@@ -545,7 +558,8 @@ export interface components {
                 /**
                  * @example {
                  *       "status": "error",
-                 *       "message": "Bad request."
+                 *       "message": "Bad request.",
+                 *       "code": "bad_request"
                  *     }
                  */
                 "application/json": components["schemas"]["ErrorEnvelope"];
@@ -592,7 +606,8 @@ export interface components {
                 /**
                  * @example {
                  *       "status": "error",
-                 *       "message": "Invalid API key provided."
+                 *       "message": "Invalid API key provided.",
+                 *       "code": "invalid_api_key"
                  *     }
                  */
                 "application/json": components["schemas"]["ErrorEnvelope"];
@@ -612,7 +627,8 @@ export interface components {
                 /**
                  * @example {
                  *       "status": "error",
-                 *       "message": "Feature flag not found."
+                 *       "message": "Feature flag not found.",
+                 *       "code": "not_found"
                  *     }
                  */
                 "application/json": components["schemas"]["ErrorEnvelope"];
@@ -629,7 +645,8 @@ export interface components {
                 /**
                  * @example {
                  *       "status": "error",
-                 *       "message": "Request body is too large."
+                 *       "message": "Request body is too large.",
+                 *       "code": "payload_too_large"
                  *     }
                  */
                 "application/json": components["schemas"]["ErrorEnvelope"];
@@ -646,7 +663,8 @@ export interface components {
                 /**
                  * @example {
                  *       "status": "error",
-                 *       "message": "Content-Type must be application/json."
+                 *       "message": "Content-Type must be application/json.",
+                 *       "code": "unsupported_media_type"
                  *     }
                  */
                 "application/json": components["schemas"]["ErrorEnvelope"];
@@ -664,7 +682,8 @@ export interface components {
                 /**
                  * @example {
                  *       "status": "error",
-                 *       "message": "Rate limit exceeded."
+                 *       "message": "Rate limit exceeded.",
+                 *       "code": "rate_limited"
                  *     }
                  */
                 "application/json": components["schemas"]["ErrorEnvelope"];

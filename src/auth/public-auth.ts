@@ -39,7 +39,7 @@ export function authenticatePublic(keys: EnvironmentKeyCache): Stage {
     return (ctx, next) => {
       const principal = keys.resolve(readApiKey(ctx));
       if (!principal || !kinds.includes(principal.kind)) {
-        return Promise.reject(new UnauthorizedError(publicMessages.invalidKey, 'auth.invalid_token'));
+        return Promise.reject(new UnauthorizedError(publicMessages.invalidKey, 'auth.invalid_token').withCode(readApiKey(ctx) ? 'invalid_api_key' : 'missing_api_key'));
       }
       operationState(ctx).publicPrincipal = principal;
       return next();

@@ -25,7 +25,7 @@ export function errorMiddleware(logger: Logger): Koa.Middleware {
       } else {
         logger.error({ err: error, path: ctx.path, method: ctx.method }, 'unhandled error');
         ctx.status = 500;
-        respondJson(ctx, ofrep ? { errorDetails: 'Internal server error.' } : { status: 'error', message: 'Internal server error.' });
+        respondJson(ctx, ofrep ? { errorDetails: 'Internal server error.' } : { status: 'error', message: 'Internal server error.', code: 'internal_error' });
       }
     }
   };
@@ -47,14 +47,14 @@ function respondJson(ctx: Koa.Context, body: unknown): void {
 
 /** The response body of a typed error (exported for stages that record responses: idempotency). */
 export function errorBody(error: HttpError): unknown {
-  if (error instanceof ValidationError) return { message: error.message, errors: error.errors };
+  if (error instanceof ValidationError) return { message: error.message, errors: error.errors, code: error.code };
   if (error instanceof OfrepError) {
     return error.flagKey === undefined
       ? { errorCode: error.errorCode, errorDetails: error.message }
       : { key: error.flagKey, errorCode: error.errorCode, errorDetails: error.message };
   }
   if (error instanceof ForbiddenError && error.requiredScope) {
-    return { status: 'error', message: error.message, required_scope: error.requiredScope };
+    return { status: 'error', message: error.message, code: error.code, required_scope: error.requiredScope };
   }
-  return { status: 'error', message: error.message };
+  return { status: 'error', message: error.message, code: error.code };
 }

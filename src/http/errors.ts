@@ -4,20 +4,83 @@
  */
 export type FieldErrors = Record<string, string[]>;
 
+/**
+ * The machine-readable `code` of every error body (the ErrorCode enum of both documents): stable
+ * names a client can act on, beside SPEC.md's human messages.
+ */
+export type ErrorCode =
+  | 'bad_request'
+  | 'missing_token'
+  | 'invalid_token'
+  | 'expired_token'
+  | 'missing_api_key'
+  | 'invalid_api_key'
+  | 'invalid_credentials'
+  | 'forbidden'
+  | 'scope_missing'
+  | 'csrf_failed'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'idempotency_in_flight'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'validation_failed'
+  | 'invalid_query'
+  | 'invalid_cursor'
+  | 'idempotency_key_reused'
+  | 'state_conflict'
+  | 'value_in_use'
+  | 'confirmation_required'
+  | 'rate_limited'
+  | 'not_implemented'
+  | 'internal_error'
+  | 'database_unavailable';
+
 export abstract class HttpError extends Error {
   abstract readonly status: number;
   /** Extra response headers (Allow, Retry-After...). */
   headers: Record<string, string> = {};
+  /** Set where the error is thrown when the class's own code is too general. */
+  private explicitCode: ErrorCode | undefined;
+
+  /** The body's `code`. */
+  get code(): ErrorCode {
+    return this.explicitCode ?? this.defaultCode();
+  }
+
+  protected abstract defaultCode(): ErrorCode;
+
+  /** The same error with a more precise code: `new UnprocessableError(...).withCode('invalid_cursor')`. */
+  withCode(code: ErrorCode): this {
+    this.explicitCode = code;
+    return this;
+  }
 }
 
 /** 400: malformed JSON, bad header, over-long Idempotency-Key, undecodable public context. */
 export class BadRequestError extends HttpError {
   readonly status = 400;
+  protected defaultCode(): ErrorCode {
+    return 'bad_request';
+  }
 }
+
+/** The code of a refused credential, by the refusal's audit action. */
+const unauthorizedCodes: Record<string, ErrorCode> = {
+  'auth.missing_token': 'missing_token',
+  'auth.invalid_token': 'invalid_token',
+  'auth.expired_token': 'expired_token',
+  'auth.missing_key': 'missing_api_key',
+  'auth.invalid_key': 'invalid_api_key',
+  'auth.sign_in': 'invalid_credentials',
+};
 
 /** 401: missing, invalid, revoked or expired credentials. */
 export class UnauthorizedError extends HttpError {
   readonly status = 401;
+  protected defaultCode(): ErrorCode {
+    return unauthorizedCodes[this.auditAction] ?? 'invalid_token';
+  }
   constructor(
     message: string,
     /** Audit action for the refusal (auth.missing_token, auth.invalid_token, auth.expired_token). */
@@ -30,6 +93,9 @@ export class UnauthorizedError extends HttpError {
 /** 403: the token lacks a scope (requiredScope set) or a grant. */
 export class ForbiddenError extends HttpError {
   readonly status = 403;
+  protected defaultCode(): ErrorCode {
+    return this.requiredScope ? 'scope_missing' : 'forbidden';
+  }
   constructor(
     message: string,
     readonly requiredScope?: string,
@@ -40,10 +106,16 @@ export class ForbiddenError extends HttpError {
 
 export class NotFoundError extends HttpError {
   readonly status = 404;
+  protected defaultCode(): ErrorCode {
+    return 'not_found';
+  }
 }
 
 export class MethodNotAllowedError extends HttpError {
   readonly status = 405;
+  protected defaultCode(): ErrorCode {
+    return 'method_not_allowed';
+  }
   constructor(allowed: string[]) {
     super('Method not allowed.');
     this.headers = { Allow: allowed.join(', ') };
@@ -53,19 +125,31 @@ export class MethodNotAllowedError extends HttpError {
 /** 409: the same Idempotency-Key is still being processed. */
 export class ConflictError extends HttpError {
   readonly status = 409;
+  protected defaultCode(): ErrorCode {
+    return 'idempotency_in_flight';
+  }
 }
 
 export class PayloadTooLargeError extends HttpError {
   readonly status = 413;
+  protected defaultCode(): ErrorCode {
+    return 'payload_too_large';
+  }
 }
 
 export class UnsupportedMediaTypeError extends HttpError {
   readonly status = 415;
+  protected defaultCode(): ErrorCode {
+    return 'unsupported_media_type';
+  }
 }
 
 /** 422 in the field-keyed shape `{message, errors: {field: [msg]}}`: request body validation. */
 export class ValidationError extends HttpError {
   readonly status = 422;
+  protected defaultCode(): ErrorCode {
+    return 'validation_failed';
+  }
   constructor(
     readonly errors: FieldErrors,
     message: string = summarise(errors),
@@ -81,10 +165,16 @@ export class ValidationError extends HttpError {
 /** 422 in the standard envelope: a state precondition failed, or a query parameter is bad. */
 export class UnprocessableError extends HttpError {
   readonly status = 422;
+  protected defaultCode(): ErrorCode {
+    return this.message.startsWith('Invalid query parameter') ? 'invalid_query' : 'state_conflict';
+  }
 }
 
 export class RateLimitedError extends HttpError {
   readonly status = 429;
+  protected defaultCode(): ErrorCode {
+    return 'rate_limited';
+  }
   constructor(retryAfterSeconds: number) {
     super('Rate limit exceeded.');
     this.headers = { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) };
@@ -94,6 +184,9 @@ export class RateLimitedError extends HttpError {
 /** 503: the database did not answer in time (unreachable or hung); the request changed nothing. */
 export class ServiceUnavailableError extends HttpError {
   readonly status = 503;
+  protected defaultCode(): ErrorCode {
+    return 'database_unavailable';
+  }
   constructor(message: string, retryAfterSeconds: number) {
     super(message);
     this.headers = { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) };
@@ -102,6 +195,9 @@ export class ServiceUnavailableError extends HttpError {
 
 export class NotImplementedError extends HttpError {
   readonly status = 501;
+  protected defaultCode(): ErrorCode {
+    return 'not_implemented';
+  }
   constructor(operationId: string) {
     super(`Operation ${operationId} is not implemented yet.`);
   }
@@ -109,6 +205,10 @@ export class NotImplementedError extends HttpError {
 
 /** OpenFeature Remote Evaluation Protocol errors have their own body shape. */
 export class OfrepError extends HttpError {
+  protected defaultCode(): ErrorCode {
+    return 'bad_request';
+  }
+
   constructor(
     readonly status: number,
     readonly errorCode: string,

@@ -36,7 +36,7 @@ export function decodeCursor(cursor: string, list: string): CursorPayload {
   } catch {
     // fall through to the refusal below
   }
-  throw new UnprocessableError('Invalid cursor: it is malformed or belongs to another list.');
+  throw new UnprocessableError('Invalid cursor: it is malformed or belongs to another list.').withCode('invalid_cursor');
 }
 
 /**

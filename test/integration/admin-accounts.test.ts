@@ -160,7 +160,7 @@ describeEachDatabase('admin: accounts and personal access tokens', (db) => {
     const memberToken = await createManagementToken(app, ['projects:read'], {}, admin.token);
     const self = await expectNoWrites(app, () => app.request('DELETE', `/management/v1/accounts/${admin.ulid}`, { token: admin.token }));
     expect(self.status).toBe(422);
-    expect(self.body).toEqual({ status: 'error', message: 'An account cannot delete itself.' });
+    expect(self.body).toEqual({ status: 'error', message: 'An account cannot delete itself.', code: expect.any(String) });
 
     expect((await app.request('DELETE', `/management/v1/accounts/${member.ulid}`, { token: admin.token })).status).toBe(200);
     expect((await app.request('GET', '/management/v1/projects', { token: member.token })).status).toBe(401);

@@ -108,7 +108,7 @@ describeEachDatabase('admin: environment keys', (db) => {
     const took = await waitFor(async () => (await app.request('GET', '/v1/flags', { apiKey: key.key })).status === 401, 1000);
     expect(took).toBeLessThan(1000);
     const refused = await app.request('GET', '/v1/flags', { apiKey: key.key });
-    expect(refused.body).toEqual({ status: 'error', message: 'Invalid API key provided.' });
+    expect(refused.body).toEqual({ status: 'error', message: 'Invalid API key provided.', code: expect.any(String) });
     await app.composition.keyCache.refreshIfChanged();
     expect(app.composition.keyCache.resolve(key.key)).toBeUndefined();
 

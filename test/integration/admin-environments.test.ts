@@ -177,7 +177,7 @@ describeEachDatabase('admin: environments', (db) => {
     expect((await app.request('GET', `/management/v1/projects/${p.key}/environments/dev`, { token: devOnly.token })).status).toBe(200);
     const hidden = await app.request('GET', `/management/v1/projects/${p.key}/environments/prod`, { token: devOnly.token });
     expect(hidden.status).toBe(404);
-    expect(hidden.body).toEqual({ status: 'error', message: 'Environment "prod" not found.' });
+    expect(hidden.body).toEqual({ status: 'error', message: 'Environment "prod" not found.', code: expect.any(String) });
     for (const [method, body] of [
       ['PUT', { name: 'x' }],
       ['DELETE', undefined],

@@ -238,6 +238,6 @@ describeEachDatabase('admin: bad input on every administration operation', (db) 
     expect(emptyAuth.status).toBe(401);
     const emptyApiKey = await app.request('GET', '/v1/flags', { headers: { 'x-vexil-api-key': '' } });
     expect(emptyApiKey.status).toBe(401);
-    expect(emptyApiKey.body).toEqual({ status: 'error', message: 'Invalid API key provided.' });
+    expect(emptyApiKey.body).toEqual({ status: 'error', message: 'Invalid API key provided.', code: expect.any(String) });
   });
 });

@@ -334,7 +334,7 @@ describeEachDatabase('admin: projects', (db) => {
     expect((await app.request('GET', `/management/v1/projects/${a.key}`, { token: onlyA.token })).status).toBe(200);
     const hidden = await app.request('GET', `/management/v1/projects/${b.key}`, { token: onlyA.token });
     expect(hidden.status).toBe(404);
-    expect(hidden.body).toEqual({ status: 'error', message: `Project "${b.key}" not found.` });
+    expect(hidden.body).toEqual({ status: 'error', message: `Project "${b.key}" not found.`, code: expect.any(String) });
     for (const [method, body] of [
       ['PUT', { name: 'x' }],
       ['DELETE', undefined],

@@ -151,7 +151,7 @@ describeEachDatabase('admin: management tokens', (db) => {
     app.clock.advance(61_000);
     const res = await app.request('GET', '/management/v1/projects', { token: t.token });
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ status: 'error', message: 'Bearer token has expired.' });
+    expect(res.body).toEqual({ status: 'error', message: 'Bearer token has expired.', code: expect.any(String) });
     expect(await lastAuditEntry(app)).toMatchObject({ action: 'auth.expired_token', result: 'denied_auth' });
   });
 

@@ -97,7 +97,7 @@ describeEachDatabase('audit logs', (db) => {
       const weak = await seedToken(app, { scopes: ['flags:read'], tier: 'unlimited' });
       const denied = await app.request('GET', '/management/v1/audit-logs?per_page=5', { token: weak.token });
       expect(denied.status).toBe(403);
-      expect(denied.body).toEqual({ status: 'error', message: expect.any(String), required_scope: 'audit:read' });
+      expect(denied.body).toEqual({ status: 'error', message: expect.any(String), required_scope: 'audit:read', code: expect.any(String) });
       const scopeEntry = await entryFor('/management/v1/audit-logs');
       expect(scopeEntry).toMatchObject({
         action: 'scope.denied',
@@ -113,7 +113,7 @@ describeEachDatabase('audit logs', (db) => {
 
       const bad = await list('?per_page=0');
       expect(bad.status).toBe(422);
-      expect(bad.body).toEqual({ status: 'error', message: expect.any(String) });
+      expect(bad.body).toEqual({ status: 'error', message: expect.any(String), code: expect.any(String) });
       const invalid = (await listAll('&action=audit_log.listed&result=invalid')) as Entry[];
       expect(invalid.length).toBeGreaterThan(0);
       expect(invalid[0]).toMatchObject({ status_code: 422, http_method: 'GET', http_path: '/management/v1/audit-logs' });
@@ -228,7 +228,7 @@ describeEachDatabase('audit logs', (db) => {
 
       const reversed = await list(`?from=${encodeURIComponent(t2)}&to=${encodeURIComponent(t1)}`);
       expect(reversed.status).toBe(422);
-      expect(reversed.body).toEqual({ status: 'error', message: expect.stringContaining('from') });
+      expect(reversed.body).toEqual({ status: 'error', message: expect.stringContaining('from'), code: expect.any(String) });
     });
 
     it('refuses bad parameters with 422 in the standard envelope and changes nothing', async () => {
@@ -249,7 +249,7 @@ describeEachDatabase('audit logs', (db) => {
         for (const call of [list, listPublic]) {
           const res = await call(query);
           expect(res.status, query).toBe(422);
-          expect(res.body, query).toEqual({ status: 'error', message: expect.any(String) });
+          expect(res.body, query).toEqual({ status: 'error', message: expect.any(String), code: expect.any(String) });
         }
       }
       const after = await app.knex('audit_entries').count({ n: '*' }).first();
@@ -352,7 +352,7 @@ describeEachDatabase('audit logs', (db) => {
       for (const call of [list, listPublic]) {
         const res = await call('', weak.token);
         expect(res.status).toBe(403);
-        expect(res.body).toEqual({ status: 'error', message: expect.any(String), required_scope: 'audit:read' });
+        expect(res.body).toEqual({ status: 'error', message: expect.any(String), required_scope: 'audit:read', code: expect.any(String) });
         expect((await call('')).status).toBe(200);
         const anonymous = await app.request('GET', '/management/v1/audit-logs');
         expect(anonymous.status).toBe(401);

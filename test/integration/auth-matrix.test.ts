@@ -136,7 +136,7 @@ describeEachDatabase('auth: scope and grant matrix of the administration operati
       const f = await fixture();
       const none = await expectNoWrites(app, () => call(op, f, undefined));
       expect(none.status).toBe(401);
-      expect(none.body).toEqual({ status: 'error', message: 'Missing bearer token.' });
+      expect(none.body).toEqual({ status: 'error', message: 'Missing bearer token.', code: expect.any(String) });
 
       // Every scope but the required one (for `personal`: every scope there is).
       const others = allScopes.filter((s) => s !== op.scope && !(op.scope === 'targets:read' && s === 'targets:write'));

@@ -22,7 +22,7 @@ describeEachDatabase('auth: bearer tokens of the management API', (db) => {
     for (const send of [get, post]) {
       const res = await expectNoWrites(app, () => send(headers));
       expect(res.status, JSON.stringify(headers)).toBe(401);
-      expect(res.body, JSON.stringify(headers)).toEqual({ status: 'error', message });
+      expect(res.body, JSON.stringify(headers)).toEqual({ status: 'error', message, code: expect.any(String) });
       const entry = await app.knex('audit_entries').orderBy('ulid', 'desc').first();
       expect(entry, JSON.stringify(headers)).toMatchObject({ action, result: 'denied_auth', status_code: 401, actor_type: null, token_ulid: null });
     }

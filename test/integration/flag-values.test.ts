@@ -54,7 +54,7 @@ describeEachDatabase('flag values', (db) => {
     const before = await snapshot(app);
     const res = await send();
     expect(res.status, JSON.stringify(res.body)).toBe(422);
-    expect(res.body).toEqual({ status: 'error', message: expect.stringMatching(message) });
+    expect(res.body).toEqual({ status: 'error', message: expect.stringMatching(message), code: expect.any(String) });
     expect(await snapshot(app)).toEqual(before);
     return res;
   }
@@ -104,7 +104,7 @@ describeEachDatabase('flag values', (db) => {
       const before = await snapshot(app);
       const missing = await app.mgmt('POST', envValuesPath(flag.key, 'staging'), { display: '2' });
       expect(missing.status).toBe(404);
-      expect(missing.body).toEqual({ status: 'error', message: expect.any(String) });
+      expect(missing.body).toEqual({ status: 'error', message: expect.any(String), code: expect.any(String) });
       expect(await snapshot(app)).toEqual(before);
       expect((await list(flag.key)).map((v) => v.display)).toEqual(['1']);
     });

@@ -113,7 +113,7 @@ describeEachDatabase('flags and flag values: authentication, scopes and grants',
     for (const token of [undefined, `mgt_${'x'.repeat(40)}`]) {
       const res = await send(op, world, token);
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ status: 'error', message: expect.any(String) });
+      expect(res.body).toEqual({ status: 'error', message: expect.any(String), code: expect.any(String) });
     }
     expect(await snapshot(app)).toEqual(before);
   });
@@ -127,7 +127,7 @@ describeEachDatabase('flags and flag values: authentication, scopes and grants',
       const since = await lastAuditUlid(app);
       const res = await send(op, world, token);
       expect(res.status).toBe(403);
-      expect(res.body).toEqual({ status: 'error', message: expect.any(String), required_scope: op.scope });
+      expect(res.body).toEqual({ status: 'error', message: expect.any(String), required_scope: op.scope, code: expect.any(String) });
       expect(await snapshot(app)).toEqual(before);
       expect(await auditEntryAfter(app, since)).toMatchObject({ action: 'scope.denied', result: 'denied_scope', status_code: 403 });
     },
@@ -140,7 +140,7 @@ describeEachDatabase('flags and flag values: authentication, scopes and grants',
       const before = await snapshot(app);
       const res = await send(op, world, token);
       expect(res.status, JSON.stringify(res.body)).toBe(404);
-      expect(res.body).toEqual({ status: 'error', message: expect.any(String) });
+      expect(res.body).toEqual({ status: 'error', message: expect.any(String), code: expect.any(String) });
       expect(await snapshot(app)).toEqual(before);
     },
   );

@@ -139,7 +139,7 @@ describeEachDatabase('flags', (db) => {
     it('answers 404 for an unknown project', async () => {
       const res = await app.mgmt('POST', '/projects/no-such-project/flags', { key: 'x', name: 'x', type: 'boolean' });
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ status: 'error', message: expect.any(String) });
+      expect(res.body).toEqual({ status: 'error', message: expect.any(String), code: expect.any(String) });
     });
   });
 
@@ -414,7 +414,7 @@ describeEachDatabase('flags', (db) => {
     ])('refuses %s with 422 in the standard envelope', async (query) => {
       const res = await list(query);
       expect(res.status).toBe(422);
-      expect(res.body).toEqual({ status: 'error', message: expect.any(String) });
+      expect(res.body).toEqual({ status: 'error', message: expect.any(String), code: expect.any(String) });
     });
 
     it('refuses a cursor of another project\'s list', async () => {

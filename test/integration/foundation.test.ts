@@ -35,7 +35,7 @@ describeEachDatabase('foundation: routing, documents and error envelopes', (db) 
   it('answers 404 in the standard envelope for an unknown path', async () => {
     const res = await app.request('GET', '/management/v1/no-such-thing', { token: app.ownerToken });
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ status: 'error', message: 'Not found.' });
+    expect(res.body).toEqual({ status: 'error', message: 'Not found.', code: expect.any(String) });
     const pub = await app.request('GET', '/v1/nothing-here');
     expect(pub.status).toBe(404);
     expect(pub.body).toMatchObject({ status: 'error' });
@@ -70,7 +70,7 @@ describeEachDatabase('foundation: routing, documents and error envelopes', (db) 
       headers: { 'content-type': 'application/json' },
     });
     expect(malformed.status).toBe(400);
-    expect(malformed.body).toEqual({ status: 'error', message: 'Malformed JSON in request body.' });
+    expect(malformed.body).toEqual({ status: 'error', message: 'Malformed JSON in request body.', code: expect.any(String) });
 
     const form = await app.request('POST', '/management/v1/projects', {
       token: app.ownerToken,

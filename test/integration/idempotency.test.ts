@@ -58,7 +58,7 @@ describeEachDatabase('idempotency keys', (db) => {
       const other = uniqueKey('p');
       const refused = await post('/projects', { key: other, name: 'Two' }, key);
       expect(refused.status).toBe(422);
-      expect(refused.body).toEqual({ status: 'error', message: expect.stringContaining('Idempotency-Key') });
+      expect(refused.body).toEqual({ status: 'error', message: expect.stringContaining('Idempotency-Key'), code: expect.any(String) });
       expect(await count('projects', { key: other })).toBe(0);
     });
 
@@ -139,7 +139,7 @@ describeEachDatabase('idempotency keys', (db) => {
     it('refuses a key over 255 characters with 400 and accepts 255', async () => {
       const long = await post('/projects', { key: uniqueKey('p'), name: 'x' }, 'k'.repeat(256));
       expect(long.status).toBe(400);
-      expect(long.body).toEqual({ status: 'error', message: expect.stringMatching(/idempotency-key/i) });
+      expect(long.body).toEqual({ status: 'error', message: expect.stringMatching(/idempotency-key/i), code: expect.any(String) });
       const exact = await post('/projects', { key: uniqueKey('p'), name: 'x' }, 'k'.repeat(255) + '');
       expect(exact.status).toBe(200);
     });
@@ -214,7 +214,7 @@ describeEachDatabase('idempotency keys', (db) => {
       const started = Date.now();
       const conflict = await post(`/projects/${project.key}/flags`, body, key);
       expect(conflict.status).toBe(409);
-      expect(conflict.body).toEqual({ status: 'error', message: expect.stringContaining('still being processed') });
+      expect(conflict.body).toEqual({ status: 'error', message: expect.stringContaining('still being processed'), code: expect.any(String) });
       expect(Date.now() - started).toBeGreaterThanOrEqual(4000);
       expect(await count('flags', { project_ulid: project.ulid })).toBe(0);
 

@@ -157,7 +157,7 @@ describeEachDatabase('SDK payload and stream: GET /v1/payload, GET /v1/stream', 
     expect(res.headers.get('etag')).toBe(plain.headers.get('etag'));
     const badContext = await app.request('GET', '/v1/payload', { apiKey: env.serverKey, headers: { 'X-VEXIL-CONTEXT': '{' } });
     expect(badContext.status).toBe(400);
-    expect(badContext.body).toEqual({ status: 'error', message: 'Context was supplied but is invalid.' });
+    expect(badContext.body).toEqual({ status: 'error', message: 'Context was supplied but is invalid.', code: expect.any(String) });
     const badDefaults = await app.request('GET', '/v1/payload', { apiKey: env.serverKey, headers: { D: 'x' } });
     expect(badDefaults.status).toBe(400);
     const badStream = await app.request('GET', '/v1/stream', { apiKey: env.serverKey, headers: { C: '[]' } });
@@ -218,10 +218,10 @@ describeEachDatabase('SDK payload and stream: GET /v1/payload, GET /v1/stream', 
     for (const key of [mobileKey, clientKey]) {
       const ctx = await app.request('GET', '/v1/payload', { apiKey: key, headers: { 'X-VEXIL-CONTEXT': '{"type":"user"}' } });
       expect(ctx.status).toBe(400);
-      expect(ctx.body).toEqual({ status: 'error', message: 'Context was supplied but is invalid.' });
+      expect(ctx.body).toEqual({ status: 'error', message: 'Context was supplied but is invalid.', code: expect.any(String) });
       const def = await app.request('GET', '/v1/payload', { apiKey: key, headers: { D: '[1]' } });
       expect(def.status).toBe(400);
-      expect(def.body).toEqual({ status: 'error', message: 'Default values were supplied but are invalid.' });
+      expect(def.body).toEqual({ status: 'error', message: 'Default values were supplied but are invalid.', code: expect.any(String) });
     }
   });
 
@@ -229,7 +229,7 @@ describeEachDatabase('SDK payload and stream: GET /v1/payload, GET /v1/stream', 
     for (const path of ['/v1/payload', '/v1/stream']) {
       const res = await app.request('GET', path, { apiKey: 'cli_' + 'z'.repeat(40) });
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ status: 'error', message: 'Invalid API key provided.' });
+      expect(res.body).toEqual({ status: 'error', message: 'Invalid API key provided.', code: expect.any(String) });
       expect((await app.request('GET', path)).status).toBe(401);
     }
   });

@@ -66,7 +66,7 @@ describeEachDatabase('public usage reports: POST /v1/flags/{flagKey}/usage', (db
     for (const key of ['missing', 'BAD KEY']) {
       const res = await app.request('POST', `/v1/flags/${encodeURIComponent(key)}/usage`, { apiKey: keys.server });
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ status: 'error', message: 'Feature flag not found.' });
+      expect(res.body).toEqual({ status: 'error', message: 'Feature flag not found.', code: expect.any(String) });
     }
   });
 
@@ -90,7 +90,7 @@ describeEachDatabase('public usage reports: POST /v1/flags/{flagKey}/usage', (db
         headers: { 'content-type': 'application/json' },
       });
       expect(res.status, rawBody).toBe(400);
-      expect(res.body, rawBody).toEqual({ status: 'error', message });
+      expect(res.body, rawBody).toEqual({ status: 'error', message, code: 'bad_request' });
     }
     expect(await usedCount()).toBe(before);
   });
@@ -115,7 +115,7 @@ describeEachDatabase('public usage reports: POST /v1/flags/{flagKey}/usage', (db
   it('answers 401 without a valid key', async () => {
     const none = await app.request('POST', '/v1/flags/used-flag/usage');
     expect(none.status).toBe(401);
-    expect(none.body).toEqual({ status: 'error', message: 'Invalid API key provided.' });
+    expect(none.body).toEqual({ status: 'error', message: 'Invalid API key provided.', code: expect.any(String) });
     const bad = await app.request('POST', '/v1/flags/used-flag/usage', { apiKey: 'mob_' + 'q'.repeat(40) });
     expect(bad.status).toBe(401);
   });

@@ -33,7 +33,7 @@ describeEachDatabase('management rate limits', (db) => {
     }
     const refused = await app.request('GET', '/management/v1/audit-logs?per_page=1', { token: token.token });
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ status: 'error', message: 'Rate limit exceeded.' });
+    expect(refused.body).toEqual({ status: 'error', message: 'Rate limit exceeded.', code: expect.any(String) });
     const retryAfter = Number(refused.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
@@ -139,7 +139,7 @@ describeEachDatabase('public rate limits', (db) => {
     expect(statuses).toEqual([401, 401, 401]);
     const refused = await app.request('GET', '/v1/api-docs');
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ status: 'error', message: 'Rate limit exceeded.' });
+    expect(refused.body).toEqual({ status: 'error', message: 'Rate limit exceeded.', code: expect.any(String) });
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
     // X-Forwarded-For is not trusted by default: another claimed address is the same client.

@@ -76,7 +76,7 @@ describeEachDatabase('targets: scopes and grants', (db) => {
           expect(res.status, op.operationId).toBe(200);
         } else {
           expect(res.status, op.operationId).toBe(403);
-          expect(res.body).toEqual({ status: 'error', message: expect.any(String), required_scope: op.scope });
+          expect(res.body).toEqual({ status: 'error', message: expect.any(String), required_scope: op.scope, code: expect.any(String) });
         }
       }
       expect(await snapshot(app, fx)).toEqual(before);

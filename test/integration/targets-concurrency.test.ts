@@ -79,7 +79,7 @@ describeEachDatabase('targets under concurrent publishes', (db) => {
     expect(winners).toHaveLength(1);
     for (const r of results.filter((x) => x.status !== 200)) {
       expect(r.status).toBe(422);
-      expect(r.body).toEqual({ status: 'error', message: expect.stringMatching(/in progress/) });
+      expect(r.body).toEqual({ status: 'error', message: expect.stringMatching(/in progress/), code: expect.any(String) });
     }
     const winner = winners[0]?.body.data.ulid as string;
     const after = await statuses(app, fx);

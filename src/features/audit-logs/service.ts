@@ -104,7 +104,7 @@ export class AuditLogService {
       throw new UnprocessableError('Invalid query parameter: from must not be after to.');
     }
     const cursor = params.cursor ? decodeCursor(params.cursor, list) : undefined;
-    if (cursor && cursor.d !== 'n') throw new UnprocessableError('Invalid cursor: it is malformed or belongs to another list.');
+    if (cursor && cursor.d !== 'n') throw new UnprocessableError('Invalid cursor: it is malformed or belongs to another list.').withCode('invalid_cursor');
     const query: AuditQuery = {
       limit: params.per_page + 1,
       sort,

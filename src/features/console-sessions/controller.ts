@@ -19,7 +19,7 @@ export function consoleSessionController(service: ConsoleSessionService) {
   return {
     async createSession(request: ManagementRequest<unknown, unknown, Schemas['SignIn']>): Promise<OperationResult> {
       // Login CSRF: a foreign page must not sign a browser in to an account of its choosing.
-      if (!sameOrigin(request.ctx)) throw new ForbiddenError('Cross-origin requests are refused.');
+      if (!sameOrigin(request.ctx)) throw new ForbiddenError('Cross-origin requests are refused.').withCode('csrf_failed');
       const { secret, session, principal } = await service.signIn(request.body.email, request.body.password, request.ctx.ip);
       request.audit.principal = principal;
       request.audit.describe({ action: 'auth.sign_in', subjectType: 'account', subjectUlid: principal.account.ulid, subjectLabel: principal.account.email });

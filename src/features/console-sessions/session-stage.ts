@@ -28,9 +28,9 @@ export async function authenticateSession(ctx: Koa.Context, sessions: ConsoleSes
   const { principal, session } = await sessions.authenticate(secret);
   const state = operationState(ctx) as ReturnType<typeof operationState> & ConsoleSessionState;
   if (unsafeMethods.has(ctx.method)) {
-    if (!sameOrigin(ctx)) throw new ForbiddenError('Cross-origin requests are refused.');
+    if (!sameOrigin(ctx)) throw new ForbiddenError('Cross-origin requests are refused.').withCode('csrf_failed');
     if (!sessions.csrfMatches(secret, ctx.get('x-csrf-token') || undefined)) {
-      throw new ForbiddenError('Missing or wrong X-CSRF-Token header for this session.');
+      throw new ForbiddenError('Missing or wrong X-CSRF-Token header for this session.').withCode('csrf_failed');
     }
   }
   state.managementPrincipal = principal;

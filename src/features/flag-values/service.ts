@@ -190,7 +190,7 @@ export class FlagValueService {
       if (usage !== '') {
         throw new UnprocessableError(
           `The value "${value.display}" cannot be deleted while it is in use: it is referenced by ${usage}.`,
-        );
+        ).withCode('value_in_use');
       }
       await tx.deleteValue(value.ulid);
       await caller.audit.commit(tx.handle, {

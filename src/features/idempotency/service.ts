@@ -108,7 +108,7 @@ export class IdempotencyService {
         continue;
       }
       if (existing.requestDigest !== requestDigest) {
-        throw new UnprocessableError('This Idempotency-Key was already used with a different request body.');
+        throw new UnprocessableError('This Idempotency-Key was already used with a different request body.').withCode('idempotency_key_reused');
       }
       if (existing.state === 'completed' && existing.responseStatus !== null) {
         return {

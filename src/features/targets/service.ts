@@ -301,7 +301,7 @@ export class TargetService {
       if (Object.keys(fieldErrors).length > 0) throw new ValidationError(fieldErrors);
       if (env.confirmation_required) {
         // SPEC.md: refused for every token; DESIGN.md section 6: a person in the console confirms by typing.
-        if (!input.console) throw new UnprocessableError(messages.confirmation);
+        if (!input.console) throw new UnprocessableError(messages.confirmation).withCode('confirmation_required');
         if (input.confirmation !== ctx.environment.key) throw ValidationError.field('confirmation', messages.confirmationMismatch(ctx.environment.key));
       }
       if (!publishable.includes(target.status)) throw new UnprocessableError(messages.notPublishable(target.status));

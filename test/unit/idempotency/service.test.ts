@@ -176,7 +176,7 @@ describe('idempotencyStage', () => {
       throw new Error('must not run');
     });
     expect(replay.status).toBe(404);
-    expect(replay.body).toEqual({ status: 'error', message: 'Project "p" not found.' });
+    expect(replay.body).toEqual({ status: 'error', message: 'Project "p" not found.', code: expect.any(String) });
     expect(replay.headers['X-Idempotent-Replayed']).toBe('true');
   });
 
