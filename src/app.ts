@@ -10,6 +10,8 @@ import { operationState, type ManagementRequest, type PublicRequest } from './ht
 import { buildApiRouter, unmatchedRoute } from './http/openapi/router.js';
 import type { OperationSpec } from './http/openapi/operations.js';
 import { requestLog } from './http/request-log.js';
+import { applyCors } from './http/operations/cors.js';
+import { healthEndpoints } from './http/operations/health.js';
 import { serveApiReference } from './http/web/api-reference.js';
 import { consoleFiles } from './http/web/console-files.js';
 
@@ -83,6 +85,7 @@ export function createApp(c: Composition): Koa {
   const routes = (ctx: Koa.Context) => () => publicRoutes(ctx, toManagement(ctx));
 
   const serveConsole = consoleFiles();
+  const health = healthEndpoints(knex, c.readiness);
   app.use(requestLog(logger));
   app.use(errorMiddleware(logger));
   app.use((ctx) => {
@@ -90,7 +93,11 @@ export function createApp(c: Composition): Koa {
     // Every management request, routed or not, passes through the audit trail.
     if (path === '/management/v1' || path.startsWith('/management/v1/')) return audit(ctx, routes(ctx));
     // Every public API request is recorded too, into a buffer written in batches.
-    if (path.startsWith('/v1/') || path.startsWith('/ofrep/v1/')) return publicAudit(ctx, routes(ctx));
+    if (path.startsWith('/v1/') || path.startsWith('/ofrep/v1/')) {
+      if (applyCors(ctx, config.corsOrigins)) return;
+      return publicAudit(ctx, routes(ctx));
+    }
+    if (path === '/health' || path === '/ready') return health(ctx).then(() => undefined);
     // The API reference and the web console, checked after the APIs: nothing on their hot path.
     if (serveApiReference(ctx) || serveConsole(ctx)) return;
     return routes(ctx)();

@@ -13,6 +13,7 @@ import { createAuditLogsFeature } from './features/audit-logs/index.js';
 import { createConfigurationFeature } from './features/configuration/index.js';
 import { buildConsoleSessionService, createConsoleSessionsFeature } from './features/console-sessions/index.js';
 import type { ConsoleSessionService } from './features/console-sessions/service.js';
+import type { ReadinessState } from './http/operations/health.js';
 import { createEnvironmentKeysFeature } from './features/environment-keys/index.js';
 import { createEnvironmentsFeature } from './features/environments/index.js';
 import { createEvaluationFeature } from './features/evaluation/index.js';
@@ -75,6 +76,8 @@ export interface Composition {
   keyCache: EnvironmentKeyCache;
   authenticator: ManagementAuthenticator;
   consoleSessions: ConsoleSessionService;
+  /** What /ready reports (set shuttingDown on SIGTERM). */
+  readiness: ReadinessState;
   auditWriter: AuditWriter;
   /** Public API audit entries, buffered and written in batches by its task. */
   publicAudit: PublicAuditBuffer;
@@ -121,6 +124,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     keyCache,
     authenticator: new ManagementAuthenticator(credentials, clock, { cacheMs: config.revisionPollMs }),
     consoleSessions,
+    readiness: { shuttingDown: false },
     auditWriter,
     publicAudit,
     // A revoked key stops working within one poll interval on every instance.

@@ -1,4 +1,5 @@
 import { loadWebhookSettings, type WebhookSettings } from './features/webhooks/settings.js';
+import { parseCorsOrigins, type CorsOrigins } from './http/operations/cors.js';
 import { looksLikeSecret } from './auth/secrets.js';
 import { booleanSetting, choiceSetting, integerSetting, SettingError, textSetting, urlSetting } from './settings.js';
 
@@ -34,6 +35,10 @@ export interface Config {
   webhooks: WebhookSettings;
   /** A configuration file applied on first start (flags as code), or undefined. */
   importFile: string | undefined;
+  /** Origins allowed to call the public API and OFREP from a browser (VEXIL_CORS_ORIGINS). */
+  corsOrigins: CorsOrigins;
+  /** On SIGTERM, how long the instance keeps serving (answering 503 on /ready) before it stops. */
+  drainMs: number;
   /** Console sessions: absolute lifetime, idle limit, failed sign-ins allowed per 15 minutes. */
   sessions: { hours: number; idleMinutes: number; signInAttempts: number };
 }
@@ -65,6 +70,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseQueryTimeoutMs: integerSetting(env, 'VEXIL_DB_QUERY_TIMEOUT_MS', 5000, { min: 100 }),
     webhooks: webhookSettings(env),
     importFile: env.VEXIL_IMPORT_FILE || undefined,
+    corsOrigins: parseCorsOrigins(env.VEXIL_CORS_ORIGINS),
+    drainMs: integerSetting(env, 'VEXIL_DRAIN_MS', 5000),
     sessions: {
       hours: integerSetting(env, 'VEXIL_SESSION_HOURS', 12, { min: 1 }),
       idleMinutes: integerSetting(env, 'VEXIL_SESSION_IDLE_MINUTES', 60, { min: 1 }),

@@ -32,7 +32,10 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'stopping');
+    logger.info({ signal, drainMs: config.drainMs }, 'stopping');
+    // Drain: /ready answers 503 at once so load balancers stop sending; requests keep being served.
+    composition.readiness.shuttingDown = true;
+    await new Promise((resolve) => setTimeout(resolve, config.drainMs));
     // Stop accepting; end streams and flush buffers; let in-flight requests finish; close the pool.
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();

@@ -23,7 +23,7 @@ export function errorMiddleware(logger: Logger): Koa.Middleware {
         ctx.set(error.headers);
         respondJson(ctx, ofrep && !(error instanceof OfrepError) ? { errorDetails: error.message } : errorBody(error));
       } else {
-        logger.error({ err: error, path: ctx.path, method: ctx.method }, 'unhandled error');
+        logger.error({ err: error, requestId: (ctx.state as { requestId?: string }).requestId, path: ctx.path, method: ctx.method }, 'unhandled error');
         ctx.status = 500;
         respondJson(ctx, ofrep ? { errorDetails: 'Internal server error.' } : { status: 'error', message: 'Internal server error.', code: 'internal_error' });
       }

@@ -32,7 +32,7 @@ export async function startVexil(env: Record<string, string> = {}): Promise<Runn
   const ownerToken = generateSecret('pat_');
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: `sqlite:${dir}/vexil.db`, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', VEXIL_INIT_OWNER_TOKEN: ownerToken, VEXIL_REVISION_POLL_MS: '100', ...env },
+    env: { ...process.env, DATABASE_URL: `sqlite:${dir}/vexil.db`, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', VEXIL_INIT_OWNER_TOKEN: ownerToken, VEXIL_REVISION_POLL_MS: '100', VEXIL_DRAIN_MS: '0', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));

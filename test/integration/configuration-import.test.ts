@@ -55,6 +55,7 @@ describe('VEXIL_IMPORT_FILE', () => {
         LOG_LEVEL: 'silent',
         VEXIL_INIT_OWNER_TOKEN: token,
         VEXIL_IMPORT_FILE: importFile,
+        VEXIL_DRAIN_MS: '0',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

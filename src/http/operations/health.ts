@@ -1,0 +1,53 @@
+import type Koa from 'koa';
+import type { Knex } from 'knex';
+
+/** What /ready reports; each false names a reason the instance should not get traffic. */
+export interface ReadinessState {
+  /** Set on SIGTERM: the instance drains and a load balancer should stop sending to it. */
+  shuttingDown: boolean;
+}
+
+const readinessTimeoutMs = 1000;
+
+/** Whether the database answers a trivial query within a second (never hangs a probe). */
+async function databaseAnswers(knex: Knex): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([
+      knex.raw('select 1').then(() => true),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), readinessTimeoutMs);
+      }),
+    ]);
+  } catch {
+    return false;
+  } finally {
+    if (timer) clearTimeout(timer);
+  }
+}
+
+/**
+ * GET /health (liveness: the process answers) and GET /ready (readiness: the database answers
+ * and the instance is not shutting down). Unauthenticated, never audited or rate-limited; false
+ * when the path is neither.
+ */
+export function healthEndpoints(knex: Knex, state: ReadinessState) {
+  return async (ctx: Koa.Context): Promise<boolean> => {
+    if (ctx.path !== '/health' && ctx.path !== '/ready') return false;
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return false;
+    ctx.set('Cache-Control', 'no-store');
+    if (ctx.path === '/health') {
+      ctx.body = { status: 'ok' };
+      return true;
+    }
+    const checks = { database: await databaseAnswers(knex), accepting_traffic: !state.shuttingDown };
+    const ready = checks.database && checks.accepting_traffic;
+    ctx.status = ready ? 200 : 503;
+    ctx.body = {
+      status: ready ? 'ready' : 'not_ready',
+      checks,
+      ...(ready ? {} : { reasons: [...(checks.database ? [] : ['database unreachable']), ...(checks.accepting_traffic ? [] : ['shutting down'])] }),
+    };
+    return true;
+  };
+}
