@@ -162,7 +162,7 @@ describeEachDatabase('the vexil CLI', (db) => {
 
     const missing = await runCli(['export', '--project', projectKey, '--environments', 'qa'], env);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toBe('vexil: Environment "qa" not found.\n');
+    expect(missing.stderr).toBe('vexil: Environment "qa" not found. [not_found]\n');
   });
 
   it('plans a file: exit 0 when it matches, 2 with a readable list when it would change something', async () => {
