@@ -210,7 +210,7 @@ describeEachDatabase('admin: bad input on every administration operation', (db) 
       for (const query of ['per_page=0', 'per_page=101', 'per_page=', 'per_page=1e9', 'cursor=%00', 'cursor=e30', ...foreign.map((c) => `cursor=${encodeURIComponent(c)}`)]) {
         const res = await app.mgmt('GET', `${list}?${query}`);
         expect(res.status, `${list}?${query}`).toBe(422);
-        expect(Object.keys(res.body).sort(), `${list}?${query}`).toEqual(['message', 'status']);
+        expect(Object.keys(res.body).sort(), `${list}?${query}`).toEqual(['code', 'message', 'status']);
       }
     }
   });

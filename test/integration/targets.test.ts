@@ -34,7 +34,7 @@ describeEachDatabase('targets, publishing and rollouts', (db) => {
 
   function expectStandard(res: ApiResponse, message: RegExp): void {
     expect(res.status, JSON.stringify(res.body)).toBe(422);
-    expect(Object.keys(res.body).sort()).toEqual(['message', 'status']);
+    expect(Object.keys(res.body).sort()).toEqual(['code', 'message', 'status']);
     expect(res.body.status).toBe('error');
     expect(res.body.message).toMatch(message);
   }
