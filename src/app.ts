@@ -97,7 +97,7 @@ export function createApp(c: Composition): Koa {
       if (applyCors(ctx, config.corsOrigins)) return;
       return publicAudit(ctx, routes(ctx));
     }
-    if (path === '/health' || path === '/ready') return health(ctx).then(() => undefined);
+    if (path === '/health' || path === '/ready') return health(ctx).then((answered) => (answered ? undefined : routes(ctx)()));
     // The API reference and the web console, checked after the APIs: nothing on their hot path.
     if (serveApiReference(ctx) || serveConsole(ctx)) return;
     return routes(ctx)();

@@ -9,6 +9,7 @@ import type { Config } from './config.js';
 import type { BackgroundTask, CoreDeps } from './core.js';
 import { createAccountsFeature } from './features/accounts/index.js';
 import { createApiDocsFeature } from './features/api-docs/index.js';
+import { createOperationsFeature } from './features/operations/index.js';
 import { createAuditLogsFeature } from './features/audit-logs/index.js';
 import { createConfigurationFeature } from './features/configuration/index.js';
 import { buildConsoleSessionService, createConsoleSessionsFeature } from './features/console-sessions/index.js';
@@ -45,6 +46,7 @@ import { ensureMysqlDatabase } from './storage/mysql-database.js';
  */
 const features: FeatureFactory[] = [
   createApiDocsFeature,
+  createOperationsFeature,
   createRateLimitsFeature,
   createIdempotencyFeature,
   createProjectsFeature,
@@ -111,7 +113,8 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
   const auditWriter = new AuditWriter(clock);
   const publicAudit = new PublicAuditBuffer(knex, clock, logger);
   const consoleSessions = buildConsoleSessionService(core);
-  const deps: FeatureDeps = { ...core, documents, keyCache, auditWriter, consoleSessions };
+  const readiness: ReadinessState = { shuttingDown: false };
+  const deps: FeatureDeps = { ...core, documents, keyCache, auditWriter, consoleSessions, readiness };
 
   let stopping: Promise<void> | undefined;
   const composition: Composition = {
@@ -124,7 +127,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     keyCache,
     authenticator: new ManagementAuthenticator(credentials, clock, { cacheMs: config.revisionPollMs }),
     consoleSessions,
-    readiness: { shuttingDown: false },
+    readiness,
     auditWriter,
     publicAudit,
     // A revoked key stops working within one poll interval on every instance.

@@ -85,6 +85,9 @@ export const auditActionByOperation: Record<string, string> = {
 /** The audit action of each public API operation (management.yaml, schema AuditAction). */
 export const publicAuditActionByOperation: Record<string, string> = {
   getPublicApiDocs: 'api_docs.read',
+  // Answered before the audit stage: never recorded (named so every operation has an action).
+  getHealth: 'health.checked',
+  getReadiness: 'readiness.checked',
   // SPEC.md section 6: a direct call of GET /v1/flags is a "Flag evaluated" event, like GET /v1/flags/{key}.
   listEvaluatedFlags: 'flag.evaluated',
   getEvaluatedFlag: 'flag.evaluated',

@@ -1,5 +1,6 @@
 import type { AuditWriter } from '../audit/audit-trail.js';
 import type { ConsoleSessionService } from './console-sessions/service.js';
+import type { ReadinessState } from '../http/operations/health.js';
 import type { EnvironmentKeyCache } from '../auth/environment-key-cache.js';
 import type { BackgroundTask, CoreDeps } from '../core.js';
 import type { LoadedDocument } from '../http/openapi/document.js';
@@ -12,6 +13,7 @@ export interface FeatureDeps extends CoreDeps {
   keyCache: EnvironmentKeyCache;
   auditWriter: AuditWriter;
   consoleSessions: ConsoleSessionService;
+  readiness: ReadinessState;
 }
 
 /** What a feature contributes to the application. Every part is optional. */

@@ -3,10 +3,10 @@ import { describeEachDatabase } from '../support/databases.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { Fixtures, contextHeader, sleep, waitFor, type EnvironmentFixture, type FlagFixture, type ProjectFixture } from './public-fixtures.js';
 
-const invalidKey = { status: 'error', message: 'Invalid API key provided.' };
-const invalidContext = { status: 'error', message: 'Context was supplied but is invalid.' };
-const invalidDefaults = { status: 'error', message: 'Default values were supplied but are invalid.' };
-const notFound = { status: 'error', message: 'Feature flag not found.' };
+const invalidKey = { status: 'error', message: 'Invalid API key provided.', code: expect.stringMatching(/^(invalid|missing)_api_key$/) };
+const invalidContext = { status: 'error', message: 'Context was supplied but is invalid.', code: 'bad_request' };
+const invalidDefaults = { status: 'error', message: 'Default values were supplied but are invalid.', code: 'bad_request' };
+const notFound = { status: 'error', message: 'Feature flag not found.', code: 'not_found' };
 
 describeEachDatabase('public evaluation API: GET /v1/flags and /v1/flags/{flagKey}', (db) => {
   let app: TestApp;

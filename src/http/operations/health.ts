@@ -26,28 +26,35 @@ async function databaseAnswers(knex: Knex): Promise<boolean> {
   }
 }
 
+export interface HealthAnswer {
+  status: number;
+  body: unknown;
+}
+
+export function liveness(): HealthAnswer {
+  return { status: 200, body: { status: 'ok' } };
+}
+
+/** Ready when the database answers and the instance is not shutting down; 503 naming what is not. */
+export async function readiness(knex: Knex, state: ReadinessState): Promise<HealthAnswer> {
+  const checks = { database: await databaseAnswers(knex), accepting_traffic: !state.shuttingDown };
+  const ready = checks.database && checks.accepting_traffic;
+  const reasons = [...(checks.database ? [] : ['database unreachable']), ...(checks.accepting_traffic ? [] : ['shutting down'])];
+  return { status: ready ? 200 : 503, body: { status: ready ? 'ready' : 'not_ready', checks, ...(ready ? {} : { reasons }) } };
+}
+
 /**
- * GET /health (liveness: the process answers) and GET /ready (readiness: the database answers
- * and the instance is not shutting down). Unauthenticated, never audited or rate-limited; false
- * when the path is neither.
+ * GET /health and GET /ready, answered before any API stage: unauthenticated, never audited or
+ * rate-limited. False when the request is not one of them.
  */
 export function healthEndpoints(knex: Knex, state: ReadinessState) {
   return async (ctx: Koa.Context): Promise<boolean> => {
     if (ctx.path !== '/health' && ctx.path !== '/ready') return false;
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return false;
+    const answer = ctx.path === '/health' ? liveness() : await readiness(knex, state);
     ctx.set('Cache-Control', 'no-store');
-    if (ctx.path === '/health') {
-      ctx.body = { status: 'ok' };
-      return true;
-    }
-    const checks = { database: await databaseAnswers(knex), accepting_traffic: !state.shuttingDown };
-    const ready = checks.database && checks.accepting_traffic;
-    ctx.status = ready ? 200 : 503;
-    ctx.body = {
-      status: ready ? 'ready' : 'not_ready',
-      checks,
-      ...(ready ? {} : { reasons: [...(checks.database ? [] : ['database unreachable']), ...(checks.accepting_traffic ? [] : ['shutting down'])] }),
-    };
+    ctx.status = answer.status;
+    ctx.body = answer.body;
     return true;
   };
 }
