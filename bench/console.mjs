@@ -12,6 +12,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { Api } from './lib/api.mjs';
+import { generatedConfiguration } from './lib/configuration-file.mjs';
 import { removeTempFiles, startVexil } from './lib/server.mjs';
 import { BENCH_DIR, ROOT, fmtInt } from './lib/util.mjs';
 
@@ -32,26 +33,8 @@ const browser = await chromium.launch({
 try {
   const api = new Api(vexil.baseUrl, vexil.ownerToken);
   log(`console: creating ${fmtInt(flags)} flags`);
-  const file = {
-    version: 1,
-    project: { key: 'bench-console', name: 'Bench', description: '' },
-    environments: ['staging', 'production'].map((key) => ({ key, name: key, description: null, color: '#808080', comments_required: false, confirmation_required: false })),
-    segments: [],
-    flags: Array.from({ length: flags }, (_, i) => ({
-      key: `flag-${String(i).padStart(5, '0')}`,
-      name: `Flag ${i}`,
-      type: 'boolean',
-      description: null,
-      permanent: false,
-      include_in_mobile: true,
-      include_in_client: true,
-      values: [
-        { value: 'true', default: false },
-        { value: 'false', default: true },
-      ],
-      environments: {},
-    })),
-  };
+  const file = generatedConfiguration('bench-console', flags);
+
   await api.mgmt('POST', '/projects/bench-console/configuration/apply', file);
   const owner = (await api.mgmt('GET', '/accounts')).data[0];
   const password = 'a benchmark console password';

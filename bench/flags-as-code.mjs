@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Api } from './lib/api.mjs';
+import { generatedConfiguration } from './lib/configuration-file.mjs';
 import { mainDialect, removeTempFiles, startVexil } from './lib/server.mjs';
 import { BENCH_DIR, fmtInt } from './lib/util.mjs';
 
@@ -18,33 +19,6 @@ const sample = Number(process.env.BENCH_CONFIG_SAMPLE ?? 300);
 const log = (line) => process.stderr.write(`${line}\n`);
 const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
 
-function configurationOf(count) {
-  const flagList = Array.from({ length: count }, (_, i) => {
-    const key = `flag-${String(i).padStart(5, '0')}`;
-    const rules = i % 2 === 0 ? [] : [{ description: 'Staff', value: 'true', criteria: [{ selector: 'attribute', sub_selector: 'email', comparer: 'endswith', values: ['@example.com'] }] }];
-    return {
-      key,
-      name: `Flag ${i}`,
-      type: 'boolean',
-      description: null,
-      permanent: false,
-      include_in_mobile: true,
-      include_in_client: true,
-      values: [
-        { value: 'true', default: false },
-        { value: 'false', default: true },
-      ],
-      environments: { production: { value: 'false', comment: null, rules, rollout: null } },
-    };
-  });
-  return {
-    version: 1,
-    project: { key: 'bench-config', name: 'Bench', description: '' },
-    environments: ['staging', 'production'].map((key) => ({ key, name: key, description: null, color: '#808080', comments_required: false, confirmation_required: false })),
-    segments: [],
-    flags: flagList,
-  };
-}
 
 async function timed(work) {
   const started = performance.now();
@@ -56,7 +30,7 @@ const dialect = mainDialect();
 const vexil = await startVexil({ label: 'flags-as-code', dialect, env: { VEXIL_MAX_BODY_BYTES: String(256 * 1024 * 1024) } });
 try {
   const api = new Api(vexil.baseUrl, vexil.ownerToken);
-  const file = configurationOf(flags);
+  const file = generatedConfiguration('bench-config', flags, { serving: true });
   log(`flags as code: applying ${fmtInt(flags)} flags (${(JSON.stringify(file).length / 1e6).toFixed(1)} MB of JSON)`);
   const apply = await timed(() => api.mgmt('POST', '/projects/bench-config/configuration/apply', file));
   const exports = [];
