@@ -87,4 +87,24 @@ describe('the console administration screens', () => {
     });
     expect(signIn.status).toBe(200);
   });
+
+  it('serves a value now from the flag page (the kill switch)', async () => {
+    expect((await vexil.api('POST', '/projects/shop/flags', { key: 'kill-switch', name: 'Kill switch', type: 'boolean' })).status).toBe(200);
+    const key = (await vexil.api('POST', '/projects/shop/environments/production/keys', { kind: 'server' })).body.data.key as string;
+    await page.goto(`${vexil.baseUrl}/projects/shop/flags/kill-switch`);
+    const form = page.getByRole('form', { name: 'Serve now in Production' });
+    await form.getByLabel('Serve now').selectOption({ label: 'true' });
+    await form.getByRole('button', { name: 'Serve in Production' }).click();
+    await page.getByTestId('served-production').getByText('true').waitFor();
+    const served = await fetch(`${vexil.baseUrl}/v1/flags/kill-switch`, { headers: { 'x-vexil-api-key': key } });
+    expect(((await served.json()) as { data: { flag: { value: unknown } } }).data.flag.value).toEqual({ boolean: true });
+  });
+
+  it('shows the public API traffic in the audit log', async () => {
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    await page.getByLabel('Public API traffic').check();
+    await page.locator('tbody tr', { hasText: 'flag.evaluated' }).first().waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, '14-public-audit');
+  });
 });

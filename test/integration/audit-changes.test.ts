@@ -64,4 +64,21 @@ describeEachDatabase('audit entries record what changed', (db) => {
     const event = JSON.parse(receiver.received[0]!.body);
     expect(event.data.changes).toEqual(published.changes);
   });
+
+  it('records rules, environments and projects before and after too', async () => {
+    await ok('PUT', `${p}/environments/production`, { name: 'Production', comments_required: true });
+    const environment = await entry('environment.updated');
+    expect(environment.changes.before).toMatchObject({ key: 'production', comments_required: false });
+    expect(environment.changes.after).toMatchObject({ key: 'production', comments_required: true });
+    const values: Array<{ ulid: string; display: string }> = await ok('GET', `${p}/flags/banner/values`);
+    const draft = await ok('POST', `${p}/flags/banner/environments/production/targets`);
+    const rulesPath = `${p}/flags/banner/environments/production/targets/${draft.ulid}/rules`;
+    const rule = await ok('POST', rulesPath, { value_ulid: values[0]!.ulid, description: 'Staff', criteria: [{ selector: 'context', comparer: 'in', values: ['u-1'] }] });
+    await ok('PUT', `${rulesPath}/${rule.ulid}`, { value_ulid: values[0]!.ulid, description: 'Staff only', criteria: [{ selector: 'context', comparer: 'in', values: ['u-1'] }] });
+    const updated = await entry('target_rule.updated');
+    expect(updated.changes.before.description).toBe('Staff');
+    expect(updated.changes.after.description).toBe('Staff only');
+    await ok('PUT', p, { name: 'Changes, renamed' });
+    expect((await entry('project.updated')).changes).toMatchObject({ before: { name: 'Changes' }, after: { name: 'Changes, renamed' } });
+  });
 });

@@ -82,7 +82,7 @@ export class EnvironmentService {
     validate(input);
     return this.deps.tx.transaction(async (trx) => {
       const environment = await this.createIn(trx, project, input);
-      await audit.commit(trx, { action: 'environment.created', ...environmentSubject(project, environment) });
+      await audit.commit(trx, { action: 'environment.created', ...environmentSubject(project, environment), changes: { after: environment } });
       return environment;
     });
   }
@@ -130,8 +130,13 @@ export class EnvironmentService {
       if (!(await this.deps.environments.update(trx, environment.ulid, patch))) {
         throw new NotFoundError(`Environment "${environmentKey}" not found.`);
       }
-      await audit.commit(trx, { action: 'environment.updated', ...environmentSubject(project, environment) });
-      return toEnvironment({ ...environment, ...patch });
+      const updated = toEnvironment({ ...environment, ...patch });
+      await audit.commit(trx, {
+        action: 'environment.updated',
+        ...environmentSubject(project, environment),
+        changes: { before: toEnvironment(environment), after: updated },
+      });
+      return updated;
     });
   }
 
@@ -145,7 +150,7 @@ export class EnvironmentService {
       if (!(await this.deps.environments.delete(trx, environment.ulid))) {
         throw new NotFoundError(`Environment "${environmentKey}" not found.`);
       }
-      await audit.commit(trx, { action: 'environment.deleted', ...environmentSubject(project, environment) });
+      await audit.commit(trx, { action: 'environment.deleted', ...environmentSubject(project, environment), changes: { before: toEnvironment(environment) } });
     });
   }
 }

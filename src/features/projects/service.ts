@@ -72,7 +72,7 @@ export class ProjectService {
     }
     return this.deps.tx.transaction(async (trx) => {
       const { project } = await this.createIn(trx, input);
-      await audit.commit(trx, { action: 'project.created', ...projectSubject(project) });
+      await audit.commit(trx, { action: 'project.created', ...projectSubject(project), changes: { after: project } });
       return project;
     });
   }
@@ -123,8 +123,9 @@ export class ProjectService {
     };
     return this.deps.tx.transaction(async (trx) => {
       if (!(await this.deps.projects.update(trx, project.ulid, patch))) throw new NotFoundError(`Project "${key}" not found.`);
-      await audit.commit(trx, { action: 'project.updated', ...projectSubject(project) });
-      return { ...project, ...patch };
+      const updated = { ...project, ...patch };
+      await audit.commit(trx, { action: 'project.updated', ...projectSubject(project), changes: { before: project, after: updated } });
+      return updated;
     });
   }
 
@@ -137,7 +138,7 @@ export class ProjectService {
       await this.deps.tokens.revokeTokensConfinedTo(trx, { projectUlid: project.ulid }, this.deps.clock.now().toISOString());
       // Environments, keys, flags, values, targets, rules, segments and insights go by cascade.
       if (!(await this.deps.projects.delete(trx, project.ulid))) throw new NotFoundError(`Project "${key}" not found.`);
-      await audit.commit(trx, { action: 'project.deleted', ...projectSubject(project) });
+      await audit.commit(trx, { action: 'project.deleted', ...projectSubject(project), changes: { before: project } });
     });
   }
 }

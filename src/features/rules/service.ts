@@ -124,7 +124,7 @@ export class RulesService {
       rule.criteria = criteria;
       const { criteria: _omit, ...row } = rule;
       await w.insertRule(row, criteria, links);
-      await caller.audit.commit(w.trx, this.ruleSubject(resolved, rule, 'target_rule.created'));
+      await caller.audit.commit(w.trx, { ...this.ruleSubject(resolved, rule, 'target_rule.created'), changes: { after: toRuleView(rule) } });
       return toRuleView(rule);
     });
   }
@@ -150,7 +150,10 @@ export class RulesService {
       };
       const { criteria: _omit, ...row } = rule;
       await w.replaceRule(row, criteria, links);
-      await caller.audit.commit(w.trx, this.ruleSubject(resolved, rule, 'target_rule.updated'));
+      await caller.audit.commit(w.trx, {
+        ...this.ruleSubject(resolved, rule, 'target_rule.updated'),
+        changes: { before: toRuleView(current), after: toRuleView(rule) },
+      });
       return toRuleView(rule);
     });
   }
@@ -170,7 +173,7 @@ export class RulesService {
       const remaining = rules.filter((r) => r.ulid !== current.ulid);
       const changes = remaining.map((r, i) => ({ ulid: r.ulid, position: i, was: r.position })).filter((c) => c.was !== c.position);
       if (changes.length > 0) await w.setPositions(changes, this.clock.now().toISOString());
-      await caller.audit.commit(w.trx, this.ruleSubject(resolved, current, 'target_rule.deleted'));
+      await caller.audit.commit(w.trx, { ...this.ruleSubject(resolved, current, 'target_rule.deleted'), changes: { before: toRuleView(current) } });
     });
   }
 

@@ -18,7 +18,7 @@ describe('ProjectService.create', () => {
       ['production', 'Production', '#808080', false, false, null],
     ]);
     expect(audit.committed).toEqual([
-      { action: 'project.created', subjectType: 'project', subjectUlid: project.ulid, subjectLabel: 'shop', projectUlid: project.ulid },
+      { action: 'project.created', subjectType: 'project', subjectUlid: project.ulid, subjectLabel: 'shop', projectUlid: project.ulid, changes: { after: project } },
     ]);
   });
 

@@ -2,6 +2,7 @@ import { api, unwrap, type Schemas } from '../../api/client';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { useAction, useAsync } from '../../ui/useAsync';
 import { DraftEditor } from './DraftEditor';
+import { ServeNow } from './ServeNow';
 import { RolloutControls } from './RolloutControls';
 import { TryIt } from './TryIt';
 
@@ -67,6 +68,7 @@ export function EnvironmentPanel(context: PanelContext) {
           {insights.data.data.last_evaluated_at ?? 'never'} · updated {insights.data.data.last_updated_at ?? 'never'}
         </p>
       ) : null}
+      <ServeNow context={context} onServed={refresh} />
       {rolling ? <RolloutControls context={context} target={rolling} onChange={refresh} /> : null}
       {draft ? (
         <DraftEditor context={context} draft={draft} onChange={refresh} />

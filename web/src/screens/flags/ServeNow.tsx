@@ -1,0 +1,54 @@
+import { useState, type FormEvent } from 'react';
+import { api, unwrap } from '../../api/client';
+import { ErrorMessage } from '../../ui/ErrorMessage';
+import { Field } from '../../ui/Field';
+import { TypedConfirmation } from '../../ui/TypedConfirmation';
+import { useAction } from '../../ui/useAsync';
+import { targetsPath, type PanelContext } from './EnvironmentPanel';
+
+/** The kill switch: serve one value now, in one call (rules kept unless dropped). */
+export function ServeNow({ context, onServed }: { context: PanelContext; onServed: () => void }) {
+  const { environment, values } = context;
+  const [valueUlid, setValueUlid] = useState(values[0]?.ulid ?? '');
+  const [dropRules, setDropRules] = useState(false);
+  const [comment, setComment] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const action = useAction();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void action.run(async () => {
+      await unwrap(
+        api.POST('/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/serve', {
+          params: { path: targetsPath(context) },
+          body: { value: valueUlid, drop_rules: dropRules, comment: comment || null, ...(environment.confirmation_required ? { confirmation } : {}) },
+        }),
+      );
+      setConfirmation('');
+      onServed();
+    });
+  };
+  if (values.length === 0) return null;
+  return (
+    <form onSubmit={submit} className="inline serve" aria-label={`Serve now in ${environment.name}`}>
+      <label>
+        Serve now{' '}
+        <select value={valueUlid} onChange={(e) => setValueUlid(e.target.value)}>
+          {values.map((v) => (
+            <option key={v.ulid} value={v.ulid}>
+              {v.display}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        <input type="checkbox" checked={dropRules} onChange={(e) => setDropRules(e.target.checked)} /> to everyone (drop the rules)
+      </label>
+      {environment.comments_required ? <Field label="Comment (required here)" name="comment" value={comment} onChange={(e) => setComment(e.target.value)} problem={action.problem} /> : null}
+      {environment.confirmation_required ? <TypedConfirmation expected={environment.key} value={confirmation} onChange={setConfirmation} what={`serve in ${environment.name}`} /> : null}
+      <button type="submit" disabled={action.busy || (environment.confirmation_required && confirmation !== environment.key)}>
+        Serve in {environment.name}
+      </button>
+      <ErrorMessage problem={action.problem} />
+    </form>
+  );
+}
