@@ -46,6 +46,17 @@ describe('the console administration screens', () => {
     await page.getByLabel('is one of (comma-separated)').fill('shop.test');
     await page.getByRole('button', { name: 'Create segment' }).click();
     await page.getByRole('heading', { name: 'Staff staff' }).waitFor();
+    const editor = page.getByRole('form', { name: 'Segment staff' });
+    await editor.getByLabel('Rule: attribute').fill('plan');
+    await editor.getByLabel('is one of (comma-separated)').fill('pro, enterprise');
+    await editor.getByRole('button', { name: 'Add rule' }).click();
+    await editor.getByLabel('Always members (identifiers, comma-separated)').fill('u-1, u-2');
+    const savedResponse = page.waitForResponse((r) => r.url().includes('/segments/staff') && r.request().method() === 'PUT');
+    await editor.getByRole('button', { name: 'Save staff' }).click();
+    expect((await savedResponse).status()).toBe(200);
+    const saved = await vexil.api('GET', '/projects/shop/segments/staff');
+    expect(saved.body.data.included).toEqual(['u-1', 'u-2']);
+    expect(saved.body.data.rules.map((r: { criteria: Array<{ sub_selector: string }> }) => r.criteria[0]?.sub_selector)).toEqual(['email_domain', 'plan']);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, '11-segments');
     await page.goto(`${vexil.baseUrl}/projects/shop/insights`);

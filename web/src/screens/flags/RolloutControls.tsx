@@ -4,6 +4,10 @@ import { ErrorMessage } from '../../ui/ErrorMessage';
 import { useAction } from '../../ui/useAsync';
 import { targetsPath, type PanelContext } from './EnvironmentPanel';
 
+/** The automatic rollout's steps, as the management document describes them. */
+const automaticSteps = [1, 5, 10, 25, 50, 100];
+const nextStep = (current: number | null) => automaticSteps.find((step) => step > (current ?? 0));
+
 /** A published target's rollout: progress, pause and resume, percentage, complete, remove. */
 export function RolloutControls({ context, target, onChange }: { context: PanelContext; target: Schemas['Target']; onChange: () => void }) {
   const path = { ...targetsPath(context), targetUlid: target.ulid };
@@ -17,6 +21,9 @@ export function RolloutControls({ context, target, onChange }: { context: PanelC
         Rollout: {target.rollout_mode}, <strong>{target.rollout_percentage}%</strong>, {target.rollout_status}
       </p>
       <progress max={100} value={target.rollout_percentage ?? 0} aria-label="Rollout percentage" />
+      {target.rollout_mode === 'automatic' && nextStep(target.rollout_percentage) !== undefined ? (
+        <p>Next automatic step: {nextStep(target.rollout_percentage)}% (steps 1, 5, 10, 25, 50, 100 %; paused rollouts wait).</p>
+      ) : null}
       {target.rollout_status === 'active' ? (
         <button type="button" onClick={() => run(() => unwrap(api.PUT(rolloutPath, { params: { path }, body: { action: 'pause' } })))}>
           Pause rollout

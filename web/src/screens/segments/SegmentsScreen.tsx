@@ -8,6 +8,9 @@ import { useAction, useAsync } from '../../ui/useAsync';
 function SegmentEditor({ project, segment, onChange }: { project: string; segment: Schemas['Segment']; onChange: () => void }) {
   const [included, setIncluded] = useState(segment.included.join(', '));
   const [excluded, setExcluded] = useState(segment.excluded.join(', '));
+  const [rules, setRules] = useState(segment.rules);
+  const [attribute, setAttribute] = useState('');
+  const [values, setValues] = useState('');
   const action = useAction();
   const path = { projectKey: project, segmentKey: segment.key };
   const save = (event: FormEvent) => {
@@ -16,7 +19,7 @@ function SegmentEditor({ project, segment, onChange }: { project: string; segmen
       await unwrap(
         api.PUT('/projects/{projectKey}/segments/{segmentKey}', {
           params: { path },
-          body: { name: segment.name, description: segment.description, included: commaList(included), excluded: commaList(excluded), rules: segment.rules } as Schemas['SegmentUpdate'],
+          body: { name: segment.name, description: segment.description, included: commaList(included), excluded: commaList(excluded), rules } as Schemas['SegmentUpdate'],
         }),
       );
       onChange();
@@ -27,10 +30,32 @@ function SegmentEditor({ project, segment, onChange }: { project: string; segmen
       <h2>
         {segment.name} <code>{segment.key}</code>
       </h2>
-      <p>
-        {segment.rules.length} rule{segment.rules.length === 1 ? '' : 's'}:{' '}
-        {segment.rules.map((r) => r.criteria.map((c) => `${c.selector}${c.sub_selector ? ` ${c.sub_selector}` : ''} ${c.comparer} ${c.values.join(', ')}`).join(' and ')).join('; or ')}
-      </p>
+      <p>Members: the identifiers always in, else not the ones never in, else contexts matching any rule.</p>
+      <ol>
+        {rules.map((r, i) => (
+          <li key={i}>
+            {r.criteria.map((c) => `${c.selector}${c.sub_selector ? ` ${c.sub_selector}` : ''} ${c.comparer} ${(c.values ?? []).join(', ')}`).join(' and ')}{' '}
+            <button type="button" onClick={() => setRules(rules.filter((_, j) => j !== i))}>
+              Remove rule {i + 1}
+            </button>
+          </li>
+        ))}
+      </ol>
+      <div className="inline">
+        <Field label="Rule: attribute" name="rule_attribute" value={attribute} onChange={(e) => setAttribute(e.target.value)} />
+        <Field label="is one of (comma-separated)" name="rule_values" value={values} onChange={(e) => setValues(e.target.value)} />
+        <button
+          type="button"
+          disabled={!attribute || commaList(values).length === 0}
+          onClick={() => {
+            setRules([...rules, { criteria: [{ selector: 'attribute', sub_selector: attribute, comparer: 'in', values: commaList(values) }] }]);
+            setAttribute('');
+            setValues('');
+          }}
+        >
+          Add rule
+        </button>
+      </div>
       <Field label="Always members (identifiers, comma-separated)" name="included" value={included} onChange={(e) => setIncluded(e.target.value)} problem={action.problem} />
       <Field label="Never members (identifiers, comma-separated)" name="excluded" value={excluded} onChange={(e) => setExcluded(e.target.value)} problem={action.problem} />
       <button type="submit">Save {segment.key}</button>
