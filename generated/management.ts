@@ -5230,7 +5230,7 @@ export interface operations {
             422: components["responses"]["UnprocessableQuery"];
             429: components["responses"]["TooManyRequests"];
             /**
-             * @description The request line and headers are larger than the server accepts (16 KB in total, so
+             * @description The request line and headers are larger than the server accepts (64 KB in total by default, `VEXIL_MAX_HEADER_BYTES`, so
              *     a very large `context`). Sent by the HTTP layer before the request is read: no body.
              */
             431: {

@@ -749,7 +749,7 @@ export interface components {
             };
         };
         /**
-         * @description The request headers are larger than the server accepts (16 KB in total). Sent by the HTTP
+         * @description The request headers are larger than the server accepts (64 KB in total by default, `VEXIL_MAX_HEADER_BYTES`). Sent by the HTTP
          *     layer before the request is read: no body.
          */
         HeadersTooLarge: {
