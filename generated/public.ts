@@ -890,7 +890,9 @@ export interface components {
          *     `#/components/schemas/Context`), for example
          *     `{"type":"user","identifier":"user-42","attributes":[{"key":"plan","values":[{"value":"pro"}]}]}`.
          *     Invalid JSON or a value not matching `Context` gets `400`
-         *     `Context was supplied but is invalid.` Takes precedence over `C`.
+         *     `Context was supplied but is invalid.` Takes precedence over `C`. Non-ASCII text is sent
+         *     either as JSON `\u` escapes or as raw UTF-8 bytes; bytes that are not UTF-8 get that
+         *     `400` too.
          */
         ContextHeader: string;
         /**
@@ -1076,7 +1078,9 @@ export interface operations {
                  *     `#/components/schemas/Context`), for example
                  *     `{"type":"user","identifier":"user-42","attributes":[{"key":"plan","values":[{"value":"pro"}]}]}`.
                  *     Invalid JSON or a value not matching `Context` gets `400`
-                 *     `Context was supplied but is invalid.` Takes precedence over `C`.
+                 *     `Context was supplied but is invalid.` Takes precedence over `C`. Non-ASCII text is sent
+                 *     either as JSON `\u` escapes or as raw UTF-8 bytes; bytes that are not UTF-8 get that
+                 *     `400` too.
                  */
                 "X-VEXIL-CONTEXT"?: components["parameters"]["ContextHeader"];
                 /**
@@ -1186,7 +1190,9 @@ export interface operations {
                  *     `#/components/schemas/Context`), for example
                  *     `{"type":"user","identifier":"user-42","attributes":[{"key":"plan","values":[{"value":"pro"}]}]}`.
                  *     Invalid JSON or a value not matching `Context` gets `400`
-                 *     `Context was supplied but is invalid.` Takes precedence over `C`.
+                 *     `Context was supplied but is invalid.` Takes precedence over `C`. Non-ASCII text is sent
+                 *     either as JSON `\u` escapes or as raw UTF-8 bytes; bytes that are not UTF-8 get that
+                 *     `400` too.
                  */
                 "X-VEXIL-CONTEXT"?: components["parameters"]["ContextHeader"];
                 /**
@@ -1305,7 +1311,9 @@ export interface operations {
                  *     `#/components/schemas/Context`), for example
                  *     `{"type":"user","identifier":"user-42","attributes":[{"key":"plan","values":[{"value":"pro"}]}]}`.
                  *     Invalid JSON or a value not matching `Context` gets `400`
-                 *     `Context was supplied but is invalid.` Takes precedence over `C`.
+                 *     `Context was supplied but is invalid.` Takes precedence over `C`. Non-ASCII text is sent
+                 *     either as JSON `\u` escapes or as raw UTF-8 bytes; bytes that are not UTF-8 get that
+                 *     `400` too.
                  */
                 "X-VEXIL-CONTEXT"?: components["parameters"]["ContextHeader"];
                 /**
@@ -1367,7 +1375,9 @@ export interface operations {
                  *     `#/components/schemas/Context`), for example
                  *     `{"type":"user","identifier":"user-42","attributes":[{"key":"plan","values":[{"value":"pro"}]}]}`.
                  *     Invalid JSON or a value not matching `Context` gets `400`
-                 *     `Context was supplied but is invalid.` Takes precedence over `C`.
+                 *     `Context was supplied but is invalid.` Takes precedence over `C`. Non-ASCII text is sent
+                 *     either as JSON `\u` escapes or as raw UTF-8 bytes; bytes that are not UTF-8 get that
+                 *     `400` too.
                  */
                 "X-VEXIL-CONTEXT"?: components["parameters"]["ContextHeader"];
                 /**

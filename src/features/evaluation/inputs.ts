@@ -48,6 +48,22 @@ function parseJson(text: string): unknown {
   }
 }
 
+/** Any byte above ASCII: Node hands header bytes over as Latin-1 characters. */
+const nonAscii = /[\u0080-\uffff]/;
+
+/**
+ * A header's text as the UTF-8 its bytes are (a raw `{"city":"Zürich"}` arrives as Latin-1
+ * characters); invalidJson when the bytes are not UTF-8, so nothing is matched on mis-decoded text.
+ * ASCII headers (JSON with \u escapes included) pass untouched, at the cost of one test.
+ */
+function utf8HeaderText(text: string): string | typeof invalidJson {
+  if (!nonAscii.test(text)) return text;
+  const bytes = Buffer.from(text, 'latin1');
+  const decoded = bytes.toString('utf8');
+  // Invalid UTF-8 decodes lossily; only a round trip to the same bytes proves it was UTF-8.
+  return Buffer.from(decoded, 'utf8').equals(bytes) ? decoded : invalidJson;
+}
+
 /**
  * Decodes the request inputs of evaluation: the context (header or body) and the declared
  * default values, validated against the published document's `Context` and
@@ -85,7 +101,8 @@ export class InputDecoder {
     for (const name of contextHeaderNames) {
       const text = headerText(headers, name);
       if (text === undefined) continue;
-      const json = parseJson(text);
+      const utf8 = utf8HeaderText(text);
+      const json = utf8 === invalidJson ? invalidJson : parseJson(utf8);
       const context = json !== invalidJson ? this.contextOf(json) : undefined;
       if (!context) throw new BadRequestError(publicMessages.invalidContext);
       chosen ??= context;
