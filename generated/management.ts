@@ -1218,8 +1218,11 @@ export interface paths {
          *     - a body validation failure (`ValidationError`): `scheduled_at` not in the future, a
          *       missing or prohibited rollout field, or a missing `comment` when the environment has
          *       `comments_required` (`errors.comment`);
+         *     - a missing or wrong `confirmation` from a console session where the environment has
+         *       `confirmation_required` (`ValidationError`, `errors.confirmation`);
          *     - a state failure (`ErrorEnvelope`): the target is `published` or `expired`; the
-         *       environment has `confirmation_required` (publish it in the web interface); a rollout
+         *       environment has `confirmation_required` and the request has a Bearer token (code
+         *       `confirmation_required`; publish it in the web interface); a rollout
          *       is requested while another rollout of the flag is in progress in the environment
          *       (complete or delete it first);
          *     - an `Idempotency-Key` reused with a different body.
@@ -1264,13 +1267,19 @@ export interface paths {
          *     - `{"action": "pause"}`: an `active` rollout becomes `paused`; the split stays as it is.
          *     - `{"action": "resume"}`: a `paused` rollout becomes `active`.
          *     - `{"rollout_percentage": n}`: sets the percentage of an `active` manual rollout.
-         *     The target must be `published` with a rollout that is not `completed`.
+         *     The target must be `published` with a rollout that is not `completed`. `confirmation`
+         *     may accompany either (typed confirmation, see `createRollout`): in an environment with
+         *     `confirmation_required` it is required from a console session, and Bearer-token requests
+         *     are refused whatever they send.
          *     Required scope: `targets:write`.
          *     A 422 means:
-         *     - `ValidationError`: both or neither field, a bad `rollout_percentage`, or a percentage
-         *       change on an automatic rollout (`errors.rollout_percentage`);
+         *     - `ValidationError`: both or neither field (`errors.body`), a bad `rollout_percentage`,
+         *       a percentage change on an automatic rollout (`errors.rollout_percentage`), or a missing
+         *       or wrong `confirmation` from a console session (`errors.confirmation`);
          *     - `ErrorEnvelope`: the target is not published; it has no active rollout (no rollout,
          *       a completed one, pausing or changing a paused one, resuming one that is not paused);
+         *       the environment requires typed confirmation and the request has a Bearer token (code
+         *       `confirmation_required`);
          *     - an `Idempotency-Key` reused with a different body.
          */
         put: operations["updateRollout"];
@@ -1296,10 +1305,18 @@ export interface paths {
          *     While a rollout of the newest published target is `active` or `paused` at p %,
          *     identified contexts whose bucket is below p × 100 get the new target and all others get
          *     the previously published target (or, with none, the flag's default value).
+         *
+         *     Typed confirmation: in an environment with `confirmation_required` every rollout operation
+         *     (create, pause, resume, percentage, complete, delete) is refused (422, code
+         *     `confirmation_required`) for every Bearer-token request, like publishing; a console session
+         *     may make the change only with `confirmation` equal to the environment's key, typed by the
+         *     person (field-keyed 422 on `confirmation` otherwise).
          *     Required scope: `targets:write`.
          *     A 422 means a body validation failure (`ValidationError`: missing or prohibited
-         *     `rollout_percentage`), a target that is not a draft or already has a rollout
-         *     (`ErrorEnvelope`), or an `Idempotency-Key` reused with a different body.
+         *     `rollout_percentage`, a missing or wrong `confirmation` from a console session), a target
+         *     that is not a draft or already has a rollout, or an environment that requires typed
+         *     confirmation and a Bearer token (`ErrorEnvelope`, code `confirmation_required`), or an
+         *     `Idempotency-Key` reused with a different body.
          */
         post: operations["createRollout"];
         /**
@@ -1307,9 +1324,13 @@ export interface paths {
          * @description Removes the target's rollout: `rollout_mode`, `rollout_percentage` and `rollout_status`
          *     become null. On a draft or scheduled target it only removes the configuration. On a
          *     published target the target now serves every context and older published targets become
-         *     `expired`.
+         *     `expired`. Typed confirmation as for `createRollout`: in an environment with
+         *     `confirmation_required` a console session sends the environment's key as the
+         *     `confirmation` query parameter (a DELETE has no body); Bearer-token requests are refused.
          *     Required scope: `targets:write`.
-         *     A 422 means the target has no rollout or is `expired`.
+         *     A 422 means the target has no rollout or is `expired`, or the environment requires typed
+         *     confirmation (`ErrorEnvelope` with code `confirmation_required` for a Bearer token;
+         *     `ValidationError` on `confirmation` for a console session without the right key).
          */
         delete: operations["deleteRollout"];
         options?: never;
@@ -1348,10 +1369,15 @@ export interface paths {
          * Complete a rollout
          * @description Completes the rollout of a published target (active or paused): `rollout_percentage`
          *     becomes 100 and `rollout_status` `completed`; the target serves every context and the
-         *     previously published targets become `expired`. No body.
+         *     previously published targets become `expired`. The body is optional: it carries only
+         *     the typed confirmation (as for `createRollout`), needed from a console session in an
+         *     environment with `confirmation_required`, where Bearer-token requests are refused.
          *     Required scope: `targets:write`.
          *     A 422 means the target is not published, has no rollout, or its rollout is already
-         *     completed, or an `Idempotency-Key` reused with a different body.
+         *     completed, or the environment requires typed confirmation (`ErrorEnvelope` with code
+         *     `confirmation_required` for a Bearer token; `ValidationError` on `confirmation` for a
+         *     console session without the right key), or an `Idempotency-Key` reused with a different
+         *     body.
          */
         post: operations["completeRollout"];
         delete?: never;
@@ -1974,8 +2000,10 @@ export interface paths {
          *     same rules as the individual operations; each serving change creates a draft, sets its
          *     base value and rules, and publishes it through the normal publish path, so an environment
          *     with `comments_required` needs a comment (the file's `comment`, else the `comment`
-         *     parameter) and an environment with `confirmation_required` refuses the apply (422), as
-         *     it refuses every Bearer-token publish. Each change is audited as its own action with this
+         *     parameter) and an environment with `confirmation_required` refuses the apply (422, code
+         *     `confirmation_required`) for a Bearer token, as it refuses every Bearer-token publish; a
+         *     console session may publish there when `confirmation` names that environment's key, typed
+         *     by the person (a field-keyed 422 on `confirmation` otherwise). Each change is audited as its own action with this
          *     request as the actor's; the apply itself is audited as `project.applied`. Applying the
          *     same file again changes nothing (no new targets, revisions or audit entries beyond
          *     `project.applied`). Deletions only with `prune=true`.
@@ -2010,8 +2038,9 @@ export interface paths {
          * @description Copies what one flag (or every flag named, or every flag with a published target in
          *     `from`) serves in environment `from` (base value, rules with criteria, rollout) to
          *     environment `to` as a new draft there, and publishes it through the normal publish path
-         *     when `publish` is true (with `comment`; `confirmation_required` environments refuse it as
-         *     every Bearer-token publish). Flags whose serving configuration in `to` is already the same
+         *     when `publish` is true (with `comment`; a `confirmation_required` environment refuses it
+         *     for a Bearer token, as every Bearer-token publish, code `confirmation_required`, and a
+         *     console session needs `confirmation` equal to the `to` environment's key). Flags whose serving configuration in `to` is already the same
          *     are skipped. All promotions happen in one transaction. Each change is audited as its own
          *     action.
          *     Required scope: `targets:write`.
@@ -2805,13 +2834,26 @@ export interface components {
             status: "success";
             data: components["schemas"]["Target"][];
         };
+        /**
+         * @description Typed confirmation, for environments with `confirmation_required`: accepted only from a
+         *     console session, and only when it equals the environment's key, typed by the person
+         *     (field-keyed 422 otherwise). Bearer-token requests to such an environment are refused
+         *     (422, code `confirmation_required`) whatever they send.
+         */
+        RolloutConfirmation: string;
+        /** @description Optional body of `completeRollout`. */
+        RolloutComplete: {
+            confirmation?: components["schemas"]["RolloutConfirmation"];
+        };
         RolloutCreate: {
+            confirmation?: components["schemas"]["RolloutConfirmation"];
             rollout_mode: components["schemas"]["RolloutMode"];
             /** @description Required for `manual`, prohibited for `automatic`. */
             rollout_percentage?: number;
         };
-        /** @description Exactly one of `action` and `rollout_percentage`. */
+        /** @description Exactly one of `action` and `rollout_percentage`, and the typed `confirmation` where needed. */
         RolloutUpdate: {
+            confirmation?: components["schemas"]["RolloutConfirmation"];
             /** @enum {string} */
             action?: "pause" | "resume";
             /** @description Manual rollouts only. */
@@ -6082,7 +6124,10 @@ export interface operations {
     };
     deleteRollout: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Typed confirmation of a console session (the environment's key) where the environment requires it. */
+                confirmation?: string;
+            };
             header?: never;
             path: {
                 /**
@@ -6123,7 +6168,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["UnprocessableState"];
+            422: components["responses"]["UnprocessableBody"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -6161,7 +6206,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RolloutComplete"];
+            };
+        };
         responses: {
             /** @description The completed rollout fields of the target. */
             200: {
@@ -6181,7 +6230,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
-            422: components["responses"]["UnprocessableState"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -7237,6 +7288,13 @@ export interface operations {
                 prune?: boolean;
                 /** @description Publish comment for serving changes whose file entry has none. */
                 comment?: string;
+                /**
+                 * @description Typed confirmation of a console session: the keys, comma-separated, of the
+                 *     `confirmation_required` environments the apply may publish in, each typed by the
+                 *     person. Ignored for Bearer tokens, which are refused there whatever they send.
+                 * @example production
+                 */
+                confirmation?: string;
             };
             header?: never;
             path: {

@@ -12,6 +12,8 @@ export interface ApplyOptions {
   prune: boolean;
   /** Publish comment for serving changes whose file entry has none. */
   comment?: string;
+  /** Keys of the `confirmation_required` environments a person in the console typed to confirm. */
+  confirmed?: string[];
 }
 
 /** The scope each kind of change needs beyond the operation's own flags:write. */
@@ -110,7 +112,12 @@ class ApplyRun {
         return this.applyValue(change);
       case 'serving': {
         const serving = change.after as Serving;
-        await this.serving.write(change.key, change.environment as string, serving, { publish: true, comment: serving.comment ?? this.options.comment ?? null });
+        const environment = change.environment as string;
+        await this.serving.write(change.key, environment, serving, {
+          publish: true,
+          comment: serving.comment ?? this.options.comment ?? null,
+          ...(this.options.confirmed?.includes(environment) ? { confirmation: environment } : {}),
+        });
         return;
       }
     }

@@ -38,9 +38,9 @@ export function configurationController(services: {
       return { body: { status: 'success', data: plan } };
     },
     async applyProjectConfiguration(
-      request: ManagementRequest<Op<'applyProjectConfiguration'>['path'], { prune?: boolean; comment?: string }, ProjectConfiguration>,
+      request: ManagementRequest<Op<'applyProjectConfiguration'>['path'], { prune?: boolean; comment?: string; confirmation?: string }, ProjectConfiguration>,
     ): Promise<OperationResult> {
-      const options = { prune: request.query.prune === true, comment: request.query.comment };
+      const options = { prune: request.query.prune === true, comment: request.query.comment, confirmed: request.query.confirmation?.split(',') };
       const applied = await applier.apply(request.principal, request.params.projectKey, request.body, options, request.audit);
       return { body: { status: 'success', data: applied } };
     },

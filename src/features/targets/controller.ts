@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { components, operations } from '../../../generated/management.js';
 import type { ManagementRequest, OperationResult } from '../../http/operation.js';
 import { findFlagEnvironment } from '../shared/lookup.js';
-import type { AuditCommit, FlagEnvironment, TargetService } from './service.js';
+import type { AuditCommit, Confirmation, FlagEnvironment, TargetService } from './service.js';
 import { targetView } from './view.js';
 
 export { targetView };
@@ -11,6 +11,13 @@ type Schemas = components['schemas'];
 type FlagEnvPath = operations['listTargets']['parameters']['path'];
 type TargetPath = operations['getTarget']['parameters']['path'];
 
+
+const isConsole = (request: Pick<ManagementRequest, 'principal'>) => request.principal.type === 'console_session';
+
+/** The typed confirmation a request carries in its body, and whether a person in the console sent it. */
+function confirmationOf(request: Pick<ManagementRequest, 'principal'> & { body?: { confirmation?: string } }): Confirmation {
+  return { console: isConsole(request), ...(request.body?.confirmation === undefined ? {} : { confirmation: request.body.confirmation }) };
+}
 
 function success(data: unknown): OperationResult {
   return { body: { status: 'success', data } };
@@ -61,7 +68,7 @@ export function targetHandlers(knex: Knex, service: TargetService) {
     async publishTarget(request: ManagementRequest<TargetPath, unknown, Schemas['TargetPublish']>): Promise<OperationResult> {
       const ctx = await resolve(request);
       request.audit.describe(service.readSubject(ctx, 'target.published', request.params.targetUlid));
-      const input = { ...request.body, console: request.principal.type === 'console_session' };
+      const input = { ...request.body, console: isConsole(request) };
       const target = await service.publish(ctx, request.params.targetUlid, input, commit(request));
       return success(targetView(target));
     },
@@ -69,26 +76,28 @@ export function targetHandlers(knex: Knex, service: TargetService) {
     async createRollout(request: ManagementRequest<TargetPath, unknown, Schemas['RolloutCreate']>): Promise<OperationResult> {
       const ctx = await resolve(request);
       request.audit.describe(service.readSubject(ctx, 'target.rollout_initialized', request.params.targetUlid));
-      const t = await service.createRollout(ctx, request.params.targetUlid, request.body, commit(request));
+      const t = await service.createRollout(ctx, request.params.targetUlid, { ...request.body, ...confirmationOf(request) }, commit(request));
       return success({ ulid: t.ulid, rollout_mode: t.rollout_mode, rollout_percentage: t.rollout_percentage, rollout_status: t.rollout_status });
     },
 
     async updateRollout(request: ManagementRequest<TargetPath, unknown, Schemas['RolloutUpdate']>): Promise<OperationResult> {
       const ctx = await resolve(request);
       request.audit.describe(service.readSubject(ctx, 'target.rollout_updated', request.params.targetUlid));
-      return success(targetView(await service.updateRollout(ctx, request.params.targetUlid, request.body, commit(request))));
+      const input = { ...request.body, ...confirmationOf(request) };
+      return success(targetView(await service.updateRollout(ctx, request.params.targetUlid, input, commit(request))));
     },
 
-    async deleteRollout(request: ManagementRequest<TargetPath>): Promise<OperationResult> {
+    async deleteRollout(request: ManagementRequest<TargetPath, { confirmation?: string }>): Promise<OperationResult> {
       const ctx = await resolve(request);
       request.audit.describe(service.readSubject(ctx, 'target.rollout_deleted', request.params.targetUlid));
-      return success(targetView(await service.deleteRollout(ctx, request.params.targetUlid, commit(request))));
+      const by = { console: isConsole(request), confirmation: request.query.confirmation };
+      return success(targetView(await service.deleteRollout(ctx, request.params.targetUlid, commit(request), by)));
     },
 
-    async completeRollout(request: ManagementRequest<TargetPath>): Promise<OperationResult> {
+    async completeRollout(request: ManagementRequest<TargetPath, unknown, Schemas['RolloutComplete'] | undefined>): Promise<OperationResult> {
       const ctx = await resolve(request);
       request.audit.describe(service.readSubject(ctx, 'target.rollout_completed', request.params.targetUlid));
-      const t = await service.completeRollout(ctx, request.params.targetUlid, commit(request));
+      const t = await service.completeRollout(ctx, request.params.targetUlid, commit(request), confirmationOf(request));
       return success({ ulid: t.ulid, rollout_percentage: t.rollout_percentage, rollout_status: t.rollout_status });
     },
   };

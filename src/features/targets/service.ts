@@ -29,24 +29,31 @@ export interface TargetUpdateInput {
   comment?: string | null;
 }
 
-export interface PublishInput {
-  comment?: string | null;
+/**
+ * How a change in a `confirmation_required` environment is confirmed: only a console session
+ * may, by typing the environment's key. Absent: a Bearer token (refused there).
+ */
+export interface Confirmation {
   /** Typed confirmation: the environment's key, typed by a person in the console. */
   confirmation?: string;
   /** The request comes from a console session (the only kind that may confirm by typing). */
   console?: boolean;
+}
+
+export interface PublishInput extends Confirmation {
+  comment?: string | null;
   scheduled_at?: string | null;
   rollout_enabled?: boolean;
   rollout_mode?: RolloutMode;
   rollout_percentage?: number;
 }
 
-export interface RolloutCreateInput {
+export interface RolloutCreateInput extends Confirmation {
   rollout_mode: RolloutMode;
   rollout_percentage?: number;
 }
 
-export interface RolloutUpdateInput {
+export interface RolloutUpdateInput extends Confirmation {
   action?: 'pause' | 'resume';
   rollout_percentage?: number;
 }
@@ -74,6 +81,7 @@ const messages = {
   notPublishable: (s: TargetStatus) => `The target is ${s}; only a draft or scheduled target can be published.`,
   notDeletable: (s: TargetStatus) => `The target is ${s}; only a draft or scheduled target can be deleted.`,
   confirmation: 'This environment requires typed confirmation to publish; publish the target in the web console.',
+  rolloutConfirmation: 'This environment requires typed confirmation to change a rollout; change it in the web console.',
   confirmationMismatch: (key: string) => `Type the environment's key "${key}" to confirm publishing here.`,
   noValues: 'The flag has no values; create a value before creating a target.',
   rolloutInProgress:
@@ -90,6 +98,17 @@ const messages = {
 
 function inProgress(t: TargetRecord): boolean {
   return t.rollout_mode !== null && (t.rollout_status === 'active' || t.rollout_status === 'paused');
+}
+
+/**
+ * SPEC.md: publishing (rollout changes included) where the environment requires typed
+ * confirmation is refused for every token; DESIGN.md section 6: a person in the console confirms
+ * by typing the environment's key.
+ */
+function confirmed(ctx: FlagEnvironment, env: { confirmation_required: boolean }, by: Confirmation, refusal: string): void {
+  if (!env.confirmation_required) return;
+  if (!by.console) throw new UnprocessableError(refusal).withCode('confirmation_required');
+  if (by.confirmation !== ctx.environment.key) throw ValidationError.field('confirmation', messages.confirmationMismatch(ctx.environment.key));
 }
 
 function addError(errors: FieldErrors, field: string, message: string): void {
@@ -299,11 +318,7 @@ export class TargetService {
         addError(fieldErrors, 'comment', 'The comment field is required: this environment requires a comment to publish.');
       }
       if (Object.keys(fieldErrors).length > 0) throw new ValidationError(fieldErrors);
-      if (env.confirmation_required) {
-        // SPEC.md: refused for every token; DESIGN.md section 6: a person in the console confirms by typing.
-        if (!input.console) throw new UnprocessableError(messages.confirmation).withCode('confirmation_required');
-        if (input.confirmation !== ctx.environment.key) throw ValidationError.field('confirmation', messages.confirmationMismatch(ctx.environment.key));
-      }
+      confirmed(ctx, env, input, messages.confirmation);
       if (!publishable.includes(target.status)) throw new UnprocessableError(messages.notPublishable(target.status));
 
       const rollout =
@@ -402,7 +417,8 @@ export class TargetService {
     const errors: FieldErrors = {};
     const rollout = rolloutFields(errors, input.rollout_mode, input.rollout_percentage);
     if (!rollout) throw new ValidationError(errors);
-    return this.locked(ctx, targetUlid, async (tx, target) => {
+    return this.locked(ctx, targetUlid, async (tx, target, env) => {
+      confirmed(ctx, env, input, messages.rolloutConfirmation);
       if (target.status !== 'draft') throw new UnprocessableError(messages.rolloutNotDraft(target.status));
       if (target.rollout_mode !== null) throw new UnprocessableError(messages.rolloutExists);
       const changed = await tx.updateIf(
@@ -434,7 +450,7 @@ export class TargetService {
       const message = hasAction
         ? 'Send either action or rollout_percentage, not both.'
         : 'One of action and rollout_percentage is required.';
-      throw new ValidationError({ action: [message], rollout_percentage: [message] });
+      throw new ValidationError({ body: [message] });
     }
     if (hasPercentage) {
       const p = input.rollout_percentage as number;
@@ -442,7 +458,8 @@ export class TargetService {
         throw ValidationError.field('rollout_percentage', 'The rollout_percentage field must be an integer from 1 to 100.');
       }
     }
-    return this.locked(ctx, targetUlid, async (tx, target) => {
+    return this.locked(ctx, targetUlid, async (tx, target, env) => {
+      confirmed(ctx, env, input, messages.rolloutConfirmation);
       if (target.status !== 'published') throw new UnprocessableError(messages.notPublished);
       if (!inProgress(target)) throw new UnprocessableError(messages.noActiveRollout);
       const nowIso = this.clock.now().toISOString();
@@ -483,8 +500,9 @@ export class TargetService {
     });
   }
 
-  async deleteRollout(ctx: FlagEnvironment, targetUlid: string, audit: AuditCommit): Promise<TargetRecord> {
-    return this.locked(ctx, targetUlid, async (tx, target) => {
+  async deleteRollout(ctx: FlagEnvironment, targetUlid: string, audit: AuditCommit, by: Confirmation = {}): Promise<TargetRecord> {
+    return this.locked(ctx, targetUlid, async (tx, target, env) => {
+      confirmed(ctx, env, by, messages.rolloutConfirmation);
       if (target.status === 'expired') throw new UnprocessableError(messages.expired);
       if (target.rollout_mode === null) throw new UnprocessableError(messages.noRollout);
       const nowIso = this.clock.now().toISOString();
@@ -503,8 +521,9 @@ export class TargetService {
     });
   }
 
-  async completeRollout(ctx: FlagEnvironment, targetUlid: string, audit: AuditCommit): Promise<TargetRecord> {
-    return this.locked(ctx, targetUlid, async (tx, target) => {
+  async completeRollout(ctx: FlagEnvironment, targetUlid: string, audit: AuditCommit, by: Confirmation = {}): Promise<TargetRecord> {
+    return this.locked(ctx, targetUlid, async (tx, target, env) => {
+      confirmed(ctx, env, by, messages.rolloutConfirmation);
       if (target.status !== 'published') throw new UnprocessableError(messages.notPublished);
       if (target.rollout_mode === null) throw new UnprocessableError(messages.noRollout);
       if (target.rollout_status === 'completed') throw new UnprocessableError(messages.alreadyCompleted);

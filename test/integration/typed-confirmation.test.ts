@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachDatabase } from '../support/databases.js';
+import { expectOk } from '../support/expect-ok.js';
+import { startTestApp, type ApiResponse, type TestApp } from '../support/test-app.js';
+import { expectNoWrites } from './admin-support.js';
+
+const password = 'correct horse battery staple';
+
+/**
+ * Typed confirmation beyond publish: every change of what a `confirmation_required` environment
+ * serves (rollouts, serve, promote, apply) is refused for Bearer tokens and allowed to a console
+ * session only with the environment's key.
+ */
+describeEachDatabase('typed confirmation of rollouts and flags-as-code publishes', (db) => {
+  let app: TestApp;
+  let session: { cookie: string; csrf: string };
+  const projectKey = `confirm-${Date.now().toString(36)}`;
+  const p = `/projects/${projectKey}`;
+  const locked = `${p}/flags/checkout/environments/locked`;
+  /** A draft (for createRollout) and a published target with an active manual rollout at 10 %. */
+  let draft: string;
+  let rolling: string;
+
+  const ok = (method: string, path: string, body?: unknown) => expectOk(app, method, path, body);
+  const bySession = (method: string, path: string, body?: unknown) =>
+    app.request(method, `/management/v1${path}`, { headers: { cookie: session.cookie, 'x-csrf-token': session.csrf }, ...(body === undefined ? {} : { body }) });
+  const target = async (ulid: string) => ok('GET', `${locked}/targets/${ulid}`);
+
+  function expectRefusedForTokens(res: ApiResponse): void {
+    expect(res.status, JSON.stringify(res.body)).toBe(422);
+    expect(res.body).toMatchObject({ status: 'error', code: 'confirmation_required' });
+    expect(res.body.message).toMatch(/typed confirmation/);
+  }
+
+  function expectConfirmationField(res: ApiResponse): void {
+    expect(res.status, JSON.stringify(res.body)).toBe(422);
+    expect(res.body.errors).toEqual({ confirmation: ['Type the environment\'s key "locked" to confirm publishing here.'] });
+  }
+
+  beforeAll(async () => {
+    app = await startTestApp(db);
+    const owner = await app.knex('accounts').where('ulid', app.ownerUlid).first('email');
+    await ok('PUT', `/accounts/${app.ownerUlid}/password`, { password });
+    const signIn = await app.request('POST', '/management/v1/session', { body: { email: owner.email, password } });
+    session = { cookie: (signIn.headers.get('set-cookie') ?? '').split(';')[0] as string, csrf: signIn.body.data.csrf_token };
+    await ok('POST', '/projects', { key: projectKey, name: 'Confirm', environments: [{ key: 'staging', name: 'Staging' }, { key: 'locked', name: 'Locked' }] });
+    await ok('POST', `${p}/flags`, { key: 'checkout', name: 'Checkout', type: 'boolean' });
+    // Set up while the environment does not require confirmation yet.
+    const first = await ok('POST', `${locked}/targets`);
+    await ok('PUT', `${locked}/targets/${first.ulid}/publish`, {});
+    const values: Array<{ ulid: string; display: string }> = await ok('GET', `${p}/flags/checkout/values`);
+    const second = await ok('POST', `${locked}/targets`);
+    await ok('PUT', `${locked}/targets/${second.ulid}`, { value_ulid: values.find((v) => v.display === 'true')!.ulid });
+    rolling = (await ok('PUT', `${locked}/targets/${second.ulid}/publish`, { rollout_enabled: true, rollout_mode: 'manual', rollout_percentage: 10 })).ulid;
+    draft = (await ok('POST', `${locked}/targets`)).ulid;
+    await ok('PUT', `${p}/environments/locked`, { name: 'Locked', confirmation_required: true });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('refuses every rollout change with a Bearer token, whatever it sends, and changes nothing', async () => {
+    const attempts: Array<[string, string, unknown?]> = [
+      ['POST', `${locked}/targets/${draft}/rollout`, { rollout_mode: 'manual', rollout_percentage: 20, confirmation: 'locked' }],
+      ['PUT', `${locked}/targets/${rolling}/rollout`, { action: 'pause', confirmation: 'locked' }],
+      ['PUT', `${locked}/targets/${rolling}/rollout`, { rollout_percentage: 50, confirmation: 'locked' }],
+      ['POST', `${locked}/targets/${rolling}/rollout/complete`, { confirmation: 'locked' }],
+      ['POST', `${locked}/targets/${rolling}/rollout/complete`],
+      ['DELETE', `${locked}/targets/${rolling}/rollout?confirmation=locked`],
+    ];
+    for (const [method, path, body] of attempts) {
+      expectRefusedForTokens(await expectNoWrites(app, () => app.mgmt(method, path, body)));
+    }
+    expect(await target(rolling)).toMatchObject({ rollout_status: 'active', rollout_percentage: 10 });
+    expect(await target(draft)).toMatchObject({ rollout_mode: null });
+    // The refusal is audited with its rule.
+    const entry = await app.knex('audit_entries').where('action', 'target.rollout_deleted').orderBy('ulid', 'desc').first('result', 'status_code');
+    expect(entry).toMatchObject({ result: 'invalid', status_code: 422 });
+  });
+
+  it('lets a console session change rollouts there only with the environment key typed', async () => {
+    // Without and with a wrong confirmation: a field-keyed 422, nothing written.
+    expectConfirmationField(await expectNoWrites(app, () => bySession('PUT', `${locked}/targets/${rolling}/rollout`, { action: 'pause' })));
+    expectConfirmationField(await expectNoWrites(app, () => bySession('PUT', `${locked}/targets/${rolling}/rollout`, { action: 'pause', confirmation: 'staging' })));
+    expectConfirmationField(await expectNoWrites(app, () => bySession('POST', `${locked}/targets/${rolling}/rollout/complete`)));
+    expectConfirmationField(await expectNoWrites(app, () => bySession('DELETE', `${locked}/targets/${draft}/rollout`)));
+    expectConfirmationField(await expectNoWrites(app, () => bySession('POST', `${locked}/targets/${draft}/rollout`, { rollout_mode: 'automatic' })));
+
+    const created = await bySession('POST', `${locked}/targets/${draft}/rollout`, { rollout_mode: 'manual', rollout_percentage: 5, confirmation: 'locked' });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    expect(created.body.data).toEqual({ ulid: draft, rollout_mode: 'manual', rollout_percentage: 5, rollout_status: 'active' });
+
+    const paused = await bySession('PUT', `${locked}/targets/${rolling}/rollout`, { action: 'pause', confirmation: 'locked' });
+    expect(paused.body.data).toMatchObject({ rollout_status: 'paused' });
+    // Resume too is refused to a token while the session may do it.
+    expectRefusedForTokens(await app.mgmt('PUT', `${locked}/targets/${rolling}/rollout`, { action: 'resume' }));
+    const resumed = await bySession('PUT', `${locked}/targets/${rolling}/rollout`, { action: 'resume', confirmation: 'locked' });
+    expect(resumed.body.data).toMatchObject({ rollout_status: 'active' });
+    const widened = await bySession('PUT', `${locked}/targets/${rolling}/rollout`, { rollout_percentage: 60, confirmation: 'locked' });
+    expect(widened.body.data).toMatchObject({ rollout_status: 'active', rollout_percentage: 60 });
+    // Both an action and a percentage (with a confirmation): one message for the body.
+    const both = await bySession('PUT', `${locked}/targets/${rolling}/rollout`, { action: 'pause', rollout_percentage: 5, confirmation: 'locked' });
+    expect(both.status).toBe(422);
+    expect(Object.keys(both.body.errors)).toEqual(['body']);
+    const completed = await bySession('POST', `${locked}/targets/${rolling}/rollout/complete`, { confirmation: 'locked' });
+    expect(completed.body.data).toEqual({ ulid: rolling, rollout_percentage: 100, rollout_status: 'completed' });
+    const removed = await bySession('DELETE', `${locked}/targets/${draft}/rollout?confirmation=locked`);
+    expect(removed.status, JSON.stringify(removed.body)).toBe(200);
+    expect(removed.body.data).toMatchObject({ ulid: draft, rollout_mode: null, rollout_percentage: null, rollout_status: null });
+  });
+
+  it('applies the same rule to serving a value now', async () => {
+    const path = `${locked}/serve`;
+    expectRefusedForTokens(await expectNoWrites(app, () => app.mgmt('POST', path, { value: 'false', confirmation: 'locked' })));
+    expectConfirmationField(await expectNoWrites(app, () => bySession('POST', path, { value: 'false' })));
+    const served = await bySession('POST', path, { value: 'false', confirmation: 'locked' });
+    expect(served.status, JSON.stringify(served.body)).toBe(200);
+    expect(await ok('GET', `${locked}/evaluate`)).toMatchObject({ value: false, resolved_by: 'target' });
+  });
+
+  it('applies the same rule to promoting with publish', async () => {
+    await ok('POST', `${p}/flags/checkout/environments/staging/serve`, { value: 'true' });
+    const body = { from: 'staging', to: 'locked', publish: true };
+    expectRefusedForTokens(await expectNoWrites(app, () => app.mgmt('POST', `${p}/configuration/promote`, { ...body, confirmation: 'locked' })));
+    expectConfirmationField(await expectNoWrites(app, () => bySession('POST', `${p}/configuration/promote`, body)));
+    const promoted = await bySession('POST', `${p}/configuration/promote`, { ...body, confirmation: 'locked' });
+    expect(promoted.status, JSON.stringify(promoted.body)).toBe(200);
+    expect(promoted.body.data.promoted).toEqual([{ flag: 'checkout', target_ulid: expect.stringMatching(/^tgt_/), status: 'published' }]);
+    // A promote that only drafts needs no confirmation.
+    await ok('POST', `${p}/flags/checkout/environments/staging/serve`, { value: 'false' });
+    const drafted = await app.mgmt('POST', `${p}/configuration/promote`, { from: 'staging', to: 'locked' });
+    expect(drafted.body.data.promoted[0].status).toBe('draft');
+  });
+
+  it('applies the same rule to applying a configuration file, confirmed per environment', async () => {
+    const file = (await app.mgmt('GET', `${p}/configuration`)).body;
+    file.flags.find((f: { key: string }) => f.key === 'checkout').environments.locked = { value: 'false', comment: null, rules: [], rollout: null };
+    const apply = `${p}/configuration/apply`;
+    expectRefusedForTokens(await expectNoWrites(app, () => app.mgmt('POST', `${apply}?confirmation=locked`, file)));
+    expectConfirmationField(await expectNoWrites(app, () => bySession('POST', apply, file)));
+    expectConfirmationField(await expectNoWrites(app, () => bySession('POST', `${apply}?confirmation=staging`, file)));
+    const applied = await bySession('POST', `${apply}?confirmation=staging,locked`, file);
+    expect(applied.status, JSON.stringify(applied.body)).toBe(200);
+    expect(applied.body.data.changes.map((c: { action: string; kind: string }) => `${c.action} ${c.kind}`)).toEqual(['publish serving']);
+    expect(await ok('GET', `${locked}/evaluate`)).toMatchObject({ value: false, resolved_by: 'target' });
+  });
+});
