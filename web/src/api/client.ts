@@ -20,33 +20,63 @@ const csrf: Middleware = {
 export const api = createClient<paths>({ baseUrl: '/management/v1', credentials: 'same-origin' });
 api.use(csrf);
 
-/** An API error as the console shows it: its code, its message, and field messages by field. */
-export interface ApiProblem {
-  status: number;
-  code?: string;
-  message: string;
-  fields: Record<string, string[]>;
+/**
+ * An error body as the document describes it: the standard envelope (a 403 adds
+ * `required_scope`) or the field-keyed 422, whose keys are dotted paths (`criteria.0.values`).
+ */
+export type ErrorBody = Schemas['ErrorEnvelope'] | Schemas['ScopeErrorEnvelope'] | Schemas['ValidationError'];
+
+function isErrorBody(body: unknown): body is ErrorBody {
+  return typeof body === 'object' && body !== null && typeof (body as { message?: unknown }).message === 'string';
 }
 
-export function problemOf(status: number, body: unknown): ApiProblem {
-  const error = (typeof body === 'object' && body !== null ? body : {}) as { message?: string; code?: string; errors?: Record<string, string[]> };
-  return { status, code: error.code, message: error.message ?? `The request failed (HTTP ${status}).`, fields: error.errors ?? {} };
-}
-
+/**
+ * A refused or failed request as the console shows it: the HTTP status (0 when Vexil could not be
+ * reached) and the API's error body when it sent one.
+ */
 export class ApiError extends Error {
-  constructor(readonly problem: ApiProblem) {
-    super(problem.message);
+  readonly body: ErrorBody | undefined;
+
+  constructor(
+    readonly status: number,
+    body: unknown,
+    fallback = `The request failed (HTTP ${status}).`,
+  ) {
+    const typed = isErrorBody(body) ? body : undefined;
+    super(typed?.message ?? fallback);
+    this.body = typed;
+  }
+
+  get code(): Schemas['ErrorCode'] | undefined {
+    return this.body?.code;
+  }
+
+  /** Field-keyed messages of a 422 (empty for other errors). */
+  get fields(): Schemas['ValidationError']['errors'] {
+    return this.body && 'errors' in this.body ? this.body.errors : {};
   }
 }
 
-/** The `data` of a success envelope, or an ApiError carrying the API's problem. */
+/**
+ * The messages for one field of a form: those keyed by its name and by paths under it, so
+ * `criteria.0.values.2` reaches the field `criteria.0.values` and `grants.projects.1` the field
+ * `grants.projects`.
+ */
+export function fieldMessages(problem: ApiError | undefined, name: string): string[] {
+  if (!problem) return [];
+  return Object.entries(problem.fields)
+    .filter(([key]) => key === name || key.startsWith(`${name}.`))
+    .flatMap(([, messages]) => messages);
+}
+
+/** The `data` of a success envelope, or an ApiError carrying the API's error body. */
 export async function unwrap<T>(request: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
   let result: { data?: T; error?: unknown; response: Response };
   try {
     result = await request;
   } catch {
-    throw new ApiError({ status: 0, message: 'Vexil cannot be reached.', fields: {} });
+    throw new ApiError(0, undefined, 'Vexil cannot be reached.');
   }
-  if (!result.response.ok || result.error !== undefined) throw new ApiError(problemOf(result.response.status, result.error));
+  if (!result.response.ok || result.error !== undefined) throw new ApiError(result.response.status, result.error);
   return result.data as T;
 }

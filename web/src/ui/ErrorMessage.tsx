@@ -1,7 +1,7 @@
-import { ApiError, type ApiProblem } from '../api/client';
+import { ApiError } from '../api/client';
 
 /** What went wrong, as the API said it: code and message. Field messages are shown by their fields. */
-export function ErrorMessage({ problem }: { problem: ApiProblem | undefined }) {
+export function ErrorMessage({ problem }: { problem: ApiError | undefined }) {
   if (!problem) return null;
   return (
     <div role="alert" className="error">
@@ -10,7 +10,7 @@ export function ErrorMessage({ problem }: { problem: ApiProblem | undefined }) {
   );
 }
 
-export function problemFrom(error: unknown): ApiProblem {
-  if (error instanceof ApiError) return error.problem;
-  return { status: 0, message: error instanceof Error ? error.message : String(error), fields: {} };
+export function problemFrom(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  return new ApiError(0, undefined, error instanceof Error ? error.message : String(error));
 }

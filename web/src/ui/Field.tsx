@@ -1,26 +1,79 @@
-import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
-import type { ApiProblem } from '../api/client';
+import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
+import { fieldMessages, type ApiError } from '../api/client';
 
-/** A labelled input with the API's field-keyed messages beside it. */
-export function Field({
-  label,
-  name,
-  problem,
-  hint,
-  ...input
-}: InputHTMLAttributes<HTMLInputElement> & { label: string; name: string; problem?: ApiProblem; hint?: ReactNode }) {
+/** What every labelled control takes: its label, the API field it edits, the request's problem. */
+interface Labelled {
+  label: ReactNode;
+  /** The API field (a dotted path for nested fields, e.g. `criteria.0.values`). */
+  name: string;
+  problem?: ApiError | undefined;
+  hint?: ReactNode;
+}
+
+/** Ids and messages of one control: its field messages and hint are its description. */
+function useControl(name: string, problem: ApiError | undefined, hint: ReactNode) {
   const id = useId();
-  const messages = problem?.fields[name] ?? [];
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input id={id} name={name} aria-invalid={messages.length > 0} aria-describedby={messages.length > 0 ? `${id}-error` : undefined} {...input} />
-      {hint ? <small>{hint}</small> : null}
+  const messages = fieldMessages(problem, name);
+  const describedBy = [hint ? `${id}-hint` : '', messages.length > 0 ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  const extras = (
+    <>
+      {hint ? (
+        <small id={`${id}-hint`} className="hint">
+          {hint}
+        </small>
+      ) : null}
       {messages.length > 0 ? (
         <span id={`${id}-error`} className="field-error">
           {messages.join(' ')}
         </span>
       ) : null}
+    </>
+  );
+  return { id, invalid: messages.length > 0, describedBy, extras };
+}
+
+/** A labelled input with the API's field-keyed messages beside it. */
+export function Field({ label, name, problem, hint, ...input }: InputHTMLAttributes<HTMLInputElement> & Labelled) {
+  const control = useControl(name, problem, hint);
+  return (
+    <div className="field">
+      <label htmlFor={control.id}>{label}</label>
+      <input id={control.id} name={name} aria-invalid={control.invalid} aria-describedby={control.describedBy} {...input} />
+      {control.extras}
     </div>
   );
+}
+
+/** A labelled select with the API's field-keyed messages beside it. */
+export function SelectField({ label, name, problem, hint, children, ...select }: SelectHTMLAttributes<HTMLSelectElement> & Labelled) {
+  const control = useControl(name, problem, hint);
+  return (
+    <div className="field">
+      <label htmlFor={control.id}>{label}</label>
+      <select id={control.id} name={name} aria-invalid={control.invalid} aria-describedby={control.describedBy} {...select}>
+        {children}
+      </select>
+      {control.extras}
+    </div>
+  );
+}
+
+/** A checkbox with its label after it, and the API's messages for its field. */
+export function CheckboxField({ label, name, problem, hint, ...input }: Omit<InputHTMLAttributes<HTMLInputElement>, 'type'> & Labelled) {
+  const control = useControl(name, problem, hint);
+  return (
+    <div className="field checkbox">
+      <label htmlFor={control.id}>
+        <input id={control.id} type="checkbox" name={name} aria-invalid={control.invalid} aria-describedby={control.describedBy} {...input} /> {label}
+      </label>
+      {control.extras}
+    </div>
+  );
+}
+
+/** Messages keyed exactly by a group's path (`criteria.0`, `criteria`), shown at the group. */
+export function GroupMessages({ problem, name }: { problem: ApiError | undefined; name: string }) {
+  const messages = problem?.fields[name] ?? [];
+  if (messages.length === 0) return null;
+  return <span className="field-error">{messages.join(' ')}</span>;
 }

@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { ApiProblem } from '../api/client';
+import type { ApiError } from '../api/client';
 import { problemFrom } from './ErrorMessage';
 
 /** Loads data for a screen; `reload` fetches again after a change. */
-export function useAsync<T>(load: () => Promise<T>, deps: unknown[]): { data?: T; problem?: ApiProblem; loading: boolean; reload: () => void } {
-  const [state, setState] = useState<{ data?: T; problem?: ApiProblem; loading: boolean }>({ loading: true });
+export function useAsync<T>(load: () => Promise<T>, deps: unknown[]): { data?: T; problem?: ApiError; loading: boolean; reload: () => void } {
+  const [state, setState] = useState<{ data?: T; problem?: ApiError; loading: boolean }>({ loading: true });
   const [tick, setTick] = useState(0);
   useEffect(() => {
     let live = true;
@@ -23,8 +23,8 @@ export function useAsync<T>(load: () => Promise<T>, deps: unknown[]): { data?: T
 }
 
 /** Runs an action, keeping its problem for display. */
-export function useAction(): { run: (action: () => Promise<unknown>) => Promise<boolean>; problem?: ApiProblem; busy: boolean; clear: () => void } {
-  const [problem, setProblem] = useState<ApiProblem>();
+export function useAction(): { run: (action: () => Promise<unknown>) => Promise<boolean>; problem?: ApiError; busy: boolean; clear: () => void } {
+  const [problem, setProblem] = useState<ApiError>();
   const [busy, setBusy] = useState(false);
   const run = useCallback(async (action: () => Promise<unknown>) => {
     setBusy(true);
