@@ -90,13 +90,14 @@ describe('the web console', () => {
     await staging.getByRole('button', { name: 'New draft in Staging' }).click();
     const ruleForm = staging.getByRole('form', { name: 'New rule in Staging' });
     await ruleForm.getByLabel('Rule description').fill('Pro plan');
-    await ruleForm.getByLabel('Attribute', { exact: true }).fill('plan');
-    await ruleForm.getByLabel('Values (comma-separated)').fill('pro');
+    await ruleForm.getByLabel('Attribute of criterion 1', { exact: true }).fill('plan');
+    await ruleForm.getByLabel('Values of criterion 1 (comma-separated)').fill('pro');
     await ruleForm.getByLabel('Serve').selectOption({ label: 'Sale' });
     await ruleForm.getByRole('button', { name: 'Add rule' }).click();
     await staging.getByText('Pro plan').first().waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, '04-draft-editor');
+    await staging.getByRole('button', { name: 'Review and publish in Staging…' }).click();
     await staging.getByRole('button', { name: 'Publish to Staging' }).click();
     await staging.getByRole('button', { name: 'New draft in Staging' }).waitFor();
     expect(await served('staging', 'banner', [{ key: 'plan', values: [{ value: 'pro' }] }])).toEqual({ string: 'Sale' });
@@ -111,6 +112,7 @@ describe('the web console', () => {
     await page.reload();
     const production = panel('Production');
     await production.getByLabel('Base value').selectOption({ label: 'Sale' });
+    await production.getByRole('button', { name: 'Review and publish in Production…' }).click();
     await production.getByText('Type production to publish in Production').waitFor();
     const publish = production.getByRole('button', { name: 'Publish to Production' });
     expect(await publish.isDisabled()).toBe(true);
@@ -128,6 +130,7 @@ describe('the web console', () => {
     const staging = panel('Staging');
     await staging.getByRole('button', { name: 'New draft in Staging' }).click();
     await staging.getByLabel('Base value').selectOption({ label: 'Sale' });
+    await staging.getByRole('button', { name: 'Review and publish in Staging…' }).click();
     await staging.getByLabel('manual').check();
     await staging.getByLabel('Percentage').fill('30');
     await staging.getByRole('button', { name: 'Publish to Staging' }).click();
@@ -165,6 +168,7 @@ describe('the web console', () => {
     await page.goto(`${vexil.baseUrl}/projects/${project}/flags/banner`);
     const staging = panel('Staging');
     await staging.getByRole('button', { name: 'New draft in Staging' }).click();
+    await staging.getByRole('button', { name: 'Review and publish in Staging…' }).click();
     await staging.getByLabel('Schedule for (optional)').fill('2099-01-01T10:00');
     await staging.getByRole('button', { name: 'Publish to Staging' }).click();
     await staging.getByText('History in Staging').click();

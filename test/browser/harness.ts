@@ -100,3 +100,12 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(screenshotDir, { recursive: true });
   await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true });
 }
+
+/** Signs the owner in through the sign-in form and waits for the projects screen. */
+export async function signIn(page: Page, vexil: RunningVexil): Promise<void> {
+  await page.goto(vexil.baseUrl);
+  await page.getByLabel('Email').fill(vexil.ownerEmail);
+  await page.getByLabel('Password').fill(vexil.ownerPassword);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Projects' }).waitFor();
+}

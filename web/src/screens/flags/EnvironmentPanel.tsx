@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { api, unwrap, type Schemas } from '../../api/client';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { useAction, useAsync } from '../../ui/useAsync';
@@ -11,15 +12,25 @@ export interface PanelContext {
   flag: string;
   environment: Schemas['Environment'];
   values: Schemas['FlagValue'][];
+  /** The project's segments, offered by key in segment criteria. */
+  segments?: Schemas['Segment'][];
+  /** Context types, attribute names and values observed in the environment: the editors' suggestions. */
+  observed?: Schemas['ContextAttributes'];
 }
 
 export const targetsPath = (c: PanelContext) => ({ projectKey: c.project, flagKey: c.flag, environmentKey: c.environment.key });
 export const displayOf = (values: Schemas['FlagValue'][], ulid: string | null | undefined) => values.find((v) => v.ulid === ulid)?.display ?? '?';
 
 /** One environment of a flag: what it serves now and why, its draft, rollouts and history. */
-export function EnvironmentPanel(context: PanelContext) {
-  const { environment, values } = context;
-  const path = targetsPath(context);
+export function EnvironmentPanel(props: Omit<PanelContext, 'observed'>) {
+  const { environment, values } = props;
+  const path = targetsPath(props);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const observed = useAsync(
+    () => unwrap(api.GET('/projects/{projectKey}/environments/{environmentKey}/context-attributes', { params: { path: { projectKey: props.project, environmentKey: environment.key } } })),
+    [props.project, environment.key],
+  );
+  const context: PanelContext = { ...props, observed: observed.data?.data };
   // Values change what the default serves: read again when they do.
   const served = useAsync(() => unwrap(api.GET('/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/evaluate', { params: { path } })), [
     context.project,
@@ -48,12 +59,17 @@ export function EnvironmentPanel(context: PanelContext) {
     served.reload();
     targets.reload();
   };
+  // After a publish or rollout change the control used may be gone: the panel's heading takes focus.
+  const refreshAndFocus = () => {
+    refresh();
+    heading.current?.focus();
+  };
   const list = targets.data?.data ?? [];
   const draft = list.find((t) => t.status === 'draft');
   const rolling = list.find((t) => t.status === 'published' && (t.rollout_status === 'active' || t.rollout_status === 'paused'));
   return (
     <article className="environment" style={{ borderColor: environment.color }} aria-labelledby={`env-${environment.key}`}>
-      <h2 id={`env-${environment.key}`}>
+      <h2 id={`env-${environment.key}`} ref={heading} tabIndex={-1}>
         <span className="swatch" style={{ background: environment.color }} aria-hidden="true" /> {environment.name}
       </h2>
       <ErrorMessage problem={served.problem ?? targets.problem} />
@@ -69,9 +85,9 @@ export function EnvironmentPanel(context: PanelContext) {
         </p>
       ) : null}
       <ServeNow context={context} onServed={refresh} />
-      {rolling ? <RolloutControls context={context} target={rolling} onChange={refresh} /> : null}
+      {rolling ? <RolloutControls context={context} target={rolling} onChange={refreshAndFocus} /> : null}
       {draft ? (
-        <DraftEditor context={context} draft={draft} onChange={refresh} />
+        <DraftEditor context={context} draft={draft} onChange={refresh} onPublished={refreshAndFocus} />
       ) : (
         <>
           <button
@@ -84,6 +100,7 @@ export function EnvironmentPanel(context: PanelContext) {
           >
             New draft in {environment.name}
           </button>
+          <p className="hint">Changes, and rollouts of them to a percentage of contexts, start as a draft and are published from it.</p>
           <ErrorMessage problem={createDraft.problem} />
         </>
       )}

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { api, unwrap, type Schemas } from '../../api/client';
 import { Link, navigate } from '../../app/router';
 import { ErrorMessage } from '../../ui/ErrorMessage';
-import { Field } from '../../ui/Field';
+import { Field, SelectField } from '../../ui/Field';
 import { TypedConfirmation } from '../../ui/TypedConfirmation';
 import { useAction, useAsync } from '../../ui/useAsync';
 
@@ -46,7 +46,8 @@ export function FlagsScreen({ project }: { project: string }) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void create.run(async () => {
-      await unwrap(api.POST('/projects/{projectKey}/flags', { params: { path: { projectKey: project } }, body: { key, name, type: newType } as Schemas['FlagCreate'] }));
+      const body: Schemas['FlagCreate'] = { key, name, type: newType, description: null, include_in_mobile: true, include_in_client: true };
+      await unwrap(api.POST('/projects/{projectKey}/flags', { params: { path: { projectKey: project } }, body }));
       navigate(`/projects/${project}/flags/${key}`);
     });
   };
@@ -136,14 +137,11 @@ export function FlagsScreen({ project }: { project: string }) {
       <form onSubmit={submit} className="inline">
         <Field label="Key" name="key" required value={key} onChange={(e) => setKey(e.target.value)} problem={create.problem} />
         <Field label="Name" name="name" required value={name} onChange={(e) => setName(e.target.value)} problem={create.problem} />
-        <label>
-          Type{' '}
-          <select value={newType} onChange={(e) => setNewType(e.target.value as FlagType)}>
-            {flagTypes.map((t) => (
-              <option key={t}>{t}</option>
-            ))}
-          </select>
-        </label>
+        <SelectField label="Type" name="type" value={newType} onChange={(e) => setNewType(e.target.value as FlagType)} problem={create.problem}>
+          {flagTypes.map((t) => (
+            <option key={t}>{t}</option>
+          ))}
+        </SelectField>
         <button type="submit" disabled={create.busy}>
           Create flag
         </button>

@@ -1,55 +1,108 @@
-import { useState } from 'react';
-import { api, unwrap, type Schemas } from '../../api/client';
+import { useState, type FormEvent } from 'react';
+import { api, fieldMessages, unwrap, type Schemas } from '../../api/client';
+import { Dialog, useDialog } from '../../ui/Dialog';
 import { ErrorMessage } from '../../ui/ErrorMessage';
+import { Field } from '../../ui/Field';
+import { TypedConfirmation } from '../../ui/TypedConfirmation';
 import { useAction } from '../../ui/useAsync';
 import { targetsPath, type PanelContext } from './EnvironmentPanel';
 
 /** The automatic rollout's steps, as the management document describes them. */
 const automaticSteps = [1, 5, 10, 25, 50, 100];
 const nextStep = (current: number | null) => automaticSteps.find((step) => step > (current ?? 0));
+const rolloutPath = '/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets/{targetUlid}/rollout' as const;
 
-/** A published target's rollout: progress, pause and resume, percentage, complete, remove. */
+/** A rollout change; its `run` receives the environment key the person typed, where it is required. */
+interface Change {
+  label: string;
+  run: (confirmation: string | undefined) => Promise<unknown>;
+}
+
+/**
+ * A published target's rollout: progress, pause and resume, percentage, complete, remove. Where
+ * the environment requires typed confirmation, each change first asks for the environment key.
+ */
 export function RolloutControls({ context, target, onChange }: { context: PanelContext; target: Schemas['Target']; onChange: () => void }) {
+  const { environment } = context;
   const path = { ...targetsPath(context), targetUlid: target.ulid };
   const [percentage, setPercentage] = useState(String(target.rollout_percentage ?? ''));
+  const [pending, setPending] = useState<Change>();
+  const [confirmation, setConfirmation] = useState('');
+  const dialog = useDialog();
   const action = useAction();
-  const run = (work: () => Promise<unknown>) => void action.run(async () => (await work(), onChange()));
-  const rolloutPath = '/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets/{targetUlid}/rollout' as const;
+  const perform = (change: Change, typed: string | undefined) =>
+    void action.run(async () => {
+      await change.run(typed);
+      // The control pressed may be gone after the change: the panel takes focus (onChange).
+      if (dialog.isOpen) dialog.close({ restoreFocus: false });
+      onChange();
+    });
+  const request = (change: Change) => {
+    if (!environment.confirmation_required) return perform(change, undefined);
+    action.clear();
+    setConfirmation('');
+    setPending(change);
+    dialog.open();
+  };
+  const confirm = (event: FormEvent) => {
+    event.preventDefault();
+    if (pending) perform(pending, confirmation);
+  };
+  const update = (label: string, body: { action: 'pause' | 'resume' } | { rollout_percentage: number }): Change => ({
+    label,
+    run: (typed) => unwrap(api.PUT(rolloutPath, { params: { path }, body: typed === undefined ? body : { ...body, confirmation: typed } })),
+  });
+  const complete: Change = { label: 'Complete rollout', run: (typed) => unwrap(api.POST(`${rolloutPath}/complete`, { params: { path }, body: typed === undefined ? {} : { confirmation: typed } })) };
+  const remove: Change = { label: 'Remove rollout', run: (typed) => unwrap(api.DELETE(rolloutPath, { params: { path, query: typed === undefined ? {} : { confirmation: typed } } })) };
   return (
-    <section className="rollout" aria-label={`Rollout in ${context.environment.name}`}>
+    <section className="rollout" aria-label={`Rollout in ${environment.name}`}>
       <p role="status">
         Rollout: {target.rollout_mode}, <strong>{target.rollout_percentage}%</strong>, {target.rollout_status}
       </p>
-      <progress max={100} value={target.rollout_percentage ?? 0} aria-label="Rollout percentage" />
+      <progress max={100} value={target.rollout_percentage ?? 0} aria-label={`Rollout percentage in ${environment.name}`} />
       {target.rollout_mode === 'automatic' && nextStep(target.rollout_percentage) !== undefined ? (
         <p>Next automatic step: {nextStep(target.rollout_percentage)}% (steps 1, 5, 10, 25, 50, 100 %; paused rollouts wait).</p>
       ) : null}
-      {target.rollout_status === 'active' ? (
-        <button type="button" onClick={() => run(() => unwrap(api.PUT(rolloutPath, { params: { path }, body: { action: 'pause' } })))}>
-          Pause rollout
-        </button>
-      ) : (
-        <button type="button" onClick={() => run(() => unwrap(api.PUT(rolloutPath, { params: { path }, body: { action: 'resume' } })))}>
-          Resume rollout
-        </button>
-      )}
-      {target.rollout_mode === 'manual' && target.rollout_status === 'active' ? (
-        <span className="inline">
-          <label>
-            Percentage <input type="number" min={1} max={100} value={percentage} onChange={(e) => setPercentage(e.target.value)} />
-          </label>
-          <button type="button" onClick={() => run(() => unwrap(api.PUT(rolloutPath, { params: { path }, body: { rollout_percentage: Number(percentage) } })))}>
-            Set percentage
+      <div className="actions">
+        {target.rollout_status === 'active' ? (
+          <button type="button" onClick={() => request(update('Pause rollout', { action: 'pause' }))}>
+            Pause rollout
           </button>
-        </span>
-      ) : null}
-      <button type="button" onClick={() => run(() => unwrap(api.POST(`${rolloutPath}/complete`, { params: { path } })))}>
-        Complete rollout
-      </button>
-      <button type="button" onClick={() => run(() => unwrap(api.DELETE(rolloutPath, { params: { path } })))}>
-        Remove rollout
-      </button>
-      <ErrorMessage problem={action.problem} />
+        ) : (
+          <button type="button" onClick={() => request(update('Resume rollout', { action: 'resume' }))}>
+            Resume rollout
+          </button>
+        )}
+        {target.rollout_mode === 'manual' && target.rollout_status === 'active' ? (
+          <span className="inline">
+            <Field label="New percentage" name="rollout_percentage" type="number" min={1} max={100} value={percentage} onChange={(e) => setPercentage(e.target.value)} problem={dialog.isOpen ? undefined : action.problem} />
+            <button type="button" onClick={() => request(update(`Set the rollout to ${percentage}%`, { rollout_percentage: Number(percentage) }))}>
+              Set percentage
+            </button>
+          </span>
+        ) : null}
+        <button type="button" onClick={() => request(complete)}>
+          Complete rollout
+        </button>
+        <button type="button" onClick={() => request(remove)}>
+          Remove rollout
+        </button>
+      </div>
+      {dialog.isOpen ? null : <ErrorMessage problem={action.problem} />}
+      <Dialog control={dialog} title={`${pending?.label ?? 'Change the rollout'} in ${environment.name}`}>
+        <form onSubmit={confirm} aria-label={`Confirm the rollout change in ${environment.name}`}>
+          <TypedConfirmation expected={environment.key} value={confirmation} onChange={setConfirmation} what={`change the rollout in ${environment.name}`} autoFocus messages={fieldMessages(action.problem, 'confirmation')} />
+          <div className="actions">
+            <button type="submit" disabled={action.busy || confirmation !== environment.key}>
+              {pending?.label ?? 'Confirm'}
+            </button>
+            <button type="button" onClick={() => dialog.close()}>
+              Cancel
+            </button>
+          </div>
+          <ErrorMessage problem={action.problem} />
+        </form>
+      </Dialog>
     </section>
   );
 }

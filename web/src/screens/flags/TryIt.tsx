@@ -1,32 +1,38 @@
 import { useId, useState, type FormEvent } from 'react';
 import { api, unwrap, type Schemas } from '../../api/client';
 import { ErrorMessage } from '../../ui/ErrorMessage';
-import { Field } from '../../ui/Field';
-import { useAction, useAsync } from '../../ui/useAsync';
+import { Field, SelectField } from '../../ui/Field';
+import { useAction } from '../../ui/useAsync';
 import { targetsPath, type PanelContext } from './EnvironmentPanel';
 
-/** Evaluate the flag for a context typed here, as the public API would (the management evaluate operation). */
+interface AttributeRow {
+  key: string;
+  value: string;
+}
+
+/**
+ * Evaluate the flag for a context typed here or picked from the contexts observed in the
+ * environment, as the public API would (the management evaluate operation).
+ */
 export function TryIt({ context }: { context: PanelContext }) {
+  const observed = context.observed;
+  const [type, setType] = useState('user');
   const [identifier, setIdentifier] = useState('user-1');
-  const [attributes, setAttributes] = useState('');
+  const [rows, setRows] = useState<AttributeRow[]>([]);
   const [result, setResult] = useState<Schemas['EvaluationResult']>();
   const action = useAction();
-  const listId = useId();
-  // Observed attributes of this environment, offered as key=value pairs to pick.
-  const observed = useAsync(
-    () => unwrap(api.GET('/projects/{projectKey}/environments/{environmentKey}/context-attributes', { params: { path: { projectKey: context.project, environmentKey: context.environment.key } } })),
-    [context.project, context.environment.key],
-  );
-  const pairs = (observed.data?.data.attributes ?? []).flatMap((a) => a.values.slice(0, 5).map((v) => `${a.key}=${v.value}`));
+  const typesId = useId();
+  const namesId = useId();
+  const valuesId = useId();
+  const pairs = (observed?.attributes ?? []).flatMap((a) => a.values.slice(0, 10).map((v) => ({ key: a.key, value: v.value })));
+  const setRow = (index: number, patch: Partial<AttributeRow>) => setRows(rows.map((row, i) => (i === index ? { ...row, ...patch } : row)));
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    // One attribute with several values when a key appears on several rows.
+    const byKey = new Map<string, { value: string }[]>();
+    for (const row of rows) if (row.key.trim()) byKey.set(row.key.trim(), [...(byKey.get(row.key.trim()) ?? []), { value: row.value }]);
+    const evaluationContext = { type, identifier, attributes: [...byKey].map(([key, values]) => ({ key, values })) };
     void action.run(async () => {
-      // "plan=pro, country=FR" as attributes with one value each.
-      const pairs = attributes
-        .split(',')
-        .map((p) => p.split('=').map((s) => s.trim()))
-        .filter((p): p is [string, string] => p.length === 2 && p[0] !== '');
-      const evaluationContext = { type: 'user', identifier, attributes: pairs.map(([key, value]) => ({ key, values: [{ value }] })) };
       const answer = await unwrap(
         api.GET('/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/evaluate', {
           params: { path: targetsPath(context), query: { context: JSON.stringify(evaluationContext) } },
@@ -36,17 +42,77 @@ export function TryIt({ context }: { context: PanelContext }) {
     });
   };
   return (
-    <form onSubmit={submit} className="inline try-it" aria-label={`Try it in ${context.environment.name}`}>
-      <Field label="Identifier" name="identifier" value={identifier} onChange={(e) => setIdentifier(e.target.value)} />
-      <Field label="Attributes (key=value, ...)" name="attributes" list={listId} value={attributes} onChange={(e) => setAttributes(e.target.value)} />
-      <datalist id={listId}>
-        {pairs.map((pair) => (
-          <option key={pair} value={pair} />
+    <form onSubmit={submit} className="try-it" aria-label={`Try it in ${context.environment.name}`}>
+      <h3>Try it in {context.environment.name}</h3>
+      <div className="inline">
+        <Field label="Context type" name="type" list={typesId} autoComplete="off" required value={type} onChange={(e) => setType(e.target.value)} />
+        <datalist id={typesId}>
+          {observed?.context_types.map((t) => (
+            <option key={t.type} value={t.type} />
+          ))}
+        </datalist>
+        <Field label="Identifier" name="identifier" value={identifier} onChange={(e) => setIdentifier(e.target.value)} />
+      </div>
+      {observed && observed.context_types.length > 0 ? (
+        <SelectField label="Observed context types" name="observed_type" value="" onChange={(e) => e.target.value && setType(e.target.value)}>
+          <option value="">pick a type…</option>
+          {observed.context_types.map((t) => (
+            <option key={t.type} value={t.type}>
+              {t.type} ({t.count})
+            </option>
+          ))}
+        </SelectField>
+      ) : null}
+      <fieldset>
+        <legend>Attributes</legend>
+        {rows.map((row, index) => (
+          <div key={index} className="inline">
+            <Field label={`Attribute ${index + 1} name`} name={`attributes.${index}.key`} list={namesId} autoComplete="off" value={row.key} onChange={(e) => setRow(index, { key: e.target.value })} />
+            <Field label={`Attribute ${index + 1} value`} name={`attributes.${index}.value`} list={`${valuesId}-${index}`} autoComplete="off" value={row.value} onChange={(e) => setRow(index, { value: e.target.value })} />
+            <datalist id={`${valuesId}-${index}`}>
+              {observed?.attributes
+                .find((a) => a.key === row.key)
+                ?.values.map((v) => (
+                  <option key={v.value} value={v.value} />
+                ))}
+            </datalist>
+            <button type="button" onClick={() => setRows(rows.filter((_, i) => i !== index))}>
+              Remove attribute {index + 1}
+            </button>
+          </div>
         ))}
-      </datalist>
+        <datalist id={namesId}>
+          {observed?.attributes.map((a) => (
+            <option key={a.key} value={a.key} />
+          ))}
+        </datalist>
+        <div className="inline">
+          <button type="button" onClick={() => setRows([...rows, { key: '', value: '' }])}>
+            Add an attribute
+          </button>
+          {pairs.length > 0 ? (
+            <SelectField
+              label="Add an observed attribute"
+              name="observed_attribute"
+              value=""
+              onChange={(e) => {
+                const pair = pairs[Number(e.target.value)];
+                if (pair) setRows([...rows, pair]);
+              }}
+            >
+              <option value="">pick one…</option>
+              {pairs.map((pair, i) => (
+                <option key={`${pair.key}=${pair.value}`} value={i}>
+                  {pair.key} = {pair.value}
+                </option>
+              ))}
+            </SelectField>
+          ) : null}
+        </div>
+      </fieldset>
       <button type="submit">Evaluate in {context.environment.name}</button>
       {result ? (
-        <output data-testid={`try-${context.environment.key}`}>
+        <output data-testid={`try-${context.environment.key}`} aria-live="polite">
           {JSON.stringify(result.value)} ({result.resolved_by})
         </output>
       ) : null}
