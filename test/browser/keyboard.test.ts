@@ -1,0 +1,162 @@
+import type { Browser, CDPSession, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureConsoleBuilt, launchBrowser, signIn, startVexil, type RunningVexil } from './harness.js';
+
+interface Focused {
+  /** The data-kb mark of the focused element (null: not a marked control, e.g. the body). */
+  kb: string | null;
+  role: string;
+  /** The accessible name Chromium computed for it. */
+  name: string;
+  inDialog: boolean;
+}
+
+// Keyboard use of the flag page, the draft editor and the dialogs: every control is reached by
+// Tab in page order and has an accessible name; a modal dialog keeps focus inside and gives it
+// back when it closes.
+describe('the flag page from the keyboard', () => {
+  let vexil: RunningVexil;
+  let browser: Browser;
+  let page: Page;
+  let cdp: CDPSession;
+  const flagPath = '/projects/shop/flags/banner';
+
+  /**
+   * Marks the controls a keyboard user should reach inside `scope` (visible, enabled; of a radio
+   * group only the checked radio, as browsers do) and returns their marks in page order.
+   */
+  async function markControls(scope: Locator): Promise<string[]> {
+    return scope.evaluate((root) => {
+      const selector = 'a[href], button, input, select, textarea, summary, [tabindex]:not([tabindex="-1"])';
+      const controls = [...root.querySelectorAll<HTMLElement>(selector)].filter((el) => {
+        if ((el as HTMLButtonElement).disabled || el.getAttribute('tabindex') === '-1') return false;
+        if (el.getClientRects().length === 0) return false;
+        if (el instanceof HTMLInputElement && el.type === 'radio') {
+          const group = [...root.querySelectorAll<HTMLInputElement>(`input[type=radio][name="${el.name}"]`)];
+          return group.some((r) => r.checked) ? el.checked : group[0] === el;
+        }
+        return true;
+      });
+      return controls.map((el, i) => {
+        el.dataset.kb = String(i);
+        return String(i);
+      });
+    });
+  }
+
+  async function focused(): Promise<Focused> {
+    const { result } = await cdp.send('Runtime.evaluate', { expression: 'document.activeElement' });
+    const facts = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      return { kb: el?.dataset.kb ?? null, inDialog: Boolean(el?.closest('dialog[open]')) };
+    });
+    const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { objectId: result.objectId, fetchRelatives: false });
+    const node = nodes[0];
+    return { ...facts, role: String(node?.role?.value ?? ''), name: String(node?.name?.value ?? '').trim() };
+  }
+
+  /** Presses Tab `times` times and records where focus went each time. */
+  async function walk(times: number): Promise<Focused[]> {
+    const seen: Focused[] = [];
+    for (let i = 0; i < times; i++) {
+      await page.keyboard.press('Tab');
+      seen.push(await focused());
+    }
+    return seen;
+  }
+
+  beforeAll(async () => {
+    ensureConsoleBuilt();
+    vexil = await startVexil();
+    const ok = async (method: string, route: string, body?: unknown) => {
+      const res = await vexil.api(method, route, body);
+      expect(res.status, `${method} ${route} ${JSON.stringify(res.body)}`).toBe(200);
+      return res.body.data;
+    };
+    await ok('POST', '/projects', { key: 'shop', name: 'Shop', environments: [{ key: 'staging', name: 'Staging' }, { key: 'production', name: 'Production' }] });
+    await ok('POST', '/projects/shop/flags', { key: 'banner', name: 'Banner', type: 'string' });
+    const hello = await ok('POST', `${flagPath}/values`, { display: 'Hello' });
+    const sale = await ok('POST', `${flagPath}/values`, { display: 'Sale' });
+    // Staging: a draft with two rules (so the move buttons work); production: a rollout in progress.
+    const staging = `${flagPath}/environments/staging/targets`;
+    const draft = await ok('POST', staging);
+    for (const [description, plan] of [['Pro plan', 'pro'], ['Free plan', 'free']] as const) {
+      await ok('POST', `${staging}/${draft.ulid}/rules`, { value_ulid: sale.ulid, description, criteria: [{ selector: 'attribute', sub_selector: 'plan', comparer: 'equal', values: [plan] }] });
+    }
+    const production = `${flagPath}/environments/production/targets`;
+    await ok('PUT', `${production}/${(await ok('POST', production)).ulid}/publish`, {});
+    const next = await ok('POST', production);
+    await ok('PUT', `${production}/${next.ulid}`, { value_ulid: hello.ulid });
+    await ok('PUT', `${production}/${next.ulid}/publish`, { rollout_enabled: true, rollout_mode: 'manual', rollout_percentage: 10 });
+    await ok('PUT', '/projects/shop/environments/production', { name: 'Production', confirmation_required: true });
+    browser = await launchBrowser();
+    page = await (await browser.newContext()).newPage();
+    cdp = await page.context().newCDPSession(page);
+    await signIn(page, vexil);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await vexil?.stop();
+  });
+
+  it('reaches every control of the flag page and the draft editor by Tab, in page order, each with an accessible name', async () => {
+    await page.goto(vexil.baseUrl + flagPath);
+    await page.getByRole('button', { name: 'Move Pro plan down' }).waitFor();
+    await page.getByText('Rollout: manual, 10%, active').waitFor();
+    const controls = await markControls(page.locator('body'));
+    // The draft editor's own controls are among them: base value, move, edit, remove, the rule form, publish.
+    expect(controls.length).toBeGreaterThan(40);
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    const seen = (await walk(controls.length + 1)).filter((f) => f.kb !== null);
+    expect(seen.map((f) => f.kb)).toEqual(controls);
+    const unnamed = seen.filter((f) => f.name === '').map((f) => `${f.kb} ${f.role}`);
+    expect(unnamed).toEqual([]);
+    const names = seen.map((f) => f.name);
+    for (const name of ['Base value', 'Move Pro plan down', 'Move Free plan up', 'Edit Pro plan', 'Remove Free plan', 'Attribute of criterion 1', 'Comparer of criterion 1', 'Review and publish in Staging…', 'Pause rollout', 'New percentage']) {
+      expect(names).toContain(name);
+    }
+  });
+
+  it('keeps focus inside the publish dialog, names its controls, and gives focus back on Escape', async () => {
+    const opener = page.getByRole('button', { name: 'Review and publish in Staging…' });
+    await opener.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Publish in Staging' });
+    await dialog.waitFor();
+    // Focus starts in the dialog, on its first field.
+    expect(await focused()).toMatchObject({ inDialog: true, name: 'Comment' });
+    await dialog.getByLabel('manual').check();
+    await dialog.getByLabel('Comment').focus();
+    const controls = await markControls(dialog);
+    const seen = await walk(controls.length * 2 + 2);
+    // Focus never lands on the page behind the dialog (the browser's own UI may take a turn).
+    expect(seen.filter((f) => f.kb !== null && !f.inDialog)).toEqual([]);
+    expect(seen.filter((f) => f.name === '' && f.kb !== null)).toEqual([]);
+    expect(new Set(seen.filter((f) => f.inDialog).map((f) => f.kb))).toEqual(new Set(controls));
+    expect(seen.filter((f) => f.inDialog).map((f) => f.name)).toEqual(expect.arrayContaining(['Comment', 'Schedule for (optional)', 'manual', 'Percentage', 'Publish to Staging', 'Cancel', 'Close dialog']));
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Review and publish in Staging…');
+  });
+
+  it('keeps focus inside the typed confirmation of a rollout change, and Cancel gives it back', async () => {
+    const opener = page.getByRole('button', { name: 'Complete rollout' });
+    await opener.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Complete rollout in Production' });
+    await dialog.waitFor();
+    expect(await focused()).toMatchObject({ inDialog: true, name: 'Type production to change the rollout in Production' });
+    await page.keyboard.type('production');
+    const controls = await markControls(dialog);
+    const seen = await walk(controls.length * 2 + 2);
+    expect(seen.filter((f) => f.kb !== null && !f.inDialog)).toEqual([]);
+    expect(new Set(seen.filter((f) => f.inDialog).map((f) => f.kb))).toEqual(new Set(controls));
+    await dialog.getByRole('button', { name: 'Cancel' }).focus();
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Complete rollout');
+    // Nothing was changed by the cancelled dialog.
+    const targets = await vexil.api('GET', `${flagPath}/environments/production/targets`);
+    expect(targets.body.data[0]).toMatchObject({ rollout_status: 'active' });
+  });
+});
