@@ -28,11 +28,11 @@ describe('the flag page from the keyboard', () => {
   async function markControls(scope: Locator): Promise<string[]> {
     return scope.evaluate((root) => {
       const selector = 'a[href], button, input, select, textarea, summary, [tabindex]:not([tabindex="-1"])';
-      const controls = [...root.querySelectorAll<HTMLElement>(selector)].filter((el) => {
+      const controls = Array.from(root.querySelectorAll<HTMLElement>(selector)).filter((el) => {
         if ((el as HTMLButtonElement).disabled || el.getAttribute('tabindex') === '-1') return false;
         if (el.getClientRects().length === 0) return false;
         if (el instanceof HTMLInputElement && el.type === 'radio') {
-          const group = [...root.querySelectorAll<HTMLInputElement>(`input[type=radio][name="${el.name}"]`)];
+          const group = Array.from(root.querySelectorAll<HTMLInputElement>(`input[type=radio][name="${el.name}"]`));
           return group.some((r) => r.checked) ? el.checked : group[0] === el;
         }
         return true;

@@ -57,6 +57,9 @@ export class ApiError extends Error {
   }
 }
 
+/** A failed request as screens hold it (the name forms and hooks use for an ApiError). */
+export type ApiProblem = ApiError;
+
 /**
  * The messages for one field of a form: those keyed by its name and by paths under it, so
  * `criteria.0.values.2` reaches the field `criteria.0.values` and `grants.projects.1` the field
