@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { api, unwrap } from '../../api/client';
+import { api, fieldMessages, unwrap } from '../../api/client';
 import { ErrorMessage } from '../../ui/ErrorMessage';
-import { Field } from '../../ui/Field';
+import { CheckboxField, Field, SelectField } from '../../ui/Field';
 import { TypedConfirmation } from '../../ui/TypedConfirmation';
 import { useAction } from '../../ui/useAsync';
 import { targetsPath, type PanelContext } from './EnvironmentPanel';
@@ -30,21 +30,18 @@ export function ServeNow({ context, onServed }: { context: PanelContext; onServe
   if (values.length === 0) return null;
   return (
     <form onSubmit={submit} className="inline serve" aria-label={`Serve now in ${environment.name}`}>
-      <label>
-        Serve now{' '}
-        <select value={valueUlid} onChange={(e) => setValueUlid(e.target.value)}>
-          {values.map((v) => (
-            <option key={v.ulid} value={v.ulid}>
-              {v.display}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        <input type="checkbox" checked={dropRules} onChange={(e) => setDropRules(e.target.checked)} /> to everyone (drop the rules)
-      </label>
+      <SelectField label="Serve now" name="value" value={valueUlid} onChange={(e) => setValueUlid(e.target.value)} problem={action.problem}>
+        {values.map((v) => (
+          <option key={v.ulid} value={v.ulid}>
+            {v.display}
+          </option>
+        ))}
+      </SelectField>
+      <CheckboxField label="to everyone (drop the rules)" name="drop_rules" checked={dropRules} onChange={(e) => setDropRules(e.target.checked)} problem={action.problem} />
       {environment.comments_required ? <Field label="Comment (required here)" name="comment" value={comment} onChange={(e) => setComment(e.target.value)} problem={action.problem} /> : null}
-      {environment.confirmation_required ? <TypedConfirmation expected={environment.key} value={confirmation} onChange={setConfirmation} what={`serve in ${environment.name}`} /> : null}
+      {environment.confirmation_required ? (
+        <TypedConfirmation expected={environment.key} value={confirmation} onChange={setConfirmation} what={`serve in ${environment.name}`} messages={fieldMessages(action.problem, 'confirmation')} />
+      ) : null}
       <button type="submit" disabled={action.busy || (environment.confirmation_required && confirmation !== environment.key)}>
         Serve in {environment.name}
       </button>
