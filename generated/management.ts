@@ -2169,15 +2169,27 @@ export interface components {
         /**
          * @description The machine-readable cause of an error, stable across versions (the message is for
          *     people). `validation_failed`: the request does not fit this document (field-keyed 422);
-         *     `invalid_query`, `invalid_cursor`: a query parameter or cursor is not valid here;
-         *     `state_conflict`, `value_in_use`, `confirmation_required`, `idempotency_key_reused`:
-         *     valid input refused by a rule of the current state; `missing_token`, `invalid_token`,
-         *     `expired_token`, `missing_api_key`, `invalid_api_key`, `invalid_credentials`: 401s;
-         *     `forbidden`, `scope_missing`, `csrf_failed`: 403s; `idempotency_in_flight`: 409;
-         *     `database_unavailable`: 503.
+         *     `invalid_query`: a query parameter does not fit this document. Every other 422 is input
+         *     that fits this document but is refused by a rule no schema can state, so a client can
+         *     tell the two apart: `invalid_cursor` (a cursor this list never issued),
+         *     `idempotency_key_reused` (the Idempotency-Key came with another body), `already_exists`
+         *     (a key, email or value is taken), `reference_not_found` (the body names a project,
+         *     environment, value or segment that does not exist where it must), `invalid_combination`
+         *     (fields valid alone but not together, such as a rollout percentage for an automatic
+         *     rollout or `from` after `to`), `date_not_in_future` (a date-time that must lie ahead),
+         *     `value_type_mismatch` (a value that does not fit the flag's type or size limits),
+         *     `comment_required` (the environment requires a publish comment),
+         *     `confirmation_required` (the environment requires typed confirmation, or it was
+         *     mistyped), `url_not_allowed` (a webhook URL the server's settings refuse),
+         *     `invalid_credentials` (a wrong current password; a failed sign-in is a 401),
+         *     `value_in_use` (a value still published or referenced) and `state_conflict` (the
+         *     resource's current state does not allow the change). `missing_token`,
+         *     `invalid_token`, `expired_token`, `missing_api_key`, `invalid_api_key`,
+         *     `invalid_credentials`: 401s; `forbidden`, `scope_missing`, `csrf_failed`: 403s;
+         *     `idempotency_in_flight`: 409; `database_unavailable`: 503.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "missing_token" | "invalid_token" | "expired_token" | "missing_api_key" | "invalid_api_key" | "invalid_credentials" | "forbidden" | "scope_missing" | "csrf_failed" | "not_found" | "method_not_allowed" | "idempotency_in_flight" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "invalid_query" | "invalid_cursor" | "idempotency_key_reused" | "state_conflict" | "value_in_use" | "confirmation_required" | "rate_limited" | "not_implemented" | "internal_error" | "database_unavailable";
+        ErrorCode: "bad_request" | "missing_token" | "invalid_token" | "expired_token" | "missing_api_key" | "invalid_api_key" | "invalid_credentials" | "forbidden" | "scope_missing" | "csrf_failed" | "not_found" | "method_not_allowed" | "idempotency_in_flight" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "invalid_query" | "invalid_cursor" | "idempotency_key_reused" | "state_conflict" | "value_in_use" | "confirmation_required" | "already_exists" | "reference_not_found" | "invalid_combination" | "date_not_in_future" | "value_type_mismatch" | "comment_required" | "url_not_allowed" | "rate_limited" | "not_implemented" | "internal_error" | "database_unavailable";
         /** @description Standard error body. */
         ErrorEnvelope: {
             /** @enum {string} */
@@ -2283,7 +2295,11 @@ export interface components {
         ProjectCreate: {
             /** @description Unique among projects; cannot change. */
             key: string;
-            /** @description Not blank (white space only is a 422), without control characters, valid Unicode (no lone surrogates). */
+            /**
+             * @description Not blank (at least one character that is not white space), without control
+             *     characters other than tab, line feed and carriage return, valid Unicode (no lone
+             *     surrogates).
+             */
             name: string;
             /** @default  */
             description: string;
@@ -2296,11 +2312,19 @@ export interface components {
         /** @description An environment created together with its project (default settings otherwise). */
         ProjectEnvironmentCreate: {
             key: string;
-            /** @description Not blank (white space only is a 422), without control characters, valid Unicode (no lone surrogates). */
+            /**
+             * @description Not blank (at least one character that is not white space), without control
+             *     characters other than tab, line feed and carriage return, valid Unicode (no lone
+             *     surrogates).
+             */
             name: string;
         };
         ProjectUpdate: {
-            /** @description Not blank (white space only is a 422), without control characters, valid Unicode (no lone surrogates). */
+            /**
+             * @description Not blank (at least one character that is not white space), without control
+             *     characters other than tab, line feed and carriage return, valid Unicode (no lone
+             *     surrogates).
+             */
             name: string;
             /** @description Omitted keeps the current description; an empty string clears it. */
             description?: string;
@@ -2341,7 +2365,11 @@ export interface components {
         EnvironmentCreate: {
             /** @description Unique within the project; cannot change. */
             key: string;
-            /** @description Not blank (white space only is a 422), without control characters, valid Unicode (no lone surrogates). */
+            /**
+             * @description Not blank (at least one character that is not white space), without control
+             *     characters other than tab, line feed and carriage return, valid Unicode (no lone
+             *     surrogates).
+             */
             name: string;
             /** @default null */
             description: string | null;
@@ -2354,7 +2382,11 @@ export interface components {
         };
         /** @description Omitted optional fields keep their current values. */
         EnvironmentUpdate: {
-            /** @description Not blank (white space only is a 422), without control characters, valid Unicode (no lone surrogates). */
+            /**
+             * @description Not blank (at least one character that is not white space), without control
+             *     characters other than tab, line feed and carriage return, valid Unicode (no lone
+             *     surrogates).
+             */
             name: string;
             description?: string | null;
             color?: string;
@@ -2394,7 +2426,10 @@ export interface components {
         };
         EnvironmentKeyCreate: {
             kind: components["schemas"]["EnvironmentKeyKind"];
-            /** @description Default `Server key`, `Mobile key` or `Client key`. Not blank, without control characters, valid Unicode. */
+            /**
+             * @description Default `Server key`, `Mobile key` or `Client key`. Not blank, without control
+             *     characters other than tab, line feed and carriage return, valid Unicode.
+             */
             name?: string;
         };
         /** @description A newly created environment key with its secret, shown only once. */
@@ -2469,7 +2504,11 @@ export interface components {
             created_at: string;
         };
         ManagementTokenCreate: {
-            /** @description Not blank (white space only is a 422), without control characters, valid Unicode (no lone surrogates). */
+            /**
+             * @description Not blank (at least one character that is not white space), without control
+             *     characters other than tab, line feed and carriage return, valid Unicode (no lone
+             *     surrogates).
+             */
             name: string;
             scopes: components["schemas"]["TokenScope"][];
             /** @default standard */
@@ -2533,7 +2572,11 @@ export interface components {
             updated_at: string;
         };
         AccountCreate: {
-            /** @description Not blank (white space only is a 422), without control characters, valid Unicode (no lone surrogates). */
+            /**
+             * @description Not blank (at least one character that is not white space), without control
+             *     characters other than tab, line feed and carriage return, valid Unicode (no lone
+             *     surrogates).
+             */
             name: string;
             /**
              * Format: email
@@ -2556,7 +2599,11 @@ export interface components {
             meta: components["schemas"]["ListMeta"];
         };
         PersonalAccessTokenCreate: {
-            /** @description Not blank (white space only is a 422), without control characters, valid Unicode (no lone surrogates). */
+            /**
+             * @description Not blank (at least one character that is not white space), without control
+             *     characters other than tab, line feed and carriage return, valid Unicode (no lone
+             *     surrogates).
+             */
             name: string;
             /**
              * Format: date-time
@@ -2894,9 +2941,11 @@ export interface components {
         };
         PasswordChange: {
             current_password: string;
+            /** @description At least 12 characters. */
             new_password: string;
         };
         PasswordSet: {
+            /** @description At least 12 characters. */
             password: string;
         };
         ConsoleSession: {
@@ -2928,7 +2977,14 @@ export interface components {
          */
         WebhookEventType: "*" | "flag.created" | "flag.updated" | "flag.deleted" | "flag.bulk_deleted" | "flag_value.created" | "flag_value.updated" | "flag_value.deleted" | "flag_value.default_set" | "target.created" | "target.cloned" | "target.updated" | "target.deleted" | "target.published" | "target.scheduled" | "target.rollout_initialized" | "target.rollout_updated" | "target.rollout_deleted" | "target.rollout_completed" | "target_rule.created" | "target_rule.updated" | "target_rule.deleted" | "target_rule.reordered" | "segment.created" | "segment.updated" | "segment.deleted" | "environment.created" | "environment.updated" | "environment.deleted" | "project.updated" | "webhook.ping";
         WebhookWrite: {
-            /** @description Where deliveries are POSTed (https; http only when the server allows it). */
+            /**
+             * Format: uri
+             * @description Where deliveries are POSTed: an absolute http or https URL without credentials. The
+             *     server then refuses (422 `url_not_allowed`) http URLs unless it allows them
+             *     (`VEXIL_WEBHOOK_ALLOW_HTTP`), hosts that do not resolve, and hosts that resolve to
+             *     loopback, link-local or private addresses unless it allows them
+             *     (`VEXIL_WEBHOOK_ALLOW_PRIVATE`).
+             */
             url: string;
             events: components["schemas"]["WebhookEventType"][];
             /** @description Environment keys; events of other environments are not delivered (events about no environment always are). Absent or empty means every environment. */

@@ -398,15 +398,27 @@ export interface components {
         /**
          * @description The machine-readable cause of an error, stable across versions (the message is for
          *     people). `validation_failed`: the request does not fit this document (field-keyed 422);
-         *     `invalid_query`, `invalid_cursor`: a query parameter or cursor is not valid here;
-         *     `state_conflict`, `value_in_use`, `confirmation_required`, `idempotency_key_reused`:
-         *     valid input refused by a rule of the current state; `missing_token`, `invalid_token`,
-         *     `expired_token`, `missing_api_key`, `invalid_api_key`, `invalid_credentials`: 401s;
-         *     `forbidden`, `scope_missing`, `csrf_failed`: 403s; `idempotency_in_flight`: 409;
-         *     `database_unavailable`: 503.
+         *     `invalid_query`: a query parameter does not fit this document. Every other 422 is input
+         *     that fits this document but is refused by a rule no schema can state, so a client can
+         *     tell the two apart: `invalid_cursor` (a cursor this list never issued),
+         *     `idempotency_key_reused` (the Idempotency-Key came with another body), `already_exists`
+         *     (a key, email or value is taken), `reference_not_found` (the body names a project,
+         *     environment, value or segment that does not exist where it must), `invalid_combination`
+         *     (fields valid alone but not together, such as a rollout percentage for an automatic
+         *     rollout or `from` after `to`), `date_not_in_future` (a date-time that must lie ahead),
+         *     `value_type_mismatch` (a value that does not fit the flag's type or size limits),
+         *     `comment_required` (the environment requires a publish comment),
+         *     `confirmation_required` (the environment requires typed confirmation, or it was
+         *     mistyped), `url_not_allowed` (a webhook URL the server's settings refuse),
+         *     `invalid_credentials` (a wrong current password; a failed sign-in is a 401),
+         *     `value_in_use` (a value still published or referenced) and `state_conflict` (the
+         *     resource's current state does not allow the change). `missing_token`,
+         *     `invalid_token`, `expired_token`, `missing_api_key`, `invalid_api_key`,
+         *     `invalid_credentials`: 401s; `forbidden`, `scope_missing`, `csrf_failed`: 403s;
+         *     `idempotency_in_flight`: 409; `database_unavailable`: 503.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "missing_token" | "invalid_token" | "expired_token" | "missing_api_key" | "invalid_api_key" | "invalid_credentials" | "forbidden" | "scope_missing" | "csrf_failed" | "not_found" | "method_not_allowed" | "idempotency_in_flight" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "invalid_query" | "invalid_cursor" | "idempotency_key_reused" | "state_conflict" | "value_in_use" | "confirmation_required" | "rate_limited" | "not_implemented" | "internal_error" | "database_unavailable";
+        ErrorCode: "bad_request" | "missing_token" | "invalid_token" | "expired_token" | "missing_api_key" | "invalid_api_key" | "invalid_credentials" | "forbidden" | "scope_missing" | "csrf_failed" | "not_found" | "method_not_allowed" | "idempotency_in_flight" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "invalid_query" | "invalid_cursor" | "idempotency_key_reused" | "state_conflict" | "value_in_use" | "confirmation_required" | "already_exists" | "reference_not_found" | "invalid_combination" | "date_not_in_future" | "value_type_mismatch" | "comment_required" | "url_not_allowed" | "rate_limited" | "not_implemented" | "internal_error" | "database_unavailable";
         Health: {
             /** @enum {string} */
             status: "ok";

@@ -31,6 +31,13 @@ export type ErrorCode =
   | 'state_conflict'
   | 'value_in_use'
   | 'confirmation_required'
+  | 'already_exists'
+  | 'reference_not_found'
+  | 'invalid_combination'
+  | 'date_not_in_future'
+  | 'value_type_mismatch'
+  | 'comment_required'
+  | 'url_not_allowed'
   | 'rate_limited'
   | 'not_implemented'
   | 'internal_error'
@@ -157,8 +164,45 @@ export class ValidationError extends HttpError {
     super(message);
   }
 
-  static field(field: string, message: string): ValidationError {
-    return new ValidationError({ [field]: [message] });
+  /** One field's error; `code` names the rule when the input fits the document but breaks a rule. */
+  static field(field: string, message: string, code: ErrorCode = 'validation_failed'): ValidationError {
+    return new ValidationError({ [field]: [message] }).withCode(code);
+  }
+}
+
+/**
+ * Field errors collected from several checks, each with the code of the rule it broke. The
+ * body's code is `validation_failed` when any error is one (the input does not fit the
+ * document), otherwise the first rule's: a client can always tell a malformed request from
+ * valid input refused by a rule (a key already taken, a project that does not exist).
+ */
+export class FieldErrorList {
+  readonly errors: FieldErrors = {};
+  private readonly codes: ErrorCode[] = [];
+
+  add(field: string, message: string, code: ErrorCode = 'validation_failed'): this {
+    (this.errors[field] ??= []).push(message);
+    this.codes.push(code);
+    return this;
+  }
+
+  get isEmpty(): boolean {
+    return this.codes.length === 0;
+  }
+
+  /** An independent list with the same errors (for work that may run again, like a transaction). */
+  copy(): FieldErrorList {
+    const out = new FieldErrorList();
+    for (const [field, messages] of Object.entries(this.errors)) out.errors[field] = [...messages];
+    out.codes.push(...this.codes);
+    return out;
+  }
+
+  /** Throws the collected errors as one field-keyed 422. */
+  check(): void {
+    if (this.isEmpty) return;
+    const code = this.codes.includes('validation_failed') ? 'validation_failed' : (this.codes[0] as ErrorCode);
+    throw new ValidationError(this.errors).withCode(code);
   }
 }
 

@@ -32,6 +32,28 @@ describeEachDatabase('error codes', (db) => {
     expect(await code(app.request('GET', '/v1/flags', { apiKey: `srv_${'y'.repeat(40)}` }))).toEqual([401, 'invalid_api_key']);
   });
 
+  it('names the rule that refused input the document allows; validation_failed only for input it does not', async () => {
+    const flags = `${p}/flags`;
+    expect(await code(app.mgmt('POST', flags, { key: 'checkout', name: 'Again', type: 'boolean' }))).toEqual([422, 'already_exists']);
+    expect(await code(app.mgmt('POST', '/tokens', { name: 'ci', scopes: ['flags:read'], grants: { projects: ['no-such-project'] } }))).toEqual([
+      422,
+      'reference_not_found',
+    ]);
+    expect(await code(app.mgmt('POST', '/tokens', { name: 'ci', scopes: ['flags:read'], expires_at: '2001-01-01T00:00:00Z' }))).toEqual([
+      422,
+      'date_not_in_future',
+    ]);
+    expect(await code(app.mgmt('POST', `${flags}/checkout/values`, { display: 'maybe' }))).toEqual([422, 'value_type_mismatch']);
+    await expectOk(app, 'POST', `${p}/environments`, { key: 'staging', name: 'Staging', comments_required: true });
+    const draft = await expectOk(app, 'POST', `${flags}/checkout/environments/staging/targets`);
+    const publish = `${flags}/checkout/environments/staging/targets/${draft.ulid}/publish`;
+    expect(await code(app.mgmt('PUT', publish, { comment: 'go', rollout_mode: 'manual' }))).toEqual([422, 'invalid_combination']);
+    expect(await code(app.mgmt('PUT', publish, {}))).toEqual([422, 'comment_required']);
+    expect(await code(app.mgmt('GET', '/audit-logs?from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z'))).toEqual([422, 'invalid_combination']);
+    // A body that breaks both a rule and the document: the document's failure names it.
+    expect(await code(app.mgmt('POST', flags, { key: 'checkout', name: 'Again', type: 'boolean', colour: 'red' }))).toEqual([422, 'validation_failed']);
+  });
+
   it('tells validation failures from refusals by the current state', async () => {
     expect(await code(app.mgmt('POST', `${p}/flags`, { key: 'Bad Key', name: 'x', type: 'boolean' }))).toEqual([422, 'validation_failed']);
     expect(await code(app.mgmt('GET', `${p}/flags?cursor=not-a-cursor`))).toEqual([422, 'invalid_cursor']);

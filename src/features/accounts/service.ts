@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { ManagementPrincipal, Role } from '../../auth/principal.js';
 import { digestSecret, generateSecret } from '../../auth/secrets.js';
 import type { Clock } from '../../clock.js';
-import { ForbiddenError, NotFoundError, UnprocessableError, ValidationError, type FieldErrors } from '../../http/errors.js';
+import { FieldErrorList, ForbiddenError, NotFoundError, UnprocessableError } from '../../http/errors.js';
 import type { Page, PageRequest } from '../../http/pagination.js';
 import { newId } from '../../ids.js';
 import { futureExpiry, TextRules, type Auditor, type Db, type Transactor } from '../projects/admin-common.js';
@@ -66,17 +66,17 @@ export class AccountService {
     const rules = new TextRules().name('name', input.name);
     const projectKeys = input.projects ?? [];
     if (input.role !== 'member' && projectKeys.length > 0) {
-      rules.add('projects', 'Only member accounts are given projects: owners and admins reach every project.');
+      rules.add('projects', 'Only member accounts are given projects: owners and admins reach every project.', 'invalid_combination');
     }
     rules.check();
-    const errors: FieldErrors = {};
+    const errors = new FieldErrorList();
     const projects: Array<{ ulid: string; key: string }> = [];
     for (const [index, key] of projectKeys.entries()) {
       const project = await this.deps.projects.findByKey(trx, key);
       if (project) projects.push(project);
-      else errors[`projects.${index}`] = [`Project "${key}" does not exist.`];
+      else errors.add(`projects.${index}`, `Project "${key}" does not exist.`, 'reference_not_found');
     }
-    if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+    errors.check();
     const now = this.deps.clock.now().toISOString();
     // E-mail addresses are unique regardless of case, so they are kept in lower case.
     const record = { ulid: newId('account'), name: input.name, email: input.email.toLowerCase(), role: input.role, created_at: now, updated_at: now };

@@ -17,7 +17,7 @@ import {
 const columns = ['ulid', 'name', 'email', 'role', 'created_at', 'updated_at'] as const;
 
 export function emailTaken(): ValidationError {
-  return ValidationError.field('email', 'The email has already been taken.');
+  return ValidationError.field('email', 'The email has already been taken.', 'already_exists');
 }
 
 export class KnexAccountStore implements AccountStore {
@@ -51,7 +51,7 @@ export class KnexAccountStore implements AccountStore {
     try {
       await trx('account_projects').insert(projectUlids.map((p) => ({ account_ulid: record.ulid, project_ulid: p })));
     } catch (error) {
-      if (isForeignKeyViolation(error)) throw ValidationError.field('projects', 'A project was deleted meanwhile.');
+      if (isForeignKeyViolation(error)) throw ValidationError.field('projects', 'A project was deleted meanwhile.', 'reference_not_found');
       throw error;
     }
   }

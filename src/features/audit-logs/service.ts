@@ -101,7 +101,7 @@ export class AuditLogService {
     const from = params.from === undefined ? undefined : parseTime('from', params.from);
     const to = params.to === undefined ? undefined : parseTime('to', params.to);
     if (from !== undefined && to !== undefined && from > to) {
-      throw new UnprocessableError('Invalid query parameter: from must not be after to.');
+      throw new UnprocessableError('Invalid query parameter: from must not be after to.').withCode('invalid_combination');
     }
     const cursor = params.cursor ? decodeCursor(params.cursor, list) : undefined;
     if (cursor && cursor.d !== 'n') throw new UnprocessableError('Invalid cursor: it is malformed or belongs to another list.').withCode('invalid_cursor');

@@ -41,7 +41,7 @@ export class ConfigurationApplyService {
 
   async apply(principal: ManagementPrincipal, projectKey: string, desired: ProjectConfiguration, options: ApplyOptions, audit: AuditTrail): Promise<ConfigurationPlan> {
     if (desired.project?.key !== projectKey) {
-      throw ValidationError.field('project.key', `The file describes project "${desired.project?.key}", not "${projectKey}".`);
+      throw ValidationError.field('project.key', `The file describes project "${desired.project?.key}", not "${projectKey}".`, 'invalid_combination');
     }
     return inTransaction(this.core.knex, async (trx) => {
       const acting = actingContext(trx, this.core, this.auditWriter, principal, projectKey, audit);
@@ -55,7 +55,7 @@ export class ConfigurationApplyService {
         return this.exporter.export(principal, projectKey, {}, audit, trx);
       });
       const { configuration, errors } = normaliseConfiguration(desired, current);
-      if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+      errors.check();
       audit.describe({ action: 'project.applied' });
       const plan = planConfiguration(current, configuration, options);
       for (const change of plan.changes) {

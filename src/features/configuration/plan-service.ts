@@ -17,7 +17,7 @@ export class ConfigurationPlanService {
   ): Promise<ConfigurationPlan> {
     const current = await this.exporter.export(principal, projectKey, {}, audit);
     const { configuration, errors } = normaliseConfiguration(desired, current);
-    if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+    errors.check();
     audit.describe({ action: 'project.planned' });
     return planConfiguration(current, configuration, options);
   }

@@ -1,5 +1,5 @@
 import type { components } from '../../../generated/management.js';
-import type { FieldErrors } from '../../http/errors.js';
+import { FieldErrorList, type ErrorCode } from '../../http/errors.js';
 import { DisplayError, normaliseDisplay } from '../flag-values/display.js';
 
 type Schemas = components['schemas'];
@@ -58,16 +58,17 @@ function servedPart(serving: ConfigurationServing) {
 export function normaliseConfiguration(
   desired: ProjectConfiguration,
   current: ProjectConfiguration,
-): { configuration: ProjectConfiguration; errors: FieldErrors } {
-  const errors: FieldErrors = {};
-  const add = (field: string, message: string) => (errors[field] ??= []).push(message);
+): { configuration: ProjectConfiguration; errors: FieldErrorList } {
+  // Every error here is a rule of the file as a whole or of the project, never the document's.
+  const errors = new FieldErrorList();
+  const add = (field: string, message: string, code: ErrorCode) => errors.add(field, message, code);
   if (desired.project.key !== current.project.key) {
-    add('project.key', `The file describes project "${desired.project.key}", not "${current.project.key}".`);
+    add('project.key', `The file describes project "${desired.project.key}", not "${current.project.key}".`, 'invalid_combination');
   }
   const duplicates = (list: { key: string }[], path: string) => {
     const seen = new Set<string>();
     list.forEach((item, i) => {
-      if (seen.has(item.key)) add(`${path}.${i}.key`, `The key "${item.key}" appears twice.`);
+      if (seen.has(item.key)) add(`${path}.${i}.key`, `The key "${item.key}" appears twice.`, 'invalid_combination');
       seen.add(item.key);
     });
   };
@@ -81,30 +82,38 @@ export function normaliseConfiguration(
   const flags = desired.flags.map((flag, i): ConfigurationFlag => {
     const path = `flags.${i}`;
     const existing = currentFlags.get(flag.key);
-    if (existing && existing.type !== flag.type) add(`${path}.type`, `The type of flag "${flag.key}" is ${existing.type} and cannot change.`);
+    if (existing && existing.type !== flag.type) {
+      add(`${path}.type`, `The type of flag "${flag.key}" is ${existing.type} and cannot change.`, 'state_conflict');
+    }
     const normalise = (display: string, field: string): string => {
       try {
         return normaliseDisplay(flag.type, display).display;
       } catch (error) {
         if (!(error instanceof DisplayError)) throw error;
-        add(field, error.message);
+        add(field, error.message, 'value_type_mismatch');
         return display;
       }
     };
     const values = flag.values.map((v, j) => ({ value: normalise(v.value, `${path}.values.${j}.value`), default: v.default }));
     const displays = new Set<string>();
     values.forEach((v, j) => {
-      if (displays.has(v.value)) add(`${path}.values.${j}.value`, `The value ${v.value} appears twice (after normalisation).`);
+      if (displays.has(v.value)) {
+        add(`${path}.values.${j}.value`, `The value ${v.value} appears twice (after normalisation).`, 'invalid_combination');
+      }
       displays.add(v.value);
     });
-    if (values.length > 0 && values.filter((v) => v.default).length !== 1) add(`${path}.values`, 'Exactly one value must be the default.');
+    if (values.length > 0 && values.filter((v) => v.default).length !== 1) {
+      add(`${path}.values`, 'Exactly one value must be the default.', 'invalid_combination');
+    }
     const environments: Record<string, ConfigurationServing> = {};
     for (const [environmentKey, serving] of Object.entries(flag.environments)) {
       const servingPath = `${path}.environments.${environmentKey}`;
-      if (!environmentKeys.has(environmentKey)) add(servingPath, `The environment "${environmentKey}" is not in the file's environments.`);
+      if (!environmentKeys.has(environmentKey)) {
+        add(servingPath, `The environment "${environmentKey}" is not in the file's environments.`, 'reference_not_found');
+      }
       const known = (display: string, field: string) => {
         const normalised = normalise(display, field);
-        if (!displays.has(normalised)) add(field, `The value ${display} is not one of the flag's values.`);
+        if (!displays.has(normalised)) add(field, `The value ${display} is not one of the flag's values.`, 'reference_not_found');
         return normalised;
       };
       environments[environmentKey] = {
@@ -114,7 +123,9 @@ export function normaliseConfiguration(
           rule.criteria.forEach((criterion, c) => {
             if (criterion.selector !== 'segment') return;
             for (const key of criterion.values ?? []) {
-              if (!segmentKeys.has(key)) add(`${servingPath}.rules.${r}.criteria.${c}.values`, `The segment "${key}" is not in the file's segments.`);
+              if (!segmentKeys.has(key)) {
+                add(`${servingPath}.rules.${r}.criteria.${c}.values`, `The segment "${key}" is not in the file's segments.`, 'reference_not_found');
+              }
             }
           });
           return { ...rule, value: known(rule.value, `${servingPath}.rules.${r}.value`) };

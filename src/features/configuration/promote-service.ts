@@ -1,7 +1,7 @@
 import type { AuditTrail, AuditWriter } from '../../audit/audit-trail.js';
 import type { ManagementPrincipal } from '../../auth/principal.js';
 import type { CoreDeps } from '../../core.js';
-import { NotFoundError, ValidationError } from '../../http/errors.js';
+import { FieldErrorList, NotFoundError, ValidationError } from '../../http/errors.js';
 import { inTransaction } from '../../storage/transaction.js';
 import type { ConfigurationExportService } from './export-service.js';
 import { sameServing } from './plan.js';
@@ -35,7 +35,7 @@ export class PromoteService {
   ) {}
 
   async promote(principal: ManagementPrincipal, projectKey: string, input: PromoteInput, audit: AuditTrail): Promise<PromoteResult> {
-    if (input.from === input.to) throw ValidationError.field('to', 'The to field must name another environment than from.');
+    if (input.from === input.to) throw ValidationError.field('to', 'The to field must name another environment than from.', 'invalid_combination');
     return inTransaction(this.core.knex, async (trx) => {
       const current = await this.exporter.export(principal, projectKey, {}, audit, trx);
       const known = new Set(current.environments.map((e) => e.key));
@@ -43,13 +43,13 @@ export class PromoteService {
       audit.describe({ action: 'project.promoted' });
       const flags = new Map(current.flags.map((f) => [f.key, f]));
       const wanted = input.flags ?? current.flags.filter((f) => f.environments[input.from]).map((f) => f.key);
-      const errors: Record<string, string[]> = {};
+      const errors = new FieldErrorList();
       wanted.forEach((key, i) => {
         if (!flags.get(key)?.environments[input.from]) {
-          errors[`flags.${i}`] = [`The flag "${key}" has no published target in ${input.from}.`];
+          errors.add(`flags.${i}`, `The flag "${key}" has no published target in ${input.from}.`, 'reference_not_found');
         }
       });
-      if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+      errors.check();
 
       const writer = new ServingWriter(actingContext(trx, this.core, this.auditWriter, principal, projectKey, audit));
       const result: PromoteResult = { promoted: [], unchanged: [] };

@@ -42,7 +42,7 @@ export class ServeService {
       const writer = new ServingWriter(actingContext(trx, this.core, this.auditWriter, principal, path.projectKey, audit));
       const displays = await writer.valueUlids(flag.key);
       const display = [...displays].find(([, ulid]) => ulid === input.value)?.[0] ?? this.normalised(flag.type, input.value);
-      if (!displays.has(display)) throw ValidationError.field('value', `The flag "${flag.key}" has no value ${input.value}.`);
+      if (!displays.has(display)) throw ValidationError.field('value', `The flag "${flag.key}" has no value ${input.value}.`, 'reference_not_found');
       return writer.write(
         flag.key,
         environment.key,
@@ -56,7 +56,7 @@ export class ServeService {
     try {
       return normaliseDisplay(type, value).display;
     } catch (error) {
-      if (error instanceof DisplayError) throw ValidationError.field('value', error.message);
+      if (error instanceof DisplayError) throw ValidationError.field('value', error.message, 'value_type_mismatch');
       throw error;
     }
   }

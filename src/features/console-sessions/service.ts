@@ -118,7 +118,7 @@ export class ConsoleSessionService {
   async changeOwnPassword(principal: ManagementPrincipal, current: string, next: string): Promise<void> {
     const account = await this.store.accountByUlid(principal.account.ulid);
     if (!account || !(await verifyPassword(current, account.password_hash))) {
-      throw ValidationError.field('current_password', 'The current_password field does not match the account\'s password.');
+      throw ValidationError.field('current_password', 'The current_password field does not match the account\'s password.', 'invalid_credentials');
     }
     checkNewPassword('new_password', next);
     const hash = await hashPassword(next);

@@ -48,7 +48,7 @@ function normalise(type: FlagType, display: string): NormalisedDisplay {
   try {
     return normaliseDisplay(type, display);
   } catch (error) {
-    if (error instanceof DisplayError) throw ValidationError.field('display', error.message);
+    if (error instanceof DisplayError) throw ValidationError.field('display', error.message, 'value_type_mismatch');
     throw error;
   }
 }

@@ -31,7 +31,7 @@ function toValueRecord(row: Record<string, unknown>): FlagValueRecord {
 }
 
 export const duplicateDisplay = () =>
-  ValidationError.field('display', 'The flag already has this value (values are compared after normalisation).');
+  ValidationError.field('display', 'The flag already has this value (values are compared after normalisation).', 'already_exists');
 
 export class KnexFlagValueStore implements FlagValueStore {
   constructor(

@@ -55,7 +55,7 @@ export function containsPattern(text: string): string {
 }
 
 export const duplicateFlagKey = (key: string) =>
-  ValidationError.field('key', `A flag with the key "${key}" already exists in this project.`);
+  ValidationError.field('key', `A flag with the key "${key}" already exists in this project.`, 'already_exists');
 
 export class KnexFlagStore implements FlagStore {
   constructor(

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { AuditSubject } from '../../audit/audit-trail.js';
 import type { ManagementPrincipal, ResourceAccess } from '../../auth/principal.js';
-import { ForbiddenError, ValidationError, type FieldErrors } from '../../http/errors.js';
+import { FieldErrorList, ForbiddenError, ValidationError, type ErrorCode } from '../../http/errors.js';
 import { decodeCursor, encodeCursor, type Page, type PageRequest } from '../../http/pagination.js';
 import { inTransaction } from '../../storage/transaction.js';
 
@@ -59,7 +59,7 @@ const controlCharacter = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
  * databases would silently replace), no control characters in names, names not blank.
  */
 export class TextRules {
-  private readonly errors: FieldErrors = {};
+  private readonly errors = new FieldErrorList();
 
   name(field: string, value: string | undefined): this {
     if (value === undefined) return this;
@@ -76,14 +76,14 @@ export class TextRules {
     return this;
   }
 
-  add(field: string, message: string): this {
-    (this.errors[field] ??= []).push(message);
+  add(field: string, message: string, code?: ErrorCode): this {
+    this.errors.add(field, message, code);
     return this;
   }
 
   /** Throws the collected errors as one field-keyed 422. */
   check(): void {
-    if (Object.keys(this.errors).length > 0) throw new ValidationError(this.errors);
+    this.errors.check();
   }
 }
 
@@ -92,7 +92,9 @@ export function futureExpiry(field: string, value: string | null | undefined, no
   if (value === undefined || value === null) return null;
   const time = Date.parse(value);
   if (Number.isNaN(time)) throw ValidationError.field(field, `The ${field} field must be a date-time.`);
-  if (time <= now.getTime()) throw ValidationError.field(field, `The ${field} field must be a date-time in the future.`);
+  if (time <= now.getTime()) {
+    throw ValidationError.field(field, `The ${field} field must be a date-time in the future.`, 'date_not_in_future');
+  }
   return new Date(time).toISOString();
 }
 

@@ -8,7 +8,7 @@ import { projectListName, type Project, type ProjectStore } from './store-types.
 const columns = ['ulid', 'key', 'name', 'description', 'created_at', 'updated_at'] as const;
 
 export function keyTaken(): ValidationError {
-  return ValidationError.field('key', 'The key has already been taken.');
+  return ValidationError.field('key', 'The key has already been taken.', 'already_exists');
 }
 
 export class KnexProjectStore implements ProjectStore {

@@ -1,9 +1,10 @@
 /**
  * Criteria: the conditions of targeting rules and of segment rules (SPEC.md section 2, DESIGN.md
  * section 4). Validation here covers what the OpenAPI body schema cannot express; every refusal
- * is field-keyed (`criteria.0.sub_selector`, `rules.1.criteria.0.values`...).
+ * is field-keyed (`criteria.0.sub_selector`, `rules.1.criteria.0.values`...). Fields that are
+ * valid alone but not together are `invalid_combination`.
  */
-import type { FieldErrors } from '../../http/errors.js';
+import type { FieldErrorList } from '../../http/errors.js';
 import { parseNumeric } from '../../engine/numeric.js';
 import { COMPARERS, type Comparer } from '../../engine/types.js';
 
@@ -57,11 +58,17 @@ export interface CriteriaCheck {
   prefix: string;
   /** False inside segments: a segment cannot be defined through segments. */
   allowSegmentSelector: boolean;
-  errors: FieldErrors;
+  errors: FieldErrorList;
 }
 
-function add(errors: FieldErrors, field: string, message: string): void {
-  (errors[field] ??= []).push(message);
+/** A rule of how fields combine: every field is valid alone (the document checked that). */
+function add(errors: FieldErrorList, field: string, message: string): void {
+  errors.add(field, message, 'invalid_combination');
+}
+
+/** The document's own rules (enums), checked again for callers that skip the document. */
+function invalid(errors: FieldErrorList, field: string, message: string): void {
+  errors.add(field, message);
 }
 
 /**
@@ -76,12 +83,12 @@ export function normaliseCriteria(criteria: readonly CriterionInput[], check: Cr
     const selector = c.selector;
     const comparer = c.comparer;
     if (!SELECTORS.includes(selector as Selector)) {
-      add(check.errors, `${at}.selector`, `The ${at}.selector field must be one of: ${SELECTORS.join(', ')}.`);
+      invalid(check.errors, `${at}.selector`, `The ${at}.selector field must be one of: ${SELECTORS.join(', ')}.`);
     } else if (selector === 'segment' && !check.allowSegmentSelector) {
-      add(check.errors, `${at}.selector`, `The ${at}.selector field must be attribute or context inside a segment.`);
+      invalid(check.errors, `${at}.selector`, `The ${at}.selector field must be attribute or context inside a segment.`);
     }
     if (!(COMPARERS as readonly string[]).includes(comparer)) {
-      add(check.errors, `${at}.comparer`, `The ${at}.comparer field must be one of: ${COMPARERS.join(', ')}.`);
+      invalid(check.errors, `${at}.comparer`, `The ${at}.comparer field must be one of: ${COMPARERS.join(', ')}.`);
     } else if (SELECTORS.includes(selector as Selector) && !comparerAllowed(selector, comparer)) {
       add(
         check.errors,

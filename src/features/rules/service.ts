@@ -1,7 +1,7 @@
 import type { AuditTrail } from '../../audit/audit-trail.js';
 import type { ResourceAccess } from '../../auth/principal.js';
 import type { Clock } from '../../clock.js';
-import { NotFoundError, UnprocessableError, ValidationError, type FieldErrors } from '../../http/errors.js';
+import { FieldErrorList, NotFoundError, UnprocessableError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import { normaliseCriteria, segmentKeysOf, type CriterionInput, type NormalisedCriterion } from './criteria.js';
 import type {
@@ -189,13 +189,13 @@ export class RulesService {
       // Refusals from here on are audited with the target they concern.
       caller.audit.describe(this.targetSubject(resolved, 'target_rule.reordered'));
       assertDraft(resolved);
-      const errors: FieldErrors = {};
+      const errors = new FieldErrorList();
       const seen = new Set<string>();
       body.rules.forEach((item, i) => {
-        if (seen.has(item.ulid)) (errors[`rules.${i}.ulid`] ??= []).push(`The rule ${item.ulid} is listed more than once.`);
+        if (seen.has(item.ulid)) errors.add(`rules.${i}.ulid`, `The rule ${item.ulid} is listed more than once.`, 'invalid_combination');
         seen.add(item.ulid);
       });
-      if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+      errors.check();
 
       const rules = await w.listRules(resolved.target.ulid);
       const slotOf = new Map(rules.map((r, i) => [r.ulid, i]));
@@ -224,24 +224,24 @@ export class RulesService {
 
   /** Body rules the document cannot express: value of this flag, criteria, existing segments. */
   private async checkBody(w: RulesWriter, resolved: ResolvedTarget, body: RuleWriteInput): Promise<CheckedCriteria> {
-    const errors: FieldErrors = {};
+    const errors = new FieldErrorList();
     if (body.description.length > MAX_DESCRIPTION) {
-      errors.description = [`The description field must not be longer than ${MAX_DESCRIPTION} characters.`];
+      errors.add('description', `The description field must not be longer than ${MAX_DESCRIPTION} characters.`);
     }
     if (!(await w.flagHasValue(resolved.flag.ulid, body.value_ulid))) {
-      errors.value_ulid = [`The value_ulid field must name a value of flag "${resolved.flag.key}".`];
+      errors.add('value_ulid', `The value_ulid field must name a value of flag "${resolved.flag.key}".`, 'reference_not_found');
     }
-    if (body.criteria.length === 0) errors.criteria = ['The criteria field must contain at least one criterion.'];
+    if (body.criteria.length === 0) errors.add('criteria', 'The criteria field must contain at least one criterion.');
     const criteria = normaliseCriteria(body.criteria, { prefix: 'criteria', allowSegmentSelector: true, errors });
     const keys = segmentKeysOf(criteria, 'criteria');
     const segments = keys.size > 0 ? await w.findSegments(resolved.project.ulid, [...keys.keys()]) : new Map<string, string>();
     for (const [key, fields] of keys) {
       if (segments.has(key)) continue;
       for (const field of fields) {
-        (errors[field] ??= []).push(`Segment "${key}" does not exist in project "${resolved.project.key}".`);
+        errors.add(field, `Segment "${key}" does not exist in project "${resolved.project.key}".`, 'reference_not_found');
       }
     }
-    if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+    errors.check();
     return { criteria, segments };
   }
 

@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import { NotFoundError, UnprocessableError, ValidationError, type FieldErrors } from '../../http/errors.js';
+import { FieldErrorList, NotFoundError, UnprocessableError } from '../../http/errors.js';
 import type { Page, PageRequest } from '../../http/pagination.js';
 import { newId } from '../../ids.js';
 import { normaliseCriteria, type CriterionInput } from '../rules/criteria.js';
@@ -154,12 +154,12 @@ function subject(segment: SegmentRecord, action: string) {
 
 /** What the document cannot express: criteria rules (selectors attribute and context only). */
 function checkBody(body: SegmentUpdateInput): Pick<SegmentRecord, 'name' | 'description' | 'included' | 'excluded' | 'rules'> {
-  const errors: FieldErrors = {};
+  const errors = new FieldErrorList();
   const rules: SegmentRuleRecord[] = (body.rules ?? []).map((rule, i) => {
-    if (rule.criteria.length === 0) errors[`rules.${i}.criteria`] = ['The criteria field must contain at least one criterion.'];
+    if (rule.criteria.length === 0) errors.add(`rules.${i}.criteria`, 'The criteria field must contain at least one criterion.');
     return { criteria: normaliseCriteria(rule.criteria, { prefix: `rules.${i}.criteria`, allowSegmentSelector: false, errors }) };
   });
-  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+  errors.check();
   return {
     name: body.name,
     description: body.description ?? null,

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { AuditSubject } from '../../audit/audit-trail.js';
 import type { Clock } from '../../clock.js';
-import { NotFoundError, UnprocessableError, ValidationError, type FieldErrors } from '../../http/errors.js';
+import { FieldErrorList, NotFoundError, UnprocessableError, ValidationError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import { targetView } from './view.js';
 import type {
@@ -108,32 +108,33 @@ function inProgress(t: TargetRecord): boolean {
 function confirmed(ctx: FlagEnvironment, env: { confirmation_required: boolean }, by: Confirmation, refusal: string): void {
   if (!env.confirmation_required) return;
   if (!by.console) throw new UnprocessableError(refusal).withCode('confirmation_required');
-  if (by.confirmation !== ctx.environment.key) throw ValidationError.field('confirmation', messages.confirmationMismatch(ctx.environment.key));
+  if (by.confirmation !== ctx.environment.key) {
+    throw ValidationError.field('confirmation', messages.confirmationMismatch(ctx.environment.key), 'confirmation_required');
+  }
 }
 
-function addError(errors: FieldErrors, field: string, message: string): void {
-  (errors[field] ??= []).push(message);
-}
-
-/** Validates the rollout fields shared by createRollout and publishTarget. */
-function rolloutFields(errors: FieldErrors, mode: RolloutMode | undefined, percentage: number | undefined): RolloutConfig | undefined {
+/**
+ * Validates the rollout fields shared by createRollout and publishTarget. Which fields go
+ * together is a rule of their combination (`invalid_combination`); the range is the document's.
+ */
+function rolloutFields(errors: FieldErrorList, mode: RolloutMode | undefined, percentage: number | undefined): RolloutConfig | undefined {
   if (mode === undefined) {
-    addError(errors, 'rollout_mode', 'The rollout_mode field is required when rollout_enabled is true.');
+    errors.add('rollout_mode', 'The rollout_mode field is required when rollout_enabled is true.', 'invalid_combination');
     return undefined;
   }
   if (mode === 'manual') {
     if (percentage === undefined || percentage === null) {
-      addError(errors, 'rollout_percentage', 'The rollout_percentage field is required for a manual rollout.');
+      errors.add('rollout_percentage', 'The rollout_percentage field is required for a manual rollout.', 'invalid_combination');
       return undefined;
     }
     if (!Number.isInteger(percentage) || percentage < 1 || percentage > 100) {
-      addError(errors, 'rollout_percentage', 'The rollout_percentage field must be an integer from 1 to 100.');
+      errors.add('rollout_percentage', 'The rollout_percentage field must be an integer from 1 to 100.');
       return undefined;
     }
     return { mode, percentage };
   }
   if (percentage !== undefined) {
-    addError(errors, 'rollout_percentage', 'The rollout_percentage field is prohibited for an automatic rollout.');
+    errors.add('rollout_percentage', 'The rollout_percentage field is prohibited for an automatic rollout.', 'invalid_combination');
     return undefined;
   }
   return { mode, percentage: automaticSteps[0] };
@@ -257,12 +258,12 @@ export class TargetService {
 
   async update(ctx: FlagEnvironment, targetUlid: string, input: TargetUpdateInput, audit: AuditCommit): Promise<TargetRecord> {
     if (input.value_ulid === undefined && input.comment === undefined) {
-      throw new ValidationError({ body: ['At least one of value_ulid and comment is required.'] });
+      throw ValidationError.field('body', 'At least one of value_ulid and comment is required.');
     }
     return this.locked(ctx, targetUlid, async (tx, target) => {
       if (target.status !== 'draft') throw new UnprocessableError(messages.notDraft(target.status));
       if (input.value_ulid !== undefined && !(await tx.valueBelongsToFlag(input.value_ulid, ctx.flag.ulid))) {
-        throw ValidationError.field('value_ulid', 'The value_ulid field must be the ulid of a value of this flag.');
+        throw ValidationError.field('value_ulid', 'The value_ulid field must be the ulid of a value of this flag.', 'reference_not_found');
       }
       const patch: TargetPatch = { updated_at: this.clock.now().toISOString() };
       if (input.value_ulid !== undefined) patch.value_ulid = input.value_ulid;
@@ -288,13 +289,14 @@ export class TargetService {
 
   async publish(ctx: FlagEnvironment, targetUlid: string, input: PublishInput, audit: AuditCommit): Promise<TargetRecord> {
     const now = this.clock.now();
-    const errors: FieldErrors = {};
+    const errors = new FieldErrorList();
     let scheduledAt: string | null = null;
     if (input.scheduled_at !== undefined && input.scheduled_at !== null) {
       const when = new Date(input.scheduled_at);
-      if (Number.isNaN(when.getTime())) addError(errors, 'scheduled_at', 'The scheduled_at field must be a date-time.');
-      else if (when.getTime() <= now.getTime()) addError(errors, 'scheduled_at', 'The scheduled_at field must be a date-time in the future.');
-      else scheduledAt = when.toISOString();
+      if (Number.isNaN(when.getTime())) errors.add('scheduled_at', 'The scheduled_at field must be a date-time.');
+      else if (when.getTime() <= now.getTime()) {
+        errors.add('scheduled_at', 'The scheduled_at field must be a date-time in the future.', 'date_not_in_future');
+      } else scheduledAt = when.toISOString();
     }
     // undefined: keep the draft's rollout configuration; null: none.
     let requested: RolloutConfig | null | undefined;
@@ -302,22 +304,22 @@ export class TargetService {
       requested = rolloutFields(errors, input.rollout_mode, input.rollout_percentage) ?? null;
     } else {
       if (input.rollout_mode !== undefined) {
-        addError(errors, 'rollout_mode', 'The rollout_mode field is prohibited unless rollout_enabled is true.');
+        errors.add('rollout_mode', 'The rollout_mode field is prohibited unless rollout_enabled is true.', 'invalid_combination');
       }
       if (input.rollout_percentage !== undefined) {
-        addError(errors, 'rollout_percentage', 'The rollout_percentage field is prohibited unless rollout_enabled is true.');
+        errors.add('rollout_percentage', 'The rollout_percentage field is prohibited unless rollout_enabled is true.', 'invalid_combination');
       }
       requested = input.rollout_enabled === false ? null : undefined;
     }
 
     return this.locked(ctx, targetUlid, async (tx, target, env) => {
       // A copy: the transaction may run again after a deadlock.
-      const fieldErrors: FieldErrors = structuredClone(errors);
+      const fieldErrors = errors.copy();
       const comment = input.comment !== undefined ? input.comment : target.comment;
       if (env.comments_required && (comment === null || comment.trim() === '')) {
-        addError(fieldErrors, 'comment', 'The comment field is required: this environment requires a comment to publish.');
+        fieldErrors.add('comment', 'The comment field is required: this environment requires a comment to publish.', 'comment_required');
       }
-      if (Object.keys(fieldErrors).length > 0) throw new ValidationError(fieldErrors);
+      fieldErrors.check();
       confirmed(ctx, env, input, messages.confirmation);
       if (!publishable.includes(target.status)) throw new UnprocessableError(messages.notPublishable(target.status));
 
@@ -414,9 +416,10 @@ export class TargetService {
     input: RolloutCreateInput,
     audit: AuditCommit,
   ): Promise<TargetRecord> {
-    const errors: FieldErrors = {};
+    const errors = new FieldErrorList();
     const rollout = rolloutFields(errors, input.rollout_mode, input.rollout_percentage);
-    if (!rollout) throw new ValidationError(errors);
+    errors.check();
+    if (!rollout) throw new Error('rolloutFields gave no rollout and no error');
     return this.locked(ctx, targetUlid, async (tx, target, env) => {
       confirmed(ctx, env, input, messages.rolloutConfirmation);
       if (target.status !== 'draft') throw new UnprocessableError(messages.rolloutNotDraft(target.status));
@@ -450,7 +453,7 @@ export class TargetService {
       const message = hasAction
         ? 'Send either action or rollout_percentage, not both.'
         : 'One of action and rollout_percentage is required.';
-      throw new ValidationError({ body: [message] });
+      throw ValidationError.field('body', message, 'invalid_combination');
     }
     if (hasPercentage) {
       const p = input.rollout_percentage as number;
@@ -484,6 +487,7 @@ export class TargetService {
           throw ValidationError.field(
             'rollout_percentage',
             'The rollout_percentage field cannot be set on an automatic rollout; it advances by itself.',
+            'state_conflict',
           );
         }
         if (target.rollout_status !== 'active') throw new UnprocessableError(messages.noActiveRollout);

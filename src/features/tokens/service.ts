@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { ManagementPrincipal, Scope, Tier } from '../../auth/principal.js';
 import { digestSecret, generateSecret } from '../../auth/secrets.js';
 import type { Clock } from '../../clock.js';
-import { NotFoundError, ValidationError, type FieldErrors } from '../../http/errors.js';
+import { FieldErrorList, NotFoundError } from '../../http/errors.js';
 import type { Page, PageRequest } from '../../http/pagination.js';
 import { newId } from '../../ids.js';
 import type { EnvironmentStore } from '../environments/store-types.js';
@@ -98,7 +98,7 @@ export class ManagementTokenService {
   /** Project and environment keys to grant rows; every unknown key is a field-keyed 422. */
   private async resolveGrants(trx: Knex.Transaction, grants: ManagementTokenCreateInput['grants']): Promise<GrantRow[]> {
     const rows: GrantRow[] = [];
-    const errors: FieldErrors = {};
+    const errors = new FieldErrorList();
     const seen = new Set<string>();
     const add = (row: GrantRow) => {
       const id = `${row.project_ulid}/${row.environment_ulid ?? ''}`;
@@ -107,25 +107,27 @@ export class ManagementTokenService {
     };
     for (const [index, key] of (grants?.projects ?? []).entries()) {
       const project = await this.deps.projects.findByKey(trx, key);
-      if (!project) errors[`grants.projects.${index}`] = [`Project "${key}" does not exist.`];
+      if (!project) errors.add(`grants.projects.${index}`, `Project "${key}" does not exist.`, 'reference_not_found');
       else add({ project_ulid: project.ulid, project_key: project.key, environment_ulid: null, environment_key: null });
     }
     for (const [index, grant] of (grants?.environments ?? []).entries()) {
       const project = await this.deps.projects.findByKey(trx, grant.project);
       if (!project) {
-        errors[`grants.environments.${index}.project`] = [`Project "${grant.project}" does not exist.`];
+        errors.add(`grants.environments.${index}.project`, `Project "${grant.project}" does not exist.`, 'reference_not_found');
         continue;
       }
       const environment = await this.deps.environments.findByKey(trx, project.ulid, grant.environment);
       if (!environment) {
-        errors[`grants.environments.${index}.environment`] = [
+        errors.add(
+          `grants.environments.${index}.environment`,
           `Environment "${grant.environment}" does not exist in project "${grant.project}".`,
-        ];
+          'reference_not_found',
+        );
         continue;
       }
       add({ project_ulid: project.ulid, project_key: project.key, environment_ulid: environment.ulid, environment_key: environment.key });
     }
-    if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+    errors.check();
     return rows;
   }
 }

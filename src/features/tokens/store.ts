@@ -52,7 +52,7 @@ export class KnexManagementTokenStore implements ManagementTokenStore {
       );
     } catch (error) {
       if (isForeignKeyViolation(error)) {
-        throw ValidationError.field('grants', 'A granted project or environment was deleted meanwhile.');
+        throw ValidationError.field('grants', 'A granted project or environment was deleted meanwhile.', 'reference_not_found');
       }
       throw error;
     }

@@ -70,7 +70,8 @@ export class WebhookService {
 
   private async checkUrl(url: string): Promise<void> {
     const refused = await refuseWebhookUrl(url, this.settings);
-    if (refused) throw ValidationError.field('url', refused);
+    // The document states the form (an http(s) URI without credentials); the rest is a setting or the network.
+    if (refused) throw ValidationError.field('url', refused, 'url_not_allowed');
   }
 
   async list(caller: Caller, projectKey: string, page: PageRequest): Promise<Page<ReturnType<typeof toWebhookView>>> {

@@ -1,4 +1,5 @@
 import { BadRequestError, NotFoundError, UnprocessableError, ValidationError, type FieldErrors } from '../errors.js';
+import { NAME_PATTERN, NAME_PATTERN_MESSAGE } from './name-pattern.js';
 import { createAjv, type ErrorObject } from './ajv.js';
 import type { OperationSpec, ParameterSpec } from './operations.js';
 import { normaliseSchema } from './schema-normaliser.js';
@@ -116,6 +117,9 @@ export function fieldErrors(errors: ErrorObject[]): FieldErrors {
         break;
       case 'type':
         add(base, `The ${label} field must be of type ${String(error.params.type).replace(',', ' or ')}.`);
+        break;
+      case 'pattern':
+        add(base, `The ${label} field ${error.params.pattern === NAME_PATTERN ? NAME_PATTERN_MESSAGE : (error.message ?? 'is invalid')}.`);
         break;
       default:
         add(base, `The ${label} field ${error.message ?? 'is invalid'}.`);
