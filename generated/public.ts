@@ -199,6 +199,11 @@ export interface paths {
          *     - A comment line (`: heartbeat`) is sent every 15 seconds to keep the connection open.
          *     - The server ends the stream when it shuts down or the key is revoked; clients reconnect
          *       with backoff and compare the announced ETag with their cached payload's.
+         *     - Events carry no `id` and no `retry` field: a reconnecting client is sent the current
+         *       ETag at once, so there is nothing to resume.
+         *
+         *     A client that only wants the current ETag reads the first event and closes the
+         *     connection; contract tests do the same (Schemathesis reads a bounded number of events).
          */
         get: operations["streamPayloadChanges"];
         put?: never;
@@ -547,6 +552,23 @@ export interface components {
             /** @enum {string} */
             status: "success";
             data: components["schemas"]["ServerPayload"] | components["schemas"]["ClientPayload"];
+        };
+        /**
+         * @description One event of `GET /v1/stream`, as a Server-Sent Events parser reads it (comment lines
+         *     such as `: heartbeat` are not events). `event` is always `etag`; `data` is the compact
+         *     JSON text of an object with one member, `etag`: exactly the `ETag` header value
+         *     `GET /v1/payload` now answers for the stream's key and headers, quotes included. On the
+         *     wire: `event: etag`, `data: {"etag":"\"srv-42-7d1f0c9a\""}`, a blank line.
+         * @example {
+         *       "event": "etag",
+         *       "data": "{\"etag\":\"\\\"srv-42-7d1f0c9a\\\"\"}"
+         *     }
+         */
+        PayloadStreamEvent: {
+            /** @enum {string} */
+            event: "etag";
+            /** @description Compact JSON `{"etag": "<ETag>"}`; the ETag is an opaque quoted tag. */
+            data: string;
         };
         /** @description OFREP evaluation request (single and bulk). */
         OfrepEvaluationRequest: {
@@ -1431,16 +1453,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example event: etag
-                     *     data: {"etag":"\"srv-42-7d1f0c9a\""}
-                     *
-                     *     : heartbeat
-                     *
-                     *     event: etag
-                     *     data: {"etag":"\"srv-43-0b6e44d2\""}
-                     */
-                    "text/event-stream": string;
+                    "text/event-stream": components["schemas"]["PayloadStreamEvent"];
                 };
             };
             400: components["responses"]["BadHeaders"];

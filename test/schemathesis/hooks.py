@@ -1,11 +1,8 @@
-"""Schemathesis hooks for `make test` (test/schemathesis/run.mjs loads this file via SCHEMATHESIS_HOOKS).
+"""Schemathesis hooks and checks for `make test` (test/schemathesis/run.mjs loads this file via SCHEMATHESIS_HOOKS).
 
-Stateful phase only. Its scenarios are chains (create a project, then its environments, flags,
-keys, ...) that get going only when the first create succeeds. Every `name` field is documented as
-"not blank, without control characters", a rule the schema states in prose (no `pattern`), so
-generated names are refused with a 422 most of the time and the chains stop at their first step.
-In positive stateful cases, `name` values are therefore cleaned of control characters (and a blank
-one replaced). The other phases keep sending such names, so the 422 answers stay fuzzed there.
+The check `refusal_has_rule_code` makes positive data strict (see its docstring). The hooks below it
+concern the stateful phase only. Its scenarios are chains (create a project, then its environments, flags,
+keys, ...) that get going only when the first create succeeds.
 
 Hypothesis sends the same inputs again in later scenarios (replaying and shrinking), `Idempotency-Key`
 included. The server then answers, as documented, with the stored response of the first request
@@ -28,6 +25,7 @@ src/features/rules/criteria.ts enforces beyond the schema (otherwise nearly ever
 rule -> publish links are never reached); the other phases keep sending inconsistent criteria.
 """
 
+import json
 import re
 import threading
 import uuid
@@ -37,25 +35,65 @@ from schemathesis.generation import GenerationMode
 from schemathesis.core.parameters import ParameterLocation
 from schemathesis.generation.meta import TestPhase
 
-# The characters src/features/projects/admin-common.ts refuses in names.
-CONTROL_CHARACTER = re.compile("[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]")
+# Codes (ErrorCode in both documents) of refusals that schema-valid input can meet: rules of the
+# current state that no schema can state (a key already taken, a cursor never issued, a reused
+# Idempotency-Key, a grant naming a project that does not exist, a target that is no longer a draft).
+RULE_CODES = frozenset(
+    {
+        "idempotency_key_reused",
+        "idempotency_in_flight",
+        "invalid_cursor",
+        "state_conflict",
+        "value_in_use",
+        "confirmation_required",
+        "already_exists",
+        "reference_not_found",
+        "invalid_combination",
+        "date_not_in_future",
+        "value_type_mismatch",
+        "comment_required",
+        "url_not_allowed",
+        "invalid_credentials",
+    }
+)
+# Statuses a refusal of schema-valid input may have (positive_data_acceptance in schemathesis.toml
+# lets them through; this check then looks at the code). 401, 403, 404 and 429 need no code check.
+RULE_STATUSES = frozenset({400, 409, 422})
 
 
-def _clean_names(value):
-    if isinstance(value, dict):
-        cleaned = {}
-        for key, item in value.items():
-            if key == "name" and isinstance(item, str):
-                item = CONTROL_CHARACTER.sub("", item)
-                if not item.strip():
-                    item = "Fuzz"
-                cleaned[key] = item
-            else:
-                cleaned[key] = _clean_names(item)
-        return cleaned
-    if isinstance(value, list):
-        return [_clean_names(item) for item in value]
-    return value
+def _error_code(response):
+    try:
+        body = json.loads(response.content)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return body.get("code") if isinstance(body, dict) else None
+
+
+@schemathesis.check
+def refusal_has_rule_code(ctx, response, case):
+    """Schema-valid input refused with 400, 409 or 422 must name a rule-based `code`.
+
+    `positive_data_acceptance` accepts those statuses (a rule of the current state may refuse valid
+    input), which alone would let the server be stricter than its document unnoticed. So every such
+    refusal of positive data must carry one of RULE_CODES: never `validation_failed` (the document
+    says the input is valid), nor a generic `bad_request` or `invalid_query`.
+    """
+    meta = case.meta
+    if meta is None or not meta.generation.mode.is_positive or response.status_code not in RULE_STATUSES:
+        return None
+    # Request-shape probes of the coverage phase (wrong media type, unexpected method) are not data.
+    from schemathesis.specs.openapi.checks import is_unexpected_http_status_case
+
+    if is_unexpected_http_status_case(case):
+        return None
+    code = _error_code(response)
+    if code not in RULE_CODES:
+        raise AssertionError(
+            f"Schema-valid input refused with {response.status_code} and code {code!r}; a refusal of valid input "
+            f"must name a rule ({', '.join(sorted(RULE_CODES))}). Either the document should state the rule, "
+            "or the refusal needs a rule-based code."
+        )
+    return None
 
 
 # src/features/rules/criteria.ts: rules no schema states (which comparers a selector takes, values
@@ -157,7 +195,6 @@ def map_case(context, case):
         return case
     _pin_parents(context, case)
     if meta.generation.mode == GenerationMode.POSITIVE and isinstance(case.body, (dict, list)):
-        case.body = _clean_names(case.body)
         if context.operation is not None and context.operation.definition.raw.get("operationId") == "createRule":
             case.body = _repair_rule(case.body)
     if case.headers:
