@@ -3521,9 +3521,9 @@ export interface components {
          *     produced by Vexil (kept for compatibility).
          *     System actions (actor type `system`): a scheduled publish target.published; an automatic
          *     rollout step target.rollout_updated, reaching 100 % target.rollout_completed.
-         *     Public API requests: `GET /v1/flags`, `GET /v1/flags/{flagKey}` and the OFREP single
-         *     evaluation flag.evaluated (SPEC.md: a direct call is a "Flag evaluated" event); the OFREP
-         *     bulk evaluation flag.listed;
+         *     Public API requests: `GET /v1/flags`, `GET /v1/flags/{flagKey}` and both OFREP
+         *     evaluations (single and bulk) flag.evaluated (SPEC.md: a server-side evaluation is a
+         *     "Flag evaluated" event);
          *     `POST /v1/flags/{flagKey}/usage` flag.used; `GET /v1/payload` payload.retrieved;
          *     `GET /v1/stream` payload.streamed; `GET /v1/api-docs` api_docs.read; a missing key
          *     auth.missing_key; an unknown, revoked or wrong-kind key auth.invalid_key.
@@ -3653,9 +3653,13 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description The bearer token is missing, unknown, revoked or expired. */
+        /**
+         * @description The bearer token is missing, unknown, revoked or expired (or, for the console, the
+         *     session has ended or the sign-in failed). `WWW-Authenticate` names the Bearer scheme.
+         */
         Unauthorized: {
             headers: {
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3927,6 +3931,11 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /**
+         * @description The challenge of a `401` (RFC 9110), always `Bearer realm="vexil"`.
+         * @example Bearer realm="vexil"
+         */
+        "WWW-Authenticate": "Bearer realm=\"vexil\"";
         /** @description Requests allowed per one-minute window for this token (for `GET /api-docs`, per client IP). Absent for `unlimited` tokens and before authentication. */
         "X-RateLimit-Limit": number;
         /** @description Requests left in the current window. */

@@ -236,11 +236,14 @@ export interface paths {
          *     A `200` records a "flag evaluated" event for the flag, and the context's type and
          *     attributes for the rule editor's suggestions.
          *
+         *     Members of the body other than `context` are ignored, as the protocol allows. The `200`
+         *     carries `Cache-Control: private, no-cache` and `Vary` with the key headers.
+         *
          *     Errors:
-         *     - `400` `PARSE_ERROR`: the body is not JSON, not an object, or has members other than
-         *       `context`.
+         *     - `400` `PARSE_ERROR`: the body is not JSON or not an object.
          *     - `400` `INVALID_CONTEXT`: `context` is not an object, or `targetingKey` / `contextType`
-         *       is not a string of the allowed length.
+         *       is not a string of the allowed length (`targetingKey` at most 1000 characters, empty
+         *       allowed; `contextType` 1 to 200).
          *     - `400` `TARGETING_KEY_MISSING`: the context has members but no `targetingKey`.
          *     - `404` `FLAG_NOT_FOUND`: the key is unknown in the environment, excluded for the key's
          *       platform, or the flag has no servable value.
@@ -273,7 +276,9 @@ export interface paths {
          *
          *     The `200` carries an `ETag` that changes when the environment's revision, the key or the
          *     context changes; send it back in `If-None-Match` to get `304 Not Modified` while nothing
-         *     changed.
+         *     changed (`*` is not a match: the ETag is per context). The `200` and the `304` carry
+         *     `Cache-Control: private, no-cache` and `Vary` with the key headers; each flag's
+         *     `metadata.revision` is that flag's own revision.
          */
         post: operations["ofrepEvaluateFlags"];
         delete?: never;
@@ -570,14 +575,19 @@ export interface components {
             /** @description Compact JSON `{"etag": "<ETag>"}`; the ETag is an opaque quoted tag. */
             data: string;
         };
-        /** @description OFREP evaluation request (single and bulk). */
+        /**
+         * @description OFREP evaluation request (single and bulk). Members other than `context` are ignored, as
+         *     the protocol allows.
+         */
         OfrepEvaluationRequest: {
             /**
              * @description OFREP evaluation context. `targetingKey` becomes the Vexil context identifier,
              *     `contextType` the context type (default `user`), and every other member an attribute
              *     (values converted to strings; arrays give several values; null members ignored).
              *     Either empty (evaluation without a context) or with a `targetingKey`: a context with
-             *     members but no `targetingKey` gets `400` `TARGETING_KEY_MISSING`.
+             *     members but no `targetingKey` gets `400` `TARGETING_KEY_MISSING`. An empty
+             *     `targetingKey` is a context without an identifier: its type and attributes are
+             *     matched as sent, and it is never inside a partial rollout.
              */
             context?: ({
                 targetingKey?: string;
@@ -585,16 +595,20 @@ export interface components {
             } & {
                 [key: string]: unknown;
             }) | unknown | unknown;
+        } & {
+            [key: string]: unknown;
         };
         /** @description OFREP evaluation success. */
         OfrepEvaluationSuccess: {
             key: string;
             /**
-             * @description `TARGETING_MATCH` (resolved_by rule), `SPLIT` (rollout), `STATIC` (target),
-             *     `DEFAULT` (default).
+             * @description An OFREP reason: `TARGETING_MATCH` (`resolved_by` rule), `SPLIT` (rollout), `STATIC`
+             *     (target, and default: the flag has no published target in this environment, so its
+             *     default value is served without any evaluation). The protocol has no `DEFAULT`
+             *     reason; `metadata.resolved_by` tells the two `STATIC` cases apart.
              * @enum {string}
              */
-            reason: "TARGETING_MATCH" | "SPLIT" | "STATIC" | "DEFAULT";
+            reason: "TARGETING_MATCH" | "SPLIT" | "STATIC";
             /**
              * @description The served value in display form: `true`/`false`, the number, the string itself, or
              *     compact JSON for json flags.
@@ -602,12 +616,19 @@ export interface components {
             variant: string;
             value: components["schemas"]["JsonValue"];
             /**
-             * @description `resolved_by` (Vexil's resolution), `type` (the flag type) and `revision` (the
-             *     environment revision).
+             * @description `resolved_by` (Vexil's resolution), `type` (the flag type) and `revision` (the flag's
+             *     own revision in this environment).
              */
             metadata: {
                 resolved_by: components["schemas"]["ResolvedBy"];
                 type: components["schemas"]["FlagType"];
+                /**
+                 * @description The environment revision at which what this flag serves in this environment last
+                 *     changed: its values, name, platforms, published targets, rules or rollout, or a
+                 *     segment its published rules use. Changes to other flags leave it as it is, so a
+                 *     client can tell which flags changed. `0` when the flag has not changed since the
+                 *     environment was created (or since before Vexil recorded per-flag changes).
+                 */
                 revision: number;
             } & {
                 [key: string]: boolean | string | number;
@@ -688,9 +709,13 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description The key is missing, unknown or revoked, or of a kind the operation does not accept. */
+        /**
+         * @description The key is missing, unknown or revoked, or of a kind the operation does not accept.
+         *     `WWW-Authenticate` names the key header.
+         */
         Unauthorized: {
             headers: {
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 [name: string]: unknown;
@@ -803,11 +828,27 @@ export interface components {
             content?: never;
         };
         /**
+         * @description Not modified: an ETag in `If-None-Match` matches the current one for this key and
+         *     context. No body; the headers a `200` would carry.
+         */
+        OfrepNotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "Cache-Control": components["headers"]["OfrepCacheControl"];
+                Vary: components["headers"]["OfrepVary"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /**
          * @description Unauthorized: the key is missing, unknown or revoked. The body (optional in OFREP) is an
-         *     `OfrepGeneralError`.
+         *     `OfrepGeneralError`; `WWW-Authenticate` names the `X-API-Key` header.
          */
         OfrepUnauthorized: {
             headers: {
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 [name: string]: unknown;
@@ -961,6 +1002,15 @@ export interface components {
          * @example "srv-42-7d1f0c9a"
          */
         IfNoneMatch: string;
+        /**
+         * @description One or more ETags of earlier bulk evaluations (comma-separated). When one of them equals
+         *     the current ETag for this key and context (weak comparison), the response is
+         *     `304 Not Modified` without a body. `*` matches nothing here: the ETag is per context, so
+         *     `*` cannot say that the client holds this context's evaluation, and the flags are
+         *     evaluated as without the header.
+         * @example "ofrep-42-5be01c7a"
+         */
+        OfrepIfNoneMatch: string;
     };
     requestBodies: never;
     headers: {
@@ -985,6 +1035,26 @@ export interface components {
          * @example "srv-42-7d1f0c9a"
          */
         ETag: string;
+        /**
+         * @description Always `private, no-cache`: an evaluation is for one key and one context, so no shared
+         *     cache may keep it, and a client that keeps it revalidates before using it again (the
+         *     bulk evaluation with its `ETag` in `If-None-Match`).
+         * @example private, no-cache
+         */
+        OfrepCacheControl: "private, no-cache";
+        /**
+         * @description The request headers the evaluation depends on besides the body: the environment key
+         *     headers, and `Origin` when CORS answers a listed origin (`VEXIL_CORS_ORIGINS`).
+         * @example X-VEXIL-API-KEY, X-API-KEY, X-VEXIL-KEY
+         */
+        OfrepVary: string;
+        /**
+         * @description The challenge of a `401` (RFC 9110): the `ApiKey` scheme, naming the header that carries
+         *     the environment key, `ApiKey realm="vexil", header="X-VEXIL-API-KEY"` (OFREP operations:
+         *     `header="X-API-Key"`, the protocol's header).
+         * @example ApiKey realm="vexil", header="X-VEXIL-API-KEY"
+         */
+        "WWW-Authenticate": string;
     };
     pathItems: never;
 }
@@ -1485,6 +1555,8 @@ export interface operations {
             /** @description The flag was evaluated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["OfrepCacheControl"];
+                    Vary: components["headers"]["OfrepVary"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     [name: string]: unknown;
@@ -1535,12 +1607,14 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description One or more ETags from earlier responses (comma-separated), or `*`. When one of them
-                 *     equals the current ETag (weak comparison) or the value is `*`, the response is
-                 *     `304 Not Modified` without a body.
-                 * @example "srv-42-7d1f0c9a"
+                 * @description One or more ETags of earlier bulk evaluations (comma-separated). When one of them equals
+                 *     the current ETag for this key and context (weak comparison), the response is
+                 *     `304 Not Modified` without a body. `*` matches nothing here: the ETag is per context, so
+                 *     `*` cannot say that the client holds this context's evaluation, and the flags are
+                 *     evaluated as without the header.
+                 * @example "ofrep-42-5be01c7a"
                  */
-                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                "If-None-Match"?: components["parameters"]["OfrepIfNoneMatch"];
             };
             path?: never;
             cookie?: never;
@@ -1555,6 +1629,8 @@ export interface operations {
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["OfrepCacheControl"];
+                    Vary: components["headers"]["OfrepVary"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     [name: string]: unknown;
@@ -1571,18 +1647,18 @@ export interface operations {
                      *           "metadata": {
                      *             "resolved_by": "rollout",
                      *             "type": "boolean",
-                     *             "revision": 42
+                     *             "revision": 41
                      *           }
                      *         },
                      *         {
                      *           "key": "hero-banner",
-                     *           "reason": "DEFAULT",
+                     *           "reason": "STATIC",
                      *           "variant": "Welcome",
                      *           "value": "Welcome",
                      *           "metadata": {
                      *             "resolved_by": "default",
                      *             "type": "string",
-                     *             "revision": 42
+                     *             "revision": 17
                      *           }
                      *         },
                      *         {
@@ -1596,7 +1672,7 @@ export interface operations {
                     "application/json": components["schemas"]["OfrepBulkEvaluationSuccess"];
                 };
             };
-            304: components["responses"]["NotModified"];
+            304: components["responses"]["OfrepNotModified"];
             /** @description The request or its context is invalid. */
             400: {
                 headers: {

@@ -94,8 +94,9 @@ export const publicAuditActionByOperation: Record<string, string> = {
   recordFlagUsage: 'flag.used',
   getPayload: 'payload.retrieved',
   streamPayloadChanges: 'payload.streamed',
+  // Both OFREP operations evaluate on the server, like GET /v1/flags (SPEC.md section 6: "Flag evaluated").
   ofrepEvaluateFlag: 'flag.evaluated',
-  ofrepEvaluateFlags: 'flag.listed',
+  ofrepEvaluateFlags: 'flag.evaluated',
 };
 
 /** Actions of refused requests, which name the refusal rather than the operation. */

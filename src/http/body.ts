@@ -4,6 +4,7 @@ import secureJson from 'secure-json-parse';
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from './errors.js';
 
 const jsonType = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+const jsonWhiteSpaceOnly = /^[ \t\n\r]*$/;
 
 /**
  * Reads and parses a JSON request body. Returns undefined when the request has no body.
@@ -26,7 +27,8 @@ export async function readJsonBody(ctx: Koa.Context, limitBytes: number): Promis
     if (type === 'entity.too.large') throw new PayloadTooLargeError(`Request body exceeds ${limitBytes} bytes.`);
     throw new BadRequestError('Request body could not be read.');
   }
-  if (text.trim() === '') return undefined;
+  // Only JSON's own white space makes an empty body; anything else (a form feed) must parse.
+  if (jsonWhiteSpaceOnly.test(text)) return undefined;
   try {
     return secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
   } catch {

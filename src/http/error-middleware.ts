@@ -1,7 +1,7 @@
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { isDatabaseUnavailable } from '../storage/db-errors.js';
-import { HttpError, OfrepError, ValidationError, ForbiddenError, ServiceUnavailableError } from './errors.js';
+import { HttpError, OfrepError, ValidationError, ForbiddenError, ServiceUnavailableError, UnauthorizedError } from './errors.js';
 import { setJsonContentType } from './json-response.js';
 
 /**
@@ -21,6 +21,7 @@ export function errorMiddleware(logger: Logger): Koa.Middleware {
       if (error instanceof HttpError) {
         ctx.status = error.status;
         ctx.set(error.headers);
+        if (error instanceof UnauthorizedError) ctx.set('WWW-Authenticate', challengeFor(ctx.path));
         respondJson(ctx, ofrep && !(error instanceof OfrepError) ? { errorDetails: error.message } : errorBody(error));
       } else {
         logger.error({ err: error, requestId: (ctx.state as { requestId?: string }).requestId, path: ctx.path, method: ctx.method }, 'unhandled error');
@@ -29,6 +30,16 @@ export function errorMiddleware(logger: Logger): Koa.Middleware {
       }
     }
   };
+}
+
+/**
+ * The challenge of a 401 (RFC 9110 requires one), as the documents state: the environment-key
+ * header of the public API (OFREP: the protocol's `X-API-Key`), Bearer for the management API.
+ */
+export function challengeFor(path: string): string {
+  if (path.startsWith('/ofrep/')) return 'ApiKey realm="vexil", header="X-API-Key"';
+  if (path.startsWith('/management/')) return 'Bearer realm="vexil"';
+  return 'ApiKey realm="vexil", header="X-VEXIL-API-KEY"';
 }
 
 /** Seconds a client is asked to wait after a 503 for an unavailable database. */

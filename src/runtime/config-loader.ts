@@ -13,6 +13,7 @@ import type {
 } from '../engine/index.js';
 import type {
   ChangedFlag,
+  ChangeRevisions,
   ConfigSource,
   EnvironmentRevision,
   LoadedChanges,
@@ -409,7 +410,29 @@ async function loadWholeEnvironment(db: Knex | Knex.Transaction, env: Environmen
     revision,
     config: { revision, flags, segments },
     flagUlids: new Map(flagRows.map((f) => [f.key, f.ulid])),
+    changes: await changeRevisions(db, environmentUlid, revision),
   };
+}
+
+/**
+ * The newest revision (up to `revision`) that changed each flag, and the segments (rows without
+ * a flag). Pruning keeps the newest row of each (storage/revisions.ts), so this survives it.
+ */
+async function changeRevisions(db: Knex | Knex.Transaction, environmentUlid: string, revision: number): Promise<ChangeRevisions> {
+  const rows: Array<{ flag_ulid: string | null; revision: number | string | null }> = await db('revision_changes')
+    .where('environment_ulid', environmentUlid)
+    .where('revision', '<=', revision)
+    .groupBy('flag_ulid')
+    .select('flag_ulid')
+    .max({ revision: 'revision' });
+  const flags = new Map<string, number>();
+  let segments = 0;
+  for (const row of rows) {
+    const at = Number(row.revision ?? 0);
+    if (row.flag_ulid === null) segments = at;
+    else flags.set(row.flag_ulid, at);
+  }
+  return { flags, segments };
 }
 
 /**
@@ -436,7 +459,13 @@ export async function loadChangesSince(
   if (recorded.size !== revision - since || rows.some((r) => r.flag_ulid === null)) {
     return { kind: 'full', loaded: await loadWholeEnvironment(db, env) };
   }
-  const changed = [...new Set(rows.map((r) => r.flag_ulid as string))];
+  // The newest revision that changed each flag in the range: that flag's own revision now.
+  const changedAt = new Map<string, number>();
+  for (const row of rows) {
+    const ulid = row.flag_ulid as string;
+    changedAt.set(ulid, Math.max(changedAt.get(ulid) ?? 0, Number(row.revision)));
+  }
+  const changed = [...changedAt.keys()];
   const flagRows: FlagRow[] = [];
   for (const part of chunks(changed)) {
     flagRows.push(...(await db('flags').where('project_ulid', env.project_ulid).whereIn('ulid', part).select(...FLAG_COLUMNS)));
@@ -444,6 +473,8 @@ export async function loadChangesSince(
   flagRows.sort(byKey);
   const compiled = await compileFlags(db, environmentUlid, env.project_ulid, flagRows, 'listed');
   const flags = new Map<string, ChangedFlag | null>(changed.map((ulid) => [ulid, null]));
-  flagRows.forEach((row, i) => flags.set(row.ulid, { key: row.key, config: compiled[i] as CompiledFlag }));
+  flagRows.forEach((row, i) =>
+    flags.set(row.ulid, { key: row.key, config: compiled[i] as CompiledFlag, revision: changedAt.get(row.ulid) ?? revision }),
+  );
   return { kind: 'flags', environmentUlid, revision, flags };
 }

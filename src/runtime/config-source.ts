@@ -10,12 +10,25 @@ export interface LoadedEnvironment {
   config: EnvironmentConfig;
   /** Flag ulid by flag key (telemetry is stored per flag ulid). */
   flagUlids: ReadonlyMap<string, string>;
+  /** When each flag (and the segments) last changed here; absent: nothing recorded, all 0. */
+  changes?: ChangeRevisions;
 }
 
-/** A changed flag as loaded now. */
+/**
+ * The newest environment revision that changed each flag (by flag ulid) and the newest that
+ * changed the segments (revision_changes): a flag's own revision, which a change to another flag
+ * leaves alone. A flag without a recorded change has revision 0.
+ */
+export interface ChangeRevisions {
+  flags: ReadonlyMap<string, number>;
+  segments: number;
+}
+
+/** A changed flag as loaded now, with the newest revision that changed it. */
 export interface ChangedFlag {
   key: string;
   config: CompiledFlag;
+  revision: number;
 }
 
 /**

@@ -5,7 +5,7 @@ import {
   type EnvironmentConfig,
   type Snapshot,
 } from '../engine/index.js';
-import type { LoadedChanges, LoadedEnvironment } from './config-source.js';
+import type { ChangeRevisions, LoadedChanges, LoadedEnvironment } from './config-source.js';
 import { digestParts, entityTag } from './etag.js';
 
 type FlagChanges = Extract<LoadedChanges, { kind: 'flags' }>;
@@ -29,7 +29,19 @@ export class EnvironmentSnapshot {
     readonly snapshot: Snapshot,
     /** Flag ulid by flag key (telemetry is stored per flag ulid). */
     readonly flagUlids: ReadonlyMap<string, string>,
+    /** Each flag's own revision by flag key (see `flagRevision`). */
+    private readonly flagRevisions: ReadonlyMap<string, number>,
+    /** The newest revision that changed the segments. */
+    readonly segmentsRevision: number,
   ) {}
+
+  /**
+   * The revision at which what the flag serves here last changed: its own changes, and segment
+   * changes when its published rules use segments. Other flags' changes leave it as it is.
+   */
+  flagRevision(key: string): number {
+    return this.flagRevisions.get(key) ?? 0;
+  }
 
   /** Digest of the configuration: equal on every instance that loaded the same rows. */
   get configDigest(): string {
@@ -58,7 +70,28 @@ export class EnvironmentSnapshot {
   }
 }
 
+const nothingRecorded: ChangeRevisions = { flags: new Map(), segments: 0 };
+
+function usesSegments(flag: CompiledFlag): boolean {
+  for (const target of [flag.serving, flag.previous]) {
+    for (const rule of target?.rules ?? []) if (rule.criteria.some((c) => c.selector === 'segment')) return true;
+  }
+  return false;
+}
+
+/** A flag's own revision: its newest change, or the segments' when it uses them and they changed later. */
+function ownRevision(flag: CompiledFlag, changedAt: number, segmentsRevision: number): number {
+  return usesSegments(flag) ? Math.max(changedAt, segmentsRevision) : changedAt;
+}
+
 export function buildEnvironmentSnapshot(loaded: LoadedEnvironment): EnvironmentSnapshot {
+  const changes = loaded.changes ?? nothingRecorded;
+  const revisions = new Map<string, number>();
+  for (const flag of loaded.config.flags) {
+    const ulid = loaded.flagUlids.get(flag.key);
+    const changedAt = ulid === undefined ? 0 : (changes.flags.get(ulid) ?? 0);
+    revisions.set(flag.key, ownRevision(flag, changedAt, changes.segments));
+  }
   return new EnvironmentSnapshot(
     loaded.environmentUlid,
     loaded.environmentKey,
@@ -67,6 +100,8 @@ export function buildEnvironmentSnapshot(loaded: LoadedEnvironment): Environment
     loaded.config,
     compileSnapshot(loaded.config),
     loaded.flagUlids,
+    revisions,
+    changes.segments,
   );
 }
 
@@ -78,12 +113,15 @@ export function buildEnvironmentSnapshot(loaded: LoadedEnvironment): Environment
 export function applyFlagChanges(current: EnvironmentSnapshot, changes: FlagChanges): EnvironmentSnapshot {
   const replaced = new Map<string, CompiledFlag>();
   const flagUlids = new Map(current.flagUlids);
+  const revisions = new Map<string, number>();
   const changedKeys = new Set<string>();
   // Keys of changed flags as the current snapshot knows them (a removed flag is known by ulid only).
   for (const [key, ulid] of current.flagUlids) {
     if (changes.flags.has(ulid)) {
       changedKeys.add(key);
       flagUlids.delete(key);
+    } else {
+      revisions.set(key, current.flagRevision(key));
     }
   }
   for (const [ulid, changed] of changes.flags) {
@@ -91,6 +129,7 @@ export function applyFlagChanges(current: EnvironmentSnapshot, changes: FlagChan
     changedKeys.add(changed.key);
     flagUlids.set(changed.key, ulid);
     replaced.set(changed.key, changed.config);
+    revisions.set(changed.key, ownRevision(changed.config, changed.revision, current.segmentsRevision));
   }
   const flags: CompiledFlag[] = [];
   for (const flag of current.config.flags) {
@@ -117,6 +156,8 @@ export function applyFlagChanges(current: EnvironmentSnapshot, changes: FlagChan
     config,
     updateSnapshot(current.snapshot, config, changedKeys),
     flagUlids,
+    revisions,
+    current.segmentsRevision,
   );
 }
 

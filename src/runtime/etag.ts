@@ -25,21 +25,22 @@ export function entityTag(prefix: string, revision: number, digest: string): str
 }
 
 /**
- * Whether an If-None-Match header value matches `etag`: `*`, or one of the comma-separated
- * tags equal to it under weak comparison (a `W/` prefix is ignored).
+ * Whether an If-None-Match header value matches `etag`: `*` (unless `star` is false), or one of
+ * the comma-separated tags equal to it under weak comparison (a `W/` prefix is ignored).
  */
-export function ifNoneMatchMatches(header: string | string[] | undefined, etag: string): boolean {
+export function ifNoneMatchMatches(header: string | string[] | undefined, etag: string, star = true): boolean {
   if (header === undefined) return false;
   const text = Array.isArray(header) ? header.join(',') : header;
   const target = stripWeak(etag);
   // One tag (what SDKs send): no list to split.
   if (!text.includes(',')) {
     const tag = text.trim();
-    return tag === '*' || (tag !== '' && stripWeak(tag) === target);
+    return (star && tag === '*') || (tag !== '' && tag !== '*' && stripWeak(tag) === target);
   }
   for (const raw of splitTags(text)) {
-    if (raw === '*') return true;
-    if (stripWeak(raw) === target) return true;
+    if (raw === '*') {
+      if (star) return true;
+    } else if (stripWeak(raw) === target) return true;
   }
   return false;
 }

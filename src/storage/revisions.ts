@@ -1,6 +1,9 @@
 import type { Knex } from 'knex';
 
-/** revision_changes rows kept per environment; a cache further behind than this reloads in full. */
+/**
+ * revision_changes rows kept per environment (beyond the newest row of each flag, which is kept
+ * always); a cache further behind than this reloads in full.
+ */
 export const REVISION_CHANGES_KEPT = 200;
 /** Old rows are pruned when a revision is a multiple of this (a bounded table, rarely a DELETE). */
 const PRUNE_EVERY = 50;
@@ -46,9 +49,19 @@ async function recordChanges(
   for (const env of environments) {
     const revision = Number(env.revision);
     if (revision % PRUNE_EVERY !== 0) continue;
+    // The newest row of each flag (and of the segments, flag_ulid null) stays however old: it is
+    // that flag's own revision, which OFREP reports (config-loader.ts, changeRevisions). The
+    // inner select is wrapped in a derived table because MySQL refuses to read the table a
+    // DELETE deletes from.
     await trx('revision_changes')
       .where('environment_ulid', env.ulid)
       .where('revision', '<=', revision - REVISION_CHANGES_KEPT)
+      .whereNotIn(
+        'id',
+        trx
+          .select('newest.id')
+          .from(trx('revision_changes').where('environment_ulid', env.ulid).groupBy('flag_ulid').max({ id: 'id' }).as('newest')),
+      )
       .delete();
   }
 }

@@ -32,6 +32,15 @@ describeEachDatabase('error codes', (db) => {
     expect(await code(app.request('GET', '/v1/flags', { apiKey: `srv_${'y'.repeat(40)}` }))).toEqual([401, 'invalid_api_key']);
   });
 
+  it('challenges every 401 (WWW-Authenticate) with the scheme of its API', async () => {
+    const management = await app.request('GET', '/management/v1/projects');
+    expect(management.headers.get('www-authenticate')).toBe('Bearer realm="vexil"');
+    const evaluation = await app.request('GET', '/v1/flags', { apiKey: `srv_${'y'.repeat(40)}` });
+    expect(evaluation.headers.get('www-authenticate')).toBe('ApiKey realm="vexil", header="X-VEXIL-API-KEY"');
+    const ofrep = await app.request('POST', '/ofrep/v1/evaluate/flags', { body: {} });
+    expect(ofrep.headers.get('www-authenticate')).toBe('ApiKey realm="vexil", header="X-API-Key"');
+  });
+
   it('names the rule that refused input the document allows; validation_failed only for input it does not', async () => {
     const flags = `${p}/flags`;
     expect(await code(app.mgmt('POST', flags, { key: 'checkout', name: 'Again', type: 'boolean' }))).toEqual([422, 'already_exists']);

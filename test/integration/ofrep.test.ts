@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase } from '../support/databases.js';
+import { expectOk } from '../support/expect-ok.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { Fixtures, type EnvironmentFixture, type ProjectFixture } from './public-fixtures.js';
 
@@ -49,8 +50,9 @@ describeEachDatabase('OFREP: POST /ofrep/v1/evaluate/flags and /flags/{key}', (d
     await app?.close();
   });
 
-  it('evaluates one flag: reasons STATIC, TARGETING_MATCH, SPLIT, DEFAULT with variant and metadata', async () => {
-    const revision = await fx.revision(env.ulid);
+  it('evaluates one flag: reasons STATIC, TARGETING_MATCH and SPLIT (the protocol has no DEFAULT) with variant and metadata', async () => {
+    // Fixtures write no revision_changes rows: no recorded change, so each flag's revision is 0.
+    const revision = 0;
     const plain = await single('checkout', { context: { targetingKey: 'user-1' } });
     expect(plain.status).toBe(200);
     expect(plain.body).toEqual({
@@ -65,7 +67,8 @@ describeEachDatabase('OFREP: POST /ofrep/v1/evaluate/flags and /flags/{key}', (d
     const split = await single('split', { context: { targetingKey: 'user-1' } });
     expect(split.body).toMatchObject({ reason: 'SPLIT', value: 'new', variant: 'new', metadata: { resolved_by: 'rollout', type: 'string' } });
     const dflt = await single('limit', {});
-    expect(dflt.body).toMatchObject({ key: 'limit', reason: 'DEFAULT', value: 20, variant: '20', metadata: { resolved_by: 'default' } });
+    // No published target: the flag's default value, served without evaluation.
+    expect(dflt.body).toMatchObject({ key: 'limit', reason: 'STATIC', value: 20, variant: '20', metadata: { resolved_by: 'default' } });
     const json = await single('theme', undefined);
     expect(json.body).toMatchObject({ reason: 'STATIC', value: { dense: false, primary: '#0055ff' }, variant: '{"dense":false,"primary":"#0055ff"}' });
   });
@@ -80,6 +83,9 @@ describeEachDatabase('OFREP: POST /ofrep/v1/evaluate/flags and /flags/{key}', (d
       [{ targetingKey: 'org-1', contextType: 'organization' }, true],
       [{ targetingKey: 'org-1' }, false],
       [{ targetingKey: 'u', nested: { plan: 'pro' } }, false],
+      // The protocol sets no minimum length: an empty key is a context without an identifier.
+      [{ targetingKey: '', plan: 'pro' }, true],
+      [{ targetingKey: '' }, false],
     ];
     for (const [context, expected] of cases) {
       const res = await single('checkout', { context });
@@ -91,7 +97,7 @@ describeEachDatabase('OFREP: POST /ofrep/v1/evaluate/flags and /flags/{key}', (d
   it('evaluates without a context for no body, an empty body or an empty context', async () => {
     const none = await app.request('POST', '/ofrep/v1/evaluate/flags/checkout', { apiKey: env.serverKey });
     expect(none.status).toBe(200);
-    for (const body of [{}, { context: {} }]) {
+    for (const body of [{}, { context: {} }, { context: {}, extra: 1 }]) {
       const res = await single('checkout', body);
       expect(res.status).toBe(200);
       expect(res.body.value).toBe(false);
@@ -119,11 +125,11 @@ describeEachDatabase('OFREP: POST /ofrep/v1/evaluate/flags and /flags/{key}', (d
       ['{"context": ', 'PARSE_ERROR'],
       ['[1]', 'PARSE_ERROR'],
       ['"text"', 'PARSE_ERROR'],
-      ['{"context": {}, "extra": 1}', 'PARSE_ERROR'],
+      // Not JSON white space: not an empty body either.
+      ['\f', 'PARSE_ERROR'],
       ['{"context": "user-1"}', 'INVALID_CONTEXT'],
       ['{"context": [1]}', 'INVALID_CONTEXT'],
       ['{"context": {"targetingKey": 42}}', 'INVALID_CONTEXT'],
-      ['{"context": {"targetingKey": ""}}', 'INVALID_CONTEXT'],
       ['{"context": {"targetingKey": "u", "contextType": 7}}', 'INVALID_CONTEXT'],
       [`{"context": {"targetingKey": "${'x'.repeat(1001)}"}}`, 'INVALID_CONTEXT'],
       ['{"context": {"plan": "pro"}}', 'TARGETING_KEY_MISSING'],
@@ -146,8 +152,10 @@ describeEachDatabase('OFREP: POST /ofrep/v1/evaluate/flags and /flags/{key}', (d
       const none = await app.request('POST', path, { body: {} });
       expect(none.status).toBe(401);
       expect(none.body).toEqual({ errorDetails: 'Invalid API key provided.' });
+      expect(none.headers.get('www-authenticate')).toBe('ApiKey realm="vexil", header="X-API-Key"');
       const bad = await app.request('POST', path, { apiKey: 'srv_' + 'n'.repeat(40), body: {} });
       expect(bad.status).toBe(401);
+      expect(bad.headers.get('www-authenticate')).toBe('ApiKey realm="vexil", header="X-API-Key"');
       const form = await raw(path, 'a=b', env.serverKey, 'text/plain');
       expect(form.status).toBe(415);
       expect(typeof form.body.errorDetails).toBe('string');
@@ -158,7 +166,7 @@ describeEachDatabase('OFREP: POST /ofrep/v1/evaluate/flags and /flags/{key}', (d
   });
 
   it('bulk-evaluates the flags the key may see, ordered by key, with an ETag and 304', async () => {
-    const revision = await fx.revision(env.ulid);
+    const revision = 0;
     const res = await app.request('POST', '/ofrep/v1/evaluate/flags', { apiKey: env.serverKey, body: { context: { targetingKey: 'user-1', plan: 'pro' } } });
     expect(res.status).toBe(200);
     expect(res.body.flags.map((f: { key: string }) => f.key)).toEqual(['banner', 'checkout', 'limit', 'split', 'theme']);
@@ -178,6 +186,16 @@ describeEachDatabase('OFREP: POST /ofrep/v1/evaluate/flags and /flags/{key}', (d
     });
     expect(again.status).toBe(304);
     expect(again.headers.get('etag')).toBe(etag);
+    expect(again.headers.get('cache-control')).toBe('private, no-cache');
+    expect(again.headers.get('vary')).toBe('X-VEXIL-API-KEY, X-API-KEY, X-VEXIL-KEY');
+    // `*` never matches: this context was never evaluated by the client.
+    const star = await app.request('POST', '/ofrep/v1/evaluate/flags', {
+      apiKey: env.serverKey,
+      body: { context: { targetingKey: 'never-seen' } },
+      headers: { 'If-None-Match': '*' },
+    });
+    expect(star.status).toBe(200);
+    expect(star.body.flags.length).toBeGreaterThan(0);
     const otherContext = await app.request('POST', '/ofrep/v1/evaluate/flags', {
       apiKey: env.serverKey,
       body: { context: { targetingKey: 'user-2' } },
@@ -191,6 +209,88 @@ describeEachDatabase('OFREP: POST /ofrep/v1/evaluate/flags and /flags/{key}', (d
     const client = await app.request('POST', '/ofrep/v1/evaluate/flags', { apiKey: clientKey });
     expect(client.body.flags.map((f: { key: string }) => f.key)).toEqual(['banner', 'checkout', 'split', 'theme']);
     expect(client.headers.get('etag')).not.toBe(mobile.headers.get('etag'));
+  });
+
+  it('marks both 200s private and revalidated, varying on the key headers', async () => {
+    for (const path of ['/ofrep/v1/evaluate/flags/checkout', '/ofrep/v1/evaluate/flags']) {
+      const answer = await app.request('POST', path, { apiKey: env.serverKey, body: {} });
+      expect(answer.status, path).toBe(200);
+      expect(answer.headers.get('cache-control'), path).toBe('private, no-cache');
+      expect(answer.headers.get('vary'), path).toBe('X-VEXIL-API-KEY, X-API-KEY, X-VEXIL-KEY');
+    }
+  });
+
+  it('audits both OFREP evaluations as flag.evaluated (a server-side evaluation, SPEC.md section 6)', async () => {
+    await app.composition.publicAudit.flush();
+    const since = await app.knex('public_audit_entries').max({ ulid: 'ulid' }).first();
+    await app.request('POST', '/ofrep/v1/evaluate/flags', { apiKey: env.serverKey, body: {} });
+    await app.request('POST', '/ofrep/v1/evaluate/flags/checkout', { apiKey: env.serverKey, body: {} });
+    await app.composition.publicAudit.flush();
+    const rows: Array<{ http_path: string; action: string }> = await app
+      .knex('public_audit_entries')
+      .where('ulid', '>', since?.ulid ?? '')
+      .whereIn('http_path', ['/ofrep/v1/evaluate/flags', '/ofrep/v1/evaluate/flags/checkout'])
+      .select('http_path', 'action');
+    expect(new Set(rows.map((r) => r.action))).toEqual(new Set(['flag.evaluated']));
+    expect(new Set(rows.map((r) => r.http_path))).toEqual(new Set(['/ofrep/v1/evaluate/flags', '/ofrep/v1/evaluate/flags/checkout']));
+  });
+
+  it('reports each flag’s own revision: a change to one flag (or to a segment it uses) moves only its revision', async () => {
+    const p = `/projects/ofrep-rev-${db.name}-${Date.now().toString(36)}`;
+    await expectOk(app, 'POST', '/projects', { key: p.slice('/projects/'.length), name: 'Revisions', environments: [{ key: 'production', name: 'Production' }] });
+    const serverKey: string = (await expectOk(app, 'POST', `${p}/environments/production/keys`, { kind: 'server' })).key;
+    for (const key of ['alpha', 'beta', 'gamma']) await expectOk(app, 'POST', `${p}/flags`, { key, name: key, type: 'boolean' });
+    const revisions = async () => {
+      const res = await app.request('POST', '/ofrep/v1/evaluate/flags', { apiKey: serverKey, body: { context: { targetingKey: 'u' } } });
+      expect(res.status).toBe(200);
+      return Object.fromEntries(res.body.flags.map((f: { key: string; metadata: { revision: number } }) => [f.key, f.metadata.revision]));
+    };
+    const environmentRevision = async () => {
+      const row = await app
+        .knex('environments')
+        .join('projects', 'projects.ulid', 'environments.project_ulid')
+        .where('projects.key', p.slice('/projects/'.length))
+        .first('environments.revision as revision');
+      return Number(row.revision);
+    };
+
+    const first = await revisions();
+    expect(first.alpha).toBeLessThan(first.beta);
+    expect(first.beta).toBeLessThan(first.gamma);
+
+    await expectOk(app, 'PUT', `${p}/flags/beta`, { name: 'Beta renamed', permanent: false });
+    const afterRename = await revisions();
+    expect(afterRename).toEqual({ ...first, beta: await environmentRevision() });
+    const single = await app.request('POST', '/ofrep/v1/evaluate/flags/beta', { apiKey: serverKey, body: {} });
+    expect(single.body.metadata.revision).toBe(afterRename.beta);
+
+    // alpha's published rules use a segment: a change to the segment moves alpha, not the others.
+    await expectOk(app, 'POST', `${p}/segments`, { key: 'testers', name: 'Testers', included: ['u'] });
+    const values: Array<{ ulid: string; display: string }> = await expectOk(app, 'GET', `${p}/flags/alpha/values`);
+    const trueValue = values.find((v) => v.display === 'true')!.ulid;
+    const draft = await expectOk(app, 'POST', `${p}/flags/alpha/environments/production/targets`);
+    const targetPath = `${p}/flags/alpha/environments/production/targets/${draft.ulid}`;
+    await expectOk(app, 'POST', `${targetPath}/rules`, {
+      value_ulid: trueValue,
+      description: 'Testers',
+      criteria: [{ selector: 'segment', comparer: 'in', values: ['testers'] }],
+    });
+    await expectOk(app, 'PUT', `${targetPath}/publish`, {});
+    const published = await revisions();
+    expect(published).toEqual({ ...afterRename, alpha: await environmentRevision() });
+    await expectOk(app, 'PUT', `${p}/segments/testers`, { name: 'Testers', included: ['someone-else'] });
+    const afterSegment = await revisions();
+    expect(afterSegment).toEqual({ ...published, alpha: await environmentRevision() });
+    expect(afterSegment.alpha).toBeGreaterThan(published.alpha);
+
+    // Another instance, loading the environment whole from the database, reports the same revisions.
+    const other = await startTestApp(db, { databaseUrl: app.composition.core.config.databaseUrl, keepDatabase: true });
+    try {
+      const res = await other.request('POST', '/ofrep/v1/evaluate/flags', { apiKey: serverKey, body: { context: { targetingKey: 'u' } } });
+      expect(Object.fromEntries(res.body.flags.map((f: { key: string; metadata: { revision: number } }) => [f.key, f.metadata.revision]))).toEqual(afterSegment);
+    } finally {
+      await other.close();
+    }
   });
 
   it('counts OFREP evaluations in the flag telemetry', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadChangesSince, loadEnvironmentConfig } from '../../src/runtime/config-loader.js';
 import { buildEnvironmentSnapshot } from '../../src/runtime/environment-snapshot.js';
+import { bumpEnvironmentRevision, REVISION_CHANGES_KEPT } from '../../src/storage/revisions.js';
 import { describeEachDatabase } from '../support/databases.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { unique, waitFor } from './public-fixtures.js';
@@ -108,5 +109,36 @@ describeEachDatabase('incremental snapshot rebuilds', (db) => {
     expect((await loadChangesSince(app.knex, environmentUlid, current))?.kind).toBe('full');
     expect(await loadChangesSince(app.knex, 'env_missing', 1)).toBeUndefined();
     await expectServedEqualsFullReload();
+  });
+
+  it('keeps each flag’s newest change through pruning, so its own revision (OFREP metadata) survives', async () => {
+    const flagUlid = async (key: string) =>
+      (await app.knex('flags').whereIn('project_ulid', app.knex('projects').where('key', project).select('ulid')).where('key', key).first('ulid')).ulid as string;
+    const [quiet, busy] = [await flagUlid('a-flag'), await flagUlid('m-flag')];
+    await app.knex.transaction((trx) => bumpEnvironmentRevision(trx, environmentUlid, [quiet]));
+    const quietAt = await revision();
+    // Enough changes of another flag for several prunes to pass the quiet flag's change.
+    for (let i = 0; i < REVISION_CHANGES_KEPT + 60; i++) {
+      await app.knex.transaction((trx) => bumpEnvironmentRevision(trx, environmentUlid, [busy]));
+    }
+    const current = await revision();
+    // Pruning runs at every 50th revision: the last one removed what was older than this.
+    const prunedUpTo = Math.floor(current / 50) * 50 - REVISION_CHANGES_KEPT;
+    expect(prunedUpTo).toBeGreaterThan(quietAt);
+    const old: Array<{ flag_ulid: string | null }> = await app.knex('revision_changes')
+      .where('environment_ulid', environmentUlid)
+      .where('revision', '<=', prunedUpTo)
+      .select('flag_ulid');
+    // Old rows were pruned but the newest of each flag, the quiet flag's among them, stayed.
+    expect(old.filter((r) => r.flag_ulid === busy)).toEqual([]);
+    expect(old.filter((r) => r.flag_ulid === quiet)).toHaveLength(1);
+
+    const full = buildEnvironmentSnapshot((await loadEnvironmentConfig(app.knex, environmentUlid))!);
+    expect(full.flagRevision('a-flag')).toBe(quietAt);
+    expect(full.flagRevision('m-flag')).toBe(current);
+    await expectServedEqualsFullReload();
+    const res = await app.request('POST', '/ofrep/v1/evaluate/flags', { apiKey: serverKey, body: {} });
+    const served = Object.fromEntries(res.body.flags.map((f: { key: string; metadata: { revision: number } }) => [f.key, f.metadata.revision]));
+    expect(served).toEqual(Object.fromEntries(Object.keys(served).map((key) => [key, full.flagRevision(key)])));
   });
 });

@@ -20,6 +20,19 @@ type EvaluateParams = managementOperations['evaluateFlag']['parameters']['path']
 const json = { 'Content-Type': 'application/json; charset=utf-8' };
 
 /**
+ * OFREP evaluations are per key and context (specs/public.yaml, OfrepCacheControl, OfrepVary):
+ * no shared cache keeps them, a client revalidates (bulk: with the ETag). Vary is appended, so
+ * CORS's `Origin` stays.
+ */
+const ofrepCacheControl = 'private, no-cache';
+const ofrepVary = ['X-VEXIL-API-KEY', 'X-API-KEY', 'X-VEXIL-KEY'];
+
+function ofrepCaching(request: PublicRequest, headers: Record<string, string> = {}): Record<string, string> {
+  request.ctx.vary(ofrepVary);
+  return { ...headers, 'Cache-Control': ofrepCacheControl };
+}
+
+/**
  * The server payload's bytes, encoded once per payload text and key rather than per request
  * (Koa would measure and encode the whole text on every response). Held per principal, so an
  * entry goes when the key cache drops the key; the text is compared so a new snapshot re-encodes.
@@ -144,15 +157,15 @@ export function publicEvaluationHandlers({ service, decoder, hub, keyCache }: Ev
       if (!parsed.ok) throw new OfrepError(400, parsed.errorCode, parsed.details, request.params.key);
       await nameAuditedFlag(request, request.params.key);
       const result = await service.ofrepEvaluate(request.principal, request.params.key, parsed.context);
-      return { body: result };
+      return { headers: ofrepCaching(request), body: result };
     },
 
     async ofrepEvaluateFlags(request: PublicRequest): Promise<OperationResult> {
       const parsed = ofrepContext(request.body);
       if (!parsed.ok) throw new OfrepError(400, parsed.errorCode, parsed.details);
       const result = await service.ofrepEvaluateAll(request.principal, parsed.context, request.headers['if-none-match']);
-      if (result.notModified) return { status: 304, headers: { ETag: result.etag } };
-      return { headers: { ETag: result.etag }, body: { flags: result.flags } };
+      if (result.notModified) return { status: 304, headers: ofrepCaching(request, { ETag: result.etag }) };
+      return { headers: ofrepCaching(request, { ETag: result.etag }), body: { flags: result.flags } };
     },
   };
 }

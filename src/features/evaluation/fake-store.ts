@@ -58,7 +58,17 @@ export class FakeConfigSource implements ConfigSource {
 
   async load(environmentUlid: string): Promise<LoadedEnvironment | undefined> {
     this.loads++;
-    return this.environments.get(environmentUlid);
+    const env = this.environments.get(environmentUlid);
+    if (!env) return undefined;
+    // Each flag's newest recorded change, as revision_changes gives the Knex source.
+    const flags = new Map<string, number>();
+    for (const [revision, keys] of this.changeLog.get(environmentUlid) ?? []) {
+      for (const key of keys) {
+        const ulid = env.flagUlids.get(key) ?? `flg_${key}`;
+        flags.set(ulid, Math.max(flags.get(ulid) ?? 0, revision));
+      }
+    }
+    return { ...env, changes: { flags, segments: 0 } };
   }
 
   async loadChangesSince(environmentUlid: string, since: number): Promise<LoadedChanges | undefined> {
@@ -78,7 +88,9 @@ export class FakeConfigSource implements ConfigSource {
     const flags = new Map<string, ChangedFlag | null>();
     for (const key of keys) {
       const config = env.config.flags.find((f) => f.key === key);
-      flags.set(env.flagUlids.get(key) ?? `flg_${key}`, config ? { key, config } : null);
+      let changedAt = 0;
+      for (const [revision, changed] of log ?? []) if (revision <= env.revision && changed.includes(key)) changedAt = Math.max(changedAt, revision);
+      flags.set(env.flagUlids.get(key) ?? `flg_${key}`, config ? { key, config, revision: changedAt } : null);
     }
     return { kind: 'flags', environmentUlid, revision: env.revision, flags };
   }

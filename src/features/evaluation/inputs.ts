@@ -1,4 +1,6 @@
 import {
+  CONTEXT_IDENTIFIER_MAX_LENGTH,
+  CONTEXT_TYPE_MAX_LENGTH,
   parseContext,
   parseDefaultValues,
   type Context,
@@ -161,25 +163,32 @@ function scalarText(value: unknown): string {
   return JSON.stringify(value) ?? String(value);
 }
 
+const invalidContext: OfrepContextResult = { ok: false, errorCode: 'INVALID_CONTEXT', details: publicMessages.invalidContext };
+
 /**
  * The Vexil context of an OFREP request body (specs/public.yaml, ofrepEvaluateFlag):
  * `targetingKey` is the identifier, `contextType` (default `user`) the type, every other member
- * an attribute. No body, no context or an empty context: evaluation without a context.
+ * an attribute. No body, no context or an empty context: evaluation without a context. Members of
+ * the body other than `context` are ignored (the protocol allows them). An empty `targetingKey`
+ * (the protocol sets no minimum) is a context without an identifier, which the engine never puts
+ * inside a partial rollout.
  */
 export function ofrepContext(body: unknown): OfrepContextResult {
   if (body === undefined || body === null) return { ok: true, context: null };
   const raw = (body as { context?: unknown }).context;
   if (raw === undefined) return { ok: true, context: null };
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    return { ok: false, errorCode: 'INVALID_CONTEXT', details: publicMessages.invalidContext };
-  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return invalidContext;
   const members = raw as Record<string, unknown>;
   if (Object.keys(members).length === 0) return { ok: true, context: null };
   const targetingKey = members.targetingKey;
   if (targetingKey === undefined || targetingKey === null) {
     return { ok: false, errorCode: 'TARGETING_KEY_MISSING', details: targetingKeyMissingMessage };
   }
+  if (typeof targetingKey !== 'string' || targetingKey.length > CONTEXT_IDENTIFIER_MAX_LENGTH) return invalidContext;
   const contextType = members.contextType ?? 'user';
+  if (typeof contextType !== 'string' || contextType.length === 0 || contextType.length > CONTEXT_TYPE_MAX_LENGTH) {
+    return invalidContext;
+  }
   const attributes: ContextAttribute[] = [];
   for (const [key, value] of Object.entries(members)) {
     if (key === 'targetingKey' || key === 'contextType' || key === '') continue;
@@ -187,7 +196,5 @@ export function ofrepContext(body: unknown): OfrepContextResult {
     if (values.length === 0) continue;
     attributes.push({ key, values: values.map((v) => ({ value: v })) });
   }
-  const parsed = parseContext({ type: contextType, identifier: targetingKey, attributes });
-  if (!parsed.ok) return { ok: false, errorCode: 'INVALID_CONTEXT', details: publicMessages.invalidContext };
-  return { ok: true, context: parsed.context };
+  return { ok: true, context: { type: contextType, identifier: targetingKey, attributes } };
 }

@@ -18,7 +18,7 @@ import { evaluatedFlagJson, evaluatedListJson } from './evaluated-json.js';
 
 export interface OfrepSuccess {
   key: string;
-  reason: 'TARGETING_MATCH' | 'SPLIT' | 'STATIC' | 'DEFAULT';
+  reason: 'TARGETING_MATCH' | 'SPLIT' | 'STATIC';
   variant: string;
   value: JsonValue;
   metadata: { resolved_by: ResolvedBy; type: FlagType; revision: number };
@@ -43,11 +43,15 @@ export interface ManagementEvaluation {
   resolved_by: ResolvedBy | 'unavailable';
 }
 
+/**
+ * OFREP reasons (the protocol's enum has no DEFAULT): a flag without a published target serves
+ * its default value without any evaluation, which is STATIC; metadata.resolved_by tells them apart.
+ */
 const reasons: Record<ResolvedBy, OfrepSuccess['reason']> = {
   rule: 'TARGETING_MATCH',
   rollout: 'SPLIT',
   target: 'STATIC',
-  default: 'DEFAULT',
+  default: 'STATIC',
 };
 
 /** OFREP `variant`: the value in display form. */
@@ -238,7 +242,7 @@ export class EvaluationService {
     if (visible && flagUlid) this.telemetry.recordFlag(entry.environmentUlid, flagUlid, 'evaluated', 1, at);
     this.observe(entry, context, at);
     if (!outcome) throw new OfrepError(404, 'FLAG_NOT_FOUND', publicMessages.flagNotFound, flagKey);
-    return toOfrepSuccess(outcome, entry.revision);
+    return toOfrepSuccess(outcome, entry.flagRevision(outcome.key));
   }
 
   /** POST /ofrep/v1/evaluate/flags. */
@@ -250,11 +254,12 @@ export class EvaluationService {
     const entry = await this.environment(principal);
     const platform = platformOf(principal);
     const etag = entityTag('ofrep', entry.revision, digestParts(entry.configDigest, platform, JSON.stringify(context)));
-    if (ifNoneMatchMatches(ifNoneMatch, etag)) return { notModified: true, etag };
+    // `*` does not match: the ETag is per context, so `*` cannot say the client holds this one.
+    if (ifNoneMatchMatches(ifNoneMatch, etag, false)) return { notModified: true, etag };
     const flags: Array<OfrepSuccess | OfrepItemFailure> = [];
     try {
       for (const outcome of evaluateAll(entry.snapshot, context, [], { platform })) {
-        flags.push(toOfrepSuccess(outcome, entry.revision));
+        flags.push(toOfrepSuccess(outcome, entry.flagRevision(outcome.key)));
       }
     } catch {
       // Should the engine fail on one flag, report that flag and evaluate the others one by one.
@@ -263,7 +268,7 @@ export class EvaluationService {
         if (!visibleOn(platform, info)) continue;
         try {
           const outcome = evaluateFlag(entry.snapshot, info.key, context);
-          if (outcome) flags.push(toOfrepSuccess(outcome, entry.revision));
+          if (outcome) flags.push(toOfrepSuccess(outcome, entry.flagRevision(outcome.key)));
         } catch {
           flags.push({ key: info.key, errorCode: 'GENERAL', errorDetails: 'The flag could not be evaluated.' });
         }

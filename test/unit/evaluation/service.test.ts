@@ -117,8 +117,10 @@ describe('EvaluationService', () => {
       reason: 'TARGETING_MATCH',
       variant: 'true',
       value: true,
-      metadata: { resolved_by: 'rule', type: 'boolean', revision: 12 },
+      // Nothing recorded about the flag's changes: revision 0.
+      metadata: { resolved_by: 'rule', type: 'boolean', revision: 0 },
     });
+    expect(await service.ofrepEvaluate(principal('server'), 'copy', null)).toMatchObject({ reason: 'STATIC', metadata: { resolved_by: 'default' } });
     await expect(service.ofrepEvaluate(principal('mobile'), 'copy', null)).rejects.toThrow(OfrepError);
     await expect(service.ofrepEvaluate(principal('server'), 'none', null)).rejects.toMatchObject({ errorCode: 'FLAG_NOT_FOUND', flagKey: 'none' });
     const bulk = await service.ofrepEvaluateAll(principal('client'), null, undefined);
@@ -126,6 +128,26 @@ describe('EvaluationService', () => {
     if (bulk.notModified) return;
     expect(bulk.flags.map((f) => f.key)).toEqual(['beta', 'copy']);
     expect((await service.ofrepEvaluateAll(principal('client'), null, bulk.etag)).notModified).toBe(true);
+    // The ETag is per context: `*` cannot say the client holds this one.
+    expect((await service.ofrepEvaluateAll(principal('client'), null, '*')).notModified).toBe(false);
+  });
+
+  it('reports each flag’s own revision in OFREP metadata: a change to one flag moves only its own', async () => {
+    await cache.refresh();
+    const before = source.environments.get('env_1')!.config.flags;
+    source.change('env_1', config(13, before.map((f) => (f.key === 'copy' ? { ...f, name: 'Copy v2' } : f))), ['copy']);
+    const revisions = async () => {
+      const bulk = await service.ofrepEvaluateAll(principal('server'), null, undefined);
+      if (bulk.notModified) throw new Error('expected a body');
+      return bulk.flags.map((f) => ('metadata' in f ? [f.key, f.metadata.revision] : [f.key]));
+    };
+    // The snapshot updated with the changed flag only, and one loaded whole, agree.
+    await cache.refresh();
+    expect(source.flagLoads).toBe(1);
+    expect(await revisions()).toEqual([['beta', 0], ['copy', 13], ['limits', 0]]);
+    const fresh = new EvaluationService(new SnapshotCache(source, pino({ level: 'silent' })), new TelemetryBuffer(), clock);
+    expect((await fresh.ofrepEvaluate(principal('server'), 'copy', null)).metadata.revision).toBe(13);
+    expect((await fresh.ofrepEvaluate(principal('server'), 'beta', null)).metadata.revision).toBe(0);
   });
 
   it('previews for management at the current revision, unavailable when nothing is servable', async () => {
