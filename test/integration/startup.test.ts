@@ -6,6 +6,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import knexFactory from 'knex';
 import { afterAll, describe, expect, it } from 'vitest';
+import { generateSecret } from '../../src/auth/secrets.js';
 import { testDatabases } from '../support/databases.js';
 
 export interface Run {
@@ -87,6 +88,34 @@ describe('a start refused for a reason the operator can fix', () => {
     const started = await runVexil({ ...base, PORT: port }, 30_000, /Vexil is listening/);
     expect(started.stdout).toMatch(/pat_[0-9A-Za-z]{32,}/);
     expect(started.stdout).toMatch(/srv_[0-9A-Za-z]{32,}/);
+  }, 80_000);
+});
+
+describe('VEXIL_INIT_OWNER_TOKEN on a database that already has accounts', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vexil-init-token-'));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('is ignored with one log line that names the README section on owner recovery', async () => {
+    const port = String(30000 + Math.floor(Math.random() * 20000));
+    const base = { DATABASE_URL: `sqlite:${dir}/vexil.db`, PORT: port };
+    const first = await runVexil(base, 30_000, /Vexil is listening/);
+    expect(first.stdout).toMatch(/pat_[0-9A-Za-z]{32,}/);
+
+    const token = generateSecret('pat_');
+    const second = await runVexil({ ...base, VEXIL_INIT_OWNER_TOKEN: token }, 30_000, /Vexil is listening/);
+    const lines = (second.stdout + second.stderr).split('\n').filter((line) => line.includes('VEXIL_INIT_OWNER_TOKEN'));
+    expect(lines, second.stdout + second.stderr).toHaveLength(1);
+    const entry = JSON.parse(lines[0]!) as { level: number; msg: string };
+    expect(entry.level).toBe(40);
+    expect(entry.msg).toMatch(/^VEXIL_INIT_OWNER_TOKEN is ignored: the database already has accounts/);
+    // The secret itself is never logged, and no owner is created from it.
+    expect(second.stdout + second.stderr).not.toContain(token);
+    expect(second.stdout).not.toMatch(/pat_[0-9A-Za-z]{32,}/);
+    // The line sends the operator to a section of the README that exists under that very name.
+    const section = /see "([^"]+)" in the README/.exec(entry.msg)?.[1];
+    expect(section).toBeDefined();
+    const headings = [...fs.readFileSync('README.md', 'utf8').matchAll(/^(?:#+ (.+)|\*\*(.+?)\*\*)/gm)].map((m) => m[1] ?? m[2]);
+    expect(headings).toContain(section);
   }, 80_000);
 });
 

@@ -75,7 +75,7 @@ export async function bootstrapFirstStart(
   });
 
   if (!created) {
-    if (initOwnerToken !== undefined) logger.warn('VEXIL_INIT_OWNER_TOKEN is ignored: the database already has accounts (see "Lost the owner token" in the README)');
+    if (initOwnerToken !== undefined) logger.warn('VEXIL_INIT_OWNER_TOKEN is ignored: the database already has accounts (see "Lost the owner token or password?" in the README)');
     return { outcome: 'existing' };
   }
   if (initOwnerToken !== undefined) {
