@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase } from '../support/databases.js';
+import { redisAvailable, testRedisUrl } from '../support/redis.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { unique, waitFor } from './public-fixtures.js';
 
@@ -146,27 +147,12 @@ describeEachDatabase('two instances on one database', (db) => {
   });
 });
 
-const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function redisReachable(): Promise<boolean> {
-  const { createClient } = await import('redis');
-  const client = createClient({ url: redisUrl, socket: { connectTimeout: 1000, reconnectStrategy: false } });
-  client.on('error', () => {});
-  try {
-    await client.connect();
-    await client.close();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * With REDIS_URL, a change is announced over Redis: instance B polls only once a minute here,
  * so serving the change within a second proves the notification, not the poll, delivered it.
  */
-const haveRedis = await redisReachable();
-if (!haveRedis) console.warn(`\n*** Redis not reachable at ${redisUrl}: the Redis notification suite is skipped. ***\n`);
+const redisUrl = testRedisUrl;
+const haveRedis = redisAvailable;
 describeEachDatabase('two instances with Redis change notifications', (db) => {
   let a: TestApp;
   let b: TestApp;

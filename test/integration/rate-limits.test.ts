@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDatabase } from '../support/databases.js';
+import { redisAvailable, testRedisUrl } from '../support/redis.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { flushPublicAudit, seedEnvironmentKey, seedProject, seedToken } from './audit-fixtures.js';
 
@@ -192,8 +193,8 @@ describeEachDatabase('public rate limits', (db) => {
   });
 });
 
-describe('rate limits shared through Redis', () => {
-  const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+describe.runIf(redisAvailable)('rate limits shared through Redis', () => {
+  const redisUrl = testRedisUrl;
   let first: TestApp;
   let second: TestApp;
 

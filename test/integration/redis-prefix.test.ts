@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases.js';
+import { redisAvailable, testRedisUrl } from '../support/redis.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
  * Two deployments on one Redis (VEXIL_REDIS_PREFIX): their rate-limit counters are apart, while
  * two instances of one deployment share theirs.
  */
-describe('deployments sharing one Redis', () => {
-  const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+describe.runIf(redisAvailable)('deployments sharing one Redis', () => {
+  const redisUrl = testRedisUrl;
   const apps: TestApp[] = [];
   const deployment = (name: string) => `t-${randomBytes(4).toString('hex')}-${name}:`;
 

@@ -8,6 +8,7 @@ import knexFactory from 'knex';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateSecret } from '../../src/auth/secrets.js';
 import { testDatabases } from '../support/databases.js';
+import { redisAvailable, testRedisUrl } from '../support/redis.js';
 
 export interface Run {
   code: number | null;
@@ -60,10 +61,10 @@ describe('a start refused for a reason the operator can fix', () => {
     expect(fs.existsSync(`${dir}/settings`)).toBe(false);
   }, 40_000);
 
-  it('logs whether Redis is connected', async () => {
+  it.runIf(redisAvailable)('logs whether Redis is connected', async () => {
     const port = String(30000 + Math.floor(Math.random() * 20000));
     const base = { DATABASE_URL: `sqlite:${dir}/redis/vexil.db`, PORT: port };
-    const connected = await runVexil({ ...base, REDIS_URL: 'redis://127.0.0.1:6379' }, 30_000, /Redis connected/);
+    const connected = await runVexil({ ...base, REDIS_URL: testRedisUrl }, 30_000, /Redis connected/);
     expect(connected.stdout).toContain('"channel":"vexil:environment-revisions","msg":"Redis connected');
     const unreachable = await runVexil({ ...base, REDIS_URL: 'redis://127.0.0.1:1' }, 30_000, /Redis change notifications unavailable/);
     expect(unreachable.stdout).toContain('Redis change notifications unavailable; polling continues');
