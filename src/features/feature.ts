@@ -27,3 +27,11 @@ export interface FeatureParts {
 }
 
 export type FeatureFactory = (deps: FeatureDeps) => FeatureParts;
+
+/**
+ * How long a management write waits for its own refreshes before answering: one connection wait
+ * and one query, the longest a request waits on a database that does not answer.
+ */
+export function refreshBudgetMs(deps: Pick<CoreDeps, 'config'>): number {
+  return deps.config.databaseAcquireTimeoutMs + deps.config.databaseQueryTimeoutMs;
+}

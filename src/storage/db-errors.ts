@@ -18,11 +18,13 @@ export function isForeignKeyViolation(error: unknown): boolean {
 
 /**
  * The database did not answer in time or could not be reached: the pool's acquire timeout
- * (KnexTimeoutError), the driver's query timeout, a refused, reset or lost connection.
+ * (KnexTimeoutError), the driver's query timeout, a refused, reset or lost connection, or any
+ * error mysql2 marks fatal (the connection is unusable). The last covers the ROLLBACK Knex sends
+ * on a connection the query timeout has just closed, which fails with no code of its own.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  const e = error as DriverError & { name?: string };
-  if (e?.name === 'KnexTimeoutError') return true;
+  const e = error as DriverError & { name?: string; fatal?: boolean };
+  if (e?.name === 'KnexTimeoutError' || e?.fatal === true) return true;
   return [
     'PROTOCOL_SEQUENCE_TIMEOUT',
     'PROTOCOL_CONNECTION_LOST',

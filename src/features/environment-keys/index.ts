@@ -1,7 +1,8 @@
 import type { CoreDeps } from '../../core.js';
 import type { Stage } from '../../http/openapi/router.js';
+import { refreshBeforeAnswering } from '../../http/refresh-after-write.js';
 import { KnexEnvironmentStore } from '../environments/store.js';
-import type { FeatureDeps, FeatureParts } from '../feature.js';
+import { refreshBudgetMs, type FeatureDeps, type FeatureParts } from '../feature.js';
 import { knexTransactor } from '../projects/admin-common.js';
 import { KnexProjectStore } from '../projects/store.js';
 import { environmentKeyHandlers } from './controller.js';
@@ -29,7 +30,9 @@ export function createEnvironmentKeysFeature(deps: FeatureDeps): FeatureParts {
   const refreshKeysAfterWrite: Stage = async (ctx, next) => {
     await next();
     if (ctx.method === 'GET' || ctx.method === 'HEAD' || ctx.status >= 400) return;
-    await deps.keyCache.refreshIfChanged().catch((err: unknown) => deps.logger.error({ err }, 'environment keys could not be refreshed'));
+    await refreshBeforeAnswering(ctx, refreshBudgetMs(deps), () => deps.keyCache.refreshIfChanged(), (err) =>
+      deps.logger.error({ err }, 'environment keys could not be refreshed'),
+    );
   };
   return {
     managementHandlers: environmentKeyHandlers(buildEnvironmentKeyService(deps)),

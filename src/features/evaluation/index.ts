@@ -1,5 +1,6 @@
 import type { BackgroundTask } from '../../core.js';
 import type { Stage } from '../../http/openapi/router.js';
+import { refreshBeforeAnswering } from '../../http/refresh-after-write.js';
 import { poller } from '../../poller.js';
 import { pollingOnly, redisNotifier } from '../../runtime/change-notifier.js';
 import type { EnvironmentRevision } from '../../runtime/config-source.js';
@@ -9,7 +10,7 @@ import { StreamHub } from '../../runtime/stream-hub.js';
 import { TelemetryBuffer } from '../../runtime/telemetry-buffer.js';
 import { telemetryFlusher } from '../../runtime/telemetry-flusher.js';
 import { KnexTelemetryStore } from '../../runtime/telemetry-store.js';
-import type { FeatureDeps, FeatureParts } from '../feature.js';
+import { refreshBudgetMs, type FeatureDeps, type FeatureParts } from '../feature.js';
 import { managementEvaluationHandlers, publicEvaluationHandlers } from './controller.js';
 import { publicErrorShaping } from './error-shaping.js';
 import { InputDecoder } from './inputs.js';
@@ -70,7 +71,7 @@ export function createEvaluationFeature(deps: FeatureDeps): FeatureParts {
   const afterManagementWrite: Stage = async (ctx, next) => {
     await next();
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && ctx.status < 400) {
-      await refreshAndAnnounce(() => cache.refreshAfterCurrent()).catch(logFailure);
+      await refreshBeforeAnswering(ctx, refreshBudgetMs(deps), () => refreshAndAnnounce(() => cache.refreshAfterCurrent()), logFailure);
     }
   };
   const flusher = telemetryFlusher(

@@ -1,0 +1,132 @@
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import knexFactory from 'knex';
+
+const run = promisify(execFile);
+
+/**
+ * A MariaDB server of a test's own (its own data directory, port and socket in a temp folder),
+ * for tests that freeze the database with SIGSTOP: the shared server at 127.0.0.1:3306 serves the
+ * other suites meanwhile and must never be stopped. root has no password, as on the shared one.
+ */
+export interface PrivateMariadb {
+  /** `mysql://root@127.0.0.1:PORT` (no database). */
+  url: string;
+  pid: number;
+  /** SIGSTOP: the server keeps its connections open and answers nothing. */
+  freeze(): void;
+  /** SIGCONT. */
+  thaw(): void;
+  /** Stops the server (thawing it first) and removes its directory. */
+  stop(): Promise<void>;
+}
+
+const installDb = 'mariadb-install-db';
+const serverBinary = ['/usr/sbin/mariadbd', '/usr/local/sbin/mariadbd'].find((file) => fs.existsSync(file)) ?? 'mariadbd';
+
+/** Why a private server cannot be started here, or undefined when it can. */
+export function privateMariadbUnavailable(): string | undefined {
+  for (const binary of [installDb, serverBinary]) {
+    const found = path.isAbsolute(binary) ? fs.existsSync(binary) : spawnSync('sh', ['-c', `command -v ${binary}`]).status === 0;
+    if (!found) return `${binary} is not installed`;
+  }
+  return undefined;
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function answers(url: string): Promise<boolean> {
+  const quiet = () => undefined;
+  const k = knexFactory({ client: 'mysql2', connection: { uri: url, connectTimeout: 1000 } as never, log: { warn: quiet, error: quiet, debug: quiet, deprecate: quiet } });
+  try {
+    await k.raw('SELECT 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await k.destroy();
+  }
+}
+
+function exited(child: ChildProcess, withinMs: number): Promise<boolean> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), withinMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+export async function startPrivateMariadb(): Promise<PrivateMariadb> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vexil-private-mariadb-'));
+  const datadir = path.join(dir, 'data');
+  const user = os.userInfo().username;
+  // Small InnoDB files: the server lives for one test file.
+  const innodb = ['--innodb-buffer-pool-size=32M', '--innodb-log-file-size=8M'];
+  let child: ChildProcess | undefined;
+  const cleanUp = async () => {
+    if (child) {
+      child.kill('SIGCONT');
+      child.kill('SIGTERM');
+      if (!(await exited(child, 15_000))) {
+        child.kill('SIGKILL');
+        await exited(child, 5000);
+      }
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await run(installDb, ['--no-defaults', '--auth-root-authentication-method=normal', `--datadir=${datadir}`, `--user=${user}`, '--skip-test-db', ...innodb], {
+      timeout: 60_000,
+    });
+    const port = await freePort();
+    child = spawn(
+      serverBinary,
+      [
+        '--no-defaults',
+        `--user=${user}`,
+        `--datadir=${datadir}`,
+        `--port=${port}`,
+        '--bind-address=127.0.0.1',
+        `--socket=${path.join(dir, 'mariadb.sock')}`,
+        `--pid-file=${path.join(dir, 'mariadb.pid')}`,
+        `--log-error=${path.join(dir, 'error.log')}`,
+        '--skip-name-resolve',
+        ...innodb,
+      ],
+      { stdio: 'ignore' },
+    );
+    const url = `mysql://root@127.0.0.1:${port}`;
+    const started = Date.now();
+    while (!(await answers(url))) {
+      if (child.exitCode !== null || Date.now() - started > 30_000) {
+        const log = fs.existsSync(path.join(dir, 'error.log')) ? fs.readFileSync(path.join(dir, 'error.log'), 'utf8') : '';
+        throw new Error(`the private MariaDB server did not start on port ${port}:\n${log.slice(-2000)}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const server = child;
+    return {
+      url,
+      pid: server.pid!,
+      freeze: () => void server.kill('SIGSTOP'),
+      thaw: () => void server.kill('SIGCONT'),
+      stop: cleanUp,
+    };
+  } catch (error) {
+    await cleanUp();
+    throw error;
+  }
+}
