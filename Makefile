@@ -37,6 +37,7 @@ build: install
 	npx tsc -p tsconfig.json
 	node sdk/scripts/build.mjs
 	npx tsc -p cli/tsconfig.json
+	chmod +x dist/cli/src/main.js
 	npx vite build --config web/vite.config.ts --logLevel warn
 
 generate: install

@@ -4,6 +4,7 @@ import type { Command } from './command.js';
 import { commands } from './commands/index.js';
 import { CliError, UsageError } from './errors.js';
 import { consoleOutput } from './output.js';
+import { cliVersion } from './version.js';
 
 const globalOptions = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
 
@@ -18,7 +19,7 @@ function overview(): string {
     '',
     'Every command takes --url and --token (or VEXIL_URL / VEXIL_TOKEN, or what `vexil login` kept),',
     '--json for machine-readable output, and --help. Project and environment options fall back to',
-    'VEXIL_PROJECT and VEXIL_ENV.',
+    'VEXIL_PROJECT and VEXIL_ENV. `vexil --version` prints the version.',
   ].join('\n');
 }
 
@@ -34,6 +35,10 @@ function findCommand(argv: string[]): { command: Command; rest: string[] } | und
 export async function main(argv: string[]): Promise<number> {
   const found = findCommand(argv);
   if (!found) {
+    if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+      process.stdout.write(`vexil ${cliVersion()}\n`);
+      return 0;
+    }
     if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
       process.stdout.write(overview() + '\n');
       return argv.length === 0 ? 64 : 0;
