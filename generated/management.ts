@@ -1965,7 +1965,8 @@ export interface paths {
          *     rules and criteria, rollout) differs from what is served, with both sides. Things the
          *     project has and the file does not are listed as deletions only with `prune=true`;
          *     serving configurations are never deleted. An empty `changes` list means the file matches
-         *     the project.
+         *     the project. A project that does not exist yet is planned as apply would make it: its
+         *     creation (`create` of kind `project`) first, then everything in the file as creations.
          *     Required scope: `flags:read`; the token must also hold `targets:read` (403 otherwise).
          *     A 422 means the file is not a valid `ProjectConfiguration` (field-keyed, with the path
          *     inside the file, e.g. `flags.3.values.1.value`), names another project, changes a flag's
@@ -2006,7 +2007,9 @@ export interface paths {
          *     by the person (a field-keyed 422 on `confirmation` otherwise). Each change is audited as its own action with this
          *     request as the actor's; the apply itself is audited as `project.applied`. Applying the
          *     same file again changes nothing (no new targets, revisions or audit entries beyond
-         *     `project.applied`). Deletions only with `prune=true`.
+         *     `project.applied`). Deletions only with `prune=true`. A project that does not exist yet is
+         *     created, as the first change, when the token may create projects (as `createProject`
+         *     requires: `config:write` and no grants).
          *     Required scope: `flags:write`; the token must also hold `targets:write` for segment and
          *     serving changes and `config:write` for project and environment changes (403 otherwise).
          *     A 422 is a plan's 422, or a change refused by its operation's rules (nothing is written).

@@ -94,6 +94,33 @@ describeEachDatabase('flags as code: plan', (db) => {
     ]);
   });
 
+  it('plans a project that does not exist yet as apply makes it: created first, then everything in the file', async () => {
+    const newKey = `${projectKey}-new`;
+    const file = { ...copy(), project: { ...copy().project, key: newKey } };
+    const planned = await expectNoWrites(app, () => app.mgmt('POST', `/projects/${newKey}/configuration/plan`, file));
+    expect(planned.status, JSON.stringify(planned.body)).toBe(200);
+    expect(planned.body.data.changes.map((c: any) => [c.action, c.kind, c.key, c.value ?? c.environment ?? null])).toEqual([
+      ['create', 'project', newKey, null],
+      ['create', 'environment', 'staging', null],
+      ['create', 'segment', 'staff', null],
+      ['create', 'flag', 'checkout', null],
+      ['create', 'flag', 'limit', null],
+      ['create', 'flag_value', 'checkout', 'true'],
+      ['create', 'flag_value', 'checkout', 'false'],
+      ['create', 'flag_value', 'limit', '10'],
+      ['publish', 'serving', 'checkout', 'staging'],
+    ]);
+    expect((await app.mgmt('GET', `/projects/${newKey}`)).status).toBe(404);
+    // The file must still name the project of the path.
+    const elsewhere = await expectNoWrites(app, () => app.mgmt('POST', `/projects/${newKey}-other/configuration/plan`, file));
+    expect(elsewhere.status).toBe(422);
+    expect(Object.keys(elsewhere.body.errors)).toEqual(['project.key']);
+
+    const applied = await ok('POST', `/projects/${newKey}/configuration/apply`, file);
+    expect(applied.changes).toEqual(planned.body.data.changes);
+    expect((await ok('POST', `/projects/${newKey}/configuration/plan`, file)).changes).toEqual([]);
+  });
+
   it('refuses a bad file with errors keyed by the path inside it, and writes nothing', async () => {
     const file = copy();
     file.project.key = 'another-project';

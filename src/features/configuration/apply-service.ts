@@ -4,7 +4,7 @@ import type { CoreDeps } from '../../core.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { inTransaction } from '../../storage/transaction.js';
 import type { ConfigurationExportService } from './export-service.js';
-import { normaliseConfiguration, planConfiguration, type ConfigurationChange, type ConfigurationPlan, type ProjectConfiguration } from './plan.js';
+import { absentProject, normaliseConfiguration, planConfiguration, type ConfigurationChange, type ConfigurationPlan, type ProjectConfiguration } from './plan.js';
 import { ServingWriter, type Serving } from './serving-writer.js';
 import { actingContext, type ActingContext } from './transactional-services.js';
 
@@ -46,18 +46,18 @@ export class ConfigurationApplyService {
     return inTransaction(this.core.knex, async (trx) => {
       const acting = actingContext(trx, this.core, this.auditWriter, principal, projectKey, audit);
       // The plan is made inside the transaction, so it describes exactly what is changed.
-      const current = await this.exporter.export(principal, projectKey, {}, audit, trx).catch(async (error: unknown) => {
+      // A new instance: the file creates its project, the plan's first change (an administrator's
+      // token without grants can).
+      let newProject = false;
+      const current = await this.exporter.export(principal, projectKey, {}, audit, trx).catch((error: unknown) => {
         if (!(error instanceof NotFoundError)) throw error;
-        // A new instance: the file creates its project (an administrator's token without grants).
-        const { key, name, description } = desired.project;
-        const environments = desired.environments.map((e) => ({ key: e.key, name: e.name }));
-        await acting.services.projects.create(principal, { key, name, description, environments }, acting.newTrail());
-        return this.exporter.export(principal, projectKey, {}, audit, trx);
+        newProject = true;
+        return absentProject(projectKey, desired);
       });
       const { configuration, errors } = normaliseConfiguration(desired, current);
       errors.check();
       audit.describe({ action: 'project.applied' });
-      const plan = planConfiguration(current, configuration, options);
+      const plan = planConfiguration(current, configuration, { ...options, newProject });
       for (const change of plan.changes) {
         if (!hasScope(principal, scopeOf[change.kind])) {
           throw new ForbiddenError(`Applying this file needs the ${scopeOf[change.kind]} scope (${change.kind} ${change.key}).`, scopeOf[change.kind]);
@@ -90,7 +90,12 @@ class ApplyRun {
     const after = change.after as Record<string, any> | null;
     switch (change.kind) {
       case 'project':
-        await services.projects.update(principal, projectKey, { name: after!.name, description: after!.description }, this.acting.newTrail());
+        if (change.action === 'create') {
+          // Its environments follow as changes of their own, with their settings.
+          await services.projects.create(principal, { key: projectKey, name: after!.name, description: after!.description, environments: [] }, this.acting.newTrail());
+        } else {
+          await services.projects.update(principal, projectKey, { name: after!.name, description: after!.description }, this.acting.newTrail());
+        }
         return;
       case 'environment': {
         if (change.action === 'delete') return services.environments.delete(principal, projectKey, change.key, this.acting.newTrail());

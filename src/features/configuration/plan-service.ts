@@ -1,8 +1,8 @@
 import type { AuditTrail } from '../../audit/audit-trail.js';
 import type { ManagementPrincipal } from '../../auth/principal.js';
-import { ValidationError } from '../../http/errors.js';
+import { NotFoundError, ValidationError } from '../../http/errors.js';
 import type { ConfigurationExportService } from './export-service.js';
-import { normaliseConfiguration, planConfiguration, type ConfigurationPlan, type ProjectConfiguration } from './plan.js';
+import { absentProject, normaliseConfiguration, planConfiguration, type ConfigurationPlan, type ProjectConfiguration } from './plan.js';
 
 /** Plans a configuration file against the project as it is now, changing nothing. */
 export class ConfigurationPlanService {
@@ -15,10 +15,16 @@ export class ConfigurationPlanService {
     options: { prune: boolean },
     audit: AuditTrail,
   ): Promise<ConfigurationPlan> {
-    const current = await this.exporter.export(principal, projectKey, {}, audit);
+    // A project that does not exist yet is planned as apply would make it: created by the file.
+    let newProject = false;
+    const current = await this.exporter.export(principal, projectKey, {}, audit).catch((error: unknown) => {
+      if (!(error instanceof NotFoundError)) throw error;
+      newProject = true;
+      return absentProject(projectKey, desired);
+    });
     const { configuration, errors } = normaliseConfiguration(desired, current);
     errors.check();
     audit.describe({ action: 'project.planned' });
-    return planConfiguration(current, configuration, options);
+    return planConfiguration(current, configuration, { ...options, newProject });
   }
 }

@@ -137,14 +137,32 @@ export function normaliseConfiguration(
   return { configuration: { ...desired, flags }, errors };
 }
 
-/** The changes that would turn `current` into `desired` (both normalised), in a fixed order. */
-export function planConfiguration(current: ProjectConfiguration, desired: ProjectConfiguration, options: { prune: boolean }): ConfigurationPlan {
+/**
+ * What a plan compares a file with when the project does not exist yet: a project with the path's
+ * key and nothing in it, which the file creates (`newProject` in planConfiguration).
+ */
+export function absentProject(projectKey: string, desired: ProjectConfiguration): ProjectConfiguration {
+  return { version: 1, project: { ...desired.project, key: projectKey }, environments: [], segments: [], flags: [] };
+}
+
+/**
+ * The changes that would turn `current` into `desired` (both normalised), in a fixed order. With
+ * `newProject`, `current` is absentProject(...) and the first change creates the project.
+ */
+export function planConfiguration(
+  current: ProjectConfiguration,
+  desired: ProjectConfiguration,
+  options: { prune: boolean; newProject?: boolean },
+): ConfigurationPlan {
   const changes: ConfigurationChange[] = [];
   const change = (c: Omit<ConfigurationChange, 'environment' | 'fields' | 'before' | 'after'> & Partial<ConfigurationChange>) =>
     changes.push({ environment: null, fields: [], before: null, after: null, ...c });
 
   const projectFields = differing(current.project, desired.project, ['name', 'description']);
-  if (projectFields.length > 0) change({ action: 'update', kind: 'project', key: desired.project.key, fields: projectFields, before: current.project, after: desired.project });
+  if (options.newProject) change({ action: 'create', kind: 'project', key: desired.project.key, after: desired.project });
+  else if (projectFields.length > 0) {
+    change({ action: 'update', kind: 'project', key: desired.project.key, fields: projectFields, before: current.project, after: desired.project });
+  }
 
   const keyed = <T extends { key: string }>(kind: ConfigurationChange['kind'], before: T[], after: T[], fields: readonly (keyof T & string)[]) => {
     const existing = byKey(before);
