@@ -1997,7 +1997,11 @@ export interface paths {
         /**
          * Apply a configuration file
          * @description Makes exactly the changes `planProjectConfiguration` lists for the same file and answers
-         *     them, in one transaction: either every change is made or none is. Changes go through the
+         *     them. The whole file is one database transaction, across all its environments (stronger
+         *     than one transaction per environment): when any change is refused, in any environment,
+         *     nothing of the file is written, neither the other environments' publishes nor the
+         *     project, environment, segment, flag and value changes, and other requests never see part
+         *     of the file applied. Changes go through the
          *     same rules as the individual operations; each serving change creates a draft, sets its
          *     base value and rules, and publishes it through the normal publish path, so an environment
          *     with `comments_required` needs a comment (the file's `comment`, else the `comment`

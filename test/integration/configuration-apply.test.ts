@@ -174,4 +174,32 @@ describeEachDatabase('flags as code: apply', (db) => {
     const refused = await target.request('POST', `/management/v1${p}/configuration/apply`, { token, body: file });
     expect(refused.status).toBe(403);
   });
+
+  it('applies the whole file in one transaction across environments: one refused publish leaves every environment as it was', async () => {
+    // staging requires typed confirmation (an earlier test), so a Bearer-token publish there is refused.
+    const file = (await target.mgmt('GET', `${p}/configuration`)).body;
+    expect(file.environments.find((e: any) => e.key === 'staging').confirmation_required).toBe(true);
+    const banner = file.flags.find((f: any) => f.key === 'banner');
+    const served = banner.environments.production;
+    banner.name = 'Banner, renamed';
+    file.segments.push({ key: 'newcomers', name: 'Newcomers', description: null, included: ['u-5'], excluded: [], rules: [] });
+    // production first: its publish is made before staging's is refused.
+    banner.environments = {
+      production: { value: 'Hello', comment: 'Back to hello', rules: [], rollout: null },
+      staging: { value: 'Hello', rules: [], rollout: null },
+    };
+    const plan = await okTarget('POST', `${p}/configuration/plan`, file);
+    expect(plan.changes.map((c: any) => [c.action, c.kind, c.key, c.environment])).toEqual([
+      ['create', 'segment', 'newcomers', null],
+      ['update', 'flag', 'banner', null],
+      ['publish', 'serving', 'banner', 'production'],
+      ['publish', 'serving', 'banner', 'staging'],
+    ]);
+    const refused = await expectNoWrites(target, () => target.mgmt('POST', `${p}/configuration/apply`, file));
+    expect(refused.status).toBe(422);
+    expect(refused.body.message).toMatch(/confirmation/i);
+    const after = (await target.mgmt('GET', `${p}/configuration`)).body;
+    expect(after.flags.find((f: any) => f.key === 'banner').environments.production).toEqual(served);
+    expect(after.segments.map((s: any) => s.key)).not.toContain('newcomers');
+  });
 });
