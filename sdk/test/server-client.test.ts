@@ -1,5 +1,5 @@
 /** Server-side mode against an in-test server shaped like specs/public.yaml. */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -392,9 +392,15 @@ describe('bootstrap', () => {
 
   it('a file is read at start', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vexil-sdk-'));
+    // Removed whatever happens in the test, after both clients are closed.
+    cleanups.push(() => {
+      rmSync(dir, { recursive: true, force: true });
+      expect(existsSync(dir)).toBe(false);
+    });
     const path = join(dir, 'payload.json');
     writeFileSync(path, JSON.stringify({ kind: 'server', etag: '"x"', revision: 7, environment: { ulid: 'e', key: 'k' }, config: { ...baseConfig(7) } }));
     const c = new VexilServerClient({ offline: true, bootstrap: { file: path }, logger: null });
+    cleanups.push(() => c.close());
     expect(c.status).toBe('not_ready');
     expect(await c.ready()).toBe(true);
     expect(c.revision).toBe(7);
@@ -404,8 +410,6 @@ describe('bootstrap', () => {
     expect(await online.ready()).toBe(false);
     expect(online.status).toBe('stale');
     expect(online.boolean('new-checkout', gold, false)).toBe(true);
-    await online.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('an unreadable or invalid bootstrap is reported and ignored', async () => {
