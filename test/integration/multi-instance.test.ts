@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { createClient } from 'redis';
 import { describeEachDatabase } from '../support/databases.js';
 import { redisAvailable, testRedisUrl } from '../support/redis.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { createAccountWithToken, createManagementToken } from './admin-support.js';
 import { unique, waitFor } from './public-fixtures.js';
 
 /**
@@ -137,6 +140,34 @@ describeEachDatabase('two instances on one database', (db) => {
     expect(elapsed).toBeLessThan(1000);
   });
 
+  it('ends the access of an account deleted through A on B within one poll interval: its tokens, the tokens it made, its console session', async () => {
+    const account = await createAccountWithToken(a, 'admin');
+    const made = await createManagementToken(a, ['projects:read'], {}, account.token);
+    const password = 'correct horse battery staple';
+    expect((await a.mgmt('PUT', `/accounts/${account.ulid}/password`, { password })).status).toBe(200);
+    const session = await fetch(`${b.baseUrl}/management/v1/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: account.email, password }),
+    });
+    expect(session.status).toBe(200);
+    const cookie = (session.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const onB = [
+      () => b.request('GET', '/management/v1/projects', { token: account.token }),
+      () => b.request('GET', '/management/v1/projects', { token: made.token }),
+      () => b.request('GET', '/management/v1/projects', { headers: { cookie } }),
+    ];
+    // B has looked each up (and may keep the tokens for one poll interval).
+    for (const call of [...onB, ...onB]) expect((await call()).status).toBe(200);
+
+    expect((await a.mgmt('DELETE', `/accounts/${account.ulid}`)).status).toBe(200);
+    const since = Date.now();
+    await waitFor(async () => (await Promise.all(onB.map(async (call) => (await call()).status))).every((status) => status === 401), 1000, 'deleted account on B');
+    // One poll interval (250 ms), plus the time of the requests that notice it on a busy machine.
+    expect(Date.now() - since).toBeLessThan(750);
+    for (const call of onB) expect((await call()).body).toMatchObject({ status: 'error' });
+  });
+
   it('stops accepting a key revoked through A on B within a second', async () => {
     const revoked = await a.mgmt('DELETE', `/projects/${projectKey}/environments/production/keys/${keyUlid}`);
     expect(revoked.status).toBe(200);
@@ -190,5 +221,65 @@ describeEachDatabase('two instances with Redis change notifications', (db) => {
       'announced change on B',
     );
     expect(Date.now() - since).toBeLessThan(1000);
+  });
+});
+
+/**
+ * Two deployments on one Redis with different VEXIL_REDIS_CHANNEL: each announces its changes on
+ * its own channel, so neither rebuilds on the other's announcements. (The deployments share one
+ * database here only so that a wrongly received announcement would show: the other deployment
+ * would serve the change long before its own poll, once a minute.)
+ */
+describeEachDatabase('deployments with their own Redis channels', (db) => {
+  const tag = randomBytes(4).toString('hex');
+  const channels = { blue: `t-${tag}-blue:environment-revisions`, green: `t-${tag}-green:environment-revisions` };
+  const apps: { blueA?: TestApp; blueB?: TestApp; green?: TestApp } = {};
+  const heard: Record<string, number> = { [channels.blue]: 0, [channels.green]: 0 };
+  const listener = createClient({ url: redisUrl });
+  const projectKey = unique('channels');
+  let serverKey = '';
+
+  const flagName = async (app: TestApp) => (await app.request('GET', '/v1/flags/announced', { apiKey: serverKey })).body.data?.flag?.name;
+
+  beforeAll(async () => {
+    if (!haveRedis) return;
+    listener.on('error', () => {});
+    await listener.connect();
+    for (const channel of Object.values(channels)) await listener.subscribe(channel, () => (heard[channel] = (heard[channel] ?? 0) + 1));
+    const config = (channel: string) => ({ redisUrl, redisChannel: channel, revisionPollMs: 60_000 });
+    apps.blueA = await startTestApp(db, { config: config(channels.blue) });
+    const shared = { databaseUrl: apps.blueA.composition.core.config.databaseUrl, keepDatabase: true };
+    await apps.blueA.mgmt('POST', '/projects', { key: projectKey, name: 'Channels', environments: [{ key: 'production', name: 'Production' }] });
+    serverKey = (await apps.blueA.mgmt('POST', `/projects/${projectKey}/environments/production/keys`, { kind: 'server' })).body.data.key;
+    await apps.blueA.mgmt('POST', `/projects/${projectKey}/flags`, { key: 'announced', name: 'First', type: 'boolean' });
+    // Started after the key and flag exist: they load both at start (their polls are slow here).
+    apps.blueB = await startTestApp(db, { config: config(channels.blue), ...shared });
+    apps.green = await startTestApp(db, { config: config(channels.green), ...shared });
+    for (const app of [apps.blueB, apps.green]) await waitFor(async () => (await flagName(app)) === 'First', 3000, 'instance ready');
+    // Let both subscribe before changes are announced.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  });
+  afterAll(async () => {
+    for (const app of [apps.green, apps.blueB, apps.blueA]) await app?.close();
+    if (listener.isOpen) await listener.close();
+  });
+
+  it.skipIf(!haveRedis)('announce a change on their own channel only, so only instances of the same deployment rebuild at once', async () => {
+    const before = { ...heard };
+    const renamed = await apps.blueA!.mgmt('PUT', `/projects/${projectKey}/flags/announced`, { name: 'Second', permanent: false });
+    expect(renamed.status).toBe(200);
+    await waitFor(async () => (await flagName(apps.blueB!)) === 'Second', 1000, 'the change on the other blue instance');
+    expect(heard[channels.blue]).toBeGreaterThan(before[channels.blue]!);
+    // The green deployment heard nothing and still serves what it loaded at start.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(heard[channels.green]).toBe(before[channels.green]);
+    expect(await flagName(apps.green!)).toBe('First');
+
+    // And the other way round.
+    const fromGreen = await apps.green!.mgmt('PUT', `/projects/${projectKey}/flags/announced`, { name: 'Third', permanent: false });
+    expect(fromGreen.status).toBe(200);
+    await waitFor(async () => heard[channels.green]! > before[channels.green]!, 1000, 'the green announcement');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(await flagName(apps.blueB!)).toBe('Second');
   });
 });
