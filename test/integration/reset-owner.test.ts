@@ -1,21 +1,25 @@
 import { execFile } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { compose } from '../../src/composition-root.js';
 import { loadConfig } from '../../src/config.js';
 import { bootstrapFirstStart } from '../../src/features/accounts/bootstrap.js';
 import { generateSecret } from '../../src/auth/secrets.js';
+import { describeEachDatabase } from '../support/databases.js';
 
 const run = promisify(execFile);
 
 // The way back when the owner's secrets are lost: a command run on the machine, not the API.
-describe('npm run reset-owner', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vexil-reset-'));
-  const databaseUrl = `sqlite:${dir}/vexil.db`;
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+describeEachDatabase('npm run reset-owner', (db) => {
+  let database: { url: string; drop(): Promise<void> };
+  let databaseUrl = '';
+  beforeAll(async () => {
+    database = await db.create();
+    databaseUrl = database.url;
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
 
   it('gives the owner a new token and console password that work, printed once', async () => {
     const config = { ...loadConfig({ DATABASE_URL: databaseUrl }), logLevel: 'silent' };
@@ -44,6 +48,23 @@ describe('npm run reset-owner', () => {
       expect(account.password_hash).not.toContain(password);
     } finally {
       await again.close();
+    }
+  });
+
+  it('creates the owner account when the database has none', async () => {
+    const empty = await db.create();
+    try {
+      const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/tools/reset-owner.ts'], { env: { ...process.env, DATABASE_URL: empty.url } });
+      expect(stdout).toContain('Owner account owner@vexil.local: new secrets');
+      const config = { ...loadConfig({ DATABASE_URL: empty.url }), logLevel: 'silent' };
+      const composition = await compose(config);
+      try {
+        expect(await composition.core.knex('accounts').select('email', 'role')).toEqual([{ email: 'owner@vexil.local', role: 'owner' }]);
+      } finally {
+        await composition.close();
+      }
+    } finally {
+      await empty.drop();
     }
   });
 });
