@@ -35,8 +35,11 @@ export interface paths {
         /**
          * Readiness
          * @description 200 when the instance should get traffic: the database answers (checked with a one-second
-         *     limit, so a stopped database never hangs the probe) and the instance is not shutting
-         *     down. 503 otherwise, naming what is not ready. On SIGTERM an instance answers 503 here at
+         *     limit, so a stopped database never hangs the probe), the instance has finished starting
+         *     and is not shutting down. 503 otherwise, naming what is not ready. While a process starts
+         *     (after it has taken its port: the first start, `VEXIL_IMPORT_FILE`) this answers 503
+         *     `starting` and every request other than `/health` and `/ready` waits until the start is
+         *     complete, so none sees a half-started instance. On SIGTERM an instance answers 503 here at
          *     once and keeps serving for `VEXIL_DRAIN_MS` (default 5 s) before it stops. No key, never
          *     audited, never rate-limited.
          */
@@ -1116,7 +1119,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not ready (database unreachable, or shutting down). */
+            /** @description Not ready (database unreachable, starting, or shutting down). */
             503: {
                 headers: {
                     [name: string]: unknown;

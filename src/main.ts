@@ -13,8 +13,19 @@ async function main(): Promise<void> {
   const composition = await compose(config);
   const { logger } = composition.core;
   const app = createApp(composition);
+  const handle = app.callback();
+  // Until the start below is complete (first start, VEXIL_IMPORT_FILE, keys loaded), the probes
+  // answer (/ready: 503, starting) and every other request waits for it, so none sees an instance
+  // without its owner, its imported project or its keys.
+  composition.readiness.starting = true;
+  let markStarted!: () => void;
+  const started = new Promise<void>((resolve) => (markStarted = resolve));
+  const probe = (url = '') => /^\/(health|ready)(\?|$)/.test(url);
   // Context and default-value headers carry JSON: allow more than Node's 16 KB default.
-  const server = http.createServer({ maxHeaderSize: config.maxHeaderBytes }, app.callback());
+  const server = http.createServer({ maxHeaderSize: config.maxHeaderBytes }, (req, res) => {
+    if (!composition.readiness.starting || probe(req.url)) return void handle(req, res);
+    void started.then(() => handle(req, res));
+  });
   // Listen before first start creates its one-time secrets: a port in use stops the start before
   // any secret is stored or printed, so the next start shows them.
   await listen(server, config.port, config.host).catch(async (error: unknown) => {
@@ -26,6 +37,8 @@ async function main(): Promise<void> {
   // The keys first start created must work from the first request, not from the first poll.
   await composition.keyCache.refreshIfChanged();
   for (const task of composition.tasks) task.start();
+  composition.readiness.starting = false;
+  markStarted();
   const redis = config.redisUrl ? 'configured' : 'not configured';
   logger.info({ port: config.port, host: config.host, database: composition.core.dialect, redis }, 'Vexil is listening');
   let stopping = false;

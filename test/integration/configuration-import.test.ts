@@ -2,8 +2,9 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { generateSecret } from '../../src/auth/secrets.js';
+import { describeEachDatabase } from '../support/databases.js';
 
 const file = `version: 1
 project:
@@ -39,17 +40,24 @@ flags:
 `;
 
 // VEXIL_IMPORT_FILE as an operator uses it: a real process on an empty database.
-describe('VEXIL_IMPORT_FILE', () => {
+describeEachDatabase('VEXIL_IMPORT_FILE', (db) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vexil-import-'));
   const token = generateSecret('pat_');
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const databases: Array<{ drop(): Promise<void> }> = [];
+  afterAll(async () => {
+    for (const database of databases) await database.drop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 
-  function start(name: string, importFile: string) {
+  /** Starts the real entry point on a new, empty database of this suite's kind. */
+  async function start(importFile: string) {
+    const database = await db.create();
+    databases.push(database);
     const port = 30000 + Math.floor(Math.random() * 20000);
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       env: {
         ...process.env,
-        DATABASE_URL: `sqlite:${dir}/${name}.db`,
+        DATABASE_URL: database.url,
         PORT: String(port),
         HOST: '127.0.0.1',
         LOG_LEVEL: 'silent',
@@ -68,7 +76,7 @@ describe('VEXIL_IMPORT_FILE', () => {
   it('applies the file on first start, instead of the demo project', async () => {
     const yaml = path.join(dir, 'shop.yaml');
     fs.writeFileSync(yaml, file);
-    const server = start('good', yaml);
+    const server = await start(yaml);
     try {
       const api = (route: string) => fetch(`http://127.0.0.1:${server.port}/management/v1${route}`, { headers: { authorization: `Bearer ${token}` } });
       let up = false;
@@ -88,10 +96,64 @@ describe('VEXIL_IMPORT_FILE', () => {
     }
   });
 
+  it('answers nothing but the probes until the file is imported: no request sees the instance half-started', async () => {
+    // Enough flags that the import takes a while after the port is open.
+    const flags = Array.from({ length: 100 }, (_, i) => `  - key: flag-${String(i).padStart(3, '0')}
+    name: Flag ${i}
+    type: boolean
+    description: null
+    permanent: false
+    include_in_mobile: true
+    include_in_client: true
+    values:
+      - value: "true"
+        default: false
+      - value: "false"
+        default: true
+    environments:
+      production:
+        value: "true"
+        rules: []
+        rollout: null
+`);
+    const large = path.join(dir, 'large.yaml');
+    fs.writeFileSync(large, file.replace(/^flags:\n[\s\S]*$/m, `flags:\n${flags.join('')}`));
+    const server = await start(large);
+    const base = `http://127.0.0.1:${server.port}`;
+    const projects: Array<{ status: number; keys: string[] }> = [];
+    const ready: Array<{ status: number; reasons?: string[] }> = [];
+    try {
+      const deadline = Date.now() + 100_000;
+      while (Date.now() < deadline && projects.length === 0) {
+        // Probes and API requests at once, from the moment the port is open.
+        const [probe, listed] = await Promise.all([
+          fetch(`${base}/ready`).then(async (r) => ({ status: r.status, reasons: ((await r.json()) as { reasons?: string[] }).reasons }), () => undefined),
+          fetch(`${base}/management/v1/projects`, { headers: { authorization: `Bearer ${token}` } }).then(
+            async (r) => ({ status: r.status, keys: ((await r.json()) as { data?: Array<{ key: string }> }).data?.map((p) => p.key) ?? [] }),
+            () => undefined,
+          ),
+        ]);
+        if (probe) ready.push(probe.status === 200 ? { status: 200 } : probe);
+        if (listed) projects.push(listed);
+        if (!probe && !listed) await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(projects).toEqual([{ status: 200, keys: ['shop'] }]);
+      // Readiness, answered at once, said "starting" while the file was being imported (on SQLite
+      // the import keeps the event loop so busy that connections mostly wait to be accepted).
+      for (const answer of ready) expect([{ status: 200 }, { status: 503, reasons: ['starting'] }]).toContainEqual(answer);
+      expect((await fetch(`${base}/ready`)).status).toBe(200);
+      const flag = await fetch(`${base}/management/v1/projects/shop/flags/flag-099`, { headers: { authorization: `Bearer ${token}` } });
+      expect(flag.status).toBe(200);
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+  }, 120_000);
+
   it('stops with one line and no stack trace when the file is not a project configuration', async () => {
     const broken = path.join(dir, 'broken.yaml');
     fs.writeFileSync(broken, file.replace('type: boolean', 'type: colour'));
-    const server = start('broken', broken);
+    const server = await start(broken);
     expect(await server.exited).toBe(1);
     const lines = server.stderr().trim().split('\n');
     expect(lines).toHaveLength(1);

@@ -29,6 +29,12 @@ describeEachDatabase('operations: health, readiness, request ids, CORS', (db) =>
     expect(draining.status).toBe(503);
     expect(draining.body).toMatchObject({ status: 'not_ready', reasons: ['shutting down'] });
     app.composition.readiness.shuttingDown = false;
+    // A process that has taken its port but not finished starting (first start, VEXIL_IMPORT_FILE).
+    app.composition.readiness.starting = true;
+    const starting = await app.request('GET', '/ready');
+    expect(starting.status).toBe(503);
+    expect(starting.body).toMatchObject({ status: 'not_ready', checks: { database: true, accepting_traffic: false }, reasons: ['starting'] });
+    app.composition.readiness.starting = false;
     // Never audited.
     const audited = await app.knex('public_audit_entries').where('http_path', 'like', '%ready%').count({ n: '*' });
     expect(Number((audited as Array<{ n: number }>)[0]!.n)).toBe(0);

@@ -5,6 +5,8 @@ import type { Knex } from 'knex';
 export interface ReadinessState {
   /** Set on SIGTERM: the instance drains and a load balancer should stop sending to it. */
   shuttingDown: boolean;
+  /** Set while the process starts (first start, VEXIL_IMPORT_FILE) after it took its port. */
+  starting?: boolean;
 }
 
 const readinessTimeoutMs = 1000;
@@ -35,11 +37,15 @@ export function liveness(): HealthAnswer {
   return { status: 200, body: { status: 'ok' } };
 }
 
-/** Ready when the database answers and the instance is not shutting down; 503 naming what is not. */
+/** Ready when the database answers and the instance has started and is not shutting down; 503 naming what is not. */
 export async function readiness(knex: Knex, state: ReadinessState): Promise<HealthAnswer> {
-  const checks = { database: await databaseAnswers(knex), accepting_traffic: !state.shuttingDown };
+  const checks = { database: await databaseAnswers(knex), accepting_traffic: !state.shuttingDown && !state.starting };
   const ready = checks.database && checks.accepting_traffic;
-  const reasons = [...(checks.database ? [] : ['database unreachable']), ...(checks.accepting_traffic ? [] : ['shutting down'])];
+  const reasons = [
+    ...(checks.database ? [] : ['database unreachable']),
+    ...(state.starting ? ['starting'] : []),
+    ...(state.shuttingDown ? ['shutting down'] : []),
+  ];
   return { status: ready ? 200 : 503, body: { status: ready ? 'ready' : 'not_ready', checks, ...(ready ? {} : { reasons }) } };
 }
 
