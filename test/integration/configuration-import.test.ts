@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { generateSecret } from '../../src/auth/secrets.js';
 import { describeEachDatabase } from '../support/databases.js';
 
@@ -41,12 +41,15 @@ flags:
 
 // VEXIL_IMPORT_FILE as an operator uses it: a real process on an empty database.
 describeEachDatabase('VEXIL_IMPORT_FILE', (db) => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vexil-import-'));
+  let dir = '';
   const token = generateSecret('pat_');
   const databases: Array<{ drop(): Promise<void> }> = [];
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vexil-import-'));
+  });
   afterAll(async () => {
     for (const database of databases) await database.drop();
-    fs.rmSync(dir, { recursive: true, force: true });
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
   /** Starts the real entry point on a new, empty database of this suite's kind. */
