@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import knexFactory from 'knex';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { generateSecret } from '../../src/auth/secrets.js';
 import { testDatabases } from '../support/databases.js';
 import { redisAvailable, testRedisUrl } from '../support/redis.js';
@@ -93,10 +93,9 @@ describe('a start refused for a reason the operator can fix', () => {
 });
 
 describe('VEXIL_INIT_OWNER_TOKEN on a database that already has accounts', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vexil-init-token-'));
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-
   it('is ignored with one log line that names the README section on owner recovery', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vexil-init-token-'));
+    onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
     const port = String(30000 + Math.floor(Math.random() * 20000));
     const base = { DATABASE_URL: `sqlite:${dir}/vexil.db`, PORT: port };
     const first = await runVexil(base, 30_000, /Vexil is listening/);
