@@ -513,12 +513,27 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        put?: never;
+        /**
+         * Update an account
+         * @description Changes an account's name, role and projects (full replacement: `projects` omitted means
+         *     none). The e-mail address cannot change. `projects` is only for members; every key must
+         *     name an existing project. The change takes effect from the account's next request, for
+         *     its console sessions and personal access tokens alike (other instances within
+         *     `VEXIL_REVISION_POLL_MS`).
+         *     Only an owner may change an owner account or give the `owner` role (403 `ErrorEnvelope`
+         *     for an admin). Audited as `account.updated` with the account before and after.
+         *     Required: a personal access token or console session of an `owner` or `admin` account
+         *     (`x-required-scope: personal`).
+         *     A 422 means a body validation failure, an account changing its own role, taking the
+         *     `owner` role from the last owner (one owner always remains, also when owners change each
+         *     other at the same moment), or an `Idempotency-Key` reused with a different body.
+         */
+        put: operations["updateAccount"];
         post?: never;
         /**
          * Delete an account
-         * @description Deletes the account together with its personal access tokens and the management tokens
-         *     it created: all of them get 401 from then on. Audit entries keep the account's name and
+         * @description Deletes the account together with its personal access tokens, the management tokens it
+         *     created and its console sessions, in one transaction: all of them get 401 from then on. Audit entries keep the account's name and
          *     e-mail. Only an owner may delete an owner account (403 `ErrorEnvelope` for an admin).
          *     Required: a personal access token of an `owner` or `admin` account
          *     (`x-required-scope: personal`).
@@ -1660,9 +1675,12 @@ export interface paths {
          *     carries the session's `csrf_token`. Sessions end `VEXIL_SESSION_HOURS` after sign-in
          *     (default 12) or after `VEXIL_SESSION_IDLE_MINUTES` without a request (default 60), at
          *     sign-out, and when the account's password changes or the account is deleted. Failed
-         *     sign-ins are limited per account and per client IP (429 with `Retry-After`) and audited
-         *     as `auth.sign_in` with result `denied_auth`. A request from another origin is refused
-         *     (403).
+         *     sign-ins are limited per account (`VEXIL_SIGN_IN_ATTEMPTS`, default 10, per 15 minutes)
+         *     and per client IP (ten times that) with a 429 and `Retry-After`, and audited as
+         *     `auth.sign_in` with result `denied_auth`. A request from another origin is refused
+         *     (403). Signing in with a temporary password (see the `consoleSession` security scheme)
+         *     gives a session with `password_change_required: true` that may only choose the
+         *     account's own password; an expired temporary password is a 401.
          */
         post: operations["createSession"];
         /**
@@ -1685,8 +1703,11 @@ export interface paths {
         get?: never;
         /**
          * Change one's own password
-         * @description Needs the current password; the new one needs 12 to 200 characters. Ends every session
-         *     of the account (the console signs in again). Audited as `account.password_changed`.
+         * @description Needs the current password (422 `invalid_credentials` otherwise); the new one needs 12
+         *     to 200 characters and must differ from the current one (422 `invalid_combination`). The new password is the account's own: a temporary
+         *     password ends here, and so does the session's `password_change_required`. Ends every
+         *     session of the account (the console signs in again). Audited as
+         *     `account.password_changed`.
          */
         put: operations["changeOwnPassword"];
         post?: never;
@@ -1709,8 +1730,12 @@ export interface paths {
         get?: never;
         /**
          * Set an account's password
-         * @description An owner or admin sets (or resets) another account's console password (admins not an
-         *     owner's). Ends every session of that account. 12 to 200 characters.
+         * @description An owner or admin sets (or resets) an account's console password (admins not an
+         *     owner's). Ends every session of that account. 12 to 200 characters. Set for another
+         *     account the password is temporary: it lets that person sign in only to choose their own
+         *     password, for `VEXIL_TEMPORARY_PASSWORD_DAYS` (default 7) days (see the
+         *     `consoleSession` security scheme). Set for one's own account (with a personal access
+         *     token) it is the account's own password.
          *     Required: an owner's or admin's personal access token or console session
          *     (`x-required-scope: personal`). Audited as `account.password_set`.
          */
@@ -2192,11 +2217,12 @@ export interface components {
          *     `value_in_use` (a value still published or referenced) and `state_conflict` (the
          *     resource's current state does not allow the change). `missing_token`,
          *     `invalid_token`, `expired_token`, `missing_api_key`, `invalid_api_key`,
-         *     `invalid_credentials`: 401s; `forbidden`, `scope_missing`, `csrf_failed`: 403s;
-         *     `idempotency_in_flight`: 409; `database_unavailable`: 503.
+         *     `invalid_credentials`: 401s; `forbidden`, `scope_missing`, `csrf_failed`,
+         *     `password_change_required` (a console session signed in with a temporary password):
+         *     403s; `idempotency_in_flight`: 409; `database_unavailable`: 503.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "missing_token" | "invalid_token" | "expired_token" | "missing_api_key" | "invalid_api_key" | "invalid_credentials" | "forbidden" | "scope_missing" | "csrf_failed" | "not_found" | "method_not_allowed" | "idempotency_in_flight" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "invalid_query" | "invalid_cursor" | "idempotency_key_reused" | "state_conflict" | "value_in_use" | "confirmation_required" | "already_exists" | "reference_not_found" | "invalid_combination" | "date_not_in_future" | "value_type_mismatch" | "comment_required" | "url_not_allowed" | "rate_limited" | "not_implemented" | "internal_error" | "database_unavailable";
+        ErrorCode: "bad_request" | "missing_token" | "invalid_token" | "expired_token" | "missing_api_key" | "invalid_api_key" | "invalid_credentials" | "forbidden" | "scope_missing" | "csrf_failed" | "password_change_required" | "not_found" | "method_not_allowed" | "idempotency_in_flight" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "invalid_query" | "invalid_cursor" | "idempotency_key_reused" | "state_conflict" | "value_in_use" | "confirmation_required" | "already_exists" | "reference_not_found" | "invalid_combination" | "date_not_in_future" | "value_type_mismatch" | "comment_required" | "url_not_allowed" | "rate_limited" | "not_implemented" | "internal_error" | "database_unavailable";
         /** @description Standard error body. */
         ErrorEnvelope: {
             /** @enum {string} */
@@ -2573,6 +2599,18 @@ export interface components {
             role: components["schemas"]["AccountRole"];
             /** @description Keys of the projects a member works on, in project creation order; empty for owners and admins (who reach every project). */
             projects: string[];
+            /**
+             * @description The account's console password: `none` (cannot sign in to the console yet), `temporary`
+             *     (set by Vexil or by an owner or admin; only lets the person choose their own, until
+             *     `password_temporary_until`), `set` (the person's own).
+             * @enum {string}
+             */
+            password_status: "none" | "temporary" | "set";
+            /**
+             * Format: date-time
+             * @description When a temporary password stops working; null otherwise.
+             */
+            password_temporary_until: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -2592,6 +2630,14 @@ export interface components {
             email: string;
             role: components["schemas"]["AccountRole"];
             /** @description Members only; every key must name an existing project. */
+            projects?: string[];
+        };
+        /** @description Full replacement of what can change; the e-mail address cannot. */
+        AccountUpdate: {
+            /** @description Not blank (white space only is a 422), without control characters, valid Unicode (no lone surrogates). */
+            name: string;
+            role: components["schemas"]["AccountRole"];
+            /** @description Members only; every key must name an existing project. Omitted means none. */
             projects?: string[];
         };
         AccountResponse: {
@@ -2963,6 +3009,12 @@ export interface components {
             csrf_token: string;
             /** Format: date-time */
             expires_at: string;
+            /**
+             * @description True when the session signed in with a temporary password: it may only read itself,
+             *     sign out and choose the account's own password (`PUT /session/password`); other
+             *     operations are a 403 with code `password_change_required`.
+             */
+            password_change_required: boolean;
         };
         ConsoleAccount: {
             ulid: string;
@@ -3468,7 +3520,7 @@ export interface components {
         };
         /**
          * @description What a change changed, for changes of flags, flag values, targets (the publish comment
-         *     included), rules, segments, environments and webhooks: the subject as the API showed it
+         *     included), rules, segments, environments, webhooks and accounts (updates): the subject as the API showed it
          *     before and after (absent for creations and deletions respectively). Null for reads,
          *     refusals and changes that record no detail. Webhook events carry the same record.
          */
@@ -3490,8 +3542,9 @@ export interface components {
          *     environment_key.listed; `createEnvironmentKey` environment_key.created;
          *     `revokeEnvironmentKey` environment_key.revoked; `listManagementTokens` token.listed;
          *     `createManagementToken` token.created; `revokeManagementToken` token.revoked;
-         *     `listAccounts` account.listed; `createAccount` account.created; `deleteAccount`
-         *     account.deleted; `createPersonalAccessToken` personal_token.created;
+         *     `listAccounts` account.listed; `createAccount` account.created; `updateAccount`
+         *     account.updated; `deleteAccount` account.deleted; `createPersonalAccessToken`
+         *     personal_token.created;
          *     `revokePersonalAccessToken` personal_token.revoked; `listFlags` flag.listed; `getFlag`
          *     flag.read; `createFlag` flag.created; `updateFlag` flag.updated; `deleteFlag`
          *     flag.deleted; `bulkDeleteFlags` flag.bulk_deleted; `evaluateFlag` flag.evaluated;
@@ -3537,7 +3590,7 @@ export interface components {
          *     A request that matches no operation: unknown. flag_value.read is reserved.
          * @enum {string}
          */
-        AuditAction: "auth.missing_token" | "auth.invalid_token" | "auth.expired_token" | "auth.plan_restricted" | "auth.missing_key" | "auth.invalid_key" | "scope.denied" | "grant.denied" | "api_docs.read" | "project.listed" | "project.read" | "project.created" | "project.updated" | "project.deleted" | "project.exported" | "project.planned" | "project.applied" | "health.checked" | "readiness.checked" | "auth.sign_in" | "auth.session_read" | "auth.sign_out" | "account.password_changed" | "account.password_set" | "project.promoted" | "target.served" | "webhook.listed" | "webhook.created" | "webhook.read" | "webhook.updated" | "webhook.deleted" | "webhook.deliveries_listed" | "webhook.redelivered" | "webhook.pinged" | "environment.listed" | "environment.read" | "environment.created" | "environment.updated" | "environment.deleted" | "environment_key.listed" | "environment_key.created" | "environment_key.revoked" | "token.listed" | "token.created" | "token.revoked" | "account.listed" | "account.created" | "account.deleted" | "personal_token.created" | "personal_token.revoked" | "flag.listed" | "flag.read" | "flag.created" | "flag.updated" | "flag.deleted" | "flag.evaluated" | "flag.bulk_deleted" | "flag.used" | "flag.insights_read" | "flag.stale_listed" | "flag.default_value_reports_read" | "context_attribute.listed" | "payload.retrieved" | "payload.streamed" | "flag_value.listed" | "flag_value.read" | "flag_value.created" | "flag_value.updated" | "flag_value.deleted" | "flag_value.default_set" | "target.listed" | "target.read" | "target.created" | "target.updated" | "target.rollout_initialized" | "target.rollout_updated" | "target.rollout_deleted" | "target.rollout_completed" | "target.published" | "target.scheduled" | "target.deleted" | "target.cloned" | "target_rule.listed" | "target_rule.created" | "target_rule.updated" | "target_rule.deleted" | "target_rule.reordered" | "segment.listed" | "segment.read" | "segment.created" | "segment.updated" | "segment.deleted" | "audit_log.listed" | "public_audit_log.listed" | "unknown";
+        AuditAction: "auth.missing_token" | "auth.invalid_token" | "auth.expired_token" | "auth.plan_restricted" | "auth.missing_key" | "auth.invalid_key" | "scope.denied" | "grant.denied" | "api_docs.read" | "project.listed" | "project.read" | "project.created" | "project.updated" | "project.deleted" | "project.exported" | "project.planned" | "project.applied" | "health.checked" | "readiness.checked" | "auth.sign_in" | "auth.session_read" | "auth.sign_out" | "account.password_changed" | "account.password_set" | "project.promoted" | "target.served" | "webhook.listed" | "webhook.created" | "webhook.read" | "webhook.updated" | "webhook.deleted" | "webhook.deliveries_listed" | "webhook.redelivered" | "webhook.pinged" | "environment.listed" | "environment.read" | "environment.created" | "environment.updated" | "environment.deleted" | "environment_key.listed" | "environment_key.created" | "environment_key.revoked" | "token.listed" | "token.created" | "token.revoked" | "account.listed" | "account.created" | "account.updated" | "account.deleted" | "personal_token.created" | "personal_token.revoked" | "flag.listed" | "flag.read" | "flag.created" | "flag.updated" | "flag.deleted" | "flag.evaluated" | "flag.bulk_deleted" | "flag.used" | "flag.insights_read" | "flag.stale_listed" | "flag.default_value_reports_read" | "context_attribute.listed" | "payload.retrieved" | "payload.streamed" | "flag_value.listed" | "flag_value.read" | "flag_value.created" | "flag_value.updated" | "flag_value.deleted" | "flag_value.default_set" | "target.listed" | "target.read" | "target.created" | "target.updated" | "target.rollout_initialized" | "target.rollout_updated" | "target.rollout_deleted" | "target.rollout_completed" | "target.published" | "target.scheduled" | "target.deleted" | "target.cloned" | "target_rule.listed" | "target_rule.created" | "target_rule.updated" | "target_rule.deleted" | "target_rule.reordered" | "segment.listed" | "segment.read" | "segment.created" | "segment.updated" | "segment.deleted" | "audit_log.listed" | "public_audit_log.listed" | "unknown";
         /**
          * @description `success` (2xx), `denied_auth` (401), `denied_scope` (403 missing scope or role),
          *     `denied_plan` (never produced by Vexil), `denied_grant` (403 missing grant or forbidden
@@ -4869,6 +4922,55 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe. Scoped to the token, method and path; honoured for 24 hours. The same
+                 *     key and body replays the stored response with `X-Idempotent-Replayed: true`; a different
+                 *     body is a 422; a request with the same key still running is a 409. Longer than 255
+                 *     characters is a 400. An empty value is the same as no header.
+                 * @example 5f0c6e2a-8d8e-4d55-9a39-0f1f0b7c2f11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Ulid (`usr_...`) of an account. Unknown or malformed is a 404. */
+                accountUlid: components["parameters"]["accountUlid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated account. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Idempotent-Replayed": components["headers"]["X-Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];

@@ -39,8 +39,11 @@ export interface Config {
   corsOrigins: CorsOrigins;
   /** On SIGTERM, how long the instance keeps serving (answering 503 on /ready) before it stops. */
   drainMs: number;
-  /** Console sessions: absolute lifetime, idle limit, failed sign-ins allowed per 15 minutes. */
-  sessions: { hours: number; idleMinutes: number; signInAttempts: number };
+  /**
+   * Console sessions: absolute lifetime, idle limit, failed sign-ins allowed per 15 minutes, and
+   * how long a temporary password (generated, or set by an owner or admin) may be used.
+   */
+  sessions: { hours: number; idleMinutes: number; signInAttempts: number; temporaryPasswordDays: number };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -76,6 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       hours: integerSetting(env, 'VEXIL_SESSION_HOURS', 12, { min: 1 }),
       idleMinutes: integerSetting(env, 'VEXIL_SESSION_IDLE_MINUTES', 60, { min: 1 }),
       signInAttempts: integerSetting(env, 'VEXIL_SIGN_IN_ATTEMPTS', 10, { min: 1 }),
+      temporaryPasswordDays: integerSetting(env, 'VEXIL_TEMPORARY_PASSWORD_DAYS', 7, { min: 1 }),
     },
   };
 }

@@ -7,6 +7,7 @@ import * as expiredRollouts from './0006_expired_rollouts.js';
 import * as webhooks from './0007_webhooks.js';
 import * as auditChanges from './0008_audit_changes.js';
 import * as consoleSessions from './0009_console_sessions.js';
+import * as temporaryPasswords from './0010_temporary_passwords.js';
 
 /** Every migration, in order. Listed here so the runner never scans the filesystem. */
 export const migrations: Record<string, Knex.Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Knex.Migration> = {
   '0007_webhooks': webhooks,
   '0008_audit_changes': auditChanges,
   '0009_console_sessions': consoleSessions,
+  '0010_temporary_passwords': temporaryPasswords,
 };

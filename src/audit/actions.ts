@@ -36,6 +36,7 @@ export const auditActionByOperation: Record<string, string> = {
   revokeManagementToken: 'token.revoked',
   listAccounts: 'account.listed',
   createAccount: 'account.created',
+  updateAccount: 'account.updated',
   deleteAccount: 'account.deleted',
   createPersonalAccessToken: 'personal_token.created',
   revokePersonalAccessToken: 'personal_token.revoked',

@@ -19,6 +19,7 @@ export type ErrorCode =
   | 'forbidden'
   | 'scope_missing'
   | 'csrf_failed'
+  | 'password_change_required'
   | 'not_found'
   | 'method_not_allowed'
   | 'idempotency_in_flight'

@@ -2,13 +2,13 @@
  * `npm run reset-owner` (after `make build`): the way back in when every owner token and password
  * is lost. Needs access to the machine and its database settings, not to the API: it gives the
  * oldest owner account (creating one if none exists) a new personal access token and a new
- * console password, ends that account's console sessions, and prints both secrets once.
+ * temporary console password, ends that account's console sessions, and prints both secrets once.
  */
 import { compose } from '../composition-root.js';
 import { loadConfig } from '../config.js';
 import { ownerAccount } from '../features/accounts/bootstrap.js';
 import { buildAccountService } from '../features/accounts/index.js';
-import { generatePassword, hashPassword } from '../features/console-sessions/passwords.js';
+import { generatePassword, hashPassword, temporaryPasswordUntil } from '../features/console-sessions/passwords.js';
 import { StartupError } from '../startup-error.js';
 import { inTransaction } from '../storage/transaction.js';
 
@@ -24,7 +24,9 @@ async function resetOwner(): Promise<void> {
       let owner = (await trx('accounts').where('role', 'owner').orderBy('ulid').first('ulid', 'email')) as { ulid: string; email: string } | undefined;
       owner ??= await accounts.createIn(trx, { ...ownerAccount, role: 'owner' });
       const created = await accounts.createPersonalTokenIn(trx, owner.ulid, { name: `Reset ${core.clock.now().toISOString()}` });
-      await trx('accounts').where('ulid', owner.ulid).update({ password_hash: hash });
+      // Temporary: it only lets the owner choose their own password.
+      const temporaryUntil = temporaryPasswordUntil(core.clock.now(), config.sessions.temporaryPasswordDays);
+      await trx('accounts').where('ulid', owner.ulid).update({ password_hash: hash, password_temporary_until: temporaryUntil });
       await trx('console_sessions').where('account_ulid', owner.ulid).delete();
       await composition.auditWriter.writeSystem(trx, { action: 'account.password_set', subjectType: 'account', subjectUlid: owner.ulid, subjectLabel: owner.email });
       return { email: owner.email, token: created.token };
@@ -34,7 +36,7 @@ async function resetOwner(): Promise<void> {
         '',
         `Owner account ${email}: new secrets, shown only this once.`,
         `  Personal access token: ${token}`,
-        `  Console password:      ${password}`,
+        `  Console password:      ${password} (temporary: sign in and choose your own)`,
         'Older tokens of the account still work; revoke the lost ones once signed in.',
         '',
       ].join('\n'),

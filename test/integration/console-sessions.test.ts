@@ -29,7 +29,7 @@ describeEachDatabase('console sessions', (db) => {
   });
 
   beforeAll(async () => {
-    app = await startTestApp(db, { config: { sessions: { hours: 12, idleMinutes: 60, signInAttempts: 5 } } });
+    app = await startTestApp(db, { config: { sessions: { hours: 12, idleMinutes: 60, signInAttempts: 5, temporaryPasswordDays: 7 } } });
     const owner = await app.knex('accounts').where('ulid', app.ownerUlid).first('email');
     ownerEmail = owner.email;
     await expectOk(app, 'PUT', `/accounts/${app.ownerUlid}/password`, { password });
@@ -141,7 +141,10 @@ describeEachDatabase('console sessions', (db) => {
     const other = `other-${Date.now().toString(36)}`;
     await expectOk(app, 'POST', '/projects', { key: other, name: 'Other' });
     const member = await createAccountWithToken(app, 'member', [projectKey]);
-    await expectOk(app, 'PUT', `/accounts/${member.ulid}/password`, { password });
+    // The owner's password for the member is temporary: the member chooses their own first.
+    await expectOk(app, 'PUT', `/accounts/${member.ulid}/password`, { password: 'temporary for the member' });
+    const temporary = await signIn(member.email, 'temporary for the member');
+    await app.request('PUT', '/management/v1/session/password', { ...withSession(temporary), body: { current_password: 'temporary for the member', new_password: password } });
     const session = await signIn(member.email);
     const listed = await app.request('GET', '/management/v1/projects', withSession(session));
     expect(listed.body.data.map((p: { key: string }) => p.key)).toEqual([projectKey]);

@@ -34,8 +34,20 @@ describe('the server process', () => {
     expect(ready).toBe(true);
 
     const token = /pat_[0-9A-Za-z]{32,}/.exec(stdout)?.[0];
-    // The console's one-time password is printed with the token.
-    expect(stdout).toMatch(/sign in as owner@vexil\.local\n +with the one-time password [0-9A-Za-z]{20}\n/);
+    // The console's temporary password is printed with the token: it only lets the owner choose their own.
+    const password = /sign in as owner@vexil\.local\n +with the temporary password ([0-9A-Za-z]{20})\n +\(it only lets you choose your own password, until \d{4}-/.exec(stdout)?.[1];
+    expect(password).toBeDefined();
+    const signIn = await fetch(`http://127.0.0.1:${port}/management/v1/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'owner@vexil.local', password }),
+    });
+    expect(signIn.status).toBe(200);
+    expect(((await signIn.json()) as { data: { password_change_required: boolean } }).data.password_change_required).toBe(true);
+    const sessionCookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] as string;
+    const refused = await fetch(`http://127.0.0.1:${port}/management/v1/projects`, { headers: { cookie: sessionCookie } });
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { code: string }).code).toBe('password_change_required');
     const serverKey = /srv_[0-9A-Za-z]{32,}/.exec(stdout)?.[0];
     expect(token).toBeDefined();
     expect(serverKey).toBeDefined();
@@ -54,6 +66,7 @@ describe('the server process', () => {
     // Secrets appear exactly once each (the first-start message); the log lines never carry them.
     expect(stdout.split(token as string).length - 1).toBe(1);
     expect(stdout.split(serverKey as string).length - 1).toBe(1);
+    expect(stdout.split(password as string).length - 1).toBe(1);
     const logLines = stdout.split('\n').filter((line) => line.startsWith('{'));
     const requestLines = logLines.filter((line) => line.includes('"msg":"request"'));
     expect(requestLines.length).toBeGreaterThanOrEqual(2);

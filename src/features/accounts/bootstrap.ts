@@ -1,5 +1,5 @@
 import { looksLikeSecret } from '../../auth/secrets.js';
-import { generatePassword, hashPassword } from '../console-sessions/passwords.js';
+import { generatePassword, hashPassword, temporaryPasswordUntil } from '../console-sessions/passwords.js';
 import type { CoreDeps } from '../../core.js';
 import { inTransaction } from '../../storage/transaction.js';
 import { buildEnvironmentKeyService } from '../environment-keys/index.js';
@@ -56,12 +56,14 @@ export async function bootstrapFirstStart(
     const owner = await accounts.createIn(trx, { ...ownerAccount, role: 'owner' });
     const pat = await accounts.createPersonalTokenIn(trx, owner.ulid, { name: 'First start' }, initOwnerToken);
     if (initOwnerToken !== undefined) return { owner, pat, demo: undefined };
-    // A one-time password to sign in to the console, shown with the token.
+    // A temporary password to sign in to the console, shown with the token: it only lets the owner
+    // choose their own password, within VEXIL_TEMPORARY_PASSWORD_DAYS.
     const password = generatePassword();
-    await trx('accounts').where('ulid', owner.ulid).update({ password_hash: await hashPassword(password) });
+    const temporaryUntil = temporaryPasswordUntil(clock.now(), core.config.sessions.temporaryPasswordDays);
+    await trx('accounts').where('ulid', owner.ulid).update({ password_hash: await hashPassword(password), password_temporary_until: temporaryUntil });
 
     const projectCount = await trx('projects').count({ n: '*' }).first();
-    if (!createDemo || Number((projectCount as { n: number | string } | undefined)?.n ?? 0) > 0) return { owner, pat, password, demo: undefined };
+    if (!createDemo || Number((projectCount as { n: number | string } | undefined)?.n ?? 0) > 0) return { owner, pat, password, temporaryUntil, demo: undefined };
     const { project, environments } = await projects.createIn(trx, {
       key: 'demo',
       name: 'Demo',
@@ -71,7 +73,7 @@ export async function bootstrapFirstStart(
     for (const environment of environments) {
       for (const kind of demoKinds) demoKeys.push({ environment: environment.key, key: await keys.createIn(trx, environment, { kind }) });
     }
-    return { owner, pat, password, demo: { project, keys: demoKeys } };
+    return { owner, pat, password, temporaryUntil, demo: { project, keys: demoKeys } };
   });
 
   if (!created) {
@@ -94,8 +96,8 @@ export async function bootstrapFirstStart(
     `    ${created.pat.token}`,
     '',
     `  Web console: open this server's address (/) and sign in as ${created.owner.email}`,
-    `    with the one-time password ${created.password}`,
-    '    (change it under Account once signed in)',
+    `    with the temporary password ${created.password}`,
+    `    (it only lets you choose your own password, until ${created.temporaryUntil})`,
     '',
     ...(demo
       ? [

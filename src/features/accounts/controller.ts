@@ -19,6 +19,10 @@ export function accountHandlers(service: AccountService): HandlerMap {
       const account = await service.create(request.principal, request.body, request.audit);
       return { body: { status: 'success', data: account } satisfies Schemas['AccountResponse'] };
     },
+    async updateAccount(request: ManagementRequest<AccountPath, unknown, Schemas['AccountUpdate']>): Promise<OperationResult> {
+      const account = await service.update(request.principal, request.params.accountUlid, request.body, request.audit);
+      return { body: { status: 'success', data: account } satisfies Schemas['AccountResponse'] };
+    },
     async deleteAccount(request: ManagementRequest<AccountPath>): Promise<OperationResult> {
       await service.delete(request.principal, request.params.accountUlid, request.audit);
       return { body: { status: 'success' } satisfies Schemas['SuccessStatus'] };

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Role } from '../../auth/principal.js';
 import type { Page, PageRequest } from '../../http/pagination.js';
 import { paginateInMemory, type Db, type Snapshotting } from '../projects/admin-common.js';
 import type { FakeProjectStore } from '../projects/fake-store.js';
@@ -46,6 +47,14 @@ export class FakeAccountStore implements AccountStore, Snapshotting {
     this.accounts.set(record.ulid, { record: { ...record }, projects: [...projectUlids] });
   }
 
+  async update(_trx: Knex.Transaction, ulid: string, change: { name: string; role: Role; updated_at: string }, projectUlids: string[]): Promise<boolean> {
+    const entry = this.accounts.get(ulid);
+    if (!entry) return false;
+    entry.record = { ...entry.record, ...change };
+    entry.projects = [...projectUlids];
+    return true;
+  }
+
   async lockOwners(): Promise<string[]> {
     return [...this.accounts.values()].filter((a) => a.record.role === 'owner').map((a) => a.record.ulid);
   }
@@ -76,6 +85,7 @@ export class FakeAccountStore implements AccountStore, Snapshotting {
 
   private view(entry: { record: AccountRecord; projects: string[] }): Account {
     const keys = [...entry.projects].sort().map((u) => this.projects?.rows.get(u)?.key).filter((k): k is string => k !== undefined);
-    return { ...entry.record, projects: keys };
+    // The fake keeps no passwords: the console-session store owns them.
+    return { ...entry.record, projects: keys, password_status: 'none', password_temporary_until: null };
   }
 }

@@ -16,6 +16,12 @@ export interface AccountCreateInput {
   projects?: string[];
 }
 
+export interface AccountUpdateInput {
+  name: string;
+  role: Role;
+  projects?: string[];
+}
+
 export interface PersonalTokenCreateInput {
   name: string;
   expires_at?: string | null;
@@ -63,6 +69,45 @@ export class AccountService {
 
   /** Creates an account inside the caller's transaction (first start uses it too). */
   async createIn(trx: Knex.Transaction, input: AccountCreateInput): Promise<Account> {
+    const projects = await this.checkedProjects(trx, input);
+    const now = this.deps.clock.now().toISOString();
+    // E-mail addresses are unique regardless of case, so they are kept in lower case.
+    const record = { ulid: newId('account'), name: input.name, email: input.email.toLowerCase(), role: input.role, created_at: now, updated_at: now };
+    await this.deps.accounts.insert(trx, record, projects.map((p) => p.ulid));
+    // Listed in project creation order, as the account lists show them.
+    projects.sort((a, b) => (a.ulid < b.ulid ? -1 : 1));
+    return { ...record, projects: projects.map((p) => p.key), password_status: 'none', password_temporary_until: null };
+  }
+
+  /**
+   * Changes name, role and a member's projects. Only an owner changes an owner or makes one; no
+   * account changes its own role; the last owner keeps the role (owners are locked, as for delete).
+   */
+  async update(principal: ManagementPrincipal, ulid: string, input: AccountUpdateInput, audit: Auditor): Promise<Account> {
+    const before = await this.find(ulid);
+    const subject = { action: 'account.updated', subjectType: 'account', subjectUlid: before.ulid, subjectLabel: before.email };
+    audit.describe(subject);
+    if (principal.account.role !== 'owner') {
+      if (before.role === 'owner') throw new ForbiddenError('Only an owner can change an owner account.');
+      if (input.role === 'owner') throw new ForbiddenError('Only an owner can give the owner role.');
+    }
+    if (before.ulid === principal.account.ulid && input.role !== before.role) throw new UnprocessableError('An account cannot change its own role.');
+    return this.deps.tx.transaction(async (trx) => {
+      const projects = await this.checkedProjects(trx, input);
+      const owners = await this.deps.accounts.lockOwners(trx);
+      if (owners.includes(before.ulid) && input.role !== 'owner' && owners.length === 1) {
+        throw new UnprocessableError('The last owner account keeps the owner role.');
+      }
+      const change = { name: input.name, role: input.role, updated_at: this.deps.clock.now().toISOString() };
+      if (!(await this.deps.accounts.update(trx, before.ulid, change, projects.map((p) => p.ulid)))) throw new NotFoundError(`Account "${ulid}" not found.`);
+      const after = (await this.deps.accounts.find(trx, before.ulid)) as Account;
+      await audit.commit(trx, { ...subject, changes: { before, after } });
+      return after;
+    });
+  }
+
+  /** Checks name and projects (members only, each an existing project); the projects in creation order. */
+  private async checkedProjects(trx: Knex.Transaction, input: { name: string; role: Role; projects?: string[] }): Promise<Array<{ ulid: string; key: string }>> {
     const rules = new TextRules().name('name', input.name);
     const projectKeys = input.projects ?? [];
     if (input.role !== 'member' && projectKeys.length > 0) {
@@ -77,13 +122,7 @@ export class AccountService {
       else errors.add(`projects.${index}`, `Project "${key}" does not exist.`, 'reference_not_found');
     }
     errors.check();
-    const now = this.deps.clock.now().toISOString();
-    // E-mail addresses are unique regardless of case, so they are kept in lower case.
-    const record = { ulid: newId('account'), name: input.name, email: input.email.toLowerCase(), role: input.role, created_at: now, updated_at: now };
-    await this.deps.accounts.insert(trx, record, projects.map((p) => p.ulid));
-    // Listed in project creation order, as the account lists show them.
-    projects.sort((a, b) => (a.ulid < b.ulid ? -1 : 1));
-    return { ...record, projects: projects.map((p) => p.key) };
+    return projects;
   }
 
   async delete(principal: ManagementPrincipal, ulid: string, audit: Auditor): Promise<void> {

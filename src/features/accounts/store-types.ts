@@ -11,6 +11,9 @@ export interface Account {
   role: Role;
   /** Keys of a member's projects; empty for owners and admins. */
   projects: string[];
+  /** The console password: none yet, temporary (until password_temporary_until), or the person's own. */
+  password_status: 'none' | 'temporary' | 'set';
+  password_temporary_until: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -51,9 +54,11 @@ export interface AccountStore {
   count(db: Db): Promise<number>;
   /** Throws a field-keyed 422 on `email` when the address is taken. */
   insert(trx: Knex.Transaction, record: AccountRecord, projectUlids: string[]): Promise<void>;
+  /** Sets name and role and replaces the member's projects; false when the account is gone. */
+  update(trx: Knex.Transaction, ulid: string, change: { name: string; role: Role; updated_at: string }, projectUlids: string[]): Promise<boolean>;
   /** Ulids of every owner account, locked until the transaction ends (MySQL). */
   lockOwners(trx: Knex.Transaction): Promise<string[]>;
-  /** Deletes the account with its personal access tokens and management tokens (cascade). */
+  /** Deletes the account with its console sessions, personal access tokens and management tokens. */
   delete(trx: Knex.Transaction, ulid: string): Promise<boolean>;
   insertPersonalToken(trx: Knex.Transaction, record: PersonalTokenRecord): Promise<void>;
   findPersonalToken(db: Db, accountUlid: string, ulid: string): Promise<PersonalToken | undefined>;

@@ -14,7 +14,10 @@ import {
   type PersonalTokenRecord,
 } from './store-types.js';
 
-const columns = ['ulid', 'name', 'email', 'role', 'created_at', 'updated_at'] as const;
+const columns = ['ulid', 'name', 'email', 'role', 'password_temporary_until', 'created_at', 'updated_at'] as const;
+
+/** Whether the account has a password, without reading the hash. */
+const hasPassword = (db: Db) => db.raw('(case when password_hash is null then 0 else 1 end) as has_password');
 
 export function emailTaken(): ValidationError {
   return ValidationError.field('email', 'The email has already been taken.', 'already_exists');
@@ -24,13 +27,13 @@ export class KnexAccountStore implements AccountStore {
   constructor(private readonly dialect: Dialect) {}
 
   async listPage(db: Db, page: PageRequest): Promise<Page<Account>> {
-    const result = await paginateByUlid(db('accounts').select(...columns), 'ulid', accountListName, page, (row: Record<string, unknown>) => row);
+    const result = await paginateByUlid(db('accounts').select(...columns, hasPassword(db)), 'ulid', accountListName, page, (row: Record<string, unknown>) => row);
     const projects = await this.projectsOf(db, result.data.map((r) => String(r.ulid)));
     return { data: result.data.map((row) => toAccount(row, projects.get(String(row.ulid)) ?? [])), meta: result.meta };
   }
 
   async find(db: Db, ulid: string): Promise<Account | undefined> {
-    const row = await db('accounts').where('ulid', ulid).first(...columns);
+    const row = await db('accounts').where('ulid', ulid).first(...columns, hasPassword(db));
     if (!row) return undefined;
     return toAccount(row, (await this.projectsOf(db, [ulid])).get(ulid) ?? []);
   }
@@ -56,6 +59,19 @@ export class KnexAccountStore implements AccountStore {
     }
   }
 
+  async update(trx: Knex.Transaction, ulid: string, change: { name: string; role: Role; updated_at: string }, projectUlids: string[]): Promise<boolean> {
+    if ((await trx('accounts').where('ulid', ulid).update(change)) === 0) return false;
+    await trx('account_projects').where('account_ulid', ulid).delete();
+    if (projectUlids.length === 0) return true;
+    try {
+      await trx('account_projects').insert(projectUlids.map((p) => ({ account_ulid: ulid, project_ulid: p })));
+    } catch (error) {
+      if (isForeignKeyViolation(error)) throw ValidationError.field('projects', 'A project was deleted meanwhile.');
+      throw error;
+    }
+    return true;
+  }
+
   async lockOwners(trx: Knex.Transaction): Promise<string[]> {
     const query = trx('accounts').where('role', 'owner').select('ulid');
     if (this.dialect === 'mysql') query.forUpdate();
@@ -64,6 +80,9 @@ export class KnexAccountStore implements AccountStore {
   }
 
   async delete(trx: Knex.Transaction, ulid: string): Promise<boolean> {
+    // Its console sessions end here, in the same transaction: a deleted account's cookie is refused
+    // from the next request on, whatever the foreign keys do.
+    await trx('console_sessions').where('account_ulid', ulid).delete();
     return (await trx('accounts').where('ulid', ulid).delete()) > 0;
   }
 
@@ -112,6 +131,8 @@ function toAccount(row: Record<string, unknown>, projects: string[]): Account {
     email: String(row.email),
     role: row.role as Role,
     projects,
+    password_status: row.password_temporary_until ? 'temporary' : Number(row.has_password) === 1 ? 'set' : 'none',
+    password_temporary_until: (row.password_temporary_until as string | null) ?? null,
     created_at: String(row.created_at),
     updated_at: String(row.updated_at),
   };

@@ -32,3 +32,8 @@ export function generatePassword(): string {
   const bytes = randomBytes(20);
   return Array.from(bytes, (b) => alphabet[b % alphabet.length]).join('');
 }
+
+/** When a temporary password set now stops working. */
+export function temporaryPasswordUntil(now: Date, days: number): string {
+  return new Date(now.getTime() + days * 86_400_000).toISOString();
+}

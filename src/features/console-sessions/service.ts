@@ -6,7 +6,7 @@ import type { Clock } from '../../clock.js';
 import { ForbiddenError, NotFoundError, RateLimitedError, UnauthorizedError, ValidationError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import type { Auditor } from '../projects/admin-common.js';
-import { hashPassword, verifyPassword } from './passwords.js';
+import { hashPassword, temporaryPasswordUntil, verifyPassword } from './passwords.js';
 import type { SignInLimiter } from './sign-in-limiter.js';
 import type { ConsoleSessionStore, SessionAccount } from './store.js';
 
@@ -15,6 +15,8 @@ export interface SessionSettings {
   absoluteMs: number;
   /** A session ends after this long without a request. */
   idleMs: number;
+  /** A temporary password works this many days after it was set. */
+  temporaryPasswordDays: number;
 }
 
 export interface ConsoleSession {
@@ -22,6 +24,8 @@ export interface ConsoleSession {
   account: { ulid: string; name: string; email: string; role: string; projects: string[] | null };
   csrf_token: string;
   expires_at: string;
+  /** Signed in with a temporary password: the session may only choose a new one. */
+  password_change_required: boolean;
 }
 
 const minPasswordLength = 12;
@@ -72,6 +76,12 @@ export class ConsoleSessionService {
       this.limiters.ip.fail(ipKey);
       throw new UnauthorizedError('Wrong email or password.', 'auth.sign_in');
     }
+    if (account.password_temporary_until !== null && account.password_temporary_until <= this.clock.now().toISOString()) {
+      throw new UnauthorizedError(
+        'This temporary password has expired: ask an owner or admin to set a new one (the owner: npm run reset-owner on the server).',
+        'auth.sign_in',
+      );
+    }
     this.limiters.account.succeed(accountKey);
     const secret = generateSecret('ses_');
     const now = this.clock.now();
@@ -114,31 +124,46 @@ export class ConsoleSessionService {
     await this.store.deleteSession(sessionUlid);
   }
 
-  /** A person changes their own password; every session of the account ends. */
+  /**
+   * A person chooses their own password (also the way out of a temporary one); it must differ
+   * from the current one. Every session of the account ends.
+   */
   async changeOwnPassword(principal: ManagementPrincipal, current: string, next: string): Promise<void> {
     const account = await this.store.accountByUlid(principal.account.ulid);
     if (!account || !(await verifyPassword(current, account.password_hash))) {
       throw ValidationError.field('current_password', 'The current_password field does not match the account\'s password.', 'invalid_credentials');
     }
     checkNewPassword('new_password', next);
+    if (next.normalize('NFKC') === current.normalize('NFKC')) throw ValidationError.field('new_password', 'The new_password field must differ from the current password.', 'invalid_combination');
     const hash = await hashPassword(next);
-    await this.store.transaction((trx) => this.store.setPassword(trx, account.ulid, hash));
+    const now = this.clock.now().toISOString();
+    await this.store.transaction((trx) => this.store.setPassword(trx, account.ulid, hash, null, now));
   }
 
-  /** An owner or admin sets another account's password (admins not an owner's); its sessions end. */
+  /**
+   * An owner or admin sets an account's password (admins not an owner's); its sessions end. Set
+   * for someone else it is temporary: it only lets that person choose their own, for
+   * `temporaryPasswordDays`. Set for oneself (with a personal access token) it is one's own.
+   */
   async setPassword(principal: ManagementPrincipal, accountUlid: string, password: string, audit: Auditor): Promise<void> {
     const account = await this.store.accountByUlid(accountUlid);
     if (!account) throw new NotFoundError(`Account "${accountUlid}" not found.`);
     if (account.role === 'owner' && principal.account.role !== 'owner') throw new ForbiddenError('Only an owner can set an owner\'s password.');
     checkNewPassword('password', password);
     const hash = await hashPassword(password);
+    const now = this.clock.now();
+    const temporaryUntil = account.ulid === principal.account.ulid ? null : temporaryPasswordUntil(now, this.settings.temporaryPasswordDays);
     await this.store.transaction(async (trx) => {
-      await this.store.setPassword(trx, account.ulid, hash);
+      await this.store.setPassword(trx, account.ulid, hash, temporaryUntil, now.toISOString());
       await audit.commit(trx, { action: 'account.password_set', subjectType: 'account', subjectUlid: account.ulid, subjectLabel: account.email });
     });
   }
 
-  private async principalOf(sessionUlid: string, account: Omit<SessionAccount, 'password_hash'>): Promise<ManagementPrincipal> {
+  get temporaryPasswordDays(): number {
+    return this.settings.temporaryPasswordDays;
+  }
+
+  private async principalOf(sessionUlid: string, account: Omit<SessionAccount, 'password_hash' | 'password_temporary_until'>): Promise<ManagementPrincipal> {
     const projects = await this.accountProjects(account.ulid, account.role);
     return {
       type: 'console_session',
@@ -157,6 +182,7 @@ export class ConsoleSessionService {
       account: { ulid: account.ulid, name: account.name, email: account.email, role: account.role, projects: await this.accountProjects(account.ulid, account.role) },
       csrf_token: csrfTokenOf(secret),
       expires_at: expiresAt,
+      password_change_required: account.password_temporary_until !== null,
     };
   }
 }

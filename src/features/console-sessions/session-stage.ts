@@ -5,6 +5,8 @@ import type { ConsoleSessionService } from './service.js';
 
 export const sessionCookie = 'vexil_session';
 const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** What a session signed in with a temporary password may do: read itself, sign out, choose a password. */
+const temporaryPasswordOperations = new Set(['getSession', 'deleteSession', 'changeOwnPassword']);
 
 /** What the session stage leaves for the session handlers. */
 export interface ConsoleSessionState {
@@ -20,7 +22,9 @@ export function sameOrigin(ctx: Koa.Context): boolean {
 /**
  * Authenticates a management request by its console session cookie when it has no
  * Authorization header, and applies the CSRF defence to state-changing requests: the session's
- * token in X-CSRF-Token, and no foreign Origin. Returns false when there is no cookie to judge.
+ * token in X-CSRF-Token, and no foreign Origin. A session signed in with a temporary password
+ * reaches only the operations that let the person choose their own. Returns false when there is
+ * no cookie to judge.
  */
 export async function authenticateSession(ctx: Koa.Context, sessions: ConsoleSessionService): Promise<boolean> {
   const secret = ctx.cookies.get(sessionCookie);
@@ -35,6 +39,9 @@ export async function authenticateSession(ctx: Koa.Context, sessions: ConsoleSes
   }
   state.managementPrincipal = principal;
   state.consoleSession = { ulid: session.ulid, secret };
+  if (session.password_change_required && !temporaryPasswordOperations.has(state.operation?.operationId ?? '')) {
+    throw new ForbiddenError('Choose your own password first (PUT /session/password): a temporary password only allows that.').withCode('password_change_required');
+  }
   return true;
 }
 

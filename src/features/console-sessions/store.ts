@@ -7,6 +7,8 @@ export interface SessionAccount {
   email: string;
   role: Role;
   password_hash: string | null;
+  /** Set while the password is temporary: it only lets its holder choose a new one, until then. */
+  password_temporary_until: string | null;
 }
 
 export interface SessionRow {
@@ -22,13 +24,13 @@ export class ConsoleSessionStore {
   constructor(private readonly knex: Knex) {}
 
   async accountByEmail(email: string): Promise<SessionAccount | undefined> {
-    return (await this.knex('accounts').where('email', email.toLowerCase()).first('ulid', 'name', 'email', 'role', 'password_hash')) as
+    return (await this.knex('accounts').where('email', email.toLowerCase()).first('ulid', 'name', 'email', 'role', 'password_hash', 'password_temporary_until')) as
       | SessionAccount
       | undefined;
   }
 
   async accountByUlid(ulid: string): Promise<SessionAccount | undefined> {
-    return (await this.knex('accounts').where('ulid', ulid).first('ulid', 'name', 'email', 'role', 'password_hash')) as SessionAccount | undefined;
+    return (await this.knex('accounts').where('ulid', ulid).first('ulid', 'name', 'email', 'role', 'password_hash', 'password_temporary_until')) as SessionAccount | undefined;
   }
 
   async insertSession(row: SessionRow & { digest: string }): Promise<void> {
@@ -39,10 +41,10 @@ export class ConsoleSessionStore {
     const row = await this.knex('console_sessions as s')
       .join('accounts as a', 'a.ulid', 's.account_ulid')
       .where('s.digest', digest)
-      .first('s.ulid', 's.account_ulid', 's.created_at', 's.last_seen_at', 's.expires_at', 'a.name', 'a.email', 'a.role', 'a.password_hash');
+      .first('s.ulid', 's.account_ulid', 's.created_at', 's.last_seen_at', 's.expires_at', 'a.name', 'a.email', 'a.role', 'a.password_hash', 'a.password_temporary_until');
     if (!row) return undefined;
-    const { name, email, role, password_hash, ...session } = row;
-    return { ...session, account: { ulid: row.account_ulid, name, email, role, password_hash } };
+    const { name, email, role, password_hash, password_temporary_until, ...session } = row;
+    return { ...session, account: { ulid: row.account_ulid, name, email, role, password_hash, password_temporary_until } };
   }
 
   async touch(ulid: string, lastSeenAt: string): Promise<void> {
@@ -53,9 +55,9 @@ export class ConsoleSessionStore {
     await this.knex('console_sessions').where('ulid', ulid).delete();
   }
 
-  /** Sets the password and ends every session of the account, in one transaction. */
-  async setPassword(trx: Knex.Transaction, accountUlid: string, hash: string): Promise<void> {
-    await trx('accounts').where('ulid', accountUlid).update({ password_hash: hash });
+  /** Sets the password (temporary until the given time, or the person's own) and ends every session of the account. */
+  async setPassword(trx: Knex.Transaction, accountUlid: string, hash: string, temporaryUntil: string | null, now: string): Promise<void> {
+    await trx('accounts').where('ulid', accountUlid).update({ password_hash: hash, password_temporary_until: temporaryUntil, updated_at: now });
     await trx('console_sessions').where('account_ulid', accountUlid).delete();
   }
 
