@@ -9,13 +9,15 @@ export function ProjectsScreen() {
   const projects = useAsync(() => unwrap(api.GET('/projects', { params: { query: { per_page: 100 } } })), []);
   const [key, setKey] = useState('');
   const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
   const create = useAction();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void create.run(async () => {
-      await unwrap(api.POST('/projects', { body: { key, name, description: '' } }));
+      await unwrap(api.POST('/projects', { body: { key, name, description } }));
       setKey('');
       setName('');
+      setDescription('');
       projects.reload();
     });
   };
@@ -28,6 +30,7 @@ export function ProjectsScreen() {
           <tr>
             <th scope="col">Project</th>
             <th scope="col">Key</th>
+            <th scope="col">Description</th>
             <th scope="col">Flags</th>
           </tr>
         </thead>
@@ -40,6 +43,7 @@ export function ProjectsScreen() {
               <td>
                 <code>{project.key}</code>
               </td>
+              <td>{project.description}</td>
               <td>
                 <Link to={`/projects/${project.key}/flags`} aria-label={`Flags of ${project.name}`}>
                   Flags
@@ -53,6 +57,7 @@ export function ProjectsScreen() {
       <form onSubmit={submit} className="inline">
         <Field label="Key" name="key" required value={key} onChange={(e) => setKey(e.target.value)} problem={create.problem} />
         <Field label="Name" name="name" required value={name} onChange={(e) => setName(e.target.value)} problem={create.problem} />
+        <Field label="Description" name="description" value={description} onChange={(e) => setDescription(e.target.value)} problem={create.problem} />
         <button type="submit" disabled={create.busy}>
           Create project
         </button>
