@@ -40,24 +40,27 @@ export function App() {
     }, () => setSession(null));
   }, []);
 
-  if (session === undefined) return <p className="loading">Loading…</p>;
-  if (session === null) {
-    return (
-      <SignInScreen
-        onSignedIn={(signedIn) => {
-          setCsrfToken(signedIn.csrf_token);
-          setSession(signedIn);
-        }}
-      />
-    );
-  }
-
   const signOut = async () => {
     await api.DELETE('/session');
     setCsrfToken(undefined);
     setSession(null);
     navigate('/');
   };
+
+  if (session === undefined) return <p className="loading">Loading…</p>;
+  // A temporary password's session may only choose the account's own password: the sign-in screen's last step.
+  if (session === null || session.password_change_required) {
+    return (
+      <SignInScreen
+        restricted={session ?? undefined}
+        onSignedIn={(signedIn) => {
+          setCsrfToken(signedIn.csrf_token);
+          setSession(signedIn);
+        }}
+        onSignOut={() => void signOut()}
+      />
+    );
+  }
 
   return (
     <SessionContext.Provider value={{ session, signOut }}>

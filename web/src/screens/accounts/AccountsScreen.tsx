@@ -1,79 +1,62 @@
 import { useState, type FormEvent } from 'react';
 import { api, unwrap, type Schemas } from '../../api/client';
+import { useSession } from '../../app/session';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { Field } from '../../ui/Field';
-import { commaList } from '../../ui/lists';
 import { useAction, useAsync } from '../../ui/useAsync';
-
-function SetPassword({ account }: { account: Schemas['Account'] }) {
-  const [password, setPassword] = useState('');
-  const action = useAction();
-  const [done, setDone] = useState(false);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    void action.run(async () => {
-      await unwrap(api.PUT('/accounts/{accountUlid}/password', { params: { path: { accountUlid: account.ulid } }, body: { password } }));
-      setPassword('');
-      setDone(true);
-    });
-  };
-  return (
-    <form onSubmit={submit} className="inline" aria-label={`Password of ${account.email}`}>
-      <Field label={`New password for ${account.email}`} name="password" type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} problem={action.problem} />
-      <button type="submit">Set password</button>
-      {done ? <span role="status">Set; the account's sessions ended.</span> : null}
-      <ErrorMessage problem={action.problem} />
-    </form>
-  );
-}
+import '../../ui/admin.css';
+import { AccountManager } from './AccountManager';
+import { ProjectChoice } from './ProjectChoice';
 
 /** Accounts (owners and admins only): who may sign in, with which role and projects. */
 export function AccountsScreen() {
+  const { session } = useSession();
   const accounts = useAsync(() => unwrap(api.GET('/accounts', { params: { query: { per_page: 100 } } })), []);
+  const projects = useAsync(() => unwrap(api.GET('/projects', { params: { query: { per_page: 100 } } })), []);
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Schemas['AccountRole']>('member');
-  const [projects, setProjects] = useState('');
-  const action = useAction();
+  const [chosen, setChosen] = useState<string[]>([]);
+  const create = useAction();
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    void action.run(async () => {
-      await unwrap(api.POST('/accounts', { body: { name, email, role, ...(role === 'member' ? { projects: commaList(projects) } : {}) } as Schemas['AccountCreate'] }));
+    void create.run(async () => {
+      await unwrap(api.POST('/accounts', { body: { name, email, role, ...(role === 'member' ? { projects: chosen } : {}) } }));
       setName('');
       setEmail('');
+      setChosen([]);
       accounts.reload();
     });
   };
+  const projectList = projects.data?.data ?? [];
   return (
     <section>
       <h1>Accounts</h1>
-      <ErrorMessage problem={accounts.problem} />
+      <ErrorMessage problem={accounts.problem ?? projects.problem} />
       {accounts.data?.data.map((account) => (
-        <article key={account.ulid} className="environment">
-          <h2>
-            {account.name} ({account.role})
-          </h2>
-          <SetPassword account={account} />
-        </article>
+        <AccountManager key={account.ulid} account={account} projects={projectList} self={account.ulid === session.account.ulid} onChanged={accounts.reload} />
       ))}
-      <h2>New account</h2>
-      <form onSubmit={submit} className="inline">
-        <Field label="Name" name="name" required value={name} onChange={(e) => setName(e.target.value)} problem={action.problem} />
-        <Field label="Email" name="email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} problem={action.problem} />
-        <label>
-          Role{' '}
-          <select value={role} onChange={(e) => setRole(e.target.value as Schemas['AccountRole'])}>
-            <option>member</option>
-            <option>admin</option>
-            <option>owner</option>
-          </select>
-        </label>
-        {role === 'member' ? <Field label="Projects (keys, comma-separated)" name="projects" value={projects} onChange={(e) => setProjects(e.target.value)} problem={action.problem} /> : null}
-        <button type="submit" disabled={action.busy}>
+      <form onSubmit={submit} aria-label="New account">
+        <h2>New account</h2>
+        <div className="inline">
+          <Field label="Name" name="name" required value={name} onChange={(e) => setName(e.target.value)} problem={create.problem} />
+          <Field label="Email" name="email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} problem={create.problem} />
+          <label>
+            Role{' '}
+            <select value={role} onChange={(e) => setRole(e.target.value as Schemas['AccountRole'])}>
+              <option>member</option>
+              <option>admin</option>
+              <option>owner</option>
+            </select>
+          </label>
+        </div>
+        {role === 'member' ? <ProjectChoice legend="Projects of the new member" projects={projectList} chosen={chosen} onChange={setChosen} problem={create.problem} /> : null}
+        <p>The account can sign in to the console once you set a temporary password for it.</p>
+        <button type="submit" disabled={create.busy}>
           Create account
         </button>
+        <ErrorMessage problem={create.problem} />
       </form>
-      <ErrorMessage problem={action.problem} />
     </section>
   );
 }

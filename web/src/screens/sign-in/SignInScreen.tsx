@@ -1,17 +1,51 @@
 import { useState, type FormEvent } from 'react';
-import { api, unwrap, type Schemas } from '../../api/client';
+import { api, setCsrfToken, unwrap, type Schemas } from '../../api/client';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { Field } from '../../ui/Field';
 import { useAction } from '../../ui/useAsync';
+import { ChoosePassword } from './ChoosePassword';
 
-export function SignInScreen({ onSignedIn }: { onSignedIn: (session: Schemas['ConsoleSession']) => void }) {
+/**
+ * Signing in, and the step a temporary password leads to: choosing one's own. `restricted` is a
+ * session the console found already signed in with a temporary password (after a reload).
+ */
+export function SignInScreen({
+  restricted,
+  onSignedIn,
+  onSignOut,
+}: {
+  restricted?: Schemas['ConsoleSession'];
+  onSignedIn: (session: Schemas['ConsoleSession']) => void;
+  onSignOut: () => void;
+}) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  const [temporary, setTemporary] = useState<Schemas['ConsoleSession'] | undefined>();
   const action = useAction();
+  const signedIn = (session: Schemas['ConsoleSession']) => {
+    setCsrfToken(session.csrf_token);
+    if (session.password_change_required) setTemporary(session);
+    else onSignedIn(session);
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    void action.run(async () => onSignedIn((await unwrap(api.POST('/session', { body: { email, password } }))).data));
+    void action.run(async () => signedIn((await unwrap(api.POST('/session', { body: { email, password } }))).data));
   };
+  const pending = temporary ?? restricted;
+  if (pending) {
+    return (
+      <ChoosePassword
+        session={pending}
+        temporaryPassword={temporary ? password : undefined}
+        onSignedIn={signedIn}
+        onSignOut={() => {
+          setTemporary(undefined);
+          setPassword('');
+          onSignOut();
+        }}
+      />
+    );
+  }
   return (
     <main id="main" className="sign-in">
       <h1>Sign in to Vexil</h1>
@@ -24,7 +58,7 @@ export function SignInScreen({ onSignedIn }: { onSignedIn: (session: Schemas['Co
         </button>
       </form>
       <p>
-        First start prints the owner's one-time password. <a href="/docs">API reference</a>
+        First start prints the owner's temporary password; an owner or admin gives you yours. <a href="/docs">API reference</a>
       </p>
     </main>
   );

@@ -3,69 +3,95 @@ import { api, unwrap, type Schemas } from '../../api/client';
 import { CopyButton } from '../../ui/CopyButton';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { Field } from '../../ui/Field';
-import { commaList } from '../../ui/lists';
 import { useAction, useAsync } from '../../ui/useAsync';
+import '../../ui/admin.css';
+import { GrantsPicker, grantsText, noGrants, type Grants } from './GrantsPicker';
 
 const scopes: Schemas['TokenScope'][] = ['projects:read', 'flags:read', 'flags:write', 'targets:read', 'targets:write', 'audit:read', 'config:write'];
 const tiers: Schemas['TokenTier'][] = ['standard', 'elevated', 'unlimited'];
 
-/** Management tokens for automation: scopes, tier, project grants, expiry; the secret is shown once. */
+const day = (iso: string) => iso.replace('T', ' ').slice(0, 16);
+
+function expiry(token: Schemas['ManagementToken']): string {
+  if (!token.expires_at) return 'never';
+  return token.expires_at <= new Date().toISOString() ? `expired ${day(token.expires_at)}` : day(token.expires_at);
+}
+
+/** Management tokens for automation: scopes, tier, project and environment grants, expiry; the secret is shown once. */
 export function TokensScreen() {
   const tokens = useAsync(() => unwrap(api.GET('/tokens', { params: { query: { per_page: 100 } } })), []);
   const [name, setName] = useState('');
   const [chosen, setChosen] = useState<Set<Schemas['TokenScope']>>(new Set(['flags:read']));
   const [tier, setTier] = useState<Schemas['TokenTier']>('standard');
-  const [projects, setProjects] = useState('');
+  const [grants, setGrants] = useState<Grants>(noGrants);
   const [expires, setExpires] = useState('');
   const [secret, setSecret] = useState<string>();
-  const action = useAction();
+  const create = useAction();
+  const revoke = useAction();
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    void action.run(async () => {
-      const grants = commaList(projects);
+    void create.run(async () => {
       const created = await unwrap(
         api.POST('/tokens', {
           body: {
             name,
             scopes: [...chosen],
             tier,
-            ...(grants.length > 0 ? { grants: { projects: grants } } : {}),
-            ...(expires ? { expires_at: new Date(expires).toISOString() } : {}),
-          } as Schemas['ManagementTokenCreate'],
+            grants,
+            expires_at: expires ? new Date(expires).toISOString() : null,
+          },
         }),
       );
       setSecret(created.data.token);
       setName('');
+      setGrants(noGrants);
+      setExpires('');
       tokens.reload();
     });
   };
-  const revoke = (ulid: string) =>
-    void action.run(async () => {
+  const revokeToken = (ulid: string) =>
+    void revoke.run(async () => {
       await unwrap(api.DELETE('/tokens/{tokenUlid}', { params: { path: { tokenUlid: ulid } } }));
       tokens.reload();
     });
   return (
     <section>
       <h1>Management tokens</h1>
-      <ErrorMessage problem={tokens.problem ?? action.problem} />
+      <ErrorMessage problem={tokens.problem ?? revoke.problem} />
       <table>
         <thead>
           <tr>
             <th scope="col">Name</th>
             <th scope="col">Scopes</th>
             <th scope="col">Tier</th>
-            <th scope="col">Expires</th>
+            <th scope="col">Grants</th>
+            <th scope="col">Expires (UTC)</th>
+            <th scope="col">Created (UTC)</th>
             <th scope="col">State</th>
           </tr>
         </thead>
         <tbody>
           {tokens.data?.data.map((token) => (
-            <tr key={token.ulid}>
-              <td>{token.name}</td>
+            <tr key={token.ulid} data-token={token.ulid}>
+              <td>
+                {token.name}
+                <br />
+                <code>{token.ulid}</code>
+              </td>
               <td>{token.scopes.join(', ')}</td>
               <td>{token.tier}</td>
-              <td>{token.expires_at ?? 'never'}</td>
-              <td>{token.revoked_at ? 'revoked' : <button type="button" onClick={() => revoke(token.ulid)}>Revoke {token.name}</button>}</td>
+              <td>{grantsText(token.grants)}</td>
+              <td>{expiry(token)}</td>
+              <td>{day(token.created_at)}</td>
+              <td>
+                {token.revoked_at ? (
+                  `revoked ${day(token.revoked_at)}`
+                ) : (
+                  <button type="button" onClick={() => revokeToken(token.ulid)}>
+                    Revoke {token.name}
+                  </button>
+                )}
+              </td>
             </tr>
           ))}
         </tbody>
@@ -75,26 +101,28 @@ export function TokensScreen() {
           New token, shown only now: <code>{secret}</code> <CopyButton text={secret} />
         </p>
       ) : null}
-      <h2>New token</h2>
-      <form onSubmit={submit}>
-        <Field label="Name" name="name" required value={name} onChange={(e) => setName(e.target.value)} problem={action.problem} />
+      <form onSubmit={submit} aria-label="New token">
+        <h2>New token</h2>
+        <Field label="Name" name="name" required value={name} onChange={(e) => setName(e.target.value)} problem={create.problem} />
         <fieldset>
           <legend>Scopes</legend>
-          {scopes.map((scope) => (
-            <label key={scope}>
-              <input
-                type="checkbox"
-                checked={chosen.has(scope)}
-                onChange={(e) => {
-                  const next = new Set(chosen);
-                  if (e.target.checked) next.add(scope);
-                  else next.delete(scope);
-                  setChosen(next);
-                }}
-              />{' '}
-              {scope}
-            </label>
-          ))}
+          <div className="checks">
+            {scopes.map((scope) => (
+              <label key={scope}>
+                <input
+                  type="checkbox"
+                  checked={chosen.has(scope)}
+                  onChange={(e) => {
+                    const next = new Set(chosen);
+                    if (e.target.checked) next.add(scope);
+                    else next.delete(scope);
+                    setChosen(next);
+                  }}
+                />{' '}
+                {scope}
+              </label>
+            ))}
+          </div>
         </fieldset>
         <label>
           Tier{' '}
@@ -104,11 +132,12 @@ export function TokensScreen() {
             ))}
           </select>
         </label>
-        <Field label="Only these projects (keys, comma-separated; empty: all)" name="grants" value={projects} onChange={(e) => setProjects(e.target.value)} problem={action.problem} />
-        <Field label="Expires (optional)" name="expires_at" type="datetime-local" value={expires} onChange={(e) => setExpires(e.target.value)} problem={action.problem} />
-        <button type="submit" disabled={action.busy}>
+        <GrantsPicker grants={grants} onChange={setGrants} problem={create.problem} />
+        <Field label="Expires (optional)" name="expires_at" type="datetime-local" value={expires} onChange={(e) => setExpires(e.target.value)} problem={create.problem} />
+        <button type="submit" disabled={create.busy}>
           Create token
         </button>
+        <ErrorMessage problem={create.problem} />
       </form>
     </section>
   );

@@ -1,0 +1,37 @@
+import type { ApiProblem, Schemas } from '../../api/client';
+
+/** The projects a member works on, as checkboxes; the API's messages for `projects` and `projects.N` beneath. */
+export function ProjectChoice({
+  projects,
+  chosen,
+  onChange,
+  problem,
+  legend,
+}: {
+  projects: Schemas['Project'][];
+  chosen: string[];
+  onChange: (chosen: string[]) => void;
+  problem?: ApiProblem;
+  legend: string;
+}) {
+  const messages = Object.entries(problem?.fields ?? {}).filter(([field]) => field === 'projects' || field.startsWith('projects.'));
+  return (
+    <fieldset>
+      <legend>{legend}</legend>
+      <div className="checks">
+        {projects.map((project) => (
+          <label key={project.key}>
+            <input
+              type="checkbox"
+              checked={chosen.includes(project.key)}
+              onChange={(e) => onChange(e.target.checked ? [...chosen, project.key] : chosen.filter((k) => k !== project.key))}
+            />{' '}
+            {project.name} <code>{project.key}</code>
+          </label>
+        ))}
+      </div>
+      {projects.length === 0 ? <p>No projects yet.</p> : null}
+      {messages.length > 0 ? <span className="field-error">{messages.flatMap(([, list]) => list).join(' ')}</span> : null}
+    </fieldset>
+  );
+}
