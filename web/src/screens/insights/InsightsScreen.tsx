@@ -1,42 +1,102 @@
 import { useState } from 'react';
 import { api, unwrap, type Schemas } from '../../api/client';
+import { Link } from '../../app/router';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { Field } from '../../ui/Field';
 import { useAsync } from '../../ui/useAsync';
+import '../../ui/admin.css';
+
+const when = (iso: string | null) => (iso ? iso.replace('T', ' ').slice(0, 16) : 'never');
 
 function EnvironmentInsights({ project, environment, days }: { project: string; environment: Schemas['Environment']; days: number }) {
   const path = { projectKey: project, environmentKey: environment.key };
   const stale = useAsync(() => unwrap(api.GET('/projects/{projectKey}/environments/{environmentKey}/stale-flags', { params: { path, query: { days } } })), [project, environment.key, days]);
   const reports = useAsync(() => unwrap(api.GET('/projects/{projectKey}/environments/{environmentKey}/default-value-reports', { params: { path } })), [project, environment.key]);
+  const flagLink = (key: string) => <Link to={`/projects/${project}/flags/${encodeURIComponent(key)}`}>{key}</Link>;
+  const missing = reports.data?.data.missing_defaults ?? [];
+  const unknown = reports.data?.data.unknown_flags ?? [];
   return (
-    <article className="environment" style={{ borderColor: environment.color }}>
-      <h2>{environment.name}</h2>
+    <article className="environment" style={{ borderColor: environment.color }} aria-labelledby={`ins-${environment.ulid}`}>
+      <h2 id={`ins-${environment.ulid}`}>{environment.name}</h2>
       <ErrorMessage problem={stale.problem ?? reports.problem} />
-      <h3>Stale flags (not used for {days} days, not permanent)</h3>
-      <ul>
-        {stale.data?.data.map((flag) => (
-          <li key={flag.key}>
-            <code>{flag.key}</code> {flag.name}: last used {flag.last_used_at ?? 'never'}
-          </li>
-        ))}
-      </ul>
-      {stale.data?.data.length === 0 ? <p>None.</p> : null}
+      <h3>Stale flags: not used here for {days} days, not permanent</h3>
+      {stale.data && stale.data.data.length > 0 ? (
+        <table aria-label={`Stale flags in ${environment.key}`}>
+          <thead>
+            <tr>
+              <th scope="col">Flag</th>
+              <th scope="col">Name</th>
+              <th scope="col">Last used</th>
+              <th scope="col">Last changed</th>
+              <th scope="col">Created</th>
+            </tr>
+          </thead>
+          <tbody>
+            {stale.data.data.map((flag) => (
+              <tr key={flag.key}>
+                <td>{flagLink(flag.key)}</td>
+                <td>{flag.name}</td>
+                <td>{when(flag.last_used_at)}</td>
+                <td>{when(flag.last_updated_at)}</td>
+                <td>{when(flag.created_at)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : stale.data ? (
+        <p>None: every flag was used within {days} days, is newer, or is permanent.</p>
+      ) : null}
       <h3>Requested without a declared default</h3>
-      <ul>
-        {reports.data?.data.missing_defaults.map((r) => (
-          <li key={r.flag_key}>
-            <code>{r.flag_key}</code>: {r.count} requests, last {r.last_seen_at}
-          </li>
-        ))}
-      </ul>
+      <p>The application has nothing to fall back on if these flags become unavailable.</p>
+      {missing.length > 0 ? (
+        <table aria-label={`Flags without a default in ${environment.key}`}>
+          <thead>
+            <tr>
+              <th scope="col">Flag</th>
+              <th scope="col">Requests</th>
+              <th scope="col">Last seen</th>
+            </tr>
+          </thead>
+          <tbody>
+            {missing.map((r) => (
+              <tr key={r.flag_key}>
+                <td>{flagLink(r.flag_key)}</td>
+                <td>{r.count}</td>
+                <td>{when(r.last_seen_at)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : reports.data ? (
+        <p>None reported.</p>
+      ) : null}
       <h3>Defaults declared for flags that do not exist</h3>
-      <ul>
-        {reports.data?.data.unknown_flags.map((r) => (
-          <li key={r.flag_key}>
-            <code>{r.flag_key}</code> ({r.declared_type}): {r.count} requests, last {r.last_seen_at}
-          </li>
-        ))}
-      </ul>
+      {unknown.length > 0 ? (
+        <table aria-label={`Unknown flags in ${environment.key}`}>
+          <thead>
+            <tr>
+              <th scope="col">Flag key</th>
+              <th scope="col">Declared type</th>
+              <th scope="col">Requests</th>
+              <th scope="col">Last seen</th>
+            </tr>
+          </thead>
+          <tbody>
+            {unknown.map((r) => (
+              <tr key={r.flag_key}>
+                <td>
+                  <code>{r.flag_key}</code>
+                </td>
+                <td>{r.declared_type}</td>
+                <td>{r.count}</td>
+                <td>{when(r.last_seen_at)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : reports.data ? (
+        <p>None reported.</p>
+      ) : null}
     </article>
   );
 }
@@ -48,7 +108,7 @@ export function InsightsScreen({ project }: { project: string }) {
   return (
     <section>
       <h1>Insights of {project}</h1>
-      <Field label="Stale after days" name="days" type="number" min={1} value={days} onChange={(e) => setDays(Math.max(1, Number(e.target.value) || 1))} />
+      <Field label="Stale after days" name="days" type="number" min={1} max={3650} value={days} onChange={(e) => setDays(Math.min(3650, Math.max(1, Number(e.target.value) || 1)))} />
       <ErrorMessage problem={environments.problem} />
       {environments.data?.data.map((environment) => (
         <EnvironmentInsights key={environment.ulid} project={project} environment={environment} days={days} />

@@ -1,0 +1,150 @@
+import { useId } from 'react';
+import type { ApiProblem, Schemas } from '../../api/client';
+import { attributeComparers, comparerText, everySelectorComparers, valuelessComparers } from '../../ui/criteria';
+import { commaList } from '../../ui/lists';
+
+type Comparer = Schemas['Comparer'];
+
+/** A criterion while it is edited: values as the comma-separated text the person types. */
+export interface CriterionDraft {
+  selector: 'attribute' | 'context';
+  sub_selector: string;
+  comparer: Comparer;
+  values: string;
+}
+export type RuleDraft = CriterionDraft[];
+
+export const blankCriterion = (): CriterionDraft => ({ selector: 'attribute', sub_selector: '', comparer: 'equal', values: '' });
+
+export function draftRules(rules: Schemas['SegmentRule'][]): RuleDraft[] {
+  return rules.map((rule) =>
+    rule.criteria.map((c) => ({ selector: c.selector, sub_selector: c.sub_selector ?? '', comparer: c.comparer, values: (c.values ?? []).join(', ') })),
+  );
+}
+
+/** The rules as the API takes them: no sub_selector when blank, no values for isnull/notnull. */
+export function rulesBody(rules: RuleDraft[]) {
+  return rules.map((criteria) => ({
+    criteria: criteria.map((c) => ({
+      selector: c.selector,
+      comparer: c.comparer,
+      ...(c.sub_selector.trim() ? { sub_selector: c.sub_selector.trim() } : {}),
+      ...(valuelessComparers.has(c.comparer) ? {} : { values: commaList(c.values) }),
+    })),
+  }));
+}
+
+function messagesUnder(problem: ApiProblem | undefined, prefix: string): string[] {
+  return Object.entries(problem?.fields ?? {})
+    .filter(([field]) => field === prefix || field.startsWith(`${prefix}.`))
+    .flatMap(([, list]) => list);
+}
+
+function Messages({ list }: { list: string[] }) {
+  return list.length > 0 ? <span className="field-error">{list.join(' ')}</span> : null;
+}
+
+function CriterionRow({
+  criterion,
+  label,
+  onChange,
+  onRemove,
+  messages,
+}: {
+  criterion: CriterionDraft;
+  label: string;
+  onChange: (c: CriterionDraft) => void;
+  onRemove: () => void;
+  messages: string[];
+}) {
+  const id = useId();
+  const comparers = criterion.selector === 'attribute' ? attributeComparers : everySelectorComparers;
+  return (
+    <li>
+      <fieldset className="inline" aria-label={label}>
+        <legend className="visually-hidden">{label}</legend>
+        <div className="field">
+          <label htmlFor={`${id}-selector`}>Compare</label>
+          <select
+            id={`${id}-selector`}
+            value={criterion.selector}
+            onChange={(e) => {
+              const selector = e.target.value as CriterionDraft['selector'];
+              onChange({ ...criterion, selector, comparer: selector === 'context' && !everySelectorComparers.includes(criterion.comparer) ? 'equal' : criterion.comparer });
+            }}
+          >
+            <option value="attribute">an attribute</option>
+            <option value="context">the context identifier</option>
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-sub`}>{criterion.selector === 'attribute' ? 'Attribute name' : 'Context type (optional)'}</label>
+          <input id={`${id}-sub`} value={criterion.sub_selector} onChange={(e) => onChange({ ...criterion, sub_selector: e.target.value })} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-comparer`}>Comparer</label>
+          <select id={`${id}-comparer`} value={criterion.comparer} onChange={(e) => onChange({ ...criterion, comparer: e.target.value as Comparer })}>
+            {comparers.map((c) => (
+              <option key={c} value={c}>
+                {comparerText[c]} ({c})
+              </option>
+            ))}
+          </select>
+        </div>
+        {valuelessComparers.has(criterion.comparer) ? null : (
+          <div className="field">
+            <label htmlFor={`${id}-values`}>Values (comma-separated)</label>
+            <input id={`${id}-values`} value={criterion.values} onChange={(e) => onChange({ ...criterion, values: e.target.value })} />
+          </div>
+        )}
+        <button type="button" onClick={onRemove}>
+          Remove {label.toLowerCase()}
+        </button>
+      </fieldset>
+      <Messages list={messages} />
+    </li>
+  );
+}
+
+/**
+ * Segment rules: a context is a member when every criterion of any one rule matches. Each
+ * criterion compares an attribute (any comparer) or the context identifier (equal, notequal, in,
+ * notin); the API's messages appear by the criterion they name.
+ */
+export function RulesEditor({ rules, onChange, problem }: { rules: RuleDraft[]; onChange: (rules: RuleDraft[]) => void; problem?: ApiProblem }) {
+  const setRule = (i: number, rule: RuleDraft) => onChange(rules.map((r, j) => (j === i ? rule : r)));
+  return (
+    <fieldset>
+      <legend>Rules (a member matches every criterion of any one rule)</legend>
+      {rules.map((rule, i) => (
+        <section key={i} className="rule" aria-label={`Rule ${i + 1}`}>
+          <h4>Rule {i + 1}</h4>
+          <ol className="criteria">
+            {rule.map((criterion, j) => (
+              <CriterionRow
+                key={j}
+                label={`Criterion ${j + 1} of rule ${i + 1}`}
+                criterion={criterion}
+                onChange={(c) => setRule(i, rule.map((x, k) => (k === j ? c : x)))}
+                onRemove={() => (rule.length === 1 ? onChange(rules.filter((_, k) => k !== i)) : setRule(i, rule.filter((_, k) => k !== j)))}
+                messages={messagesUnder(problem, `rules.${i}.criteria.${j}`)}
+              />
+            ))}
+          </ol>
+          <Messages list={[...(problem?.fields[`rules.${i}`] ?? []), ...(problem?.fields[`rules.${i}.criteria`] ?? [])]} />
+          <button type="button" onClick={() => setRule(i, [...rule, blankCriterion()])}>
+            Add a criterion to rule {i + 1}
+          </button>{' '}
+          <button type="button" onClick={() => onChange(rules.filter((_, k) => k !== i))}>
+            Remove rule {i + 1}
+          </button>
+        </section>
+      ))}
+      {rules.length === 0 ? <p>No rules: only the listed identifiers are members.</p> : null}
+      <Messages list={problem?.fields.rules ?? []} />
+      <button type="button" onClick={() => onChange([...rules, [blankCriterion()]])}>
+        Add a rule
+      </button>
+    </fieldset>
+  );
+}
