@@ -1,48 +1,96 @@
 import { useState } from 'react';
 import { api, unwrap, type Schemas } from '../../api/client';
 import { ErrorMessage } from '../../ui/ErrorMessage';
-import { Field } from '../../ui/Field';
 import { useAsync } from '../../ui/useAsync';
+import '../../ui/admin.css';
+import { AuditChanges } from './AuditChanges';
+import { AuditFilters, auditQuery, initialFilters, type AuditFilterValues, type Log } from './AuditFilters';
 
-type Log = 'management' | 'public';
-const results: Schemas['AuditResult'][] = ['success', 'denied_auth', 'denied_scope', 'denied_grant', 'not_found', 'invalid', 'conflict', 'rate_limited', 'error'];
-const subjectTypes: Schemas['AuditSubjectType'][] = ['project', 'environment', 'environment_key', 'flag', 'flag_value', 'target', 'target_rule', 'segment', 'management_token', 'account', 'personal_token', 'webhook'];
+const when = (iso: string) => iso.replace('T', ' ').slice(0, 19);
 
-function who(entry: Schemas['AuditEntry']): string {
-  if (!entry.actor) return 'unauthenticated';
-  return entry.actor.email ?? entry.actor.name ?? entry.actor.type;
+function ManagementRow({ entry }: { entry: Schemas['AuditEntry'] }) {
+  const actor = entry.actor;
+  const label = entry.subject_label ?? entry.subject_ulid ?? entry.action;
+  return (
+    <tr>
+      <td>
+        <time dateTime={entry.created_at}>{when(entry.created_at)}</time>
+      </td>
+      <td>
+        {actor ? (actor.type === 'system' ? 'Vexil (system)' : (actor.email ?? actor.name ?? actor.type)) : 'unauthenticated'}
+        {entry.token && actor?.type !== 'management_token' ? <div className="comment">via {entry.token.name}</div> : null}
+        {actor?.type === 'management_token' ? <div className="comment">management token</div> : null}
+      </td>
+      <td>
+        <code>{entry.action}</code>
+        {entry.http_method ? (
+          <div>
+            <small>
+              {entry.http_method} {entry.http_path}
+            </small>
+          </div>
+        ) : null}
+        {entry.changes ? <AuditChanges changes={entry.changes} label={label} /> : null}
+      </td>
+      <td>
+        {entry.subject_type ? <small>{entry.subject_type} </small> : null}
+        {entry.subject_label ?? entry.subject_ulid ?? ''}
+      </td>
+      <td>
+        {entry.result} {entry.status_code ?? ''}
+      </td>
+    </tr>
+  );
 }
 
-/** datetime-local text as the API's date-time (empty: no bound). */
-const isoOrUndefined = (text: string) => (text ? new Date(text).toISOString() : undefined);
+function PublicRow({ entry }: { entry: Schemas['PublicAuditEntry'] }) {
+  return (
+    <tr>
+      <td>
+        <time dateTime={entry.created_at}>{when(entry.created_at)}</time>
+      </td>
+      <td>
+        {entry.actor_type === 'sdk_key' ? `key ${entry.actor_ulid ?? ''}` : 'anonymous'} {entry.environment ? `(${entry.environment.key})` : ''}
+      </td>
+      <td>
+        <code>{entry.action}</code>
+      </td>
+      <td>
+        {entry.subject_type ? <small>{entry.subject_type} </small> : null}
+        {entry.subject_label ?? entry.subject_ulid ?? ''}
+      </td>
+      <td>
+        {entry.result} {entry.status_code}
+      </td>
+    </tr>
+  );
+}
 
 /** The audit logs, management and public traffic, with every filter the API has and cursor paging. */
 export function AuditScreen() {
   const [log, setLog] = useState<Log>('management');
-  const [filters, setFilters] = useState({ action: '', project: '', result: '', subject_type: '', subject_ulid: '', actor_ulid: '', from: '', to: '', sort: 'created_at_desc' });
+  const [filters, setFilters] = useState<AuditFilterValues>(initialFilters);
+  // The cursors of the pages after the first, in the order they were reached: Previous pops one.
   const [cursors, setCursors] = useState<string[]>([]);
-  const cursor = cursors.at(-1);
-  const set = (name: keyof typeof filters, value: string) => {
+  const query = auditQuery(filters, cursors.at(-1));
+  const key = JSON.stringify([log, query]);
+  const page = useAsync(
+    async (): Promise<{ management?: Schemas['AuditEntryListResponse']; traffic?: Schemas['PublicAuditEntryListResponse']; meta: Schemas['AuditListMeta'] }> => {
+      if (log === 'management') {
+        const management = await unwrap(api.GET('/audit-logs', { params: { query } }));
+        return { management, meta: management.meta };
+      }
+      const traffic = await unwrap(api.GET('/api-public-audit-logs', { params: { query } }));
+      return { traffic, meta: traffic.meta };
+    },
+    [key],
+  );
+  const set = (name: keyof AuditFilterValues, value: string) => {
     setCursors([]);
     setFilters((f) => ({ ...f, [name]: value }));
   };
-  const query = {
-    per_page: 50,
-    cursor,
-    sort: filters.sort as 'created_at_desc' | 'created_at_asc',
-    action: (filters.action || undefined) as Schemas['AuditAction'] | undefined,
-    project: filters.project || undefined,
-    result: (filters.result || undefined) as Schemas['AuditResult'] | undefined,
-    subject_type: (filters.subject_type || undefined) as Schemas['AuditSubjectType'] | undefined,
-    subject_ulid: filters.subject_ulid || undefined,
-    actor_ulid: filters.actor_ulid || undefined,
-    from: isoOrUndefined(filters.from),
-    to: isoOrUndefined(filters.to),
-  };
-  const management = useAsync(() => (log === 'management' ? unwrap(api.GET('/audit-logs', { params: { query } })) : Promise.resolve(undefined)), [log, JSON.stringify(query)]);
-  const traffic = useAsync(() => (log === 'public' ? unwrap(api.GET('/api-public-audit-logs', { params: { query } })) : Promise.resolve(undefined)), [log, JSON.stringify(query)]);
-  const page = log === 'management' ? management : traffic;
   const next = page.data?.meta.next_cursor;
+  const entries = page.data?.management?.data ?? page.data?.traffic?.data;
   return (
     <section>
       <h1>Audit log</h1>
@@ -50,49 +98,17 @@ export function AuditScreen() {
         <legend>Log</legend>
         <label>
           <input type="radio" name="log" checked={log === 'management'} onChange={() => (setCursors([]), setLog('management'))} /> Management requests
-        </label>
+        </label>{' '}
         <label>
           <input type="radio" name="log" checked={log === 'public'} onChange={() => (setCursors([]), setLog('public'))} /> Public API traffic
         </label>
       </fieldset>
-      <div className="filters inline" role="search">
-        <Field label="Action" name="action" placeholder="target.published" value={filters.action} onChange={(e) => set('action', e.target.value)} />
-        <Field label="Project key" name="project" value={filters.project} onChange={(e) => set('project', e.target.value)} />
-        <label>
-          Result{' '}
-          <select value={filters.result} onChange={(e) => set('result', e.target.value)}>
-            <option value="">any</option>
-            {results.map((r) => (
-              <option key={r}>{r}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Subject type{' '}
-          <select value={filters.subject_type} onChange={(e) => set('subject_type', e.target.value)}>
-            <option value="">any</option>
-            {subjectTypes.map((t) => (
-              <option key={t}>{t}</option>
-            ))}
-          </select>
-        </label>
-        <Field label="Subject ulid" name="subject_ulid" value={filters.subject_ulid} onChange={(e) => set('subject_ulid', e.target.value)} />
-        <Field label="Actor ulid" name="actor_ulid" value={filters.actor_ulid} onChange={(e) => set('actor_ulid', e.target.value)} />
-        <Field label="From" name="from" type="datetime-local" value={filters.from} onChange={(e) => set('from', e.target.value)} />
-        <Field label="To" name="to" type="datetime-local" value={filters.to} onChange={(e) => set('to', e.target.value)} />
-        <label>
-          Order{' '}
-          <select value={filters.sort} onChange={(e) => set('sort', e.target.value)}>
-            <option value="created_at_desc">newest first</option>
-            <option value="created_at_asc">oldest first</option>
-          </select>
-        </label>
-      </div>
+      <AuditFilters log={log} filters={filters} onChange={set} />
       <ErrorMessage problem={page.problem} />
-      <table>
+      <table aria-label={log === 'management' ? 'Management audit entries' : 'Public API audit entries'} aria-busy={page.loading}>
         <thead>
           <tr>
-            <th scope="col">When</th>
+            <th scope="col">When (UTC)</th>
             <th scope="col">Who</th>
             <th scope="col">What</th>
             <th scope="col">Subject</th>
@@ -100,47 +116,18 @@ export function AuditScreen() {
           </tr>
         </thead>
         <tbody>
-          {log === 'management'
-            ? management.data?.data.map((entry) => (
-                <tr key={entry.ulid}>
-                  <td>
-                    <time dateTime={entry.created_at}>{entry.created_at.replace('T', ' ').slice(0, 19)}</time>
-                  </td>
-                  <td>{who(entry)}</td>
-                  <td>
-                    <code>{entry.action}</code>
-                    {entry.changes?.comment ? <div className="comment">“{entry.changes.comment}”</div> : null}
-                  </td>
-                  <td>{entry.subject_label ?? entry.subject_ulid ?? ''}</td>
-                  <td>
-                    {entry.result} {entry.status_code ?? ''}
-                  </td>
-                </tr>
-              ))
-            : traffic.data?.data.map((entry) => (
-                <tr key={entry.ulid}>
-                  <td>
-                    <time dateTime={entry.created_at}>{entry.created_at.replace('T', ' ').slice(0, 19)}</time>
-                  </td>
-                  <td>
-                    {entry.actor_type} {entry.environment ? `(${entry.environment.key})` : ''}
-                  </td>
-                  <td>
-                    <code>{entry.action}</code>
-                  </td>
-                  <td>{entry.subject_label ?? entry.subject_ulid ?? ''}</td>
-                  <td>
-                    {entry.result} {entry.status_code}
-                  </td>
-                </tr>
-              ))}
+          {page.data?.management?.data.map((entry) => <ManagementRow key={entry.ulid} entry={entry} />)}
+          {page.data?.traffic?.data.map((entry) => <PublicRow key={entry.ulid} entry={entry} />)}
         </tbody>
       </table>
+      {entries && entries.length === 0 ? <p>No entries match.</p> : null}
       <nav aria-label="Pages" className="pager">
-        <button type="button" disabled={cursors.length === 0} onClick={() => setCursors((c) => c.slice(0, -1))}>
+        {/* Not disabled while a page loads (a disabled button loses the keyboard focus): a click then waits. */}
+        <button type="button" disabled={cursors.length === 0} onClick={() => !page.loading && setCursors((c) => c.slice(0, -1))}>
           Previous page
         </button>
-        <button type="button" disabled={!next} onClick={() => setCursors((c) => [...c, next as string])}>
+        <span aria-live="polite">Page {cursors.length + 1}</span>
+        <button type="button" disabled={!next} onClick={() => !page.loading && next && setCursors((c) => [...c, next])}>
           Next page
         </button>
       </nav>
