@@ -30,7 +30,6 @@ export function ProjectsScreen() {
           <tr>
             <th scope="col">Project</th>
             <th scope="col">Key</th>
-            <th scope="col">Description</th>
             <th scope="col">Flags</th>
           </tr>
         </thead>
@@ -43,7 +42,6 @@ export function ProjectsScreen() {
               <td>
                 <code>{project.key}</code>
               </td>
-              <td>{project.description}</td>
               <td>
                 <Link to={`/projects/${project.key}/flags`} aria-label={`Flags of ${project.name}`}>
                   Flags
