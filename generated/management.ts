@@ -2148,7 +2148,8 @@ export interface paths {
          *       entry carries the operation's action, whatever its result. Filtering works for every
          *       action.
          *     - `result`: `success`, `denied_auth` (401), `denied_scope` (403 scope), `denied_plan`
-         *       (never produced by Vexil, kept for compatibility), `denied_grant` (403 grant),
+         *       (never produced by Vexil, kept for compatibility), `denied_grant` (403 grant, role,
+         *       CSRF or temporary password),
          *       `not_found` (404), `invalid` (400, 413, 415, 422), `conflict` (409), `rate_limited`
          *       (429), `error` (5xx).
          *     - `from` and `to` are inclusive bounds on `created_at`.
@@ -3593,9 +3594,10 @@ export interface components {
         AuditAction: "auth.missing_token" | "auth.invalid_token" | "auth.expired_token" | "auth.plan_restricted" | "auth.missing_key" | "auth.invalid_key" | "scope.denied" | "grant.denied" | "api_docs.read" | "project.listed" | "project.read" | "project.created" | "project.updated" | "project.deleted" | "project.exported" | "project.planned" | "project.applied" | "health.checked" | "readiness.checked" | "auth.sign_in" | "auth.session_read" | "auth.sign_out" | "account.password_changed" | "account.password_set" | "project.promoted" | "target.served" | "webhook.listed" | "webhook.created" | "webhook.read" | "webhook.updated" | "webhook.deleted" | "webhook.deliveries_listed" | "webhook.redelivered" | "webhook.pinged" | "environment.listed" | "environment.read" | "environment.created" | "environment.updated" | "environment.deleted" | "environment_key.listed" | "environment_key.created" | "environment_key.revoked" | "token.listed" | "token.created" | "token.revoked" | "account.listed" | "account.created" | "account.updated" | "account.deleted" | "personal_token.created" | "personal_token.revoked" | "flag.listed" | "flag.read" | "flag.created" | "flag.updated" | "flag.deleted" | "flag.evaluated" | "flag.bulk_deleted" | "flag.used" | "flag.insights_read" | "flag.stale_listed" | "flag.default_value_reports_read" | "context_attribute.listed" | "payload.retrieved" | "payload.streamed" | "flag_value.listed" | "flag_value.read" | "flag_value.created" | "flag_value.updated" | "flag_value.deleted" | "flag_value.default_set" | "target.listed" | "target.read" | "target.created" | "target.updated" | "target.rollout_initialized" | "target.rollout_updated" | "target.rollout_deleted" | "target.rollout_completed" | "target.published" | "target.scheduled" | "target.deleted" | "target.cloned" | "target_rule.listed" | "target_rule.created" | "target_rule.updated" | "target_rule.deleted" | "target_rule.reordered" | "segment.listed" | "segment.read" | "segment.created" | "segment.updated" | "segment.deleted" | "audit_log.listed" | "public_audit_log.listed" | "unknown";
         /**
          * @description `success` (2xx), `denied_auth` (401), `denied_scope` (403 missing scope or role),
-         *     `denied_plan` (never produced by Vexil), `denied_grant` (403 missing grant or forbidden
-         *     role change), `not_found` (404), `invalid` (400, 413, 415, 422), `conflict` (409),
-         *     `rate_limited` (429), `error` (5xx).
+         *     `denied_plan` (never produced by Vexil), `denied_grant` (403 missing grant, forbidden
+         *     role change, refused CSRF check, or a temporary password's console session asking for
+         *     anything but a new password), `not_found` (404), `invalid` (400, 413, 415, 422),
+         *     `conflict` (409), `rate_limited` (429), `error` (5xx).
          * @enum {string}
          */
         AuditResult: "success" | "denied_auth" | "denied_scope" | "denied_plan" | "denied_grant" | "not_found" | "invalid" | "conflict" | "rate_limited" | "error";
