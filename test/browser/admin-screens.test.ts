@@ -39,6 +39,8 @@ describe('the console: serving a value now and public traffic', () => {
   });
 
   it('shows the public API traffic in the audit log', async () => {
+    // Public API entries are written in batches about a second after the request.
+    await expect.poll(async () => (await vexil.api('GET', '/api-public-audit-logs?action=flag.evaluated')).body.data.length, { timeout: 10_000 }).toBeGreaterThan(0);
     await page.getByRole('link', { name: 'Audit log' }).click();
     await page.getByLabel('Public API traffic').check();
     await page.locator('tbody tr', { hasText: 'flag.evaluated' }).first().waitFor();

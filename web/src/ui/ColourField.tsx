@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { ApiProblem } from '../api/client';
+import { fieldMessages, type ApiProblem } from '../api/client';
 
 const hex = /^#[0-9a-fA-F]{6}$/;
 
@@ -10,7 +10,7 @@ const hex = /^#[0-9a-fA-F]{6}$/;
  */
 export function ColourField({ label, name, value, onChange, problem }: { label: string; name: string; value: string; onChange: (value: string) => void; problem?: ApiProblem }) {
   const id = useId();
-  const messages = problem?.fields[name] ?? [];
+  const messages = fieldMessages(problem, name);
   return (
     <div className="field colour">
       <span id={`${id}-label`}>{label}</span>

@@ -2,27 +2,6 @@ import type { Schemas } from '../api/client';
 
 type Comparer = Schemas['Comparer'];
 
-// The document's rule (schema Comparer): every selector takes the first four, `attribute` all.
-export const everySelectorComparers: Comparer[] = ['equal', 'notequal', 'in', 'notin'];
-export const attributeComparers: Comparer[] = [
-  ...everySelectorComparers,
-  'gt',
-  'gte',
-  'lt',
-  'lte',
-  'isnull',
-  'notnull',
-  'contains',
-  'notcontains',
-  'startswith',
-  'endswith',
-  'notstartswith',
-  'notendswith',
-];
-
-/** Comparers that take no values (the API refuses `values` with them). */
-export const valuelessComparers: ReadonlySet<Comparer> = new Set(['isnull', 'notnull']);
-
 /** How each comparer reads in a sentence. */
 export const comparerText: Record<Comparer, string> = {
   equal: 'equals',
@@ -47,5 +26,5 @@ export const comparerText: Record<Comparer, string> = {
 export function criterionText(c: { selector: string; sub_selector?: string | null; comparer: Comparer; values?: string[] }): string {
   const subject =
     c.selector === 'attribute' ? `attribute ${c.sub_selector ?? ''}` : c.selector === 'context' ? `context identifier${c.sub_selector ? ` (type ${c.sub_selector})` : ''}` : 'segment';
-  return `${subject} ${comparerText[c.comparer]}${valuelessComparers.has(c.comparer) ? '' : ` ${(c.values ?? []).join(', ')}`}`;
+  return `${subject} ${comparerText[c.comparer]}${c.comparer === 'isnull' || c.comparer === 'notnull' ? '' : ` ${(c.values ?? []).join(', ')}`}`;
 }

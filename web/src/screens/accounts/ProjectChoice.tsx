@@ -1,4 +1,4 @@
-import type { ApiProblem, Schemas } from '../../api/client';
+import { fieldMessages, type ApiProblem, type Schemas } from '../../api/client';
 
 /** The projects a member works on, as checkboxes; the API's messages for `projects` and `projects.N` beneath. */
 export function ProjectChoice({
@@ -14,7 +14,7 @@ export function ProjectChoice({
   problem?: ApiProblem;
   legend: string;
 }) {
-  const messages = Object.entries(problem?.fields ?? {}).filter(([field]) => field === 'projects' || field.startsWith('projects.'));
+  const messages = fieldMessages(problem, 'projects');
   return (
     <fieldset>
       <legend>{legend}</legend>
@@ -31,7 +31,7 @@ export function ProjectChoice({
         ))}
       </div>
       {projects.length === 0 ? <p>No projects yet.</p> : null}
-      {messages.length > 0 ? <span className="field-error">{messages.flatMap(([, list]) => list).join(' ')}</span> : null}
+      {messages.length > 0 ? <span className="field-error">{messages.join(' ')}</span> : null}
     </fieldset>
   );
 }

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { api, unwrap, type Schemas } from '../../api/client';
-import { Field } from '../../ui/Field';
+import { Field, SelectField } from '../../ui/Field';
 import { useAsync } from '../../ui/useAsync';
 
 export type Log = 'management' | 'public';
@@ -24,7 +24,7 @@ export interface AuditFilterValues {
 }
 
 export const initialFilters: AuditFilterValues = {
-  per_page: '25',
+  per_page: '50',
   sort: 'created_at_desc',
   from: '',
   to: '',
@@ -63,18 +63,14 @@ export function auditQuery(filters: AuditFilterValues, cursor: string | undefine
 }
 
 function Choice({ label, name, value, options, onChange }: { label: string; name: keyof AuditFilterValues; value: string; options: Array<[string, string]>; onChange: (value: string) => void }) {
-  const id = useId();
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <select id={id} name={name} value={value} onChange={(e) => onChange(e.target.value)}>
-        {options.map(([v, text]) => (
-          <option key={v} value={v}>
-            {text}
-          </option>
-        ))}
-      </select>
-    </div>
+    <SelectField label={label} name={name} value={value} onChange={(e) => onChange(e.target.value)}>
+      {options.map(([v, text]) => (
+        <option key={v} value={v}>
+          {text}
+        </option>
+      ))}
+    </SelectField>
   );
 }
 

@@ -129,6 +129,9 @@ export function AuditScreen() {
         <span aria-live="polite">Page {cursors.length + 1}</span>
         <button type="button" disabled={!next} onClick={() => !page.loading && next && setCursors((c) => [...c, next])}>
           Next page
+        </button>{' '}
+        <button type="button" onClick={page.reload}>
+          Refresh
         </button>
       </nav>
     </section>

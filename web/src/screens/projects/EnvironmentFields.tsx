@@ -1,6 +1,6 @@
 import type { ApiProblem, Schemas } from '../../api/client';
 import { ColourField } from '../../ui/ColourField';
-import { Field } from '../../ui/Field';
+import { CheckboxField, Field } from '../../ui/Field';
 
 /** What the environment forms edit (the key only at creation). */
 export type EnvironmentDraft = Pick<Schemas['Environment'], 'name' | 'color' | 'comments_required' | 'confirmation_required'> & { description: string };
@@ -29,14 +29,14 @@ export function EnvironmentFields({ draft, onChange, problem }: { draft: Environ
       <Field label="Description" name="description" value={draft.description} onChange={(e) => set('description', e.target.value)} problem={problem} />
       <ColourField label="Colour" name="color" value={draft.color} onChange={(value) => set('color', value)} problem={problem} />
       <div className="checks">
-        <label>
-          <input type="checkbox" name="comments_required" checked={draft.comments_required} onChange={(e) => set('comments_required', e.target.checked)} /> Comment
-          required to publish
-        </label>
-        <label>
-          <input type="checkbox" name="confirmation_required" checked={draft.confirmation_required} onChange={(e) => set('confirmation_required', e.target.checked)} />{' '}
-          Typed confirmation required to publish (only in the console)
-        </label>
+        <CheckboxField label="Comment required to publish" name="comments_required" checked={draft.comments_required} onChange={(e) => set('comments_required', e.target.checked)} problem={problem} />
+        <CheckboxField
+          label="Typed confirmation required to publish (only in the console)"
+          name="confirmation_required"
+          checked={draft.confirmation_required}
+          onChange={(e) => set('confirmation_required', e.target.checked)}
+          problem={problem}
+        />
       </div>
     </>
   );

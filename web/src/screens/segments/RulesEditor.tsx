@@ -1,7 +1,9 @@
 import { useId } from 'react';
-import type { ApiProblem, Schemas } from '../../api/client';
-import { attributeComparers, comparerText, everySelectorComparers, valuelessComparers } from '../../ui/criteria';
+import { fieldMessages, type ApiProblem, type Schemas } from '../../api/client';
+import { comparerText } from '../../ui/criteria';
 import { commaList } from '../../ui/lists';
+// The document's rule of which comparers a selector takes, as the flag rule editor holds it.
+import { comparersOf, takesValues } from '../flags/CriterionEditor';
 
 type Comparer = Schemas['Comparer'];
 
@@ -29,15 +31,9 @@ export function rulesBody(rules: RuleDraft[]) {
       selector: c.selector,
       comparer: c.comparer,
       ...(c.sub_selector.trim() ? { sub_selector: c.sub_selector.trim() } : {}),
-      ...(valuelessComparers.has(c.comparer) ? {} : { values: commaList(c.values) }),
+      ...(takesValues(c.comparer) ? { values: commaList(c.values) } : {}),
     })),
   }));
-}
-
-function messagesUnder(problem: ApiProblem | undefined, prefix: string): string[] {
-  return Object.entries(problem?.fields ?? {})
-    .filter(([field]) => field === prefix || field.startsWith(`${prefix}.`))
-    .flatMap(([, list]) => list);
 }
 
 function Messages({ list }: { list: string[] }) {
@@ -58,7 +54,7 @@ function CriterionRow({
   messages: string[];
 }) {
   const id = useId();
-  const comparers = criterion.selector === 'attribute' ? attributeComparers : everySelectorComparers;
+  const comparers = comparersOf(criterion.selector);
   return (
     <li>
       <fieldset className="inline" aria-label={label}>
@@ -70,7 +66,7 @@ function CriterionRow({
             value={criterion.selector}
             onChange={(e) => {
               const selector = e.target.value as CriterionDraft['selector'];
-              onChange({ ...criterion, selector, comparer: selector === 'context' && !everySelectorComparers.includes(criterion.comparer) ? 'equal' : criterion.comparer });
+              onChange({ ...criterion, selector, comparer: comparersOf(selector).includes(criterion.comparer) ? criterion.comparer : 'equal' });
             }}
           >
             <option value="attribute">an attribute</option>
@@ -91,7 +87,7 @@ function CriterionRow({
             ))}
           </select>
         </div>
-        {valuelessComparers.has(criterion.comparer) ? null : (
+        {!takesValues(criterion.comparer) ? null : (
           <div className="field">
             <label htmlFor={`${id}-values`}>Values (comma-separated)</label>
             <input id={`${id}-values`} value={criterion.values} onChange={(e) => onChange({ ...criterion, values: e.target.value })} />
@@ -127,7 +123,7 @@ export function RulesEditor({ rules, onChange, problem }: { rules: RuleDraft[]; 
                 criterion={criterion}
                 onChange={(c) => setRule(i, rule.map((x, k) => (k === j ? c : x)))}
                 onRemove={() => (rule.length === 1 ? onChange(rules.filter((_, k) => k !== i)) : setRule(i, rule.filter((_, k) => k !== j)))}
-                messages={messagesUnder(problem, `rules.${i}.criteria.${j}`)}
+                messages={fieldMessages(problem, `rules.${i}.criteria.${j}`)}
               />
             ))}
           </ol>

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { api, unwrap, type ApiProblem } from '../../api/client';
+import { api, fieldMessages, unwrap, type ApiProblem } from '../../api/client';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { useAsync } from '../../ui/useAsync';
 
@@ -35,7 +35,7 @@ export function GrantsPicker({ grants, onChange, problem }: { grants: Grants; on
       onChange({ ...grants, environments: [...grants.environments, { project, environment }] });
     }
   };
-  const messages = Object.entries(problem?.fields ?? {}).filter(([field]) => field.startsWith('grants'));
+  const messages = fieldMessages(problem, 'grants');
   return (
     <fieldset>
       <legend>Grants (none: every project)</legend>
@@ -88,7 +88,7 @@ export function GrantsPicker({ grants, onChange, problem }: { grants: Grants; on
       <ErrorMessage problem={projects.problem ?? environments.problem} />
       {messages.length > 0 ? (
         <div className="field-error" role="alert">
-          {messages.map(([field, list]) => `${field}: ${list.join(' ')}`).join(' ')}
+          {messages.join(' ')}
         </div>
       ) : null}
     </fieldset>
