@@ -135,6 +135,34 @@ describe('the console: segments and insights', () => {
     await screenshot(page, '11-segments');
   });
 
+  it("deletes a segment after its key is typed; one a rule still uses is refused with the API's reason", async () => {
+    expectOk(await vexil.api('POST', '/projects/shop/flags', { key: 'beta-banner', name: 'Beta banner', type: 'boolean' }));
+    const values = (await vexil.api('GET', '/projects/shop/flags/beta-banner/values')).body.data as Array<{ ulid: string; display: string }>;
+    const draft = (await vexil.api('POST', '/projects/shop/flags/beta-banner/environments/production/targets')).body.data;
+    expectOk(
+      await vexil.api('POST', `/projects/shop/flags/beta-banner/environments/production/targets/${draft.ulid}/rules`, {
+        value_ulid: values.find((v) => v.display === 'true')?.ulid,
+        description: 'Beta testers',
+        criteria: [{ selector: 'segment', comparer: 'in', values: ['beta'] }],
+      }),
+    );
+    expectOk(await vexil.api('POST', '/projects/shop/segments', { key: 'unused', name: 'Unused' }));
+    await page.reload();
+    const card = (name: string) => page.locator('article', { has: page.getByRole('heading', { name }) });
+    await card('Beta group beta').getByText('Delete beta', { exact: true }).click();
+    const removeBeta = card('Beta group beta').getByRole('button', { name: 'Delete segment beta' });
+    expect(await removeBeta.isDisabled()).toBe(true);
+    await card('Beta group beta').getByLabel('Type beta to delete the segment beta').fill('beta');
+    await removeBeta.click();
+    await card('Beta group beta').getByRole('alert').waitFor();
+    expect((await vexil.api('GET', '/projects/shop/segments/beta')).status).toBe(200);
+    await card('Unused unused').getByText('Delete unused', { exact: true }).click();
+    await card('Unused unused').getByLabel('Type unused to delete the segment unused').fill('unused');
+    expect(await answerOf(page, 'DELETE', '/segments/unused', () => card('Unused unused').getByRole('button', { name: 'Delete segment unused' }).click())).toBe(200);
+    await card('Unused unused').waitFor({ state: 'detached' });
+    expect((await vexil.api('GET', '/projects/shop/segments/unused')).status).toBe(404);
+  });
+
   it('shows stale flags and default-value reports from real public API traffic', async () => {
     for (const [key, permanent] of [['old-unused', false], ['old-used', false], ['used-long-ago', false], ['old-permanent', true], ['fresh', false]] as const) {
       expectOk(await vexil.api('POST', '/projects/shop/flags', { key, name: `Flag ${key}`, type: 'boolean' }));
@@ -178,7 +206,7 @@ describe('the console: segments and insights', () => {
     expect(await stale.locator('tr', { hasText: 'old-unused' }).innerText()).toContain('never');
     expect(await stale.locator('tr', { hasText: 'used-long-ago' }).innerText()).toContain(daysAgo(45).slice(0, 10));
     const missing = await page.getByRole('table', { name: 'Flags without a default in production' }).locator('tbody tr td:first-child').allInnerTexts();
-    expect([...missing].sort()).toEqual(['old-permanent', 'old-unused', 'old-used', 'used-long-ago']);
+    expect([...missing].sort()).toEqual(['beta-banner', 'old-permanent', 'old-unused', 'old-used', 'used-long-ago']);
     const unknown = page.getByRole('table', { name: 'Unknown flags in production' });
     expect(await unknown.locator('tbody tr').innerText()).toMatch(/ghost\s+string\s+1/);
     expect(await seriousViolations(page)).toEqual([]);

@@ -3,6 +3,7 @@ import { api, unwrap, type Schemas } from '../../api/client';
 import { criterionText } from '../../ui/criteria';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { Field } from '../../ui/Field';
+import { TypedConfirmation } from '../../ui/TypedConfirmation';
 import { commaList } from '../../ui/lists';
 import { useAction, useAsync } from '../../ui/useAsync';
 import '../../ui/admin.css';
@@ -15,7 +16,6 @@ function SegmentEditor({ project, segment, onChange }: { project: string; segmen
   const [excluded, setExcluded] = useState(segment.excluded.join(', '));
   const [rules, setRules] = useState<RuleDraft[]>(() => draftRules(segment.rules));
   const save = useAction();
-  const remove = useAction();
   const path = { projectKey: project, segmentKey: segment.key };
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -40,21 +40,34 @@ function SegmentEditor({ project, segment, onChange }: { project: string; segmen
       <RulesEditor rules={rules} onChange={setRules} problem={save.problem} />
       <button type="submit" disabled={save.busy}>
         Save {segment.key}
-      </button>{' '}
+      </button>
+      <ErrorMessage problem={save.problem} />
+    </form>
+  );
+}
+
+/** Deleting a segment after typing its key; the API refuses while a rule still refers to it. */
+function DeleteSegment({ project, segment, onDeleted }: { project: string; segment: Schemas['Segment']; onDeleted: () => void }) {
+  const [typed, setTyped] = useState('');
+  const remove = useAction();
+  return (
+    <div>
+      <TypedConfirmation expected={segment.key} value={typed} onChange={setTyped} what={`delete the segment ${segment.key}`} />
       <button
         type="button"
         className="danger"
+        disabled={typed !== segment.key || remove.busy}
         onClick={() =>
           void remove.run(async () => {
-            await unwrap(api.DELETE('/projects/{projectKey}/segments/{segmentKey}', { params: { path } }));
-            onChange();
+            await unwrap(api.DELETE('/projects/{projectKey}/segments/{segmentKey}', { params: { path: { projectKey: project, segmentKey: segment.key } } }));
+            onDeleted();
           })
         }
       >
-        Delete {segment.key}
+        Delete segment {segment.key}
       </button>
-      <ErrorMessage problem={save.problem ?? remove.problem} />
-    </form>
+      <ErrorMessage problem={remove.problem} />
+    </div>
   );
 }
 
@@ -87,6 +100,10 @@ function SegmentCard({ project, segment, onChange }: { project: string; segment:
       <details className="manage">
         <summary>Edit {segment.key}</summary>
         <SegmentEditor project={project} segment={segment} onChange={onChange} />
+      </details>
+      <details className="manage">
+        <summary>Delete {segment.key}</summary>
+        <DeleteSegment project={project} segment={segment} onDeleted={onChange} />
       </details>
     </article>
   );
