@@ -2635,7 +2635,11 @@ export interface components {
         };
         /** @description Full replacement of what can change; the e-mail address cannot. */
         AccountUpdate: {
-            /** @description Not blank (white space only is a 422), without control characters, valid Unicode (no lone surrogates). */
+            /**
+             * @description Not blank (at least one character that is not white space), without control
+             *     characters other than tab, line feed and carriage return, valid Unicode (no lone
+             *     surrogates).
+             */
             name: string;
             role: components["schemas"]["AccountRole"];
             /** @description Members only; every key must name an existing project. Omitted means none. */
