@@ -144,7 +144,20 @@ describeEachDatabase('two instances on one database', (db) => {
     const account = await createAccountWithToken(a, 'admin');
     const made = await createManagementToken(a, ['projects:read'], {}, account.token);
     const password = 'correct horse battery staple';
-    expect((await a.mgmt('PUT', `/accounts/${account.ulid}/password`, { password })).status).toBe(200);
+    // The owner's password for the account is temporary: the person chooses their own first.
+    expect((await a.mgmt('PUT', `/accounts/${account.ulid}/password`, { password: 'temporary from the owner' })).status).toBe(200);
+    const temporary = await fetch(`${a.baseUrl}/management/v1/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: account.email, password: 'temporary from the owner' }),
+    });
+    const temporaryCookie = (temporary.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const csrf = ((await temporary.json()) as { data: { csrf_token: string } }).data.csrf_token;
+    const chosen = await a.request('PUT', '/management/v1/session/password', {
+      headers: { cookie: temporaryCookie, 'x-csrf-token': csrf },
+      body: { current_password: 'temporary from the owner', new_password: password },
+    });
+    expect(chosen.status).toBe(200);
     const session = await fetch(`${b.baseUrl}/management/v1/session`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
