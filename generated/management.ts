@@ -51,7 +51,8 @@ export interface paths {
          *     not required).
          *     Required scope: `config:write`; the token must have no grants (403 otherwise).
          *     A 422 means a body validation failure, including a project key already in use
-         *     (`errors.key`) or two environments with the same key (`errors.environments`), or an
+         *     (`errors.key`, code `already_exists`) or two environments with the same key
+         *     (`errors.environments`, code `invalid_combination`), or an
          *     `Idempotency-Key` reused with a different body.
          */
         post: operations["createProject"];

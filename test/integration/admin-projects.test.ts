@@ -99,6 +99,8 @@ describeEachDatabase('admin: projects', (db) => {
     );
     expect(dup.status).toBe(422);
     expect(Object.keys(dup.body.errors)).toEqual(['environments']);
+    // Each environment fits the document; together they break a rule.
+    expect(dup.body.code).toBe('invalid_combination');
 
     const cases: Array<[unknown, string]> = [
       [{ name: 'No key' }, 'key'],

@@ -88,7 +88,7 @@ export class ProjectService {
     wanted.forEach((environment, index) => {
       rules.name(`environments.${index}.name`, environment.name);
       if (seen.has(environment.key)) {
-        rules.add('environments', `The environments field names the key "${environment.key}" more than once.`);
+        rules.add('environments', `The environments field names the key "${environment.key}" more than once.`, 'invalid_combination');
       }
       seen.add(environment.key);
     });
