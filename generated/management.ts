@@ -1765,26 +1765,48 @@ export interface paths {
          * List webhook subscriptions
          * @description Paginated list of the project's webhook subscriptions, oldest first. Secrets are never
          *     shown again after creation.
-         *     Required scope: `config:write`.
+         *     Required scope: `config:write`, by an owner or admin, with the whole project granted.
          *     A 422 means `per_page` or `cursor` is invalid.
          */
         get: operations["listWebhooks"];
         put?: never;
         /**
          * Subscribe a URL to the project's changes
-         * @description Creates a subscription. Every configuration change of the project whose event type is in
-         *     `events` (and, with `environments`, that concerns one of those environments or no
-         *     environment) is written to an outbox in the same transaction as the change and delivered
-         *     to `url` at least once, in order, signed as the Standard Webhooks specification says
+         * @description Creates a subscription. Every configuration change of the project whose event type is
+         *     taken by `events` (and, with `environments`, that concerns one of those environments or
+         *     no environment) is written to an outbox in the same transaction as the change and
+         *     delivered to `url` at least once, signed as the Standard Webhooks specification says
          *     (headers `webhook-id`, `webhook-timestamp`, `webhook-signature`: `v1,` and the base64
          *     HMAC-SHA256 of `id.timestamp.body` with the secret). The secret (`whsec_` and base64) is
-         *     returned once, here. Failed deliveries are retried with exponential backoff and jitter for
-         *     up to 24 hours; a subscription whose deliveries fail `VEXIL_WEBHOOK_DISABLE_AFTER` times in
-         *     a row (default 50) is disabled, with the reason recorded.
+         *     returned once, here; it is stored encrypted (AES-256-GCM).
+         *
+         *     The body of a delivery is `{"type", "timestamp", "data": {"project", "environment",
+         *     "subject", "actor", "changes"}}`: `changes` is the audit entry's record of the change
+         *     (`AuditChanges`: the subject before and after, the publish comment), or null.
+         *
+         *     Order: each subscription numbers its events in the order their changes commit (the
+         *     delivery's `sequence`), and event n+1 is sent only after event n was delivered or given up,
+         *     whichever instance sends them; two changes that touch the same subject commit, and so
+         *     arrive, in the order they were made. A receiver can still see an event twice (at least
+         *     once: an attempt whose answer was lost is made again), so it should deduplicate by
+         *     `webhook-id`. Pings are outside the order.
+         *
+         *     Attempts: one at a time per event across all instances, each limited to
+         *     `VEXIL_WEBHOOK_TIMEOUT_MS` including the host's DNS resolution; any 2xx answer counts as
+         *     delivered. Failures are retried with exponential backoff and jitter until the event is
+         *     `VEXIL_WEBHOOK_MAX_AGE_MS` old (24 hours), then it is marked `failed` and the next one
+         *     follows. A subscription whose deliveries fail `VEXIL_WEBHOOK_DISABLE_AFTER` times in a row
+         *     (default 50) is disabled, with the reason recorded. While a subscription is disabled no
+         *     new events are queued for it; events already waiting stay, and are sent in order when it
+         *     is enabled again (each gets at least one more attempt; one older than the maximum age that
+         *     fails then is marked `failed`).
+         *
          *     `url` must be https, or http when `VEXIL_WEBHOOK_ALLOW_HTTP` is true; hosts that resolve
          *     to loopback, link-local or private addresses are refused unless
-         *     `VEXIL_WEBHOOK_ALLOW_PRIVATE` is true.
-         *     Required scope: `config:write`.
+         *     `VEXIL_WEBHOOK_ALLOW_PRIVATE` is true, when the subscription is saved and again at every
+         *     attempt, which connects only to the addresses it checked. `environments` must name
+         *     environments of the project (422 on `environments.N` otherwise).
+         *     Required scope: `config:write`, by an owner or admin, with the whole project granted.
          *     A 422 means a body validation failure (including a refused URL).
          */
         post: operations["createWebhook"];
@@ -1811,15 +1833,15 @@ export interface paths {
         };
         /**
          * Get a webhook subscription
-         * @description Required scope: `config:write`.
+         * @description Required scope: `config:write`, by an owner or admin, with the whole project granted.
          */
         get: operations["getWebhook"];
         /**
          * Change a webhook subscription
          * @description Full replacement of url, events, environments, description and enabled (the secret is
-         *     kept). Enabling a disabled subscription clears its failure count; deliveries waiting for
-         *     it resume.
-         *     Required scope: `config:write`.
+         *     kept). Enabling a disabled subscription clears its failure count; the events that waited
+         *     for it are sent in order (see createWebhook).
+         *     Required scope: `config:write`, by an owner or admin, with the whole project granted.
          *     A 422 means a body validation failure (including a refused URL).
          */
         put: operations["updateWebhook"];
@@ -1827,7 +1849,7 @@ export interface paths {
         /**
          * Delete a webhook subscription
          * @description Removes the subscription and its undelivered events and delivery log.
-         *     Required scope: `config:write`.
+         *     Required scope: `config:write`, by an owner or admin, with the whole project granted.
          */
         delete: operations["deleteWebhook"];
         options?: never;
@@ -1853,9 +1875,11 @@ export interface paths {
         /**
          * List a subscription's deliveries
          * @description The delivery log, oldest event first: each event with its status (`pending`,
-         *     `delivered`, `failed` after 24 hours of retries), attempts, the last response code,
-         *     duration and error, and when the next attempt is due.
-         *     Required scope: `config:write`.
+         *     `delivered`, `failed` after 24 hours of retries), its place in the subscription's order,
+         *     attempts, the last response code, duration and error, and when the next attempt is due.
+         *     Delivered and failed events are deleted `VEXIL_WEBHOOK_RETENTION_DAYS` (default 30) after
+         *     they were created.
+         *     Required scope: `config:write`, by an owner or admin, with the whole project granted.
          *     A 422 means `per_page` or `cursor` is invalid.
          */
         get: operations["listWebhookDeliveries"];
@@ -1888,9 +1912,10 @@ export interface paths {
         put?: never;
         /**
          * Deliver an event again
-         * @description Queues the event again as a new delivery (new `webhook-id`), after the subscription's
-         *     other waiting events.
-         *     Required scope: `config:write`.
+         * @description Queues the event again as a new delivery (new `webhook-id`) at the end of the
+         *     subscription's order (a ping again as a ping). The subscription may be disabled: the
+         *     delivery then waits until it is enabled.
+         *     Required scope: `config:write`, by an owner or admin, with the whole project granted.
          */
         post: operations["redeliverWebhookDelivery"];
         delete?: never;
@@ -1918,9 +1943,11 @@ export interface paths {
         put?: never;
         /**
          * Send a test event
-         * @description Queues a `webhook.ping` event for this subscription only (delivered like any other,
-         *     even when `events` does not list it).
-         *     Required scope: `config:write`.
+         * @description Queues a `webhook.ping` event for this subscription only, even when `events` does not
+         *     list it. A ping is outside the subscription's order: it is sent at once, not behind
+         *     events waiting for a failing receiver (retried like any event; a disabled subscription
+         *     sends it when enabled again).
+         *     Required scope: `config:write`, by an owner or admin, with the whole project granted.
          */
         post: operations["pingWebhook"];
         delete?: never;
@@ -3036,11 +3063,18 @@ export interface components {
             data: components["schemas"]["ConsoleSession"];
         };
         /**
-         * @description What a delivery announces: the audit action of the change it follows (`*` in a
-         *     subscription means every event), or `webhook.ping` for a test.
+         * @description What a delivery announces: the audit action of the change it follows, or `webhook.ping`
+         *     for a test.
          * @enum {string}
          */
-        WebhookEventType: "*" | "flag.created" | "flag.updated" | "flag.deleted" | "flag.bulk_deleted" | "flag_value.created" | "flag_value.updated" | "flag_value.deleted" | "flag_value.default_set" | "target.created" | "target.cloned" | "target.updated" | "target.deleted" | "target.published" | "target.scheduled" | "target.rollout_initialized" | "target.rollout_updated" | "target.rollout_deleted" | "target.rollout_completed" | "target_rule.created" | "target_rule.updated" | "target_rule.deleted" | "target_rule.reordered" | "segment.created" | "segment.updated" | "segment.deleted" | "environment.created" | "environment.updated" | "environment.deleted" | "project.updated" | "webhook.ping";
+        WebhookEventType: "flag.created" | "flag.updated" | "flag.deleted" | "flag.bulk_deleted" | "flag_value.created" | "flag_value.updated" | "flag_value.deleted" | "flag_value.default_set" | "target.created" | "target.cloned" | "target.updated" | "target.deleted" | "target.published" | "target.scheduled" | "target.rollout_initialized" | "target.rollout_updated" | "target.rollout_deleted" | "target.rollout_completed" | "target_rule.created" | "target_rule.updated" | "target_rule.deleted" | "target_rule.reordered" | "segment.created" | "segment.updated" | "segment.deleted" | "environment.created" | "environment.updated" | "environment.deleted" | "project.updated" | "webhook.ping";
+        /**
+         * @description An event a subscription takes: `*` (every event), a family (`flag.*` takes every
+         *     `flag.` event but not `flag_value.` ones; `target.*` includes the rollout events), or one
+         *     event type (`WebhookEventType`).
+         * @enum {string}
+         */
+        WebhookEventFilter: "*" | "flag.*" | "flag_value.*" | "target.*" | "target_rule.*" | "segment.*" | "environment.*" | "project.*" | "flag.created" | "flag.updated" | "flag.deleted" | "flag.bulk_deleted" | "flag_value.created" | "flag_value.updated" | "flag_value.deleted" | "flag_value.default_set" | "target.created" | "target.cloned" | "target.updated" | "target.deleted" | "target.published" | "target.scheduled" | "target.rollout_initialized" | "target.rollout_updated" | "target.rollout_deleted" | "target.rollout_completed" | "target_rule.created" | "target_rule.updated" | "target_rule.deleted" | "target_rule.reordered" | "segment.created" | "segment.updated" | "segment.deleted" | "environment.created" | "environment.updated" | "environment.deleted" | "project.updated" | "webhook.ping";
         WebhookWrite: {
             /**
              * Format: uri
@@ -3051,8 +3085,8 @@ export interface components {
              *     (`VEXIL_WEBHOOK_ALLOW_PRIVATE`).
              */
             url: string;
-            events: components["schemas"]["WebhookEventType"][];
-            /** @description Environment keys; events of other environments are not delivered (events about no environment always are). Absent or empty means every environment. */
+            events: components["schemas"]["WebhookEventFilter"][];
+            /** @description Keys of environments of the project; events of other environments are not delivered (events about no environment always are). Absent or empty means every environment. An unknown key is a 422 on `environments.N`. */
             environments?: string[];
             description?: string | null;
             /** @description Absent means true. */
@@ -3062,7 +3096,7 @@ export interface components {
             /** @description `whk_` followed by a ULID. */
             ulid: string;
             url: string;
-            events: components["schemas"]["WebhookEventType"][];
+            events: components["schemas"]["WebhookEventFilter"][];
             environments: string[];
             description: string | null;
             enabled: boolean;
@@ -3101,9 +3135,12 @@ export interface components {
             event_type: components["schemas"]["WebhookEventType"];
             /** @enum {string} */
             status: "pending" | "delivered" | "failed";
+            /** @description The event's place in the subscription's order (commit order, from 1); null for pings, which are outside it. */
+            sequence: number | null;
             attempts: number;
             last_status_code: number | null;
             last_error: string | null;
+            /** @description How long the last attempt took, from resolving the host to the answer's body, in milliseconds. */
             last_duration_ms: number | null;
             /** Format: date-time */
             next_attempt_at: string | null;

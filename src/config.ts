@@ -1,5 +1,6 @@
 import { loadWebhookSettings, type WebhookSettings } from './features/webhooks/settings.js';
 import { parseCorsOrigins, type CorsOrigins } from './http/operations/cors.js';
+import { parseSecretKeyMaterial } from './auth/secret-box.js';
 import { looksLikeSecret } from './auth/secrets.js';
 import { booleanSetting, choiceSetting, integerSetting, SettingError, textSetting, urlSetting } from './settings.js';
 
@@ -33,6 +34,11 @@ export interface Config {
   /** Largest request head (request line and headers) Node accepts; context headers carry JSON. */
   maxHeaderBytes: number;
   webhooks: WebhookSettings;
+  /**
+   * Keys encrypting secrets stored for reading back (webhook signing secrets): `current` seals,
+   * every key opens. Without VEXIL_SECRET_KEY a key generated once is kept in the database.
+   */
+  secretKeys: { current: Buffer | undefined; previous: Buffer[] };
   /** A configuration file applied on first start (flags as code), or undefined. */
   importFile: string | undefined;
   /** Origins allowed to call the public API and OFREP from a browser (VEXIL_CORS_ORIGINS). */
@@ -72,6 +78,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseAcquireTimeoutMs: integerSetting(env, 'VEXIL_DB_ACQUIRE_TIMEOUT_MS', 3000, { min: 100 }),
     databaseQueryTimeoutMs: integerSetting(env, 'VEXIL_DB_QUERY_TIMEOUT_MS', 5000, { min: 100 }),
     webhooks: webhookSettings(env),
+    secretKeys: secretKeys(env),
     importFile: env.VEXIL_IMPORT_FILE || undefined,
     corsOrigins: parseCorsOrigins(env.VEXIL_CORS_ORIGINS),
     drainMs: integerSetting(env, 'VEXIL_DRAIN_MS', 5000),
@@ -112,4 +119,20 @@ function webhookSettings(env: NodeJS.ProcessEnv): WebhookSettings {
   } catch (error) {
     throw new SettingError(error instanceof Error ? error.message : String(error));
   }
+}
+
+/** VEXIL_SECRET_KEY and VEXIL_SECRET_KEY_PREVIOUS (comma-separated); messages never repeat a key. */
+function secretKeys(env: NodeJS.ProcessEnv): Config['secretKeys'] {
+  const shape = 'must be 32 bytes as 64 hex digits or base64 (openssl rand -base64 32)';
+  const parse = (name: string, raw: string): Buffer => {
+    const material = parseSecretKeyMaterial(raw);
+    if (!material) throw new SettingError(`${name} ${shape}`);
+    return material;
+  };
+  const current = env.VEXIL_SECRET_KEY ? parse('VEXIL_SECRET_KEY', env.VEXIL_SECRET_KEY) : undefined;
+  const previous = (env.VEXIL_SECRET_KEY_PREVIOUS ?? '')
+    .split(',')
+    .filter((raw) => raw.trim() !== '')
+    .map((raw, i) => parse(`VEXIL_SECRET_KEY_PREVIOUS (key ${i + 1})`, raw));
+  return { current, previous };
 }

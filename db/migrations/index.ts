@@ -8,6 +8,7 @@ import * as webhooks from './0007_webhooks.js';
 import * as auditChanges from './0008_audit_changes.js';
 import * as consoleSessions from './0009_console_sessions.js';
 import * as temporaryPasswords from './0010_temporary_passwords.js';
+import * as webhookDelivery from './0011_webhook_delivery.js';
 
 /** Every migration, in order. Listed here so the runner never scans the filesystem. */
 export const migrations: Record<string, Knex.Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Knex.Migration> = {
   '0008_audit_changes': auditChanges,
   '0009_console_sessions': consoleSessions,
   '0010_temporary_passwords': temporaryPasswords,
+  '0011_webhook_delivery': webhookDelivery,
 };

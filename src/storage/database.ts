@@ -70,15 +70,20 @@ const queryLimits = new WeakMap<Knex, { ms: number }>();
 /**
  * Every query on the connection gets the driver's timeout. A query that times out leaves the
  * connection in an unknown state: it is closed, so the pool drops it and the server rolls back
- * its open transaction (a write that timed out is never half done).
+ * its open transaction (a write that timed out is never half done). A failed query's error names
+ * its SQL with placeholders, never with the values (the driver's copy has them inlined, and a
+ * value may be a secret): see `compileSqlOnError` below.
  */
 function limitQueryTime(conn: MysqlConnection, limit: { ms: number }): void {
   const query = conn.query.bind(conn);
   conn.query = (options, values, callback) => {
-    if (typeof options !== 'object' || options === null || typeof callback !== 'function' || limit.ms <= 0) {
+    if (typeof options !== 'object' || options === null || typeof callback !== 'function') {
       return query(options, values, callback);
     }
-    return query({ timeout: limit.ms, ...options }, values, (err: { code?: string } | null, ...rest: unknown[]) => {
+    const template = (options as { sql?: unknown }).sql;
+    const timed = limit.ms > 0 ? { timeout: limit.ms, ...options } : options;
+    return query(timed, values, (err: { code?: string; sql?: unknown } | null, ...rest: unknown[]) => {
+      if (err) err.sql = template;
       if (err?.code === 'PROTOCOL_SEQUENCE_TIMEOUT') conn.destroy();
       (callback as (...args: unknown[]) => void)(err, ...rest);
     });
@@ -105,6 +110,8 @@ export function openDatabase(url: string, timeouts: DatabaseTimeouts = defaultTi
     const knex = knexFactory({
       client: 'better-sqlite3',
       connection: { filename: file },
+      // Error messages carry the SQL with placeholders, not the values: logs never hold a bound secret.
+      compileSqlOnError: false,
       useNullAsDefault: true,
       pool: {
         min: 1,
@@ -130,6 +137,7 @@ export function openDatabase(url: string, timeouts: DatabaseTimeouts = defaultTi
     const limit = { ms: timeouts.queryMs };
     const knex = knexFactory({
       client: 'mysql2',
+      compileSqlOnError: false,
       connection: {
         uri: url.replace(/^mariadb:/, 'mysql:'),
         // Timestamps are stored as ISO strings; keep DATE handling out of the driver.

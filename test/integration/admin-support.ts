@@ -29,6 +29,7 @@ export const domainTables = [
   'criteria',
   'segments',
   'criterion_segments',
+  'webhooks',
 ] as const;
 
 /** Row count and newest update of every domain table: equal snapshots mean nothing was written. */

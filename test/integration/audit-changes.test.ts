@@ -5,7 +5,7 @@ import { expectOk } from '../support/expect-ok.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { WebhookReceiver } from './webhook-receiver.js';
 
-const webhooks: Config['webhooks'] = { allowHttp: true, allowPrivate: true, pollMs: 30, timeoutMs: 1000, retryBaseMs: 50, maxAgeMs: 60_000, disableAfter: 10 };
+const webhooks: Config['webhooks'] = { allowHttp: true, allowPrivate: true, pollMs: 30, timeoutMs: 1000, retryBaseMs: 50, maxAgeMs: 60_000, disableAfter: 10, concurrency: 8, retentionDays: 30 };
 
 // One change record feeds the audit log and the webhook event: the subject before and after.
 describeEachDatabase('audit entries record what changed', (db) => {

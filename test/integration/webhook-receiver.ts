@@ -15,6 +15,8 @@ export type Answer = { status: number; delayMs?: number };
 /** A real local HTTP endpoint that records webhook deliveries and answers as the test says. */
 export class WebhookReceiver {
   readonly received: ReceivedDelivery[] = [];
+  /** The Host header of every request, in arrival order. */
+  readonly hosts: string[] = [];
   /** Answers for the next requests, in order; 200 once they run out. */
   answers: Answer[] = [];
   private server!: http.Server;
@@ -36,6 +38,7 @@ export class WebhookReceiver {
           });
         // Recorded on arrival, so the order is the order attempts were made.
         record();
+        this.hosts.push(String(req.headers.host));
         const reply = () => {
           if (!res.destroyed) res.writeHead(answer.status).end('ok');
         };

@@ -6,7 +6,7 @@ type Path<Op extends keyof operations> = operations[Op]['parameters']['path'];
 type ListQuery = { per_page?: number; cursor?: string };
 
 function caller(request: Pick<ManagementRequest, 'principal' | 'audit'>): Caller {
-  return { access: request.principal.access, audit: request.audit };
+  return { principal: request.principal, audit: request.audit };
 }
 
 const page = (query: ListQuery) => ({ per_page: query.per_page ?? 25, cursor: query.cursor });

@@ -1,15 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Clock } from '../../clock.js';
+import type { BackgroundTask } from '../../core.js';
+import { deliveryAgents, postPinned, type DeliveryAgents } from './delivery-request.js';
+import type { WebhookSecrets } from './secrets.js';
 import type { WebhookSettings } from './settings.js';
 import { signWebhook } from './signing.js';
-import type { WebhookEventRecord, WebhookStore } from './store.js';
-import { refuseWebhookUrl } from './url-guard.js';
+import type { DueEvent, WebhookStore } from './store.js';
+import { hostOf, parseWebhookUrl, systemResolver, vetWebhookHost, type Resolver } from './url-guard.js';
 
-/** Response bodies are read up to this many bytes, then dropped: a receiver cannot flood us. */
-const maxResponseBytes = 4096;
-/** Events taken per poll; each subscription contributes at most its oldest. */
-const batchSize = 20;
 const maxBackoffMs = 3_600_000;
+/** Lease beyond the attempt's own limit: time to record the result after an attempt that used it all. */
+const leaseMarginMs = 5_000;
 
 interface AttemptOutcome {
   ok: boolean;
@@ -18,60 +20,154 @@ interface AttemptOutcome {
   durationMs: number;
 }
 
-async function readLimited(response: Response): Promise<void> {
-  const reader = response.body?.getReader();
-  if (!reader) return;
-  let read = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return;
-    read += value.byteLength;
-    if (read >= maxResponseBytes) {
-      await reader.cancel();
-      return;
-    }
-  }
+/** What a finished attempt means for the subscription's queue. */
+type Next = 'continue' | 'stop';
+
+export interface DispatcherDeps {
+  store: WebhookStore;
+  secrets: WebhookSecrets;
+  settings: WebhookSettings;
+  clock: Clock;
+  logger: Logger;
+  /** The resolver of receivers' host names (tests give their own). */
+  resolve?: Resolver;
+}
+
+/** A promise that rejects when `signal` aborts, so waiting on something that cannot be cancelled is bounded. */
+function bounded<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    signal.addEventListener('abort', abort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', abort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', abort);
+        reject(error);
+      },
+    );
+  });
 }
 
 /**
- * Delivers outbox events: every instance polls, and an event is attempted only by the instance
- * holding its lease, so one attempt at a time per event; each subscription's events go out in
- * order (only its oldest waiting event is due). Failures retry with exponential backoff and
- * jitter until the event is older than the retry window.
+ * Delivers outbox events. Every instance polls for work; each subscription's queue is drained by
+ * one lane at a time on an instance, event after event as soon as the previous one succeeded,
+ * and lanes of different subscriptions run side by side (at most `concurrency`), so a slow
+ * receiver holds up only its own subscription. Across instances an event is attempted only
+ * under its lease (one attempt at a time), and a queue's next event is taken only after its head
+ * is settled, so each subscription's events go out in order. Failures retry with exponential
+ * backoff and jitter until the event is older than the retry window.
  */
 export class WebhookDispatcher {
-  constructor(
-    private readonly store: WebhookStore,
-    private readonly settings: WebhookSettings,
-    private readonly clock: Clock,
-    private readonly logger: Logger,
-  ) {}
+  private readonly lanes = new Map<string, Promise<void>>();
+  private readonly agents: DeliveryAgents = deliveryAgents();
+  private readonly resolve: Resolver;
+  private stopped = false;
 
-  /** One poll: attempts every due head event, concurrently across subscriptions. */
-  async deliverDue(): Promise<number> {
-    const now = this.clock.now();
-    const heads = await this.store.dueHeads(now.toISOString(), batchSize);
-    const results = await Promise.all(heads.map((event) => this.attempt(event)));
-    return results.filter(Boolean).length;
+  constructor(private readonly deps: DispatcherDeps) {
+    this.resolve = deps.resolve ?? systemResolver;
   }
 
-  private async attempt(event: WebhookEventRecord & { url: string; secret: string }): Promise<boolean> {
-    const now = this.clock.now();
-    const leaseUntil = new Date(now.getTime() + this.settings.timeoutMs + 5_000).toISOString();
-    if (!(await this.store.claim(event.ulid, now.toISOString(), leaseUntil))) return false;
+  private get settings(): WebhookSettings {
+    return this.deps.settings;
+  }
+
+  /** One poll: starts a lane for each subscription (and ping) with due work, without waiting for them. */
+  async poll(): Promise<number> {
+    if (this.stopped) return 0;
+    const free = this.settings.concurrency - this.lanes.size;
+    if (free <= 0) return 0;
+    const work = await this.deps.store.dueWork(this.deps.clock.now().toISOString(), this.settings.concurrency * 2);
+    let started = 0;
+    for (const item of work) {
+      if (this.stopped || this.lanes.size >= this.settings.concurrency) break;
+      const key = item.ping ? `ping:${item.ulid}` : item.webhook_ulid;
+      if (this.lanes.has(key)) continue;
+      const lane = (item.ping ? this.attemptPing(item.ulid) : this.drain(item.webhook_ulid))
+        .catch((err: unknown) => this.deps.logger.error({ err, webhook: item.webhook_ulid }, 'webhook delivery lane failed'))
+        .finally(() => this.lanes.delete(key));
+      this.lanes.set(key, lane);
+      started += 1;
+    }
+    return started;
+  }
+
+  /** Resolves when every lane running now (and any they lead to) has finished. */
+  async idle(): Promise<void> {
+    while (this.lanes.size > 0) await Promise.all(this.lanes.values());
+  }
+
+  /** Closes the kept-alive connections to receivers. */
+  closeConnections(): void {
+    this.agents.http.destroy();
+    this.agents.https.destroy();
+  }
+
+  /** The background task: polls every `pollMs`; stopping lets attempts in flight finish. */
+  task(): BackgroundTask {
+    let timer: NodeJS.Timeout | undefined;
+    let polling: Promise<unknown> | undefined;
+    const tick = async () => {
+      polling = this.poll().catch((err: unknown) => this.deps.logger.error({ err, task: 'webhook-delivery' }, 'background task failed'));
+      await polling;
+      polling = undefined;
+      if (!this.stopped) timer = setTimeout(tick, this.settings.pollMs);
+    };
+    return {
+      name: 'webhook-delivery',
+      start: () => {
+        this.stopped = false;
+        timer = setTimeout(tick, this.settings.pollMs);
+        timer.unref();
+      },
+      stop: async () => {
+        this.stopped = true;
+        if (timer) clearTimeout(timer);
+        await polling;
+        await this.idle();
+        this.closeConnections();
+      },
+    };
+  }
+
+  /** Sends a subscription's events one after another while they succeed and are due. */
+  private async drain(webhookUlid: string): Promise<void> {
+    while (!this.stopped) {
+      const event = await this.deps.store.queueHead(webhookUlid, this.deps.clock.now().toISOString());
+      if (!event || (await this.attempt(event)) === 'stop') return;
+    }
+  }
+
+  private async attemptPing(ulid: string): Promise<void> {
+    const event = await this.deps.store.dueEventByUlid(ulid, this.deps.clock.now().toISOString());
+    if (event) await this.attempt(event);
+  }
+
+  /** One attempt under a fresh claim; its result is recorded only while the claim still holds. */
+  private async attempt(event: DueEvent): Promise<Next> {
+    const token = randomUUID();
+    if (!(await this.deps.store.claim(event.ulid, token, this.settings.timeoutMs + leaseMarginMs))) return 'stop';
     const outcome = await this.send(event);
-    const done = this.clock.now();
+    const done = this.deps.clock.now();
     const attempts = event.attempts + 1;
     const expired = done.getTime() - Date.parse(event.created_at) >= this.settings.maxAgeMs;
     const status = outcome.ok ? 'delivered' : expired ? 'failed' : 'pending';
     const nextAttemptAt = status === 'pending' ? new Date(done.getTime() + this.backoff(attempts)).toISOString() : null;
-    await this.store.recordAttempt(
+    const recorded = await this.deps.store.recordAttempt(
       event,
+      token,
       { status, code: outcome.code, error: outcome.error, durationMs: outcome.durationMs, nextAttemptAt, nowIso: done.toISOString() },
       this.settings.disableAfter,
     );
-    if (!outcome.ok) this.logger.warn({ webhookEvent: event.ulid, code: outcome.code, error: outcome.error, attempts }, 'webhook delivery failed');
-    return outcome.ok;
+    if (!recorded) {
+      this.deps.logger.warn({ webhookEvent: event.ulid }, 'webhook delivery result dropped: the lease ran out and another attempt took over');
+      return 'stop';
+    }
+    if (!outcome.ok) this.deps.logger.warn({ webhookEvent: event.ulid, code: outcome.code, error: outcome.error, attempts }, 'webhook delivery failed');
+    return status === 'pending' ? 'stop' : 'continue';
   }
 
   /** Exponential from the base, with full jitter over its upper half, capped at an hour. */
@@ -80,34 +176,37 @@ export class WebhookDispatcher {
     return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
   }
 
-  private async send(event: WebhookEventRecord & { url: string; secret: string }): Promise<AttemptOutcome> {
+  /**
+   * The whole attempt (resolving the host, connecting, the answer and reading its body) runs
+   * within the timeout, so it always ends well inside the lease.
+   */
+  private async send(event: DueEvent): Promise<AttemptOutcome> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
-    // Checked again at every attempt: a host may resolve elsewhere than when it was saved.
-    const refused = await refuseWebhookUrl(event.url, this.settings);
-    if (refused) return { ok: false, code: null, error: refused, durationMs: elapsed() };
-    const timestamp = Math.floor(this.clock.now().getTime() / 1000);
+    const signal = AbortSignal.timeout(this.settings.timeoutMs);
+    const failed = (error: string): AttemptOutcome => ({ ok: false, code: null, error, durationMs: elapsed() });
     try {
-      const response = await fetch(event.url, {
-        method: 'POST',
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.settings.timeoutMs),
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'Vexil-Webhooks',
-          'webhook-id': event.ulid,
-          'webhook-timestamp': String(timestamp),
-          'webhook-signature': signWebhook(event.secret, event.ulid, timestamp, event.payload),
-        },
-        body: event.payload,
-      });
-      await readLimited(response).catch(() => undefined);
-      const ok = response.status >= 200 && response.status < 300;
-      return { ok, code: response.status, error: ok ? null : `HTTP ${response.status}`, durationMs: elapsed() };
+      const url = parseWebhookUrl(event.url, this.settings);
+      if (typeof url === 'string') return failed(url);
+      // Checked at every attempt, and the connection goes only to the addresses checked.
+      const addresses = await bounded(vetWebhookHost(hostOf(url), this.settings, this.resolve), signal);
+      if (typeof addresses === 'string') return failed(addresses);
+      const secret = await this.deps.secrets.open({ ulid: event.webhook_ulid, secret: event.secret, secret_sealed: event.secret_sealed });
+      const timestamp = Math.floor(this.deps.clock.now().getTime() / 1000);
+      const headers = {
+        'content-type': 'application/json',
+        'user-agent': 'Vexil-Webhooks',
+        'webhook-id': event.ulid,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signWebhook(secret, event.ulid, timestamp, event.payload),
+      };
+      const code = await postPinned(url, addresses, headers, event.payload, signal, this.agents);
+      const ok = code >= 200 && code < 300;
+      return { ok, code, error: ok ? null : `HTTP ${code}`, durationMs: elapsed() };
     } catch (error) {
-      const name = (error as Error).name;
-      const message = name === 'TimeoutError' ? `No response within ${this.settings.timeoutMs} ms.` : ((error as { cause?: Error }).cause?.message ?? (error as Error).message);
-      return { ok: false, code: null, error: message, durationMs: elapsed() };
+      if (signal.aborted) return failed(`No response within ${this.settings.timeoutMs} ms.`);
+      const cause = (error as { cause?: Error }).cause;
+      return failed(cause?.message ?? (error as Error).message);
     }
   }
 }

@@ -1,26 +1,44 @@
-import { poller } from '../../poller.js';
+import type { BackgroundTask } from '../../core.js';
 import type { FeatureDeps, FeatureParts } from '../feature.js';
 import { webhooksController } from './controller.js';
 import { WebhookDispatcher } from './dispatcher.js';
+import { EventTypes } from './event-types.js';
 import { WebhookOutbox } from './outbox.js';
+import { webhookRetentionTask } from './retention.js';
+import { WebhookSecrets } from './secrets.js';
 import { WebhookService } from './service.js';
 import { WebhookStore } from './store.js';
 
-/** The change events a subscription can ask for: the document's WebhookEventType, less `*` and the ping. */
-function changeEventTypes(deps: FeatureDeps): Set<string> {
+/** The events a subscription can ask for: the document's WebhookEventType. */
+function eventTypes(deps: FeatureDeps): EventTypes {
   const schemas = (deps.documents.management.dereferenced as unknown as { components: { schemas: Record<string, { enum?: string[] }> } }).components.schemas;
-  return new Set((schemas.WebhookEventType?.enum ?? []).filter((type) => type !== '*' && type !== 'webhook.ping'));
+  return new EventTypes(schemas.WebhookEventType?.enum ?? []);
+}
+
+/** Seals, once per start, secrets stored in clear or under an older key (webhooks/secrets.ts). */
+function sealSecretsTask(secrets: WebhookSecrets, deps: FeatureDeps): BackgroundTask {
+  let running: Promise<unknown> | undefined;
+  return {
+    name: 'webhook-secrets',
+    start() {
+      running ??= secrets.upgradeStoredSecrets(deps.logger).catch((err: unknown) => deps.logger.error({ err }, 'sealing webhook secrets failed'));
+    },
+    async stop() {
+      await running;
+    },
+  };
 }
 
 /** Webhooks: subscriptions, the outbox written with every change, and the delivery task. */
 export function createWebhooksFeature(deps: FeatureDeps): FeatureParts {
   const settings = deps.config.webhooks;
-  const store = new WebhookStore(deps.knex);
-  const outbox = new WebhookOutbox(store, deps.clock, changeEventTypes(deps));
+  const store = new WebhookStore(deps.knex, deps.dialect);
+  const secrets = new WebhookSecrets(deps.knex, deps.config.secretKeys, deps.clock);
+  const outbox = new WebhookOutbox(store, deps.clock, eventTypes(deps));
   deps.auditWriter.onChange((db, entry) => outbox.record(db, entry));
-  const dispatcher = new WebhookDispatcher(store, settings, deps.clock, deps.logger);
+  const dispatcher = new WebhookDispatcher({ store, secrets, settings, clock: deps.clock, logger: deps.logger });
   return {
-    managementHandlers: webhooksController(new WebhookService(store, outbox, settings, deps.clock)),
-    tasks: [poller('webhook-delivery', settings.pollMs, () => dispatcher.deliverDue(), deps.logger)],
+    managementHandlers: webhooksController(new WebhookService(store, outbox, secrets, settings, deps.clock)),
+    tasks: [sealSecretsTask(secrets, deps), dispatcher.task(), webhookRetentionTask(store, deps.clock, settings.retentionDays, deps.logger)],
   };
 }

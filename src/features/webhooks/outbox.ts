@@ -1,6 +1,7 @@
 import type { AuditChanges, AuditEntryInput } from '../../audit/audit-trail.js';
 import type { Clock } from '../../clock.js';
 import { newId } from '../../ids.js';
+import type { EventTypes } from './event-types.js';
 import type { Db, WebhookEventRecord, WebhookRecord, WebhookStore } from './store.js';
 
 /** The body every delivery carries (Standard Webhooks: type, timestamp, data). */
@@ -17,6 +18,8 @@ export interface WebhookPayload {
   };
 }
 
+type Ref = { ulid: string; key: string };
+
 function actorOf(entry: AuditEntryInput): WebhookPayload['data']['actor'] {
   if (entry.actorType === 'system' || !entry.principal) return { type: 'system', ulid: null, name: 'system' };
   const principal = entry.principal;
@@ -25,34 +28,48 @@ function actorOf(entry: AuditEntryInput): WebhookPayload['data']['actor'] {
     : { type: 'account', ulid: principal.account.ulid, name: principal.account.name };
 }
 
-function wants(webhook: WebhookRecord, type: string, environmentKey: string | null): boolean {
-  if (!webhook.events.includes('*') && !webhook.events.includes(type)) return false;
+function wants(webhook: WebhookRecord, types: EventTypes, type: string, environmentKey: string | null): boolean {
+  if (!types.matches(webhook.events, type)) return false;
   return webhook.environments.length === 0 || environmentKey === null || webhook.environments.includes(environmentKey);
+}
+
+/**
+ * The environment an entry concerns. A deleted environment is no longer in its table when the
+ * entry is written (the deletion comes first in the transaction): its key is taken from the
+ * entry's record of it, so environment filters still apply to `environment.deleted`.
+ */
+async function environmentOf(db: Db, entry: AuditEntryInput): Promise<Ref | null> {
+  if (!entry.environmentUlid) return null;
+  const row = (await db('environments').where('ulid', entry.environmentUlid).first('ulid', 'key')) as Ref | undefined;
+  if (row) return row;
+  const before = entry.changes?.before as Partial<Ref> | undefined;
+  if (entry.subjectType === 'environment' && before?.ulid === entry.environmentUlid && typeof before.key === 'string') {
+    return { ulid: before.ulid, key: before.key };
+  }
+  return null;
 }
 
 /**
  * Writes the webhook events of a change into the outbox, inside the change's own transaction
  * (the audit writer calls it for every change it records), so a committed change always has its
- * events and a rolled-back one never does.
+ * events and a rolled-back one never does. Each event is numbered in its subscription's order
+ * under the subscription's row lock, so the order is the order in which the changes commit.
  */
 export class WebhookOutbox {
   constructor(
     private readonly store: WebhookStore,
     private readonly clock: Clock,
-    /** Audit actions that are webhook events (the document's WebhookEventType). */
-    private readonly eventTypes: ReadonlySet<string>,
+    private readonly types: EventTypes,
   ) {}
 
   async record(db: Db, entry: AuditEntryInput): Promise<void> {
-    if (!entry.projectUlid || !this.eventTypes.has(entry.action)) return;
+    if (!entry.projectUlid || !this.types.isChangeEvent(entry.action)) return;
     const subscribers = await this.store.subscribers(db, entry.projectUlid);
     if (subscribers.length === 0) return;
-    const project = (await db('projects').where('ulid', entry.projectUlid).first('ulid', 'key')) as { ulid: string; key: string } | undefined;
+    const project = (await db('projects').where('ulid', entry.projectUlid).first('ulid', 'key')) as Ref | undefined;
     if (!project) return;
-    const environment = entry.environmentUlid
-      ? ((await db('environments').where('ulid', entry.environmentUlid).first('ulid', 'key')) as { ulid: string; key: string } | undefined) ?? null
-      : null;
-    const targets = subscribers.filter((w) => wants(w, entry.action, environment?.key ?? null));
+    const environment = await environmentOf(db, entry);
+    const targets = subscribers.filter((w) => wants(w, this.types, entry.action, environment?.key ?? null));
     if (targets.length === 0) return;
     const payload: WebhookPayload = {
       type: entry.action,
@@ -65,21 +82,28 @@ export class WebhookOutbox {
         changes: entry.changes ?? null,
       },
     };
-    await this.store.insertEvents(db, targets.map((w) => this.event(w.ulid, entry.action, payload)));
+    const sequences = await this.store.nextSequences(
+      db,
+      targets.map((w) => w.ulid),
+      { enabledOnly: true },
+    );
+    const body = JSON.stringify(payload);
+    const events = [...sequences].map(([webhookUlid, sequence]) => this.event(webhookUlid, entry.action, body, sequence));
+    await this.store.insertEvents(db, events);
   }
 
-  /** A new outbox row, due at once. */
-  event(webhookUlid: string, type: string, payload: WebhookPayload): WebhookEventRecord {
+  /** A new outbox row, due at once; `sequence` null for a ping (outside the subscription's order). */
+  event(webhookUlid: string, type: string, payload: WebhookPayload | string, sequence: number | null): WebhookEventRecord {
     const now = this.clock.now().toISOString();
     return {
       ulid: newId('webhookEvent'),
       webhook_ulid: webhookUlid,
       event_type: type,
-      payload: JSON.stringify(payload),
+      payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
       status: 'pending',
+      sequence,
       attempts: 0,
       next_attempt_at: now,
-      locked_until: null,
       last_status_code: null,
       last_error: null,
       last_duration_ms: null,

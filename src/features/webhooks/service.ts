@@ -1,15 +1,17 @@
 import type { AuditTrail } from '../../audit/audit-trail.js';
-import type { ResourceAccess } from '../../auth/principal.js';
+import type { ManagementPrincipal } from '../../auth/principal.js';
 import type { Clock } from '../../clock.js';
-import { NotFoundError, ValidationError } from '../../http/errors.js';
+import { FieldErrorList, NotFoundError } from '../../http/errors.js';
 import type { Page, PageRequest } from '../../http/pagination.js';
 import { newId } from '../../ids.js';
+import { requireAdministrator, requireWholeProject } from '../projects/admin-common.js';
 import { findProject, type ProjectRef } from '../shared/lookup.js';
 import type { WebhookOutbox } from './outbox.js';
+import type { WebhookSecrets } from './secrets.js';
 import type { WebhookSettings } from './settings.js';
 import { generateWebhookSecret } from './signing.js';
-import type { WebhookEventRecord, WebhookRecord, WebhookStore } from './store.js';
-import { refuseWebhookUrl } from './url-guard.js';
+import type { Db, WebhookEventRecord, WebhookRecord, WebhookStore } from './store.js';
+import { refuseWebhookUrl, type Resolver } from './url-guard.js';
 
 export interface WebhookWriteInput {
   url: string;
@@ -20,12 +22,12 @@ export interface WebhookWriteInput {
 }
 
 export interface Caller {
-  access: ResourceAccess;
+  principal: ManagementPrincipal;
   audit: AuditTrail;
 }
 
-/** The API form of a subscription: everything but the secret. */
-export function toWebhookView({ secret: _secret, project_ulid: _project, ...view }: WebhookRecord) {
+/** The API form of a subscription (the secret is shown only in the creation's answer). */
+export function toWebhookView({ project_ulid: _project, ...view }: WebhookRecord) {
   return view;
 }
 
@@ -35,6 +37,7 @@ export function toDeliveryView(e: WebhookEventRecord) {
     ulid: e.ulid,
     event_type: e.event_type,
     status: e.status,
+    sequence: e.sequence,
     attempts: e.attempts,
     last_status_code: e.last_status_code,
     last_error: e.last_error,
@@ -45,17 +48,26 @@ export function toDeliveryView(e: WebhookEventRecord) {
   };
 }
 
-/** Webhook subscriptions of a project: validation, secrets, and the audit of every change. */
+/**
+ * Webhook subscriptions of a project: validation, secrets, and the audit of every change.
+ * Subscriptions see every environment's changes, so every operation needs the whole project
+ * (a token granted only some environments gets 403) and an owner or admin behind the token.
+ */
 export class WebhookService {
   constructor(
     private readonly store: WebhookStore,
     private readonly outbox: WebhookOutbox,
+    private readonly secrets: WebhookSecrets,
     private readonly settings: WebhookSettings,
     private readonly clock: Clock,
+    private readonly resolve?: Resolver,
   ) {}
 
   private async project(caller: Caller, projectKey: string): Promise<ProjectRef> {
-    return findProject(this.store.db, caller.access, projectKey);
+    const project = await findProject(this.store.db, caller.principal.access, projectKey);
+    requireAdministrator(caller.principal);
+    requireWholeProject(caller.principal.access, project.ulid);
+    return project;
   }
 
   private async webhook(project: ProjectRef, ulid: string): Promise<WebhookRecord> {
@@ -68,10 +80,21 @@ export class WebhookService {
     return { action, subjectType: 'webhook', subjectUlid: webhook?.ulid, subjectLabel: webhook?.url, projectUlid: project.ulid };
   }
 
-  private async checkUrl(url: string): Promise<void> {
-    const refused = await refuseWebhookUrl(url, this.settings);
+  /** The URL's host, and environment keys that exist in the project: field-keyed 422s naming the rule. */
+  private async check(db: Db, project: ProjectRef, input: WebhookWriteInput): Promise<void> {
+    const errors = new FieldErrorList();
     // The document states the form (an http(s) URI without credentials); the rest is a setting or the network.
-    if (refused) throw ValidationError.field('url', refused, 'url_not_allowed');
+    const refused = await refuseWebhookUrl(input.url, this.settings, this.resolve);
+    if (refused) errors.add('url', refused, 'url_not_allowed');
+    const keys = input.environments ?? [];
+    if (keys.length > 0) {
+      const rows = (await db('environments').where('project_ulid', project.ulid).whereIn('key', keys).select('key')) as Array<{ key: string }>;
+      const known = new Set(rows.map((r) => r.key));
+      keys.forEach((key, i) => {
+        if (!known.has(key)) errors.add(`environments.${i}`, `Environment "${key}" does not exist in this project.`, 'reference_not_found');
+      });
+    }
+    errors.check();
   }
 
   async list(caller: Caller, projectKey: string, page: PageRequest): Promise<Page<ReturnType<typeof toWebhookView>>> {
@@ -90,7 +113,7 @@ export class WebhookService {
 
   async create(caller: Caller, projectKey: string, input: WebhookWriteInput) {
     const project = await this.project(caller, projectKey);
-    await this.checkUrl(input.url);
+    await this.check(this.store.db, project, input);
     const now = this.clock.now().toISOString();
     const webhook: WebhookRecord = {
       ulid: newId('webhook'),
@@ -100,24 +123,26 @@ export class WebhookService {
       environments: input.environments ?? [],
       description: input.description ?? null,
       enabled: input.enabled ?? true,
-      secret: generateWebhookSecret(),
       consecutive_failures: 0,
       disabled_reason: null,
       created_at: now,
       updated_at: now,
     };
+    const secret = generateWebhookSecret();
+    // Sealed before any query carries it: no statement (or error text) ever holds the clear secret.
+    const sealed = await this.secrets.seal(webhook.ulid, secret);
     await this.store.transaction(async (trx) => {
-      await this.store.insert(trx, webhook);
-      await caller.audit.commit(trx, this.subject(project, 'webhook.created', webhook));
+      await this.store.insert(trx, webhook, sealed);
+      await caller.audit.commit(trx, { ...this.subject(project, 'webhook.created', webhook), changes: { after: toWebhookView(webhook) } });
     });
-    return { ...toWebhookView(webhook), secret: webhook.secret };
+    return { ...toWebhookView(webhook), secret };
   }
 
   async update(caller: Caller, projectKey: string, ulid: string, input: WebhookWriteInput) {
     const project = await this.project(caller, projectKey);
-    await this.checkUrl(input.url);
+    await this.check(this.store.db, project, input);
     return this.store.transaction(async (trx) => {
-      const current = await this.store.find(trx, project.ulid, ulid);
+      const current = await this.store.find(trx, project.ulid, ulid, { lock: true });
       if (!current) throw new NotFoundError(`Webhook "${ulid}" not found.`);
       const enabled = input.enabled ?? true;
       const reenabled = enabled && !current.enabled;
@@ -132,8 +157,12 @@ export class WebhookService {
         disabled_reason: enabled ? null : current.disabled_reason,
         updated_at: this.clock.now().toISOString(),
       };
-      await this.store.replace(trx, updated);
-      await caller.audit.commit(trx, this.subject(project, 'webhook.updated', updated));
+      const { ulid: _ulid, project_ulid: _project, created_at: _created, ...change } = updated;
+      await this.store.update(trx, current.ulid, change);
+      await caller.audit.commit(trx, {
+        ...this.subject(project, 'webhook.updated', updated),
+        changes: { before: toWebhookView(current), after: toWebhookView(updated) },
+      });
       return toWebhookView(updated);
     });
   }
@@ -141,10 +170,10 @@ export class WebhookService {
   async delete(caller: Caller, projectKey: string, ulid: string): Promise<void> {
     const project = await this.project(caller, projectKey);
     await this.store.transaction(async (trx) => {
-      const current = await this.store.find(trx, project.ulid, ulid);
+      const current = await this.store.find(trx, project.ulid, ulid, { lock: true });
       if (!current) throw new NotFoundError(`Webhook "${ulid}" not found.`);
       await this.store.remove(trx, ulid);
-      await caller.audit.commit(trx, this.subject(project, 'webhook.deleted', current));
+      await caller.audit.commit(trx, { ...this.subject(project, 'webhook.deleted', current), changes: { before: toWebhookView(current) } });
     });
   }
 
@@ -156,37 +185,46 @@ export class WebhookService {
     return { data: result.data.map(toDeliveryView), meta: result.meta };
   }
 
-  /** Queues a copy of an event as a new delivery (new id), behind the subscription's waiting events. */
+  /** Queues a copy of an event as a new delivery (new id), at the end of the subscription's order. */
   async redeliver(caller: Caller, projectKey: string, ulid: string, deliveryUlid: string) {
     const project = await this.project(caller, projectKey);
     const webhook = await this.webhook(project, ulid);
     const original = await this.store.findEvent(webhook.ulid, deliveryUlid);
     if (!original) throw new NotFoundError(`Delivery "${deliveryUlid}" not found.`);
-    const copy = this.outbox.event(webhook.ulid, original.event_type, JSON.parse(original.payload));
-    await this.store.transaction(async (trx) => {
+    return this.store.transaction(async (trx) => {
+      // A ping stays a ping (outside the order); a change event takes the next place in it.
+      const sequence = original.sequence === null ? null : (await this.store.nextSequences(trx, [webhook.ulid], { enabledOnly: false })).get(webhook.ulid);
+      if (sequence === undefined) throw new NotFoundError(`Webhook "${ulid}" not found.`);
+      const copy = this.outbox.event(webhook.ulid, original.event_type, original.payload, sequence);
       await this.store.insertEvents(trx, [copy]);
-      await caller.audit.commit(trx, this.subject(project, 'webhook.redelivered', webhook));
+      await caller.audit.commit(trx, { ...this.subject(project, 'webhook.redelivered', webhook), changes: { after: toDeliveryView(copy) } });
+      return toDeliveryView(copy);
     });
-    return toDeliveryView(copy);
   }
 
+  /** Queues a test event, outside the subscription's order: it does not wait behind a backlog. */
   async ping(caller: Caller, projectKey: string, ulid: string) {
     const project = await this.project(caller, projectKey);
     const webhook = await this.webhook(project, ulid);
-    const event = this.outbox.event(webhook.ulid, 'webhook.ping', {
-      type: 'webhook.ping',
-      timestamp: this.clock.now().toISOString(),
-      data: {
-        project: { ulid: project.ulid, key: project.key },
-        environment: null,
-        subject: { type: 'webhook', ulid: webhook.ulid, label: webhook.url },
-        actor: { type: 'system', ulid: null, name: 'ping' },
-        changes: null,
+    const event = this.outbox.event(
+      webhook.ulid,
+      'webhook.ping',
+      {
+        type: 'webhook.ping',
+        timestamp: this.clock.now().toISOString(),
+        data: {
+          project: { ulid: project.ulid, key: project.key },
+          environment: null,
+          subject: { type: 'webhook', ulid: webhook.ulid, label: webhook.url },
+          actor: { type: 'system', ulid: null, name: 'ping' },
+          changes: null,
+        },
       },
-    });
+      null,
+    );
     await this.store.transaction(async (trx) => {
       await this.store.insertEvents(trx, [event]);
-      await caller.audit.commit(trx, this.subject(project, 'webhook.pinged', webhook));
+      await caller.audit.commit(trx, { ...this.subject(project, 'webhook.pinged', webhook), changes: { after: toDeliveryView(event) } });
     });
     return toDeliveryView(event);
   }

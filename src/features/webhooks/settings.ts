@@ -14,6 +14,10 @@ export interface WebhookSettings {
   maxAgeMs: number;
   /** Consecutive failed attempts after which a subscription is disabled. */
   disableAfter: number;
+  /** Subscriptions an instance delivers to at the same time (each one's events stay in order). */
+  concurrency: number;
+  /** Days delivered and failed events stay in the delivery log; 0 keeps them. */
+  retentionDays: number;
 }
 
 function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
@@ -41,5 +45,7 @@ export function loadWebhookSettings(env: NodeJS.ProcessEnv): WebhookSettings {
     retryBaseMs: count(env, 'VEXIL_WEBHOOK_RETRY_BASE_MS', 5_000, 1),
     maxAgeMs: count(env, 'VEXIL_WEBHOOK_MAX_AGE_MS', 24 * 3_600_000, 1000),
     disableAfter: count(env, 'VEXIL_WEBHOOK_DISABLE_AFTER', 50, 1),
+    concurrency: count(env, 'VEXIL_WEBHOOK_CONCURRENCY', 8, 1),
+    retentionDays: count(env, 'VEXIL_WEBHOOK_RETENTION_DAYS', 30, 0),
   };
 }

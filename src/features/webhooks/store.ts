@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import { paginateByUlid, type Page, type PageRequest } from '../../http/pagination.js';
+import type { Dialect } from '../../storage/database.js';
+import { inTransaction } from '../../storage/transaction.js';
 
 export interface WebhookRecord {
   ulid: string;
@@ -9,12 +11,14 @@ export interface WebhookRecord {
   environments: string[];
   description: string | null;
   enabled: boolean;
-  secret: string;
   consecutive_failures: number;
   disabled_reason: string | null;
   created_at: string;
   updated_at: string;
 }
+
+/** The subscription fields a change may set (never the secret, which is written once). */
+export type WebhookChange = Pick<WebhookRecord, 'url' | 'events' | 'environments' | 'description' | 'enabled' | 'consecutive_failures' | 'disabled_reason' | 'updated_at'>;
 
 export interface WebhookEventRecord {
   ulid: string;
@@ -22,9 +26,10 @@ export interface WebhookEventRecord {
   event_type: string;
   payload: string;
   status: 'pending' | 'delivered' | 'failed';
+  /** Position in the subscription's order (commit order); null for pings, which are outside it. */
+  sequence: number | null;
   attempts: number;
   next_attempt_at: string | null;
-  locked_until: string | null;
   last_status_code: number | null;
   last_error: string | null;
   last_duration_ms: number | null;
@@ -32,7 +37,41 @@ export interface WebhookEventRecord {
   created_at: string;
 }
 
+/** An event ready for an attempt, with what sending it needs. */
+export interface DueEvent extends WebhookEventRecord {
+  url: string;
+  /** Clear only in rows written before secrets were sealed. */
+  secret: string | null;
+  secret_sealed: string | null;
+}
+
+export interface AttemptRecord {
+  status: WebhookEventRecord['status'];
+  code: number | null;
+  error: string | null;
+  durationMs: number;
+  nextAttemptAt: string | null;
+  nowIso: string;
+}
+
 export type Db = Knex | Knex.Transaction;
+
+const webhookColumns = ['ulid', 'project_ulid', 'url', 'events', 'environments', 'description', 'enabled', 'consecutive_failures', 'disabled_reason', 'created_at', 'updated_at'];
+const eventColumns = [
+  'ulid',
+  'webhook_ulid',
+  'event_type',
+  'payload',
+  'status',
+  'sequence',
+  'attempts',
+  'next_attempt_at',
+  'last_status_code',
+  'last_error',
+  'last_duration_ms',
+  'delivered_at',
+  'created_at',
+];
 
 type WebhookRow = Omit<WebhookRecord, 'events' | 'environments' | 'enabled'> & { events: string; environments: string; enabled: unknown };
 
@@ -40,13 +79,16 @@ function toWebhook(row: WebhookRow): WebhookRecord {
   return { ...row, events: JSON.parse(row.events), environments: JSON.parse(row.environments), enabled: Boolean(row.enabled) };
 }
 
-function toRow(record: WebhookRecord): Record<string, unknown> {
-  return { ...record, events: JSON.stringify(record.events), environments: JSON.stringify(record.environments) };
+function toEvent<T extends WebhookEventRecord>(row: T): T {
+  return { ...row, sequence: row.sequence === null ? null : Number(row.sequence) };
 }
 
 /** Webhook subscriptions and their outbox rows, on either database. */
 export class WebhookStore {
-  constructor(private readonly knex: Knex) {}
+  constructor(
+    private readonly knex: Knex,
+    private readonly dialect: Dialect,
+  ) {}
 
   /** The pool, for reads outside a transaction. */
   get db(): Knex {
@@ -57,9 +99,18 @@ export class WebhookStore {
     return this.knex.transaction(work);
   }
 
+  /**
+   * The database's clock plus `plusMs`, in the stored timestamp form. Leases are taken and
+   * checked in this one clock, so instances whose clocks disagree cannot steal each other's.
+   */
+  private databaseTime(plusMs = 0): Knex.Raw {
+    if (this.dialect === 'sqlite') return this.knex.raw(`strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)`, [`+${(plusMs / 1000).toFixed(3)} seconds`]);
+    return this.knex.raw(`concat(left(date_format(utc_timestamp(3) + interval ? microsecond, '%Y-%m-%dT%H:%i:%s.%f'), 23), 'Z')`, [plusMs * 1000]);
+  }
+
   list(projectUlid: string, page: PageRequest): Promise<Page<WebhookRecord>> {
     return paginateByUlid<WebhookRow & Record<string, unknown>, WebhookRecord>(
-      this.knex('webhooks').where('project_ulid', projectUlid).select('*'),
+      this.knex('webhooks').where('project_ulid', projectUlid).select(webhookColumns),
       'ulid',
       `webhooks:${projectUlid}`,
       page,
@@ -67,18 +118,28 @@ export class WebhookStore {
     );
   }
 
-  async find(db: Db, projectUlid: string, ulid: string): Promise<WebhookRecord | undefined> {
-    const row = (await db('webhooks').where({ project_ulid: projectUlid, ulid }).first()) as WebhookRow | undefined;
+  async find(db: Db, projectUlid: string, ulid: string, options: { lock?: boolean } = {}): Promise<WebhookRecord | undefined> {
+    const query = db('webhooks').where({ project_ulid: projectUlid, ulid }).first(webhookColumns);
+    if (options.lock && this.dialect === 'mysql') query.forUpdate();
+    const row = (await query) as WebhookRow | undefined;
     return row ? toWebhook(row) : undefined;
   }
 
-  async insert(trx: Knex.Transaction, record: WebhookRecord): Promise<void> {
-    await trx('webhooks').insert(toRow(record));
+  async insert(trx: Knex.Transaction, record: WebhookRecord, secretSealed: string): Promise<void> {
+    await trx('webhooks').insert({
+      ...record,
+      events: JSON.stringify(record.events),
+      environments: JSON.stringify(record.environments),
+      secret: '',
+      secret_sealed: secretSealed,
+      last_sequence: 0,
+    });
   }
 
-  async replace(trx: Knex.Transaction, record: WebhookRecord): Promise<void> {
-    const { ulid, ...rest } = toRow(record);
-    await trx('webhooks').where({ ulid }).update(rest);
+  async update(trx: Knex.Transaction, ulid: string, change: WebhookChange): Promise<void> {
+    await trx('webhooks')
+      .where({ ulid })
+      .update({ ...change, events: JSON.stringify(change.events), environments: JSON.stringify(change.environments) });
   }
 
   async remove(trx: Knex.Transaction, ulid: string): Promise<void> {
@@ -88,8 +149,32 @@ export class WebhookStore {
 
   /** Enabled subscriptions of a project, read inside the transaction of a change. */
   async subscribers(db: Db, projectUlid: string): Promise<WebhookRecord[]> {
-    const rows = (await db('webhooks').where({ project_ulid: projectUlid, enabled: true })) as WebhookRow[];
+    const rows = (await db('webhooks').where({ project_ulid: projectUlid, enabled: true }).select(webhookColumns)) as WebhookRow[];
     return rows.map(toWebhook);
+  }
+
+  /**
+   * Numbers one new event for each of `webhookUlids` that is still enabled, under the
+   * subscriptions' row locks: a transaction numbering after another waits for it to end, so the
+   * numbers follow commit order (a rolled-back transaction's numbers are handed out again).
+   * Returns the sequence of each subscription that takes the event (with `enabledOnly`, those
+   * still enabled under the lock).
+   */
+  async nextSequences(db: Db, webhookUlids: string[], options: { enabledOnly: boolean }): Promise<Map<string, number>> {
+    if (webhookUlids.length === 0) return new Map();
+    const sorted = [...webhookUlids].sort();
+    const query = db('webhooks').whereIn('ulid', sorted).orderBy('ulid').select('ulid', 'last_sequence');
+    if (options.enabledOnly) query.where('enabled', true);
+    if (this.dialect === 'mysql') query.forUpdate();
+    const rows = (await query) as Array<{ ulid: string; last_sequence: number | string }>;
+    if (rows.length === 0) return new Map();
+    await db('webhooks')
+      .whereIn(
+        'ulid',
+        rows.map((r) => r.ulid),
+      )
+      .update({ last_sequence: db.raw('last_sequence + 1') });
+    return new Map(rows.map((r) => [r.ulid, Number(r.last_sequence) + 1]));
   }
 
   async insertEvents(db: Db, events: WebhookEventRecord[]): Promise<void> {
@@ -98,51 +183,99 @@ export class WebhookStore {
 
   listEvents(webhookUlid: string, page: PageRequest): Promise<Page<WebhookEventRecord>> {
     return paginateByUlid<WebhookEventRecord & Record<string, unknown>, WebhookEventRecord>(
-      this.knex('webhook_events').where('webhook_ulid', webhookUlid).select('*'),
+      this.knex('webhook_events').where('webhook_ulid', webhookUlid).select(eventColumns),
       'ulid',
       `webhook-events:${webhookUlid}`,
       page,
-      (row) => row,
+      toEvent,
     );
   }
 
   async findEvent(webhookUlid: string, ulid: string): Promise<WebhookEventRecord | undefined> {
-    return (await this.knex('webhook_events').where({ webhook_ulid: webhookUlid, ulid }).first()) as WebhookEventRecord | undefined;
+    const row = (await this.knex('webhook_events').where({ webhook_ulid: webhookUlid, ulid }).first(eventColumns)) as WebhookEventRecord | undefined;
+    return row ? toEvent(row) : undefined;
   }
 
   /**
-   * The oldest waiting event of each enabled subscription, when it is due and nobody holds it.
-   * Only the oldest: a subscription's events go out one at a time, in order.
+   * Work waiting for an attempt: per enabled subscription, its queue's head when it is due and
+   * nobody holds it, and its due pings (outside the queue). One row per subscription at most
+   * for the queue: the head goes out before anything behind it.
    */
-  async dueHeads(nowIso: string, limit: number): Promise<(WebhookEventRecord & { url: string; secret: string })[]> {
-    return (await this.knex('webhook_events as e')
+  async dueWork(nowIso: string, limit: number): Promise<Array<{ webhook_ulid: string; ulid: string; ping: boolean }>> {
+    const free = (q: Knex.QueryBuilder) => q.whereNull('e.locked_until').orWhere('e.locked_until', '<', this.databaseTime());
+    const heads = this.knex
+      .from('webhooks as w')
+      .where('w.enabled', true)
+      .select('w.ulid as webhook_ulid', this.knex.raw(`(select min(e2.sequence) from webhook_events e2 where e2.webhook_ulid = w.ulid and e2.status = 'pending') as head`))
+      .as('h');
+    const queue = (await this.knex
+      .from(heads)
+      .join('webhook_events as e', (j) => j.on('e.webhook_ulid', 'h.webhook_ulid').andOn('e.sequence', 'h.head'))
+      .where('e.next_attempt_at', '<=', nowIso)
+      .where(free)
+      .orderBy('e.next_attempt_at')
+      .limit(limit)
+      .select('e.webhook_ulid', 'e.ulid')) as Array<{ webhook_ulid: string; ulid: string }>;
+    const pings = (await this.knex('webhook_events as e')
       .join('webhooks as w', 'w.ulid', 'e.webhook_ulid')
       .where('w.enabled', true)
       .where('e.status', 'pending')
-      .whereRaw('e.ulid = (select min(e2.ulid) from webhook_events e2 where e2.webhook_ulid = e.webhook_ulid and e2.status = ?)', ['pending'])
+      .whereNull('e.sequence')
       .where('e.next_attempt_at', '<=', nowIso)
-      .where((q) => q.whereNull('e.locked_until').orWhere('e.locked_until', '<', nowIso))
+      .where(free)
       .orderBy('e.ulid')
       .limit(limit)
-      .select('e.*', 'w.url', 'w.secret')) as (WebhookEventRecord & { url: string; secret: string })[];
+      .select('e.webhook_ulid', 'e.ulid')) as Array<{ webhook_ulid: string; ulid: string }>;
+    return [...queue.map((r) => ({ ...r, ping: false })), ...pings.map((r) => ({ ...r, ping: true }))];
   }
 
-  /** Takes the event's lease for one attempt; false when another instance holds or finished it. */
-  async claim(eventUlid: string, nowIso: string, untilIso: string): Promise<boolean> {
+  /** The head of a subscription's queue when it is due and free, with what sending it needs. */
+  async queueHead(webhookUlid: string, nowIso: string): Promise<DueEvent | undefined> {
+    const head = (await this.knex('webhook_events').where({ webhook_ulid: webhookUlid, status: 'pending' }).whereNotNull('sequence').min({ head: 'sequence' }).first()) as
+      | { head: number | string | null }
+      | undefined;
+    if (head?.head === null || head?.head === undefined) return undefined;
+    return this.dueEvent((q) => q.where({ 'e.webhook_ulid': webhookUlid, 'e.sequence': head.head }), nowIso);
+  }
+
+  /** A pending event by ulid when it is due and free (pings). */
+  dueEventByUlid(ulid: string, nowIso: string): Promise<DueEvent | undefined> {
+    return this.dueEvent((q) => q.where('e.ulid', ulid), nowIso);
+  }
+
+  private async dueEvent(which: (q: Knex.QueryBuilder) => void, nowIso: string): Promise<DueEvent | undefined> {
+    const query = this.knex('webhook_events as e')
+      .join('webhooks as w', 'w.ulid', 'e.webhook_ulid')
+      .where('w.enabled', true)
+      .where('e.status', 'pending')
+      .where('e.next_attempt_at', '<=', nowIso)
+      .where((q) => q.whereNull('e.locked_until').orWhere('e.locked_until', '<', this.databaseTime()))
+      .first(eventColumns.map((c) => `e.${c}`).concat(['w.url', 'w.secret', 'w.secret_sealed']));
+    which(query);
+    const row = (await query) as DueEvent | undefined;
+    return row ? toEvent(row) : undefined;
+  }
+
+  /**
+   * Takes the event's lease for one attempt: `token` names this claim, and the lease lasts
+   * `leaseMs` of database time. False when another claim holds it or the event is settled.
+   */
+  async claim(eventUlid: string, token: string, leaseMs: number): Promise<boolean> {
     const changed = await this.knex('webhook_events')
       .where({ ulid: eventUlid, status: 'pending' })
-      .where((q) => q.whereNull('locked_until').orWhere('locked_until', '<', nowIso))
-      .update({ locked_until: untilIso, attempts: this.knex.raw('attempts + 1') });
+      .where((q) => q.whereNull('locked_until').orWhere('locked_until', '<', this.databaseTime()))
+      .update({ locked_until: this.databaseTime(leaseMs), lease_token: token, attempts: this.knex.raw('attempts + 1') });
     return changed === 1;
   }
 
-  async recordAttempt(
-    event: Pick<WebhookEventRecord, 'ulid' | 'webhook_ulid'>,
-    outcome: { status: WebhookEventRecord['status']; code: number | null; error: string | null; durationMs: number; nextAttemptAt: string | null; nowIso: string },
-    disableAfter: number,
-  ): Promise<void> {
-    await this.knex.transaction(async (trx) => {
-      await trx('webhook_events').where('ulid', event.ulid).update({
+  /**
+   * Records an attempt's outcome, only while `token` is still the event's claim: an instance whose
+   * lease ran out and was taken over writes nothing (its result would overwrite a newer one).
+   * Returns whether it was recorded.
+   */
+  async recordAttempt(event: Pick<WebhookEventRecord, 'ulid' | 'webhook_ulid'>, token: string, outcome: AttemptRecord, disableAfter: number): Promise<boolean> {
+    return inTransaction(this.knex, async (trx) => {
+      const recorded = await trx('webhook_events').where({ ulid: event.ulid, lease_token: token, status: 'pending' }).update({
         status: outcome.status,
         last_status_code: outcome.code,
         last_error: outcome.error?.slice(0, 500) ?? null,
@@ -150,10 +283,12 @@ export class WebhookStore {
         next_attempt_at: outcome.nextAttemptAt,
         delivered_at: outcome.status === 'delivered' ? outcome.nowIso : null,
         locked_until: null,
+        lease_token: null,
       });
+      if (recorded !== 1) return false;
       if (outcome.status === 'delivered') {
-        await trx('webhooks').where('ulid', event.webhook_ulid).update({ consecutive_failures: 0 });
-        return;
+        await trx('webhooks').where('ulid', event.webhook_ulid).where('consecutive_failures', '>', 0).update({ consecutive_failures: 0 });
+        return true;
       }
       await trx('webhooks').where('ulid', event.webhook_ulid).update({ consecutive_failures: trx.raw('consecutive_failures + 1') });
       await trx('webhooks')
@@ -161,6 +296,20 @@ export class WebhookStore {
         .where('enabled', true)
         .where('consecutive_failures', '>=', disableAfter)
         .update({ enabled: false, disabled_reason: `Disabled after ${disableAfter} failed deliveries in a row.`, updated_at: outcome.nowIso });
+      return true;
     });
+  }
+
+  /** Deletes delivered and failed events created before `beforeIso`, at most `limit`; returns how many. */
+  async purgeSettled(beforeIso: string, limit: number): Promise<number> {
+    const rows = (await this.knex('webhook_events').whereIn('status', ['delivered', 'failed']).where('created_at', '<', beforeIso).limit(limit).select('ulid')) as Array<{ ulid: string }>;
+    if (rows.length === 0) return 0;
+    await this.knex('webhook_events')
+      .whereIn(
+        'ulid',
+        rows.map((r) => r.ulid),
+      )
+      .delete();
+    return rows.length;
   }
 }
