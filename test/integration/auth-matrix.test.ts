@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { allScopes } from '../../src/auth/principal.js';
+import { loadConfig } from '../../src/config.js';
 import { describeEachDatabase } from '../support/databases.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import {
@@ -22,7 +23,12 @@ interface Fixture {
   tokenUlid: string;
   accountUlid: string;
   patUlid: string;
+  webhookUlid: string;
+  deliveryUlid: string;
 }
+
+/** A public address literal: accepted without a DNS lookup; nothing is delivered in this suite. */
+const webhookBody = () => ({ url: 'https://203.0.113.10/hook', events: ['*'] });
 
 type Level = 'global' | 'no-grants' | 'project' | 'whole-project' | 'environment' | 'personal';
 
@@ -98,12 +104,41 @@ const operations: Operation[] = [
     body: () => ({ name: 'x' }),
   },
   { id: 'revokePersonalAccessToken', scope: 'personal', level: 'personal', method: 'DELETE', path: (f) => `/accounts/${f.accountUlid}/tokens/${f.patUlid}` },
+  // Webhooks receive every environment's changes: the whole project is needed.
+  { id: 'listWebhooks', scope: 'config:write', level: 'whole-project', method: 'GET', path: (f) => `/projects/${f.project}/webhooks` },
+  { id: 'createWebhook', scope: 'config:write', level: 'whole-project', method: 'POST', path: (f) => `/projects/${f.project}/webhooks`, body: webhookBody },
+  { id: 'getWebhook', scope: 'config:write', level: 'whole-project', method: 'GET', path: (f) => `/projects/${f.project}/webhooks/${f.webhookUlid}` },
+  {
+    id: 'updateWebhook',
+    scope: 'config:write',
+    level: 'whole-project',
+    method: 'PUT',
+    path: (f) => `/projects/${f.project}/webhooks/${f.webhookUlid}`,
+    body: webhookBody,
+  },
+  { id: 'deleteWebhook', scope: 'config:write', level: 'whole-project', method: 'DELETE', path: (f) => `/projects/${f.project}/webhooks/${f.webhookUlid}` },
+  {
+    id: 'listWebhookDeliveries',
+    scope: 'config:write',
+    level: 'whole-project',
+    method: 'GET',
+    path: (f) => `/projects/${f.project}/webhooks/${f.webhookUlid}/deliveries`,
+  },
+  {
+    id: 'redeliverWebhookDelivery',
+    scope: 'config:write',
+    level: 'whole-project',
+    method: 'POST',
+    path: (f) => `/projects/${f.project}/webhooks/${f.webhookUlid}/deliveries/${f.deliveryUlid}/redeliver`,
+  },
+  { id: 'pingWebhook', scope: 'config:write', level: 'whole-project', method: 'POST', path: (f) => `/projects/${f.project}/webhooks/${f.webhookUlid}/ping` },
 ];
 
 describeEachDatabase('auth: scope and grant matrix of the administration operations', (db) => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp(db);
+    // No delivery task runs: the subscriptions point at an address nobody answers.
+    app = await startTestApp(db, { config: { webhooks: { ...loadConfig({}).webhooks, pollMs: 3_600_000 } } });
   });
   afterAll(async () => {
     await app?.close();
@@ -115,7 +150,18 @@ describeEachDatabase('auth: scope and grant matrix of the administration operati
     const key = await createEnvironmentKey(app, project.key, 'production', 'server');
     const token = await createManagementToken(app, ['flags:read']);
     const account = await createAccountWithToken(app, 'member');
-    return { project: project.key, environment: 'production', keyUlid: key.ulid, tokenUlid: token.ulid, accountUlid: account.ulid, patUlid: account.tokenUlid };
+    const webhook = await app.mgmt('POST', `/projects/${project.key}/webhooks`, webhookBody());
+    const ping = await app.mgmt('POST', `/projects/${project.key}/webhooks/${webhook.body.data.ulid}/ping`);
+    return {
+      project: project.key,
+      environment: 'production',
+      keyUlid: key.ulid,
+      tokenUlid: token.ulid,
+      accountUlid: account.ulid,
+      patUlid: account.tokenUlid,
+      webhookUlid: webhook.body.data.ulid,
+      deliveryUlid: ping.body.data.ulid,
+    };
   }
 
   const call = (op: Operation, f: Fixture, token: string | undefined) =>

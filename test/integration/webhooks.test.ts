@@ -142,6 +142,20 @@ describeEachDatabase('webhooks', (db) => {
     expect(res.body.errors.url).toHaveLength(1);
     const unknownEvent = await app.mgmt('POST', `${p}/webhooks`, { url: receiver.url, events: ['flag.exploded'] });
     expect(unknownEvent.status).toBe(422);
+    // Only families that exist can be patterns.
+    expect((await app.mgmt('POST', `${p}/webhooks`, { url: receiver.url, events: ['flag.cr*'] })).status).toBe(422);
+    const unknownEnvironment = await app.mgmt('POST', `${p}/webhooks`, { url: receiver.url, events: ['*'], environments: ['production', 'qa', 'staging', 'dev'] });
+    expect(unknownEnvironment.status).toBe(422);
+    expect(unknownEnvironment.body.errors).toEqual({
+      'environments.1': ['Environment "qa" does not exist in this project.'],
+      'environments.3': ['Environment "dev" does not exist in this project.'],
+    });
+    const hook = await subscribe({ events: ['*'], environments: ['production'] });
+    const renamed = await app.mgmt('PUT', `${p}/webhooks/${hook.ulid}`, { url: receiver.url, events: ['*'], environments: ['qa'] });
+    expect(renamed.status).toBe(422);
+    expect(renamed.body.errors).toEqual({ 'environments.0': ['Environment "qa" does not exist in this project.'] });
+    expect((await ok('GET', `${p}/webhooks/${hook.ulid}`)).environments).toEqual(['production']);
+    await ok('DELETE', `${p}/webhooks/${hook.ulid}`);
     expect(await app.knex('webhooks').where('url', 'ftp://example.test/hook')).toEqual([]);
     await receiver.close();
   });
