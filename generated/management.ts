@@ -3562,10 +3562,15 @@ export interface components {
             data: components["schemas"]["ContextAttributes"];
         };
         /**
-         * @description What a change changed, for changes of flags, flag values, targets (the publish comment
-         *     included), rules, segments, environments, webhooks and accounts (updates): the subject as the API showed it
-         *     before and after (absent for creations and deletions respectively). Null for reads,
-         *     refusals and changes that record no detail. Webhook events carry the same record.
+         * @description What a change changed: the subject as the API showed it before and after (absent for
+         *     creations and deletions respectively), for every change of flags, flag values, targets
+         *     (rollouts, scheduled publishes and the scheduler's publishes and rollout steps included;
+         *     publishes add the `comment`), rules, segments, environments, projects, environment keys,
+         *     management tokens, accounts, personal access tokens and webhook subscriptions. A bulk delete
+         *     records the list of deleted flags as `before`; a rule reorder the target's rules in order
+         *     before and after. Secrets, digests and sealed secrets are never recorded (keys and
+         *     tokens as their lists show them). Null for reads, refusals and changes that record no
+         *     detail. Webhook events carry the same record.
          */
         AuditChanges: {
             /** @description The subject before the change (any JSON value). */

@@ -81,4 +81,54 @@ describeEachDatabase('audit entries record what changed', (db) => {
     await ok('PUT', p, { name: 'Changes, renamed' });
     expect((await entry('project.updated')).changes).toMatchObject({ before: { name: 'Changes' }, after: { name: 'Changes, renamed' } });
   });
+
+  it('records rule reorders, and credentials and accounts without their secrets or digests', async () => {
+    const values: Array<{ ulid: string }> = await ok('GET', `${p}/flags/banner/values`);
+    const draft = await ok('POST', `${p}/flags/banner/environments/production/targets`);
+    const rulesPath = `${p}/flags/banner/environments/production/targets/${draft.ulid}/rules`;
+    const existing: Array<{ ulid: string }> = await ok('GET', rulesPath);
+    const added = await ok('POST', rulesPath, { value_ulid: values[0]!.ulid, description: 'Last', criteria: [{ selector: 'context', comparer: 'in', values: ['u-9'] }] });
+    const order = [added.ulid, ...existing.map((r) => r.ulid)];
+    await ok('PUT', `${p}/flags/banner/environments/production/targets/${draft.ulid}/rules-order`, { rules: order.map((ulid, i) => ({ ulid, order: i })) });
+    const reordered = await entry('target_rule.reordered');
+    expect(reordered.changes.before.map((r: { ulid: string }) => r.ulid)).toEqual([...existing.map((r) => r.ulid), added.ulid]);
+    expect(reordered.changes.after.map((r: { ulid: string }) => r.ulid)).toEqual(order);
+
+    const token = await ok('POST', '/tokens', { name: 'CI', scopes: ['flags:read'] });
+    await ok('DELETE', `/tokens/${token.ulid}`);
+    const account = await ok('POST', '/accounts', { name: 'Member', email: `m-${Date.now()}@example.test`, role: 'member', projects: [projectKey] });
+    const pat = await ok('POST', `/accounts/${account.ulid}/tokens`, { name: 'Laptop' });
+    const patDigest = (await app.knex('personal_access_tokens').where('ulid', pat.ulid).first('digest')).digest as string;
+    await ok('DELETE', `/accounts/${account.ulid}/tokens/${pat.ulid}`);
+    await ok('DELETE', `/accounts/${account.ulid}`);
+    const key = await ok('POST', `${p}/environments/production/keys`, { kind: 'server' });
+    await ok('DELETE', `${p}/environments/production/keys/${key.ulid}`);
+    const hook = await ok('POST', `${p}/webhooks`, { url: receiver.url, events: ['flag.*'] });
+    await ok('PUT', `${p}/webhooks/${hook.ulid}`, { url: receiver.url, events: ['flag.*'], enabled: false });
+
+    const all = async (action: string) => (await app.mgmt('GET', `/audit-logs?action=${action}&per_page=1`)).body.data[0];
+    expect((await all('token.created')).changes).toEqual({ after: expect.objectContaining({ ulid: token.ulid, name: 'CI', scopes: ['flags:read'], revoked_at: null }) });
+    expect((await all('token.revoked')).changes).toMatchObject({ before: { ulid: token.ulid, revoked_at: null }, after: { revoked_at: expect.any(String) } });
+    expect((await all('account.created')).changes).toEqual({ after: expect.objectContaining({ ulid: account.ulid, role: 'member', projects: [projectKey] }) });
+    expect((await all('personal_token.created')).changes).toMatchObject({ after: { ulid: pat.ulid, name: 'Laptop' } });
+    expect((await all('personal_token.revoked')).changes).toMatchObject({ before: { revoked_at: null }, after: { revoked_at: expect.any(String) } });
+    expect((await all('account.deleted')).changes).toMatchObject({ before: { ulid: account.ulid } });
+    expect((await all('environment_key.created')).changes).toMatchObject({ after: { ulid: key.ulid, masked_key: key.masked_key } });
+    expect((await all('environment_key.revoked')).changes).toMatchObject({ before: { revoked_at: null }, after: { revoked_at: expect.any(String) } });
+    expect((await entry('webhook.created')).changes).toEqual({ after: expect.objectContaining({ ulid: hook.ulid, events: ['flag.*'], enabled: true }) });
+    expect((await entry('webhook.updated')).changes).toMatchObject({ before: { enabled: true }, after: { enabled: false } });
+
+    // No secret, digest or sealed secret in any recorded change.
+    const secrets = [token.token, pat.token, key.key, hook.secret];
+    const digests = [
+      patDigest,
+      (await app.knex('management_tokens').where('ulid', token.ulid).first('digest')).digest as string,
+      (await app.knex('environment_keys').where('ulid', key.ulid).first('digest')).digest as string,
+    ];
+    const sealed = (await app.knex('webhooks').where('ulid', hook.ulid).first('secret_sealed')).secret_sealed as string;
+    const recorded = (await app.knex('audit_entries').whereNotNull('changes').select('changes')).map((r: { changes: string }) => r.changes).join('\n');
+    for (const needle of [...secrets, ...digests, sealed, 'digest', 'secret']) {
+      expect(recorded.includes(needle), needle).toBe(false);
+    }
+  });
 });

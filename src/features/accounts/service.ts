@@ -62,7 +62,13 @@ export class AccountService {
     }
     return this.deps.tx.transaction(async (trx) => {
       const account = await this.createIn(trx, input);
-      await audit.commit(trx, { action: 'account.created', subjectType: 'account', subjectUlid: account.ulid, subjectLabel: account.email });
+      await audit.commit(trx, {
+        action: 'account.created',
+        subjectType: 'account',
+        subjectUlid: account.ulid,
+        subjectLabel: account.email,
+        changes: { after: account },
+      });
       return account;
     });
   }
@@ -140,7 +146,7 @@ export class AccountService {
         throw new UnprocessableError('The last owner account cannot be deleted.');
       }
       if (!(await this.deps.accounts.delete(trx, account.ulid))) throw new NotFoundError(`Account "${ulid}" not found.`);
-      await audit.commit(trx, subject);
+      await audit.commit(trx, { ...subject, changes: { before: account } });
     });
   }
 
@@ -155,11 +161,13 @@ export class AccountService {
     this.requireMayManage(principal, account);
     return this.deps.tx.transaction(async (trx) => {
       const created = await this.createPersonalTokenIn(trx, account.ulid, input);
+      const { token: _secret, ...view } = created;
       await audit.commit(trx, {
         action: 'personal_token.created',
         subjectType: 'personal_token',
         subjectUlid: created.ulid,
         subjectLabel: `${account.email}: ${created.name}`,
+        changes: { after: { ...view, account_ulid: account.ulid, revoked_at: null } },
       });
       return created;
     });
@@ -203,8 +211,9 @@ export class AccountService {
     audit.describe(subject);
     this.requireMayManage(principal, account);
     await this.deps.tx.transaction(async (trx) => {
-      if (await this.deps.accounts.revokePersonalToken(trx, token.ulid, this.deps.clock.now().toISOString())) {
-        await audit.commit(trx, subject);
+      const now = this.deps.clock.now().toISOString();
+      if (await this.deps.accounts.revokePersonalToken(trx, token.ulid, now)) {
+        await audit.commit(trx, { ...subject, changes: { before: token, after: { ...token, revoked_at: now } } });
       }
     });
   }

@@ -54,6 +54,7 @@ export class EnvironmentKeyService {
     audit.describe({ action: 'environment_key.created', ...environmentSubject(project, environment) });
     return this.deps.tx.transaction(async (trx) => {
       const created = await this.createIn(trx, environment, input);
+      const { key: _secret, ...view } = created;
       await audit.commit(trx, {
         action: 'environment_key.created',
         subjectType: 'environment_key',
@@ -62,6 +63,7 @@ export class EnvironmentKeyService {
         subjectLabel: `${created.name} (${created.masked_key})`,
         projectUlid: project.ulid,
         environmentUlid: environment.ulid,
+        changes: { after: view },
       });
       return created;
     });
@@ -111,7 +113,10 @@ export class EnvironmentKeyService {
     };
     audit.describe(subject);
     await this.deps.tx.transaction(async (trx) => {
-      if (await this.deps.keys.revoke(trx, key.ulid, this.deps.clock.now().toISOString())) await audit.commit(trx, subject);
+      const now = this.deps.clock.now().toISOString();
+      if (await this.deps.keys.revoke(trx, key.ulid, now)) {
+        await audit.commit(trx, { ...subject, changes: { before: key, after: { ...key, revoked_at: now } } });
+      }
     });
   }
 }

@@ -230,6 +230,8 @@ export class FlagService {
         subjectUlid: single?.ulid,
         subjectLabel: deleted.length > 0 ? deleted.join(', ') : '(none)',
         projectUlid: project.ulid,
+        // The deleted flags as the API showed them, in request order.
+        ...(deleted.length > 0 ? { changes: { before: deleted.map((k) => toFlagResource(found.get(k) as (typeof flags)[number])) } } : {}),
       });
       return { deleted, not_found: notFound };
     });

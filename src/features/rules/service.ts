@@ -217,7 +217,10 @@ export class RulesService {
         return { ...r, position, updated_at: now };
       });
       if (changes.length > 0) await w.setPositions(changes, now);
-      await caller.audit.commit(w.trx, this.targetSubject(resolved, 'target_rule.reordered'));
+      await caller.audit.commit(w.trx, {
+        ...this.targetSubject(resolved, 'target_rule.reordered'),
+        changes: { before: rules.map(toRuleView), after: result.map(toRuleView) },
+      });
       return result.map(toRuleView);
     });
   }

@@ -436,8 +436,9 @@ export class TargetService {
         },
       );
       if (!changed) throw new UnprocessableError(messages.rolloutExists);
-      await audit(tx.trx, this.subject(ctx, 'target.rollout_initialized', target.ulid));
-      return this.reload(tx, target);
+      const after = await this.reload(tx, target);
+      await audit(tx.trx, this.subject(ctx, 'target.rollout_initialized', target.ulid, { before: target, after }));
+      return after;
     });
   }
 
@@ -499,8 +500,9 @@ export class TargetService {
         throw new UnprocessableError(messages.noActiveRollout);
       }
       if (servingChanges) await tx.bumpRevision(target.environment_ulid, target.flag_ulid);
-      await audit(tx.trx, this.subject(ctx, 'target.rollout_updated', target.ulid));
-      return this.reload(tx, target);
+      const after = await this.reload(tx, target);
+      await audit(tx.trx, this.subject(ctx, 'target.rollout_updated', target.ulid, { before: target, after }));
+      return after;
     });
   }
 
@@ -520,8 +522,9 @@ export class TargetService {
         await this.expireOlder(tx, target, nowIso);
         await tx.bumpRevision(target.environment_ulid, target.flag_ulid);
       }
-      await audit(tx.trx, this.subject(ctx, 'target.rollout_deleted', target.ulid));
-      return this.reload(tx, target);
+      const after = await this.reload(tx, target);
+      await audit(tx.trx, this.subject(ctx, 'target.rollout_deleted', target.ulid, { before: target, after }));
+      return after;
     });
   }
 
@@ -532,7 +535,7 @@ export class TargetService {
       if (target.rollout_mode === null) throw new UnprocessableError(messages.noRollout);
       if (target.rollout_status === 'completed') throw new UnprocessableError(messages.alreadyCompleted);
       const completed = await this.completeLocked(tx, target, this.clock.now().toISOString());
-      await audit(tx.trx, this.subject(ctx, 'target.rollout_completed', target.ulid));
+      await audit(tx.trx, this.subject(ctx, 'target.rollout_completed', target.ulid, { before: target, after: completed }));
       return completed;
     });
   }
@@ -581,7 +584,7 @@ export class TargetService {
             ? { mode: target.rollout_mode, percentage: target.rollout_percentage }
             : null;
         const published = await this.publishLocked(tx, target, { comment: target.comment, rollout, from: ['scheduled'], now });
-        await audit(tx.trx, this.subject(ctx, 'target.published', target.ulid));
+        await audit(tx.trx, this.subject(ctx, 'target.published', target.ulid, { before: target, after: published, comment: target.comment }));
         return { kind: 'done', action: 'target.published', target: published } as const;
       });
     } catch (error) {
@@ -616,7 +619,7 @@ export class TargetService {
       const next = automaticSteps.find((step) => step > current) ?? 100;
       if (next >= 100) {
         const completed = await this.completeLocked(tx, target, nowIso);
-        await audit(tx.trx, this.subject(ctx, 'target.rollout_completed', target.ulid));
+        await audit(tx.trx, this.subject(ctx, 'target.rollout_completed', target.ulid, { before: target, after: completed }));
         return { kind: 'done', action: 'target.rollout_completed', target: completed } as const;
       }
       const changed = await tx.updateIf(
@@ -626,8 +629,9 @@ export class TargetService {
       );
       if (!changed) return { kind: 'skipped' } as const;
       await tx.bumpRevision(target.environment_ulid, target.flag_ulid);
-      await audit(tx.trx, this.subject(ctx, 'target.rollout_updated', target.ulid));
-      return { kind: 'done', action: 'target.rollout_updated', target: await this.reload(tx, target) } as const;
+      const after = await this.reload(tx, target);
+      await audit(tx.trx, this.subject(ctx, 'target.rollout_updated', target.ulid, { before: target, after }));
+      return { kind: 'done', action: 'target.rollout_updated', target: after } as const;
     });
   }
 }

@@ -64,13 +64,7 @@ export class ManagementTokenService {
         updated_at: stamp,
       };
       await this.deps.tokens.insert(trx, record, grants);
-      await audit.commit(trx, {
-        action: 'token.created',
-        subjectType: 'management_token',
-        subjectUlid: record.ulid,
-        subjectLabel: record.name,
-      });
-      return {
+      const view: ManagementToken = {
         ulid: record.ulid,
         name: record.name,
         scopes: record.scopes,
@@ -79,8 +73,16 @@ export class ManagementTokenService {
         expires_at: record.expires_at,
         revoked_at: null,
         created_at: record.created_at,
-        token: secret,
       };
+      // The record of the change is the token as lists show it: never its secret or digest.
+      await audit.commit(trx, {
+        action: 'token.created',
+        subjectType: 'management_token',
+        subjectUlid: record.ulid,
+        subjectLabel: record.name,
+        changes: { after: view },
+      });
+      return { ...view, token: secret };
     });
   }
 
@@ -91,7 +93,10 @@ export class ManagementTokenService {
     const subject = { action: 'token.revoked', subjectType: 'management_token', subjectUlid: token.ulid, subjectLabel: token.name };
     audit.describe(subject);
     await this.deps.tx.transaction(async (trx) => {
-      if (await this.deps.tokens.revoke(trx, token.ulid, this.deps.clock.now().toISOString())) await audit.commit(trx, subject);
+      const now = this.deps.clock.now().toISOString();
+      if (await this.deps.tokens.revoke(trx, token.ulid, now)) {
+        await audit.commit(trx, { ...subject, changes: { before: token, after: { ...token, revoked_at: now } } });
+      }
     });
   }
 
