@@ -1786,8 +1786,8 @@ export interface paths {
          *
          *     Order: each subscription numbers its events in the order their changes commit (the
          *     delivery's `sequence`), and event n+1 is sent only after event n was delivered or given up,
-         *     whichever instance sends them; two changes that touch the same subject commit, and so
-         *     arrive, in the order they were made. A receiver can still see an event twice (at least
+         *     whichever instance sends them; changes that wait for one another (two changes of one
+         *     target, say) thus arrive in the order they were made. A receiver can still see an event twice (at least
          *     once: an attempt whose answer was lost is made again), so it should deduplicate by
          *     `webhook-id`. Pings are outside the order.
          *
