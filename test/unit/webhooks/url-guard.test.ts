@@ -34,3 +34,31 @@ describe('webhook signatures', () => {
     expect(() => new Webhook(generateWebhookSecret()).verify(body, headers)).toThrow();
   });
 });
+
+describe('webhook event filters', () => {
+  it('take *, one type, or a family pattern that stops at its own family', async () => {
+    const { EventTypes } = await import('../../../src/features/webhooks/event-types.js');
+    const types = new EventTypes(['flag.created', 'flag_value.created', 'target.rollout_updated', 'webhook.ping']);
+    expect(types.isChangeEvent('flag.created')).toBe(true);
+    expect(types.isChangeEvent('webhook.ping')).toBe(false);
+    expect(types.isChangeEvent('flag.read')).toBe(false);
+    expect(types.matches(['*'], 'flag_value.created')).toBe(true);
+    expect(types.matches(['flag.*'], 'flag.created')).toBe(true);
+    expect(types.matches(['flag.*'], 'flag_value.created')).toBe(false);
+    expect(types.matches(['target.*'], 'target.rollout_updated')).toBe(true);
+    expect(types.matches(['target.*'], 'target_rule.created')).toBe(false);
+    expect(types.matches(['flag.created'], 'flag.updated')).toBe(false);
+  });
+});
+
+describe('webhook addresses inside IPv6', () => {
+  it('are checked as the IPv4 addresses they carry', async () => {
+    const { isPrivateAddress } = await import('../../../src/features/webhooks/url-guard.js');
+    expect(isPrivateAddress('::ffff:10.0.0.1')).toBe(true);
+    expect(isPrivateAddress('::ffff:a00:1')).toBe(true);
+    expect(isPrivateAddress('64:ff9b::7f00:1')).toBe(true);
+    expect(isPrivateAddress('64:ff9b::203.0.113.5')).toBe(false);
+    expect(isPrivateAddress('2001:db8::1')).toBe(false);
+    expect(isPrivateAddress('fec0::1')).toBe(true);
+  });
+});
