@@ -1778,7 +1778,9 @@ export interface paths {
          *     delivered to `url` at least once, signed as the Standard Webhooks specification says
          *     (headers `webhook-id`, `webhook-timestamp`, `webhook-signature`: `v1,` and the base64
          *     HMAC-SHA256 of `id.timestamp.body` with the secret). The secret (`whsec_` and base64) is
-         *     returned once, here; it is stored encrypted (AES-256-GCM).
+         *     returned once, here; it is stored encrypted (AES-256-GCM) with the server's
+         *     `VEXIL_SECRET_KEY`, or without it with a key generated once and kept in the database, and
+         *     is never logged.
          *
          *     The body of a delivery is `{"type", "timestamp", "data": {"project", "environment",
          *     "subject", "actor", "changes"}}`: `changes` is the audit entry's record of the change

@@ -173,4 +173,24 @@ describeEachDatabase('webhook events', (db) => {
       ['environment.deleted', 'staging'],
     ]);
   });
+
+  it('queues nothing for a disabled subscription, and sends what waited when it is enabled again', async () => {
+    const hook = await subscribe(['flag.*']);
+    await ok('POST', `${p}/flags`, { key: 'before-pause', name: 'Before', type: 'boolean' });
+    await receiver.waitFor(() => receiver.received.length === 1);
+    // A backlog left from before the pause: an event that could not be sent yet.
+    await app.knex('webhook_events').where('webhook_ulid', hook).update({ status: 'pending', next_attempt_at: '2999-01-01T00:00:00.000Z' });
+    await ok('PUT', `${p}/webhooks/${hook}`, { url: receiver.url, events: ['flag.*'], enabled: false });
+    await ok('POST', `${p}/flags`, { key: 'while-paused', name: 'While', type: 'boolean' });
+    expect(await app.knex('webhook_events').where('webhook_ulid', hook).count({ n: '*' }).first()).toEqual({ n: 1 });
+    await app.knex('webhook_events').where('webhook_ulid', hook).update({ next_attempt_at: '2000-01-01T00:00:00.000Z' });
+    await sleep(200);
+    expect(receiver.received.length).toBe(1);
+
+    await ok('PUT', `${p}/webhooks/${hook}`, { url: receiver.url, events: ['flag.*'], enabled: true });
+    await ok('POST', `${p}/flags`, { key: 'after-pause', name: 'After', type: 'boolean' });
+    await receiver.waitFor(() => receiver.received.length === 3);
+    await settled();
+    expect(delivered().map((e) => e.data.subject.label)).toEqual(['before-pause', 'before-pause', 'after-pause']);
+  });
 });
