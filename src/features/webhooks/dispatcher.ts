@@ -163,7 +163,8 @@ export class WebhookDispatcher {
       this.settings.disableAfter,
     );
     if (!recorded) {
-      this.deps.logger.warn({ webhookEvent: event.ulid }, 'webhook delivery result dropped: the lease ran out and another attempt took over');
+      // The lease ran out and another attempt took over, or the subscription was deleted meanwhile.
+      this.deps.logger.warn({ webhookEvent: event.ulid }, 'webhook delivery result dropped: the event is no longer held by this attempt');
       return 'stop';
     }
     if (!outcome.ok) this.deps.logger.warn({ webhookEvent: event.ulid, code: outcome.code, error: outcome.error, attempts }, 'webhook delivery failed');
