@@ -178,6 +178,8 @@ describeEachDatabase('webhook events', (db) => {
     const hook = await subscribe(['flag.*']);
     await ok('POST', `${p}/flags`, { key: 'before-pause', name: 'Before', type: 'boolean' });
     await receiver.waitFor(() => receiver.received.length === 1);
+    // The receiver has it; wait for the delivery task to record that too.
+    for (let i = 0; i < 100 && (await app.knex('webhook_events').where('webhook_ulid', hook).first('status')).status !== 'delivered'; i++) await sleep(20);
     // A backlog left from before the pause: an event that could not be sent yet.
     await app.knex('webhook_events').where('webhook_ulid', hook).update({ status: 'pending', next_attempt_at: '2999-01-01T00:00:00.000Z' });
     await ok('PUT', `${p}/webhooks/${hook}`, { url: receiver.url, events: ['flag.*'], enabled: false });

@@ -7,7 +7,8 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
 import { fastWebhooks } from './webhook-fixtures.js';
 import { WebhookReceiver } from './webhook-receiver.js';
 
-const webhookSettings: Config['webhooks'] = fastWebhooks;
+// Two seconds to answer, so the retry test can let one attempt time out.
+const webhookSettings: Config['webhooks'] = { ...fastWebhooks, timeoutMs: 2_000 };
 
 describeEachDatabase('webhooks', (db) => {
   let app: TestApp;
@@ -52,7 +53,12 @@ describeEachDatabase('webhooks', (db) => {
     expect(payload.data.actor).toMatchObject({ type: 'account', name: 'Test Owner' });
     expect(delivery.id).toMatch(/^whe_/);
 
-    const log = await app.mgmt('GET', `${p}/webhooks/${hook.ulid}/deliveries`);
+    // The receiver has it; the delivery task records it right after.
+    let log = await app.mgmt('GET', `${p}/webhooks/${hook.ulid}/deliveries`);
+    for (let i = 0; i < 100 && log.body.data[0]?.status !== 'delivered'; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      log = await app.mgmt('GET', `${p}/webhooks/${hook.ulid}/deliveries`);
+    }
     expect(log.body.data).toEqual([expect.objectContaining({ ulid: delivery.id, event_type: 'flag.created', status: 'delivered', attempts: 1, last_status_code: 200 })]);
     await ok('DELETE', `${p}/webhooks/${hook.ulid}`);
     await receiver.close();
@@ -74,9 +80,9 @@ describeEachDatabase('webhooks', (db) => {
 
   it('retries after a 500 and after a timeout, and keeps each subscription in order', async () => {
     const hook = await subscribe({ events: ['flag.created'] });
-    receiver.answers = [{ status: 500 }, { status: 200, delayMs: 1_000 }];
+    receiver.answers = [{ status: 500 }, { status: 200, delayMs: 2_500 }];
     for (const key of ['order-1', 'order-2', 'order-3']) await ok('POST', `${p}/flags`, { key, name: key, type: 'boolean' });
-    await receiver.waitFor(() => receiver.received.length >= 5, 15_000);
+    await receiver.waitFor(() => receiver.received.length >= 5, 20_000);
     await new Promise((r) => setTimeout(r, 300));
     const keys = receiver.received.map((r) => (JSON.parse(r.body) as { data: { subject: { label: string } } }).data.subject.label);
     // First attempt refused (500), second timed out, then the same event again and the rest in order.
@@ -168,7 +174,8 @@ describeEachDatabase('webhooks with two instances', (db) => {
 
   beforeAll(async () => {
     const database = await db.create();
-    const config = { webhooks: webhookSettings };
+    // A generous timeout: on a loaded machine an answer read late would be retried, and sent twice.
+    const config = { webhooks: { ...webhookSettings, timeoutMs: 5_000 } };
     first = await startTestApp(db, { config, databaseUrl: database.url, keepDatabase: true });
     second = await startTestApp(db, { config, databaseUrl: database.url, keepDatabase: true });
     receiver = await new WebhookReceiver().start();
