@@ -68,7 +68,9 @@ describe('ManagementTokenService', () => {
     expect(stored.record.account_ulid).toBe(owner.account.ulid);
     expect(stored.grants.map((g) => g.project_ulid)).toEqual([p.ulid, p.ulid]);
     expect(JSON.stringify(audit.committed)).not.toContain(token.token);
-    expect(audit.committed[0]).toEqual({ action: 'token.created', subjectType: 'management_token', subjectUlid: token.ulid, subjectLabel: 'bot' });
+    expect(JSON.stringify(audit.committed)).not.toContain(stored.record.digest);
+    const { token: _secret, ...view } = token;
+    expect(audit.committed[0]).toEqual({ action: 'token.created', subjectType: 'management_token', subjectUlid: token.ulid, subjectLabel: 'bot', changes: { after: view } });
   });
 
   it('keys every unknown grant and a past expiry to its field, writing nothing', async () => {
