@@ -21,8 +21,10 @@ describe('the refreshes a write awaits before answering', () => {
     expect(await refreshBeforeAnswering(ctx, 200, never, () => undefined)).toBe('late');
     expect(performance.now() - started).toBeGreaterThanOrEqual(190);
     let second = false;
+    const secondStarted = performance.now();
     expect(await refreshBeforeAnswering(ctx, 200, async () => void (second = true), () => undefined)).toBe('late');
-    expect(performance.now() - started).toBeLessThan(400);
+    // The budget is spent: the second refresh answers at once instead of waiting its own 200 ms.
+    expect(performance.now() - secondStarted).toBeLessThan(150);
     // The later refresh still runs (in the background), so the instance catches up when it can.
     expect(second).toBe(true);
   });
