@@ -364,16 +364,20 @@ export interface components {
         DefaultValueDeclarations: components["schemas"]["DefaultValueDeclaration"][];
         /**
          * @description The served value wrapped in an object with exactly one member, named after the flag's
-         *     type.
+         *     type (`type` of the `EvaluatedFlag`): `{"boolean": true}`, `{"number": 50}`,
+         *     `{"string": "Spring sale"}`, `{"json": {"primary": "#0055ff"}}`. The other three members
+         *     are never present. Described as one object with four optional members (rather than a
+         *     `oneOf` of four objects) so that generated clients read it without ambiguity: read the
+         *     member named by `type`.
          */
         EvaluatedFlagValue: {
-            boolean: boolean;
-        } | {
-            number: number;
-        } | {
-            string: string;
-        } | {
-            json: components["schemas"]["JsonValue"];
+            /** @description The value of a `boolean` flag. */
+            boolean?: boolean;
+            /** @description The value of a `number` flag. */
+            number?: number;
+            /** @description The value of a `string` flag. */
+            string?: string;
+            json?: components["schemas"]["JsonValue"];
         };
         /** @description A flag evaluated for a context. */
         EvaluatedFlag: {
