@@ -2245,6 +2245,17 @@ export interface components {
             required_scope: string;
         };
         /**
+         * @description A 403 body: `ScopeErrorEnvelope` (with `required_scope`) when the token lacks the scope
+         *     or role, `ErrorEnvelope` when it lacks a grant or the role may not make the change.
+         */
+        ForbiddenError: components["schemas"]["ScopeErrorEnvelope"] | components["schemas"]["ErrorEnvelope"];
+        /**
+         * @description A 422 body of an operation with a request body: `ValidationError` (errors keyed by field)
+         *     when the body fails validation, `ErrorEnvelope` when a state precondition or a rule of
+         *     the current state refuses it.
+         */
+        UnprocessableError: components["schemas"]["ValidationError"] | components["schemas"]["ErrorEnvelope"];
+        /**
          * @description Request-body validation failure. `errors` maps each failing field (nested fields as
          *     dotted paths such as `criteria.0.values`; `body` for the body as a whole) to messages.
          */
@@ -2502,12 +2513,14 @@ export interface components {
             /** @description Keys of wholly granted projects. */
             projects: string[];
             /** @description Singly granted environments. */
-            environments: {
-                /** @description Project key. */
-                project: string;
-                /** @description Environment key. */
-                environment: string;
-            }[];
+            environments: components["schemas"]["EnvironmentGrant"][];
+        };
+        /** @description One singly granted environment. */
+        EnvironmentGrant: {
+            /** @description Project key. */
+            project: string;
+            /** @description Environment key. */
+            environment: string;
         };
         /**
          * @description Grants to give a new management token. Absent or both lists empty: every project. Every
@@ -2515,10 +2528,12 @@ export interface components {
          */
         TokenGrantsWrite: {
             projects?: string[];
-            environments?: {
-                project: string;
-                environment: string;
-            }[];
+            environments?: components["schemas"]["EnvironmentGrantWrite"][];
+        };
+        /** @description One environment to grant, named by project and environment keys. */
+        EnvironmentGrantWrite: {
+            project: string;
+            environment: string;
         };
         /** @description A management token without its secret. */
         ManagementToken: {
@@ -2798,12 +2813,16 @@ export interface components {
             /** @description Stable unique identifier; used for matching and percentage bucketing. */
             identifier: string;
             name?: string;
-            attributes?: {
-                key: string;
-                values: {
-                    value: string;
-                }[];
-            }[];
+            attributes?: components["schemas"]["ContextAttribute"][];
+        };
+        /** @description One named attribute of a context, with one or more string values. */
+        ContextAttribute: {
+            key: string;
+            values: components["schemas"]["ContextAttributeValue"][];
+        };
+        /** @description One value of a context attribute (always a string). */
+        ContextAttributeValue: {
+            value: string;
         };
         EvaluationResult: {
             key: string;
@@ -3225,11 +3244,13 @@ export interface components {
         PromoteResponse: {
             /** @enum {string} */
             status: "success";
-            data: {
-                promoted: components["schemas"]["PromotedTarget"][];
-                /** @description Flags already serving the same configuration in `to`. */
-                unchanged: string[];
-            };
+            data: components["schemas"]["PromoteResult"];
+        };
+        /** @description What a promote changed (the targets it created or published) and which flags already served the same configuration. */
+        PromoteResult: {
+            promoted: components["schemas"]["PromotedTarget"][];
+            /** @description Flags already serving the same configuration in `to`. */
+            unchanged: string[];
         };
         ServeRequest: {
             /** @description The value to serve, by display form (`true`, `42`, `{"a":1}`) or ulid (`val_...`). */
@@ -3264,12 +3285,14 @@ export interface components {
         };
         ConfigurationPlan: {
             changes: components["schemas"]["ConfigurationChange"][];
-            summary: {
-                create: number;
-                update: number;
-                delete: number;
-                publish: number;
-            };
+            summary: components["schemas"]["ConfigurationPlanSummary"];
+        };
+        /** @description How many changes of each kind the plan holds. */
+        ConfigurationPlanSummary: {
+            create: number;
+            update: number;
+            delete: number;
+            publish: number;
         };
         ConfigurationPlanResponse: {
             /** @enum {string} */
@@ -3300,11 +3323,15 @@ export interface components {
             comparer: components["schemas"]["Comparer"];
             /** @description Order within the rule, from 0. */
             position: number;
-            values: {
-                data: {
-                    value: string;
-                }[];
-            };
+            values: components["schemas"]["CriterionValues"];
+        };
+        /** @description The criterion values, each a string. */
+        CriterionValues: {
+            data: components["schemas"]["CriterionValue"][];
+        };
+        /** @description One criterion value. */
+        CriterionValue: {
+            value: string;
         };
         Rule: {
             /**
@@ -3318,13 +3345,15 @@ export interface components {
             description: string;
             /** @description Evaluation order within the target, from 0, lowest first. */
             position: number;
-            criteria: {
-                data: components["schemas"]["Criterion"][];
-            };
+            criteria: components["schemas"]["RuleCriteria"];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        /** @description The criteria of a rule (all must match), in position order. */
+        RuleCriteria: {
+            data: components["schemas"]["Criterion"][];
         };
         RuleWrite: {
             /** @description Ulid of a value of this flag. */
@@ -3334,11 +3363,13 @@ export interface components {
             criteria: components["schemas"]["CriterionWrite"][];
         };
         RulesOrder: {
-            rules: {
-                ulid: string;
-                /** @description Sort key; lowest first. */
-                order: number;
-            }[];
+            rules: components["schemas"]["RuleOrderItem"][];
+        };
+        /** @description The new sort key of one rule. */
+        RuleOrderItem: {
+            ulid: string;
+            /** @description Sort key; lowest first. */
+            order: number;
         };
         RuleResponse: {
             /** @enum {string} */
@@ -3505,19 +3536,25 @@ export interface components {
         };
         ContextAttributes: {
             /** @description Observed context types, most frequent first. */
-            context_types: {
-                type: string;
-                count: number;
-            }[];
+            context_types: components["schemas"]["ObservedContextType"][];
             /** @description Observed attribute names, most frequent first, each with its 100 most frequent values. */
-            attributes: {
-                key: string;
-                count: number;
-                values: {
-                    value: string;
-                    count: number;
-                }[];
-            }[];
+            attributes: components["schemas"]["ObservedAttribute"][];
+        };
+        /** @description An attribute name observed in the environment, with how often it was seen and its most frequent values. */
+        ObservedAttribute: {
+            key: string;
+            count: number;
+            values: components["schemas"]["ObservedAttributeValue"][];
+        };
+        /** @description A value of an observed attribute, with how often it was seen. */
+        ObservedAttributeValue: {
+            value: string;
+            count: number;
+        };
+        /** @description A context type observed in the environment, with how often it was seen. */
+        ObservedContextType: {
+            type: string;
+            count: number;
         };
         ContextAttributesResponse: {
             /** @enum {string} */
@@ -3620,24 +3657,8 @@ export interface components {
              * @example aud_01J8Z3K7Q9V2M8N4P6R5S1T0WG
              */
             ulid: string;
-            /**
-             * @description Who acted: the account of a personal access token, the management token itself, or
-             *     `system`. Null when the request could not be authenticated.
-             */
-            actor: {
-                /** @enum {string} */
-                type: "account" | "management_token" | "system";
-                /** @description `usr_` or `mgt_` ulid; null for `system`. */
-                ulid: string | null;
-                name: string | null;
-                /** @description Accounts only. */
-                email: string | null;
-            } | null;
-            /** @description The token used (`tok_` ulid of a personal access token, or `mgt_` ulid of a management token); null for system actions and unauthenticated requests. */
-            token: {
-                ulid: string;
-                name: string;
-            } | null;
+            actor: components["schemas"]["AuditActor"];
+            token: components["schemas"]["AuditToken"];
             /**
              * @description Null for system actions.
              * @example PUT
@@ -3661,6 +3682,24 @@ export interface components {
             created_at: string;
             changes: components["schemas"]["AuditChanges"];
         };
+        /** @description The token used (`tok_` ulid of a personal access token, or `mgt_` ulid of a management token); null for system actions and unauthenticated requests. */
+        AuditToken: {
+            ulid: string;
+            name: string;
+        } | null;
+        /**
+         * @description Who acted: the account of a personal access token, the management token itself, or
+         *     `system`. Null when the request could not be authenticated.
+         */
+        AuditActor: {
+            /** @enum {string} */
+            type: "account" | "management_token" | "system";
+            /** @description `usr_` or `mgt_` ulid; null for `system`. */
+            ulid: string | null;
+            name: string | null;
+            /** @description Accounts only. */
+            email: string | null;
+        } | null;
         /** @description An audited public API request. */
         PublicAuditEntry: {
             /** @description `aud_` followed by a ULID. */
@@ -3672,11 +3711,7 @@ export interface components {
             actor_type: "sdk_key" | "anonymous";
             /** @description The environment key's ulid (`key_...`); null for `anonymous`. */
             actor_ulid: string | null;
-            /** @description The key's environment; null for `anonymous`. */
-            environment: {
-                ulid: string;
-                key: string;
-            } | null;
+            environment: components["schemas"]["AuditEnvironment"];
             action: components["schemas"]["AuditAction"];
             /** @enum {string|null} */
             subject_type: "project" | "environment" | "environment_key" | "flag" | "flag_value" | "target" | "target_rule" | "segment" | "management_token" | "account" | "personal_token" | null;
@@ -3687,6 +3722,11 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        /** @description The key's environment; null for `anonymous`. */
+        AuditEnvironment: {
+            ulid: string;
+            key: string;
+        } | null;
         AuditEntryListResponse: {
             /** @enum {string} */
             status: "success";
@@ -3756,7 +3796,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ScopeErrorEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["ForbiddenError"];
             };
         };
         /** @description A resource named in the path does not exist (or belongs to another parent). */
@@ -3812,7 +3852,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ValidationError"] | components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["UnprocessableError"];
             };
         };
         /** @description A query parameter is invalid. */

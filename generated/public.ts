@@ -329,39 +329,64 @@ export interface components {
         /** @description One named attribute of a context, with one or more string values. */
         ContextAttribute: {
             key: string;
-            values: {
-                value: string;
-            }[];
+            values: components["schemas"]["ContextAttributeValue"][];
+        };
+        /** @description One value of a context attribute (always a string). */
+        ContextAttributeValue: {
+            value: string;
         };
         /**
          * @description A default value the application serves for a flag when the flag is unavailable. Sent as
          *     a JSON array of these in the `X-VEXIL-DEFAULT-VALUE` header (aliases `X-DEFAULT-VALUE`,
-         *     `D`). `value` must fit `type`: a JSON boolean for `boolean`, a number for `number`, a
-         *     string for `string`, any JSON value for `json`.
+         *     `D`), or in the `default_values` member of an `EvaluationRequest` body. `value` must fit
+         *     `type`: a JSON boolean for `boolean`, a number for `number`, a string for `string`, any
+         *     JSON value for `json`; `type` tells the four forms apart.
          */
-        DefaultValueDeclaration: {
+        DefaultValueDeclaration: components["schemas"]["BooleanDefaultValue"] | components["schemas"]["NumberDefaultValue"] | components["schemas"]["StringDefaultValue"] | components["schemas"]["JsonDefaultValue"];
+        /** @description The declared default of a `boolean` flag. */
+        BooleanDefaultValue: {
             /** @description The flag key. */
             key: string;
-            type: components["schemas"]["FlagType"];
-            value: components["schemas"]["JsonValue"];
-        } | {
-            /** @enum {unknown} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "boolean";
             value: boolean;
-        } | {
-            /** @enum {unknown} */
+        };
+        /** @description The declared default of a `number` flag. */
+        NumberDefaultValue: {
+            /** @description The flag key. */
+            key: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "number";
             value: number;
-        } | {
-            /** @enum {unknown} */
+        };
+        /** @description The declared default of a `string` flag. */
+        StringDefaultValue: {
+            /** @description The flag key. */
+            key: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "string";
             value: string;
-        } | {
-            /** @enum {unknown} */
-            type: "json";
         };
-        /** @description The content of the default-value header. */
-        DefaultValueDeclarations: components["schemas"]["DefaultValueDeclaration"][];
+        /** @description The declared default of a `json` flag (any JSON value). */
+        JsonDefaultValue: {
+            /** @description The flag key. */
+            key: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "json";
+            value: components["schemas"]["JsonValue"];
+        };
         /**
          * @description The served value wrapped in an object with exactly one member, named after the flag's
          *     type (`type` of the `EvaluatedFlag`): `{"boolean": true}`, `{"number": 50}`,
@@ -437,6 +462,18 @@ export interface components {
          * @enum {string}
          */
         ErrorCode: "bad_request" | "missing_token" | "invalid_token" | "expired_token" | "missing_api_key" | "invalid_api_key" | "invalid_credentials" | "forbidden" | "scope_missing" | "csrf_failed" | "password_change_required" | "not_found" | "method_not_allowed" | "idempotency_in_flight" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "invalid_query" | "invalid_cursor" | "idempotency_key_reused" | "state_conflict" | "value_in_use" | "confirmation_required" | "already_exists" | "reference_not_found" | "invalid_combination" | "date_not_in_future" | "value_type_mismatch" | "comment_required" | "url_not_allowed" | "rate_limited" | "not_implemented" | "internal_error" | "database_unavailable";
+        /** @description An OpenAPI 3.0.3 document (only its top-level members are described here). */
+        OpenApiDocument: {
+            openapi: string;
+            info: {
+                [key: string]: unknown;
+            };
+            paths: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
         Health: {
             /** @enum {string} */
             status: "ok";
@@ -444,12 +481,16 @@ export interface components {
         Readiness: {
             /** @enum {string} */
             status: "ready" | "not_ready";
-            checks: {
-                database: boolean;
-                accepting_traffic: boolean;
-            };
+            checks: components["schemas"]["ReadinessChecks"];
             /** @description What is not ready, in words. */
             reasons?: string[];
+        };
+        /** @description Each readiness condition and whether it holds. */
+        ReadinessChecks: {
+            /** @description The database answered within a second. */
+            database: boolean;
+            /** @description The instance is not shutting down. */
+            accepting_traffic: boolean;
         };
         /** @description The body of every error of the `/v1` operations. */
         ErrorEnvelope: {
@@ -470,39 +511,39 @@ export interface components {
             /** @description Every segment of the project, ordered by key. */
             segments: components["schemas"]["CompiledSegment"][];
         };
+        /**
+         * @description One flag as the evaluation engine reads it. `serving` is the newest published target in
+         *     this environment (null when none); `previous` is the published target before it, set
+         *     only while `rollout` is set (and then null when there was none), null otherwise.
+         */
         CompiledFlag: {
             key: string;
             name: string;
             type: components["schemas"]["FlagType"];
             include_in_mobile: boolean;
             include_in_client: boolean;
-            /** @description The flag's default value; null when the flag has no values. */
-            default: {
-                value: components["schemas"]["JsonValue"];
-            } | null;
-            /** @description The newest published target in this environment; null when none. */
-            serving: components["schemas"]["CompiledTarget"] | components["schemas"]["NoTarget"];
-            /**
-             * @description The published target before `serving`; set only while `rollout` is set (and then
-             *     null when there was none), null otherwise.
-             */
-            previous: components["schemas"]["CompiledTarget"] | components["schemas"]["NoTarget"];
-            /** @description Set while `serving`'s rollout is active or paused and not completed; null otherwise. */
-            rollout: {
-                percentage: number;
-            } | null;
+            default: components["schemas"]["CompiledDefaultValue"];
+            serving: components["schemas"]["CompiledTarget"];
+            previous: components["schemas"]["CompiledTarget"];
+            rollout: components["schemas"]["CompiledRollout"];
         };
+        /** @description The flag's default value; null when the flag has no values. */
+        CompiledDefaultValue: {
+            value: components["schemas"]["JsonValue"];
+        } | null;
         /**
-         * @description The JSON null of an absent target.
-         * @enum {object|null}
+         * @description The rollout of a flag's `serving` target: set while it is active or paused and not
+         *     completed; null otherwise.
          */
-        NoTarget: never | null;
-        /** @description A published target. */
+        CompiledRollout: {
+            percentage: number;
+        } | null;
+        /** @description A published target (`serving` or `previous` of a `CompiledFlag`); null where there is none. */
         CompiledTarget: {
             value: components["schemas"]["JsonValue"];
             /** @description The target's rules in position order. */
             rules: components["schemas"]["CompiledRule"][];
-        };
+        } | null;
         /** @description A targeting rule; it matches when all its criteria match. */
         CompiledRule: {
             value: components["schemas"]["JsonValue"];
@@ -524,9 +565,11 @@ export interface components {
             /** @description Identifiers that are never members (unless included). */
             excluded: string[];
             /** @description A context not listed is a member when all criteria of any rule match. */
-            rules: {
-                criteria: components["schemas"]["CompiledCriterion"][];
-            }[];
+            rules: components["schemas"]["CompiledSegmentRule"][];
+        };
+        /** @description A segment rule; it matches when all its criteria match. */
+        CompiledSegmentRule: {
+            criteria: components["schemas"]["CompiledCriterion"][];
         };
         /** @description The environment the key belongs to. */
         PayloadEnvironment: {
@@ -535,7 +578,10 @@ export interface components {
         };
         /** @description The payload for server keys. */
         ServerPayload: {
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             kind: "server";
             /** @description Equal to the response's `ETag` header value. */
             etag: string;
@@ -553,7 +599,10 @@ export interface components {
         };
         /** @description The payload for mobile and client keys. */
         ClientPayload: {
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             kind: "client";
             /** @description Equal to the response's `ETag` header value. */
             etag: string;
@@ -564,8 +613,13 @@ export interface components {
         PayloadResponse: {
             /** @enum {string} */
             status: "success";
-            data: components["schemas"]["ServerPayload"] | components["schemas"]["ClientPayload"];
+            data: components["schemas"]["Payload"];
         };
+        /**
+         * @description The payload of the key's kind, told apart by `kind`: `server` (server keys) or `client`
+         *     (mobile and client keys).
+         */
+        Payload: components["schemas"]["ServerPayload"] | components["schemas"]["ClientPayload"];
         /**
          * @description One event of `GET /v1/stream`, as a Server-Sent Events parser reads it (comment lines
          *     such as `: heartbeat` are not events). `event` is always `etag`; `data` is the compact
@@ -588,21 +642,22 @@ export interface components {
          *     the protocol allows.
          */
         OfrepEvaluationRequest: {
-            /**
-             * @description OFREP evaluation context. `targetingKey` becomes the Vexil context identifier,
-             *     `contextType` the context type (default `user`), and every other member an attribute
-             *     (values converted to strings; arrays give several values; null members ignored).
-             *     Either empty (evaluation without a context) or with a `targetingKey`: a context with
-             *     members but no `targetingKey` gets `400` `TARGETING_KEY_MISSING`. An empty
-             *     `targetingKey` is a context without an identifier: its type and attributes are
-             *     matched as sent, and it is never inside a partial rollout.
-             */
-            context?: ({
-                targetingKey?: string;
-                contextType?: string;
-            } & {
-                [key: string]: unknown;
-            }) | unknown | unknown;
+            context?: components["schemas"]["OfrepEvaluationContext"];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description OFREP evaluation context. `targetingKey` becomes the Vexil context identifier,
+         *     `contextType` the context type (default `user`), and every other member an attribute
+         *     (values converted to strings; arrays give several values; null members ignored).
+         *     Either empty (evaluation without a context) or with a `targetingKey`: a context with
+         *     members but no `targetingKey` gets `400` `TARGETING_KEY_MISSING`. An empty
+         *     `targetingKey` is a context without an identifier: its type and attributes are
+         *     matched as sent, and it is never inside a partial rollout.
+         */
+        OfrepEvaluationContext: {
+            targetingKey?: string;
+            contextType?: string;
         } & {
             [key: string]: unknown;
         };
@@ -623,24 +678,24 @@ export interface components {
              */
             variant: string;
             value: components["schemas"]["JsonValue"];
+            metadata: components["schemas"]["OfrepFlagMetadata"];
+        };
+        /**
+         * @description `resolved_by` (Vexil's resolution), `type` (the flag type) and `revision` (the flag's
+         *     own revision in this environment). OFREP allows further members whose values are
+         *     booleans, strings or numbers; Vexil sends these three.
+         */
+        OfrepFlagMetadata: {
+            resolved_by: components["schemas"]["ResolvedBy"];
+            type: components["schemas"]["FlagType"];
             /**
-             * @description `resolved_by` (Vexil's resolution), `type` (the flag type) and `revision` (the flag's
-             *     own revision in this environment).
+             * @description The environment revision at which what this flag serves in this environment last
+             *     changed: its values, name, platforms, published targets, rules or rollout, or a
+             *     segment its published rules use. Changes to other flags leave it as it is, so a
+             *     client can tell which flags changed. `0` when the flag has not changed since the
+             *     environment was created (or since before Vexil recorded per-flag changes).
              */
-            metadata: {
-                resolved_by: components["schemas"]["ResolvedBy"];
-                type: components["schemas"]["FlagType"];
-                /**
-                 * @description The environment revision at which what this flag serves in this environment last
-                 *     changed: its values, name, platforms, published targets, rules or rollout, or a
-                 *     segment its published rules use. Changes to other flags leave it as it is, so a
-                 *     client can tell which flags changed. `0` when the flag has not changed since the
-                 *     environment was created (or since before Vexil recorded per-flag changes).
-                 */
-                revision: number;
-            } & {
-                [key: string]: boolean | string | number;
-            };
+            revision: number;
         };
         /**
          * @description OFREP evaluation failure of one flag: `FLAG_NOT_FOUND` (404), `PARSE_ERROR`,
@@ -655,8 +710,10 @@ export interface components {
         };
         /** @description OFREP bulk evaluation result; each item is a success or a failure. */
         OfrepBulkEvaluationSuccess: {
-            flags: (components["schemas"]["OfrepEvaluationSuccess"] | components["schemas"]["OfrepEvaluationFailure"])[];
+            flags: components["schemas"]["OfrepBulkEvaluationItem"][];
         };
+        /** @description One flag of a bulk evaluation; a success or a failure. */
+        OfrepBulkEvaluationItem: components["schemas"]["OfrepEvaluationSuccess"] | components["schemas"]["OfrepEvaluationFailure"];
         /** @description OFREP bulk evaluation failure (the whole request). */
         OfrepBulkEvaluationFailure: {
             /** @enum {string} */
@@ -1168,13 +1225,7 @@ export interface operations {
                      *       "paths": {}
                      *     }
                      */
-                    "application/json": {
-                        openapi: string;
-                        info: Record<string, never>;
-                        paths: Record<string, never>;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["OpenApiDocument"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -58,8 +58,9 @@ function reshape(operationId: string, error: unknown, ctx: Koa.Context): unknown
     if (error instanceof BadRequestError) return new OfrepError(400, 'PARSE_ERROR', usageMessages.malformedJson, key);
     if (error instanceof ValidationError) {
       if (!touchesContext(error)) return new OfrepError(400, 'PARSE_ERROR', usageMessages.invalidBody, key);
-      // The document's `anyOf: [{maxProperties: 0}, {required: [targetingKey]}]` failed on `required`.
-      const missingKey = error.errors['context.targetingKey']?.some((m) => m.endsWith('is required.')) === true;
+      // The document's `not: {minProperties: 1, not: {required: [targetingKey]}}` (OfrepEvaluationContext)
+      // failed: the context has members but no targetingKey. It is the only `not` of the context.
+      const missingKey = error.errors.context?.some((m) => m.includes('must NOT be valid')) === true;
       return missingKey
         ? new OfrepError(400, 'TARGETING_KEY_MISSING', targetingKeyMissingMessage, key)
         : new OfrepError(400, 'INVALID_CONTEXT', publicMessages.invalidContext, key);
