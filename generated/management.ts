@@ -2347,8 +2347,8 @@ export interface components {
              *     surrogates).
              */
             name: string;
-            /** @default  */
-            description: string;
+            /** @description Defaults to the empty string when absent. */
+            description?: string;
             /**
              * @description Environments to create with the project (keys unique). Absent: `development` and
              *     `production`. Empty: none.
@@ -2417,14 +2417,14 @@ export interface components {
              *     surrogates).
              */
             name: string;
-            /** @default null */
-            description: string | null;
-            /** @default #808080 */
-            color: string;
-            /** @default false */
-            comments_required: boolean;
-            /** @default false */
-            confirmation_required: boolean;
+            /** @description Defaults to null when absent. */
+            description?: string | null;
+            /** @description Defaults to `#808080` when absent. */
+            color?: string;
+            /** @description Defaults to `false` when absent. */
+            comments_required?: boolean;
+            /** @description Defaults to `false` when absent. */
+            confirmation_required?: boolean;
         };
         /** @description Omitted optional fields keep their current values. */
         EnvironmentUpdate: {
@@ -2561,8 +2561,8 @@ export interface components {
              */
             name: string;
             scopes: components["schemas"]["TokenScope"][];
-            /** @default standard */
-            tier: components["schemas"]["TokenTier"];
+            /** @description Defaults to `standard` when absent. */
+            tier?: components["schemas"]["TokenTier"];
             grants?: components["schemas"]["TokenGrantsWrite"];
             /**
              * Format: date-time
@@ -2762,12 +2762,12 @@ export interface components {
             key: string;
             name: string;
             type: components["schemas"]["FlagType"];
-            /** @default null */
-            description: string | null;
-            /** @default true */
-            include_in_mobile: boolean;
-            /** @default true */
-            include_in_client: boolean;
+            /** @description Defaults to null when absent. */
+            description?: string | null;
+            /** @description Defaults to `true` when absent. */
+            include_in_mobile?: boolean;
+            /** @description Defaults to `true` when absent. */
+            include_in_client?: boolean;
         };
         /** @description `key` and `type` cannot change. Omitted optional fields keep their current values. */
         FlagUpdate: {
@@ -3425,26 +3425,26 @@ export interface components {
             /** @description Unique within the project; cannot change. */
             key: string;
             name: string;
-            /** @default null */
-            description: string | null;
-            /** @default [] */
-            included: string[];
-            /** @default [] */
-            excluded: string[];
-            /** @default [] */
-            rules: components["schemas"]["SegmentRuleWrite"][];
+            /** @description Defaults to null when absent. */
+            description?: string | null;
+            /** @description Defaults to an empty list when absent. */
+            included?: string[];
+            /** @description Defaults to an empty list when absent. */
+            excluded?: string[];
+            /** @description Defaults to an empty list when absent. */
+            rules?: components["schemas"]["SegmentRuleWrite"][];
         };
         /** @description Full replacement; omitted fields become null or empty. `key` cannot change. */
         SegmentUpdate: {
             name: string;
-            /** @default null */
-            description: string | null;
-            /** @default [] */
-            included: string[];
-            /** @default [] */
-            excluded: string[];
-            /** @default [] */
-            rules: components["schemas"]["SegmentRuleWrite"][];
+            /** @description Defaults to null when absent. */
+            description?: string | null;
+            /** @description Defaults to an empty list when absent. */
+            included?: string[];
+            /** @description Defaults to an empty list when absent. */
+            excluded?: string[];
+            /** @description Defaults to an empty list when absent. */
+            rules?: components["schemas"]["SegmentRuleWrite"][];
         };
         SegmentResponse: {
             /** @enum {string} */

@@ -426,11 +426,8 @@ export interface components {
         };
         /** @description How many times a flag was used, and optionally for which context. */
         UsageReport: {
-            /**
-             * @description Number of uses to record (default 1).
-             * @default 1
-             */
-            count: number;
+            /** @description Number of uses to record; 1 when absent. */
+            count?: number;
             context?: components["schemas"]["Context"];
         };
         SuccessStatus: {

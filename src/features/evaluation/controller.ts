@@ -13,8 +13,7 @@ import { ofrepContext, type InputDecoder } from './inputs.js';
 import { platformOf, type EvaluationService } from './service.js';
 
 type FlagParams = publicOperations['getEvaluatedFlag']['parameters']['path'];
-// count has a default in the document, so the generated type marks it required; the body may omit it.
-type UsageBody = Partial<publicComponents['schemas']['UsageReport']> | undefined;
+type UsageBody = publicComponents['schemas']['UsageReport'] | undefined;
 type EvaluateParams = managementOperations['evaluateFlag']['parameters']['path'];
 
 const json = { 'Content-Type': 'application/json; charset=utf-8' };
