@@ -776,12 +776,26 @@ export interface paths {
          *     published target the flag's default value is served (`default`); a flag without any
          *     value gives `value: null`, `resolved_by: unavailable`.
          *     This is a preview: it is audited (`flag.evaluated`) but not counted in insights.
+         *     Clients that cannot send JSON in a query parameter (most generated clients) use the twin
+         *     `POST .../evaluate`, which takes the context in its body and answers alike.
          *     Required scope: `flags:read`.
          *     A 422 means `context` is not a valid JSON context.
          */
         get: operations["evaluateFlag"];
         put?: never;
-        post?: never;
+        /**
+         * Evaluate a flag for a context (context in the body)
+         * @description The twin of `GET .../evaluate` for clients that cannot send JSON in a query parameter
+         *     (most generated clients): the context travels in the body (`EvaluateFlagRequest`,
+         *     `{"context": {...}}`) and the answer is exactly that of `GET .../evaluate` for the same
+         *     context: the same evaluation (a preview, not counted in insights), the same
+         *     `flag.evaluated` audit entry. Without a body (or with `{}`) the flag is evaluated for no
+         *     context. It changes nothing, so it takes no `Idempotency-Key`.
+         *     Required scope: `flags:read`.
+         *     A 422 means the body does not match `EvaluateFlagRequest` (`ValidationError`, for example
+         *     `errors.context.identifier` when the context has no identifier).
+         */
+        post: operations["evaluateFlagForContext"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2838,6 +2852,14 @@ export interface components {
              */
             resolved_by: "rule" | "rollout" | "target" | "default" | "unavailable";
         };
+        /**
+         * @description The input of `evaluateFlagForContext`: the context to evaluate for, the same document as
+         *     the `context` query parameter of `evaluateFlag` (as a JSON value rather than JSON text).
+         *     Absent: no context.
+         */
+        EvaluateFlagRequest: {
+            context?: components["schemas"]["EvaluationContext"];
+        };
         EvaluationResultResponse: {
             /** @enum {string} */
             status: "success";
@@ -3590,7 +3612,8 @@ export interface components {
          *     personal_token.created;
          *     `revokePersonalAccessToken` personal_token.revoked; `listFlags` flag.listed; `getFlag`
          *     flag.read; `createFlag` flag.created; `updateFlag` flag.updated; `deleteFlag`
-         *     flag.deleted; `bulkDeleteFlags` flag.bulk_deleted; `evaluateFlag` flag.evaluated;
+         *     flag.deleted; `bulkDeleteFlags` flag.bulk_deleted; `evaluateFlag` and
+         *     `evaluateFlagForContext` flag.evaluated;
          *     `getFlagInsights` flag.insights_read; `listStaleFlags` flag.stale_listed;
          *     `listDefaultValueReports` flag.default_value_reports_read; `listContextAttributes`
          *     context_attribute.listed; `listFlagValues` flag_value.listed; `createFlagValue` and
@@ -3624,10 +3647,12 @@ export interface components {
          *     produced by Vexil (kept for compatibility).
          *     System actions (actor type `system`): a scheduled publish target.published; an automatic
          *     rollout step target.rollout_updated, reaching 100 % target.rollout_completed.
-         *     Public API requests: `GET /v1/flags`, `GET /v1/flags/{flagKey}` and both OFREP
+         *     Public API requests: `GET /v1/flags`, `GET /v1/flags/{flagKey}`, their twins
+         *     `POST /v1/flags/evaluate` and `POST /v1/flags/{flagKey}/evaluate`, and both OFREP
          *     evaluations (single and bulk) flag.evaluated (SPEC.md: a server-side evaluation is a
          *     "Flag evaluated" event);
-         *     `POST /v1/flags/{flagKey}/usage` flag.used; `GET /v1/payload` payload.retrieved;
+         *     `POST /v1/flags/{flagKey}/usage` flag.used; `GET /v1/payload` and `POST /v1/payload`
+         *     payload.retrieved;
          *     `GET /v1/stream` payload.streamed; `GET /v1/api-docs` api_docs.read; a missing key
          *     auth.missing_key; an unknown, revoked or wrong-kind key auth.invalid_key.
          *     A request that matches no operation: unknown. flag_value.read is reserved.
@@ -5502,6 +5527,57 @@ export interface operations {
                 };
                 content?: never;
             };
+        };
+    };
+    evaluateFlagForContext: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EvaluateFlagRequest"];
+            };
+        };
+        responses: {
+            /** @description The evaluation result. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvaluationResultResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getFlagInsights: {

@@ -96,6 +96,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/flags/evaluate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Evaluate every flag of the environment (context in the body)
+         * @description The twin of `GET /v1/flags` for clients that cannot send JSON in headers (most generated
+         *     clients): the context and the declared defaults travel in the body (`EvaluationRequest`)
+         *     instead of the context and default-value headers, and the answer is exactly that of
+         *     `GET /v1/flags` for the same inputs: every flag of the key's environment evaluated for
+         *     the context (or without one), ordered by flag key, unavailable flags left out unless a
+         *     default of the same type is declared for them. Needs a server key (mobile and client keys
+         *     get `401`). Records the same "flag evaluated" events and the same `flag.evaluated` audit
+         *     entry. Reads no context or default-value header. Without a body (or with `{}`) it
+         *     evaluates without a context and without declared defaults.
+         */
+        post: operations["evaluateFlags"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/flags/{flagKey}": {
         parameters: {
             query?: never;
@@ -114,6 +142,32 @@ export interface paths {
         get: operations["getEvaluatedFlag"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/flags/{flagKey}/evaluate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Evaluate one flag (context in the body)
+         * @description The twin of `GET /v1/flags/{flagKey}` for clients that cannot send JSON in headers: the
+         *     context and the declared defaults travel in the body (`EvaluationRequest`), and the
+         *     answer is exactly that of `GET /v1/flags/{flagKey}` for the same inputs. A flag key
+         *     unknown in the environment gets `404` `Feature flag not found.`; so does a flag with no
+         *     servable value, unless the body declares a default of the same type for it. Needs a
+         *     server key (mobile and client keys get `401`). Records the same "flag evaluated" event
+         *     and `flag.evaluated` audit entry. Reads no context or default-value header.
+         */
+        post: operations["evaluateFlag"];
         delete?: never;
         options?: never;
         head?: never;
@@ -173,7 +227,17 @@ export interface paths {
          */
         get: operations["getPayload"];
         put?: never;
-        post?: never;
+        /**
+         * Get the environment payload for SDKs (context in the body)
+         * @description The twin of `GET /v1/payload` for clients that cannot send JSON in headers: the context
+         *     and the declared defaults travel in the body (`EvaluationRequest`), and the answer is
+         *     exactly that of `GET /v1/payload` for the same key and inputs, with the same `ETag`
+         *     (`If-None-Match` works alike: `304` while nothing changed). Accepts any key kind; a
+         *     server key gets the compiled configuration and its body is checked (`400` when invalid)
+         *     but not used. Each `200` records a "payload retrieved" event and the
+         *     `payload.retrieved` audit entry. Reads no context or default-value header.
+         */
+        post: operations["getPayloadForContext"];
         delete?: never;
         options?: never;
         head?: never;
@@ -423,6 +487,19 @@ export interface components {
             /** @enum {string} */
             status: "success";
             data: components["schemas"]["EvaluatedFlagItem"];
+        };
+        /**
+         * @description The inputs of an evaluation sent in a body (the POST twins of `GET /v1/flags`,
+         *     `GET /v1/flags/{flagKey}` and `GET /v1/payload`): the same documents as the context and
+         *     default-value headers, as JSON values rather than JSON text. Both members are optional.
+         */
+        EvaluationRequest: {
+            context?: components["schemas"]["Context"];
+            /**
+             * @description The defaults the application serves when a flag is unavailable (the content of the
+             *     `X-VEXIL-DEFAULT-VALUE` header).
+             */
+            default_values?: components["schemas"]["DefaultValueDeclaration"][];
         };
         /** @description How many times a flag was used, and optionally for which context. */
         UsageReport: {
@@ -762,6 +839,23 @@ export interface components {
          *     `UsageReport` (`Request body is invalid.`).
          */
         BadUsageRequest: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description The body of an evaluation twin cannot be used: its `context` does not match `Context`
+         *     (`Context was supplied but is invalid.`), its `default_values` do not match or declare a
+         *     value that does not fit its type (`Default values were supplied but are invalid.`), it is
+         *     not JSON (`Request body is not valid JSON.`), or it otherwise does not match
+         *     `EvaluationRequest` (`Request body is invalid.`).
+         */
+        BadEvaluationRequest: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1341,6 +1435,37 @@ export interface operations {
             431: components["responses"]["HeadersTooLarge"];
         };
     };
+    evaluateFlags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EvaluationRequest"];
+            };
+        };
+        responses: {
+            /** @description The evaluated flags. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvaluatedFlagListResponse"];
+                };
+            };
+            400: components["responses"]["BadEvaluationRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     getEvaluatedFlag: {
         parameters: {
             query?: never;
@@ -1409,6 +1534,45 @@ export interface operations {
             404: components["responses"]["FlagNotFound"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    evaluateFlag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of a flag of the key's environment's project. A value that does not match the flag
+                 *     key pattern cannot name a flag and gets `404` `Feature flag not found.`
+                 * @example checkout-v2
+                 */
+                flagKey: components["parameters"]["FlagKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EvaluationRequest"];
+            };
+        };
+        responses: {
+            /** @description The evaluated flag. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvaluatedFlagResponse"];
+                };
+            };
+            400: components["responses"]["BadEvaluationRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["FlagNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     recordFlagUsage: {
@@ -1524,6 +1688,47 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    getPayloadForContext: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One or more ETags from earlier responses (comma-separated), or `*`. When one of them
+                 *     equals the current ETag (weak comparison) or the value is `*`, the response is
+                 *     `304 Not Modified` without a body.
+                 * @example "srv-42-7d1f0c9a"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EvaluationRequest"];
+            };
+        };
+        responses: {
+            /** @description The payload. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadResponse"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadEvaluationRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     streamPayloadChanges: {
