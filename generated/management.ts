@@ -786,13 +786,13 @@ export interface paths {
         /**
          * Evaluate a flag for a context (context in the body)
          * @description The twin of `GET .../evaluate` for clients that cannot send JSON in a query parameter
-         *     (most generated clients): the context travels in the body (`EvaluateFlagRequest`,
+         *     (most generated clients): the context travels in the body (`ManagementEvaluationRequest`,
          *     `{"context": {...}}`) and the answer is exactly that of `GET .../evaluate` for the same
          *     context: the same evaluation (a preview, not counted in insights), the same
          *     `flag.evaluated` audit entry. Without a body (or with `{}`) the flag is evaluated for no
          *     context. It changes nothing, so it takes no `Idempotency-Key`.
          *     Required scope: `flags:read`.
-         *     A 422 means the body does not match `EvaluateFlagRequest` (`ValidationError`, for example
+         *     A 422 means the body does not match `ManagementEvaluationRequest` (`ValidationError`, for example
          *     `errors.context.identifier` when the context has no identifier).
          */
         post: operations["evaluateFlagForContext"];
@@ -2857,7 +2857,7 @@ export interface components {
          *     the `context` query parameter of `evaluateFlag` (as a JSON value rather than JSON text).
          *     Absent: no context.
          */
-        EvaluateFlagRequest: {
+        ManagementEvaluationRequest: {
             context?: components["schemas"]["EvaluationContext"];
         };
         EvaluationResultResponse: {
@@ -5554,7 +5554,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["EvaluateFlagRequest"];
+                "application/json": components["schemas"]["ManagementEvaluationRequest"];
             };
         };
         responses: {

@@ -1300,7 +1300,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": string;
                     /**
                      * @example {
                      *       "openapi": "3.0.3",
@@ -1317,6 +1316,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["OpenApiDocument"];
+                    "text/html": string;
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase } from '../support/databases.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { startTestApp, type ApiResponse, type TestApp } from '../support/test-app.js';
 import { Fixtures, managementToken, type EnvironmentFixture, type FlagFixture, type ProjectFixture } from './public-fixtures.js';
 
 /**
@@ -18,7 +18,7 @@ describeEachDatabase('management evaluateFlag and evaluateFlagForContext', (db) 
 
   const path = (flagKey: string, envKey = env.key, projectKey = project.key) =>
     `/projects/${projectKey}/flags/${flagKey}/environments/${envKey}/evaluate`;
-  type Evaluate = (flagKey: string, context?: unknown, token?: string) => ReturnType<TestApp['mgmt']>;
+  type Evaluate = (flagKey: string, context?: unknown, token?: string) => Promise<ApiResponse>;
   const forms: Record<'query' | 'body', Evaluate> = {
     query: (flagKey, context, token) =>
       app.mgmt(

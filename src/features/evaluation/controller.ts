@@ -222,7 +222,7 @@ export function managementEvaluationHandlers({ service, decoder, knex }: Evaluat
     evaluateFlagForContext: (request: ManagementRequest<EvaluateParams, Record<string, unknown>, ManagementContextBody>) =>
       evaluate(request, () => {
         if (request.body?.context === undefined) return null;
-        // The router validated the body against EvaluateFlagRequest; this is the engine's check.
+        // The router validated the body against ManagementEvaluationRequest; this is the engine's check.
         const context = decoder.contextOf(request.body.context);
         if (!context) throw new ValidationError({ context: ['The context field is invalid.'] });
         return context;
