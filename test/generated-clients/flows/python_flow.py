@@ -82,6 +82,9 @@ ofrep = pub.OFREPApi(public)
 
 check(operations.get_health().status == "ok", "getHealth")
 check(operations.get_readiness().status == "ready", "getReadiness")
+# GET /metrics (Prometheus text), once the document describes it.
+if hasattr(operations, "get_metrics"):
+    check("vexil_" in operations.get_metrics(), "getMetrics")
 check(documentation.get_public_api_docs().openapi.startswith("3.0"), "getPublicApiDocs")
 
 listed = evaluation.list_evaluated_flags().data
