@@ -210,6 +210,8 @@ await step('management tokens, accounts and a console session', async () => {
   const email = `member-${Date.now()}@example.com`;
   const account = await accounts.createAccount({ accountCreate: { name: 'Member', email, role: 'member', projects: new Set([project]) } });
   check((await accounts.listAccounts({})).data.some((a) => a.ulid === account.data.ulid), 'listAccounts');
+  const renamed = await accounts.updateAccount({ accountUlid: account.data.ulid, accountUpdate: { name: 'Member (renamed)', role: 'member', projects: new Set([project]) } });
+  check(renamed.data.name === 'Member (renamed)', 'updateAccount');
   const pat = await accounts.createPersonalAccessToken({ accountUlid: account.data.ulid, personalAccessTokenCreate: { name: 'laptop' } });
   check(pat.data.token.startsWith('pat_'), 'createPersonalAccessToken');
   await accounts.revokePersonalAccessToken({ accountUlid: account.data.ulid, tokenUlid: pat.data.ulid });
