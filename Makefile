@@ -13,11 +13,17 @@ NODE_SETUP := $(LOCAL_NODE_DIR)/bin/node
 endif
 SCHEMATHESIS_VERSION := 4.32.5
 VENV := .venv
+# The generated-clients suite: openapi-generator (the jar of the PyPI package, run on the machine's
+# Java 11+) and the runtime packages its python client needs (its requirements.txt), pinned.
+OPENAPI_GENERATOR_VERSION := 7.26.0
+PYTHON_CLIENT_PACKAGES := pydantic==2.14.4 urllib3==2.8.0 python-dateutil==2.9.0.post0 typing-extensions==4.16.0
+CLIENTS_VENV := .venv-clients
+CLIENTS_VENV_STAMP := $(CLIENTS_VENV)/.stamp-$(OPENAPI_GENERATOR_VERSION)
 # Schemathesis's generator trips a CPython 3.11 parser bug ("AST constructor recursion depth
 # mismatch"); use a newer interpreter from pyenv when the machine has one.
 PYTHON ?= $(shell for v in 3.13 3.12; do p=$$(ls -d $$HOME/.pyenv/versions/$$v*/bin/python3 2>/dev/null | tail -n 1); if [ -n "$$p" ]; then echo $$p; exit 0; fi; done; command -v python3)
 
-.PHONY: start install build generate check-generated lint-specs typecheck test test-unit-and-integration test-browser schemathesis bench clean
+.PHONY: start install build generate check-generated lint-specs typecheck test test-unit-and-integration test-browser schemathesis test-generated-clients bench clean
 
 start: build
 	node dist/src/main.js
@@ -57,7 +63,7 @@ typecheck: install
 	npx tsc --noEmit -p cli/tsconfig.json
 	npx tsc --noEmit -p web/tsconfig.json
 
-test: check-generated lint-specs typecheck test-unit-and-integration test-browser schemathesis
+test: check-generated lint-specs typecheck test-unit-and-integration test-browser schemathesis test-generated-clients
 
 # MariaDB and Redis are required here: a suite that needs one fails, naming it, when it is down
 # (instead of skipping). `make test VEXIL_REQUIRE_MARIADB=0 VEXIL_REQUIRE_REDIS=0` skips them.
@@ -79,10 +85,22 @@ $(VENV)/.stamp:
 schemathesis: build $(VENV)/.stamp
 	node test/schemathesis/run.mjs
 
+$(CLIENTS_VENV_STAMP):
+	rm -rf $(CLIENTS_VENV)
+	$(PYTHON) -m venv $(CLIENTS_VENV)
+	$(CLIENTS_VENV)/bin/pip install --quiet openapi-generator-cli==$(OPENAPI_GENERATOR_VERSION) $(PYTHON_CLIENT_PACKAGES)
+	touch $@
+
+# Clients of the served documents from openapi-generator (typescript-fetch, python), hey-api and
+# openapi-typescript + openapi-fetch: generated without warnings, compiled, and run through flows
+# that call every operation (test/generated-clients/run.ts). Output in .generated-clients/.
+test-generated-clients: build $(CLIENTS_VENV_STAMP)
+	npx tsx test/generated-clients/run.ts
+
 bench: build
 	node bench/run.mjs
 	node bench/flags-as-code.mjs
 	node bench/console.mjs
 
 clean:
-	rm -rf dist data node_modules $(VENV) .tools web/dist test-results
+	rm -rf dist data node_modules $(VENV) $(CLIENTS_VENV) .generated-clients .tools web/dist test-results

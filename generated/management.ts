@@ -776,12 +776,26 @@ export interface paths {
          *     published target the flag's default value is served (`default`); a flag without any
          *     value gives `value: null`, `resolved_by: unavailable`.
          *     This is a preview: it is audited (`flag.evaluated`) but not counted in insights.
+         *     Clients that cannot send JSON in a query parameter (most generated clients) use the twin
+         *     `POST .../evaluate`, which takes the context in its body and answers alike.
          *     Required scope: `flags:read`.
          *     A 422 means `context` is not a valid JSON context.
          */
         get: operations["evaluateFlag"];
         put?: never;
-        post?: never;
+        /**
+         * Evaluate a flag for a context (context in the body)
+         * @description The twin of `GET .../evaluate` for clients that cannot send JSON in a query parameter
+         *     (most generated clients): the context travels in the body (`ManagementEvaluationRequest`,
+         *     `{"context": {...}}`) and the answer is exactly that of `GET .../evaluate` for the same
+         *     context: the same evaluation (a preview, not counted in insights), the same
+         *     `flag.evaluated` audit entry. Without a body (or with `{}`) the flag is evaluated for no
+         *     context. It changes nothing, so it takes no `Idempotency-Key`.
+         *     Required scope: `flags:read`.
+         *     A 422 means the body does not match `ManagementEvaluationRequest` (`ValidationError`, for example
+         *     `errors.context.identifier` when the context has no identifier).
+         */
+        post: operations["evaluateFlagForContext"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2274,6 +2288,17 @@ export interface components {
             required_scope: string;
         };
         /**
+         * @description A 403 body: `ScopeErrorEnvelope` (with `required_scope`) when the token lacks the scope
+         *     or role, `ErrorEnvelope` when it lacks a grant or the role may not make the change.
+         */
+        ForbiddenError: components["schemas"]["ScopeErrorEnvelope"] | components["schemas"]["ErrorEnvelope"];
+        /**
+         * @description A 422 body of an operation with a request body: `ValidationError` (errors keyed by field)
+         *     when the body fails validation, `ErrorEnvelope` when a state precondition or a rule of
+         *     the current state refuses it.
+         */
+        UnprocessableError: components["schemas"]["ValidationError"] | components["schemas"]["ErrorEnvelope"];
+        /**
          * @description Request-body validation failure. `errors` maps each failing field (nested fields as
          *     dotted paths such as `criteria.0.values`; `body` for the body as a whole) to messages.
          */
@@ -2365,8 +2390,8 @@ export interface components {
              *     surrogates).
              */
             name: string;
-            /** @default  */
-            description: string;
+            /** @description Defaults to the empty string when absent. */
+            description?: string;
             /**
              * @description Environments to create with the project (keys unique). Absent: `development` and
              *     `production`. Empty: none.
@@ -2435,14 +2460,14 @@ export interface components {
              *     surrogates).
              */
             name: string;
-            /** @default null */
-            description: string | null;
-            /** @default #808080 */
-            color: string;
-            /** @default false */
-            comments_required: boolean;
-            /** @default false */
-            confirmation_required: boolean;
+            /** @description Defaults to null when absent. */
+            description?: string | null;
+            /** @description Defaults to `#808080` when absent. */
+            color?: string;
+            /** @description Defaults to `false` when absent. */
+            comments_required?: boolean;
+            /** @description Defaults to `false` when absent. */
+            confirmation_required?: boolean;
         };
         /** @description Omitted optional fields keep their current values. */
         EnvironmentUpdate: {
@@ -2531,12 +2556,14 @@ export interface components {
             /** @description Keys of wholly granted projects. */
             projects: string[];
             /** @description Singly granted environments. */
-            environments: {
-                /** @description Project key. */
-                project: string;
-                /** @description Environment key. */
-                environment: string;
-            }[];
+            environments: components["schemas"]["EnvironmentGrant"][];
+        };
+        /** @description One singly granted environment. */
+        EnvironmentGrant: {
+            /** @description Project key. */
+            project: string;
+            /** @description Environment key. */
+            environment: string;
         };
         /**
          * @description Grants to give a new management token. Absent or both lists empty: every project. Every
@@ -2544,10 +2571,12 @@ export interface components {
          */
         TokenGrantsWrite: {
             projects?: string[];
-            environments?: {
-                project: string;
-                environment: string;
-            }[];
+            environments?: components["schemas"]["EnvironmentGrantWrite"][];
+        };
+        /** @description One environment to grant, named by project and environment keys. */
+        EnvironmentGrantWrite: {
+            project: string;
+            environment: string;
         };
         /** @description A management token without its secret. */
         ManagementToken: {
@@ -2575,8 +2604,8 @@ export interface components {
              */
             name: string;
             scopes: components["schemas"]["TokenScope"][];
-            /** @default standard */
-            tier: components["schemas"]["TokenTier"];
+            /** @description Defaults to `standard` when absent. */
+            tier?: components["schemas"]["TokenTier"];
             grants?: components["schemas"]["TokenGrantsWrite"];
             /**
              * Format: date-time
@@ -2776,12 +2805,12 @@ export interface components {
             key: string;
             name: string;
             type: components["schemas"]["FlagType"];
-            /** @default null */
-            description: string | null;
-            /** @default true */
-            include_in_mobile: boolean;
-            /** @default true */
-            include_in_client: boolean;
+            /** @description Defaults to null when absent. */
+            description?: string | null;
+            /** @description Defaults to `true` when absent. */
+            include_in_mobile?: boolean;
+            /** @description Defaults to `true` when absent. */
+            include_in_client?: boolean;
         };
         /** @description `key` and `type` cannot change. Omitted optional fields keep their current values. */
         FlagUpdate: {
@@ -2827,12 +2856,16 @@ export interface components {
             /** @description Stable unique identifier; used for matching and percentage bucketing. */
             identifier: string;
             name?: string;
-            attributes?: {
-                key: string;
-                values: {
-                    value: string;
-                }[];
-            }[];
+            attributes?: components["schemas"]["ContextAttribute"][];
+        };
+        /** @description One named attribute of a context, with one or more string values. */
+        ContextAttribute: {
+            key: string;
+            values: components["schemas"]["ContextAttributeValue"][];
+        };
+        /** @description One value of a context attribute (always a string). */
+        ContextAttributeValue: {
+            value: string;
         };
         EvaluationResult: {
             key: string;
@@ -2847,6 +2880,14 @@ export interface components {
              * @enum {string}
              */
             resolved_by: "rule" | "rollout" | "target" | "default" | "unavailable";
+        };
+        /**
+         * @description The input of `evaluateFlagForContext`: the context to evaluate for, the same document as
+         *     the `context` query parameter of `evaluateFlag` (as a JSON value rather than JSON text).
+         *     Absent: no context.
+         */
+        ManagementEvaluationRequest: {
+            context?: components["schemas"]["EvaluationContext"];
         };
         EvaluationResultResponse: {
             /** @enum {string} */
@@ -3264,11 +3305,13 @@ export interface components {
         PromoteResponse: {
             /** @enum {string} */
             status: "success";
-            data: {
-                promoted: components["schemas"]["PromotedTarget"][];
-                /** @description Flags already serving the same configuration in `to`. */
-                unchanged: string[];
-            };
+            data: components["schemas"]["PromoteResult"];
+        };
+        /** @description What a promote changed (the targets it created or published) and which flags already served the same configuration. */
+        PromoteResult: {
+            promoted: components["schemas"]["PromotedTarget"][];
+            /** @description Flags already serving the same configuration in `to`. */
+            unchanged: string[];
         };
         ServeRequest: {
             /** @description The value to serve, by display form (`true`, `42`, `{"a":1}`) or ulid (`val_...`). */
@@ -3303,12 +3346,14 @@ export interface components {
         };
         ConfigurationPlan: {
             changes: components["schemas"]["ConfigurationChange"][];
-            summary: {
-                create: number;
-                update: number;
-                delete: number;
-                publish: number;
-            };
+            summary: components["schemas"]["ConfigurationPlanSummary"];
+        };
+        /** @description How many changes of each kind the plan holds. */
+        ConfigurationPlanSummary: {
+            create: number;
+            update: number;
+            delete: number;
+            publish: number;
         };
         ConfigurationPlanResponse: {
             /** @enum {string} */
@@ -3339,11 +3384,15 @@ export interface components {
             comparer: components["schemas"]["Comparer"];
             /** @description Order within the rule, from 0. */
             position: number;
-            values: {
-                data: {
-                    value: string;
-                }[];
-            };
+            values: components["schemas"]["CriterionValues"];
+        };
+        /** @description The criterion values, each a string. */
+        CriterionValues: {
+            data: components["schemas"]["CriterionValue"][];
+        };
+        /** @description One criterion value. */
+        CriterionValue: {
+            value: string;
         };
         Rule: {
             /**
@@ -3357,13 +3406,15 @@ export interface components {
             description: string;
             /** @description Evaluation order within the target, from 0, lowest first. */
             position: number;
-            criteria: {
-                data: components["schemas"]["Criterion"][];
-            };
+            criteria: components["schemas"]["RuleCriteria"];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        /** @description The criteria of a rule (all must match), in position order. */
+        RuleCriteria: {
+            data: components["schemas"]["Criterion"][];
         };
         RuleWrite: {
             /** @description Ulid of a value of this flag. */
@@ -3373,11 +3424,13 @@ export interface components {
             criteria: components["schemas"]["CriterionWrite"][];
         };
         RulesOrder: {
-            rules: {
-                ulid: string;
-                /** @description Sort key; lowest first. */
-                order: number;
-            }[];
+            rules: components["schemas"]["RuleOrderItem"][];
+        };
+        /** @description The new sort key of one rule. */
+        RuleOrderItem: {
+            ulid: string;
+            /** @description Sort key; lowest first. */
+            order: number;
         };
         RuleResponse: {
             /** @enum {string} */
@@ -3433,26 +3486,26 @@ export interface components {
             /** @description Unique within the project; cannot change. */
             key: string;
             name: string;
-            /** @default null */
-            description: string | null;
-            /** @default [] */
-            included: string[];
-            /** @default [] */
-            excluded: string[];
-            /** @default [] */
-            rules: components["schemas"]["SegmentRuleWrite"][];
+            /** @description Defaults to null when absent. */
+            description?: string | null;
+            /** @description Defaults to an empty list when absent. */
+            included?: string[];
+            /** @description Defaults to an empty list when absent. */
+            excluded?: string[];
+            /** @description Defaults to an empty list when absent. */
+            rules?: components["schemas"]["SegmentRuleWrite"][];
         };
         /** @description Full replacement; omitted fields become null or empty. `key` cannot change. */
         SegmentUpdate: {
             name: string;
-            /** @default null */
-            description: string | null;
-            /** @default [] */
-            included: string[];
-            /** @default [] */
-            excluded: string[];
-            /** @default [] */
-            rules: components["schemas"]["SegmentRuleWrite"][];
+            /** @description Defaults to null when absent. */
+            description?: string | null;
+            /** @description Defaults to an empty list when absent. */
+            included?: string[];
+            /** @description Defaults to an empty list when absent. */
+            excluded?: string[];
+            /** @description Defaults to an empty list when absent. */
+            rules?: components["schemas"]["SegmentRuleWrite"][];
         };
         SegmentResponse: {
             /** @enum {string} */
@@ -3544,19 +3597,25 @@ export interface components {
         };
         ContextAttributes: {
             /** @description Observed context types, most frequent first. */
-            context_types: {
-                type: string;
-                count: number;
-            }[];
+            context_types: components["schemas"]["ObservedContextType"][];
             /** @description Observed attribute names, most frequent first, each with its 100 most frequent values. */
-            attributes: {
-                key: string;
-                count: number;
-                values: {
-                    value: string;
-                    count: number;
-                }[];
-            }[];
+            attributes: components["schemas"]["ObservedAttribute"][];
+        };
+        /** @description An attribute name observed in the environment, with how often it was seen and its most frequent values. */
+        ObservedAttribute: {
+            key: string;
+            count: number;
+            values: components["schemas"]["ObservedAttributeValue"][];
+        };
+        /** @description A value of an observed attribute, with how often it was seen. */
+        ObservedAttributeValue: {
+            value: string;
+            count: number;
+        };
+        /** @description A context type observed in the environment, with how often it was seen. */
+        ObservedContextType: {
+            type: string;
+            count: number;
         };
         ContextAttributesResponse: {
             /** @enum {string} */
@@ -3597,7 +3656,8 @@ export interface components {
          *     personal_token.created;
          *     `revokePersonalAccessToken` personal_token.revoked; `listFlags` flag.listed; `getFlag`
          *     flag.read; `createFlag` flag.created; `updateFlag` flag.updated; `deleteFlag`
-         *     flag.deleted; `bulkDeleteFlags` flag.bulk_deleted; `evaluateFlag` flag.evaluated;
+         *     flag.deleted; `bulkDeleteFlags` flag.bulk_deleted; `evaluateFlag` and
+         *     `evaluateFlagForContext` flag.evaluated;
          *     `getFlagInsights` flag.insights_read; `listStaleFlags` flag.stale_listed;
          *     `listDefaultValueReports` flag.default_value_reports_read; `listContextAttributes`
          *     context_attribute.listed; `listFlagValues` flag_value.listed; `createFlagValue` and
@@ -3631,10 +3691,12 @@ export interface components {
          *     produced by Vexil (kept for compatibility).
          *     System actions (actor type `system`): a scheduled publish target.published; an automatic
          *     rollout step target.rollout_updated, reaching 100 % target.rollout_completed.
-         *     Public API requests: `GET /v1/flags`, `GET /v1/flags/{flagKey}` and both OFREP
+         *     Public API requests: `GET /v1/flags`, `GET /v1/flags/{flagKey}`, their twins
+         *     `POST /v1/flags/evaluate` and `POST /v1/flags/{flagKey}/evaluate`, and both OFREP
          *     evaluations (single and bulk) flag.evaluated (SPEC.md: a server-side evaluation is a
          *     "Flag evaluated" event);
-         *     `POST /v1/flags/{flagKey}/usage` flag.used; `GET /v1/payload` payload.retrieved;
+         *     `POST /v1/flags/{flagKey}/usage` flag.used; `GET /v1/payload` and `POST /v1/payload`
+         *     payload.retrieved;
          *     `GET /v1/stream` payload.streamed; `GET /v1/api-docs` api_docs.read; a missing key
          *     auth.missing_key; an unknown, revoked or wrong-kind key auth.invalid_key.
          *     A request that matches no operation: unknown. flag_value.read is reserved.
@@ -3664,24 +3726,8 @@ export interface components {
              * @example aud_01J8Z3K7Q9V2M8N4P6R5S1T0WG
              */
             ulid: string;
-            /**
-             * @description Who acted: the account of a personal access token, the management token itself, or
-             *     `system`. Null when the request could not be authenticated.
-             */
-            actor: {
-                /** @enum {string} */
-                type: "account" | "management_token" | "system";
-                /** @description `usr_` or `mgt_` ulid; null for `system`. */
-                ulid: string | null;
-                name: string | null;
-                /** @description Accounts only. */
-                email: string | null;
-            } | null;
-            /** @description The token used (`tok_` ulid of a personal access token, or `mgt_` ulid of a management token); null for system actions and unauthenticated requests. */
-            token: {
-                ulid: string;
-                name: string;
-            } | null;
+            actor: components["schemas"]["AuditActor"];
+            token: components["schemas"]["AuditToken"];
             /**
              * @description Null for system actions.
              * @example PUT
@@ -3705,6 +3751,24 @@ export interface components {
             created_at: string;
             changes: components["schemas"]["AuditChanges"];
         };
+        /** @description The token used (`tok_` ulid of a personal access token, or `mgt_` ulid of a management token); null for system actions and unauthenticated requests. */
+        AuditToken: {
+            ulid: string;
+            name: string;
+        } | null;
+        /**
+         * @description Who acted: the account of a personal access token, the management token itself, or
+         *     `system`. Null when the request could not be authenticated.
+         */
+        AuditActor: {
+            /** @enum {string} */
+            type: "account" | "management_token" | "system";
+            /** @description `usr_` or `mgt_` ulid; null for `system`. */
+            ulid: string | null;
+            name: string | null;
+            /** @description Accounts only. */
+            email: string | null;
+        } | null;
         /** @description An audited public API request. */
         PublicAuditEntry: {
             /** @description `aud_` followed by a ULID. */
@@ -3716,11 +3780,7 @@ export interface components {
             actor_type: "sdk_key" | "anonymous";
             /** @description The environment key's ulid (`key_...`); null for `anonymous`. */
             actor_ulid: string | null;
-            /** @description The key's environment; null for `anonymous`. */
-            environment: {
-                ulid: string;
-                key: string;
-            } | null;
+            environment: components["schemas"]["AuditEnvironment"];
             action: components["schemas"]["AuditAction"];
             /** @enum {string|null} */
             subject_type: "project" | "environment" | "environment_key" | "flag" | "flag_value" | "target" | "target_rule" | "segment" | "management_token" | "account" | "personal_token" | null;
@@ -3731,6 +3791,11 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        /** @description The key's environment; null for `anonymous`. */
+        AuditEnvironment: {
+            ulid: string;
+            key: string;
+        } | null;
         AuditEntryListResponse: {
             /** @enum {string} */
             status: "success";
@@ -3800,7 +3865,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ScopeErrorEnvelope"] | components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["ForbiddenError"];
             };
         };
         /** @description A resource named in the path does not exist (or belongs to another parent). */
@@ -3856,7 +3921,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ValidationError"] | components["schemas"]["ErrorEnvelope"];
+                "application/json": components["schemas"]["UnprocessableError"];
             };
         };
         /** @description A query parameter is invalid. */
@@ -5506,6 +5571,57 @@ export interface operations {
                 };
                 content?: never;
             };
+        };
+    };
+    evaluateFlagForContext: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ManagementEvaluationRequest"];
+            };
+        };
+        responses: {
+            /** @description The evaluation result. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvaluationResultResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getFlagInsights: {

@@ -96,6 +96,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/flags/evaluate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Evaluate every flag of the environment (context in the body)
+         * @description The twin of `GET /v1/flags` for clients that cannot send JSON in headers (most generated
+         *     clients): the context and the declared defaults travel in the body (`EvaluationRequest`)
+         *     instead of the context and default-value headers, and the answer is exactly that of
+         *     `GET /v1/flags` for the same inputs: every flag of the key's environment evaluated for
+         *     the context (or without one), ordered by flag key, unavailable flags left out unless a
+         *     default of the same type is declared for them. Needs a server key (mobile and client keys
+         *     get `401`). Records the same "flag evaluated" events and the same `flag.evaluated` audit
+         *     entry. Reads no context or default-value header. Without a body (or with `{}`) it
+         *     evaluates without a context and without declared defaults.
+         */
+        post: operations["evaluateFlags"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/flags/{flagKey}": {
         parameters: {
             query?: never;
@@ -114,6 +142,32 @@ export interface paths {
         get: operations["getEvaluatedFlag"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/flags/{flagKey}/evaluate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Evaluate one flag (context in the body)
+         * @description The twin of `GET /v1/flags/{flagKey}` for clients that cannot send JSON in headers: the
+         *     context and the declared defaults travel in the body (`EvaluationRequest`), and the
+         *     answer is exactly that of `GET /v1/flags/{flagKey}` for the same inputs. A flag key
+         *     unknown in the environment gets `404` `Feature flag not found.`; so does a flag with no
+         *     servable value, unless the body declares a default of the same type for it. Needs a
+         *     server key (mobile and client keys get `401`). Records the same "flag evaluated" event
+         *     and `flag.evaluated` audit entry. Reads no context or default-value header.
+         */
+        post: operations["evaluateFlag"];
         delete?: never;
         options?: never;
         head?: never;
@@ -173,7 +227,17 @@ export interface paths {
          */
         get: operations["getPayload"];
         put?: never;
-        post?: never;
+        /**
+         * Get the environment payload for SDKs (context in the body)
+         * @description The twin of `GET /v1/payload` for clients that cannot send JSON in headers: the context
+         *     and the declared defaults travel in the body (`EvaluationRequest`), and the answer is
+         *     exactly that of `GET /v1/payload` for the same key and inputs, with the same `ETag`
+         *     (`If-None-Match` works alike: `304` while nothing changed). Accepts any key kind; a
+         *     server key gets the compiled configuration and its body is checked (`400` when invalid)
+         *     but not used. Each `200` records a "payload retrieved" event and the
+         *     `payload.retrieved` audit entry. Reads no context or default-value header.
+         */
+        post: operations["getPayloadForContext"];
         delete?: never;
         options?: never;
         head?: never;
@@ -329,51 +393,80 @@ export interface components {
         /** @description One named attribute of a context, with one or more string values. */
         ContextAttribute: {
             key: string;
-            values: {
-                value: string;
-            }[];
+            values: components["schemas"]["ContextAttributeValue"][];
+        };
+        /** @description One value of a context attribute (always a string). */
+        ContextAttributeValue: {
+            value: string;
         };
         /**
          * @description A default value the application serves for a flag when the flag is unavailable. Sent as
          *     a JSON array of these in the `X-VEXIL-DEFAULT-VALUE` header (aliases `X-DEFAULT-VALUE`,
-         *     `D`). `value` must fit `type`: a JSON boolean for `boolean`, a number for `number`, a
-         *     string for `string`, any JSON value for `json`.
+         *     `D`), or in the `default_values` member of an `EvaluationRequest` body. `value` must fit
+         *     `type`: a JSON boolean for `boolean`, a number for `number`, a string for `string`, any
+         *     JSON value for `json`; `type` tells the four forms apart.
          */
-        DefaultValueDeclaration: {
+        DefaultValueDeclaration: components["schemas"]["BooleanDefaultValue"] | components["schemas"]["NumberDefaultValue"] | components["schemas"]["StringDefaultValue"] | components["schemas"]["JsonDefaultValue"];
+        /** @description The declared default of a `boolean` flag. */
+        BooleanDefaultValue: {
             /** @description The flag key. */
             key: string;
-            type: components["schemas"]["FlagType"];
-            value: components["schemas"]["JsonValue"];
-        } | {
-            /** @enum {unknown} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "boolean";
             value: boolean;
-        } | {
-            /** @enum {unknown} */
+        };
+        /** @description The declared default of a `number` flag. */
+        NumberDefaultValue: {
+            /** @description The flag key. */
+            key: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "number";
             value: number;
-        } | {
-            /** @enum {unknown} */
+        };
+        /** @description The declared default of a `string` flag. */
+        StringDefaultValue: {
+            /** @description The flag key. */
+            key: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "string";
             value: string;
-        } | {
-            /** @enum {unknown} */
-            type: "json";
         };
-        /** @description The content of the default-value header. */
-        DefaultValueDeclarations: components["schemas"]["DefaultValueDeclaration"][];
+        /** @description The declared default of a `json` flag (any JSON value). */
+        JsonDefaultValue: {
+            /** @description The flag key. */
+            key: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "json";
+            value: components["schemas"]["JsonValue"];
+        };
         /**
          * @description The served value wrapped in an object with exactly one member, named after the flag's
-         *     type.
+         *     type (`type` of the `EvaluatedFlag`): `{"boolean": true}`, `{"number": 50}`,
+         *     `{"string": "Spring sale"}`, `{"json": {"primary": "#0055ff"}}`. The other three members
+         *     are never present. Described as one object with four optional members (rather than a
+         *     `oneOf` of four objects) so that generated clients read it without ambiguity: read the
+         *     member named by `type`.
          */
         EvaluatedFlagValue: {
-            boolean: boolean;
-        } | {
-            number: number;
-        } | {
-            string: string;
-        } | {
-            json: components["schemas"]["JsonValue"];
+            /** @description The value of a `boolean` flag. */
+            boolean?: boolean;
+            /** @description The value of a `number` flag. */
+            number?: number;
+            /** @description The value of a `string` flag. */
+            string?: string;
+            json?: components["schemas"]["JsonValue"];
         };
         /** @description A flag evaluated for a context. */
         EvaluatedFlag: {
@@ -395,13 +488,23 @@ export interface components {
             status: "success";
             data: components["schemas"]["EvaluatedFlagItem"];
         };
+        /**
+         * @description The inputs of an evaluation sent in a body (the POST twins of `GET /v1/flags`,
+         *     `GET /v1/flags/{flagKey}` and `GET /v1/payload`): the same documents as the context and
+         *     default-value headers, as JSON values rather than JSON text. Both members are optional.
+         */
+        EvaluationRequest: {
+            context?: components["schemas"]["Context"];
+            /**
+             * @description The defaults the application serves when a flag is unavailable (the content of the
+             *     `X-VEXIL-DEFAULT-VALUE` header).
+             */
+            default_values?: components["schemas"]["DefaultValueDeclaration"][];
+        };
         /** @description How many times a flag was used, and optionally for which context. */
         UsageReport: {
-            /**
-             * @description Number of uses to record (default 1).
-             * @default 1
-             */
-            count: number;
+            /** @description Number of uses to record; 1 when absent. */
+            count?: number;
             context?: components["schemas"]["Context"];
         };
         SuccessStatus: {
@@ -433,6 +536,18 @@ export interface components {
          * @enum {string}
          */
         ErrorCode: "bad_request" | "missing_token" | "invalid_token" | "expired_token" | "missing_api_key" | "invalid_api_key" | "invalid_credentials" | "forbidden" | "scope_missing" | "csrf_failed" | "password_change_required" | "not_found" | "method_not_allowed" | "idempotency_in_flight" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "invalid_query" | "invalid_cursor" | "idempotency_key_reused" | "state_conflict" | "value_in_use" | "confirmation_required" | "already_exists" | "reference_not_found" | "invalid_combination" | "date_not_in_future" | "value_type_mismatch" | "comment_required" | "url_not_allowed" | "rate_limited" | "not_implemented" | "internal_error" | "database_unavailable";
+        /** @description An OpenAPI 3.0.3 document (only its top-level members are described here). */
+        OpenApiDocument: {
+            openapi: string;
+            info: {
+                [key: string]: unknown;
+            };
+            paths: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
         Health: {
             /** @enum {string} */
             status: "ok";
@@ -440,12 +555,16 @@ export interface components {
         Readiness: {
             /** @enum {string} */
             status: "ready" | "not_ready";
-            checks: {
-                database: boolean;
-                accepting_traffic: boolean;
-            };
+            checks: components["schemas"]["ReadinessChecks"];
             /** @description What is not ready, in words. */
             reasons?: string[];
+        };
+        /** @description Each readiness condition and whether it holds. */
+        ReadinessChecks: {
+            /** @description The database answered within a second. */
+            database: boolean;
+            /** @description The instance is not shutting down. */
+            accepting_traffic: boolean;
         };
         /** @description The body of every error of the `/v1` operations. */
         ErrorEnvelope: {
@@ -466,39 +585,39 @@ export interface components {
             /** @description Every segment of the project, ordered by key. */
             segments: components["schemas"]["CompiledSegment"][];
         };
+        /**
+         * @description One flag as the evaluation engine reads it. `serving` is the newest published target in
+         *     this environment (null when none); `previous` is the published target before it, set
+         *     only while `rollout` is set (and then null when there was none), null otherwise.
+         */
         CompiledFlag: {
             key: string;
             name: string;
             type: components["schemas"]["FlagType"];
             include_in_mobile: boolean;
             include_in_client: boolean;
-            /** @description The flag's default value; null when the flag has no values. */
-            default: {
-                value: components["schemas"]["JsonValue"];
-            } | null;
-            /** @description The newest published target in this environment; null when none. */
-            serving: components["schemas"]["CompiledTarget"] | components["schemas"]["NoTarget"];
-            /**
-             * @description The published target before `serving`; set only while `rollout` is set (and then
-             *     null when there was none), null otherwise.
-             */
-            previous: components["schemas"]["CompiledTarget"] | components["schemas"]["NoTarget"];
-            /** @description Set while `serving`'s rollout is active or paused and not completed; null otherwise. */
-            rollout: {
-                percentage: number;
-            } | null;
+            default: components["schemas"]["CompiledDefaultValue"];
+            serving: components["schemas"]["CompiledTarget"];
+            previous: components["schemas"]["CompiledTarget"];
+            rollout: components["schemas"]["CompiledRollout"];
         };
+        /** @description The flag's default value; null when the flag has no values. */
+        CompiledDefaultValue: {
+            value: components["schemas"]["JsonValue"];
+        } | null;
         /**
-         * @description The JSON null of an absent target.
-         * @enum {object|null}
+         * @description The rollout of a flag's `serving` target: set while it is active or paused and not
+         *     completed; null otherwise.
          */
-        NoTarget: never | null;
-        /** @description A published target. */
+        CompiledRollout: {
+            percentage: number;
+        } | null;
+        /** @description A published target (`serving` or `previous` of a `CompiledFlag`); null where there is none. */
         CompiledTarget: {
             value: components["schemas"]["JsonValue"];
             /** @description The target's rules in position order. */
             rules: components["schemas"]["CompiledRule"][];
-        };
+        } | null;
         /** @description A targeting rule; it matches when all its criteria match. */
         CompiledRule: {
             value: components["schemas"]["JsonValue"];
@@ -520,9 +639,11 @@ export interface components {
             /** @description Identifiers that are never members (unless included). */
             excluded: string[];
             /** @description A context not listed is a member when all criteria of any rule match. */
-            rules: {
-                criteria: components["schemas"]["CompiledCriterion"][];
-            }[];
+            rules: components["schemas"]["CompiledSegmentRule"][];
+        };
+        /** @description A segment rule; it matches when all its criteria match. */
+        CompiledSegmentRule: {
+            criteria: components["schemas"]["CompiledCriterion"][];
         };
         /** @description The environment the key belongs to. */
         PayloadEnvironment: {
@@ -531,7 +652,10 @@ export interface components {
         };
         /** @description The payload for server keys. */
         ServerPayload: {
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             kind: "server";
             /** @description Equal to the response's `ETag` header value. */
             etag: string;
@@ -549,7 +673,10 @@ export interface components {
         };
         /** @description The payload for mobile and client keys. */
         ClientPayload: {
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             kind: "client";
             /** @description Equal to the response's `ETag` header value. */
             etag: string;
@@ -560,8 +687,13 @@ export interface components {
         PayloadResponse: {
             /** @enum {string} */
             status: "success";
-            data: components["schemas"]["ServerPayload"] | components["schemas"]["ClientPayload"];
+            data: components["schemas"]["Payload"];
         };
+        /**
+         * @description The payload of the key's kind, told apart by `kind`: `server` (server keys) or `client`
+         *     (mobile and client keys).
+         */
+        Payload: components["schemas"]["ServerPayload"] | components["schemas"]["ClientPayload"];
         /**
          * @description One event of `GET /v1/stream`, as a Server-Sent Events parser reads it (comment lines
          *     such as `: heartbeat` are not events). `event` is always `etag`; `data` is the compact
@@ -584,21 +716,22 @@ export interface components {
          *     the protocol allows.
          */
         OfrepEvaluationRequest: {
-            /**
-             * @description OFREP evaluation context. `targetingKey` becomes the Vexil context identifier,
-             *     `contextType` the context type (default `user`), and every other member an attribute
-             *     (values converted to strings; arrays give several values; null members ignored).
-             *     Either empty (evaluation without a context) or with a `targetingKey`: a context with
-             *     members but no `targetingKey` gets `400` `TARGETING_KEY_MISSING`. An empty
-             *     `targetingKey` is a context without an identifier: its type and attributes are
-             *     matched as sent, and it is never inside a partial rollout.
-             */
-            context?: ({
-                targetingKey?: string;
-                contextType?: string;
-            } & {
-                [key: string]: unknown;
-            }) | unknown | unknown;
+            context?: components["schemas"]["OfrepEvaluationContext"];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description OFREP evaluation context. `targetingKey` becomes the Vexil context identifier,
+         *     `contextType` the context type (default `user`), and every other member an attribute
+         *     (values converted to strings; arrays give several values; null members ignored).
+         *     Either empty (evaluation without a context) or with a `targetingKey`: a context with
+         *     members but no `targetingKey` gets `400` `TARGETING_KEY_MISSING`. An empty
+         *     `targetingKey` is a context without an identifier: its type and attributes are
+         *     matched as sent, and it is never inside a partial rollout.
+         */
+        OfrepEvaluationContext: {
+            targetingKey?: string;
+            contextType?: string;
         } & {
             [key: string]: unknown;
         };
@@ -619,24 +752,24 @@ export interface components {
              */
             variant: string;
             value: components["schemas"]["JsonValue"];
+            metadata: components["schemas"]["OfrepFlagMetadata"];
+        };
+        /**
+         * @description `resolved_by` (Vexil's resolution), `type` (the flag type) and `revision` (the flag's
+         *     own revision in this environment). OFREP allows further members whose values are
+         *     booleans, strings or numbers; Vexil sends these three.
+         */
+        OfrepFlagMetadata: {
+            resolved_by: components["schemas"]["ResolvedBy"];
+            type: components["schemas"]["FlagType"];
             /**
-             * @description `resolved_by` (Vexil's resolution), `type` (the flag type) and `revision` (the flag's
-             *     own revision in this environment).
+             * @description The environment revision at which what this flag serves in this environment last
+             *     changed: its values, name, platforms, published targets, rules or rollout, or a
+             *     segment its published rules use. Changes to other flags leave it as it is, so a
+             *     client can tell which flags changed. `0` when the flag has not changed since the
+             *     environment was created (or since before Vexil recorded per-flag changes).
              */
-            metadata: {
-                resolved_by: components["schemas"]["ResolvedBy"];
-                type: components["schemas"]["FlagType"];
-                /**
-                 * @description The environment revision at which what this flag serves in this environment last
-                 *     changed: its values, name, platforms, published targets, rules or rollout, or a
-                 *     segment its published rules use. Changes to other flags leave it as it is, so a
-                 *     client can tell which flags changed. `0` when the flag has not changed since the
-                 *     environment was created (or since before Vexil recorded per-flag changes).
-                 */
-                revision: number;
-            } & {
-                [key: string]: boolean | string | number;
-            };
+            revision: number;
         };
         /**
          * @description OFREP evaluation failure of one flag: `FLAG_NOT_FOUND` (404), `PARSE_ERROR`,
@@ -651,8 +784,10 @@ export interface components {
         };
         /** @description OFREP bulk evaluation result; each item is a success or a failure. */
         OfrepBulkEvaluationSuccess: {
-            flags: (components["schemas"]["OfrepEvaluationSuccess"] | components["schemas"]["OfrepEvaluationFailure"])[];
+            flags: components["schemas"]["OfrepBulkEvaluationItem"][];
         };
+        /** @description One flag of a bulk evaluation; a success or a failure. */
+        OfrepBulkEvaluationItem: components["schemas"]["OfrepEvaluationSuccess"] | components["schemas"]["OfrepEvaluationFailure"];
         /** @description OFREP bulk evaluation failure (the whole request). */
         OfrepBulkEvaluationFailure: {
             /** @enum {string} */
@@ -704,6 +839,23 @@ export interface components {
          *     `UsageReport` (`Request body is invalid.`).
          */
         BadUsageRequest: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description The body of an evaluation twin cannot be used: its `context` does not match `Context`
+         *     (`Context was supplied but is invalid.`), its `default_values` do not match or declare a
+         *     value that does not fit its type (`Default values were supplied but are invalid.`), it is
+         *     not JSON (`Request body is not valid JSON.`), or it otherwise does not match
+         *     `EvaluationRequest` (`Request body is invalid.`).
+         */
+        BadEvaluationRequest: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1148,7 +1300,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": string;
                     /**
                      * @example {
                      *       "openapi": "3.0.3",
@@ -1164,13 +1315,8 @@ export interface operations {
                      *       "paths": {}
                      *     }
                      */
-                    "application/json": {
-                        openapi: string;
-                        info: Record<string, never>;
-                        paths: Record<string, never>;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["OpenApiDocument"];
+                    "text/html": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1289,6 +1435,37 @@ export interface operations {
             431: components["responses"]["HeadersTooLarge"];
         };
     };
+    evaluateFlags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EvaluationRequest"];
+            };
+        };
+        responses: {
+            /** @description The evaluated flags. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvaluatedFlagListResponse"];
+                };
+            };
+            400: components["responses"]["BadEvaluationRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     getEvaluatedFlag: {
         parameters: {
             query?: never;
@@ -1357,6 +1534,45 @@ export interface operations {
             404: components["responses"]["FlagNotFound"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    evaluateFlag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of a flag of the key's environment's project. A value that does not match the flag
+                 *     key pattern cannot name a flag and gets `404` `Feature flag not found.`
+                 * @example checkout-v2
+                 */
+                flagKey: components["parameters"]["FlagKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EvaluationRequest"];
+            };
+        };
+        responses: {
+            /** @description The evaluated flag. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvaluatedFlagResponse"];
+                };
+            };
+            400: components["responses"]["BadEvaluationRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["FlagNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     recordFlagUsage: {
@@ -1472,6 +1688,47 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
+        };
+    };
+    getPayloadForContext: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description One or more ETags from earlier responses (comma-separated), or `*`. When one of them
+                 *     equals the current ETag (weak comparison) or the value is `*`, the response is
+                 *     `304 Not Modified` without a body.
+                 * @example "srv-42-7d1f0c9a"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EvaluationRequest"];
+            };
+        };
+        responses: {
+            /** @description The payload. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadResponse"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadEvaluationRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     streamPayloadChanges: {

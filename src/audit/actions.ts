@@ -47,6 +47,7 @@ export const auditActionByOperation: Record<string, string> = {
   deleteFlag: 'flag.deleted',
   bulkDeleteFlags: 'flag.bulk_deleted',
   evaluateFlag: 'flag.evaluated',
+  evaluateFlagForContext: 'flag.evaluated',
   getFlagInsights: 'flag.insights_read',
   listStaleFlags: 'flag.stale_listed',
   listDefaultValueReports: 'flag.default_value_reports_read',
@@ -92,8 +93,12 @@ export const publicAuditActionByOperation: Record<string, string> = {
   // SPEC.md section 6: a direct call of GET /v1/flags is a "Flag evaluated" event, like GET /v1/flags/{key}.
   listEvaluatedFlags: 'flag.evaluated',
   getEvaluatedFlag: 'flag.evaluated',
+  // The POST twins (context and defaults in the body) are the same requests as far as the audit goes.
+  evaluateFlags: 'flag.evaluated',
+  evaluateFlag: 'flag.evaluated',
   recordFlagUsage: 'flag.used',
   getPayload: 'payload.retrieved',
+  getPayloadForContext: 'payload.retrieved',
   streamPayloadChanges: 'payload.streamed',
   // Both OFREP operations evaluate on the server, like GET /v1/flags (SPEC.md section 6: "Flag evaluated").
   ofrepEvaluateFlag: 'flag.evaluated',

@@ -10,7 +10,7 @@ import type { EnvironmentKeyKind } from './principal.js';
 export const apiKeyHeaders = ['x-vexil-api-key', 'x-api-key', 'x-vexil-key'] as const;
 
 /** Operations that evaluate on the server answer only server keys (SPEC.md section 5). */
-const serverKeyOperations = new Set(['listEvaluatedFlags', 'getEvaluatedFlag']);
+const serverKeyOperations = new Set(['listEvaluatedFlags', 'getEvaluatedFlag', 'evaluateFlags', 'evaluateFlag']);
 const serverOnly: readonly EnvironmentKeyKind[] = ['server'];
 const anyKind: readonly EnvironmentKeyKind[] = ['server', 'mobile', 'client'];
 

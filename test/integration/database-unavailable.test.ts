@@ -100,6 +100,7 @@ describe.runIf(!unavailable)('a database stopped with SIGSTOP', () => {
     expect(token, stdout).not.toBe('');
     expect((await management('GET', '/projects')).status).toBe(200);
     expect((await fetch(`${base}/v1/flags`, { headers: { 'x-vexil-api-key': serverKey } })).status).toBe(200);
+    expect((await management('POST', '/projects/demo/flags', { key: 'outage-flag', name: 'Outage flag', type: 'boolean' })).status).toBe(200);
 
     // Three clients create projects one after another; the server is stopped in the middle of it.
     const attempts: Attempt[] = [];
@@ -126,8 +127,18 @@ describe.runIf(!unavailable)('a database stopped with SIGSTOP', () => {
         expect(await res.json()).toMatchObject({ status: 'error', message: expect.stringMatching(/database is unavailable/), code: 'database_unavailable' });
         expect(Date.now() - started, `${method} ${route}`).toBeLessThan(limitMs);
       }
-      // Evaluation is served from memory meanwhile; readiness says the database is away.
+      // Evaluation is served from memory meanwhile, the POST twins (inputs in the body) included;
+      // readiness says the database is away.
       expect((await fetch(`${base}/v1/flags`, { headers: { 'x-vexil-api-key': serverKey } })).status).toBe(200);
+      const inputs = JSON.stringify({ context: { type: 'user', identifier: 'u-1' }, default_values: [] });
+      const post = (route: string) =>
+        fetch(`${base}${route}`, { method: 'POST', headers: { 'x-vexil-api-key': serverKey, 'content-type': 'application/json' }, body: inputs });
+      const twin = await post('/v1/flags/evaluate');
+      expect(twin.status).toBe(200);
+      const listed = (await twin.json()) as { data: Array<{ flag: { key: string } }> };
+      expect(listed.data.map((item) => item.flag.key)).toContain('outage-flag');
+      expect((await post('/v1/flags/outage-flag/evaluate')).status).toBe(200);
+      expect((await post('/v1/payload')).status).toBe(200);
       expect((await fetch(`${base}/ready`)).status).toBe(503);
       await sleep(Math.max(0, frozenAt + 6000 - Date.now()));
       writing = false;

@@ -5,17 +5,21 @@ import type { EnvironmentKeyCache } from '../../auth/environment-key-cache.js';
 import { readApiKey } from '../../auth/public-auth.js';
 import { auditActionByOperation } from '../../audit/actions.js';
 import { describePublicAudit } from '../../audit/public-audit.js';
-import { BadRequestError, OfrepError, UnprocessableError, publicMessages } from '../../http/errors.js';
+import type { Context } from '../../engine/index.js';
+import { BadRequestError, OfrepError, UnprocessableError, ValidationError, publicMessages } from '../../http/errors.js';
 import type { ManagementRequest, OperationResult, PublicRequest } from '../../http/operation.js';
 import type { StreamHub } from '../../runtime/stream-hub.js';
 import { findFlagEnvironment } from '../shared/lookup.js';
-import { ofrepContext, type InputDecoder } from './inputs.js';
+import { ofrepContext, type EvaluationBody, type EvaluationInputs, type InputDecoder } from './inputs.js';
 import { platformOf, type EvaluationService } from './service.js';
 
 type FlagParams = publicOperations['getEvaluatedFlag']['parameters']['path'];
-// count has a default in the document, so the generated type marks it required; the body may omit it.
-type UsageBody = Partial<publicComponents['schemas']['UsageReport']> | undefined;
+type UsageBody = publicComponents['schemas']['UsageReport'] | undefined;
 type EvaluateParams = managementOperations['evaluateFlag']['parameters']['path'];
+/** A POST twin's request: the context and default values in an EvaluationRequest body. */
+type TwinRequest<P = Record<string, string>> = PublicRequest<P, Record<string, unknown>, EvaluationBody | undefined>;
+type ManagementEvaluateBody = managementOperations['evaluateFlagForContext']['requestBody'];
+type ManagementContextBody = NonNullable<ManagementEvaluateBody>['content']['application/json'] | undefined;
 
 const json = { 'Content-Type': 'application/json; charset=utf-8' };
 
@@ -63,19 +67,42 @@ export function publicEvaluationHandlers({ service, decoder, hub, keyCache }: Ev
     describePublicAudit(request.ctx, { subjectUlid: entry.flagUlids.get(flagKey) ?? null });
   };
 
-  return {
-    async listEvaluatedFlags(request: PublicRequest): Promise<OperationResult> {
-      const context = decoder.contextHeader(request.headers);
-      const defaults = decoder.defaultsHeader(request.headers);
-      return { headers: json, body: await service.listEvaluated(request.principal, context, defaults) };
-    },
+  /** The inputs of a header operation: the context header first, then the default-value header. */
+  const headerInputs = (request: PublicRequest): EvaluationInputs => ({
+    context: decoder.contextHeader(request.headers),
+    defaults: decoder.defaultsHeader(request.headers),
+  });
 
-    async getEvaluatedFlag(request: PublicRequest<FlagParams>): Promise<OperationResult> {
-      const context = decoder.contextHeader(request.headers);
-      const defaults = decoder.defaultsHeader(request.headers);
-      await nameAuditedFlag(request, request.params.flagKey);
-      return { headers: json, body: await service.getEvaluated(request.principal, request.params.flagKey, context, defaults) };
-    },
+  // Each header operation and its POST twin (inputs in the body) answer through the same function.
+  const listEvaluated = async (request: PublicRequest, { context, defaults }: EvaluationInputs): Promise<OperationResult> => ({
+    headers: json,
+    body: await service.listEvaluated(request.principal, context, defaults),
+  });
+
+  const evaluatedFlag = async (request: PublicRequest<FlagParams>, { context, defaults }: EvaluationInputs): Promise<OperationResult> => {
+    await nameAuditedFlag(request, request.params.flagKey);
+    return { headers: json, body: await service.getEvaluated(request.principal, request.params.flagKey, context, defaults) };
+  };
+
+  const payload = async (request: PublicRequest, sent: EvaluationInputs): Promise<OperationResult> => {
+    // Validated for every key; server keys get the compiled configuration, so they are not used.
+    const server = request.principal.kind === 'server';
+    const context = server ? null : sent.context;
+    const defaults = server ? [] : sent.defaults;
+    const result = await service.payload(request.principal, context, defaults, request.headers['if-none-match']);
+    if (result.notModified) return { status: 304, headers: { ETag: result.etag } };
+    if (result.json !== undefined) {
+      return { headers: { ...json, ETag: result.etag }, body: serverPayloadBytes(request.principal, result.json) };
+    }
+    return { headers: { ETag: result.etag }, body: result.body };
+  };
+
+  return {
+    listEvaluatedFlags: (request: PublicRequest) => listEvaluated(request, headerInputs(request)),
+    evaluateFlags: (request: TwinRequest) => listEvaluated(request, decoder.evaluationBody(request.body)),
+
+    getEvaluatedFlag: (request: PublicRequest<FlagParams>) => evaluatedFlag(request, headerInputs(request)),
+    evaluateFlag: (request: TwinRequest<FlagParams>) => evaluatedFlag(request, decoder.evaluationBody(request.body)),
 
     async recordFlagUsage(request: PublicRequest<FlagParams, unknown, UsageBody>): Promise<OperationResult> {
       const body: NonNullable<UsageBody> = request.body ?? {};
@@ -90,20 +117,8 @@ export function publicEvaluationHandlers({ service, decoder, hub, keyCache }: Ev
       return { body: { status: 'success' } };
     },
 
-    async getPayload(request: PublicRequest): Promise<OperationResult> {
-      const server = request.principal.kind === 'server';
-      // Validated for every key; server keys get the compiled configuration, so they are not used.
-      const sentContext = decoder.contextHeader(request.headers);
-      const sentDefaults = decoder.defaultsHeader(request.headers);
-      const context = server ? null : sentContext;
-      const defaults = server ? [] : sentDefaults;
-      const result = await service.payload(request.principal, context, defaults, request.headers['if-none-match']);
-      if (result.notModified) return { status: 304, headers: { ETag: result.etag } };
-      if (result.json !== undefined) {
-        return { headers: { ...json, ETag: result.etag }, body: serverPayloadBytes(request.principal, result.json) };
-      }
-      return { headers: { ETag: result.etag }, body: result.body };
-    },
+    getPayload: (request: PublicRequest) => payload(request, headerInputs(request)),
+    getPayloadForContext: (request: TwinRequest) => payload(request, decoder.evaluationBody(request.body)),
 
     async streamPayloadChanges(request: PublicRequest): Promise<OperationResult> {
       const server = request.principal.kind === 'server';
@@ -170,31 +185,47 @@ export function publicEvaluationHandlers({ service, decoder, hub, keyCache }: Ev
   };
 }
 
-/** Management handler: evaluateFlag (specs/management.yaml). */
+/** Management handlers: evaluateFlag and its twin evaluateFlagForContext (specs/management.yaml). */
 export function managementEvaluationHandlers({ service, decoder, knex }: EvaluationHandlerDeps) {
+  /** Audits and evaluates; `readContext` runs once the path is resolved (GET: a 404 wins over a bad context). */
+  const evaluate = async (
+    request: ManagementRequest<EvaluateParams>,
+    readContext: () => Context | null,
+  ): Promise<OperationResult> => {
+    const { project, flag, environment } = await findFlagEnvironment(knex, request.principal.access, request.params);
+    request.audit.describe({
+      action: auditActionByOperation[request.operation.operationId] ?? 'flag.evaluated',
+      subjectType: 'flag',
+      subjectUlid: flag.ulid,
+      subjectLabel: flag.key,
+      projectUlid: project.ulid,
+      environmentUlid: environment.ulid,
+    });
+    const data = await service.evaluateForManagement(environment.ulid, flag, readContext());
+    return { body: { status: 'success', data } };
+  };
+
   return {
-    async evaluateFlag(request: ManagementRequest<EvaluateParams, { context?: string }>): Promise<OperationResult> {
-      const { project, flag, environment } = await findFlagEnvironment(knex, request.principal.access, request.params);
-      request.audit.describe({
-        action: auditActionByOperation.evaluateFlag ?? 'flag.evaluated',
-        subjectType: 'flag',
-        subjectUlid: flag.ulid,
-        subjectLabel: flag.key,
-        projectUlid: project.ulid,
-        environmentUlid: environment.ulid,
-      });
-      let context = null;
-      const text = request.query.context;
-      if (text !== undefined && text !== '') {
-        context = decoder.contextText(text) ?? null;
+    evaluateFlag: (request: ManagementRequest<EvaluateParams, { context?: string }>) =>
+      evaluate(request, () => {
+        const text = request.query.context;
+        if (text === undefined || text === '') return null;
+        const context = decoder.contextText(text);
         if (!context) {
           throw new UnprocessableError(
             'Invalid query parameter: context must be the JSON text of a Context object (type and identifier required).',
           );
         }
-      }
-      const data = await service.evaluateForManagement(environment.ulid, flag, context);
-      return { body: { status: 'success', data } };
-    },
+        return context;
+      }),
+
+    evaluateFlagForContext: (request: ManagementRequest<EvaluateParams, Record<string, unknown>, ManagementContextBody>) =>
+      evaluate(request, () => {
+        if (request.body?.context === undefined) return null;
+        // The router validated the body against ManagementEvaluationRequest; this is the engine's check.
+        const context = decoder.contextOf(request.body.context);
+        if (!context) throw new ValidationError({ context: ['The context field is invalid.'] });
+        return context;
+      }),
   };
 }

@@ -8,18 +8,24 @@ import {
 } from '../../http/errors.js';
 import { operationState } from '../../http/operation.js';
 import type { Stage } from '../../http/openapi/router.js';
-import { targetingKeyMissingMessage } from './inputs.js';
+import { invalidDefaultsMessage, targetingKeyMissingMessage } from './inputs.js';
 
 export const usageMessages = {
   malformedJson: 'Request body is not valid JSON.',
   invalidBody: 'Request body is invalid.',
 } as const;
 
-const flagPathOperations = new Set(['getEvaluatedFlag', 'recordFlagUsage']);
+const flagPathOperations = new Set(['getEvaluatedFlag', 'recordFlagUsage', 'evaluateFlag']);
 const ofrepOperations = new Set(['ofrepEvaluateFlag', 'ofrepEvaluateFlags']);
+/** The POST twins: context and default values in an EvaluationRequest body. */
+const evaluationBodyOperations = new Set(['evaluateFlags', 'evaluateFlag', 'getPayloadForContext']);
+
+function touches(error: ValidationError, member: string): boolean {
+  return Object.keys(error.errors).some((field) => field === member || field.startsWith(`${member}.`));
+}
 
 function touchesContext(error: ValidationError): boolean {
-  return Object.keys(error.errors).some((field) => field === 'context' || field.startsWith('context.'));
+  return touches(error, 'context');
 }
 
 /**
@@ -28,6 +34,7 @@ function touchesContext(error: ValidationError): boolean {
  * documents for them.
  * - Flag paths: a key that cannot name a flag is `404 Feature flag not found.`
  * - recordFlagUsage: body failures are 400 (not the management API's field-keyed 422).
+ * - The evaluation twins: body failures are the 400s of the context and default-value headers.
  * - OFREP: failures use OFREP's error shapes and codes (PARSE_ERROR, INVALID_CONTEXT, FLAG_NOT_FOUND).
  */
 export const publicErrorShaping: Stage = async (ctx: Koa.Context, next) => {
@@ -38,7 +45,9 @@ export const publicErrorShaping: Stage = async (ctx: Koa.Context, next) => {
 publicErrorShaping.forOperation = (op) => shapingFor(op.operationId);
 
 function shapingFor(operationId: string): Stage | undefined {
-  if (!flagPathOperations.has(operationId) && !ofrepOperations.has(operationId)) return undefined;
+  if (!flagPathOperations.has(operationId) && !ofrepOperations.has(operationId) && !evaluationBodyOperations.has(operationId)) {
+    return undefined;
+  }
   return async (ctx, next) => {
     try {
       await next();
@@ -58,8 +67,9 @@ function reshape(operationId: string, error: unknown, ctx: Koa.Context): unknown
     if (error instanceof BadRequestError) return new OfrepError(400, 'PARSE_ERROR', usageMessages.malformedJson, key);
     if (error instanceof ValidationError) {
       if (!touchesContext(error)) return new OfrepError(400, 'PARSE_ERROR', usageMessages.invalidBody, key);
-      // The document's `anyOf: [{maxProperties: 0}, {required: [targetingKey]}]` failed on `required`.
-      const missingKey = error.errors['context.targetingKey']?.some((m) => m.endsWith('is required.')) === true;
+      // The document's `not: {minProperties: 1, not: {required: [targetingKey]}}` (OfrepEvaluationContext)
+      // failed: the context has members but no targetingKey. It is the only `not` of the context.
+      const missingKey = error.errors.context?.some((m) => m.includes('must NOT be valid')) === true;
       return missingKey
         ? new OfrepError(400, 'TARGETING_KEY_MISSING', targetingKeyMissingMessage, key)
         : new OfrepError(400, 'INVALID_CONTEXT', publicMessages.invalidContext, key);
@@ -67,6 +77,17 @@ function reshape(operationId: string, error: unknown, ctx: Koa.Context): unknown
     return error;
   }
   if (error instanceof NotFoundError) return new NotFoundError(publicMessages.flagNotFound);
+  if (evaluationBodyOperations.has(operationId)) {
+    // The handler's own 400s already carry the header operations' messages.
+    const own = error instanceof BadRequestError && (error.message === publicMessages.invalidContext || error.message === invalidDefaultsMessage);
+    if (error instanceof BadRequestError && !own) return new BadRequestError(usageMessages.malformedJson);
+    if (error instanceof ValidationError) {
+      // As with the headers, the context is checked first.
+      if (touchesContext(error)) return new BadRequestError(publicMessages.invalidContext);
+      if (touches(error, 'default_values')) return new BadRequestError(invalidDefaultsMessage);
+      return new BadRequestError(usageMessages.invalidBody);
+    }
+  }
   if (operationId === 'recordFlagUsage') {
     if (error instanceof BadRequestError && error.message !== publicMessages.invalidContext) {
       return new BadRequestError(usageMessages.malformedJson);

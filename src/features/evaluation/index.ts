@@ -16,6 +16,9 @@ import { publicErrorShaping } from './error-shaping.js';
 import { InputDecoder } from './inputs.js';
 import { EvaluationService } from './service.js';
 
+/** Management POST operations that change nothing. */
+const readOnlyPosts = new Set(['evaluateFlagForContext']);
+
 /** How often buffered telemetry is written. */
 export const TELEMETRY_FLUSH_MS = 1000;
 /** SSE heartbeat comment interval (specs/public.yaml: every 15 seconds). */
@@ -74,6 +77,8 @@ export function createEvaluationFeature(deps: FeatureDeps): FeatureParts {
       await refreshBeforeAnswering(ctx, refreshBudgetMs(deps), () => refreshAndAnnounce(() => cache.refreshAfterCurrent()), logFailure);
     }
   };
+  // Reads that are POSTs (evaluate with the context in the body) change nothing: nothing to refresh.
+  afterManagementWrite.forOperation = (op) => (readOnlyPosts.has(op.operationId) ? undefined : afterManagementWrite);
   const flusher = telemetryFlusher(
     telemetry,
     new KnexTelemetryStore(deps.knex, deps.dialect),

@@ -135,6 +135,43 @@ export class InputDecoder {
     const json = parseJson(text);
     return json !== invalidJson ? this.contextOf(json) : undefined;
   }
+
+  /** Declared defaults given as a JSON value (as the header's JSON text would decode); undefined when invalid. */
+  defaultsOf(value: unknown): readonly DefaultValueDeclaration[] | undefined {
+    if (!this.defaultsSchema(value)) return undefined;
+    const parsed = parseDefaultValues(value);
+    return parsed.ok ? parsed.declarations : undefined;
+  }
+
+  /**
+   * The inputs of an evaluation twin (`EvaluationRequest` body): the same documents as the
+   * context and default-value headers, with the same 400s, checked in the same order.
+   */
+  evaluationBody(body: EvaluationBody | undefined): EvaluationInputs {
+    let context: Context | null = null;
+    if (body?.context !== undefined) {
+      context = this.contextOf(body.context) ?? null;
+      if (!context) throw new BadRequestError(publicMessages.invalidContext);
+    }
+    let defaults = noDeclarations;
+    if (body?.default_values !== undefined) {
+      const declared = this.defaultsOf(body.default_values);
+      if (!declared) throw new BadRequestError(invalidDefaultsMessage);
+      defaults = declared;
+    }
+    return { context, defaults };
+  }
+}
+
+/** The body of the evaluation twins (specs/public.yaml, EvaluationRequest), as the router validated it. */
+export interface EvaluationBody {
+  context?: unknown;
+  default_values?: unknown;
+}
+
+export interface EvaluationInputs {
+  context: Context | null;
+  defaults: readonly DefaultValueDeclaration[];
 }
 
 export type OfrepContextResult =

@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { OpenApiDocument } from '../../../src/http/openapi/document.js';
+import { ContractRoutes, startContractProxy } from '../../generated-clients/contract-proxy.js';
+import { openapiGeneratorProblems } from '../../generated-clients/generators.js';
+
+/** The judgements the generated-clients suite makes (test/generated-clients): they must be able to fail. */
+describe('generated-clients suite: openapi-generator output', () => {
+  const caller = (frame: string) => [`Caller+0\t at org.openapitools.codegen.utils.ModelUtils.getSimpleRef(ModelUtils.java:396)`, `Caller+1\t at ${frame}(X.java:1)`, 'Caller+2\t at y(Y.java:2)'];
+  const nullName = '[main] WARN  o.o.codegen.utils.ModelUtils - Failed to get the schema name: null';
+
+  it('accepts the python generator’s own warning only from where it comes from', () => {
+    const known = [nullName, ...caller('org.openapitools.codegen.languages.AbstractPythonCodegen.toDefaultValue')].join('\n');
+    expect(openapiGeneratorProblems(known, 'python')).toEqual([]);
+    expect(openapiGeneratorProblems(known, 'typescript-fetch')).toHaveLength(1);
+    const elsewhere = [nullName, ...caller('org.openapitools.codegen.OpenAPINormalizer.isSelfReference')].join('\n');
+    expect(openapiGeneratorProblems(elsewhere, 'python')).toEqual([
+      expect.stringContaining('Failed to get the schema name: null'),
+    ]);
+  });
+
+  it('reports any other warning or error, and every schema the generator had to name', () => {
+    const output = [
+      '[main] INFO  o.o.codegen.DefaultGenerator - Generating with dryRun=false',
+      '[main] INFO  o.o.codegen.InlineModelResolver - Inline schema created as listProjects_403_response. To have complete control of the model name, set the `title` field',
+      '[main] WARN  o.o.codegen.DefaultCodegen - Null schema found. Default type to `NULL_SCHEMA_ERR`',
+      ...caller('org.openapitools.codegen.DefaultCodegen.getSchemaType'),
+      '[main] ERROR o.o.codegen.DefaultGenerator - something broke',
+    ].join('\n');
+    const problems = openapiGeneratorProblems(output, 'python');
+    expect(problems).toHaveLength(3);
+    expect(problems[0]).toContain('listProjects_403_response');
+    expect(problems[1]).toContain('NULL_SCHEMA_ERR');
+    expect(problems[2]).toContain('something broke');
+  });
+});
+
+describe('generated-clients suite: the checking proxy', () => {
+  const document: OpenApiDocument = {
+    openapi: '3.0.3',
+    servers: [{ url: '/' }],
+    paths: {
+      '/things/{id}': {
+        get: {
+          operationId: 'getThing',
+          responses: {
+            '200': {
+              description: 'ok',
+              content: { 'application/json': { schema: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } } } },
+            },
+            '404': { description: 'missing' },
+          },
+        },
+      },
+    },
+  };
+  let upstream: http.Server;
+  let target = '';
+  beforeAll(async () => {
+    // /things/good answers per the document; /things/bad a body that does not match; /things/odd an undocumented 418.
+    upstream = http.createServer((req, res) => {
+      const id = req.url?.split('/').pop();
+      if (id === 'odd') return void res.writeHead(418).end();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(id === 'good' ? { id } : { name: id }));
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    target = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => upstream.close(() => resolve())));
+
+  it('passes answers through, records the operations called, and reports every answer the document does not allow', async () => {
+    const proxy = await startContractProxy('test', target, await ContractRoutes.of([document]));
+    try {
+      const good = await fetch(`${proxy.url}/things/good`);
+      expect(await good.json()).toEqual({ id: 'good' });
+      expect(proxy.failures).toEqual([]);
+      await (await fetch(`${proxy.url}/things/bad`)).text();
+      await (await fetch(`${proxy.url}/things/odd`)).text();
+      await (await fetch(`${proxy.url}/elsewhere`)).text();
+      expect(proxy.failures).toEqual([
+        expect.stringMatching(/^GET \/things\/bad \(getThing\): body does not match the schema/),
+        expect.stringMatching(/^GET \/things\/odd \(getThing\): status 418 is not documented/),
+        expect.stringMatching(/^GET \/elsewhere: no documented operation/),
+      ]);
+      expect(proxy.calls.map((c) => [c.operationId, c.status])).toEqual([
+        ['getThing', 200],
+        ['getThing', 200],
+        ['getThing', 418],
+      ]);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
