@@ -3220,11 +3220,21 @@ export interface components {
         };
         ConfigurationProject: {
             key: string;
+            /**
+             * @description Not blank (at least one character that is not white space), without control
+             *     characters other than tab, line feed and carriage return, valid Unicode (no lone
+             *     surrogates).
+             */
             name: string;
             description: string;
         };
         ConfigurationEnvironment: {
             key: string;
+            /**
+             * @description Not blank (at least one character that is not white space), without control
+             *     characters other than tab, line feed and carriage return, valid Unicode (no lone
+             *     surrogates).
+             */
             name: string;
             description: string | null;
             color: string;
@@ -3233,6 +3243,11 @@ export interface components {
         };
         ConfigurationSegment: {
             key: string;
+            /**
+             * @description Not blank (at least one character that is not white space), without control
+             *     characters other than tab, line feed and carriage return, valid Unicode (no lone
+             *     surrogates).
+             */
             name: string;
             description: string | null;
             included: string[];
@@ -3241,6 +3256,11 @@ export interface components {
         };
         ConfigurationFlag: {
             key: string;
+            /**
+             * @description Not blank (at least one character that is not white space), without control
+             *     characters other than tab, line feed and carriage return, valid Unicode (no lone
+             *     surrogates).
+             */
             name: string;
             type: components["schemas"]["FlagType"];
             description: string | null;
