@@ -52,6 +52,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics
+         * @description The instance's metrics in the Prometheus text exposition format (version 0.0.4): request
+         *     durations by API, operation and status class, evaluations by reason, snapshot revisions
+         *     and their age per environment, audit and telemetry buffers, server-sent event
+         *     connections, rate-limit refusals, database queries, scheduler runs, webhook deliveries,
+         *     and the process and event-loop metrics. Every name starts with `vexil_`; no label holds a
+         *     flag key, a context value or a secret. Never audited, never rate-limited.
+         *
+         *     Open unless the server setting `VEXIL_METRICS_TOKEN` is set; then the request must carry
+         *     `Authorization: Bearer <that token>` (401 otherwise). With `VEXIL_METRICS_PORT` set the
+         *     metrics are served on that port only, and this path on the API port answers 404.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api-docs": {
         parameters: {
             query?: never;
@@ -1279,6 +1308,58 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Readiness"];
+                };
+            };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /**
+             * @description `VEXIL_METRICS_TOKEN` is set and the request carries no bearer token (`missing_token`)
+             *     or another one (`invalid_token`).
+             */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="vexil-metrics"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The metrics are served on their own port (`VEXIL_METRICS_PORT`), not here. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Only GET (and HEAD) are answered here. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };

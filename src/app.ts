@@ -12,6 +12,8 @@ import type { OperationSpec } from './http/openapi/operations.js';
 import { requestLog } from './http/request-log.js';
 import { applyCors } from './http/operations/cors.js';
 import { healthEndpoints } from './http/operations/health.js';
+import { metricsEndpoint } from './observability/metrics-endpoint.js';
+import { requestMetrics } from './observability/request-metrics.js';
 import { serveApiReference } from './http/web/api-reference.js';
 import { consoleFiles } from './http/web/console-files.js';
 
@@ -86,7 +88,9 @@ export function createApp(c: Composition): Koa {
 
   const serveConsole = consoleFiles();
   const health = healthEndpoints(knex, c.readiness);
+  const metrics = metricsEndpoint(c.metrics, config.metrics);
   app.use(requestLog(logger));
+  app.use(requestMetrics(c.metrics.requestDurations));
   app.use(errorMiddleware(logger));
   app.use((ctx) => {
     const path = ctx.path;
@@ -98,6 +102,7 @@ export function createApp(c: Composition): Koa {
       return publicAudit(ctx, routes(ctx));
     }
     if (path === '/health' || path === '/ready') return health(ctx).then((answered) => (answered ? undefined : routes(ctx)()));
+    if (path === '/metrics') return metrics(ctx).then((answered) => (answered ? undefined : routes(ctx)()));
     // The API reference and the web console, checked after the APIs: nothing on their hot path.
     if (serveApiReference(ctx) || serveConsole(ctx)) return;
     return routes(ctx)();

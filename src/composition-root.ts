@@ -35,6 +35,8 @@ import type { Stage } from './http/openapi/router.js';
 import type { HandlerMap } from './http/operation.js';
 import { loadDocument, type LoadedDocument } from './http/openapi/document.js';
 import { createLogger } from './logger.js';
+import { recordDatabaseMetrics } from './observability/database-metrics.js';
+import { Metrics } from './observability/metrics.js';
 import { poller } from './poller.js';
 import { openDatabase } from './storage/database.js';
 import { migrateToLatest } from './storage/migrate.js';
@@ -80,6 +82,8 @@ export interface Composition {
   consoleSessions: ConsoleSessionService;
   /** What /ready reports (set shuttingDown on SIGTERM). */
   readiness: ReadinessState;
+  /** What /metrics reports. */
+  metrics: Metrics;
   auditWriter: AuditWriter;
   /** Public API audit entries, buffered and written in batches by its task. */
   publicAudit: PublicAuditBuffer;
@@ -102,6 +106,8 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     acquireMs: config.databaseAcquireTimeoutMs,
     queryMs: config.databaseQueryTimeoutMs,
   });
+  const metrics = new Metrics();
+  recordDatabaseMetrics(knex, metrics);
   if (dialect === 'mysql') await ensureMysqlDatabase(config.databaseUrl, logger);
   await migrateToLatest(knex);
   const core: CoreDeps = { config, knex, dialect, clock, logger };
@@ -112,9 +118,10 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
   await keyCache.refreshIfChanged();
   const auditWriter = new AuditWriter(clock);
   const publicAudit = new PublicAuditBuffer(knex, clock, logger);
+  metrics.addBuffer('public_audit', { depth: () => publicAudit.size, written: () => publicAudit.writtenTotal, dropped: () => publicAudit.droppedTotal });
   const consoleSessions = buildConsoleSessionService(core);
   const readiness: ReadinessState = { shuttingDown: false };
-  const deps: FeatureDeps = { ...core, documents, keyCache, auditWriter, consoleSessions, readiness };
+  const deps: FeatureDeps = { ...core, documents, keyCache, auditWriter, consoleSessions, readiness, metrics };
 
   let stopping: Promise<void> | undefined;
   const composition: Composition = {
@@ -128,6 +135,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     authenticator: new ManagementAuthenticator(credentials, clock, { cacheMs: config.revisionPollMs }),
     consoleSessions,
     readiness,
+    metrics,
     auditWriter,
     publicAudit,
     // A revoked key stops working within one poll interval on every instance.

@@ -1,7 +1,8 @@
 import { loadWebhookSettings, type WebhookSettings } from './features/webhooks/settings.js';
 import { parseCorsOrigins, type CorsOrigins } from './http/operations/cors.js';
 import { parseSecretKeyMaterial } from './auth/secret-box.js';
-import { looksLikeSecret } from './auth/secrets.js';
+import { digestSecret, looksLikeSecret } from './auth/secrets.js';
+import type { MetricsSettings } from './observability/metrics-endpoint.js';
 import { booleanSetting, choiceSetting, integerSetting, SettingError, textSetting, urlSetting } from './settings.js';
 
 /** Every setting Vexil reads from the environment, parsed once at start-up (README: Configuration). */
@@ -45,6 +46,8 @@ export interface Config {
   corsOrigins: CorsOrigins;
   /** On SIGTERM, how long the instance keeps serving (answering 503 on /ready) before it stops. */
   drainMs: number;
+  /** GET /metrics: bearer token (as a digest) and own port (VEXIL_METRICS_TOKEN, VEXIL_METRICS_PORT). */
+  metrics: MetricsSettings;
   /**
    * Console sessions: absolute lifetime, idle limit, failed sign-ins allowed per 15 minutes, and
    * how long a temporary password (generated, or set by an owner or admin) may be used.
@@ -82,6 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     importFile: env.VEXIL_IMPORT_FILE || undefined,
     corsOrigins: parseCorsOrigins(env.VEXIL_CORS_ORIGINS),
     drainMs: integerSetting(env, 'VEXIL_DRAIN_MS', 5000),
+    metrics: metricsSettings(env),
     sessions: {
       hours: integerSetting(env, 'VEXIL_SESSION_HOURS', 12, { min: 1 }),
       idleMinutes: integerSetting(env, 'VEXIL_SESSION_IDLE_MINUTES', 60, { min: 1 }),
@@ -98,6 +102,19 @@ function initOwnerToken(env: NodeJS.ProcessEnv): string | undefined {
     throw new SettingError('VEXIL_INIT_OWNER_TOKEN must be a personal access token: "pat_" followed by 32 to 200 letters and digits');
   }
   return token;
+}
+
+/** The token is kept as its digest only; messages never repeat it. */
+function metricsSettings(env: NodeJS.ProcessEnv): MetricsSettings {
+  const token = env.VEXIL_METRICS_TOKEN || undefined;
+  if (token !== undefined && !/^[\x21-\x7e]{16,512}$/.test(token)) {
+    throw new SettingError('VEXIL_METRICS_TOKEN must be 16 to 512 printable characters without spaces');
+  }
+  const port = env.VEXIL_METRICS_PORT ? integerSetting(env, 'VEXIL_METRICS_PORT', 0, { min: 1, max: 65_535 }) : undefined;
+  if (port !== undefined && port === integerSetting(env, 'PORT', 8080, { max: 65_535 })) {
+    throw new SettingError('VEXIL_METRICS_PORT must differ from PORT');
+  }
+  return { tokenDigest: token === undefined ? undefined : digestSecret(token), port };
 }
 
 function databaseUrl(env: NodeJS.ProcessEnv): string {

@@ -5,6 +5,7 @@ import { loadConfig } from './config.js';
 import { bootstrapFirstStart } from './features/accounts/bootstrap.js';
 import { importConfigurationFile } from './features/configuration/import-file.js';
 import { listen } from './listen.js';
+import { metricsApp } from './observability/metrics-endpoint.js';
 import { StartupError } from './startup-error.js';
 
 /** Process entry: configure, compose, serve; SIGTERM and SIGINT stop gracefully. */
@@ -32,6 +33,16 @@ async function main(): Promise<void> {
     await composition.close();
     throw error;
   });
+  // VEXIL_METRICS_PORT: /metrics on a port of its own (for example one only the monitoring network reaches).
+  let metricsServer: http.Server | undefined;
+  if (config.metrics.port !== undefined) {
+    metricsServer = http.createServer(metricsApp(composition.metrics, config.metrics, logger).callback());
+    await listen(metricsServer, config.metrics.port, config.host, 'VEXIL_METRICS_PORT').catch(async (error: unknown) => {
+      server.close();
+      await composition.close();
+      throw error;
+    });
+  }
   await bootstrapFirstStart(composition.core, config.initOwnerToken, undefined, config.importFile === undefined);
   if (config.importFile !== undefined) await importConfigurationFile(composition, config.importFile);
   // The keys first start created must work from the first request, not from the first poll.
@@ -40,7 +51,8 @@ async function main(): Promise<void> {
   composition.readiness.starting = false;
   markStarted();
   const redis = config.redisUrl ? 'configured' : 'not configured';
-  logger.info({ port: config.port, host: config.host, database: composition.core.dialect, redis }, 'Vexil is listening');
+  const metricsPort = config.metrics.port ?? config.port;
+  logger.info({ port: config.port, host: config.host, database: composition.core.dialect, redis, metricsPort }, 'Vexil is listening');
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -52,6 +64,8 @@ async function main(): Promise<void> {
     // Stop accepting; end streams and flush buffers; let in-flight requests finish; close the pool.
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
+    metricsServer?.close();
+    metricsServer?.closeIdleConnections();
     await composition.stopTasks();
     // A request still open after this is cut off rather than holding the shutdown.
     setTimeout(() => server.closeAllConnections(), 5000).unref();

@@ -90,6 +90,7 @@ export const publicAuditActionByOperation: Record<string, string> = {
   // Answered before the audit stage: never recorded (named so every operation has an action).
   getHealth: 'health.checked',
   getReadiness: 'readiness.checked',
+  getMetrics: 'metrics.read',
   // SPEC.md section 6: a direct call of GET /v1/flags is a "Flag evaluated" event, like GET /v1/flags/{key}.
   listEvaluatedFlags: 'flag.evaluated',
   getEvaluatedFlag: 'flag.evaluated',

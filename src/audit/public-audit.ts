@@ -86,6 +86,9 @@ export class PublicAuditBuffer {
   private entries: BufferedRow[] = [];
   private head = 0;
   private dropped = 0;
+  /** Since start, for /metrics: rows written and entries refused because the buffer was full. */
+  writtenTotal = 0;
+  droppedTotal = 0;
   private flushing: Promise<void> | undefined;
   private readonly capacity: number;
   private readonly batchSize: number;
@@ -121,6 +124,7 @@ export class PublicAuditBuffer {
   record(row: Omit<PublicAuditRow, 'ulid' | 'created_at'>, subjectNamed = false): void {
     if (this.size >= this.capacity) {
       this.dropped += 1;
+      this.droppedTotal += 1;
       return;
     }
     const now = this.clock.now();
@@ -174,6 +178,7 @@ export class PublicAuditBuffer {
       // retried whole without duplicates.
       await execute(this.knex, insertText('public_audit_entries', publicAuditColumns, batch.length), batch.flatMap(rowValues));
       this.head += batch.length;
+      this.writtenTotal += batch.length;
       // Drop written rows in bulk: shifting the array per batch made a long flush quadratic.
       if (this.head === this.entries.length || this.head >= 4096) {
         this.entries = this.entries.slice(this.head);

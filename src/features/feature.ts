@@ -6,6 +6,7 @@ import type { BackgroundTask, CoreDeps } from '../core.js';
 import type { LoadedDocument } from '../http/openapi/document.js';
 import type { Stage } from '../http/openapi/router.js';
 import type { HandlerMap } from '../http/operation.js';
+import type { Metrics } from '../observability/metrics.js';
 
 /** What a feature is built from: the core plus the few shared services. */
 export interface FeatureDeps extends CoreDeps {
@@ -14,6 +15,8 @@ export interface FeatureDeps extends CoreDeps {
   auditWriter: AuditWriter;
   consoleSessions: ConsoleSessionService;
   readiness: ReadinessState;
+  /** This instance's metrics (GET /metrics): features add what they count. */
+  metrics: Metrics;
 }
 
 /** What a feature contributes to the application. Every part is optional. */

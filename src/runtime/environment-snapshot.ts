@@ -19,6 +19,8 @@ type FlagChanges = Extract<LoadedChanges, { kind: 'flags' }>;
 export class EnvironmentSnapshot {
   private digest: string | undefined;
   private payloadJson: string | undefined;
+  /** When this revision started being served here (ms since the epoch; /metrics reports its age). */
+  readonly servedSince = Date.now();
 
   constructor(
     readonly environmentUlid: string,

@@ -55,6 +55,11 @@ export class SnapshotCache {
     return () => this.listeners.delete(listener);
   }
 
+  /** Every cached snapshot. */
+  all(): IterableIterator<EnvironmentSnapshot> {
+    return this.entries.values();
+  }
+
   /** Number of cached environments. */
   get size(): number {
     return this.entries.size;

@@ -124,6 +124,8 @@ export class TelemetryBuffer {
   private contexts: ContextObservationDelta[] = [];
   /** Events refused because the buffer was full, since the last drain. */
   dropped = 0;
+  /** The same since start (for /metrics). */
+  droppedTotal = 0;
 
   constructor(readonly maxEntries = 50_000) {}
 
@@ -135,6 +137,7 @@ export class TelemetryBuffer {
   private full(): boolean {
     if (this.size < this.maxEntries) return false;
     this.dropped++;
+    this.droppedTotal++;
     return true;
   }
 

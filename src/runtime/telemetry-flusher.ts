@@ -6,6 +6,8 @@ import type { TelemetryStore } from './telemetry-store.js';
 export interface TelemetryFlusher extends BackgroundTask {
   /** Writes what the buffer holds now (also what the interval and stop() do). */
   flush(): Promise<void>;
+  /** Rows written since start (for /metrics). */
+  readonly written: number;
 }
 
 /**
@@ -22,6 +24,7 @@ export function telemetryFlusher(
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
   let chain: Promise<void> = Promise.resolve();
+  let written = 0;
 
   const flushBody = async () => {
     const dropped = buffer.dropped;
@@ -36,6 +39,7 @@ export function telemetryFlusher(
       failed = batch;
     }
     const failures = failed.flags.length + failed.defaultReports.length + failed.contexts.length;
+    written += batch.flags.length + batch.defaultReports.length + batch.contexts.length - failures;
     if (failures > 0) {
       logger.warn({ failures }, 'telemetry entries kept for the next flush');
       buffer.restore(failed);
@@ -62,6 +66,9 @@ export function telemetryFlusher(
   return {
     name: 'telemetry-flusher',
     flush,
+    get written() {
+      return written;
+    },
     start() {
       if (!stopped) return;
       stopped = false;

@@ -1,4 +1,6 @@
+import type { EventEmitter } from 'node:events';
 import type { Knex } from 'knex';
+import { announceQuery } from '../observability/query-events.js';
 
 /**
  * Runs fixed SQL text with `?` bindings on the pool's connection (or a transaction's), without
@@ -26,7 +28,7 @@ interface MysqlConnection {
     callback: (error: Error | null, rows: unknown) => void,
   ): void;
 }
-interface PoolClient {
+interface PoolClient extends EventEmitter {
   driverName: string;
   acquireConnection(): Promise<unknown>;
   releaseConnection(connection: unknown): unknown;
@@ -43,15 +45,21 @@ function sqliteStatement(connection: SqliteConnection, sql: string, arrays = fal
 
 async function onConnection<T>(
   db: Knex | Knex.Transaction,
+  sql: string,
   sqlite: (connection: SqliteConnection) => T,
   mysql: (connection: MysqlConnection) => Promise<T>,
 ): Promise<T> {
   const client = db.client as PoolClient;
   const connection = await client.acquireConnection();
+  // Knex's own query events, so metrics and traces see these statements too.
+  const finished = announceQuery(client, sql);
   try {
-    return client.driverName === 'better-sqlite3'
-      ? sqlite(connection as SqliteConnection)
-      : await mysql(connection as MysqlConnection);
+    const result = client.driverName === 'better-sqlite3' ? sqlite(connection as SqliteConnection) : await mysql(connection as MysqlConnection);
+    finished();
+    return result;
+  } catch (error) {
+    finished(error);
+    throw error;
   } finally {
     await client.releaseConnection(connection);
   }
@@ -67,6 +75,7 @@ function mysqlQuery(connection: MysqlConnection, sql: string, values: readonly V
 export function execute(db: Knex | Knex.Transaction, sql: string, values: readonly Value[]): Promise<void> {
   return onConnection(
     db,
+    sql,
     (connection) => void sqliteStatement(connection, sql).run(values),
     async (connection) => void (await mysqlQuery(connection, sql, values)),
   );
@@ -79,6 +88,7 @@ export function execute(db: Knex | Knex.Transaction, sql: string, values: readon
 export function selectArrays(db: Knex | Knex.Transaction, sql: string, values: readonly Value[]): Promise<unknown[][]> {
   return onConnection(
     db,
+    sql,
     (connection) => sqliteStatement(connection, sql, true).all(values),
     async (connection) => (await mysqlQuery(connection, sql, values, true)) as unknown[][],
   );

@@ -5,7 +5,7 @@ import { poller } from '../../poller.js';
 import { pollingOnly, redisNotifier } from '../../runtime/change-notifier.js';
 import type { EnvironmentRevision } from '../../runtime/config-source.js';
 import { KnexConfigSource } from '../../runtime/config-loader.js';
-import { SnapshotCache } from '../../runtime/snapshot-cache.js';
+import { SnapshotCache, type EnvironmentSnapshot } from '../../runtime/snapshot-cache.js';
 import { StreamHub } from '../../runtime/stream-hub.js';
 import { TelemetryBuffer } from '../../runtime/telemetry-buffer.js';
 import { telemetryFlusher } from '../../runtime/telemetry-flusher.js';
@@ -15,6 +15,8 @@ import { managementEvaluationHandlers, publicEvaluationHandlers } from './contro
 import { publicErrorShaping } from './error-shaping.js';
 import { InputDecoder } from './inputs.js';
 import { EvaluationService } from './service.js';
+import type { Metrics } from '../../observability/metrics.js';
+import type { TelemetryFlusher } from '../../runtime/telemetry-flusher.js';
 
 /** Management POST operations that change nothing. */
 const readOnlyPosts = new Set(['evaluateFlagForContext']);
@@ -38,7 +40,7 @@ export const STREAM_HEARTBEAT_MS = 15_000;
 export function createEvaluationFeature(deps: FeatureDeps): FeatureParts {
   const cache = new SnapshotCache(new KnexConfigSource(deps.knex, deps.dialect), deps.logger);
   const telemetry = new TelemetryBuffer();
-  const service = new EvaluationService(cache, telemetry, deps.clock);
+  const service = new EvaluationService(cache, telemetry, deps.clock, deps.metrics.evaluations);
   const decoder = new InputDecoder(deps.documents.public.dereferenced);
   const hub = new StreamHub(cache, {
     heartbeatMs: STREAM_HEARTBEAT_MS,
@@ -87,6 +89,8 @@ export function createEvaluationFeature(deps: FeatureDeps): FeatureParts {
     deps.logger,
   );
 
+  observeServingState(deps.metrics, cache, hub, telemetry, flusher);
+
   const handlerDeps = { service, decoder, hub, keyCache: deps.keyCache, knex: deps.knex };
   return {
     publicHandlers: publicEvaluationHandlers(handlerDeps),
@@ -96,4 +100,21 @@ export function createEvaluationFeature(deps: FeatureDeps): FeatureParts {
     // Streams end before the flusher's final write; the flusher stops last.
     tasks: [notifier, snapshots, hub, flusher],
   };
+}
+
+/** What /metrics reads from the serving path at scrape time: snapshots, streams, the telemetry buffer. */
+function observeServingState(metrics: Metrics, cache: SnapshotCache, hub: StreamHub, telemetry: TelemetryBuffer, flusher: TelemetryFlusher): void {
+  const perEnvironment = (value: (entry: EnvironmentSnapshot, now: number) => number) => () => {
+    const now = Date.now();
+    return [...cache.all()].map((entry) => ({ labels: { environment: entry.environmentUlid, environment_key: entry.environmentKey }, value: value(entry, now) }));
+  };
+  metrics.collect('gauge', 'vexil_snapshot_revision', 'Configuration revision this instance serves, per environment.', perEnvironment((entry) => entry.revision));
+  metrics.collect(
+    'gauge',
+    'vexil_snapshot_age_seconds',
+    'Seconds since this instance started serving the newest change of the environment (its current revision).',
+    perEnvironment((entry, now) => Math.max(0, (now - entry.servedSince) / 1000)),
+  );
+  metrics.collect('gauge', 'vexil_stream_connections', 'Open server-sent event streams (GET /v1/stream).', () => [{ value: hub.size }]);
+  metrics.addBuffer('telemetry', { depth: () => telemetry.size, written: () => flusher.written, dropped: () => telemetry.droppedTotal });
 }

@@ -14,6 +14,7 @@ import { NotFoundError, OfrepError, UnauthorizedError, publicMessages } from '..
 import { digestParts, entityTag, ifNoneMatchMatches } from '../../runtime/etag.js';
 import type { EnvironmentSnapshot, SnapshotCache } from '../../runtime/snapshot-cache.js';
 import type { Platform, TelemetryBuffer } from '../../runtime/telemetry-buffer.js';
+import { newEvaluationCounts, type EvaluationCounts } from '../../observability/metrics.js';
 import { evaluatedFlagJson, evaluatedListJson } from './evaluated-json.js';
 
 export interface OfrepSuccess {
@@ -95,7 +96,13 @@ export class EvaluationService {
     private readonly cache: SnapshotCache,
     private readonly telemetry: TelemetryBuffer,
     private readonly clock: Clock,
+    /** Evaluations served, by reason (read by /metrics): plain increments on the serving path. */
+    private readonly evaluations: EvaluationCounts = newEvaluationCounts(),
   ) {}
+
+  private count(outcomes: readonly EvaluationOutcome[]): void {
+    for (let i = 0; i < outcomes.length; i++) this.evaluations[outcomes[i]!.resolved_by]++;
+  }
 
   /** The key's environment (from memory; an environment created moments ago is loaded once). */
   async environment(principal: PublicPrincipal): Promise<EnvironmentSnapshot> {
@@ -143,6 +150,7 @@ export class EvaluationService {
   ): Promise<string> {
     const entry = await this.environment(principal);
     const outcomes = evaluateAll(entry.snapshot, context, declarations);
+    this.count(outcomes);
     const at = this.now();
     this.telemetry.recordWholeEnvironment(entry.environmentUlid, 'server', 'evaluated', at);
     this.reportDefaults(entry, entry.snapshot.keys(), declarations, at);
@@ -164,6 +172,7 @@ export class EvaluationService {
     const info = entry.snapshot.flag(flagKey);
     const declaration = info && declarations.find((d) => d.key === flagKey && d.type === info.type);
     const outcome = info ? evaluateFlag(entry.snapshot, flagKey, context, declaration) : undefined;
+    if (outcome) this.evaluations[outcome.resolved_by]++;
     const at = this.now();
     const flagUlid = entry.flagUlids.get(flagKey);
     if (info && flagUlid) this.telemetry.recordFlag(entry.environmentUlid, flagUlid, 'evaluated', 1, at);
@@ -211,6 +220,7 @@ export class EvaluationService {
     if (platform === 'server') return { notModified: false, etag, json: entry.serverPayloadJson };
 
     const outcomes = evaluateAll(entry.snapshot, context, declarations, { platform });
+    this.count(outcomes);
     const requested = entry.config.flags.filter((f) => visibleOn(platform, f)).map((f) => f.key);
     this.reportDefaults(entry, requested, declarations, at);
     this.observe(entry, context, at);
@@ -237,6 +247,7 @@ export class EvaluationService {
     const info = entry.snapshot.flag(flagKey);
     const visible = info !== undefined && visibleOn(platform, info);
     const outcome = visible ? evaluateFlag(entry.snapshot, flagKey, context) : undefined;
+    if (outcome) this.evaluations[outcome.resolved_by]++;
     const at = this.now();
     const flagUlid = entry.flagUlids.get(flagKey);
     if (visible && flagUlid) this.telemetry.recordFlag(entry.environmentUlid, flagUlid, 'evaluated', 1, at);
@@ -274,6 +285,7 @@ export class EvaluationService {
         }
       }
     }
+    for (const flag of flags) if ('metadata' in flag) this.evaluations[flag.metadata.resolved_by]++;
     const at = this.now();
     this.telemetry.recordWholeEnvironment(entry.environmentUlid, platform, 'evaluated', at);
     this.observe(entry, context, at);

@@ -26,8 +26,10 @@ export function createRateLimitsFeature(deps: FeatureDeps): FeatureParts {
     },
   };
   return {
-    publicStages: { beforeAuthentication: [publicRateLimit(limiter, config, clock)] },
-    managementStages: { afterAuthentication: [managementRateLimit(limiter, config, clock)] },
+    publicStages: { beforeAuthentication: [publicRateLimit(limiter, config, clock, deps.metrics.rateLimitRejections.series('public'))] },
+    managementStages: {
+      afterAuthentication: [managementRateLimit(limiter, config, clock, deps.metrics.rateLimitRejections.series('management'))],
+    },
     tasks: [task],
   };
 }

@@ -5,6 +5,12 @@ import { operationState } from '../../http/operation.js';
 import type { Stage } from '../../http/openapi/router.js';
 import type { RateDecision, RateLimiter } from './limiter.js';
 
+/** Counts refusals for /metrics (vexil_rate_limit_rejections_total). */
+interface RefusalCounter {
+  inc(): void;
+}
+const uncounted: RefusalCounter = { inc: () => {} };
+
 /** 429 with Retry-After; the error middleware writes OFREP's `{errorDetails}` body under /ofrep. */
 function refusal(decision: RateDecision): RateLimitedError {
   return new RateLimitedError(decision.retryAfter);
@@ -15,14 +21,22 @@ function refusal(decision: RateDecision): RateLimitedError {
  * set), counted before authentication so that requests with bad keys count too. Off when the
  * limit is 0, and then no rate-limit headers are sent.
  */
-export function publicRateLimit(limiter: RateLimiter, config: Pick<Config, 'publicRateLimit'>, clock: Clock): Stage {
+export function publicRateLimit(
+  limiter: RateLimiter,
+  config: Pick<Config, 'publicRateLimit'>,
+  clock: Clock,
+  refusals: RefusalCounter = uncounted,
+): Stage {
   const stage: Stage = async (ctx, next) => {
     const limit = config.publicRateLimit;
     if (limit > 0) {
       const decision = await limiter.take(`public:${ctx.ip}`, limit, clock.now().getTime());
       ctx.set('X-RateLimit-Limit', String(decision.limit));
       ctx.set('X-RateLimit-Remaining', String(decision.remaining));
-      if (!decision.allowed) throw refusal(decision);
+      if (!decision.allowed) {
+        refusals.inc();
+        throw refusal(decision);
+      }
     }
     await next();
   };
@@ -42,6 +56,7 @@ export function managementRateLimit(
   limiter: RateLimiter,
   config: Pick<Config, 'managementRateLimits'>,
   clock: Clock,
+  refusals: RefusalCounter = uncounted,
 ): Stage {
   return async (ctx, next) => {
     const principal = operationState(ctx).managementPrincipal;
@@ -52,7 +67,10 @@ export function managementRateLimit(
       ctx.set('X-RateLimit-Limit', String(decision.limit));
       ctx.set('X-RateLimit-Remaining', String(decision.remaining));
       ctx.set('X-RateLimit-Reset', String(decision.resetAt));
-      if (!decision.allowed) throw refusal(decision);
+      if (!decision.allowed) {
+        refusals.inc();
+        throw refusal(decision);
+      }
     }
     await next();
   };

@@ -17,6 +17,18 @@ export function createSchedulerFeature(deps: FeatureDeps): FeatureParts {
   return { tasks: [schedulerTask(publisher, deps)] };
 }
 
-export function schedulerTask(jobs: SchedulerJobs, deps: Pick<FeatureDeps, 'config' | 'logger'>): BackgroundTask {
-  return poller('scheduler', deps.config.schedulerIntervalMs, () => runScheduler(jobs, deps.logger), deps.logger);
+export function schedulerTask(jobs: SchedulerJobs, deps: Pick<FeatureDeps, 'config' | 'logger' | 'metrics'>): BackgroundTask {
+  const { schedulerRuns, schedulerChanges } = deps.metrics;
+  const run = () =>
+    runScheduler(jobs, deps.logger).then(
+      (done) => {
+        schedulerRuns.series('success').inc();
+        for (const change of ['published', 'refused', 'advanced', 'completed'] as const) schedulerChanges.series(change).inc(done[change]);
+      },
+      (error: unknown) => {
+        schedulerRuns.series('failure').inc();
+        throw error;
+      },
+    );
+  return poller('scheduler', deps.config.schedulerIntervalMs, run, deps.logger);
 }

@@ -31,6 +31,8 @@ export interface DispatcherDeps {
   logger: Logger;
   /** The resolver of receivers' host names (tests give their own). */
   resolve?: Resolver;
+  /** Told each recorded attempt's result (vexil_webhook_delivery_attempts_total). */
+  onAttempt?: (result: 'delivered' | 'retrying' | 'failed') => void;
 }
 
 /** A promise that rejects when `signal` aborts, so waiting on something that cannot be cancelled is bounded. */
@@ -167,6 +169,7 @@ export class WebhookDispatcher {
       this.deps.logger.warn({ webhookEvent: event.ulid }, 'webhook delivery result dropped: the event is no longer held by this attempt');
       return 'stop';
     }
+    this.deps.onAttempt?.(status === 'pending' ? 'retrying' : status);
     if (!outcome.ok) this.deps.logger.warn({ webhookEvent: event.ulid, code: outcome.code, error: outcome.error, attempts }, 'webhook delivery failed');
     return status === 'pending' ? 'stop' : 'continue';
   }

@@ -36,7 +36,9 @@ export function createWebhooksFeature(deps: FeatureDeps): FeatureParts {
   const secrets = new WebhookSecrets(deps.knex, deps.config.secretKeys, deps.clock);
   const outbox = new WebhookOutbox(store, deps.clock, eventTypes(deps));
   deps.auditWriter.onChange((db, entry) => outbox.record(db, entry));
-  const dispatcher = new WebhookDispatcher({ store, secrets, settings, clock: deps.clock, logger: deps.logger });
+  const attempts = deps.metrics.webhookAttempts;
+  const onAttempt = (result: 'delivered' | 'retrying' | 'failed') => attempts.series(result).inc();
+  const dispatcher = new WebhookDispatcher({ store, secrets, settings, clock: deps.clock, logger: deps.logger, onAttempt });
   return {
     managementHandlers: webhooksController(new WebhookService(store, outbox, secrets, settings, deps.clock)),
     tasks: [sealSecretsTask(secrets, deps), dispatcher.task(), webhookRetentionTask(store, deps.clock, settings.retentionDays, deps.logger)],

@@ -23,7 +23,7 @@ export interface OperationSpec {
   bodyRequired: boolean;
   /** Management: the scope from `x-required-scope`; undefined when the operation is open. */
   requiredScope: string | undefined;
-  /** False for operations whose `security` is an empty list (api-docs). */
+  /** False for operations whose `security` is an empty list (api-docs) or allows no credential (`{}`: metrics). */
   secured: boolean;
   /** Whether the operation accepts an Idempotency-Key header (SPEC.md's P/U marks). */
   idempotent: boolean;
@@ -62,7 +62,7 @@ export function readOperations(doc: OpenApiDocument): OperationSpec[] {
         bodySchema: body?.content?.['application/json']?.schema,
         bodyRequired: body?.required === true,
         requiredScope: op['x-required-scope'] as string | undefined,
-        secured: security.length > 0,
+        secured: security.length > 0 && !security.some((requirement) => Object.keys(requirement as object).length === 0),
         idempotent: parameters.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key'),
       });
     }

@@ -23,7 +23,8 @@ function fakeKnex() {
       };
     },
   };
-  const knex = { client: { driverName: 'better-sqlite3', acquireConnection: async () => connection, releaseConnection: async () => {} } };
+  // Knex's client is an event emitter (query events).
+  const knex = { client: { driverName: 'better-sqlite3', acquireConnection: async () => connection, releaseConnection: async () => {}, emit: () => true } };
   return { knex: knex as unknown as Knex, statements, state };
 }
 

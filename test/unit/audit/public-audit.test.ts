@@ -43,6 +43,8 @@ function fakeKnex(flags: Array<{ ulid: string; key: string; project_ulid: string
     driverName: 'better-sqlite3',
     acquireConnection: async () => connection,
     releaseConnection: async () => undefined,
+    // Knex's client is an event emitter (query events).
+    emit: () => true,
   };
   return { knex, inserts, state };
 }
@@ -226,5 +228,19 @@ describe('publicAuditMiddleware', () => {
     const c = ctx({ path: '/v1/flags/checkout', operationId: 'getEvaluatedFlag', principal, params: { flagKey: 'checkout' } });
     const row = await run(c, async () => describePublicAudit(c, { subjectUlid: 'flg_9' }));
     expect(row).toMatchObject({ subject_type: 'flag', subject_ulid: 'flg_9', subject_label: 'checkout' });
+  });
+});
+
+describe('public audit buffer counts for /metrics', () => {
+  it('counts rows written and entries dropped since start, across flushes', async () => {
+    const { knex } = fakeKnex();
+    const buffer = new PublicAuditBuffer(knex, clock, logger, { capacity: 2, batchSize: 1 });
+    for (let n = 0; n < 3; n++) buffer.record(entry(n));
+    await buffer.flush();
+    buffer.record(entry(4));
+    await buffer.flush();
+    expect(buffer.writtenTotal).toBe(3);
+    expect(buffer.droppedTotal).toBe(1);
+    expect(buffer.size).toBe(0);
   });
 });
