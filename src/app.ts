@@ -39,6 +39,8 @@ export function createApp(c: Composition): Koa {
   const { config, knex, logger } = c.core;
   const app = new Koa();
   app.proxy = config.trustProxy;
+  // With trace export on, each handler runs in its own span (innermost stage); off, no stage at all.
+  const traceHandler = c.tracing ? [c.tracing.handlerStage] : [];
 
   const publicApi = buildApiRouter({
     document: c.documents.public,
@@ -48,7 +50,7 @@ export function createApp(c: Composition): Koa {
       authenticatePublic(c.keyCache),
       ...c.publicStages.afterAuthentication,
     ],
-    aroundHandler: [],
+    aroundHandler: traceHandler,
     buildRequest: publicRequest,
     maxBodyBytes: config.maxBodyBytes,
   });
@@ -61,7 +63,7 @@ export function createApp(c: Composition): Koa {
       ...c.managementStages.afterAuthentication,
       authorizeManagement,
     ],
-    aroundHandler: c.managementStages.aroundHandler,
+    aroundHandler: [...c.managementStages.aroundHandler, ...traceHandler],
     buildRequest: (ctx, op): ManagementRequest => {
       const state = operationState(ctx);
       const trail = state.auditTrail;
@@ -90,6 +92,7 @@ export function createApp(c: Composition): Koa {
   const health = healthEndpoints(knex, c.readiness);
   const metrics = metricsEndpoint(c.metrics, config.metrics);
   app.use(requestLog(logger));
+  if (c.tracing) app.use(c.tracing.middleware);
   app.use(requestMetrics(c.metrics.requestDurations));
   app.use(errorMiddleware(logger));
   app.use((ctx) => {

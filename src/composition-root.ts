@@ -37,6 +37,7 @@ import { loadDocument, type LoadedDocument } from './http/openapi/document.js';
 import { createLogger } from './logger.js';
 import { recordDatabaseMetrics } from './observability/database-metrics.js';
 import { Metrics } from './observability/metrics.js';
+import { startTracing, type Tracing } from './observability/tracing.js';
 import { poller } from './poller.js';
 import { openDatabase } from './storage/database.js';
 import { migrateToLatest } from './storage/migrate.js';
@@ -84,6 +85,8 @@ export interface Composition {
   readiness: ReadinessState;
   /** What /metrics reports. */
   metrics: Metrics;
+  /** Trace export, when configured (OTEL_EXPORTER_OTLP_ENDPOINT); undefined: no tracing at all. */
+  tracing: Tracing | undefined;
   auditWriter: AuditWriter;
   /** Public API audit entries, buffered and written in batches by its task. */
   publicAudit: PublicAuditBuffer;
@@ -108,6 +111,8 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
   });
   const metrics = new Metrics();
   recordDatabaseMetrics(knex, metrics);
+  const tracing = await startTracing(config.tracing, logger);
+  tracing?.traceQueries(knex, dialect);
   if (dialect === 'mysql') await ensureMysqlDatabase(config.databaseUrl, logger);
   await migrateToLatest(knex);
   const core: CoreDeps = { config, knex, dialect, clock, logger };
@@ -136,6 +141,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     consoleSessions,
     readiness,
     metrics,
+    tracing,
     auditWriter,
     publicAudit,
     // A revoked key stops working within one poll interval on every instance.
@@ -152,6 +158,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     async close() {
       await composition.stopTasks();
       await knex.destroy();
+      await tracing?.shutdown();
     },
   };
   for (const factory of features) {

@@ -3,6 +3,7 @@ import { parseCorsOrigins, type CorsOrigins } from './http/operations/cors.js';
 import { parseSecretKeyMaterial } from './auth/secret-box.js';
 import { digestSecret, looksLikeSecret } from './auth/secrets.js';
 import type { MetricsSettings } from './observability/metrics-endpoint.js';
+import { tracingSettings, type TracingSettings } from './observability/tracing.js';
 import { booleanSetting, choiceSetting, integerSetting, SettingError, textSetting, urlSetting } from './settings.js';
 
 /** Every setting Vexil reads from the environment, parsed once at start-up (README: Configuration). */
@@ -48,6 +49,8 @@ export interface Config {
   drainMs: number;
   /** GET /metrics: bearer token (as a digest) and own port (VEXIL_METRICS_TOKEN, VEXIL_METRICS_PORT). */
   metrics: MetricsSettings;
+  /** OpenTelemetry trace export (OTEL_EXPORTER_OTLP_ENDPOINT and the standard OTEL_* settings). */
+  tracing: TracingSettings;
   /**
    * Console sessions: absolute lifetime, idle limit, failed sign-ins allowed per 15 minutes, and
    * how long a temporary password (generated, or set by an owner or admin) may be used.
@@ -86,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: parseCorsOrigins(env.VEXIL_CORS_ORIGINS),
     drainMs: integerSetting(env, 'VEXIL_DRAIN_MS', 5000),
     metrics: metricsSettings(env),
+    tracing: tracingSettings(env),
     sessions: {
       hours: integerSetting(env, 'VEXIL_SESSION_HOURS', 12, { min: 1 }),
       idleMinutes: integerSetting(env, 'VEXIL_SESSION_IDLE_MINUTES', 60, { min: 1 }),

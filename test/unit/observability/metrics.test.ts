@@ -5,6 +5,7 @@ import { Counter, Histogram } from '../../../src/observability/metric-types.js';
 import { Metrics } from '../../../src/observability/metrics.js';
 import { apiOf } from '../../../src/observability/request-metrics.js';
 import { sqlVerb } from '../../../src/observability/query-events.js';
+import { tracingSettings } from '../../../src/observability/tracing.js';
 import { TelemetryBuffer } from '../../../src/runtime/telemetry-buffer.js';
 import { parseExposition, sampleValue } from '../../support/prometheus.js';
 
@@ -98,7 +99,7 @@ describe('labels come from fixed sets', () => {
   });
 });
 
-describe('metrics settings', () => {
+describe('metrics and tracing settings', () => {
   it('keep only the digest of the metrics token, and never repeat it in a refusal', () => {
     const token = 'a-long-enough-scrape-token';
     expect(loadConfig({ VEXIL_METRICS_TOKEN: token }).metrics).toEqual({ tokenDigest: digestSecret(token), port: undefined });
@@ -111,5 +112,32 @@ describe('metrics settings', () => {
     expect(loadConfig({ VEXIL_METRICS_PORT: '9464' }).metrics.port).toBe(9464);
     expect(() => loadConfig({ VEXIL_METRICS_PORT: '8080' })).toThrow(/VEXIL_METRICS_PORT must differ from PORT/);
     expect(() => loadConfig({ VEXIL_METRICS_PORT: '70000' })).toThrow(/VEXIL_METRICS_PORT must be an integer from 1 to 65535/);
+  });
+
+  it('turns tracing on only with an OTLP endpoint, and reads the standard OTEL settings then', () => {
+    expect(tracingSettings({}).enabled).toBe(false);
+    // Another program's settings do not stop Vexil while it does not trace.
+    expect(tracingSettings({ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }).enabled).toBe(false);
+    expect(tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' }).enabled).toBe(false);
+    expect(tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_TRACES_EXPORTER: 'none' }).enabled).toBe(false);
+    expect(tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })).toEqual({
+      enabled: true,
+      protocol: 'http/protobuf',
+      sampler: 'parentbased_always_on',
+      samplerRatio: 1,
+      exportDelayMs: 5000,
+    });
+    expect(
+      tracingSettings({
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces',
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+        OTEL_TRACES_SAMPLER_ARG: '0.1',
+      }),
+    ).toMatchObject({ enabled: true, protocol: 'http/json', sampler: 'parentbased_traceidratio', samplerRatio: 0.1 });
+    expect(() => tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toThrow(
+      /OTEL_EXPORTER_OTLP_PROTOCOL must be one of http\/protobuf, http\/json/,
+    );
+    expect(() => tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_TRACES_SAMPLER_ARG: '2' })).toThrow(/OTEL_TRACES_SAMPLER_ARG/);
   });
 });
