@@ -34,14 +34,16 @@ export interface paths {
         };
         /**
          * Readiness
-         * @description 200 when the instance should get traffic: the database answers (checked with a one-second
-         *     limit, so a stopped database never hangs the probe), the instance has finished starting
-         *     and is not shutting down. 503 otherwise, naming what is not ready. While a process starts
-         *     (after it has taken its port: the first start, `VEXIL_IMPORT_FILE`) this answers 503
-         *     `starting` and every request other than `/health` and `/ready` waits until the start is
-         *     complete, so none sees a half-started instance. On SIGTERM an instance answers 503 here at
-         *     once and keeps serving for `VEXIL_DRAIN_MS` (default 5 s) before it stops. No key, never
-         *     audited, never rate-limited.
+         * @description 200 when the instance should get traffic: the database answers (checked with a limit
+         *     short enough that the probe answers within a second, so a hung or stopped database never
+         *     hangs it), the instance has finished starting, every environment's configuration is
+         *     loaded into memory, and the instance is not shutting down. 503 otherwise, naming what is
+         *     not ready. While a process starts (after it has taken its port: the first start,
+         *     `VEXIL_IMPORT_FILE`) this answers 503 `starting` and every request other than `/health`,
+         *     `/ready` and `/metrics` waits until the start is complete, so none sees a half-started
+         *     instance; then `snapshots loading` until every environment is in memory. On SIGTERM an
+         *     instance answers 503 here at once and keeps serving for `VEXIL_DRAIN_MS` (default 5 s)
+         *     before it stops. No key, never audited, never rate-limited.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -590,9 +592,11 @@ export interface components {
         };
         /** @description Each readiness condition and whether it holds. */
         ReadinessChecks: {
-            /** @description The database answered within a second. */
+            /** @description The database answered within the check's budget (the probe answers within a second). */
             database: boolean;
-            /** @description The instance is not shutting down. */
+            /** @description Every environment's configuration is loaded into memory (false while the instance starts). */
+            snapshots: boolean;
+            /** @description The instance has finished starting and is not shutting down. */
             accepting_traffic: boolean;
         };
         /** @description The body of every error of the `/v1` operations. */
@@ -1301,7 +1305,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not ready (database unreachable, starting, or shutting down). */
+            /** @description Not ready (database unreachable, starting, snapshots still loading, or shutting down). */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -125,7 +125,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
   const publicAudit = new PublicAuditBuffer(knex, clock, logger);
   metrics.addBuffer('public_audit', { depth: () => publicAudit.size, written: () => publicAudit.writtenTotal, dropped: () => publicAudit.droppedTotal });
   const consoleSessions = buildConsoleSessionService(core);
-  const readiness: ReadinessState = { shuttingDown: false };
+  const readiness: ReadinessState = { shuttingDown: false, snapshotsLoaded: () => false };
   const deps: FeatureDeps = { ...core, documents, keyCache, auditWriter, consoleSessions, readiness, metrics };
 
   let stopping: Promise<void> | undefined;

@@ -16,12 +16,12 @@ async function main(): Promise<void> {
   const app = createApp(composition);
   const handle = app.callback();
   // Until the start below is complete (first start, VEXIL_IMPORT_FILE, keys loaded), the probes
-  // answer (/ready: 503, starting) and every other request waits for it, so none sees an instance
-  // without its owner, its imported project or its keys.
+  // and the metrics answer (/ready: 503, starting) and every other request waits for it, so none
+  // sees an instance without its owner, its imported project or its keys.
   composition.readiness.starting = true;
   let markStarted!: () => void;
   const started = new Promise<void>((resolve) => (markStarted = resolve));
-  const probe = (url = '') => /^\/(health|ready)(\?|$)/.test(url);
+  const probe = (url = '') => /^\/(health|ready|metrics)(\?|$)/.test(url);
   // Context and default-value headers carry JSON: allow more than Node's 16 KB default.
   const server = http.createServer({ maxHeaderSize: config.maxHeaderBytes }, (req, res) => {
     if (!composition.readiness.starting || probe(req.url)) return void handle(req, res);

@@ -18,6 +18,7 @@ export class SnapshotCache {
   private loading = new Map<string, Promise<EnvironmentSnapshot | undefined>>();
   private refreshing: Promise<EnvironmentRevision[]> | undefined;
   private listeners = new Set<SnapshotListener>();
+  private refreshedOnce = false;
 
   constructor(
     private readonly source: ConfigSource,
@@ -58,6 +59,11 @@ export class SnapshotCache {
   /** Every cached snapshot. */
   all(): IterableIterator<EnvironmentSnapshot> {
     return this.entries.values();
+  }
+
+  /** Whether a refresh has loaded every environment (the instance can serve them all from memory). */
+  get loaded(): boolean {
+    return this.refreshedOnce;
   }
 
   /** Number of cached environments. */
@@ -119,6 +125,7 @@ export class SnapshotCache {
       }
     }
     if (failures.length > 0 && failures.length === revisions.length) throw failures[0];
+    if (failures.length === 0) this.refreshedOnce = true;
     return changed;
   }
 

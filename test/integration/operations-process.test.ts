@@ -44,7 +44,7 @@ describe('readiness of a real process', () => {
     expect(Date.now() - signalled).toBeGreaterThanOrEqual(1400);
   }, 60_000);
 
-  it.skipIf(!testDatabases.some((d) => d.name === 'mariadb'))('turns /ready to 503 within a second of the database hanging, and back by itself', async () => {
+  it.skipIf(!testDatabases.some((d) => d.name === 'mariadb'))('turns /ready to 503 within a second of the database hanging, and back by itself; each probe answers within a second, the database hung or stopped', async () => {
     const name = `vexil_ops_${randomBytes(4).toString('hex')}`;
     const mysqlBase = process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
     const url = new URL(mysqlBase);
@@ -59,6 +59,26 @@ describe('readiness of a real process', () => {
       expect(Date.now() - paused).toBeLessThan(2500);
       proxy.resume();
       await waitUntil(async () => (await status(server.port, '/ready')) === 200, 10_000);
+
+      // Every probe answers within a second, whether the database hangs or is stopped (refuses connections).
+      const timedReady = async () => {
+        const started = performance.now();
+        const answer = await status(server.port, '/ready');
+        return { answer, ms: performance.now() - started };
+      };
+      proxy.pause();
+      for (let i = 0; i < 3; i++) {
+        const { answer, ms } = await timedReady();
+        expect(answer).toBe(503);
+        expect(ms).toBeLessThan(1000);
+      }
+      await proxy.stop();
+      for (let i = 0; i < 3; i++) {
+        const { answer, ms } = await timedReady();
+        expect(answer).toBe(503);
+        expect(ms).toBeLessThan(1000);
+      }
+      expect(await status(server.port, '/health')).toBe(200);
     } finally {
       server.child.kill('SIGKILL');
       await server.exited;

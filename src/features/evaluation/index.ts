@@ -39,6 +39,7 @@ export const STREAM_HEARTBEAT_MS = 15_000;
  */
 export function createEvaluationFeature(deps: FeatureDeps): FeatureParts {
   const cache = new SnapshotCache(new KnexConfigSource(deps.knex, deps.dialect), deps.logger);
+  deps.readiness.snapshotsLoaded = () => cache.loaded;
   const telemetry = new TelemetryBuffer();
   const service = new EvaluationService(cache, telemetry, deps.clock, deps.metrics.evaluations);
   const decoder = new InputDecoder(deps.documents.public.dereferenced);

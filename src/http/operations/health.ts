@@ -7,11 +7,18 @@ export interface ReadinessState {
   shuttingDown: boolean;
   /** Set while the process starts (first start, VEXIL_IMPORT_FILE) after it took its port. */
   starting?: boolean;
+  /**
+   * Whether every environment's snapshot has been loaded once (set by the evaluation feature).
+   * The first load runs when the background tasks start, at the end of the start: until then
+   * the instance cannot serve evaluations from memory.
+   */
+  snapshotsLoaded: () => boolean;
 }
 
-const readinessTimeoutMs = 1000;
+/** The database check's budget: short enough that the probe's answer comes within a second. */
+const readinessTimeoutMs = 800;
 
-/** Whether the database answers a trivial query within a second (never hangs a probe). */
+/** Whether the database answers a trivial query within the budget (never hangs a probe). */
 async function databaseAnswers(knex: Knex): Promise<boolean> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
@@ -37,13 +44,21 @@ export function liveness(): HealthAnswer {
   return { status: 200, body: { status: 'ok' } };
 }
 
-/** Ready when the database answers and the instance has started and is not shutting down; 503 naming what is not. */
+/**
+ * Ready when the database answers, the instance has started, its snapshots are loaded and it is
+ * not shutting down; 503 naming what is not.
+ */
 export async function readiness(knex: Knex, state: ReadinessState): Promise<HealthAnswer> {
-  const checks = { database: await databaseAnswers(knex), accepting_traffic: !state.shuttingDown && !state.starting };
-  const ready = checks.database && checks.accepting_traffic;
+  const checks = {
+    database: await databaseAnswers(knex),
+    snapshots: state.snapshotsLoaded(),
+    accepting_traffic: !state.shuttingDown && !state.starting,
+  };
+  const ready = checks.database && checks.snapshots && checks.accepting_traffic;
   const reasons = [
     ...(checks.database ? [] : ['database unreachable']),
     ...(state.starting ? ['starting'] : []),
+    ...(checks.snapshots || state.starting ? [] : ['snapshots loading']),
     ...(state.shuttingDown ? ['shutting down'] : []),
   ];
   return { status: ready ? 200 : 503, body: { status: ready ? 'ready' : 'not_ready', checks, ...(ready ? {} : { reasons }) } };
