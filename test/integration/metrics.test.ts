@@ -8,6 +8,8 @@ import { describeEachDatabase } from '../support/databases.js';
 import { hasSample, parseExposition, sampleValue, type Exposition } from '../support/prometheus.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { Fixtures, contextHeader, sleep, waitFor, type EnvironmentFixture, type FlagFixture } from './public-fixtures.js';
+import { fastWebhooks } from './webhook-fixtures.js';
+import { WebhookReceiver } from './webhook-receiver.js';
 
 const durationCount = 'vexil_http_request_duration_seconds_count';
 
@@ -268,5 +270,32 @@ describeEachDatabase('metrics: rate limits, token and own port', (db) => {
     await ownPort.request('GET', '/health');
     const metrics = parseExposition(await (await fetch(`${metricsUrl}/metrics`)).text());
     expect(sampleValue(metrics, durationCount, { operation: 'getHealth' })).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describeEachDatabase('metrics: webhook deliveries', (db) => {
+  let app: TestApp;
+  let receiver: WebhookReceiver;
+  beforeAll(async () => {
+    app = await startTestApp(db, {
+      config: { webhooks: { ...fastWebhooks, disableAfter: 10 } },
+    });
+    receiver = await new WebhookReceiver().start();
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await app?.close();
+  });
+
+  it('counts delivery attempts by result', async () => {
+    await app.mgmt('POST', '/projects', { key: 'hooked', name: 'Hooked' });
+    expect((await app.mgmt('POST', '/projects/hooked/webhooks', { url: receiver.url, events: ['flag.created'] })).status).toBe(200);
+    receiver.answers = [{ status: 500 }];
+    await app.mgmt('POST', '/projects/hooked/flags', { key: 'announced', name: 'Announced', type: 'boolean' });
+    await receiver.waitFor(() => receiver.received.length === 2);
+    const attempts = async (result: string) => sampleValue(await scrape(app), 'vexil_webhook_delivery_attempts_total', { result });
+    await waitFor(async () => (await attempts('delivered')) === 1, 3000, 'the delivery counted');
+    expect(await attempts('retrying')).toBe(1);
+    expect(await attempts('failed')).toBe(0);
   });
 });

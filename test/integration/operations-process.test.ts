@@ -7,6 +7,7 @@ import knexFactory from 'knex';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases.js';
 import { PausableProxy } from '../support/pausable-proxy.js';
+import { parseExposition, sampleValue } from '../support/prometheus.js';
 
 function start(env: Record<string, string>): { child: ChildProcess; port: number; exited: Promise<number | null> } {
   const port = 30000 + Math.floor(Math.random() * 20000);
@@ -79,6 +80,9 @@ describe('readiness of a real process', () => {
         expect(ms).toBeLessThan(1000);
       }
       expect(await status(server.port, '/health')).toBe(200);
+      // Connections the pool could not open are counted.
+      const metrics = await fetch(`http://127.0.0.1:${server.port}/metrics`).then((r) => r.text());
+      expect(sampleValue(parseExposition(metrics), 'vexil_db_query_errors_total', { operation: 'connect' })).toBeGreaterThan(0);
     } finally {
       server.child.kill('SIGKILL');
       await server.exited;
