@@ -1340,8 +1340,8 @@ export interface operations {
              */
             401: {
                 headers: {
-                    /** @description `Bearer realm="vexil-metrics"` */
-                    "WWW-Authenticate"?: string;
+                    /** @description The challenge of a `401` (RFC 9110), `Bearer realm="vexil-metrics"`. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {

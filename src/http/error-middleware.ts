@@ -34,11 +34,13 @@ export function errorMiddleware(logger: Logger): Koa.Middleware {
 
 /**
  * The challenge of a 401 (RFC 9110 requires one), as the documents state: the environment-key
- * header of the public API (OFREP: the protocol's `X-API-Key`), Bearer for the management API.
+ * header of the public API (OFREP: the protocol's `X-API-Key`), Bearer for the management API and
+ * for /metrics with VEXIL_METRICS_TOKEN.
  */
 export function challengeFor(path: string): string {
   if (path.startsWith('/ofrep/')) return 'ApiKey realm="vexil", header="X-API-Key"';
   if (path.startsWith('/management/')) return 'Bearer realm="vexil"';
+  if (path === '/metrics') return 'Bearer realm="vexil-metrics"';
   return 'ApiKey realm="vexil", header="X-VEXIL-API-KEY"';
 }
 

@@ -13,20 +13,13 @@ export interface MetricsSettings {
   port: number | undefined;
 }
 
-const challenge = { 'WWW-Authenticate': 'Bearer realm="vexil-metrics"' };
-
-function refused(message: string, action: string): UnauthorizedError {
-  const error = new UnauthorizedError(message, action);
-  error.headers = challenge;
-  return error;
-}
-
 /** With a token configured, the request's bearer token must equal it (compared as digests, in constant time). */
 function checkToken(tokenDigest: string | undefined, authorization: string | undefined): void {
   if (tokenDigest === undefined) return;
   const match = /^Bearer +(\S+) *$/i.exec(authorization ?? '');
-  if (!match) throw refused('Metrics need the bearer token set in VEXIL_METRICS_TOKEN.', 'auth.missing_token');
-  if (!digestsEqual(digestSecret(match[1]!), tokenDigest)) throw refused('Invalid metrics token.', 'auth.invalid_token');
+  // The error middleware answers with the Bearer challenge (challengeFor).
+  if (!match) throw new UnauthorizedError('Metrics need the bearer token set in VEXIL_METRICS_TOKEN.', 'auth.missing_token');
+  if (!digestsEqual(digestSecret(match[1]!), tokenDigest)) throw new UnauthorizedError('Invalid metrics token.', 'auth.invalid_token');
 }
 
 export interface MetricsAnswer {

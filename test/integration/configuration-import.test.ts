@@ -142,9 +142,16 @@ describeEachDatabase('VEXIL_IMPORT_FILE', (db) => {
       }
       expect(projects).toEqual([{ status: 200, keys: ['shop'] }]);
       // Readiness, answered at once, said "starting" while the file was being imported (on SQLite
-      // the import keeps the event loop so busy that connections mostly wait to be accepted).
-      for (const answer of ready) expect([{ status: 200 }, { status: 503, reasons: ['starting'] }]).toContainEqual(answer);
-      expect((await fetch(`${base}/ready`)).status).toBe(200);
+      // the import keeps the event loop so busy that connections mostly wait to be accepted), then
+      // "snapshots loading" until the environments were in memory.
+      for (const answer of ready) {
+        expect([{ status: 200 }, { status: 503, reasons: ['starting'] }, { status: 503, reasons: ['snapshots loading'] }]).toContainEqual(answer);
+      }
+      const readyBy = Date.now() + 10_000;
+      while ((await fetch(`${base}/ready`)).status !== 200) {
+        expect(Date.now()).toBeLessThan(readyBy);
+        await new Promise((r) => setTimeout(r, 50));
+      }
       const flag = await fetch(`${base}/management/v1/projects/shop/flags/flag-099`, { headers: { authorization: `Bearer ${token}` } });
       expect(flag.status).toBe(200);
     } finally {
