@@ -1,5 +1,6 @@
 /** Helpers of the webhook suites: settings, and delivery tasks built beside an app's own. */
 import pino from 'pino';
+import { afterEach, beforeEach } from 'vitest';
 import type { Clock } from '../../src/clock.js';
 import type { Config } from '../../src/config.js';
 import { WebhookDispatcher } from '../../src/features/webhooks/dispatcher.js';
@@ -7,6 +8,7 @@ import { WebhookSecrets } from '../../src/features/webhooks/secrets.js';
 import { WebhookStore } from '../../src/features/webhooks/store.js';
 import type { Resolver } from '../../src/features/webhooks/url-guard.js';
 import type { TestApp } from '../support/test-app.js';
+import { WebhookReceiver } from './webhook-receiver.js';
 
 /**
  * Fast settings for tests; private addresses and http allowed (the receiver is local). The
@@ -58,4 +60,37 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 /** The subject label of every delivery a receiver got, in arrival order. */
 export function labels(received: Array<{ body: string }>): string[] {
   return received.map((r) => (JSON.parse(r.body) as { data: { subject: { label: string } } }).data.subject.label);
+}
+
+/**
+ * For suites that drive delivery tasks themselves: a receiver started afresh for each test, and
+ * the tasks a test builds with `dispatcher`, each left to finish its attempts and closed after
+ * the test. Call it inside the suite's describe block.
+ */
+export function testDeliveries(appOf: () => TestApp) {
+  let receiver: WebhookReceiver;
+  let dispatchers: WebhookDispatcher[] = [];
+  beforeEach(async () => {
+    receiver = await new WebhookReceiver().start();
+  });
+  afterEach(async () => {
+    for (const d of dispatchers) {
+      await d.idle();
+      d.closeConnections();
+    }
+    dispatchers = [];
+    await receiver.close();
+  });
+  return {
+    /** This test's receiver. */
+    get receiver(): WebhookReceiver {
+      return receiver;
+    },
+    /** A delivery task of the app's database (see dispatcherFor), closed after the test. */
+    dispatcher(options?: Parameters<typeof dispatcherFor>[1]): WebhookDispatcher {
+      const d = dispatcherFor(appOf(), options);
+      dispatchers.push(d);
+      return d;
+    },
+  };
 }

@@ -4,15 +4,13 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import type { WebhookDispatcher } from '../../src/features/webhooks/dispatcher.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Resolver } from '../../src/features/webhooks/url-guard.js';
 import { expectNoWrites } from './admin-support.js';
 import { describeEachDatabase } from '../support/databases.js';
 import { expectOk } from '../support/expect-ok.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { deliverAll, dispatcherFor, fastWebhooks, noDelivery } from './webhook-fixtures.js';
-import { WebhookReceiver } from './webhook-receiver.js';
+import { deliverAll, fastWebhooks, noDelivery, testDeliveries } from './webhook-fixtures.js';
 
 // Receivers on loopback, link-local or private addresses are refused unless allowed: when a
 // subscription is saved, and at every attempt, which connects only to the addresses it checked.
@@ -20,10 +18,10 @@ describeEachDatabase('webhook receiver addresses', (db) => {
   let strict: TestApp;
   let lenient: TestApp;
   let dropDatabase: () => Promise<void>;
-  let receiver: WebhookReceiver;
-  let dispatchers: WebhookDispatcher[] = [];
   const projectKey = `addresses-${Date.now().toString(36)}`;
   const p = `/projects/${projectKey}`;
+  const deliveries = testDeliveries(() => lenient);
+  const { dispatcher } = deliveries;
 
   beforeAll(async () => {
     const database = await db.create();
@@ -34,28 +32,11 @@ describeEachDatabase('webhook receiver addresses', (db) => {
     lenient = await startTestApp(db, { config: { webhooks: noDelivery }, databaseUrl: database.url, keepDatabase: true });
     await expectOk(lenient, 'POST', '/projects', { key: projectKey, name: 'Addresses' });
   });
-  beforeEach(async () => {
-    receiver = await new WebhookReceiver().start();
-  });
-  afterEach(async () => {
-    for (const d of dispatchers) {
-      await d.idle();
-      d.closeConnections();
-    }
-    dispatchers = [];
-    await receiver.close();
-  });
   afterAll(async () => {
     await strict?.close();
     await lenient?.close();
     await dropDatabase?.();
   });
-
-  const dispatcher = (options: Parameters<typeof dispatcherFor>[1]) => {
-    const d = dispatcherFor(lenient, options);
-    dispatchers.push(d);
-    return d;
-  };
 
   /** A subscription saved by the instance that allows private hosts. */
   async function savedLeniently(url: string): Promise<string> {
@@ -66,7 +47,7 @@ describeEachDatabase('webhook receiver addresses', (db) => {
   const eventOf = (webhookUlid: string) => lenient.knex('webhook_events').where('webhook_ulid', webhookUlid).first();
 
   it('refuses private, loopback and link-local receivers when a subscription is saved, names included', async () => {
-    const port = new URL(receiver.url).port;
+    const port = new URL(deliveries.receiver.url).port;
     const refused = [
       `http://127.0.0.1:${port}/hook`,
       `http://localhost:${port}/hook`,
@@ -90,7 +71,7 @@ describeEachDatabase('webhook receiver addresses', (db) => {
   });
 
   it('refuses at delivery a receiver saved while private hosts were allowed', async () => {
-    const hook = await savedLeniently(receiver.url);
+    const hook = await savedLeniently(deliveries.receiver.url);
     await change('refused-at-delivery');
     // An instance that refuses private hosts, delivering with its own task.
     const delivering = await startTestApp(db, {
@@ -106,22 +87,22 @@ describeEachDatabase('webhook receiver addresses', (db) => {
     const event = await eventOf(hook);
     expect(event).toMatchObject({ status: 'pending', last_status_code: null, last_error: expect.stringMatching(/"127\.0\.0\.1" is a loopback, link-local or private address/) });
     expect(event.attempts).toBeGreaterThanOrEqual(1);
-    expect(receiver.received).toEqual([]);
+    expect(deliveries.receiver.received).toEqual([]);
     await expectOk(lenient, 'DELETE', `${p}/webhooks/${hook}`);
   });
 
   it('refuses at delivery a name that resolves to a private address', async () => {
-    const port = new URL(receiver.url).port;
+    const port = new URL(deliveries.receiver.url).port;
     const hook = await savedLeniently(`http://internal.example.test:${port}/hook`);
     await change('private-name');
     await deliverAll(dispatcher({ settings: { allowPrivate: false }, resolve: async () => [{ address: '127.0.0.1', family: 4 }] }));
     expect(await eventOf(hook)).toMatchObject({ attempts: 1, last_error: 'The url field\'s host "internal.example.test" is a loopback, link-local or private address.' });
-    expect(receiver.received).toEqual([]);
+    expect(deliveries.receiver.received).toEqual([]);
     await expectOk(lenient, 'DELETE', `${p}/webhooks/${hook}`);
   });
 
   it('resolves the host once per attempt and connects to that address, whatever the name resolves to afterwards', async () => {
-    const port = new URL(receiver.url).port;
+    const port = new URL(deliveries.receiver.url).port;
     const hook = await savedLeniently(`http://rebinding.example.test:${port}/hook`);
     await change('rebinding');
     // A public address for the check, then loopback for anyone asking again (DNS rebinding).
@@ -132,7 +113,7 @@ describeEachDatabase('webhook receiver addresses', (db) => {
     };
     await deliverAll(dispatcher({ settings: { allowPrivate: false, timeoutMs: 300 }, resolve: rebinding }));
     expect(asked).toEqual(['rebinding.example.test']);
-    expect(receiver.received).toEqual([]);
+    expect(deliveries.receiver.received).toEqual([]);
     expect(await eventOf(hook)).toMatchObject({ attempts: 1, status: 'pending', last_status_code: null });
 
     // The same pinning, seen from the receiver: a name the system cannot resolve reaches it
@@ -140,8 +121,8 @@ describeEachDatabase('webhook receiver addresses', (db) => {
     const pinned: Resolver = async () => [{ address: '127.0.0.1', family: 4 }];
     await lenient.knex('webhook_events').where('webhook_ulid', hook).update({ next_attempt_at: '2000-01-01T00:00:00.000Z' });
     await deliverAll(dispatcher({ resolve: pinned }));
-    expect(receiver.received.length).toBe(1);
-    expect(receiver.hosts).toEqual([`rebinding.example.test:${port}`]);
+    expect(deliveries.receiver.received.length).toBe(1);
+    expect(deliveries.receiver.hosts).toEqual([`rebinding.example.test:${port}`]);
     expect(await eventOf(hook)).toMatchObject({ status: 'delivered', attempts: 2 });
     await expectOk(lenient, 'DELETE', `${p}/webhooks/${hook}`);
   });

@@ -1,62 +1,44 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import type { WebhookDispatcher } from '../../src/features/webhooks/dispatcher.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { purgeOldWebhookEvents } from '../../src/features/webhooks/retention.js';
 import { WebhookStore } from '../../src/features/webhooks/store.js';
 import { describeEachDatabase } from '../support/databases.js';
 import { expectOk } from '../support/expect-ok.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { deliverAll, dispatcherFor, labels, noDelivery } from './webhook-fixtures.js';
-import { WebhookReceiver } from './webhook-receiver.js';
+import { deliverAll, labels, noDelivery, testDeliveries } from './webhook-fixtures.js';
 
 // The delivery log (status, attempts, duration, order), pings, response bodies and retention,
 // with the app's own delivery task off: each test drives a delivery task itself.
 describeEachDatabase('webhook delivery log', (db) => {
   let app: TestApp;
-  let receiver: WebhookReceiver;
-  let dispatchers: WebhookDispatcher[] = [];
   const projectKey = `log-${Date.now().toString(36)}`;
   const p = `/projects/${projectKey}`;
+  const deliveries = testDeliveries(() => app);
+  const { dispatcher } = deliveries;
   const ok = (method: string, path: string, body?: unknown) => expectOk(app, method, path, body);
 
-  const dispatcher = (options?: Parameters<typeof dispatcherFor>[1]) => {
-    const d = dispatcherFor(app, options);
-    dispatchers.push(d);
-    return d;
-  };
   const log = async (hook: string) => (await ok('GET', `${p}/webhooks/${hook}/deliveries`)) as Array<Record<string, any>>;
 
   beforeAll(async () => {
     app = await startTestApp(db, { config: { webhooks: { ...noDelivery, timeoutMs: 2_000 } } });
     await ok('POST', '/projects', { key: projectKey, name: 'Log' });
   });
-  beforeEach(async () => {
-    receiver = await new WebhookReceiver().start();
-  });
-  afterEach(async () => {
-    for (const d of dispatchers) {
-      await d.idle();
-      d.closeConnections();
-    }
-    dispatchers = [];
-    await receiver.close();
-  });
   afterAll(async () => {
     await app?.close();
   });
 
   it('sends a ping at once, ahead of a backlog waiting for a failing receiver, and keeps the order of the rest', async () => {
-    const hook = (await ok('POST', `${p}/webhooks`, { url: receiver.url, events: ['flag.created'] })).ulid;
+    const hook = (await ok('POST', `${p}/webhooks`, { url: deliveries.receiver.url, events: ['flag.created'] })).ulid;
     for (const key of ['backlog-1', 'backlog-2']) await ok('POST', `${p}/flags`, { key, name: key, type: 'boolean' });
     // The receiver is down: the head waits a minute for its retry, the second event behind it.
-    receiver.answers = [{ status: 503 }];
+    deliveries.receiver.answers = [{ status: 503 }];
     const slowRetries = dispatcher({ settings: { retryBaseMs: 60_000 } });
     await deliverAll(slowRetries);
     const ping = await ok('POST', `${p}/webhooks/${hook}/ping`);
     expect(ping).toMatchObject({ event_type: 'webhook.ping', sequence: null, status: 'pending' });
     await deliverAll(slowRetries);
-    expect(receiver.types()).toEqual(['flag.created', 'webhook.ping']);
+    expect(deliveries.receiver.types()).toEqual(['flag.created', 'webhook.ping']);
     expect((await log(hook)).map((d) => [d.event_type, d.sequence, d.status, d.attempts])).toEqual([
       ['flag.created', 1, 'pending', 1],
       ['flag.created', 2, 'pending', 0],
@@ -66,7 +48,7 @@ describeEachDatabase('webhook delivery log', (db) => {
     // When the head's retry comes, the backlog follows it, in order.
     await app.knex('webhook_events').where('webhook_ulid', hook).where('status', 'pending').update({ next_attempt_at: '2000-01-01T00:00:00.000Z' });
     await deliverAll(slowRetries);
-    expect(labels(receiver.received)).toEqual(['backlog-1', receiver.url, 'backlog-1', 'backlog-2']);
+    expect(labels(deliveries.receiver.received)).toEqual(['backlog-1', deliveries.receiver.url, 'backlog-1', 'backlog-2']);
     expect((await log(hook)).map((d) => [d.sequence, d.status, d.attempts])).toEqual([
       [1, 'delivered', 2],
       [2, 'delivered', 1],
@@ -75,9 +57,9 @@ describeEachDatabase('webhook delivery log', (db) => {
   });
 
   it('records how long each attempt took, failed ones included', async () => {
-    const hook = (await ok('POST', `${p}/webhooks`, { url: receiver.url, events: ['flag.created'] })).ulid;
+    const hook = (await ok('POST', `${p}/webhooks`, { url: deliveries.receiver.url, events: ['flag.created'] })).ulid;
     await ok('POST', `${p}/flags`, { key: 'timed', name: 'Timed', type: 'boolean' });
-    receiver.answers = [{ status: 500, delayMs: 300 }, { status: 204, delayMs: 150 }];
+    deliveries.receiver.answers = [{ status: 500, delayMs: 300 }, { status: 204, delayMs: 150 }];
     const d = dispatcher({ settings: { retryBaseMs: 1 } });
     await deliverAll(d);
     const [failed] = await log(hook);
@@ -127,11 +109,11 @@ describeEachDatabase('webhook delivery log', (db) => {
   });
 
   it('deletes delivered and failed events after the retention period, never waiting ones', async () => {
-    const hook = (await ok('POST', `${p}/webhooks`, { url: receiver.url, events: ['flag.created'] })).ulid;
+    const hook = (await ok('POST', `${p}/webhooks`, { url: deliveries.receiver.url, events: ['flag.created'] })).ulid;
     for (const key of ['kept-1', 'kept-2', 'kept-3']) await ok('POST', `${p}/flags`, { key, name: key, type: 'boolean' });
     // The first is delivered, the second fails and waits for a retry a minute later, the third
     // waits behind it; the second is then given up (as after 24 hours of retries).
-    receiver.answers = [{ status: 200 }, { status: 500 }];
+    deliveries.receiver.answers = [{ status: 200 }, { status: 500 }];
     await deliverAll(dispatcher({ settings: { retryBaseMs: 60_000 } }));
     const rows = await app.knex('webhook_events').where('webhook_ulid', hook).orderBy('sequence').select('ulid', 'status');
     expect(rows[0].status).toBe('delivered');

@@ -1,32 +1,24 @@
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import type { WebhookDispatcher } from '../../src/features/webhooks/dispatcher.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase } from '../support/databases.js';
 import { expectOk } from '../support/expect-ok.js';
 import { startTestApp, TestClock, type TestApp } from '../support/test-app.js';
-import { deliverAll, dispatcherFor, noDelivery, sleep } from './webhook-fixtures.js';
-import { WebhookReceiver } from './webhook-receiver.js';
+import { deliverAll, noDelivery, sleep, testDeliveries } from './webhook-fixtures.js';
 
 // Two delivery tasks on one database, as two instances run them: one attempt at a time per
 // event, and an attempt whose lease ran out cannot overwrite what a newer one recorded.
 describeEachDatabase('webhook leases', (db) => {
   let app: TestApp;
-  let receiver: WebhookReceiver;
-  let dispatchers: WebhookDispatcher[] = [];
   const projectKey = `leases-${Date.now().toString(36)}`;
   const p = `/projects/${projectKey}`;
+  const deliveries = testDeliveries(() => app);
+  const { dispatcher } = deliveries;
   const ok = (method: string, path: string, body?: unknown) => expectOk(app, method, path, body);
-
-  const dispatcher = (options?: Parameters<typeof dispatcherFor>[1]) => {
-    const d = dispatcherFor(app, options);
-    dispatchers.push(d);
-    return d;
-  };
 
   async function eventOf(webhookUlid: string): Promise<any> {
     return app.knex('webhook_events').where('webhook_ulid', webhookUlid).first();
   }
 
-  async function subscribeAndChange(flagKey: string, url = receiver.url): Promise<string> {
+  async function subscribeAndChange(flagKey: string, url = deliveries.receiver.url): Promise<string> {
     const hook = await ok('POST', `${p}/webhooks`, { url, events: ['flag.created'] });
     await ok('POST', `${p}/flags`, { key: flagKey, name: flagKey, type: 'boolean' });
     return hook.ulid;
@@ -36,17 +28,6 @@ describeEachDatabase('webhook leases', (db) => {
     app = await startTestApp(db, { config: { webhooks: { ...noDelivery, timeoutMs: 3_000, retryBaseMs: 20 } } });
     await ok('POST', '/projects', { key: projectKey, name: 'Leases' });
   });
-  beforeEach(async () => {
-    receiver = await new WebhookReceiver().start();
-  });
-  afterEach(async () => {
-    for (const d of dispatchers) {
-      await d.idle();
-      d.closeConnections();
-    }
-    dispatchers = [];
-    await receiver.close();
-  });
   afterAll(async () => {
     await app?.close();
   });
@@ -54,11 +35,11 @@ describeEachDatabase('webhook leases', (db) => {
   it('drops the late result of an attempt whose lease ran out and was taken over, so nothing is sent again', async () => {
     const hook = await subscribeAndChange('taken-over');
     // The first attempt's answer is slow and a failure; the second is a quick success.
-    receiver.answers = [{ status: 500, delayMs: 1_500 }, { status: 200 }];
+    deliveries.receiver.answers = [{ status: 500, delayMs: 1_500 }, { status: 200 }];
     const stalled = dispatcher();
     const other = dispatcher();
     await stalled.poll();
-    await receiver.waitFor(() => receiver.received.length === 1);
+    await deliveries.receiver.waitFor(() => deliveries.receiver.received.length === 1);
     // As if the first instance stalled past its lease: the lease runs out while it waits.
     await app.knex('webhook_events').where('webhook_ulid', hook).update({ locked_until: '2000-01-01T00:00:00.000Z' });
     await deliverAll(other);
@@ -71,25 +52,25 @@ describeEachDatabase('webhook leases', (db) => {
     await sleep(100);
     await deliverAll(stalled, 2);
     await deliverAll(other, 2);
-    expect(receiver.received.length).toBe(2);
+    expect(deliveries.receiver.received.length).toBe(2);
   });
 
   it('keeps the lease in database time: an instance whose clock runs an hour ahead does not take it', async () => {
     const hook = await subscribeAndChange('skewed');
-    receiver.answers = [{ status: 200, delayMs: 1_000 }];
+    deliveries.receiver.answers = [{ status: 200, delayMs: 1_000 }];
     const holder = dispatcher();
     const ahead = new TestClock();
     ahead.advance(3_600_000);
     const skewed = dispatcher({ clock: ahead });
     await holder.poll();
-    await receiver.waitFor(() => receiver.received.length === 1);
+    await deliveries.receiver.waitFor(() => deliveries.receiver.received.length === 1);
     for (let i = 0; i < 8; i++) {
       await skewed.poll();
       await sleep(50);
     }
     await holder.idle();
     await skewed.idle();
-    expect(receiver.received.length).toBe(1);
+    expect(deliveries.receiver.received.length).toBe(1);
     expect(await eventOf(hook)).toMatchObject({ status: 'delivered', attempts: 1 });
   });
 
