@@ -2,10 +2,8 @@ import type { Logger } from 'pino';
 import { auditUlidLowerBound } from '../../audit/audit-ids.js';
 import type { Clock } from '../../clock.js';
 import type { BackgroundTask } from '../../core.js';
-import { poller } from '../../poller.js';
+import { deleteInBatches, retentionCutoff, retentionTask } from '../../retention.js';
 import type { AuditLogStore } from './store-types.js';
-
-const dayMs = 86_400_000;
 
 /**
  * Deletes audit entries (both logs) older than `retentionDays`, in batches; 0 keeps everything.
@@ -19,33 +17,20 @@ export async function purgeOldAuditEntries(
 ): Promise<{ management: number; public: number }> {
   const purged = { management: 0, public: 0 };
   if (retentionDays <= 0) return purged;
-  const before = auditUlidLowerBound(clock.now().getTime() - retentionDays * dayMs);
+  const before = auditUlidLowerBound(retentionCutoff(clock, retentionDays));
   for (const log of ['management', 'public'] as const) {
-    for (;;) {
-      const n = await store.purge(log, before, batch);
-      purged[log] += n;
-      if (n < batch) break;
-    }
+    purged[log] = await deleteInBatches((limit) => store.purge(log, before, limit), batch);
   }
   return purged;
 }
 
-export function auditRetentionTask(
-  store: AuditLogStore,
-  clock: Clock,
-  retentionDays: number,
-  logger: Logger,
-  // Every 10 minutes: cheap when there is nothing to delete (one primary-key range), and instances
-  // that live less than an hour still get to run it.
-  intervalMs = 600_000,
-): BackgroundTask {
-  return poller(
-    'audit-retention',
-    intervalMs,
-    async () => {
-      const purged = await purgeOldAuditEntries(store, clock, retentionDays);
-      if (purged.management + purged.public > 0) logger.info({ purged, retentionDays }, 'old audit entries deleted');
-    },
+export function auditRetentionTask(store: AuditLogStore, clock: Clock, retentionDays: number, logger: Logger): BackgroundTask {
+  return retentionTask({
+    name: 'audit-retention',
+    message: 'old audit entries deleted',
+    retentionDays,
+    purge: () => purgeOldAuditEntries(store, clock, retentionDays),
+    count: (purged) => purged.management + purged.public,
     logger,
-  );
+  });
 }

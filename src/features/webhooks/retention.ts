@@ -1,10 +1,8 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../clock.js';
 import type { BackgroundTask } from '../../core.js';
-import { poller } from '../../poller.js';
+import { deleteInBatches, retentionCutoff, retentionTask } from '../../retention.js';
 import type { WebhookStore } from './store.js';
-
-const dayMs = 86_400_000;
 
 /**
  * Deletes delivered and failed events created more than `retentionDays` ago, in batches; 0 keeps
@@ -12,30 +10,17 @@ const dayMs = 86_400_000;
  */
 export async function purgeOldWebhookEvents(store: WebhookStore, clock: Clock, retentionDays: number, batch = 1000): Promise<number> {
   if (retentionDays <= 0) return 0;
-  const before = new Date(clock.now().getTime() - retentionDays * dayMs).toISOString();
-  let purged = 0;
-  for (;;) {
-    const n = await store.purgeSettled(before, batch);
-    purged += n;
-    if (n < batch) return purged;
-  }
+  const before = new Date(retentionCutoff(clock, retentionDays)).toISOString();
+  return deleteInBatches((limit) => store.purgeSettled(before, limit), batch);
 }
 
-export function webhookRetentionTask(
-  store: WebhookStore,
-  clock: Clock,
-  retentionDays: number,
-  logger: Logger,
-  // Every 10 minutes, like the audit retention: cheap when there is nothing to delete.
-  intervalMs = 600_000,
-): BackgroundTask {
-  return poller(
-    'webhook-retention',
-    intervalMs,
-    async () => {
-      const purged = await purgeOldWebhookEvents(store, clock, retentionDays);
-      if (purged > 0) logger.info({ purged, retentionDays }, 'old webhook deliveries deleted');
-    },
+export function webhookRetentionTask(store: WebhookStore, clock: Clock, retentionDays: number, logger: Logger): BackgroundTask {
+  return retentionTask({
+    name: 'webhook-retention',
+    message: 'old webhook deliveries deleted',
+    retentionDays,
+    purge: () => purgeOldWebhookEvents(store, clock, retentionDays),
+    count: (purged) => purged,
     logger,
-  );
+  });
 }
