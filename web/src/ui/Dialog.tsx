@@ -1,4 +1,6 @@
 import { useCallback, useId, useRef, useState, type ReactNode, type RefObject } from 'react';
+import type { ApiError } from '../api/client';
+import { ErrorMessage } from './ErrorMessage';
 
 export interface DialogControl {
   ref: RefObject<HTMLDialogElement | null>;
@@ -48,5 +50,22 @@ export function Dialog({ control, title, children }: { control: DialogControl; t
       </header>
       {control.isOpen ? children : null}
     </dialog>
+  );
+}
+
+/** The end of a dialog's form: its submit button (`children`), Cancel, and what went wrong. */
+export function DialogActions({ control, disabled, problem, children }: { control: DialogControl; disabled: boolean; problem: ApiError | undefined; children: ReactNode }) {
+  return (
+    <>
+      <div className="actions">
+        <button type="submit" disabled={disabled}>
+          {children}
+        </button>
+        <button type="button" onClick={() => control.close()}>
+          Cancel
+        </button>
+      </div>
+      <ErrorMessage problem={problem} />
+    </>
   );
 }

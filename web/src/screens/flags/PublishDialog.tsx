@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { api, fieldMessages, unwrap, type Schemas } from '../../api/client';
-import { Dialog, useDialog } from '../../ui/Dialog';
-import { ErrorMessage } from '../../ui/ErrorMessage';
+import { Dialog, DialogActions, useDialog } from '../../ui/Dialog';
 import { Field } from '../../ui/Field';
 import { TypedConfirmation } from '../../ui/TypedConfirmation';
 import { useAction } from '../../ui/useAsync';
@@ -81,15 +80,9 @@ export function PublishDialog({ context, draft, onPublished }: { context: PanelC
           {environment.confirmation_required ? (
             <TypedConfirmation expected={environment.key} value={confirmation} onChange={setConfirmation} what={`publish in ${environment.name}`} messages={confirmationMessages} />
           ) : null}
-          <div className="actions">
-            <button type="submit" disabled={action.busy || (environment.confirmation_required && confirmation !== environment.key)}>
-              Publish to {environment.name}
-            </button>
-            <button type="button" onClick={() => dialog.close()}>
-              Cancel
-            </button>
-          </div>
-          <ErrorMessage problem={action.problem} />
+          <DialogActions control={dialog} disabled={action.busy || (environment.confirmation_required && confirmation !== environment.key)} problem={action.problem}>
+            Publish to {environment.name}
+          </DialogActions>
         </form>
       </Dialog>
     </>

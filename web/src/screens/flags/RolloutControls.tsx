@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { api, fieldMessages, unwrap, type Schemas } from '../../api/client';
-import { Dialog, useDialog } from '../../ui/Dialog';
+import { Dialog, DialogActions, useDialog } from '../../ui/Dialog';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { Field } from '../../ui/Field';
 import { TypedConfirmation } from '../../ui/TypedConfirmation';
@@ -92,15 +92,9 @@ export function RolloutControls({ context, target, onChange }: { context: PanelC
       <Dialog control={dialog} title={`${pending?.label ?? 'Change the rollout'} in ${environment.name}`}>
         <form onSubmit={confirm} aria-label={`Confirm the rollout change in ${environment.name}`}>
           <TypedConfirmation expected={environment.key} value={confirmation} onChange={setConfirmation} what={`change the rollout in ${environment.name}`} autoFocus messages={fieldMessages(action.problem, 'confirmation')} />
-          <div className="actions">
-            <button type="submit" disabled={action.busy || confirmation !== environment.key}>
-              {pending?.label ?? 'Confirm'}
-            </button>
-            <button type="button" onClick={() => dialog.close()}>
-              Cancel
-            </button>
-          </div>
-          <ErrorMessage problem={action.problem} />
+          <DialogActions control={dialog} disabled={action.busy || confirmation !== environment.key} problem={action.problem}>
+            {pending?.label ?? 'Confirm'}
+          </DialogActions>
         </form>
       </Dialog>
     </section>
