@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { fieldMessages, type ApiProblem } from '../api/client';
+import { FieldMessages } from './Field';
 
 const hex = /^#[0-9a-fA-F]{6}$/;
 
@@ -36,11 +37,7 @@ export function ColourField({ label, name, value, onChange, problem }: { label: 
         />
       </span>
       <small id={`${id}-hint`}>#rrggbb</small>
-      {messages.length > 0 ? (
-        <span id={`${id}-error`} className="field-error">
-          {messages.join(' ')}
-        </span>
-      ) : null}
+      <FieldMessages id={`${id}-error`} messages={messages} />
     </div>
   );
 }

@@ -22,11 +22,7 @@ function useControl(name: string, problem: ApiError | undefined, hint: ReactNode
           {hint}
         </small>
       ) : null}
-      {messages.length > 0 ? (
-        <span id={`${id}-error`} className="field-error">
-          {messages.join(' ')}
-        </span>
-      ) : null}
+      <FieldMessages id={`${id}-error`} messages={messages} />
     </>
   );
   return { id, invalid: messages.length > 0, describedBy, extras };
@@ -71,9 +67,17 @@ export function CheckboxField({ label, name, problem, hint, ...input }: Omit<Inp
   );
 }
 
+/** The API's messages for one field, if it has any; `id` is for the control's aria-describedby. */
+export function FieldMessages({ messages, id }: { messages: string[]; id?: string }) {
+  if (messages.length === 0) return null;
+  return (
+    <span id={id} className="field-error">
+      {messages.join(' ')}
+    </span>
+  );
+}
+
 /** Messages keyed exactly by a group's path (`criteria.0`, `criteria`), shown at the group. */
 export function GroupMessages({ problem, name }: { problem: ApiError | undefined; name: string }) {
-  const messages = problem?.fields[name] ?? [];
-  if (messages.length === 0) return null;
-  return <span className="field-error">{messages.join(' ')}</span>;
+  return <FieldMessages messages={problem?.fields[name] ?? []} />;
 }

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { FieldMessages } from './Field';
 
 /** A field where the person types a key to confirm something that cannot be undone or needs care. */
 export function TypedConfirmation({
@@ -24,11 +25,7 @@ export function TypedConfirmation({
         Type <strong>{expected}</strong> to {what}
       </label>
       <input id={id} name="confirmation" autoComplete="off" autoFocus={autoFocus} value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={messages.length > 0} aria-describedby={messages.length > 0 ? `${id}-error` : undefined} />
-      {messages.length > 0 ? (
-        <span id={`${id}-error`} className="field-error">
-          {messages.join(' ')}
-        </span>
-      ) : null}
+      <FieldMessages id={`${id}-error`} messages={messages} />
     </div>
   );
 }

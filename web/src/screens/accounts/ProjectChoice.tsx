@@ -1,4 +1,5 @@
 import { fieldMessages, type ApiProblem, type Schemas } from '../../api/client';
+import { FieldMessages } from '../../ui/Field';
 
 /** The projects a member works on, as checkboxes; the API's messages for `projects` and `projects.N` beneath. */
 export function ProjectChoice({
@@ -31,7 +32,7 @@ export function ProjectChoice({
         ))}
       </div>
       {projects.length === 0 ? <p>No projects yet.</p> : null}
-      {messages.length > 0 ? <span className="field-error">{messages.join(' ')}</span> : null}
+      <FieldMessages messages={messages} />
     </fieldset>
   );
 }

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { fieldMessages, type ApiProblem, type Schemas } from '../../api/client';
 import { comparerText } from '../../ui/criteria';
+import { FieldMessages } from '../../ui/Field';
 import { commaList } from '../../ui/lists';
 // The document's rule of which comparers a selector takes, as the flag rule editor holds it.
 import { comparersOf, takesValues } from '../flags/CriterionEditor';
@@ -34,10 +35,6 @@ export function rulesBody(rules: RuleDraft[]) {
       ...(takesValues(c.comparer) ? { values: commaList(c.values) } : {}),
     })),
   }));
-}
-
-function Messages({ list }: { list: string[] }) {
-  return list.length > 0 ? <span className="field-error">{list.join(' ')}</span> : null;
 }
 
 function CriterionRow({
@@ -97,7 +94,7 @@ function CriterionRow({
           Remove {label.toLowerCase()}
         </button>
       </fieldset>
-      <Messages list={messages} />
+      <FieldMessages messages={messages} />
     </li>
   );
 }
@@ -127,7 +124,7 @@ export function RulesEditor({ rules, onChange, problem }: { rules: RuleDraft[]; 
               />
             ))}
           </ol>
-          <Messages list={[...(problem?.fields[`rules.${i}`] ?? []), ...(problem?.fields[`rules.${i}.criteria`] ?? [])]} />
+          <FieldMessages messages={[...(problem?.fields[`rules.${i}`] ?? []), ...(problem?.fields[`rules.${i}.criteria`] ?? [])]} />
           <button type="button" onClick={() => setRule(i, [...rule, blankCriterion()])}>
             Add a criterion to rule {i + 1}
           </button>{' '}
@@ -137,7 +134,7 @@ export function RulesEditor({ rules, onChange, problem }: { rules: RuleDraft[]; 
         </section>
       ))}
       {rules.length === 0 ? <p>No rules: only the listed identifiers are members.</p> : null}
-      <Messages list={problem?.fields.rules ?? []} />
+      <FieldMessages messages={problem?.fields.rules ?? []} />
       <button type="button" onClick={() => onChange([...rules, [blankCriterion()]])}>
         Add a rule
       </button>
