@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { api, unwrap, type Schemas } from '../../api/client';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { useAsync } from '../../ui/useAsync';
@@ -8,30 +8,15 @@ import { AuditFilters, auditQuery, initialFilters, type AuditFilterValues, type 
 
 const when = (iso: string) => iso.replace('T', ' ').slice(0, 19);
 
-function ManagementRow({ entry }: { entry: Schemas['AuditEntry'] }) {
-  const actor = entry.actor;
-  const label = entry.subject_label ?? entry.subject_ulid ?? entry.action;
+/** One entry of either log: the log's own rendering of who and what, between the cells they share. */
+function EntryRow({ entry, who, what }: { entry: Schemas['AuditEntry'] | Schemas['PublicAuditEntry']; who: ReactNode; what: ReactNode }) {
   return (
     <tr>
       <td>
         <time dateTime={entry.created_at}>{when(entry.created_at)}</time>
       </td>
-      <td>
-        {actor ? (actor.type === 'system' ? 'Vexil (system)' : (actor.email ?? actor.name ?? actor.type)) : 'unauthenticated'}
-        {entry.token && actor?.type !== 'management_token' ? <div className="comment">via {entry.token.name}</div> : null}
-        {actor?.type === 'management_token' ? <div className="comment">management token</div> : null}
-      </td>
-      <td>
-        <code>{entry.action}</code>
-        {entry.http_method ? (
-          <div>
-            <small>
-              {entry.http_method} {entry.http_path}
-            </small>
-          </div>
-        ) : null}
-        {entry.changes ? <AuditChanges changes={entry.changes} label={label} /> : null}
-      </td>
+      <td>{who}</td>
+      <td>{what}</td>
       <td>
         {entry.subject_type ? <small>{entry.subject_type} </small> : null}
         {entry.subject_label ?? entry.subject_ulid ?? ''}
@@ -43,27 +28,39 @@ function ManagementRow({ entry }: { entry: Schemas['AuditEntry'] }) {
   );
 }
 
-function PublicRow({ entry }: { entry: Schemas['PublicAuditEntry'] }) {
-  return (
-    <tr>
-      <td>
-        <time dateTime={entry.created_at}>{when(entry.created_at)}</time>
-      </td>
-      <td>
-        {entry.actor_type === 'sdk_key' ? `key ${entry.actor_ulid ?? ''}` : 'anonymous'} {entry.environment ? `(${entry.environment.key})` : ''}
-      </td>
-      <td>
-        <code>{entry.action}</code>
-      </td>
-      <td>
-        {entry.subject_type ? <small>{entry.subject_type} </small> : null}
-        {entry.subject_label ?? entry.subject_ulid ?? ''}
-      </td>
-      <td>
-        {entry.result} {entry.status_code}
-      </td>
-    </tr>
+function ManagementRow({ entry }: { entry: Schemas['AuditEntry'] }) {
+  const actor = entry.actor;
+  const label = entry.subject_label ?? entry.subject_ulid ?? entry.action;
+  const who = (
+    <>
+      {actor ? (actor.type === 'system' ? 'Vexil (system)' : (actor.email ?? actor.name ?? actor.type)) : 'unauthenticated'}
+      {entry.token && actor?.type !== 'management_token' ? <div className="comment">via {entry.token.name}</div> : null}
+      {actor?.type === 'management_token' ? <div className="comment">management token</div> : null}
+    </>
   );
+  const what = (
+    <>
+      <code>{entry.action}</code>
+      {entry.http_method ? (
+        <div>
+          <small>
+            {entry.http_method} {entry.http_path}
+          </small>
+        </div>
+      ) : null}
+      {entry.changes ? <AuditChanges changes={entry.changes} label={label} /> : null}
+    </>
+  );
+  return <EntryRow entry={entry} who={who} what={what} />;
+}
+
+function PublicRow({ entry }: { entry: Schemas['PublicAuditEntry'] }) {
+  const who = (
+    <>
+      {entry.actor_type === 'sdk_key' ? `key ${entry.actor_ulid ?? ''}` : 'anonymous'} {entry.environment ? `(${entry.environment.key})` : ''}
+    </>
+  );
+  return <EntryRow entry={entry} who={who} what={<code>{entry.action}</code>} />;
 }
 
 /** The audit logs, management and public traffic, with every filter the API has and cursor paging. */
