@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { api, unwrap, type Schemas } from '../../api/client';
 import { Link } from '../../app/router';
 import { ErrorMessage } from '../../ui/ErrorMessage';
@@ -8,95 +8,83 @@ import '../../ui/admin.css';
 
 const when = (iso: string | null) => (iso ? iso.replace('T', ' ').slice(0, 16) : 'never');
 
+/** A report's rows as a table, or `empty` when there are none; nothing until they are loaded. */
+function ReportTable<Row>({ label, columns, rows, row, empty }: { label: string; columns: string[]; rows: Row[] | undefined; row: (row: Row) => ReactNode; empty: ReactNode }) {
+  if (!rows) return null;
+  if (rows.length === 0) return <p>{empty}</p>;
+  return (
+    <table aria-label={label}>
+      <thead>
+        <tr>
+          {columns.map((column) => (
+            <th key={column} scope="col">
+              {column}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>{rows.map(row)}</tbody>
+    </table>
+  );
+}
+
 function EnvironmentInsights({ project, environment, days }: { project: string; environment: Schemas['Environment']; days: number }) {
   const path = { projectKey: project, environmentKey: environment.key };
   const stale = useAsync(() => unwrap(api.GET('/projects/{projectKey}/environments/{environmentKey}/stale-flags', { params: { path, query: { days } } })), [project, environment.key, days]);
   const reports = useAsync(() => unwrap(api.GET('/projects/{projectKey}/environments/{environmentKey}/default-value-reports', { params: { path } })), [project, environment.key]);
   const flagLink = (key: string) => <Link to={`/projects/${project}/flags/${encodeURIComponent(key)}`}>{key}</Link>;
-  const missing = reports.data?.data.missing_defaults ?? [];
-  const unknown = reports.data?.data.unknown_flags ?? [];
   return (
     <article className="environment" style={{ borderColor: environment.color }} aria-labelledby={`ins-${environment.ulid}`}>
       <h2 id={`ins-${environment.ulid}`}>{environment.name}</h2>
       <ErrorMessage problem={stale.problem ?? reports.problem} />
       <h3>Stale flags: not used here for {days} days, not permanent</h3>
-      {stale.data && stale.data.data.length > 0 ? (
-        <table aria-label={`Stale flags in ${environment.key}`}>
-          <thead>
-            <tr>
-              <th scope="col">Flag</th>
-              <th scope="col">Name</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Last changed</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
-          <tbody>
-            {stale.data.data.map((flag) => (
-              <tr key={flag.key}>
-                <td>{flagLink(flag.key)}</td>
-                <td>{flag.name}</td>
-                <td>{when(flag.last_used_at)}</td>
-                <td>{when(flag.last_updated_at)}</td>
-                <td>{when(flag.created_at)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : stale.data ? (
-        <p>None: every flag was used within {days} days, is newer, or is permanent.</p>
-      ) : null}
+      <ReportTable
+        label={`Stale flags in ${environment.key}`}
+        columns={['Flag', 'Name', 'Last used', 'Last changed', 'Created']}
+        rows={stale.data?.data}
+        row={(flag) => (
+          <tr key={flag.key}>
+            <td>{flagLink(flag.key)}</td>
+            <td>{flag.name}</td>
+            <td>{when(flag.last_used_at)}</td>
+            <td>{when(flag.last_updated_at)}</td>
+            <td>{when(flag.created_at)}</td>
+          </tr>
+        )}
+        empty={`None: every flag was used within ${days} days, is newer, or is permanent.`}
+      />
       <h3>Requested without a declared default</h3>
       <p>The application has nothing to fall back on if these flags become unavailable.</p>
-      {missing.length > 0 ? (
-        <table aria-label={`Flags without a default in ${environment.key}`}>
-          <thead>
-            <tr>
-              <th scope="col">Flag</th>
-              <th scope="col">Requests</th>
-              <th scope="col">Last seen</th>
-            </tr>
-          </thead>
-          <tbody>
-            {missing.map((r) => (
-              <tr key={r.flag_key}>
-                <td>{flagLink(r.flag_key)}</td>
-                <td>{r.count}</td>
-                <td>{when(r.last_seen_at)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : reports.data ? (
-        <p>None reported.</p>
-      ) : null}
+      <ReportTable
+        label={`Flags without a default in ${environment.key}`}
+        columns={['Flag', 'Requests', 'Last seen']}
+        rows={reports.data?.data.missing_defaults}
+        row={(r) => (
+          <tr key={r.flag_key}>
+            <td>{flagLink(r.flag_key)}</td>
+            <td>{r.count}</td>
+            <td>{when(r.last_seen_at)}</td>
+          </tr>
+        )}
+        empty="None reported."
+      />
       <h3>Defaults declared for flags that do not exist</h3>
-      {unknown.length > 0 ? (
-        <table aria-label={`Unknown flags in ${environment.key}`}>
-          <thead>
-            <tr>
-              <th scope="col">Flag key</th>
-              <th scope="col">Declared type</th>
-              <th scope="col">Requests</th>
-              <th scope="col">Last seen</th>
-            </tr>
-          </thead>
-          <tbody>
-            {unknown.map((r) => (
-              <tr key={r.flag_key}>
-                <td>
-                  <code>{r.flag_key}</code>
-                </td>
-                <td>{r.declared_type}</td>
-                <td>{r.count}</td>
-                <td>{when(r.last_seen_at)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : reports.data ? (
-        <p>None reported.</p>
-      ) : null}
+      <ReportTable
+        label={`Unknown flags in ${environment.key}`}
+        columns={['Flag key', 'Declared type', 'Requests', 'Last seen']}
+        rows={reports.data?.data.unknown_flags}
+        row={(r) => (
+          <tr key={r.flag_key}>
+            <td>
+              <code>{r.flag_key}</code>
+            </td>
+            <td>{r.declared_type}</td>
+            <td>{r.count}</td>
+            <td>{when(r.last_seen_at)}</td>
+          </tr>
+        )}
+        empty="None reported."
+      />
     </article>
   );
 }
