@@ -4,12 +4,11 @@
 // SQLite database with a bootstrapped owner token and a server key; exits non-zero when
 // Schemathesis finds anything.
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { startFreshServer } from '../support/fresh-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -19,32 +18,16 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
  */
 const excludedOperations = {};
 
-const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const secret = (prefix) => prefix + Array.from(randomBytes(40), (b) => base62[b % 62]).join('');
-
-const port = 20000 + Math.floor(Math.random() * 20000);
-const baseUrl = `http://127.0.0.1:${port}`;
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vexil-st-'));
-const ownerToken = secret('pat_');
 const maxExamples = process.env.SCHEMATHESIS_MAX_EXAMPLES ?? '25';
 
-const server = spawn('node', [path.join(root, 'dist/src/main.js')], {
-  env: {
-    ...process.env,
-    DATABASE_URL: `sqlite:${dir}/vexil.db`,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    VEXIL_INIT_OWNER_TOKEN: ownerToken,
-    VEXIL_PUBLIC_RATE_LIMIT: '0',
-    VEXIL_RATE_LIMIT_STANDARD: '1000000',
-    VEXIL_RATE_LIMIT_ELEVATED: '1000000',
-    LOG_LEVEL: 'warn',
-    // Over-long generated query strings and headers should reach validation (4xx with a body)
-    // rather than be cut off by the HTTP parser, which resets the connection mid-upload.
-    VEXIL_MAX_HEADER_BYTES: '4194304',
-  },
-  stdio: ['ignore', 'inherit', 'inherit'],
+const server = await startFreshServer({
+  root,
+  tmpPrefix: 'vexil-st-',
+  // Over-long generated query strings and headers should reach validation (4xx with a body)
+  // rather than be cut off by the HTTP parser, which resets the connection mid-upload.
+  env: { VEXIL_MAX_HEADER_BYTES: '4194304' },
 });
+const { baseUrl, ownerToken, dir } = server;
 
 async function api(method, url, body, headers = {}) {
   const res = await fetch(baseUrl + url, {
@@ -55,19 +38,6 @@ async function api(method, url, body, headers = {}) {
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${url} -> ${res.status} ${text}`);
   return JSON.parse(text);
-}
-
-async function waitForServer() {
-  for (let i = 0; i < 100; i++) {
-    try {
-      const res = await fetch(`${baseUrl}/v1/api-docs`);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('server did not start');
 }
 
 /**
@@ -154,7 +124,6 @@ function schemathesis(name, extraHeaders) {
 
 let exitCode = 1;
 try {
-  await waitForServer();
   // A project with a flag and a server key, so public operations have something real to answer.
   await api('POST', '/management/v1/projects', { key: 'fuzz', name: 'Fuzz' });
   const key = await api('POST', '/management/v1/projects/fuzz/environments/development/keys', { kind: 'server', name: 'fuzz' });
@@ -177,7 +146,6 @@ try {
 } catch (error) {
   console.error(error);
 } finally {
-  server.kill('SIGTERM');
-  fs.rmSync(dir, { recursive: true, force: true });
+  await server.stop();
 }
 process.exit(exitCode);
