@@ -6,22 +6,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { generateSecret } from '../../src/auth/secrets.js';
 import { describeEachDatabase } from '../support/databases.js';
 
-const file = `version: 1
-project:
-  key: shop
-  name: Shop
-  description: From a file
-environments:
-  - key: production
-    name: Production
-    description: null
-    color: "#aa0000"
-    comments_required: true
-    confirmation_required: false
-segments: []
-flags:
-  - key: new-checkout
-    name: New checkout
+/** A boolean flag's entry in the file, serving true in production. */
+const flagEntry = (key: string, name: string) => `  - key: ${key}
+    name: ${name}
     type: boolean
     description: null
     permanent: false
@@ -38,6 +25,22 @@ flags:
         rules: []
         rollout: null
 `;
+
+const file = `version: 1
+project:
+  key: shop
+  name: Shop
+  description: From a file
+environments:
+  - key: production
+    name: Production
+    description: null
+    color: "#aa0000"
+    comments_required: true
+    confirmation_required: false
+segments: []
+flags:
+${flagEntry('new-checkout', 'New checkout')}`;
 
 // VEXIL_IMPORT_FILE as an operator uses it: a real process on an empty database.
 describeEachDatabase('VEXIL_IMPORT_FILE', (db) => {
@@ -101,24 +104,7 @@ describeEachDatabase('VEXIL_IMPORT_FILE', (db) => {
 
   it('answers nothing but the probes until the file is imported: no request sees the instance half-started', async () => {
     // Enough flags that the import takes a while after the port is open.
-    const flags = Array.from({ length: 100 }, (_, i) => `  - key: flag-${String(i).padStart(3, '0')}
-    name: Flag ${i}
-    type: boolean
-    description: null
-    permanent: false
-    include_in_mobile: true
-    include_in_client: true
-    values:
-      - value: "true"
-        default: false
-      - value: "false"
-        default: true
-    environments:
-      production:
-        value: "true"
-        rules: []
-        rollout: null
-`);
+    const flags = Array.from({ length: 100 }, (_, i) => flagEntry(`flag-${String(i).padStart(3, '0')}`, `Flag ${i}`));
     const large = path.join(dir, 'large.yaml');
     fs.writeFileSync(large, file.replace(/^flags:\n[\s\S]*$/m, `flags:\n${flags.join('')}`));
     const server = await start(large);
