@@ -1,17 +1,15 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase } from '../support/databases.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { createAccountWithToken, createProject, expectNoWrites, lastAuditEntry } from './admin-support.js';
+import type { TestApp } from '../support/test-app.js';
+import { createAccountWithToken, expectNoWrites, lastAuditEntry, startWithTwoProjects, type CreatedProject } from './admin-support.js';
 
 // PUT /accounts/{accountUlid}: name, role and a member's projects, effective from the next request.
 describeEachDatabase('admin: account updates', (db) => {
   let app: TestApp;
-  let shop: { key: string; ulid: string };
-  let billing: { key: string; ulid: string };
+  let shop: CreatedProject;
+  let billing: CreatedProject;
   beforeAll(async () => {
-    app = await startTestApp(db);
-    shop = await createProject(app);
-    billing = await createProject(app);
+    ({ app, shop, billing } = await startWithTwoProjects(db));
   });
   afterAll(async () => {
     await app?.close();

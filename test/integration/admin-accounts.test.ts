@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { digestSecret } from '../../src/auth/secrets.js';
 import { describeEachDatabase } from '../support/databases.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import type { TestApp } from '../support/test-app.js';
 import {
   collectAll,
   createAccountWithToken,
@@ -9,17 +9,17 @@ import {
   createProject,
   expectNoWrites,
   lastAuditEntry,
+  startWithTwoProjects,
+  type CreatedProject,
   uniqueKey,
 } from './admin-support.js';
 
 describeEachDatabase('admin: accounts and personal access tokens', (db) => {
   let app: TestApp;
-  let shop: { key: string; ulid: string };
-  let billing: { key: string; ulid: string };
+  let shop: CreatedProject;
+  let billing: CreatedProject;
   beforeAll(async () => {
-    app = await startTestApp(db);
-    shop = await createProject(app);
-    billing = await createProject(app);
+    ({ app, shop, billing } = await startWithTwoProjects(db));
   });
   afterAll(async () => {
     await app?.close();

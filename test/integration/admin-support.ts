@@ -3,7 +3,8 @@
  * tokens and accounts are created through the management API, as a user would.
  */
 import { expect } from 'vitest';
-import type { TestApp } from '../support/test-app.js';
+import type { TestDatabase } from '../support/databases.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
 
 let counter = 0;
 /** A key unique within the test run. */
@@ -101,15 +102,34 @@ export async function createAccountWithToken(
   return { ulid: account.body.data.ulid, email, token: pat.body.data.token, tokenUlid: pat.body.data.ulid };
 }
 
+export interface CreatedProject {
+  ulid: string;
+  key: string;
+}
+
 /** A project (with the default environments unless given) made by the owner. */
 export async function createProject(
   app: TestApp,
   key = uniqueKey('prj'),
   environments?: Array<{ key: string; name: string }>,
-): Promise<{ ulid: string; key: string }> {
+): Promise<CreatedProject> {
   const res = await app.mgmt('POST', '/projects', { key, name: `Project ${key}`, ...(environments ? { environments } : {}) });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return { ulid: res.body.data.ulid, key };
+}
+
+/** The start of the account and token suites: an app on the suite's database with two projects. */
+export async function startWithTwoProjects(
+  db: TestDatabase,
+  billingEnvironments?: Array<{ key: string; name: string }>,
+): Promise<{ app: TestApp; shop: CreatedProject; billing: CreatedProject }> {
+  const app = await startTestApp(db);
+  try {
+    return { app, shop: await createProject(app), billing: await createProject(app, undefined, billingEnvironments) };
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
 }
 
 /** An environment key made by the owner; returns the secret too. */

@@ -1,27 +1,26 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { digestSecret } from '../../src/auth/secrets.js';
 import { describeEachDatabase } from '../support/databases.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import type { TestApp } from '../support/test-app.js';
 import {
   collectAll,
   createAccountWithToken,
   createManagementToken,
-  createProject,
   expectNoWrites,
   lastAuditEntry,
+  startWithTwoProjects,
+  type CreatedProject,
 } from './admin-support.js';
 
 describeEachDatabase('admin: management tokens', (db) => {
   let app: TestApp;
-  let shop: { key: string; ulid: string };
-  let billing: { key: string; ulid: string };
+  let shop: CreatedProject;
+  let billing: CreatedProject;
   beforeAll(async () => {
-    app = await startTestApp(db);
-    shop = await createProject(app);
-    billing = await createProject(app, undefined, [
+    ({ app, shop, billing } = await startWithTwoProjects(db, [
       { key: 'staging', name: 'Staging' },
       { key: 'live', name: 'Live' },
-    ]);
+    ]));
   });
   afterAll(async () => {
     await app?.close();
