@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import knexFactory from 'knex';
 import { describe } from 'vitest';
+import { mysqlAnswers } from './mysql-answers.js';
 
 export interface TestDatabase {
   name: 'sqlite' | 'mariadb';
@@ -48,25 +49,13 @@ const mariadb: TestDatabase = {
   },
 };
 
-async function mariadbReachable(): Promise<boolean> {
-  const k = knexFactory({ client: 'mysql2', connection: { uri: mysqlBase, connectTimeout: 2000 } as never });
-  try {
-    await k.raw('SELECT 1');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await k.destroy();
-  }
-}
-
 /**
  * The databases every integration suite runs against. MariaDB is required in CI and whenever
  * VEXIL_REQUIRE_MARIADB=1; elsewhere its absence is reported loudly and its suites are skipped.
  */
 export const testDatabases: TestDatabase[] = await (async () => {
   if (process.env.VEXIL_TEST_DATABASES === 'sqlite') return [sqlite];
-  if (await mariadbReachable()) return [sqlite, mariadb];
+  if (await mysqlAnswers(mysqlBase, 2000)) return [sqlite, mariadb];
   if (process.env.CI || process.env.VEXIL_REQUIRE_MARIADB === '1') {
     throw new Error(`MariaDB is required for the integration tests but ${mysqlBase} is not reachable.`);
   }

@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import knexFactory from 'knex';
+import { mysqlAnswers } from './mysql-answers.js';
 
 const run = promisify(execFile);
 
@@ -43,19 +43,6 @@ async function freePort(): Promise<number> {
   const { port } = server.address() as net.AddressInfo;
   await new Promise((resolve) => server.close(resolve));
   return port;
-}
-
-async function answers(url: string): Promise<boolean> {
-  const quiet = () => undefined;
-  const k = knexFactory({ client: 'mysql2', connection: { uri: url, connectTimeout: 1000 } as never, log: { warn: quiet, error: quiet, debug: quiet, deprecate: quiet } });
-  try {
-    await k.raw('SELECT 1');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await k.destroy();
-  }
 }
 
 function exited(child: ChildProcess, withinMs: number): Promise<boolean> {
@@ -110,7 +97,7 @@ export async function startPrivateMariadb(): Promise<PrivateMariadb> {
     );
     const url = `mysql://root@127.0.0.1:${port}`;
     const started = Date.now();
-    while (!(await answers(url))) {
+    while (!(await mysqlAnswers(url, 1000))) {
       if (child.exitCode !== null || Date.now() - started > 30_000) {
         const log = fs.existsSync(path.join(dir, 'error.log')) ? fs.readFileSync(path.join(dir, 'error.log'), 'utf8') : '';
         throw new Error(`the private MariaDB server did not start on port ${port}:\n${log.slice(-2000)}`);
