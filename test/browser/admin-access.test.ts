@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerOf, expectOk, signedInPage } from './admin-support.js';
-import { ensureConsoleBuilt, launchBrowser, screenshot, seriousViolations, startVexil, type RunningVexil } from './harness.js';
+import { ensureConsoleBuilt, launchBrowser, screenshot, seriousViolations, startVexil, submitSignIn, type RunningVexil } from './harness.js';
 
 // Who may do what: management tokens with grants, accounts with roles and projects, temporary passwords.
 describe('the console: tokens, accounts and temporary passwords', () => {
@@ -104,10 +104,7 @@ describe('the console: tokens, accounts and temporary passwords', () => {
 
   it('makes the person choose their own password at first sign-in; the temporary one then stops working', async () => {
     adaPage = await (await browser.newContext()).newPage();
-    await adaPage.goto(vexil.baseUrl);
-    await adaPage.getByLabel('Email').fill(ada);
-    await adaPage.getByLabel('Password').fill(adaPassword);
-    await adaPage.getByRole('button', { name: 'Sign in' }).click();
+    await submitSignIn(adaPage, vexil, ada, adaPassword);
     await adaPage.getByRole('heading', { name: 'Choose your password' }).waitFor();
     // Nothing but the password change works with this session.
     const refused = await adaPage.evaluate(async () => {
@@ -139,10 +136,7 @@ describe('the console: tokens, accounts and temporary passwords', () => {
     // Set by the owner's token for another account: temporary too.
     expectOk(await vexil.api('PUT', `/accounts/${bob.ulid}/password`, { password: 'temporary for bob' }));
     const bobPage = await (await browser.newContext()).newPage();
-    await bobPage.goto(vexil.baseUrl);
-    await bobPage.getByLabel('Email').fill('bob@shop.test');
-    await bobPage.getByLabel('Password').fill('temporary for bob');
-    await bobPage.getByRole('button', { name: 'Sign in' }).click();
+    await submitSignIn(bobPage, vexil, 'bob@shop.test', 'temporary for bob');
     await bobPage.getByRole('heading', { name: 'Choose your password' }).waitFor();
     await bobPage.reload();
     await bobPage.getByRole('heading', { name: 'Choose your password' }).waitFor();

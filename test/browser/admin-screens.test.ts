@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedInPage } from './admin-support.js';
 import { ensureConsoleBuilt, launchBrowser, screenshot, seriousViolations, startVexil, type RunningVexil } from './harness.js';
 
 // Screens beside the main flow: the kill switch and the public API traffic. Keys, tokens, accounts,
@@ -14,12 +15,7 @@ describe('the console: serving a value now and public traffic', () => {
     vexil = await startVexil();
     expect((await vexil.api('POST', '/projects', { key: 'shop', name: 'Shop', description: '', environments: [{ key: 'production', name: 'Production' }] })).status).toBe(200);
     browser = await launchBrowser();
-    page = await (await browser.newContext()).newPage();
-    await page.goto(vexil.baseUrl);
-    await page.getByLabel('Email').fill(vexil.ownerEmail);
-    await page.getByLabel('Password').fill(vexil.ownerPassword);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Projects' }).waitFor();
+    page = await signedInPage(browser, vexil);
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,15 +1,11 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import type { RunningVexil } from './harness.js';
+import { signIn, type RunningVexil } from './harness.js';
 
 /** Signs in through the sign-in screen in a fresh browser context; returns its page on the projects screen. */
 export async function signedInPage(browser: Browser, vexil: RunningVexil, email = vexil.ownerEmail, password = vexil.ownerPassword): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
-  await page.goto(vexil.baseUrl);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Projects' }).waitFor();
+  await signIn(page, vexil, email, password);
   return page;
 }
 

@@ -53,17 +53,12 @@ describe('the console flag page and draft editor', () => {
   beforeAll(async () => {
     ensureConsoleBuilt();
     vexil = await startVexil();
-    const ok = async (method: string, route: string, body?: unknown) => {
-      const res = await vexil.api(method, route, body);
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-      return res.body.data;
-    };
-    await ok('POST', '/projects', { key: 'shop', name: 'Shop', environments: [{ key: 'staging', name: 'Staging' }, { key: 'production', name: 'Production' }] });
-    await ok('PUT', '/projects/shop/environments/production', { name: 'Production', confirmation_required: true, color: '#b91c1c' });
-    for (const environment of ['staging', 'production']) keys[environment] = (await ok('POST', `/projects/shop/environments/${environment}/keys`, { kind: 'server' })).key;
-    await ok('POST', '/projects/shop/flags', { key: 'banner', name: 'Banner', type: 'string' });
-    for (const display of ['Hello', 'Sale', 'Gift']) await ok('POST', `${flagPath}/values`, { display });
-    await ok('POST', '/projects/shop/segments', { key: 'beta', name: 'Beta testers', included: ['u-beta'] });
+    await vexil.ok('POST', '/projects', { key: 'shop', name: 'Shop', environments: [{ key: 'staging', name: 'Staging' }, { key: 'production', name: 'Production' }] });
+    await vexil.ok('PUT', '/projects/shop/environments/production', { name: 'Production', confirmation_required: true, color: '#b91c1c' });
+    for (const environment of ['staging', 'production']) keys[environment] = (await vexil.ok('POST', `/projects/shop/environments/${environment}/keys`, { kind: 'server' })).key;
+    await vexil.ok('POST', '/projects/shop/flags', { key: 'banner', name: 'Banner', type: 'string' });
+    for (const display of ['Hello', 'Sale', 'Gift']) await vexil.ok('POST', `${flagPath}/values`, { display });
+    await vexil.ok('POST', '/projects/shop/segments', { key: 'beta', name: 'Beta testers', included: ['u-beta'] });
     // Contexts seen in staging become the editors' suggestions.
     await served('staging', { type: 'organization', identifier: 'acme', attributes: attributes({ plan: 'pro', country: 'FR' }) });
     await served('staging', { identifier: 'u-2', attributes: attributes({ plan: 'free' }) });

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { generateSecret } from '../../src/auth/secrets.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -22,6 +23,8 @@ export interface RunningVexil {
   ownerPassword: string;
   /** A management call with the owner token. */
   api(method: string, route: string, body?: unknown): Promise<{ status: number; body: any }>;
+  /** A management call with the owner token that must answer 200; its `data`. */
+  ok(method: string, route: string, body?: unknown): Promise<any>;
   stop(): Promise<void>;
 }
 
@@ -46,6 +49,11 @@ export async function startVexil(env: Record<string, string> = {}): Promise<Runn
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   };
+  const ok = async (method: string, route: string, body?: unknown) => {
+    const res = await api(method, route, body);
+    expect(res.status, `${method} ${route} ${JSON.stringify(res.body)}`).toBe(200);
+    return res.body.data;
+  };
   let up = false;
   for (let i = 0; i < 300 && !up; i++) {
     await new Promise((r) => setTimeout(r, 100));
@@ -62,6 +70,7 @@ export async function startVexil(env: Record<string, string> = {}): Promise<Runn
     ownerEmail: owner.email,
     ownerPassword,
     api,
+    ok,
     async stop() {
       child.kill('SIGTERM');
       await exited;
@@ -101,11 +110,16 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true });
 }
 
-/** Signs the owner in through the sign-in form and waits for the projects screen. */
-export async function signIn(page: Page, vexil: RunningVexil): Promise<void> {
+/** Opens the console and submits the sign-in form (as the owner unless told). */
+export async function submitSignIn(page: Page, vexil: RunningVexil, email = vexil.ownerEmail, password = vexil.ownerPassword): Promise<void> {
   await page.goto(vexil.baseUrl);
-  await page.getByLabel('Email').fill(vexil.ownerEmail);
-  await page.getByLabel('Password').fill(vexil.ownerPassword);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Signs in through the sign-in form (as the owner unless told) and waits for the projects screen. */
+export async function signIn(page: Page, vexil: RunningVexil, email?: string, password?: string): Promise<void> {
+  await submitSignIn(page, vexil, email, password);
   await page.getByRole('heading', { name: 'Projects' }).waitFor();
 }

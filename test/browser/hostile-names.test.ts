@@ -28,24 +28,19 @@ describe('hostile names in the console', () => {
   beforeAll(async () => {
     ensureConsoleBuilt();
     vexil = await startVexil();
-    const ok = async (method: string, route: string, body?: unknown) => {
-      const res = await vexil.api(method, route, body);
-      expect(res.status, `${method} ${route} ${JSON.stringify(res.body)}`).toBe(200);
-      return res.body.data;
-    };
-    await ok('POST', '/projects', { key: 'xss', name: xss, description: xss, environments: [{ key: 'evil', name: xss }] });
-    const key = (await ok('POST', '/projects/xss/environments/evil/keys', { kind: 'server', name: xss })).key as string;
-    await ok('POST', '/projects/xss/flags', { key: 'hostile', name: xss, description: xss, type: 'string' });
-    const plain = await ok('POST', `${flagPage}/values`, { display: 'plain' });
-    const value = await ok('POST', `${flagPage}/values`, { display: xss });
-    await ok('POST', '/projects/xss/segments', { key: 'seg', name: xss, description: xss, included: [xss] });
+    await vexil.ok('POST', '/projects', { key: 'xss', name: xss, description: xss, environments: [{ key: 'evil', name: xss }] });
+    const key = (await vexil.ok('POST', '/projects/xss/environments/evil/keys', { kind: 'server', name: xss })).key as string;
+    await vexil.ok('POST', '/projects/xss/flags', { key: 'hostile', name: xss, description: xss, type: 'string' });
+    const plain = await vexil.ok('POST', `${flagPage}/values`, { display: 'plain' });
+    const value = await vexil.ok('POST', `${flagPage}/values`, { display: xss });
+    await vexil.ok('POST', '/projects/xss/segments', { key: 'seg', name: xss, description: xss, included: [xss] });
     const base = `${flagPage}/environments/evil/targets`;
-    const published = await ok('POST', base);
-    await ok('PUT', `${base}/${published.ulid}`, { value_ulid: value.ulid });
-    await ok('POST', `${base}/${published.ulid}/rules`, { value_ulid: plain.ulid, description: xss, criteria: [{ selector: 'attribute', sub_selector: 'plan', comparer: 'equal', values: [xss] }] });
-    await ok('PUT', `${base}/${published.ulid}/publish`, { comment: xss });
+    const published = await vexil.ok('POST', base);
+    await vexil.ok('PUT', `${base}/${published.ulid}`, { value_ulid: value.ulid });
+    await vexil.ok('POST', `${base}/${published.ulid}/rules`, { value_ulid: plain.ulid, description: xss, criteria: [{ selector: 'attribute', sub_selector: 'plan', comparer: 'equal', values: [xss] }] });
+    await vexil.ok('PUT', `${base}/${published.ulid}/publish`, { comment: xss });
     // A draft (copying the rule) keeps the draft editor open; a context makes the value observed.
-    await ok('POST', base);
+    await vexil.ok('POST', base);
     await fetch(`${vexil.baseUrl}/v1/flags/hostile`, {
       headers: { 'x-vexil-api-key': key, 'x-vexil-context': JSON.stringify({ type: 'user', identifier: 'u-1', attributes: [{ key: 'plan', values: [{ value: xss }] }] }) },
     });

@@ -68,27 +68,22 @@ describe('the flag page from the keyboard', () => {
   beforeAll(async () => {
     ensureConsoleBuilt();
     vexil = await startVexil();
-    const ok = async (method: string, route: string, body?: unknown) => {
-      const res = await vexil.api(method, route, body);
-      expect(res.status, `${method} ${route} ${JSON.stringify(res.body)}`).toBe(200);
-      return res.body.data;
-    };
-    await ok('POST', '/projects', { key: 'shop', name: 'Shop', environments: [{ key: 'staging', name: 'Staging' }, { key: 'production', name: 'Production' }] });
-    await ok('POST', '/projects/shop/flags', { key: 'banner', name: 'Banner', type: 'string' });
-    const hello = await ok('POST', `${flagPath}/values`, { display: 'Hello' });
-    const sale = await ok('POST', `${flagPath}/values`, { display: 'Sale' });
+    await vexil.ok('POST', '/projects', { key: 'shop', name: 'Shop', environments: [{ key: 'staging', name: 'Staging' }, { key: 'production', name: 'Production' }] });
+    await vexil.ok('POST', '/projects/shop/flags', { key: 'banner', name: 'Banner', type: 'string' });
+    const hello = await vexil.ok('POST', `${flagPath}/values`, { display: 'Hello' });
+    const sale = await vexil.ok('POST', `${flagPath}/values`, { display: 'Sale' });
     // Staging: a draft with two rules (so the move buttons work); production: a rollout in progress.
     const staging = `${flagPath}/environments/staging/targets`;
-    const draft = await ok('POST', staging);
+    const draft = await vexil.ok('POST', staging);
     for (const [description, plan] of [['Pro plan', 'pro'], ['Free plan', 'free']] as const) {
-      await ok('POST', `${staging}/${draft.ulid}/rules`, { value_ulid: sale.ulid, description, criteria: [{ selector: 'attribute', sub_selector: 'plan', comparer: 'equal', values: [plan] }] });
+      await vexil.ok('POST', `${staging}/${draft.ulid}/rules`, { value_ulid: sale.ulid, description, criteria: [{ selector: 'attribute', sub_selector: 'plan', comparer: 'equal', values: [plan] }] });
     }
     const production = `${flagPath}/environments/production/targets`;
-    await ok('PUT', `${production}/${(await ok('POST', production)).ulid}/publish`, {});
-    const next = await ok('POST', production);
-    await ok('PUT', `${production}/${next.ulid}`, { value_ulid: hello.ulid });
-    await ok('PUT', `${production}/${next.ulid}/publish`, { rollout_enabled: true, rollout_mode: 'manual', rollout_percentage: 10 });
-    await ok('PUT', '/projects/shop/environments/production', { name: 'Production', confirmation_required: true });
+    await vexil.ok('PUT', `${production}/${(await vexil.ok('POST', production)).ulid}/publish`, {});
+    const next = await vexil.ok('POST', production);
+    await vexil.ok('PUT', `${production}/${next.ulid}`, { value_ulid: hello.ulid });
+    await vexil.ok('PUT', `${production}/${next.ulid}/publish`, { rollout_enabled: true, rollout_mode: 'manual', rollout_percentage: 10 });
+    await vexil.ok('PUT', '/projects/shop/environments/production', { name: 'Production', confirmation_required: true });
     browser = await launchBrowser();
     page = await (await browser.newContext()).newPage();
     cdp = await page.context().newCDPSession(page);
