@@ -20,10 +20,7 @@ describeEachDatabase('OFREP: POST /ofrep/v1/evaluate/flags and /flags/{key}', (d
   beforeAll(async () => {
     app = await startTestApp(db);
     fx = new Fixtures(app);
-    project = await fx.project();
-    env = await fx.environment(project);
-    mobileKey = await fx.key(env, 'mobile');
-    clientKey = await fx.key(env, 'client');
+    ({ project, env, mobileKey, clientKey } = await fx.keyedEnvironment());
     const checkout = await fx.flag(project, { key: 'checkout', type: 'boolean' });
     const theme = await fx.flag(project, { key: 'theme', type: 'json', values: ['{"dense":false,"primary":"#0055ff"}', '{"dense":true}'] });
     const banner = await fx.flag(project, { key: 'banner', type: 'string', values: ['Welcome'], include_in_mobile: false });

@@ -54,10 +54,7 @@ describeEachDatabase('public evaluation twins: context and default values in a b
   beforeAll(async () => {
     app = await startTestApp(db);
     fx = new Fixtures(app);
-    project = await fx.project();
-    env = await fx.environment(project, 'production');
-    mobileKey = await fx.key(env, 'mobile');
-    clientKey = await fx.key(env, 'client');
+    ({ project, env, mobileKey, clientKey } = await fx.keyedEnvironment('production'));
     checkout = await fx.flag(project, { key: 'checkout', type: 'boolean', name: 'New checkout' });
     const banner = await fx.flag(project, { key: 'banner', type: 'string', values: ['Welcome', 'Hello beta'], defaultValue: 'Welcome' });
     await fx.flag(project, { key: 'empty', type: 'string', values: [], defaultValue: null });

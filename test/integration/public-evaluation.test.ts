@@ -20,10 +20,7 @@ describeEachDatabase('public evaluation API: GET /v1/flags and /v1/flags/{flagKe
   beforeAll(async () => {
     app = await startTestApp(db);
     fx = new Fixtures(app);
-    project = await fx.project();
-    env = await fx.environment(project, 'production');
-    mobileKey = await fx.key(env, 'mobile');
-    clientKey = await fx.key(env, 'client');
+    ({ project, env, mobileKey, clientKey } = await fx.keyedEnvironment('production'));
     flags = {
       // boolean: published true, a rule serving false for country DE
       checkout: await fx.flag(project, { key: 'checkout', type: 'boolean', name: 'New checkout' }),

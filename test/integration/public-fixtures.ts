@@ -107,6 +107,13 @@ export class Fixtures {
     return env;
   }
 
+  /** A new project with one environment (`key`) and a mobile and a client key beside its server key. */
+  async keyedEnvironment(key?: string): Promise<{ project: ProjectFixture; env: EnvironmentFixture; mobileKey: string; clientKey: string }> {
+    const project = await this.project();
+    const env = await this.environment(project, key);
+    return { project, env, mobileKey: await this.key(env, 'mobile'), clientKey: await this.key(env, 'client') };
+  }
+
   /** A new environment key; returns the secret. */
   async key(environment: { ulid: string }, kind: KeyKind): Promise<string> {
     const prefix = kind === 'server' ? 'srv_' : kind === 'mobile' ? 'mob_' : 'cli_';

@@ -70,10 +70,7 @@ describeEachDatabase('SDK payload and stream: GET /v1/payload, GET /v1/stream', 
   beforeAll(async () => {
     app = await startTestApp(db);
     fx = new Fixtures(app);
-    project = await fx.project();
-    env = await fx.environment(project);
-    mobileKey = await fx.key(env, 'mobile');
-    clientKey = await fx.key(env, 'client');
+    ({ project, env, mobileKey, clientKey } = await fx.keyedEnvironment());
     segmentKey = await fx.segment(project, {
       key: 'staff',
       included: ['user-1'],
