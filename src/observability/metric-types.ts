@@ -54,6 +54,32 @@ function labelsOf(names: readonly string[], values: readonly string[]): Labels {
   return labels;
 }
 
+/** A metric with one series object per label set, made when the set is first asked for. */
+abstract class SeriesMetric<Series> extends ExportedMetric {
+  protected readonly byKey = new Map<string, Series>();
+
+  constructor(
+    name: string,
+    help: string,
+    private readonly labelNames: readonly string[],
+  ) {
+    super(name, help);
+  }
+
+  protected abstract newSeries(labels: Labels): Series;
+
+  /** The series of these label values (in labelNames order); keep it rather than asking per observation. */
+  series(...labelValues: string[]): Series {
+    const key = labelValues.join('\u0000');
+    let series = this.byKey.get(key);
+    if (!series) {
+      series = this.newSeries(labelsOf(this.labelNames, labelValues));
+      this.byKey.set(key, series);
+    }
+    return series;
+  }
+}
+
 /** One label set's histogram: bucket counts (not cumulative), sum and count. */
 export class HistogramSeries {
   readonly counts: Float64Array;
@@ -80,28 +106,20 @@ export class HistogramSeries {
   }
 }
 
-export class Histogram extends ExportedMetric {
+export class Histogram extends SeriesMetric<HistogramSeries> {
   readonly type = 'histogram';
-  private readonly byKey = new Map<string, HistogramSeries>();
 
   constructor(
     name: string,
     help: string,
-    private readonly labelNames: readonly string[],
+    labelNames: readonly string[],
     private readonly bounds: readonly number[],
   ) {
-    super(name, help);
+    super(name, help, labelNames);
   }
 
-  /** The series of these label values (in labelNames order); keep it rather than asking per observation. */
-  series(...labelValues: string[]): HistogramSeries {
-    const key = labelValues.join('\u0000');
-    let series = this.byKey.get(key);
-    if (!series) {
-      series = new HistogramSeries(labelsOf(this.labelNames, labelValues), this.bounds);
-      this.byKey.set(key, series);
-    }
-    return series;
+  protected newSeries(labels: Labels): HistogramSeries {
+    return new HistogramSeries(labels, this.bounds);
   }
 
   protected values(): ExportedValue[] {
@@ -129,29 +147,22 @@ export class CounterSeries {
   }
 }
 
-export class Counter extends ExportedMetric {
+export class Counter extends SeriesMetric<CounterSeries> {
   readonly type = 'counter';
-  private readonly byKey = new Map<string, CounterSeries>();
 
   constructor(
     name: string,
     help: string,
-    private readonly labelNames: readonly string[],
+    labelNames: readonly string[],
     /** Label values whose series are shown from the start, at 0. */
     initial: readonly (readonly string[])[] = [],
   ) {
-    super(name, help);
+    super(name, help, labelNames);
     for (const values of initial) this.series(...values);
   }
 
-  series(...labelValues: string[]): CounterSeries {
-    const key = labelValues.join('\u0000');
-    let series = this.byKey.get(key);
-    if (!series) {
-      series = new CounterSeries(labelsOf(this.labelNames, labelValues));
-      this.byKey.set(key, series);
-    }
-    return series;
+  protected newSeries(labels: Labels): CounterSeries {
+    return new CounterSeries(labels);
   }
 
   protected values(): ExportedValue[] {
