@@ -1,5 +1,7 @@
-import { useId } from 'react';
+import { useId, useState, type ReactNode } from 'react';
+import { ErrorMessage } from './ErrorMessage';
 import { FieldMessages } from './Field';
+import { useAction } from './useAsync';
 
 /** A field where the person types a key to confirm something that cannot be undone or needs care. */
 export function TypedConfirmation({
@@ -27,5 +29,23 @@ export function TypedConfirmation({
       <input id={id} name="confirmation" autoComplete="off" autoFocus={autoFocus} value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={messages.length > 0} aria-describedby={messages.length > 0 ? `${id}-error` : undefined} />
       <FieldMessages id={`${id}-error`} messages={messages} />
     </div>
+  );
+}
+
+/**
+ * A deletion that cannot be undone: the danger button (`children` is its label) runs `remove` once
+ * the person has typed `expected`; what the API refuses is shown beneath.
+ */
+export function DeleteAfterTyping({ expected, what, remove, children }: { expected: string; what: string; remove: () => Promise<unknown>; children: ReactNode }) {
+  const [typed, setTyped] = useState('');
+  const action = useAction();
+  return (
+    <>
+      <TypedConfirmation expected={expected} value={typed} onChange={setTyped} what={what} />
+      <button type="button" className="danger" disabled={typed !== expected || action.busy} onClick={() => void action.run(remove)}>
+        {children}
+      </button>
+      <ErrorMessage problem={action.problem} />
+    </>
   );
 }

@@ -3,7 +3,7 @@ import { api, unwrap, type Schemas } from '../../api/client';
 import { CopyButton } from '../../ui/CopyButton';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { Field } from '../../ui/Field';
-import { TypedConfirmation } from '../../ui/TypedConfirmation';
+import { DeleteAfterTyping } from '../../ui/TypedConfirmation';
 import { useAction } from '../../ui/useAsync';
 import { ProjectChoice } from './ProjectChoice';
 
@@ -98,26 +98,19 @@ function SetTemporaryPassword({ account, onSet }: { account: Schemas['Account'];
 }
 
 function DeleteAccount({ account, onDeleted }: { account: Schemas['Account']; onDeleted: () => void }) {
-  const [typed, setTyped] = useState('');
-  const action = useAction();
   return (
     <div>
       <p>Deletes the account, its personal access tokens and the management tokens it created, and ends its console sessions at once. Audit entries keep its name.</p>
-      <TypedConfirmation expected={account.email} value={typed} onChange={setTyped} what="delete this account" />
-      <button
-        type="button"
-        className="danger"
-        disabled={typed !== account.email || action.busy}
-        onClick={() =>
-          void action.run(async () => {
-            await unwrap(api.DELETE('/accounts/{accountUlid}', { params: { path: { accountUlid: account.ulid } } }));
-            onDeleted();
-          })
-        }
+      <DeleteAfterTyping
+        expected={account.email}
+        what="delete this account"
+        remove={async () => {
+          await unwrap(api.DELETE('/accounts/{accountUlid}', { params: { path: { accountUlid: account.ulid } } }));
+          onDeleted();
+        }}
       >
         Delete account {account.email}
-      </button>
-      <ErrorMessage problem={action.problem} />
+      </DeleteAfterTyping>
     </div>
   );
 }

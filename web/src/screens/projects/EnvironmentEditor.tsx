@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { api, unwrap, type Schemas } from '../../api/client';
 import { ErrorMessage } from '../../ui/ErrorMessage';
-import { TypedConfirmation } from '../../ui/TypedConfirmation';
+import { DeleteAfterTyping } from '../../ui/TypedConfirmation';
 import { useAction } from '../../ui/useAsync';
 import { EnvironmentKeys } from './EnvironmentKeys';
 import { bodyOf, draftOf, EnvironmentFields } from './EnvironmentFields';
@@ -10,9 +10,7 @@ import { bodyOf, draftOf, EnvironmentFields } from './EnvironmentFields';
 export function EnvironmentEditor({ project, environment, onChanged }: { project: string; environment: Schemas['Environment']; onChanged: () => void }) {
   const [draft, setDraft] = useState(() => draftOf(environment));
   const [saved, setSaved] = useState(false);
-  const [confirmDelete, setConfirmDelete] = useState('');
   const save = useAction();
-  const remove = useAction();
   const path = { projectKey: project, environmentKey: environment.key };
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -42,21 +40,16 @@ export function EnvironmentEditor({ project, environment, onChanged }: { project
       <details className="manage">
         <summary>Delete {environment.key}</summary>
         <p>Deletes the environment with what its flags serve there, its rules and its keys (which stop working at once). Audit entries are kept.</p>
-        <TypedConfirmation expected={environment.key} value={confirmDelete} onChange={setConfirmDelete} what={`delete the environment ${environment.key}`} />
-        <button
-          type="button"
-          className="danger"
-          disabled={confirmDelete !== environment.key || remove.busy}
-          onClick={() =>
-            void remove.run(async () => {
-              await unwrap(api.DELETE('/projects/{projectKey}/environments/{environmentKey}', { params: { path } }));
-              onChanged();
-            })
-          }
+        <DeleteAfterTyping
+          expected={environment.key}
+          what={`delete the environment ${environment.key}`}
+          remove={async () => {
+            await unwrap(api.DELETE('/projects/{projectKey}/environments/{environmentKey}', { params: { path } }));
+            onChanged();
+          }}
         >
           Delete environment {environment.key}
-        </button>
-        <ErrorMessage problem={remove.problem} />
+        </DeleteAfterTyping>
       </details>
     </article>
   );

@@ -3,7 +3,7 @@ import { api, unwrap, type Schemas } from '../../api/client';
 import { Link, navigate } from '../../app/router';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { Field } from '../../ui/Field';
-import { TypedConfirmation } from '../../ui/TypedConfirmation';
+import { DeleteAfterTyping } from '../../ui/TypedConfirmation';
 import { useAction, useAsync } from '../../ui/useAsync';
 import '../../ui/admin.css';
 import { EnvironmentEditor } from './EnvironmentEditor';
@@ -43,8 +43,6 @@ export function ProjectScreen({ project }: { project: string }) {
     () => unwrap(api.GET('/projects/{projectKey}/environments', { params: { path: { projectKey: project }, query: { per_page: 100 } } })),
     [project],
   );
-  const [confirmDelete, setConfirmDelete] = useState('');
-  const remove = useAction();
   const shown = details.data?.data;
   return (
     <section>
@@ -64,21 +62,16 @@ export function ProjectScreen({ project }: { project: string }) {
       <section aria-labelledby="delete-project">
         <h2 id="delete-project">Delete the project</h2>
         <p>Deletes the project with its environments, keys, flags and segments. Audit entries are kept. This cannot be undone.</p>
-        <TypedConfirmation expected={project} value={confirmDelete} onChange={setConfirmDelete} what="delete the project and everything in it" />
-        <button
-          type="button"
-          className="danger"
-          disabled={confirmDelete !== project || remove.busy}
-          onClick={() =>
-            void remove.run(async () => {
-              await unwrap(api.DELETE('/projects/{projectKey}', { params: { path: { projectKey: project } } }));
-              navigate('/projects');
-            })
-          }
+        <DeleteAfterTyping
+          expected={project}
+          what="delete the project and everything in it"
+          remove={async () => {
+            await unwrap(api.DELETE('/projects/{projectKey}', { params: { path: { projectKey: project } } }));
+            navigate('/projects');
+          }}
         >
           Delete project
-        </button>
-        <ErrorMessage problem={remove.problem} />
+        </DeleteAfterTyping>
       </section>
     </section>
   );

@@ -3,7 +3,7 @@ import { api, unwrap, type Schemas } from '../../api/client';
 import { criterionText } from '../../ui/criteria';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { Field } from '../../ui/Field';
-import { TypedConfirmation } from '../../ui/TypedConfirmation';
+import { DeleteAfterTyping } from '../../ui/TypedConfirmation';
 import { commaList } from '../../ui/lists';
 import { useAction, useAsync } from '../../ui/useAsync';
 import '../../ui/admin.css';
@@ -48,25 +48,18 @@ function SegmentEditor({ project, segment, onChange }: { project: string; segmen
 
 /** Deleting a segment after typing its key; the API refuses while a rule still refers to it. */
 function DeleteSegment({ project, segment, onDeleted }: { project: string; segment: Schemas['Segment']; onDeleted: () => void }) {
-  const [typed, setTyped] = useState('');
-  const remove = useAction();
   return (
     <div>
-      <TypedConfirmation expected={segment.key} value={typed} onChange={setTyped} what={`delete the segment ${segment.key}`} />
-      <button
-        type="button"
-        className="danger"
-        disabled={typed !== segment.key || remove.busy}
-        onClick={() =>
-          void remove.run(async () => {
-            await unwrap(api.DELETE('/projects/{projectKey}/segments/{segmentKey}', { params: { path: { projectKey: project, segmentKey: segment.key } } }));
-            onDeleted();
-          })
-        }
+      <DeleteAfterTyping
+        expected={segment.key}
+        what={`delete the segment ${segment.key}`}
+        remove={async () => {
+          await unwrap(api.DELETE('/projects/{projectKey}/segments/{segmentKey}', { params: { path: { projectKey: project, segmentKey: segment.key } } }));
+          onDeleted();
+        }}
       >
         Delete segment {segment.key}
-      </button>
-      <ErrorMessage problem={remove.problem} />
+      </DeleteAfterTyping>
     </div>
   );
 }
