@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerOf, expectOk, signedInPage } from './admin-support.js';
-import { ensureConsoleBuilt, launchBrowser, screenshot, seriousViolations, startVexil, submitSignIn, type RunningVexil } from './harness.js';
+import { launchBrowser, screenshot, seriousViolations, startVexil, submitSignIn, type RunningVexil } from './harness.js';
 
 // Who may do what: management tokens with grants, accounts with roles and projects, temporary passwords.
 describe('the console: tokens, accounts and temporary passwords', () => {
@@ -14,7 +14,6 @@ describe('the console: tokens, accounts and temporary passwords', () => {
   const accountCard = (email: string) => page.locator('article', { has: page.getByRole('heading', { name: new RegExp(email.replace('.', '\\.')) }) });
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
     vexil = await startVexil();
     for (const key of ['shop', 'billing']) {
       expectOk(await vexil.api('POST', '/projects', { key, name: key === 'shop' ? 'Shop' : 'Billing', description: '', environments: [{ key: 'staging', name: 'Staging' }, { key: 'production', name: 'Production' }] }));

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectOk, openAllDetails, signedInPage, walkByKeyboard } from './admin-support.js';
-import { ensureConsoleBuilt, launchBrowser, startVexil, type RunningVexil } from './harness.js';
+import { launchBrowser, startVexil, type RunningVexil } from './harness.js';
 
 // The administration screens from the keyboard: every control, those inside the collapsed parts
 // too, is reached by Tab in page order and has an accessible name.
@@ -11,7 +11,6 @@ describe('the administration screens from the keyboard', () => {
   let page: Page;
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
     vexil = await startVexil();
     expectOk(await vexil.api('POST', '/projects', { key: 'shop', name: 'Shop', description: '', environments: [{ key: 'staging', name: 'Staging' }, { key: 'production', name: 'Production' }] }));
     expectOk(await vexil.api('POST', '/projects/shop/environments/staging/keys', { kind: 'server' }));

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerOf, expectOk, publicStatus, signedInPage, tabTo } from './admin-support.js';
-import { ensureConsoleBuilt, launchBrowser, screenshot, seriousViolations, startVexil, type RunningVexil } from './harness.js';
+import { launchBrowser, screenshot, seriousViolations, startVexil, type RunningVexil } from './harness.js';
 
 // Projects, environments and environment keys, in Chromium against the server process.
 describe('the console: projects, environments and keys', () => {
@@ -12,7 +12,6 @@ describe('the console: projects, environments and keys', () => {
   const article = (environment: string) => page.locator('article.environment', { has: settings(environment) });
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
     vexil = await startVexil();
     expectOk(await vexil.api('POST', '/projects', { key: 'shop', name: 'Shop', description: 'The web shop', environments: [{ key: 'staging', name: 'Staging' }, { key: 'production', name: 'Production' }] }));
     browser = await launchBrowser();

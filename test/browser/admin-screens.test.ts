@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInPage } from './admin-support.js';
-import { ensureConsoleBuilt, launchBrowser, screenshot, seriousViolations, startVexil, type RunningVexil } from './harness.js';
+import { launchBrowser, screenshot, seriousViolations, startVexil, type RunningVexil } from './harness.js';
 
 // Screens beside the main flow: the kill switch and the public API traffic. Keys, tokens, accounts,
 // segments, insights and the audit log have files of their own (admin-*.test.ts, audit-log.test.ts).
@@ -11,7 +11,6 @@ describe('the console: serving a value now and public traffic', () => {
   let page: Page;
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
     vexil = await startVexil();
     expect((await vexil.api('POST', '/projects', { key: 'shop', name: 'Shop', description: '', environments: [{ key: 'production', name: 'Production' }] })).status).toBe(200);
     browser = await launchBrowser();

@@ -5,7 +5,7 @@ import knexFactory from 'knex';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerOf, expectOk, signedInPage } from './admin-support.js';
-import { ensureConsoleBuilt, launchBrowser, screenshot, seriousViolations, startVexil, type RunningVexil } from './harness.js';
+import { launchBrowser, screenshot, seriousViolations, startVexil, type RunningVexil } from './harness.js';
 
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
 
@@ -28,7 +28,6 @@ describe('the console: segments and insights', () => {
   }
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
     vexil = await startVexil({ DATABASE_URL: `sqlite:${dir}/vexil.db` });
     expectOk(await vexil.api('POST', '/projects', { key: 'shop', name: 'Shop', description: '', environments: [{ key: 'production', name: 'Production' }] }));
     serverKey = (await vexil.api('POST', '/projects/shop/environments/production/keys', { kind: 'server' })).body.data.key;

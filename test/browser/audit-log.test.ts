@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { expectOk, signedInPage, tabTo } from './admin-support.js';
-import { ensureConsoleBuilt, launchBrowser, screenshot, seriousViolations, startVexil, type RunningVexil } from './harness.js';
+import { launchBrowser, screenshot, seriousViolations, startVexil, type RunningVexil } from './harness.js';
 
 /** The query parameters the management document gives an operation, by name. */
 function documentedQueryParameters(operationId: string): string[] {
@@ -29,7 +29,6 @@ describe('the console: audit log', () => {
   const rows = () => page.getByRole('table', { name: /audit entries/ }).locator(':scope > tbody > tr');
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
     vexil = await startVexil();
     expectOk(await vexil.api('POST', '/projects', { key: 'shop', name: 'Shop', description: '', environments: [{ key: 'staging', name: 'Staging' }] }));
     // Thirty-five creations to page through, oldest first: flag-01 ... flag-35.

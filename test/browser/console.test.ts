@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureConsoleBuilt, launchBrowser, screenshot, seriousViolations, startVexil, type RunningVexil } from './harness.js';
+import { launchBrowser, screenshot, seriousViolations, startVexil, type RunningVexil } from './harness.js';
 
 // What a person does in the console, in real Chromium against the real server process.
 describe('the web console', () => {
@@ -23,7 +23,6 @@ describe('the web console', () => {
   const panel = (environment: string) => page.locator('article.environment', { has: page.getByRole('heading', { name: environment, exact: true }) });
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
     vexil = await startVexil();
     expect((await vexil.api('POST', '/projects', { key: project, name: 'Shop', description: '', environments: [{ key: 'staging', name: 'Staging' }, { key: 'production', name: 'Production' }] })).status).toBe(200);
     expect((await vexil.api('PUT', `/projects/${project}/environments/production`, { name: 'Production', confirmation_required: true, color: '#b91c1c' })).status).toBe(200);

@@ -1,6 +1,6 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureConsoleBuilt, launchBrowser, screenshot, seriousViolations, signIn, startVexil, type RunningVexil } from './harness.js';
+import { launchBrowser, screenshot, seriousViolations, signIn, startVexil, type RunningVexil } from './harness.js';
 
 type Attributes = Array<{ key: string; values: Array<{ value: string }> }>;
 const attributes = (pairs: Record<string, string>): Attributes => Object.entries(pairs).map(([key, value]) => ({ key, values: [{ value }] }));
@@ -51,7 +51,6 @@ describe('the console flag page and draft editor', () => {
   }
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
     vexil = await startVexil();
     await vexil.ok('POST', '/projects', { key: 'shop', name: 'Shop', environments: [{ key: 'staging', name: 'Staging' }, { key: 'production', name: 'Production' }] });
     await vexil.ok('PUT', '/projects/shop/environments/production', { name: 'Production', confirmation_required: true, color: '#b91c1c' });

@@ -11,7 +11,7 @@ const root = path.resolve(import.meta.dirname, '../..');
 export const screenshotDir = path.join(root, 'test-results', 'screenshots');
 
 /** Builds the console once per run when web/dist is missing (make test builds it first). */
-export function ensureConsoleBuilt(): void {
+function ensureConsoleBuilt(): void {
   if (fs.existsSync(path.join(root, 'web', 'dist', 'index.html'))) return;
   execFileSync(path.join(root, 'node_modules', '.bin', 'vite'), ['build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
 }
@@ -28,8 +28,9 @@ export interface RunningVexil {
   stop(): Promise<void>;
 }
 
-/** The real server as a process, on a fresh SQLite file, with an owner who has a console password. */
+/** The real server as a process (its console built), on a fresh SQLite file, with an owner who has a console password. */
 export async function startVexil(env: Record<string, string> = {}): Promise<RunningVexil> {
+  ensureConsoleBuilt();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vexil-browser-'));
   const port = 30000 + Math.floor(Math.random() * 20000);
   const ownerToken = generateSecret('pat_');

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureConsoleBuilt, launchBrowser, seriousViolations, signIn, startVexil, type RunningVexil } from './harness.js';
+import { launchBrowser, seriousViolations, signIn, startVexil, type RunningVexil } from './harness.js';
 
 const xss = '<img src=x onerror=alert(1)>';
 
@@ -26,7 +26,6 @@ describe('hostile names in the console', () => {
   }
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
     vexil = await startVexil();
     await vexil.ok('POST', '/projects', { key: 'xss', name: xss, description: xss, environments: [{ key: 'evil', name: xss }] });
     const key = (await vexil.ok('POST', '/projects/xss/environments/evil/keys', { kind: 'server', name: xss })).key as string;

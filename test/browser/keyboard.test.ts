@@ -1,6 +1,6 @@
 import type { Browser, CDPSession, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureConsoleBuilt, launchBrowser, signIn, startVexil, type RunningVexil } from './harness.js';
+import { launchBrowser, signIn, startVexil, type RunningVexil } from './harness.js';
 
 interface Focused {
   /** The data-kb mark of the focused element (null: not a marked control, e.g. the body). */
@@ -66,7 +66,6 @@ describe('the flag page from the keyboard', () => {
   }
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
     vexil = await startVexil();
     await vexil.ok('POST', '/projects', { key: 'shop', name: 'Shop', environments: [{ key: 'staging', name: 'Staging' }, { key: 'production', name: 'Production' }] });
     await vexil.ok('POST', '/projects/shop/flags', { key: 'banner', name: 'Banner', type: 'string' });
