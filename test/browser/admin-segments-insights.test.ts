@@ -200,13 +200,16 @@ describe('the console: segments and insights', () => {
     await page.goto(`${vexil.baseUrl}/projects/shop/insights`);
     const stale = page.getByRole('table', { name: 'Stale flags in production' });
     await stale.waitFor();
-    const staleKeys = await stale.locator('tbody tr td:first-child').allInnerTexts();
-    expect(staleKeys).toEqual(['old-unused', 'used-long-ago']);
+    // Each report arrives with its own request: wait for its rows, not only its table.
+    await expect.poll(() => stale.locator('tbody tr td:first-child').allInnerTexts()).toEqual(['old-unused', 'used-long-ago']);
     expect(await stale.locator('tr', { hasText: 'old-unused' }).innerText()).toContain('never');
     expect(await stale.locator('tr', { hasText: 'used-long-ago' }).innerText()).toContain(daysAgo(45).slice(0, 10));
-    const missing = await page.getByRole('table', { name: 'Flags without a default in production' }).locator('tbody tr td:first-child').allInnerTexts();
-    expect([...missing].sort()).toEqual(['beta-banner', 'old-permanent', 'old-unused', 'old-used', 'used-long-ago']);
+    const missing = page.getByRole('table', { name: 'Flags without a default in production' }).locator('tbody tr td:first-child');
+    await expect
+      .poll(async () => [...(await missing.allInnerTexts())].sort())
+      .toEqual(['beta-banner', 'old-permanent', 'old-unused', 'old-used', 'used-long-ago']);
     const unknown = page.getByRole('table', { name: 'Unknown flags in production' });
+    await expect.poll(() => unknown.locator('tbody tr').allInnerTexts()).toHaveLength(1);
     expect(await unknown.locator('tbody tr').innerText()).toMatch(/ghost\s+string\s+1/);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, '16-insights');
