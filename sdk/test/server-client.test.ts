@@ -217,9 +217,11 @@ describe('the stream', () => {
     const gaps = times.slice(1).map((t, i) => t - times[i]!);
     // random 0.5 -> 3/4 of min(max, initial * 2^n): 30, 60, 120, 240, 240
     const expected = [30, 60, 120, 240, 240];
+    // The upper bound leaves a loaded machine room to be late, yet stays below 480, where the
+    // last gap would be without the 320 ms cap.
     gaps.slice(0, 5).forEach((gap, i) => {
       expect(gap).toBeGreaterThanOrEqual(expected[i]! - 5);
-      expect(gap).toBeLessThan(expected[i]! + 150);
+      expect(gap).toBeLessThan(expected[i]! + 230);
     });
     // served all along: a refused stream is not an outage of the payload
     expect(c.boolean('new-checkout', gold, false)).toBe(true);
