@@ -1692,8 +1692,11 @@ export interface paths {
          *     sign-out, and when the account's password changes or the account is deleted. Failed
          *     sign-ins are limited per account (`VEXIL_SIGN_IN_ATTEMPTS`, default 10, per 15 minutes)
          *     and per client IP (ten times that) with a 429 and `Retry-After`, and audited as
-         *     `auth.sign_in` with result `denied_auth`. A request from another origin is refused
-         *     (403). Signing in with a temporary password (see the `consoleSession` security scheme)
+         *     `auth.sign_in` with result `denied_auth` (the email tried is the entry's subject). A
+         *     request from another origin is refused (403, code `csrf_failed`): the server's own
+         *     origin is the one the request reached it at, or `VEXIL_PUBLIC_URL` when a proxy in front
+         *     of Vexil changes the scheme or host (with `VEXIL_PUBLIC_URL` on https the cookie is
+         *     Secure). Signing in with a temporary password (see the `consoleSession` security scheme)
          *     gives a session with `password_change_required: true` that may only choose the
          *     account's own password; an expired temporary password is a 401.
          */

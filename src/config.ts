@@ -21,6 +21,11 @@ export interface Config {
   /** Public API requests per minute per client IP; 0 turns the limit off. */
   publicRateLimit: number;
   trustProxy: boolean;
+  /**
+   * The origin (scheme, host, port) people reach the console at when a proxy in front rewrites
+   * the scheme or host (VEXIL_PUBLIC_URL); console requests from it pass the same-origin check.
+   */
+  publicOrigin: string | undefined;
   managementRateLimits: { standard: number; elevated: number };
   /** How often (ms) each instance polls environment revisions to notice changes made elsewhere. */
   revisionPollMs: number;
@@ -71,6 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisChannel: textSetting(env, 'VEXIL_REDIS_CHANNEL', `${redisPrefix}environment-revisions`),
     publicRateLimit: integer(env, 'VEXIL_PUBLIC_RATE_LIMIT', 100),
     trustProxy: booleanSetting(env, 'VEXIL_TRUST_PROXY', false),
+    publicOrigin: publicOrigin(env),
     managementRateLimits: {
       standard: integer(env, 'VEXIL_RATE_LIMIT_STANDARD', 60),
       elevated: integer(env, 'VEXIL_RATE_LIMIT_ELEVATED', 300),
@@ -119,6 +125,17 @@ function metricsSettings(env: NodeJS.ProcessEnv): MetricsSettings {
     throw new SettingError('VEXIL_METRICS_PORT must differ from PORT');
   }
   return { tokenDigest: token === undefined ? undefined : digestSecret(token), port };
+}
+
+/** VEXIL_PUBLIC_URL names an origin only: the console is served at its root. */
+function publicOrigin(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = urlSetting(env, 'VEXIL_PUBLIC_URL', ['https', 'http']);
+  if (raw === undefined) return undefined;
+  const url = new URL(raw);
+  if (url.pathname !== '/' || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
+    throw new SettingError('VEXIL_PUBLIC_URL must be an address without a path, such as https://flags.example.com');
+  }
+  return url.origin;
 }
 
 function databaseUrl(env: NodeJS.ProcessEnv): string {

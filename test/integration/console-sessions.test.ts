@@ -64,12 +64,16 @@ describeEachDatabase('console sessions', (db) => {
     const unknown = await app.request('POST', '/management/v1/session', { body: { email: 'nobody@example.test', password: 'nope' } });
     expect(unknown.body.message).toBe('Wrong email or password.');
     await new Promise((r) => setTimeout(r, 30));
-    const entry = await app.knex('audit_entries').where('action', 'auth.sign_in').orderBy('ulid', 'desc').first('result', 'status_code');
-    expect(entry).toMatchObject({ result: 'denied_auth', status_code: 401 });
+    const entry = await app.knex('audit_entries').where('action', 'auth.sign_in').orderBy('ulid', 'desc').first('result', 'status_code', 'subject_label');
+    // A failed attempt is recorded under the email it tried.
+    expect(entry).toMatchObject({ result: 'denied_auth', status_code: 401, subject_label: 'nobody@example.test' });
     let limited;
-    for (let i = 0; i < 6; i++) limited = await app.request('POST', '/management/v1/session', { body: { email: 'victim@example.test', password: 'x' } });
+    for (let i = 0; i < 6; i++) limited = await app.request('POST', '/management/v1/session', { body: { email: 'Victim@example.test', password: 'x' } });
     expect(limited!.status).toBe(429);
     expect(Number(limited!.headers.get('retry-after'))).toBeGreaterThan(0);
+    await new Promise((r) => setTimeout(r, 30));
+    const attempts = await app.knex('audit_entries').where({ action: 'auth.sign_in', subject_label: 'victim@example.test' }).select('status_code');
+    expect(attempts.map((a) => Number(a.status_code)).sort()).toEqual([401, 401, 401, 401, 401, 429]);
   });
 
   it('authenticates management requests with the account rights, and its actor is the account', async () => {

@@ -37,6 +37,7 @@ describe('the server process', () => {
     // The console's temporary password is printed with the token: it only lets the owner choose their own.
     const password = /sign in as owner@vexil\.local\n +with the temporary password ([0-9A-Za-z]{20})\n +\(it only lets you choose your own password, until \d{4}-/.exec(stdout)?.[1];
     expect(password).toBeDefined();
+    expect(stdout).toContain(`Web console: open http://127.0.0.1:${port}/ and sign in as owner@vexil.local`);
     const signIn = await fetch(`http://127.0.0.1:${port}/management/v1/session`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -1,6 +1,7 @@
 import { looksLikeSecret } from '../../auth/secrets.js';
 import { generatePassword, hashPassword, temporaryPasswordUntil } from '../console-sessions/passwords.js';
 import type { CoreDeps } from '../../core.js';
+import type { Config } from '../../config.js';
 import { inTransaction } from '../../storage/transaction.js';
 import { buildEnvironmentKeyService } from '../environment-keys/index.js';
 import type { EnvironmentKeyCreated } from '../environment-keys/service.js';
@@ -95,7 +96,7 @@ export async function bootstrapFirstStart(
     `  Owner personal access token (${created.owner.email}):`,
     `    ${created.pat.token}`,
     '',
-    `  Web console: open this server's address (/) and sign in as ${created.owner.email}`,
+    `  Web console: open ${consoleAddress(core.config)} and sign in as ${created.owner.email}`,
     `    with the temporary password ${created.password}`,
     `    (it only lets you choose your own password, until ${created.temporaryUntil})`,
     '',
@@ -112,4 +113,11 @@ export async function bootstrapFirstStart(
   ];
   write(lines.join('\n') + '\n');
   return { outcome: demo ? 'demo' : 'owner', ownerUlid: created.owner.ulid };
+}
+
+/** Where a person opens the console: the public address when one is set, else this machine's listener. */
+export function consoleAddress(config: Pick<Config, 'publicOrigin' | 'host' | 'port'>): string {
+  if (config.publicOrigin !== undefined) return `${config.publicOrigin}/`;
+  const host = ['0.0.0.0', '::', ''].includes(config.host) ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  return `http://${host}:${config.port}/`;
 }

@@ -12,7 +12,7 @@ export function buildConsoleSessionService(deps: Pick<FeatureDeps, 'knex' | 'clo
     // One address may try several accounts (an office behind one NAT): ten times the account limit.
     { account: new SignInLimiter(sessions.signInAttempts, 15 * 60_000), ip: new SignInLimiter(sessions.signInAttempts * 10, 15 * 60_000) },
     deps.clock,
-    { absoluteMs: sessions.hours * 3_600_000, idleMs: sessions.idleMinutes * 60_000, temporaryPasswordDays: sessions.temporaryPasswordDays },
+    { absoluteMs: sessions.hours * 3_600_000, idleMs: sessions.idleMinutes * 60_000, temporaryPasswordDays: sessions.temporaryPasswordDays, publicOrigin: deps.config.publicOrigin },
   );
 }
 

@@ -17,6 +17,8 @@ export interface SessionSettings {
   idleMs: number;
   /** A temporary password works this many days after it was set. */
   temporaryPasswordDays: number;
+  /** The origin the console is reached at through a proxy (VEXIL_PUBLIC_URL), when set. */
+  publicOrigin?: string;
 }
 
 export interface ConsoleSession {
@@ -60,6 +62,10 @@ export class ConsoleSessionService {
 
   get absoluteMs(): number {
     return this.settings.absoluteMs;
+  }
+
+  get publicOrigin(): string | undefined {
+    return this.settings.publicOrigin;
   }
 
   /** Checks the password and opens a session; the caller sets the cookie from `secret`. */

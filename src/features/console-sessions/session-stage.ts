@@ -14,9 +14,9 @@ export interface ConsoleSessionState {
 }
 
 /** The request comes from the server's own origin, or says nothing of its origin (same-origin GETs). */
-export function sameOrigin(ctx: Koa.Context): boolean {
+export function sameOrigin(ctx: Koa.Context, publicOrigin: string | undefined): boolean {
   const origin = ctx.get('origin');
-  return origin === '' || origin === `${ctx.protocol}://${ctx.host}`;
+  return origin === '' || origin === `${ctx.protocol}://${ctx.host}` || (publicOrigin !== undefined && origin === publicOrigin);
 }
 
 /**
@@ -32,7 +32,7 @@ export async function authenticateSession(ctx: Koa.Context, sessions: ConsoleSes
   const { principal, session } = await sessions.authenticate(secret);
   const state = operationState(ctx) as ReturnType<typeof operationState> & ConsoleSessionState;
   if (unsafeMethods.has(ctx.method)) {
-    if (!sameOrigin(ctx)) throw new ForbiddenError('Cross-origin requests are refused.').withCode('csrf_failed');
+    if (!sameOrigin(ctx, sessions.publicOrigin)) throw new ForbiddenError('Cross-origin requests are refused.').withCode('csrf_failed');
     if (!sessions.csrfMatches(secret, ctx.get('x-csrf-token') || undefined)) {
       throw new ForbiddenError('Missing or wrong X-CSRF-Token header for this session.').withCode('csrf_failed');
     }
@@ -45,13 +45,19 @@ export async function authenticateSession(ctx: Koa.Context, sessions: ConsoleSes
   return true;
 }
 
-/** Sets or clears the session cookie (Secure when the request came over https). */
-export function setSessionCookie(ctx: Koa.Context, secret: string | null, maxAgeMs = 0): void {
+/**
+ * Sets or clears the session cookie: Secure when the request came over https, or when the
+ * console's public address is https (a proxy in front terminates TLS).
+ */
+export function setSessionCookie(ctx: Koa.Context, sessions: ConsoleSessionService, secret: string | null, maxAgeMs = 0): void {
+  const secure = ctx.secure || sessions.publicOrigin?.startsWith('https:') === true;
+  // The cookie library refuses a Secure cookie on a plain connection unless told it is secure.
+  if (secure) ctx.cookies.secure = true;
   ctx.cookies.set(sessionCookie, secret ?? '', {
     httpOnly: true,
     sameSite: 'strict',
     path: '/',
-    secure: ctx.secure,
+    secure,
     overwrite: true,
     ...(secret === null ? { expires: new Date(0) } : { maxAge: maxAgeMs }),
   });

@@ -19,6 +19,12 @@ describe('loadConfig', () => {
     });
   });
 
+  it('keeps only the origin of VEXIL_PUBLIC_URL', () => {
+    expect(loadConfig({}).publicOrigin).toBeUndefined();
+    expect(loadConfig({ VEXIL_PUBLIC_URL: 'https://Flags.Example.com/' }).publicOrigin).toBe('https://flags.example.com');
+    expect(loadConfig({ VEXIL_PUBLIC_URL: 'http://flags.internal:8443' }).publicOrigin).toBe('http://flags.internal:8443');
+  });
+
   it('reads true/false and 1/0 for switches', () => {
     expect(loadConfig({ VEXIL_TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ VEXIL_TRUST_PROXY: '1' }).trustProxy).toBe(true);
@@ -28,6 +34,8 @@ describe('loadConfig', () => {
 
   it.each([
     ['VEXIL_TRUST_PROXY', 'yes', /VEXIL_TRUST_PROXY must be true or false/],
+    ['VEXIL_PUBLIC_URL', 'flags.example.com', /VEXIL_PUBLIC_URL must be a URL starting with https:\/\/ or http:\/\//],
+    ['VEXIL_PUBLIC_URL', 'https://flags.example.com/console', /VEXIL_PUBLIC_URL must be an address without a path/],
     ['VEXIL_WEBHOOK_ALLOW_HTTP', 'maybe', /VEXIL_WEBHOOK_ALLOW_HTTP must be true or false/],
     ['PORT', '80a', /PORT must be an integer from 0 to 65535/],
     ['PORT', '70000', /PORT must be an integer from 0 to 65535/],
