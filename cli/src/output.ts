@@ -23,10 +23,13 @@ export function printJson(out: Output, value: unknown): void {
 const bold = (out: Output, text: string) => (out.colour ? `\u001b[1m${text}\u001b[22m` : text);
 
 /** Control characters from the API are shown escaped, so no value can drive the terminal. */
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 function cell(value: unknown): string {
   if (value === null || value === undefined) return '-';
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return printable(typeof value === 'string' ? value : JSON.stringify(value));
 }
 
 /** A plain aligned table: one header row, one row per item. */

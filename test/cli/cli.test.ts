@@ -165,7 +165,7 @@ describeEachDatabase('the vexil CLI', (db) => {
     expect(missing.stderr).toBe('vexil: Environment "qa" not found. [not_found]\n');
   });
 
-  it('plans a file: exit 0 when it matches, 2 with a readable list when it would change something', async () => {
+  it('plans a file: exit 0 when it matches, 2 with a readable diff when it would change something', async () => {
     const file = path.join(home, 'plan.yaml');
     expect((await runCli(['export', '--project', projectKey, '--output', file], env)).code).toBe(0);
     const clean = await runCli(['plan', file], env);
@@ -176,7 +176,7 @@ describeEachDatabase('the vexil CLI', (db) => {
     fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('name: New checkout', 'name: New checkout v2'));
     const changed = await runCli(['plan', file], env);
     expect(changed.code).toBe(2);
-    expect(changed.stdout).toBe('~ update flag new-checkout (name)\n\n0 to create, 1 to update, 0 to delete, 0 to publish.\n');
+    expect(changed.stdout).toBe('~ update flag new-checkout\n    ~ name: "New checkout" -> "New checkout v2"\n\n0 to create, 1 to update, 0 to delete, 0 to publish.\n');
     const json = await runCli(['plan', file, '--json'], env);
     expect(json.code).toBe(2);
     expect(JSON.parse(json.stdout).summary).toEqual({ create: 0, update: 1, delete: 0, publish: 0 });
@@ -198,9 +198,98 @@ describeEachDatabase('the vexil CLI', (db) => {
     const applied = await runCli(['apply', file], env);
     expect(applied.stderr).toBe(`Applying ${file} to project ${projectKey}...\n`);
     expect(applied.code).toBe(0);
-    expect(applied.stdout).toBe('~ update flag banner-text (name)\n\nApplied: 0 created, 1 updated, 0 deleted, 0 published.\n');
+    expect(applied.stdout).toBe('~ update flag banner-text\n    ~ name: "Banner" -> "Banner from the file"\n\nApplied: 0 created, 1 updated, 0 deleted, 0 published.\n');
     expect((await app.mgmt('GET', `/projects/${projectKey}/flags/banner-text`)).body.data.name).toBe('Banner from the file');
     expect((await runCli(['plan', file], env)).code).toBe(0);
+  });
+
+  it('plans a readable diff: each changed field old -> new, and how serving differs, rule by rule', async () => {
+    const diffKey = `${projectKey}-diff`;
+    const created = await app.mgmt('POST', '/projects', { key: diffKey, name: 'Diff', environments: [{ key: 'production', name: 'Production' }] });
+    expect(created.status).toBe(200);
+    const exported = await runCli(['export', '--project', diffKey, '--json'], env);
+    expect(exported.code, exported.stderr).toBe(0);
+    const configuration = JSON.parse(exported.stdout);
+    const germanSpeakers = {
+      description: 'German speakers',
+      value: 'Hallo',
+      criteria: [{ selector: 'attribute', sub_selector: 'country', comparer: 'in', values: ['DE', 'AT'] }],
+    };
+    const staff = { description: '', value: 'Welcome', criteria: [{ selector: 'attribute', sub_selector: 'email', comparer: 'endswith', values: ['@shop.example'] }] };
+    const banner = {
+      key: 'banner-text',
+      name: 'Banner',
+      type: 'string',
+      description: null,
+      permanent: false,
+      include_in_mobile: true,
+      include_in_client: true,
+      values: [
+        { value: 'Welcome', default: true },
+        { value: 'Hallo', default: false },
+      ],
+      environments: { production: { value: 'Welcome', comment: null, rules: [germanSpeakers, staff], rollout: null } },
+    };
+    const file = path.join(home, 'diff.json');
+    fs.writeFileSync(file, JSON.stringify({ ...configuration, flags: [banner] }));
+    const first = await runCli(['plan', file], env);
+    expect(first.code, first.stderr).toBe(2);
+    expect(first.stdout).toBe(
+      [
+        '+ create flag banner-text',
+        '+ create flag_value banner-text = Welcome',
+        '+ create flag_value banner-text = Hallo',
+        '> publish serving banner-text in production',
+        '    + value: "Welcome"',
+        '    + rule 1: "German speakers" serves "Hallo" when attribute country in ["DE","AT"]',
+        '    + rule 2: serves "Welcome" when attribute email endswith ["@shop.example"]',
+        '',
+        '3 to create, 0 to update, 0 to delete, 1 to publish.',
+        '',
+      ].join('\n'),
+    );
+    expect((await runCli(['apply', file], env)).code).toBe(0);
+
+    const changed = {
+      ...banner,
+      name: 'Banner text',
+      description: 'The line above every page of the shop, in the language of the visitor where we know it',
+      values: [...banner.values, { value: 'Grüezi', default: false }],
+      environments: {
+        production: {
+          value: 'Hallo',
+          comment: null,
+          rules: [{ ...germanSpeakers, description: 'German-speaking countries', value: 'Grüezi', criteria: [{ ...germanSpeakers.criteria[0], values: ['DE', 'AT', 'CH'] }] }],
+          rollout: { mode: 'manual', percentage: 50, status: 'active' },
+        },
+      },
+    };
+    fs.writeFileSync(file, JSON.stringify({ ...configuration, flags: [changed] }));
+    const second = await runCli(['plan', file], env);
+    expect(second.code, second.stderr).toBe(2);
+    expect(second.stdout).toBe(
+      [
+        '~ update flag banner-text',
+        '    ~ name: "Banner" -> "Banner text"',
+        '    ~ description: null -> "The line above every page of the shop, in the language of…"',
+        '+ create flag_value banner-text = Grüezi',
+        '> publish serving banner-text in production',
+        '    ~ value: "Welcome" -> "Hallo"',
+        '    ~ rule 1 description: "German speakers" -> "German-speaking countries"',
+        '    ~ rule 1 value: "Hallo" -> "Grüezi"',
+        '    ~ rule 1 criteria: attribute country in ["DE","AT"] -> attribute country in ["DE","AT","CH"]',
+        '    - rule 2: serves "Welcome" when attribute email endswith ["@shop.example"]',
+        '    ~ rollout: none -> manual 50%',
+        '',
+        '1 to create, 1 to update, 0 to delete, 1 to publish.',
+        '',
+      ].join('\n'),
+    );
+    // Scripts keep the whole answer, before and after included.
+    const json = await runCli(['plan', file, '--json'], env);
+    expect(json.code).toBe(2);
+    const serving = (JSON.parse(json.stdout) as { changes: Array<{ kind: string; before: unknown; after: unknown }> }).changes.find((c) => c.kind === 'serving');
+    expect(serving).toMatchObject({ before: { value: 'Welcome', rules: [{ value: 'Hallo' }, { value: 'Welcome' }] }, after: { value: 'Hallo', rollout: { percentage: 50 } } });
   });
 
   it('serves a value in one call and promotes it to another environment', async () => {

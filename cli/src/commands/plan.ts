@@ -4,7 +4,9 @@ import { call } from '../api.js';
 import { connectionOptions, projectOption, stringOption, type Command } from '../command.js';
 import { clientFor, requireArgument } from '../context-helpers.js';
 import { CliError } from '../errors.js';
-import { printJson, type Output } from '../output.js';
+import { cutText } from '../compact.js';
+import { printable, printJson, type Output } from '../output.js';
+import { changeDetails, type DetailLine } from '../plan-diff.js';
 import type { components } from '../../../generated/management.js';
 
 type ProjectConfiguration = components['schemas']['ProjectConfiguration'];
@@ -26,23 +28,35 @@ export function readConfigurationFile(file: string): ProjectConfiguration {
 }
 
 const signs: Record<ConfigurationChange['action'], string> = { create: '+', update: '~', delete: '-', publish: '>' };
-const colours: Record<ConfigurationChange['action'], number> = { create: 32, update: 33, delete: 31, publish: 36 };
+const colours: Record<ConfigurationChange['action'] | DetailLine['sign'], number> = {
+  create: 32,
+  update: 33,
+  delete: 31,
+  publish: 36,
+  '+': 32,
+  '-': 31,
+  '~': 33,
+};
 
-function describeChange(change: ConfigurationChange): string {
-  const what = change.kind === 'flag_value' ? `flag_value ${change.key} = ${change.value}` : `${change.kind} ${change.key}`;
+function headline(change: ConfigurationChange): string {
+  const what = change.kind === 'flag_value' ? `flag_value ${change.key} = ${cutText(change.value ?? '')}` : `${change.kind} ${change.key}`;
   const where = change.environment ? ` in ${change.environment}` : '';
-  const fields = change.fields.length > 0 ? ` (${change.fields.join(', ')})` : '';
-  return `${signs[change.action]} ${change.action} ${what}${where}${fields}`;
+  return `${signs[change.action]} ${change.action} ${what}${where}`;
 }
 
+/** Each change on its line, then what it changes (old -> new), indented; coloured on a terminal. */
 export function printPlan(out: Output, changes: ConfigurationChange[]): void {
   if (changes.length === 0) {
     out.write('No changes: the project matches the file.\n');
     return;
   }
+  const line = (text: string, colour: number) => {
+    const safe = printable(text);
+    out.write((out.colour ? `\u001b[${colour}m${safe}\u001b[39m` : safe) + '\n');
+  };
   for (const change of changes) {
-    const line = describeChange(change);
-    out.write((out.colour ? `\u001b[${colours[change.action]}m${line}\u001b[39m` : line) + '\n');
+    line(headline(change), colours[change.action]);
+    for (const detail of changeDetails(change)) line(`    ${detail.sign} ${detail.text}`, colours[detail.sign]);
   }
 }
 
