@@ -1,8 +1,12 @@
+import type { StatusStream } from './progress.js';
+
 /** How a command writes: human tables by default, JSON with --json; colour only on a terminal. */
 export interface Output {
   json: boolean;
   colour: boolean;
   write(text: string): void;
+  /** Where progress lines of long requests go (standard error; see progress.ts). */
+  status: StatusStream;
 }
 
 export function consoleOutput(json: boolean): Output {
@@ -13,6 +17,7 @@ export function consoleOutput(json: boolean): Output {
     write: (text) => {
       process.stdout.write(text);
     },
+    status: process.stderr,
   };
 }
 

@@ -30,3 +30,32 @@ export function runCli(args: string[], env: Record<string, string | undefined>, 
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
+
+/** A word for `sh -c`, quoted so the shell passes it on unchanged. */
+const shellWord = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * Runs `vexil ARGS` on a pseudo-terminal, as a person at a terminal runs it: util-linux `script`
+ * gives the command a terminal for standard output and error, both recorded in `output` (in the
+ * order written; the terminal's "\r\n" line ends turned back into "\n").
+ */
+export function runCliInTerminal(
+  args: string[],
+  env: Record<string, string | undefined>,
+  cwd?: string,
+): Promise<{ code: number | null; output: string }> {
+  const command = [tsx, entry, ...args].map(shellWord).join(' ');
+  // -q: no banner, -e: the command's exit code, -f: flush as written; the record goes nowhere.
+  const child = spawn('script', ['-qefc', command, '/dev/null'], {
+    cwd,
+    env: { PATH: process.env.PATH, HOME: env.HOME ?? '/nonexistent', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  return new Promise((resolve) => {
+    child.on('error', (error) => resolve({ code: null, output: `${output}${String(error)}` }));
+    child.on('close', (code) => resolve({ code, output: output.replace(/\r\n/g, '\n') }));
+  });
+}

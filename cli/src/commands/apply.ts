@@ -3,6 +3,7 @@ import { connectionOptions, projectOption, stringOption, type Command } from '..
 import { clientFor, requireArgument } from '../context-helpers.js';
 import { CliError } from '../errors.js';
 import { printJson } from '../output.js';
+import { withProgress } from '../progress.js';
 import { printPlan, readConfigurationFile } from './plan.js';
 
 export const apply: Command = {
@@ -16,13 +17,15 @@ export const apply: Command = {
     const projectKey = stringOption(context.options, 'project') ?? configuration.project?.key;
     if (!projectKey) throw new CliError(`${file} names no project (project.key), and --project is not given.`);
     const comment = stringOption(context.options, 'comment');
-    if (!context.out.json) process.stderr.write(`Applying ${file} to project ${projectKey}...\n`);
+    const client = clientFor(context);
     const result = (
-      await call(
-        clientFor(context).POST('/projects/{projectKey}/configuration/apply', {
-          params: { path: { projectKey }, query: { prune: context.options.prune === true, ...(comment === undefined ? {} : { comment }) } },
-          body: configuration,
-        }),
+      await withProgress(context.out.status, `Applying ${file} to project ${projectKey}`, () =>
+        call(
+          client.POST('/projects/{projectKey}/configuration/apply', {
+            params: { path: { projectKey }, query: { prune: context.options.prune === true, ...(comment === undefined ? {} : { comment }) } },
+            body: configuration,
+          }),
+        ),
       )
     ).data;
     if (context.out.json) return printJson(context.out, result);

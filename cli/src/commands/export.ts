@@ -3,6 +3,7 @@ import { apiError, reach } from '../api.js';
 import { connectionOptions, projectOption, stringOption, type Command } from '../command.js';
 import { clientFor, requireOption } from '../context-helpers.js';
 import { UsageError } from '../errors.js';
+import { withProgress } from '../progress.js';
 
 export const exportProject: Command = {
   words: ['export'],
@@ -21,12 +22,14 @@ export const exportProject: Command = {
     const format = stringOption(context.options, 'format') ?? (context.out.json ? 'json' : 'yaml');
     if (format !== 'yaml' && format !== 'json') throw new UsageError('--format must be yaml or json.');
     const environments = stringOption(context.options, 'environments');
-    const result = await reach(
-      client.GET('/projects/{projectKey}/configuration', {
-        params: { path: { projectKey }, query: { format, ...(environments ? { environments } : {}) } },
-        // The file is written exactly as the server produced it, so two exports compare byte for byte.
-        parseAs: 'text',
-      }),
+    const result = await withProgress(context.out.status, `Exporting project ${projectKey}`, () =>
+      reach(
+        client.GET('/projects/{projectKey}/configuration', {
+          params: { path: { projectKey }, query: { format, ...(environments ? { environments } : {}) } },
+          // The file is written exactly as the server produced it, so two exports compare byte for byte.
+          parseAs: 'text',
+        }),
+      ),
     );
     if (!result.response.ok) throw apiError(result.response.status, result.error);
     const text = String(result.data);

@@ -7,6 +7,7 @@ import { CliError } from '../errors.js';
 import { cutText } from '../compact.js';
 import { printable, printJson, type Output } from '../output.js';
 import { changeDetails, type DetailLine } from '../plan-diff.js';
+import { withProgress } from '../progress.js';
 import type { components } from '../../../generated/management.js';
 
 type ProjectConfiguration = components['schemas']['ProjectConfiguration'];
@@ -72,11 +73,13 @@ export const plan: Command = {
     if (!projectKey) throw new CliError(`${file} names no project (project.key), and --project is not given.`);
     const client = clientFor(context);
     const result = (
-      await call(
-        client.POST('/projects/{projectKey}/configuration/plan', {
-          params: { path: { projectKey }, query: { prune: context.options.prune === true } },
-          body: configuration,
-        }),
+      await withProgress(context.out.status, `Planning ${file} against project ${projectKey}`, () =>
+        call(
+          client.POST('/projects/{projectKey}/configuration/plan', {
+            params: { path: { projectKey }, query: { prune: context.options.prune === true } },
+            body: configuration,
+          }),
+        ),
       )
     ).data;
     if (context.out.json) printJson(context.out, result);

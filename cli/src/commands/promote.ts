@@ -2,6 +2,7 @@ import { call } from '../api.js';
 import { connectionOptions, projectOption, stringOption, type Command } from '../command.js';
 import { clientFor, requireArgument, requireOption } from '../context-helpers.js';
 import { printJson, printRecord, printTable } from '../output.js';
+import { withProgress } from '../progress.js';
 
 export const promote: Command = {
   words: ['promote'],
@@ -20,18 +21,23 @@ export const promote: Command = {
     const projectKey = requireOption(context, 'project', 'VEXIL_PROJECT');
     const flags = stringOption(context.options, 'flags')?.split(',').filter(Boolean);
     const comment = stringOption(context.options, 'comment');
+    const from = requireOption(context, 'from');
+    const to = requireOption(context, 'to');
+    const client = clientFor(context);
     const result = (
-      await call(
-        clientFor(context).POST('/projects/{projectKey}/configuration/promote', {
-          params: { path: { projectKey } },
-          body: {
-            from: requireOption(context, 'from'),
-            to: requireOption(context, 'to'),
-            publish: context.options.publish === true,
-            ...(flags ? { flags } : {}),
-            ...(comment === undefined ? {} : { comment }),
-          },
-        }),
+      await withProgress(context.out.status, `Promoting ${from} to ${to} in project ${projectKey}`, () =>
+        call(
+          client.POST('/projects/{projectKey}/configuration/promote', {
+            params: { path: { projectKey } },
+            body: {
+              from,
+              to,
+              publish: context.options.publish === true,
+              ...(flags ? { flags } : {}),
+              ...(comment === undefined ? {} : { comment }),
+            },
+          }),
+        ),
       )
     ).data;
     if (context.out.json) return printJson(context.out, result);
