@@ -76,7 +76,7 @@ describeEachDatabase('the vexil CLI', (db) => {
     expect(projects.code).toBe(0);
     expect(projects.stdout).toMatch(/^KEY\s+NAME\s+DESCRIPTION/);
     expect(projects.stdout).toContain(projectKey);
-    // Not a terminal: no colour codes.
+    // Not a terminal: no colour codes (terminal.test.ts shows them at a terminal).
     expect(projects.stdout).not.toContain('\u001b[');
   });
 

@@ -20,7 +20,7 @@ function afterProgress(output: string, label: string): string {
   return output.slice(cleared + 1);
 }
 
-// The vexil command at a terminal (a pseudo-terminal from util-linux `script`): progress lines.
+// The vexil command at a terminal (a pseudo-terminal from util-linux `script`): colour and progress.
 // Output does not depend on the database, so one is enough.
 describe('the vexil CLI at a terminal', () => {
   let app: TestApp;
@@ -46,6 +46,54 @@ describe('the vexil CLI at a terminal', () => {
   afterAll(async () => {
     await app?.close();
     if (home) fs.rmSync(home, { recursive: true, force: true });
+  });
+
+  it('colours tables on a terminal, and not when NO_COLOR is set', async () => {
+    const coloured = await runCliInTerminal(['projects', 'list'], env);
+    expect(coloured.code).toBe(0);
+    expect(coloured.output).toMatch(/^\u001b\[1mKEY\s+NAME\s+DESCRIPTION\u001b\[22m\n/);
+
+    const plain = await runCliInTerminal(['projects', 'list'], { ...env, NO_COLOR: '1' });
+    expect(plain.code).toBe(0);
+    expect(plain.output).toMatch(/^KEY\s+NAME\s+DESCRIPTION\n/);
+    expect(plain.output).not.toContain('\u001b[');
+  });
+
+  it('colours a plan by sign on a terminal: + green, - red, ~ yellow, and not when NO_COLOR is set', async () => {
+    const exported = await runCli(['export', '--project', projectKey, '--json'], env);
+    expect(exported.code, exported.stderr).toBe(0);
+    const configuration = JSON.parse(exported.stdout);
+    const darkMode = {
+      ...configuration.flags[0],
+      key: 'dark-mode',
+      name: 'Dark mode',
+      environments: { production: { value: 'true', comment: null, rules: [], rollout: null } },
+    };
+    // Without new-checkout and with --prune, the plan deletes it.
+    const project = { ...configuration.project, name: 'Terminal, coloured' };
+    fs.writeFileSync(path.join(home, 'colours.json'), JSON.stringify({ ...configuration, project, flags: [darkMode] }));
+    const label = `Planning colours.json against project ${projectKey}`;
+
+    const coloured = await runCliInTerminal(['plan', 'colours.json', '--prune'], env, home);
+    expect(coloured.code).toBe(2);
+    const lines = afterProgress(coloured.output, label).split('\n');
+    expect(lines.slice(0, 9)).toEqual([
+      `\u001b[33m~ update project ${projectKey}\u001b[39m`,
+      '\u001b[33m    ~ name: "Terminal" -> "Terminal, coloured"\u001b[39m',
+      '\u001b[32m+ create flag dark-mode\u001b[39m',
+      '\u001b[31m- delete flag new-checkout\u001b[39m',
+      '\u001b[32m+ create flag_value dark-mode = true\u001b[39m',
+      '\u001b[32m+ create flag_value dark-mode = false\u001b[39m',
+      '\u001b[36m> publish serving dark-mode in production\u001b[39m',
+      '\u001b[32m    + value: "true"\u001b[39m',
+      '',
+    ]);
+
+    const plain = await runCliInTerminal(['plan', 'colours.json', '--prune'], { ...env, NO_COLOR: '1' }, home);
+    expect(plain.code).toBe(2);
+    const text = afterProgress(plain.output, label);
+    expect(text).toMatch(/^~ update project \S+\n {4}~ name: "Terminal" -> "Terminal, coloured"\n\+ create flag dark-mode\n- delete flag new-checkout\n/);
+    expect(text).not.toContain('\u001b[');
   });
 
   it('shows progress while exporting, planning and applying, cleared before the coloured result', async () => {
