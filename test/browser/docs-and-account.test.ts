@@ -85,6 +85,20 @@ describe('the API reference and the account screen', () => {
     await page.context().close();
   });
 
+  it('marks in the main navigation the screen one is on, and only that one', async () => {
+    const page = await signedInPage(browser, vexil);
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    // The first screen after signing in is the projects list.
+    const current = () => nav.locator('[aria-current="page"]').allInnerTexts();
+    expect(await current()).toEqual(['Projects']);
+    for (const [link, path] of [['Audit log', '/audit'], ['Tokens', '/tokens'], ['Accounts', '/accounts'], [vexil.ownerEmail, '/account'], ['Projects', '/projects']]) {
+      await nav.getByRole('link', { name: link, exact: true }).click();
+      await page.waitForURL(vexil.baseUrl + path);
+      expect(await current(), path).toEqual([link]);
+    }
+    await page.context().close();
+  });
+
   it('changes its own password on the account screen: the old one is then refused, the new one signs in', async () => {
     const oldPassword = vexil.ownerPassword;
     const newPassword = 'a new and longer console password';
@@ -104,6 +118,9 @@ describe('the API reference and the account screen', () => {
     const refused = page.getByRole('alert');
     await refused.waitFor();
     expect(await refused.innerText()).toMatch(/^invalid_credentials /);
+    // ...and beside the field it is about.
+    expect(await current.getAttribute('aria-invalid')).toBe('true');
+    expect(await current.locator('xpath=ancestor::div[contains(@class,"field")][1]').locator('.field-error').innerText()).toMatch(/current_password/);
     expect((await elsewhere.request.get(`${vexil.baseUrl}/management/v1/session`)).status()).toBe(200);
 
     await current.fill(oldPassword);
