@@ -45,6 +45,8 @@ export interface KeyboardWalk {
   reached: string[];
   /** Controls reached whose accessible name (as Chromium computes it) is empty. */
   unnamed: string[];
+  /** The accessible name of each control reached, in the order reached. */
+  names: string[];
 }
 
 /**
@@ -77,6 +79,7 @@ export async function walkByKeyboard(page: Page, scopeSelector = 'main'): Promis
   });
   const reached: string[] = [];
   const unnamed: string[] = [];
+  const names: string[] = [];
   const last = controls.at(-1);
   // Date inputs take several Tabs (one per part), so allow more presses than controls.
   for (let i = 0; i < controls.length * 4 + 10; i++) {
@@ -91,11 +94,12 @@ export async function walkByKeyboard(page: Page, scopeSelector = 'main'): Promis
     const { result } = await cdp.send('Runtime.evaluate', { expression: 'document.activeElement' });
     const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { objectId: result.objectId, fetchRelatives: false });
     const name = String(nodes[0]?.name?.value ?? '').trim();
+    names.push(name);
     if (name === '') unnamed.push(`${kb} ${String(nodes[0]?.role?.value ?? '')} ${await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 120) ?? '')}`);
   }
   await cdp.detach();
   await page.evaluate(() => document.querySelector('[data-walk-start]')?.remove());
-  return { controls, reached, unnamed };
+  return { controls, reached, unnamed, names };
 }
 
 /** Opens every closed <details> inside main, so the controls inside count. */

@@ -29,6 +29,9 @@ function Screen({ path }: { path: string }) {
   return <ProjectsScreen />;
 }
 
+/** Whether `path` is the screen `section` or one below it (`/account` is not `/accounts`). */
+const within = (path: string, section: string) => path === section || path.startsWith(`${section}/`);
+
 export function App() {
   const [session, setSession] = useState<Schemas['ConsoleSession'] | null | undefined>(undefined);
   const { path } = useLocation();
@@ -69,24 +72,24 @@ export function App() {
           Vexil
         </Link>
         <nav aria-label="Main">
-          <Link to="/projects" aria-current={path.startsWith('/projects') ? 'page' : undefined}>
+          <Link to="/projects" aria-current={path === '/' || within(path, '/projects') ? 'page' : undefined}>
             Projects
           </Link>
-          <Link to="/audit" aria-current={path.startsWith('/audit') ? 'page' : undefined}>
+          <Link to="/audit" aria-current={within(path, '/audit') ? 'page' : undefined}>
             Audit log
           </Link>
           {session.account.role !== 'member' ? (
             <>
-              <Link to="/tokens" aria-current={path.startsWith('/tokens') ? 'page' : undefined}>
+              <Link to="/tokens" aria-current={within(path, '/tokens') ? 'page' : undefined}>
                 Tokens
               </Link>
-              <Link to="/accounts" aria-current={path.startsWith('/accounts') ? 'page' : undefined}>
+              <Link to="/accounts" aria-current={within(path, '/accounts') ? 'page' : undefined}>
                 Accounts
               </Link>
             </>
           ) : null}
           <a href="/docs">API reference</a>
-          <Link to="/account" aria-current={path.startsWith('/account') ? 'page' : undefined}>
+          <Link to="/account" aria-current={within(path, '/account') ? 'page' : undefined}>
             {session.account.email}
           </Link>
           <button type="button" onClick={() => void signOut()}>
