@@ -90,4 +90,35 @@ describe('the console: what each environment serves now', () => {
     await shown.getByText('Its manual rollout is complete: every context gets this publish.').waitFor();
     expect(await shown.getByRole('list', { name: 'Rules of the previous publish in Staging' }).count()).toBe(0);
   });
+
+  it('publishes an automatic rollout through the publish dialog and shows its mode, percentage and next step as the API gives them', async () => {
+    const production = panel('Production');
+    await production.getByRole('button', { name: 'New draft in Production' }).click();
+    await production.getByRole('region', { name: 'Draft in Production' }).getByLabel('Base value').selectOption({ label: 'Sale' });
+    await production.getByRole('button', { name: 'Review and publish in Production…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Publish in Production' });
+    await dialog.getByLabel('automatic').check();
+    await dialog.getByRole('button', { name: 'Publish to Production' }).click();
+
+    const shown = published('Production');
+    await shown.getByText('Rollout: automatic, 1%, active').waitFor();
+    const fromApi = async () => (await vexil.ok('GET', `${flagPath}/environments/production/targets`)).find((t: { status: string }) => t.status === 'published');
+    const live = await fromApi();
+    expect(live).toMatchObject({ rollout_mode: 'automatic', rollout_percentage: 1, rollout_next_percentage: 5 });
+    const next = shown.getByText(/^Next automatic step:/);
+    expect(await next.innerText()).toBe(`Next automatic step: 5% at ${live.rollout_next_step_at.replace('T', ' ').slice(0, 19)} UTC.`);
+    expect(await next.locator('time').getAttribute('datetime')).toBe(live.rollout_next_step_at);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, '21-automatic-rollout');
+
+    // Paused, it takes no step; resumed, the next step is one interval after the resume.
+    await shown.getByRole('button', { name: 'Pause rollout' }).click();
+    await shown.getByText('Paused: no automatic step until the rollout is resumed.').waitFor();
+    expect(await next.count()).toBe(0);
+    await shown.getByRole('button', { name: 'Resume rollout' }).click();
+    await shown.getByText('Rollout: automatic, 1%, active').waitFor();
+    const resumed = await fromApi();
+    expect(resumed.rollout_next_step_at > live.rollout_next_step_at).toBe(true);
+    await expect.poll(() => next.locator('time').getAttribute('datetime')).toBe(resumed.rollout_next_step_at);
+  });
 });
