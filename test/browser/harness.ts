@@ -85,11 +85,11 @@ function chromiumPath(): string {
   return execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim();
 }
 
-/** Debian's Chromium, headless; no browser download. */
-export function launchBrowser(): Promise<Browser> {
+/** Debian's Chromium, headless; no browser download. `extraArgs` are added to its command line. */
+export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath(),
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', ...extraArgs],
   });
 }
 
