@@ -1318,7 +1318,8 @@ export interface paths {
          * @description Configures a percentage rollout on a draft target; it takes effect when the target is
          *     published. `rollout_mode` `manual` needs `rollout_percentage` (1 to 100); `automatic`
          *     prohibits it and starts at 1 %, advancing through 1, 5, 10, 25, 50, 100 % one step per
-         *     interval (server setting, default one hour) once published, and completing at 100 %.
+         *     interval (server setting, default one hour) once published, and completing at 100 %; the
+         *     target's `rollout_next_step_at` and `rollout_next_percentage` say when and to what.
          *     `rollout_status` becomes `active`.
          *
          *     Rollout lifecycle (`rollout_status`):
@@ -2969,6 +2970,24 @@ export interface components {
              * @enum {string|null}
              */
             rollout_status: "active" | "paused" | "completed" | null;
+            /**
+             * Format: date-time
+             * @description When the scheduler advances this target's automatic rollout to its next step: the
+             *     start of the current step plus the step interval (server setting
+             *     `VEXIL_ROLLOUT_STEP_MS`, default one hour). The scheduler checks every
+             *     `VEXIL_SCHEDULER_INTERVAL_MS` (default one second), so the step is taken at the first
+             *     check from this time on; a time already past means that check is due. A step starts
+             *     when the target is published and again at each step and at `resume`. Null unless the
+             *     target is published with an `automatic` rollout that is `active` (a paused rollout does
+             *     not advance; a manual one only moves by `updateRollout`).
+             */
+            readonly rollout_next_step_at: string | null;
+            /**
+             * @description The percentage the automatic rollout moves to at `rollout_next_step_at`: the next of
+             *     the steps 1, 5, 10, 25, 50 and 100 %; reaching 100 completes the rollout. Null exactly
+             *     when `rollout_next_step_at` is null.
+             */
+            readonly rollout_next_percentage: number | null;
             /** Format: date-time */
             published_at: string | null;
             /** Format: date-time */

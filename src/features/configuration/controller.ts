@@ -6,19 +6,25 @@ import type { ConfigurationPlanService } from './plan-service.js';
 import type { ConfigurationApplyService } from './apply-service.js';
 import type { PromoteInput, PromoteService } from './promote-service.js';
 import type { ServeInput, ServeService } from './serve-service.js';
-import { targetView } from '../targets/controller.js';
+import { targetView } from '../targets/view.js';
 import { chooseFormat, configurationContentTypes, serialiseConfiguration } from './serialise.js';
 
 type Op<K extends keyof operations> = operations[K]['parameters'];
 
-/** Handlers of the flags-as-code operations, keyed by operationId. */
-export function configurationController(services: {
-  exporter: ConfigurationExportService;
-  planner: ConfigurationPlanService;
-  applier: ConfigurationApplyService;
-  promoter: PromoteService;
-  server: ServeService;
-}) {
+/**
+ * Handlers of the flags-as-code operations, keyed by operationId; `rolloutStepMs` (the automatic
+ * rollout step interval) completes the Target that serving a value answers with.
+ */
+export function configurationController(
+  services: {
+    exporter: ConfigurationExportService;
+    planner: ConfigurationPlanService;
+    applier: ConfigurationApplyService;
+    promoter: PromoteService;
+    server: ServeService;
+  },
+  rolloutStepMs: number,
+) {
   const { exporter, planner, applier, promoter, server } = services;
   return {
     async exportProjectConfiguration(
@@ -50,7 +56,7 @@ export function configurationController(services: {
     },
     async serveFlagValue(request: ManagementRequest<Op<'serveFlagValue'>['path'], unknown, ServeInput>): Promise<OperationResult> {
       const target = await server.serve(request.principal, request.params, request.body, request.audit);
-      return { body: { status: 'success', data: targetView(target) } };
+      return { body: { status: 'success', data: targetView(target, rolloutStepMs) } };
     },
   };
 }

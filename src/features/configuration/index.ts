@@ -16,6 +16,6 @@ export function createConfigurationFeature(deps: FeatureDeps): FeatureParts {
       applier: new ConfigurationApplyService(deps, exporter, deps.auditWriter),
       promoter: new PromoteService(deps, exporter, deps.auditWriter),
       server: new ServeService(deps, deps.auditWriter),
-    }),
+    }, deps.config.rolloutStepMs),
   };
 }

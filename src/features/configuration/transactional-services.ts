@@ -27,7 +27,7 @@ export function servicesOver(trx: Knex.Transaction, core: CoreDeps) {
     segments: new SegmentsService(new KnexSegmentsStore(trx, core.dialect), core.clock),
     flags: new FlagService(new KnexFlagStore(trx, core.dialect), core.clock),
     values: new FlagValueService(new KnexFlagValueStore(trx, core.dialect), core.clock),
-    targets: new TargetService(new KnexTargetStore(trx, core.dialect), core.clock),
+    targets: new TargetService(new KnexTargetStore(trx, core.dialect), core.clock, core.config.rolloutStepMs),
     rules: new RulesService(new KnexRulesStore(trx, core.dialect), core.clock),
   };
 }

@@ -3,9 +3,6 @@ import type { components, operations } from '../../../generated/management.js';
 import type { ManagementRequest, OperationResult } from '../../http/operation.js';
 import { findFlagEnvironment } from '../shared/lookup.js';
 import type { AuditCommit, Confirmation, FlagEnvironment, TargetService } from './service.js';
-import { targetView } from './view.js';
-
-export { targetView };
 
 type Schemas = components['schemas'];
 type FlagEnvPath = operations['listTargets']['parameters']['path'];
@@ -36,26 +33,26 @@ export function targetHandlers(knex: Knex, service: TargetService) {
     async listTargets(request: ManagementRequest<FlagEnvPath>): Promise<OperationResult> {
       const ctx = await resolve(request);
       request.audit.describe(service.readSubject(ctx, 'target.listed'));
-      return success((await service.list(ctx)).map(targetView));
+      return success((await service.list(ctx)).map((t) => service.view(t)));
     },
 
     async createTarget(request: ManagementRequest<FlagEnvPath>): Promise<OperationResult> {
       const ctx = await resolve(request);
       request.audit.describe(service.readSubject(ctx, 'target.created'));
       const { target } = await service.create(ctx, commit(request));
-      return success(targetView(target));
+      return success(service.view(target));
     },
 
     async getTarget(request: ManagementRequest<TargetPath>): Promise<OperationResult> {
       const ctx = await resolve(request);
       request.audit.describe(service.readSubject(ctx, 'target.read', request.params.targetUlid));
-      return success(targetView(await service.get(ctx, request.params.targetUlid)));
+      return success(service.view(await service.get(ctx, request.params.targetUlid)));
     },
 
     async updateTarget(request: ManagementRequest<TargetPath, unknown, Schemas['TargetUpdate']>): Promise<OperationResult> {
       const ctx = await resolve(request);
       request.audit.describe(service.readSubject(ctx, 'target.updated', request.params.targetUlid));
-      return success(targetView(await service.update(ctx, request.params.targetUlid, request.body, commit(request))));
+      return success(service.view(await service.update(ctx, request.params.targetUlid, request.body, commit(request))));
     },
 
     async deleteTarget(request: ManagementRequest<TargetPath>): Promise<OperationResult> {
@@ -70,7 +67,7 @@ export function targetHandlers(knex: Knex, service: TargetService) {
       request.audit.describe(service.readSubject(ctx, 'target.published', request.params.targetUlid));
       const input = { ...request.body, console: isConsole(request) };
       const target = await service.publish(ctx, request.params.targetUlid, input, commit(request));
-      return success(targetView(target));
+      return success(service.view(target));
     },
 
     async createRollout(request: ManagementRequest<TargetPath, unknown, Schemas['RolloutCreate']>): Promise<OperationResult> {
@@ -84,14 +81,14 @@ export function targetHandlers(knex: Knex, service: TargetService) {
       const ctx = await resolve(request);
       request.audit.describe(service.readSubject(ctx, 'target.rollout_updated', request.params.targetUlid));
       const input = { ...request.body, ...confirmationOf(request) };
-      return success(targetView(await service.updateRollout(ctx, request.params.targetUlid, input, commit(request))));
+      return success(service.view(await service.updateRollout(ctx, request.params.targetUlid, input, commit(request))));
     },
 
     async deleteRollout(request: ManagementRequest<TargetPath, { confirmation?: string }>): Promise<OperationResult> {
       const ctx = await resolve(request);
       request.audit.describe(service.readSubject(ctx, 'target.rollout_deleted', request.params.targetUlid));
       const by = { console: isConsole(request), confirmation: request.query.confirmation };
-      return success(targetView(await service.deleteRollout(ctx, request.params.targetUlid, commit(request), by)));
+      return success(service.view(await service.deleteRollout(ctx, request.params.targetUlid, commit(request), by)));
     },
 
     async completeRollout(request: ManagementRequest<TargetPath, unknown, Schemas['RolloutComplete'] | undefined>): Promise<OperationResult> {

@@ -6,12 +6,13 @@ import { KnexTargetStore } from './store.js';
 
 export { TargetPublisher } from './publisher.js';
 export type { PublisherRunResult, SystemAuditSink } from './publisher.js';
-export { TargetService, automaticSteps } from './service.js';
+export { TargetService } from './service.js';
+export { automaticSteps } from './rollout-steps.js';
 export type { AuditCommit, FlagEnvironment } from './service.js';
 
 /** Targets, publishing and rollouts (SPEC.md sections 3 and 4.2). */
 export function createTargetsFeature(deps: FeatureDeps): FeatureParts {
-  const service = new TargetService(new KnexTargetStore(deps.knex, deps.dialect), deps.clock);
+  const service = new TargetService(new KnexTargetStore(deps.knex, deps.dialect), deps.clock, deps.config.rolloutStepMs);
   return { managementHandlers: targetHandlers(deps.knex, service) };
 }
 
@@ -24,6 +25,6 @@ export function createTargetPublisher(
   deps: Pick<FeatureDeps, 'knex' | 'dialect' | 'clock' | 'config' | 'auditWriter' | 'logger'>,
 ): TargetPublisher {
   const store = new KnexTargetStore(deps.knex, deps.dialect);
-  const service = new TargetService(store, deps.clock);
-  return new TargetPublisher(service, store, deps.auditWriter, deps.knex, deps.clock, deps.config.rolloutStepMs, deps.logger);
+  const service = new TargetService(store, deps.clock, deps.config.rolloutStepMs);
+  return new TargetPublisher(service, store, deps.auditWriter, deps.knex, deps.clock, deps.logger);
 }

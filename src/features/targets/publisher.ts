@@ -31,7 +31,6 @@ export class TargetPublisher {
     /** For audit entries of refused system actions (written outside any transaction). */
     private readonly db: Knex,
     private readonly clock: { now(): Date },
-    private readonly rolloutStepMs: number,
     private readonly logger?: Logger,
   ) {}
 
@@ -55,12 +54,12 @@ export class TargetPublisher {
 
   /** Advances every automatic rollout whose step interval has passed, one step each. */
   async advanceRollouts(limit = 100): Promise<{ advanced: number; completed: number }> {
-    const before = new Date(this.clock.now().getTime() - this.rolloutStepMs).toISOString();
+    const before = new Date(this.clock.now().getTime() - this.service.rolloutStepMs).toISOString();
     const due = await this.store.dueRolloutSteps(before, limit);
     let advanced = 0;
     let completed = 0;
     for (const scope of due) {
-      const outcome = await this.service.advanceRollout(scope, this.rolloutStepMs, this.systemAudit);
+      const outcome = await this.service.advanceRollout(scope, this.systemAudit);
       if (outcome.kind === 'done') {
         if (outcome.action === 'target.rollout_completed') completed++;
         else advanced++;

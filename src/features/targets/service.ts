@@ -3,6 +3,7 @@ import type { AuditSubject } from '../../audit/audit-trail.js';
 import type { Clock } from '../../clock.js';
 import { FieldErrorList, NotFoundError, UnprocessableError, ValidationError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
+import { automaticSteps, nextAutomaticStep, stepIsDue } from './rollout-steps.js';
 import { targetView } from './view.js';
 import type {
   RolloutMode,
@@ -57,9 +58,6 @@ export interface RolloutUpdateInput extends Confirmation {
   action?: 'pause' | 'resume';
   rollout_percentage?: number;
 }
-
-/** The steps of an automatic rollout (DESIGN.md section 4); reaching 100 completes it. */
-export const automaticSteps = [1, 5, 10, 25, 50, 100] as const;
 
 /** Outcome of a background (system) action on one target. */
 export type SystemOutcome =
@@ -147,10 +145,10 @@ interface TargetChanges {
   comment?: string | null;
 }
 
-function recordedChanges(changes: TargetChanges) {
+function recordedChanges(changes: TargetChanges, view: (t: TargetRecord) => unknown) {
   return {
-    ...(changes.before ? { before: targetView(changes.before) } : {}),
-    ...(changes.after ? { after: targetView(changes.after) } : {}),
+    ...(changes.before ? { before: view(changes.before) } : {}),
+    ...(changes.after ? { after: view(changes.after) } : {}),
     ...(changes.comment !== undefined ? { comment: changes.comment } : {}),
   };
 }
@@ -164,11 +162,18 @@ export class TargetService {
   constructor(
     private readonly store: TargetStore,
     private readonly clock: Clock,
+    /** The interval between automatic rollout steps (VEXIL_ROLLOUT_STEP_MS): the scheduler's and the view's. */
+    readonly rolloutStepMs: number,
   ) {}
+
+  /** A target as the API shows it (and the audit log records it). */
+  view(t: TargetRecord) {
+    return targetView(t, this.rolloutStepMs);
+  }
 
   private subject(ctx: FlagEnvironment, action: string, targetUlid?: string, changes?: TargetChanges): AuditSubject {
     return {
-      ...(changes ? { changes: recordedChanges(changes) } : {}),
+      ...(changes ? { changes: recordedChanges(changes, (t) => this.view(t)) } : {}),
       action,
       subjectType: 'target',
       subjectUlid: targetUlid,
@@ -598,25 +603,15 @@ export class TargetService {
    * 100 %); reaching 100 completes it and expires the older published targets. Conditional on the
    * step clock, so two instances cannot both advance the same step.
    */
-  async advanceRollout(scope: TargetScope, stepMs: number, audit: AuditCommit): Promise<SystemOutcome> {
+  async advanceRollout(scope: TargetScope, audit: AuditCommit): Promise<SystemOutcome> {
     const ctx = this.scopeContext(scope);
     const now = this.clock.now();
     const nowIso = now.toISOString();
     return this.store.transaction(async (tx) => {
       if (!(await tx.lockEnvironment(ctx.environment.ulid))) return { kind: 'skipped' } as const;
       const target = await tx.find(ctx.flag.ulid, ctx.environment.ulid, scope.target.ulid);
-      if (
-        !target ||
-        target.status !== 'published' ||
-        target.rollout_mode !== 'automatic' ||
-        target.rollout_status !== 'active' ||
-        target.rollout_step_started_at === null ||
-        new Date(target.rollout_step_started_at).getTime() + stepMs > now.getTime()
-      ) {
-        return { kind: 'skipped' } as const;
-      }
-      const current = target.rollout_percentage ?? 0;
-      const next = automaticSteps.find((step) => step > current) ?? 100;
+      if (!target || !stepIsDue(target, this.rolloutStepMs, now)) return { kind: 'skipped' } as const;
+      const next = nextAutomaticStep(target.rollout_percentage);
       if (next >= 100) {
         const completed = await this.completeLocked(tx, target, nowIso);
         await audit(tx.trx, this.subject(ctx, 'target.rollout_completed', target.ulid, { before: target, after: completed }));

@@ -1,10 +1,15 @@
 import type { components } from '../../../generated/management.js';
+import { nextRolloutStep } from './rollout-steps.js';
 import type { TargetRecord } from './store-types.js';
 
 type Schemas = components['schemas'];
 
-/** The documented Target: every stored field but the internal automatic-rollout clock. */
-export function targetView(t: TargetRecord): Schemas['Target'] {
+/**
+ * The documented Target: the stored fields but the internal automatic-rollout clock, and from
+ * that clock and the step interval (`rolloutStepMs`) when and to what the rollout advances next.
+ */
+export function targetView(t: TargetRecord, rolloutStepMs: number): Schemas['Target'] {
+  const next = nextRolloutStep(t, rolloutStepMs);
   return {
     ulid: t.ulid,
     flag_ulid: t.flag_ulid,
@@ -16,6 +21,8 @@ export function targetView(t: TargetRecord): Schemas['Target'] {
     rollout_percentage: t.rollout_percentage,
     rollout_mode: t.rollout_mode,
     rollout_status: t.rollout_status,
+    rollout_next_step_at: next?.at ?? null,
+    rollout_next_percentage: next?.percentage ?? null,
     published_at: t.published_at,
     created_at: t.created_at,
     updated_at: t.updated_at,

@@ -22,6 +22,8 @@ const ctx: FlagEnvironment = {
   environment: { ulid: 'env_1', key: 'production' },
 };
 
+/** The automatic rollout step interval of these tests. */
+const hour = 3_600_000;
 let store: FakeTargetStore;
 let clock: ManualClock;
 let service: TargetService;
@@ -31,7 +33,7 @@ let audit: AuditCommit;
 function seed(options: { values?: boolean; comments?: boolean; confirmation?: boolean } = {}) {
   store = new FakeTargetStore();
   clock = new ManualClock();
-  service = new TargetService(store, clock);
+  service = new TargetService(store, clock, hour);
   audits = [];
   audit = async (_trx, subject) => {
     audits.push(subject);
@@ -396,7 +398,6 @@ describe('rollouts', () => {
 });
 
 describe('TargetPublisher (system actions)', () => {
-  const hour = 3_600_000;
   let entries: Array<AuditSubject & { result: string }>;
   let publisher: TargetPublisher;
 
@@ -408,7 +409,7 @@ describe('TargetPublisher (system actions)', () => {
         store.state.audit.push({ subject_ulid: subject.subjectUlid, action: subject.action, actor_type: 'system', result });
       },
     };
-    publisher = new TargetPublisher(service, store, sink, {} as never, clock, hour);
+    publisher = new TargetPublisher(service, store, sink, {} as never, clock);
   });
 
   it('publishes a due scheduled target once, as system', async () => {

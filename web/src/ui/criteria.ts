@@ -28,3 +28,8 @@ export function criterionText(c: { selector: string; sub_selector?: string | nul
     c.selector === 'attribute' ? `attribute ${c.sub_selector ?? ''}` : c.selector === 'context' ? `context identifier${c.sub_selector ? ` (type ${c.sub_selector})` : ''}` : 'segment';
   return `${subject} ${comparerText[c.comparer]}${c.comparer === 'isnull' || c.comparer === 'notnull' ? '' : ` ${(c.values ?? []).join(', ')}`}`;
 }
+
+/** A rule's criteria as one sentence, as the API lists them (all must match). */
+export function ruleCriteriaText(rule: Schemas['Rule']): string {
+  return rule.criteria.data.map((c) => criterionText({ ...c, values: c.values.data.map((v) => v.value) })).join(' and ');
+}

@@ -3,6 +3,7 @@ import { api, unwrap, type Schemas } from '../../api/client';
 import { useSession } from '../../app/session';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { Field } from '../../ui/Field';
+import { Pager, useCursorPages } from '../../ui/Pager';
 import { useAction, useAsync } from '../../ui/useAsync';
 import '../../ui/admin.css';
 import { AccountManager } from './AccountManager';
@@ -11,7 +12,9 @@ import { ProjectChoice } from './ProjectChoice';
 /** Accounts (owners and admins only): who may sign in, with which role and projects. */
 export function AccountsScreen() {
   const { session } = useSession();
-  const accounts = useAsync(() => unwrap(api.GET('/accounts', { params: { query: { per_page: 100 } } })), []);
+  // Each account is a form: a page of them at a time.
+  const pages = useCursorPages();
+  const accounts = useAsync(() => unwrap(api.GET('/accounts', { params: { query: { per_page: 25, cursor: pages.cursor } } })), [pages.cursor]);
   const projects = useAsync(() => unwrap(api.GET('/projects', { params: { query: { per_page: 100 } } })), []);
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
@@ -36,6 +39,7 @@ export function AccountsScreen() {
       {accounts.data?.data.map((account) => (
         <AccountManager key={account.ulid} account={account} projects={projectList} self={account.ulid === session.account.ulid} onChanged={accounts.reload} />
       ))}
+      <Pager pages={pages} nextCursor={accounts.data?.meta.next_cursor} loading={accounts.loading} label="Pages of accounts" />
       <form onSubmit={submit} aria-label="New account">
         <h2>New account</h2>
         <div className="inline">

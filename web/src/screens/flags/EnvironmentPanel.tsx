@@ -4,7 +4,7 @@ import { ErrorMessage } from '../../ui/ErrorMessage';
 import { useAction, useAsync } from '../../ui/useAsync';
 import { DraftEditor } from './DraftEditor';
 import { ServeNow } from './ServeNow';
-import { RolloutControls } from './RolloutControls';
+import { PublishedConfiguration } from './PublishedConfiguration';
 import { TryIt } from './TryIt';
 
 export interface PanelContext {
@@ -66,7 +66,6 @@ export function EnvironmentPanel(props: Omit<PanelContext, 'observed'>) {
   };
   const list = targets.data?.data ?? [];
   const draft = list.find((t) => t.status === 'draft');
-  const rolling = list.find((t) => t.status === 'published' && (t.rollout_status === 'active' || t.rollout_status === 'paused'));
   return (
     <article className="environment" style={{ borderColor: environment.color }} aria-labelledby={`env-${environment.key}`}>
       <h2 id={`env-${environment.key}`} ref={heading} tabIndex={-1}>
@@ -85,7 +84,7 @@ export function EnvironmentPanel(props: Omit<PanelContext, 'observed'>) {
         </p>
       ) : null}
       <ServeNow context={context} onServed={refresh} />
-      {rolling ? <RolloutControls context={context} target={rolling} onChange={refreshAndFocus} /> : null}
+      {targets.data ? <PublishedConfiguration context={context} targets={list} onRolloutChange={refreshAndFocus} /> : null}
       {draft ? (
         <DraftEditor context={context} draft={draft} onChange={refresh} onPublished={refreshAndFocus} />
       ) : (

@@ -3,6 +3,7 @@ import { api, unwrap, type Schemas } from '../../api/client';
 import { Link, navigate } from '../../app/router';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { Field, SelectField } from '../../ui/Field';
+import { Pager, useCursorPages } from '../../ui/Pager';
 import { TypedConfirmation } from '../../ui/TypedConfirmation';
 import { useAction, useAsync } from '../../ui/useAsync';
 
@@ -13,8 +14,8 @@ const flagTypes: FlagType[] = ['boolean', 'number', 'string', 'json'];
 export function FlagsScreen({ project }: { project: string }) {
   const [search, setSearch] = useState('');
   const [type, setType] = useState<FlagType | ''>('');
-  const [cursors, setCursors] = useState<string[]>([]);
-  const cursor = cursors.at(-1);
+  const pages = useCursorPages();
+  const cursor = pages.cursor;
   const flags = useAsync(
     () =>
       unwrap(
@@ -55,10 +56,10 @@ export function FlagsScreen({ project }: { project: string }) {
     <section>
       <h1>Flags of {project}</h1>
       <div className="filters" role="search">
-        <Field label="Search key or name" name="search" type="search" value={search} onChange={(e) => (setCursors([]), setSearch(e.target.value))} />
+        <Field label="Search key or name" name="search" type="search" value={search} onChange={(e) => (pages.restart(), setSearch(e.target.value))} />
         <label>
           Type{' '}
-          <select value={type} onChange={(e) => (setCursors([]), setType(e.target.value as FlagType | ''))}>
+          <select value={type} onChange={(e) => (pages.restart(), setType(e.target.value as FlagType | ''))}>
             <option value="">any</option>
             {flagTypes.map((t) => (
               <option key={t}>{t}</option>
@@ -125,14 +126,7 @@ export function FlagsScreen({ project }: { project: string }) {
           <ErrorMessage problem={bulk.problem} />
         </div>
       ) : null}
-      <nav aria-label="Pages" className="pager">
-        <button type="button" disabled={cursors.length === 0} onClick={() => setCursors((c) => c.slice(0, -1))}>
-          Previous page
-        </button>
-        <button type="button" disabled={!flags.data?.meta.next_cursor} onClick={() => setCursors((c) => [...c, flags.data?.meta.next_cursor as string])}>
-          Next page
-        </button>
-      </nav>
+      <Pager pages={pages} nextCursor={flags.data?.meta.next_cursor} loading={flags.loading} label="Pages of flags" />
       <h2>New flag</h2>
       <form onSubmit={submit} className="inline">
         <Field label="Key" name="key" required value={key} onChange={(e) => setKey(e.target.value)} problem={create.problem} />

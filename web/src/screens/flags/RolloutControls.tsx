@@ -7,15 +7,27 @@ import { TypedConfirmation } from '../../ui/TypedConfirmation';
 import { useAction } from '../../ui/useAsync';
 import { targetsPath, type PanelContext } from './EnvironmentPanel';
 
-/** The automatic rollout's steps, as the management document describes them. */
-const automaticSteps = [1, 5, 10, 25, 50, 100];
-const nextStep = (current: number | null) => automaticSteps.find((step) => step > (current ?? 0));
+const utc = (iso: string) => `${iso.replace('T', ' ').slice(0, 19)} UTC`;
 const rolloutPath = '/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets/{targetUlid}/rollout' as const;
 
 /** A rollout change; its `run` receives the environment key the person typed, where it is required. */
 interface Change {
   label: string;
   run: (confirmation: string | undefined) => Promise<unknown>;
+}
+
+/** When and to what the server's scheduler takes an automatic rollout next, as the API says. */
+function NextStep({ target }: { target: Schemas['Target'] }) {
+  const { rollout_next_step_at: at, rollout_next_percentage: percentage } = target;
+  if (at !== null && percentage !== null) {
+    return (
+      <p>
+        Next automatic step: <strong>{percentage}%</strong>
+        {percentage === 100 ? ' (completes the rollout)' : ''} at <time dateTime={at}>{utc(at)}</time>.
+      </p>
+    );
+  }
+  return target.rollout_mode === 'automatic' && target.rollout_status === 'paused' ? <p>Paused: no automatic step until the rollout is resumed.</p> : null;
 }
 
 /**
@@ -60,9 +72,7 @@ export function RolloutControls({ context, target, onChange }: { context: PanelC
         Rollout: {target.rollout_mode}, <strong>{target.rollout_percentage}%</strong>, {target.rollout_status}
       </p>
       <progress max={100} value={target.rollout_percentage ?? 0} aria-label={`Rollout percentage in ${environment.name}`} />
-      {target.rollout_mode === 'automatic' && nextStep(target.rollout_percentage) !== undefined ? (
-        <p>Next automatic step: {nextStep(target.rollout_percentage)}% (steps 1, 5, 10, 25, 50, 100 %; paused rollouts wait).</p>
-      ) : null}
+      <NextStep target={target} />
       <div className="actions">
         {target.rollout_status === 'active' ? (
           <button type="button" onClick={() => request(update('Pause rollout', { action: 'pause' }))}>

@@ -3,6 +3,7 @@ import { api, unwrap, type Schemas } from '../../api/client';
 import { Link, navigate } from '../../app/router';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { Field } from '../../ui/Field';
+import { Pager, useCursorPages } from '../../ui/Pager';
 import { DeleteAfterTyping } from '../../ui/TypedConfirmation';
 import { useAction, useAsync } from '../../ui/useAsync';
 import '../../ui/admin.css';
@@ -39,9 +40,11 @@ function ProjectDetails({ project, onSaved }: { project: Schemas['Project']; onS
 /** A project: its name and description, its environments with their keys, and its deletion. */
 export function ProjectScreen({ project }: { project: string }) {
   const details = useAsync(() => unwrap(api.GET('/projects/{projectKey}', { params: { path: { projectKey: project } } })), [project]);
+  // Each environment is a form with its keys: a page of them at a time.
+  const pages = useCursorPages();
   const environments = useAsync(
-    () => unwrap(api.GET('/projects/{projectKey}/environments', { params: { path: { projectKey: project }, query: { per_page: 100 } } })),
-    [project],
+    () => unwrap(api.GET('/projects/{projectKey}/environments', { params: { path: { projectKey: project }, query: { per_page: 25, cursor: pages.cursor } } })),
+    [project, pages.cursor],
   );
   const shown = details.data?.data;
   return (
@@ -58,6 +61,7 @@ export function ProjectScreen({ project }: { project: string }) {
       {environments.data?.data.map((environment) => (
         <EnvironmentEditor key={environment.ulid} project={project} environment={environment} onChanged={environments.reload} />
       ))}
+      <Pager pages={pages} nextCursor={environments.data?.meta.next_cursor} loading={environments.loading} label="Pages of environments" />
       <NewEnvironment project={project} onCreated={environments.reload} />
       <section aria-labelledby="delete-project">
         <h2 id="delete-project">Delete the project</h2>

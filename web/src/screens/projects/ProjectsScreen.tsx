@@ -3,10 +3,13 @@ import { api, unwrap } from '../../api/client';
 import { Link } from '../../app/router';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { Field } from '../../ui/Field';
+import { Pager, useCursorPages } from '../../ui/Pager';
 import { useAction, useAsync } from '../../ui/useAsync';
 
+/** The projects the account may see, paged by the server. */
 export function ProjectsScreen() {
-  const projects = useAsync(() => unwrap(api.GET('/projects', { params: { query: { per_page: 100 } } })), []);
+  const pages = useCursorPages();
+  const projects = useAsync(() => unwrap(api.GET('/projects', { params: { query: { per_page: 50, cursor: pages.cursor } } })), [pages.cursor]);
   const [key, setKey] = useState('');
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
@@ -51,6 +54,7 @@ export function ProjectsScreen() {
           ))}
         </tbody>
       </table>
+      <Pager pages={pages} nextCursor={projects.data?.meta.next_cursor} loading={projects.loading} label="Pages of projects" />
       <h2>New project</h2>
       <form onSubmit={submit} className="inline">
         <Field label="Key" name="key" required value={key} onChange={(e) => setKey(e.target.value)} problem={create.problem} />

@@ -5,6 +5,7 @@ import { ErrorMessage } from '../../ui/ErrorMessage';
 import { Field } from '../../ui/Field';
 import { DeleteAfterTyping } from '../../ui/TypedConfirmation';
 import { commaList } from '../../ui/lists';
+import { Pager, useCursorPages } from '../../ui/Pager';
 import { useAction, useAsync } from '../../ui/useAsync';
 import '../../ui/admin.css';
 import { draftRules, RulesEditor, rulesBody, type RuleDraft } from './RulesEditor';
@@ -104,7 +105,11 @@ function SegmentCard({ project, segment, onChange }: { project: string; segment:
 
 /** A project's segments: who is in them by identifier, and their rules. */
 export function SegmentsScreen({ project }: { project: string }) {
-  const segments = useAsync(() => unwrap(api.GET('/projects/{projectKey}/segments', { params: { path: { projectKey: project }, query: { per_page: 100 } } })), [project]);
+  const pages = useCursorPages();
+  const segments = useAsync(
+    () => unwrap(api.GET('/projects/{projectKey}/segments', { params: { path: { projectKey: project }, query: { per_page: 25, cursor: pages.cursor } } })),
+    [project, pages.cursor],
+  );
   const [key, setKey] = useState('');
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
@@ -133,7 +138,8 @@ export function SegmentsScreen({ project }: { project: string }) {
       {segments.data?.data.map((segment) => (
         <SegmentCard key={segment.ulid} project={project} segment={segment} onChange={segments.reload} />
       ))}
-      {segments.data?.data.length === 0 ? <p>No segments yet.</p> : null}
+      {segments.data?.data.length === 0 ? <p>{pages.number === 1 ? 'No segments yet.' : 'No segments on this page.'}</p> : null}
+      <Pager pages={pages} nextCursor={segments.data?.meta.next_cursor} loading={segments.loading} label="Pages of segments" />
       <form onSubmit={submit} aria-label="New segment">
         <h2>New segment</h2>
         <div className="inline">

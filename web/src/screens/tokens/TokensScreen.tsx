@@ -3,6 +3,7 @@ import { api, unwrap, type Schemas } from '../../api/client';
 import { CopyButton } from '../../ui/CopyButton';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { Field } from '../../ui/Field';
+import { Pager, useCursorPages } from '../../ui/Pager';
 import { useAction, useAsync } from '../../ui/useAsync';
 import '../../ui/admin.css';
 import { GrantsPicker, grantsText, noGrants, type Grants } from './GrantsPicker';
@@ -19,7 +20,8 @@ function expiry(token: Schemas['ManagementToken']): string {
 
 /** Management tokens for automation: scopes, tier, project and environment grants, expiry; the secret is shown once. */
 export function TokensScreen() {
-  const tokens = useAsync(() => unwrap(api.GET('/tokens', { params: { query: { per_page: 100 } } })), []);
+  const pages = useCursorPages();
+  const tokens = useAsync(() => unwrap(api.GET('/tokens', { params: { query: { per_page: 50, cursor: pages.cursor } } })), [pages.cursor]);
   const [name, setName] = useState('');
   const [chosen, setChosen] = useState<Set<Schemas['TokenScope']>>(new Set(['flags:read']));
   const [tier, setTier] = useState<Schemas['TokenTier']>('standard');
@@ -96,6 +98,7 @@ export function TokensScreen() {
           ))}
         </tbody>
       </table>
+      <Pager pages={pages} nextCursor={tokens.data?.meta.next_cursor} loading={tokens.loading} label="Pages of tokens" />
       {secret ? (
         <p className="secret" role="status">
           New token, shown only now: <code>{secret}</code> <CopyButton text={secret} />

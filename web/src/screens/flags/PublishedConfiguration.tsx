@@ -1,0 +1,43 @@
+import type { Schemas } from '../../api/client';
+import type { PanelContext } from './EnvironmentPanel';
+import { PublishedTarget } from './PublishedTarget';
+import { RolloutControls } from './RolloutControls';
+
+const newestFirst = (a: Schemas['Target'], b: Schemas['Target']) => (b.published_at ?? '').localeCompare(a.published_at ?? '') || b.ulid.localeCompare(a.ulid);
+const rolling = (t: Schemas['Target']) => t.rollout_status === 'active' || t.rollout_status === 'paused';
+
+/**
+ * What an environment serves now and why, read-only: the newest published target with its rules
+ * and rollout. While its rollout is in progress the contexts outside it get the previous publish
+ * (or, with none, the flag's default value), which is shown too.
+ */
+export function PublishedConfiguration({ context, targets, onRolloutChange }: { context: PanelContext; targets: Schemas['Target'][]; onRolloutChange: () => void }) {
+  const { environment } = context;
+  const [current, previous] = targets.filter((t) => t.status === 'published').sort(newestFirst);
+  const id = `published-${environment.key}`;
+  return (
+    <section className="published" aria-labelledby={id}>
+      <h3 id={id}>Published in {environment.name}</h3>
+      {current ? (
+        <>
+          <PublishedTarget context={context} target={current} label={`Published rules in ${environment.name}`} />
+          {rolling(current) ? (
+            <>
+              <RolloutControls context={context} target={current} onChange={onRolloutChange} />
+              <h4>Contexts outside the rollout</h4>
+              {previous ? (
+                <PublishedTarget context={context} target={previous} label={`Rules of the previous publish in ${environment.name}`} />
+              ) : (
+                <p>They get the flag's default value: nothing was published here before.</p>
+              )}
+            </>
+          ) : (
+            <p>{current.rollout_mode ? `Its ${current.rollout_mode} rollout is complete: every` : 'No rollout: every'} context gets this publish.</p>
+          )}
+        </>
+      ) : (
+        <p>Nothing is published in {environment.name}: every context gets the flag's default value.</p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,37 @@
+import { api, unwrap, type Schemas } from '../../api/client';
+import { ruleCriteriaText } from '../../ui/criteria';
+import { ErrorMessage } from '../../ui/ErrorMessage';
+import { useAsync } from '../../ui/useAsync';
+import { displayOf, targetsPath, type PanelContext } from './EnvironmentPanel';
+
+const rulesPath = '/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets/{targetUlid}/rules' as const;
+
+/** One published target, read-only: its base value and its rules in evaluation order, as the API has them. */
+export function PublishedTarget({ context, target, label }: { context: PanelContext; target: Schemas['Target']; label: string }) {
+  const rules = useAsync(() => unwrap(api.GET(rulesPath, { params: { path: { ...targetsPath(context), targetUlid: target.ulid } } })), [
+    context.project,
+    context.flag,
+    context.environment.key,
+    target.ulid,
+  ]);
+  const list = rules.data?.data;
+  return (
+    <div className="published-target">
+      <p>
+        Published {target.published_at ?? ''}
+        {target.comment ? ` · “${target.comment}”` : ''}. Base value, served when no rule matches: <code>{displayOf(context.values, target.value_ulid)}</code>
+      </p>
+      <ErrorMessage problem={rules.problem} />
+      {list && list.length === 0 ? <p>No rules: every context gets the base value.</p> : null}
+      {list && list.length > 0 ? (
+        <ol className="published-rules" aria-label={label}>
+          {list.map((rule) => (
+            <li key={rule.ulid}>
+              <strong>{rule.description}</strong>: serves <code>{displayOf(context.values, rule.value_ulid)}</code> when {ruleCriteriaText(rule)}
+            </li>
+          ))}
+        </ol>
+      ) : null}
+    </div>
+  );
+}
