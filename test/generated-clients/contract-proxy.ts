@@ -1,12 +1,15 @@
 /**
  * A proxy between a generated client and the server that checks every response against the
  * served documents (as test/support/contract.ts does for the in-process tests): the status must be
- * documented for the operation and a JSON body must match its schema. It also records which
- * operations each client called, so the suite can tell that the flows together call them all.
+ * documented for the operation, a JSON body must match its schema, and each event of a
+ * Server-Sent Events stream must match the schema of its `text/event-stream` content. It also
+ * records which operations each client called, so the suite can tell that a flow calls them all.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { StringDecoder } from 'node:string_decoder';
 import { dereference } from '@apidevtools/json-schema-ref-parser';
+import { SseParser, type SseEvent } from '../../sdk/src/sse.js';
 import { createAjv } from '../../src/http/openapi/ajv.js';
 import type { OpenApiDocument } from '../../src/http/openapi/document.js';
 import { readOperations, type OperationSpec } from '../../src/http/openapi/operations.js';
@@ -23,9 +26,13 @@ interface Route {
 
 export interface Call {
   operationId: string;
+  /** The operation as `METHOD /path/{template}`: operation ids repeat across the two documents (evaluateFlag). */
+  operation: string;
   method: string;
   path: string;
   status: number;
+  /** Server-Sent Events checked (a stream's events that passed through before the client closed it). */
+  events: number;
 }
 
 export interface ContractProxy {
@@ -42,7 +49,8 @@ const ajv = createAjv({ coerce: false });
 export class ContractRoutes {
   private constructor(
     private readonly routes: Route[],
-    readonly operationIds: string[],
+    /** Every operation of the documents, as `METHOD /path/{template}` (see Call.operation). */
+    readonly operations: string[],
   ) {}
 
   /** Routes of the documents as the server serves them. */
@@ -59,7 +67,7 @@ export class ContractRoutes {
     }
     // A concrete path wins over a template (POST /v1/flags/evaluate is not /v1/flags/{flagKey}).
     routes.sort((a, b) => a.params - b.params);
-    return new ContractRoutes(routes, routes.map((r) => r.op.operationId));
+    return new ContractRoutes(routes, routes.map(operationOf));
   }
 
   find(method: string, path: string): Route | undefined {
@@ -69,7 +77,7 @@ export class ContractRoutes {
 
   /** Undefined when the response fits the documents; otherwise what is wrong. */
   check(route: Route, status: number, contentType: string, text: string): string | undefined {
-    const response = route.responses[String(status)] ?? route.responses[`${String(status)[0]}XX`] ?? route.responses.default;
+    const response = ContractRoutes.response(route, status);
     if (!response) return `status ${status} is not documented`;
     if (status >= 500) return `status ${status}: ${text.slice(0, 300)}`;
     if (!contentType.includes('json')) {
@@ -86,13 +94,36 @@ export class ContractRoutes {
     } catch {
       return 'the body is not JSON';
     }
-    normaliseSchema(schema);
-    const validate = ajv.compile(schema);
-    if (!validate(body)) {
-      return `body does not match the schema: ${JSON.stringify(validate.errors?.slice(0, 3))} body: ${text.slice(0, 500)}`;
-    }
-    return undefined;
+    const problem = mismatch(schema, body);
+    return problem === undefined ? undefined : `body does not match the schema: ${problem} body: ${text.slice(0, 500)}`;
   }
+
+  /**
+   * Undefined when one event of a stream (as an SSE parser reads it: `event`, `data`, and `id`
+   * when the stream set one) matches the schema the document gives its `text/event-stream` content.
+   */
+  checkEvent(route: Route, status: number, event: SseEvent): string | undefined {
+    const schema = ContractRoutes.response(route, status)?.content?.['text/event-stream']?.schema;
+    if (!schema) return 'an event where the document describes no event stream';
+    const read = { event: event.event, data: event.data, ...(event.id === undefined ? {} : { id: event.id }) };
+    const problem = mismatch(schema, read);
+    return problem === undefined ? undefined : `event does not match the schema: ${problem} event: ${JSON.stringify(read).slice(0, 500)}`;
+  }
+
+  private static response(route: Route, status: number): Responses[string] | undefined {
+    return route.responses[String(status)] ?? route.responses[`${String(status)[0]}XX`] ?? route.responses.default;
+  }
+}
+
+function operationOf(route: Route): string {
+  return `${route.op.method.toUpperCase()} ${route.op.pathTemplate}`;
+}
+
+/** Undefined when `value` matches `schema`; otherwise the first validation errors. */
+function mismatch(schema: Record<string, unknown>, value: unknown): string | undefined {
+  normaliseSchema(schema);
+  const validate = ajv.compile(schema);
+  return validate(value) ? undefined : JSON.stringify(validate.errors?.slice(0, 3));
 }
 
 /** Starts a proxy to `target` (http://host:port) that checks every response. */
@@ -114,12 +145,26 @@ export async function startContractProxy(label: string, target: string, routes: 
         (answer) => {
           const status = answer.statusCode ?? 0;
           const contentType = String(answer.headers['content-type'] ?? '');
-          if (route) calls.push({ operationId: route.op.operationId, method, path, status });
+          const call = route ? { operationId: route.op.operationId, operation: operationOf(route), method, path, status, events: 0 } : undefined;
+          if (call) calls.push(call);
           if (contentType.startsWith('text/event-stream')) {
-            // A stream never ends by itself: pass it through as it comes; the client closes it.
-            if (route) {
+            // A stream never ends by itself: pass it through as it comes, checking each event
+            // before the client gets it; the client closes it.
+            if (route && call) {
               const problem = routes.check(route, status, contentType, '');
               if (problem) failures.push(`${method} ${path} (${route.op.operationId}): ${problem}`);
+              const parser = new SseParser();
+              const decoder = new StringDecoder('utf8');
+              answer.on('data', (chunk: Buffer) => {
+                for (const event of parser.feed(decoder.write(chunk))) {
+                  call.events++;
+                  const wrong = routes.checkEvent(route, status, event);
+                  if (wrong) failures.push(`${method} ${path} (${route.op.operationId}): ${wrong}`);
+                }
+              });
+              answer.on('close', () => {
+                if (status < 300 && call.events === 0) failures.push(`${method} ${path} (${route.op.operationId}): the stream closed before its first event`);
+              });
             }
             res.writeHead(status, answer.headers);
             answer.pipe(res);

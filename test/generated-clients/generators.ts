@@ -2,7 +2,7 @@
  * The code generators, run as their users run them (default options), each answering the
  * problems it reported: any warning or error, and any schema it had to name itself.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
 export interface ToolRun {
@@ -10,9 +10,26 @@ export interface ToolRun {
   output: string;
 }
 
+/** The processes `run` started that have not ended yet. */
+const running = new Set<ChildProcess>();
+let stopped = false;
+
+/**
+ * Ends every process `run` started that is still running, and makes `run` start no more (the
+ * suite ran out of time). openapi-generator-cli is a python wrapper around java: ending the
+ * wrapper leaves the JVM to finish its generation unobserved.
+ */
+export function stopRunning(): void {
+  stopped = true;
+  for (const child of running) child.kill('SIGTERM');
+}
+
 export function run(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<ToolRun> {
   return new Promise((resolve) => {
+    if (stopped) return resolve({ code: 1, output: `not started (the suite was stopped): ${path.basename(command)}` });
     const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, NO_COLOR: '1', ...options.env } });
+    running.add(child);
+    child.on('exit', () => running.delete(child));
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));

@@ -1,12 +1,15 @@
 /**
- * The typescript-fetch flow of the generated-clients suite (test/generated-clients/run.ts):
- * every operation of the management document through the client openapi-generator made of it,
- * a console session included, and the context and default values through the public client
- * (in a body, and the context in its header, which this client sends as JSON). The proxy in
- * front of the server checks every response against the documents.
+ * The typescript-fetch flow of the generated-clients suite (test/generated-clients/run.ts): every
+ * operation of both documents through the clients openapi-generator made of them, each answered
+ * with a success. Management: a console session included. Public: the context and default values
+ * in a body, and the context in its header (which this client sends as JSON); the event stream
+ * opened, its first event read, and closed. The proxy in front of the server checks every
+ * response (and every stream event) against the documents; run.ts fails unless this flow alone
+ * called every operation.
  */
 import * as mgmt from '../../../.generated-clients/typescript-fetch/management/index';
 import * as pub from '../../../.generated-clients/typescript-fetch/public/index';
+import { SseParser } from '../../../sdk/src/sse';
 import { check, env, step } from './common';
 
 const base = env('VEXIL_URL');
@@ -183,6 +186,80 @@ await step('evaluation, context and default values', async () => {
   check(header.data.flag.value._boolean === true, 'public getEvaluatedFlag: the context header arrived intact');
 });
 
+await step('every public operation', async () => {
+  // A flag whose rule serves another value than its target, so each check below tells that the
+  // context arrived (checkout serves true either way); deleted at the end of this step.
+  await flags.createFlag({ projectKey: project, flagCreate: { key: 'greeting', name: 'Greeting', type: 'string' } });
+  const hello = (await values.createFlagValueForFlag({ projectKey: project, flagKey: 'greeting', flagValueWrite: { display: 'Hello' } })).data.ulid;
+  const gruezi = (await values.createFlagValueForFlag({ projectKey: project, flagKey: 'greeting', flagValueWrite: { display: 'Grüezi' } })).data.ulid;
+  const draft = (await targets.createTarget(flagPath('greeting'))).data.ulid;
+  await targets.updateTarget({ ...flagPath('greeting'), targetUlid: draft, targetUpdate: { valueUlid: hello } });
+  const criterion = { selector: 'attribute' as const, subSelector: 'city', comparer: 'in' as const, values: [city, 'Basel'] };
+  await rules.createRule({ ...flagPath('greeting'), targetUlid: draft, ruleWrite: { valueUlid: gruezi, description: 'Swiss cities', criteria: [criterion] } });
+  await targets.publishTarget({ ...flagPath('greeting'), targetUlid: draft, targetPublish: {} });
+
+  const serverKey = (await keys.createEnvironmentKey({ projectKey: project, environmentKey: production, environmentKeyCreate: { kind: 'server' } })).data.key;
+  const clientKey = (await keys.createEnvironmentKey({ projectKey: project, environmentKey: production, environmentKeyCreate: { kind: 'client' } })).data.key;
+  const server = new pub.Configuration({ basePath: base, apiKey: serverKey });
+  const client = new pub.Configuration({ basePath: base, apiKey: clientKey });
+
+  const operations = new pub.OperationsApi(server);
+  check((await operations.getHealth()).status === 'ok', 'getHealth');
+  check((await operations.getReadiness()).status === 'ready', 'getReadiness');
+  check((await operations.getMetrics()).includes('vexil_'), 'getMetrics answers the Prometheus text');
+  const document = await new pub.DocumentationApi(server).getPublicApiDocs();
+  check(document.openapi.startsWith('3.0') && '/v1/stream' in document.paths, 'getPublicApiDocs answers the document');
+
+  const evaluation = new pub.EvaluationApi(server);
+  const inCity = { type: 'user', identifier: 'u-1', attributes: [{ key: 'city', values: [{ value: city }] }] };
+  // Header values go out as Latin-1 with this client: only ASCII in the context header.
+  const basel = { type: 'user', identifier: 'u-2', attributes: [{ key: 'city', values: [{ value: 'Basel' }] }] };
+  const declared: pub.DefaultValueDeclaration[] = [{ key: 'theme', type: 'json', value: nested }];
+  const listed = await evaluation.listEvaluatedFlags({ xVEXILCONTEXT: basel });
+  check(listed.data.map((item) => item.flag.key).join() === 'banner,checkout,greeting', 'listEvaluatedFlags leaves out the unavailable flag');
+  check(listed.data[2]!.flag.value.string === 'Grüezi', 'listEvaluatedFlags: the context header arrived intact (rule matched)');
+  const greeting = await evaluation.evaluateFlag({ flagKey: 'greeting', evaluationRequest: { context: inCity } });
+  check(greeting.data.flag.value.string === 'Grüezi', 'evaluateFlag: the context arrived intact (rule on a non-ASCII value matched)');
+  const theme = await evaluation.evaluateFlag({ flagKey: 'theme', evaluationRequest: { defaultValues: declared } });
+  check(JSON.stringify(theme.data.flag.value.json) === JSON.stringify(nested), 'evaluateFlag serves the declared nested JSON default');
+  const usage = await new pub.UsageApi(client).recordFlagUsage({ flagKey: 'greeting', usageReport: { count: 2, context: inCity } });
+  check(usage.status === 'success', 'recordFlagUsage');
+
+  const serverSdk = new pub.SDKApi(server);
+  const clientSdk = new pub.SDKApi(client);
+  const compiled = (await serverSdk.getPayload()).data;
+  check(compiled.kind === 'server' && compiled.config.flags.map((f) => f.key).join() === 'banner,checkout,greeting,theme', 'getPayload (server key): the compiled configuration');
+  const evaluated = (await clientSdk.getPayload({ xVEXILCONTEXT: basel })).data;
+  const byHeader = evaluated.kind === 'client' ? evaluated.flags.find((f) => f.key === 'greeting') : undefined;
+  check(byHeader?.value === 'Grüezi' && byHeader.resolvedBy === 'rule', 'getPayload (client key): the context header arrived intact');
+  const inputs = { context: inCity, defaultValues: declared };
+  const forContext = (await clientSdk.getPayloadForContext({ evaluationRequest: inputs })).data;
+  const served = forContext.kind === 'client' ? Object.fromEntries(forContext.flags.map((f) => [f.key, f.value])) : {};
+  check(
+    JSON.stringify(served) === JSON.stringify({ banner: 'Welcome', checkout: true, greeting: 'Grüezi', theme: nested }),
+    'getPayloadForContext: context and defaults evaluated for the client key',
+  );
+  const unchanged = await statusOf(clientSdk.getPayloadForContext({ ifNoneMatch: forContext.etag, evaluationRequest: inputs }));
+  check(unchanged === 304, 'getPayloadForContext answers 304 for the same inputs and ETag');
+
+  // The stream: opened through the client, its first event read, then closed (it never ends by itself).
+  const stream = await serverSdk.streamPayloadChangesRaw({});
+  check(stream.raw.headers.get('content-type')?.startsWith('text/event-stream'), 'streamPayloadChanges opens an event stream');
+  const first = pub.PayloadStreamEventFromJSON(await firstEvent(stream.raw));
+  check(pub.instanceOfPayloadStreamEvent(first) && (JSON.parse(first.data) as { etag: string }).etag === compiled.etag, 'streamPayloadChanges announces the payload ETag first');
+
+  const ofrep = new pub.OFREPApi(server);
+  const ofrepContext = { context: { targetingKey: 'u-1', city } };
+  const single = await ofrep.ofrepEvaluateFlag({ key: 'greeting', ofrepEvaluationRequest: ofrepContext });
+  check(single.value === 'Grüezi' && single.reason === 'TARGETING_MATCH', 'ofrepEvaluateFlag: the context arrived intact');
+  const bulk = await ofrep.ofrepEvaluateFlagsRaw({ ofrepEvaluationRequest: ofrepContext });
+  check((await bulk.value()).flags.map((f) => f.key).join() === 'banner,checkout,greeting', 'ofrepEvaluateFlags');
+  const notModified = await statusOf(ofrep.ofrepEvaluateFlags({ ifNoneMatch: bulk.raw.headers.get('etag') ?? '', ofrepEvaluationRequest: ofrepContext }));
+  check(notModified === 304, 'ofrepEvaluateFlags answers 304 for the same context and ETag');
+
+  await flags.deleteFlag({ projectKey: project, flagKey: 'greeting' });
+});
+
 await step('segments', async () => {
   const created = await segments.createSegment({ projectKey: project, segmentCreate: { key: 'beta', name: 'Beta' } });
   check(created.data.included.length === 0, 'createSegment with a minimal body');
@@ -277,5 +354,33 @@ await step('deletions and audit logs', async () => {
   const publicAudit = await auditLogs.listPublicAuditLogs({ perPage: 5 });
   check(Array.isArray(publicAudit.data), 'listPublicAuditLogs');
 });
+
+/** The status of a call this client answers with an error (it throws for anything outside 2xx, 304 included). */
+async function statusOf(call: Promise<unknown>): Promise<number | undefined> {
+  try {
+    await call;
+    return undefined;
+  } catch (error) {
+    if (error instanceof pub.ResponseError) return error.response.status;
+    throw error;
+  }
+}
+
+/** The first event of a Server-Sent Events response, as a parser reads it; the response is closed then. */
+async function firstEvent(response: Response): Promise<{ event: string; data: string }> {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  const parser = new SseParser();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) throw new Error('the stream ended before its first event');
+      const [event] = parser.feed(decoder.decode(value, { stream: true }));
+      if (event) return { event: event.event, data: event.data };
+    }
+  } finally {
+    await reader.cancel();
+  }
+}
 
 console.log('typescript-fetch flow: done');

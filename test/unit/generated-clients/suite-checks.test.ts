@@ -93,3 +93,80 @@ describe('generated-clients suite: the checking proxy', () => {
     }
   });
 });
+
+describe('generated-clients suite: the checking proxy on an event stream', () => {
+  const eventSchema = {
+    type: 'object',
+    additionalProperties: false,
+    required: ['event', 'data'],
+    properties: { event: { type: 'string', enum: ['etag'] }, data: { type: 'string', pattern: '^\\{"etag":' } },
+  };
+  const document: OpenApiDocument = {
+    openapi: '3.0.3',
+    servers: [{ url: '/' }],
+    paths: {
+      '/stream/{kind}': {
+        get: {
+          operationId: 'stream',
+          responses: { '200': { description: 'events', content: { 'text/event-stream': { schema: eventSchema } } } },
+        },
+      },
+    },
+  };
+  let upstream: http.Server;
+  let target = '';
+  beforeAll(async () => {
+    // /stream/good: one event that fits, split across writes; /stream/bad: one that fits, then two
+    // that do not (another event name, an id); /stream/empty: a comment, then the end. The first
+    // two stay open, as the real stream does.
+    upstream = http.createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8' });
+      const kind = req.url?.split('/').pop();
+      if (kind === 'empty') return void res.end(': heartbeat\n\n');
+      res.write('event: etag\ndata: {"etag":');
+      res.write('"\\"e-1\\""}\n\n');
+      if (kind === 'bad') res.write('event: other\ndata: {"etag":"x"}\n\nid: 7\nevent: etag\ndata: {"etag":"y"}\n\n');
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    target = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => {
+    upstream.closeAllConnections();
+    upstream.close(() => resolve());
+  }));
+
+  /** Reads until `text` has arrived, then closes the stream, as a client that wants one event does. */
+  async function readUntil(url: string, text: string): Promise<void> {
+    const controller = new AbortController();
+    const reader = (await fetch(url, { signal: controller.signal })).body!.getReader();
+    let seen = '';
+    while (!seen.includes(text)) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      seen += new TextDecoder().decode(value);
+    }
+    controller.abort();
+  }
+
+  it('checks every event against the schema of the stream and counts them', async () => {
+    const proxy = await startContractProxy('test', target, await ContractRoutes.of([document]));
+    try {
+      await readUntil(`${proxy.url}/stream/good`, '}\n\n');
+      await readUntil(`${proxy.url}/stream/bad`, '"y"}\n\n');
+      await (await fetch(`${proxy.url}/stream/empty`)).text();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(proxy.calls.map((c) => [c.operation, c.events])).toEqual([
+        ['GET /stream/{kind}', 1],
+        ['GET /stream/{kind}', 3],
+        ['GET /stream/{kind}', 0],
+      ]);
+      expect(proxy.failures).toEqual([
+        expect.stringMatching(/^GET \/stream\/bad \(stream\): event does not match the schema: .*"allowedValues".* event: \{"event":"other"/),
+        expect.stringMatching(/^GET \/stream\/bad \(stream\): event does not match the schema: .*"additionalProperty":"id"/),
+        'GET /stream/empty (stream): the stream closed before its first event',
+      ]);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
