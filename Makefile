@@ -82,7 +82,10 @@ $(VENV)/.stamp:
 	$(VENV)/bin/pip install --quiet schemathesis==$(SCHEMATHESIS_VERSION)
 	touch $@
 
+# First the strict check of hooks.py against the installed Schemathesis (it must be able to fail),
+# then the fuzzing of the running server.
 schemathesis: build $(VENV)/.stamp
+	$(VENV)/bin/python -m pytest -q -p no:cacheprovider test/schemathesis/test_hooks.py
 	node test/schemathesis/run.mjs
 
 $(CLIENTS_VENV_STAMP):

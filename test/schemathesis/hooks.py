@@ -76,7 +76,8 @@ def refusal_has_rule_code(ctx, response, case):
     `positive_data_acceptance` accepts those statuses (a rule of the current state may refuse valid
     input), which alone would let the server be stricter than its document unnoticed. So every such
     refusal of positive data must carry one of RULE_CODES: never `validation_failed` (the document
-    says the input is valid), nor a generic `bad_request` or `invalid_query`.
+    says the input is valid), nor a generic `bad_request` or `invalid_query`. test_hooks.py shows it
+    failing and passing under the installed Schemathesis before every fuzzing run.
     """
     meta = case.meta
     if meta is None or not meta.generation.mode.is_positive or response.status_code not in RULE_STATUSES:
