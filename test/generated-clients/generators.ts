@@ -39,15 +39,17 @@ export function run(command: string, args: string[], options: { cwd?: string; en
 }
 
 /**
- * Warnings openapi-generator's python generator gives for every document, recognised by message
- * and caller (the logback configuration prints the caller under each message):
- * - "Failed to get the schema name: null" from AbstractPythonCodegen.toDefaultValue, which asks
- *   for the $ref of every property, also of properties that have none (a one-property document
- *   with no $ref at all reproduces it);
- * - "From (reserved word) cannot be used as model name" from DefaultCodegen.fromOperation, which
- *   turns every parameter name into a model name, here the `from` query parameter of the
- *   audit-log lists that SPEC.md names (no model named From exists; the method argument is
- *   `var_from`).
+ * The two warnings openapi-generator's python generator (7.26) gives for these documents, recognised
+ * by message and caller (the logback configuration prints the caller under each message). No change
+ * to the documents removes either without changing the wire contract:
+ * - "Failed to get the schema name: null" comes from AbstractPythonCodegen.toDefaultValue, which
+ *   calls ModelUtils.getSimpleRef(schema.$ref) before looking whether there is a $ref, for every
+ *   property and parameter, and again for the schema a $ref resolves to: a document whose one
+ *   property is a $ref to a named string schema gives it too, so no naming or title avoids it;
+ * - "From (reserved word) cannot be used as model name" comes from DefaultCodegen.fromOperation,
+ *   which makes a model name of every parameter's name, here the `from` query parameter of the two
+ *   audit-log lists (SPEC.md's name, sent by the console and by every existing client: renaming it
+ *   would break them; no model named From exists, the python argument is `var_from`).
  */
 const knownPythonWarnings: Array<{ message: string; caller: string }> = [
   {
