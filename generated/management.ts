@@ -680,7 +680,10 @@ export interface paths {
          * @description Deletes up to 100 flags of the project in one transaction, like `DELETE` on each flag.
          *     `flag_keys` must hold 1 to 100 keys without duplicates (422 otherwise). Keys that name no
          *     flag of the project are reported in `not_found` and do not fail the request; both result
-         *     lists keep the request's order. Irreversible.
+         *     lists keep the request's order. Irreversible. Each deleted flag is recorded (audit log and
+         *     webhook events) as `flag.deleted` with the flag as `before`, as `DELETE` on the flag records
+         *     it, in the request's order; then one `flag.bulk_deleted` entry records the request with
+         *     the list of deleted flags.
          *     (`bulk-delete` is a fixed path segment for `POST`; a flag whose key is `bulk-delete` is
          *     still read, updated and deleted through `/projects/{projectKey}/flags/bulk-delete` with
          *     `GET`, `PUT` and `DELETE`.)
@@ -3129,7 +3132,10 @@ export interface components {
         };
         /**
          * @description What a delivery announces: the audit action of the change it follows, or `webhook.ping`
-         *     for a test.
+         *     for a test. A flag deleted by `bulkDeleteFlags` is announced as `flag.deleted`, like one
+         *     deleted on its own (one event per flag, in the request's order); `flag.bulk_deleted`
+         *     follows them, once per request, with the list of deleted flags as `before`, so a
+         *     subscription taking `flag.*` receives both.
          * @enum {string}
          */
         WebhookEventType: "flag.created" | "flag.updated" | "flag.deleted" | "flag.bulk_deleted" | "flag_value.created" | "flag_value.updated" | "flag_value.deleted" | "flag_value.default_set" | "target.created" | "target.cloned" | "target.updated" | "target.deleted" | "target.published" | "target.scheduled" | "target.rollout_initialized" | "target.rollout_updated" | "target.rollout_deleted" | "target.rollout_completed" | "target_rule.created" | "target_rule.updated" | "target_rule.deleted" | "target_rule.reordered" | "segment.created" | "segment.updated" | "segment.deleted" | "environment.created" | "environment.updated" | "environment.deleted" | "project.updated" | "webhook.ping";
@@ -3670,7 +3676,8 @@ export interface components {
          *     (rollouts, scheduled publishes and the scheduler's publishes and rollout steps included;
          *     publishes add the `comment`), rules, segments, environments, projects, environment keys,
          *     management tokens, accounts, personal access tokens and webhook subscriptions. A bulk delete
-         *     records the list of deleted flags as `before`; a rule reorder the target's rules in order
+         *     records each deleted flag as `before` of its own `flag.deleted` entry, and the list of
+         *     deleted flags as `before` of its `flag.bulk_deleted` entry; a rule reorder the target's rules in order
          *     before and after. Secrets, digests and sealed secrets are never recorded (keys and
          *     tokens as their lists show them). Null for reads, refusals and changes that record no
          *     detail. Webhook events carry the same record.
@@ -3698,7 +3705,8 @@ export interface components {
          *     personal_token.created;
          *     `revokePersonalAccessToken` personal_token.revoked; `listFlags` flag.listed; `getFlag`
          *     flag.read; `createFlag` flag.created; `updateFlag` flag.updated; `deleteFlag`
-         *     flag.deleted; `bulkDeleteFlags` flag.bulk_deleted; `evaluateFlag` and
+         *     flag.deleted; `bulkDeleteFlags` flag.bulk_deleted (after a flag.deleted entry for each
+         *     deleted flag); `evaluateFlag` and
          *     `evaluateFlagForContext` flag.evaluated;
          *     `getFlagInsights` flag.insights_read; `listStaleFlags` flag.stale_listed;
          *     `listDefaultValueReports` flag.default_value_reports_read; `listContextAttributes`

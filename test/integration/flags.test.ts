@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDatabase } from '../support/databases.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import {
+  auditEntriesSince,
   auditEntryAfter,
   bumped,
   createProject,
@@ -267,7 +268,16 @@ describeEachDatabase('flags', (db) => {
       const res = await app.mgmt('POST', `/projects/${project.key}/flags/bulk-delete`, { flag_keys: ['c', 'missing', 'b', 'zz-top'] });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ status: 'success', data: { deleted: ['c', 'b'], not_found: ['missing', 'zz-top'] } });
-      expect(await auditEntryAfter(app, since)).toMatchObject({ action: 'flag.bulk_deleted', subject_type: 'flag', subject_label: 'c, b', result: 'success' });
+      // Each flag's deletion as DELETE records it, in request order, then the request itself.
+      const entries = await auditEntriesSince(app, since);
+      expect(entries.map((e) => [e.action, e.subject_label])).toEqual([
+        ['flag.deleted', 'c'],
+        ['flag.deleted', 'b'],
+        ['flag.bulk_deleted', 'c, b'],
+      ]);
+      expect(entries[1]).toMatchObject({ subject_type: 'flag', subject_ulid: b.ulid, result: 'success' });
+      expect(JSON.parse(entries[1]!.changes as string)).toEqual({ before: b });
+      expect(entries[2]).toMatchObject({ subject_type: 'flag', result: 'success' });
       const left = await app.mgmt('GET', `/projects/${project.key}/flags`);
       expect(left.body.data.map((f: any) => f.key)).toEqual(['a']);
       expect((await app.mgmt('GET', `/projects/${other.key}/flags/a`)).status).toBe(200);

@@ -155,10 +155,38 @@ describeEachDatabase('webhook events', (db) => {
     await ok('POST', `${p}/flags/patterned/values`, { display: 'x' });
     await ok('PUT', `${p}/flags/patterned`, { name: 'Patterned 2', permanent: false });
     await ok('POST', `${p}/flags/bulk-delete`, { flag_keys: ['patterned', 'missing'] });
+    await receiver.waitFor(() => receiver.received.length === 4);
+    await settled();
+    expect(delivered().map((e) => e.type)).toEqual(['flag.created', 'flag.updated', 'flag.deleted', 'flag.bulk_deleted']);
+    expect(ofType('flag.bulk_deleted')[0]!.data.changes).toEqual({ before: [expect.objectContaining({ key: 'patterned', name: 'Patterned 2' })] });
+  });
+
+  it('announces each flag of a bulk delete as flag.deleted, as a single delete is announced', async () => {
+    // The README's example subscription: it takes flag.deleted, not flag.bulk_deleted.
+    await subscribe(['target.*', 'flag.deleted']);
+    const made: Record<string, unknown> = {};
+    for (const key of ['alone', 'old-banner', 'legacy-search']) made[key] = await ok('POST', `${p}/flags`, { key, name: key, type: 'boolean' });
+    await ok('DELETE', `${p}/flags/alone`);
+    // As the console deletes: several keys, one of them no longer there.
+    await ok('POST', `${p}/flags/bulk-delete`, { flag_keys: ['legacy-search', 'missing', 'old-banner'] });
     await receiver.waitFor(() => receiver.received.length === 3);
     await settled();
-    expect(delivered().map((e) => e.type)).toEqual(['flag.created', 'flag.updated', 'flag.bulk_deleted']);
-    expect(ofType('flag.bulk_deleted')[0]!.data.changes).toEqual({ before: [expect.objectContaining({ key: 'patterned', name: 'Patterned 2' })] });
+    expect(delivered().map((e) => [e.type, e.data.subject.label])).toEqual([
+      ['flag.deleted', 'alone'],
+      ['flag.deleted', 'legacy-search'],
+      ['flag.deleted', 'old-banner'],
+    ]);
+    for (const event of delivered()) {
+      const flag = made[event.data.subject.label] as { ulid: string };
+      expect(event.data.subject).toEqual({ type: 'flag', ulid: flag.ulid, label: event.data.subject.label });
+      expect(event.data.changes).toEqual({ before: flag });
+      expect(event.data.actor.type).toBe('account');
+    }
+    // The audit log records the same deletions with the same record.
+    const audit = await app.mgmt('GET', `/audit-logs?project=${projectKey}&action=flag.deleted&per_page=3`);
+    expect(audit.body.data.map((e: { subject_label: string; changes: unknown }) => [e.subject_label, e.changes])).toEqual(
+      [...delivered()].reverse().map((e) => [e.data.subject.label, e.data.changes]),
+    );
   });
 
   it('applies the environment filter to environment.deleted too', async () => {

@@ -206,7 +206,9 @@ export class FlagService {
 
   /**
    * Deletes the flags that exist among `keys` (at most 100, no duplicates: the document's schema)
-   * in one transaction. Keys are reported in request order.
+   * in one transaction. Keys are reported in request order. Each deleted flag is recorded as
+   * `flag.deleted`, as `delete` records it, so the audit log and webhook subscribers see every
+   * deletion the same way however it was made; `flag.bulk_deleted` then records the request.
    */
   async bulkDelete(caller: Caller, projectKey: string, keys: string[]): Promise<BulkDeleteResult> {
     const project = await this.store.findProject(caller.access, projectKey);
@@ -222,6 +224,17 @@ export class FlagService {
           project.ulid,
           flags.map((f) => f.ulid),
         );
+      }
+      for (const key of deleted) {
+        const flag = found.get(key) as (typeof flags)[number];
+        await caller.audit.commit(tx.handle, {
+          action: 'flag.deleted',
+          subjectType: 'flag',
+          subjectUlid: flag.ulid,
+          subjectLabel: flag.key,
+          projectUlid: project.ulid,
+          changes: { before: toFlagResource(flag) },
+        });
       }
       const single = deleted.length === 1 ? found.get(deleted[0] as string) : undefined;
       await caller.audit.commit(tx.handle, {

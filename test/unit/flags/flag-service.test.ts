@@ -172,6 +172,19 @@ describe('FlagService', () => {
       expect(committed.at(-1)).toMatchObject({ action: 'flag.bulk_deleted', subjectType: 'flag', subjectLabel: 'c, a' });
     });
 
+    it('records each deleted flag as flag.deleted, as a single delete does, before the request', async () => {
+      const { caller, committed } = recordingCaller();
+      const c = await service.create(caller, 'shop', { key: 'c', name: 'C', type: 'boolean' });
+      const a = await service.create(caller, 'shop', { key: 'a', name: 'A', type: 'string' });
+      committed.length = 0;
+      await service.bulkDelete(caller, 'shop', ['c', 'zz', 'a']);
+      expect(committed).toEqual([
+        { action: 'flag.deleted', subjectType: 'flag', subjectUlid: c.ulid, subjectLabel: 'c', projectUlid: project.ulid, changes: { before: c } },
+        { action: 'flag.deleted', subjectType: 'flag', subjectUlid: a.ulid, subjectLabel: 'a', projectUlid: project.ulid, changes: { before: a } },
+        expect.objectContaining({ action: 'flag.bulk_deleted', subjectLabel: 'c, a', changes: { before: [c, a] } }),
+      ]);
+    });
+
     it('changes nothing when no key matches, but still records the request', async () => {
       const { caller, committed } = recordingCaller();
       const result = await service.bulkDelete(caller, 'shop', ['x']);
