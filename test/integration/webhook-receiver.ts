@@ -19,6 +19,8 @@ export class WebhookReceiver {
   readonly hosts: string[] = [];
   /** Answers for the next requests, in order; 200 once they run out. */
   answers: Answer[] = [];
+  /** When set, answers each request it returns an answer for (before `answers` are used). */
+  answerFor: ((delivery: ReceivedDelivery) => Answer | undefined) | undefined;
   private server!: http.Server;
   url = '';
 
@@ -27,17 +29,16 @@ export class WebhookReceiver {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        const answer = this.answers.shift() ?? { status: 200 };
-        const record = () =>
-          this.received.push({
-            id: String(req.headers['webhook-id']),
-            timestamp: String(req.headers['webhook-timestamp']),
-            signature: String(req.headers['webhook-signature']),
-            body: Buffer.concat(chunks).toString('utf8'),
-            at: Date.now(),
-          });
+        const delivery: ReceivedDelivery = {
+          id: String(req.headers['webhook-id']),
+          timestamp: String(req.headers['webhook-timestamp']),
+          signature: String(req.headers['webhook-signature']),
+          body: Buffer.concat(chunks).toString('utf8'),
+          at: Date.now(),
+        };
+        const answer = this.answerFor?.(delivery) ?? this.answers.shift() ?? { status: 200 };
         // Recorded on arrival, so the order is the order attempts were made.
-        record();
+        this.received.push(delivery);
         this.hosts.push(String(req.headers.host));
         const reply = () => {
           if (!res.destroyed) res.writeHead(answer.status).end('ok');

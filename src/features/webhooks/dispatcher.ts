@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Clock } from '../../clock.js';
 import type { BackgroundTask } from '../../core.js';
+import { retryDelayMs } from './backoff.js';
 import { deliveryAgents, postPinned, type DeliveryAgents } from './delivery-request.js';
 import type { WebhookSecrets } from './secrets.js';
 import type { WebhookSettings } from './settings.js';
@@ -9,7 +10,6 @@ import { signWebhook } from './signing.js';
 import type { DueEvent, WebhookStore } from './store.js';
 import { hostOf, parseWebhookUrl, systemResolver, vetWebhookHost, type Resolver } from './url-guard.js';
 
-const maxBackoffMs = 3_600_000;
 /** Lease beyond the attempt's own limit: time to record the result after an attempt that used it all. */
 const leaseMarginMs = 5_000;
 
@@ -157,7 +157,7 @@ export class WebhookDispatcher {
     const attempts = event.attempts + 1;
     const expired = done.getTime() - Date.parse(event.created_at) >= this.settings.maxAgeMs;
     const status = outcome.ok ? 'delivered' : expired ? 'failed' : 'pending';
-    const nextAttemptAt = status === 'pending' ? new Date(done.getTime() + this.backoff(attempts)).toISOString() : null;
+    const nextAttemptAt = status === 'pending' ? new Date(done.getTime() + retryDelayMs(attempts, this.settings.retryBaseMs)).toISOString() : null;
     const recorded = await this.deps.store.recordAttempt(
       event,
       token,
@@ -172,12 +172,6 @@ export class WebhookDispatcher {
     this.deps.onAttempt?.(status === 'pending' ? 'retrying' : status);
     if (!outcome.ok) this.deps.logger.warn({ webhookEvent: event.ulid, code: outcome.code, error: outcome.error, attempts }, 'webhook delivery failed');
     return status === 'pending' ? 'stop' : 'continue';
-  }
-
-  /** Exponential from the base, with full jitter over its upper half, capped at an hour. */
-  private backoff(attempts: number): number {
-    const ceiling = Math.min(maxBackoffMs, this.settings.retryBaseMs * 2 ** Math.min(attempts - 1, 20));
-    return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
   }
 
   /**
