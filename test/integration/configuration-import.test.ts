@@ -55,10 +55,17 @@ describeEachDatabase('VEXIL_IMPORT_FILE', (db) => {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  /** Starts the real entry point on a new, empty database of this suite's kind. */
-  async function start(importFile: string) {
-    const database = await db.create();
-    databases.push(database);
+  /**
+   * Starts the real entry point on a new, empty database of this suite's kind, or again on the
+   * database of an earlier start.
+   */
+  async function start(importFile: string, options: { database?: { url: string }; logLevel?: string } = {}) {
+    let database = options.database;
+    if (!database) {
+      const created = await db.create();
+      databases.push(created);
+      database = created;
+    }
     const port = 30000 + Math.floor(Math.random() * 20000);
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       env: {
@@ -66,18 +73,38 @@ describeEachDatabase('VEXIL_IMPORT_FILE', (db) => {
         DATABASE_URL: database.url,
         PORT: String(port),
         HOST: '127.0.0.1',
-        LOG_LEVEL: 'silent',
+        LOG_LEVEL: options.logLevel ?? 'silent',
         VEXIL_INIT_OWNER_TOKEN: token,
         VEXIL_IMPORT_FILE: importFile,
         VEXIL_DRAIN_MS: '0',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    let stdout = '';
     let stderr = '';
+    child.stdout?.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
     child.stderr?.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    return { child, port, exited, stderr: () => stderr };
+    const api = (method: string, route: string) =>
+      fetch(`http://127.0.0.1:${port}/management/v1${route}`, { method, headers: { authorization: `Bearer ${token}` } });
+    /** Resolves once the management API answers (a loaded machine starts slowly). */
+    const up = async () => {
+      for (let i = 0; i < 600; i++) {
+        if (child.exitCode !== null) throw new Error(`the server stopped: ${stderr}`);
+        if (await api('GET', '/projects').then((r) => r.ok, () => false)) return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error('the server did not start');
+    };
+    const stop = async () => {
+      child.kill('SIGTERM');
+      await exited;
+    };
+    return { child, port, exited, database, api, up, stop, stdout: () => stdout, stderr: () => stderr };
   }
+
+  const projectKeys = async (server: { api(method: string, route: string): Promise<Response> }) =>
+    ((await (await server.api('GET', '/projects')).json()) as { data: Array<{ key: string }> }).data.map((p) => p.key);
 
   it('applies the file on first start, instead of the demo project', async () => {
     const yaml = path.join(dir, 'shop.yaml');
@@ -146,7 +173,7 @@ describeEachDatabase('VEXIL_IMPORT_FILE', (db) => {
     }
   }, 120_000);
 
-  it('stops with one line and no stack trace when the file is not a project configuration', async () => {
+  it('stops with one line and no stack trace when the file is not a project configuration; a start with a good file then applies it', async () => {
     const broken = path.join(dir, 'broken.yaml');
     fs.writeFileSync(broken, file.replace('type: boolean', 'type: colour'));
     const server = await start(broken);
@@ -154,5 +181,59 @@ describeEachDatabase('VEXIL_IMPORT_FILE', (db) => {
     const lines = server.stderr().trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^Vexil cannot start: VEXIL_IMPORT_FILE: .*broken\.yaml is not a valid project configuration: flags\.0\.type/);
-  });
+
+    // The failed start left the owner account and no project: the next start imports.
+    const good = path.join(dir, 'good.yaml');
+    fs.writeFileSync(good, file);
+    const again = await start(good, { database: server.database });
+    try {
+      await again.up();
+      expect(await projectKeys(again)).toEqual(['shop']);
+    } finally {
+      await again.stop();
+    }
+  }, 120_000);
+
+  it('applies the file only to a database without projects: a project deleted through the API stays deleted across restarts', async () => {
+    const yaml = path.join(dir, 'restart.yaml');
+    fs.writeFileSync(yaml, file);
+    const first = await start(yaml);
+    try {
+      await first.up();
+      expect(await projectKeys(first)).toEqual(['shop']);
+      // People make a project of their own and delete the imported one.
+      const created = await fetch(`http://127.0.0.1:${first.port}/management/v1/projects`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ key: 'kept', name: 'Kept' }),
+      });
+      expect(created.status).toBe(200);
+      expect((await first.api('DELETE', '/projects/shop')).status).toBe(200);
+    } finally {
+      await first.stop();
+    }
+
+    // The database has a project: the file is not applied, and the start says so in one line.
+    const second = await start(yaml, { database: first.database, logLevel: 'info' });
+    try {
+      await second.up();
+      expect(await projectKeys(second)).toEqual(['kept']);
+      const mentions = second.stdout().split('\n').filter((line) => line.includes('VEXIL_IMPORT_FILE'));
+      expect(mentions).toHaveLength(1);
+      expect(JSON.parse(mentions[0]!)).toMatchObject({ level: 30, file: yaml, projects: 1, msg: 'VEXIL_IMPORT_FILE: the database has projects already; the file is not applied' });
+      expect(second.stderr()).toBe('');
+    } finally {
+      await second.stop();
+    }
+
+    // Nor is it read: a start after the file is gone is an ordinary start.
+    fs.rmSync(yaml);
+    const third = await start(yaml, { database: first.database });
+    try {
+      await third.up();
+      expect(await projectKeys(third)).toEqual(['kept']);
+    } finally {
+      await third.stop();
+    }
+  }, 180_000);
 });

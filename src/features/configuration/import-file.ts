@@ -31,12 +31,20 @@ async function ownerPrincipal(composition: Composition): Promise<ManagementPrinc
 }
 
 /**
- * VEXIL_IMPORT_FILE: when the file's project does not exist yet (first start, or a start after a
- * failed import), applies the file (YAML or JSON) as the owner, exactly as
- * `POST .../configuration/apply` would, so an instance comes up with a known project. A file that
- * cannot be read or applied stops the start with one line and writes nothing.
+ * VEXIL_IMPORT_FILE: on a database without any project (first start, or a start after a failed
+ * import, which wrote nothing), applies the file (YAML or JSON) as the owner, exactly as
+ * `POST .../configuration/apply` would, so an instance comes up with a known project. Once the
+ * database has a project the file is not read, so a project people deleted or changed stays as
+ * they left it across restarts. A file that cannot be read or applied stops the start with one
+ * line and writes nothing.
  */
 export async function importConfigurationFile(composition: Composition, file: string): Promise<void> {
+  const { core, auditWriter } = composition;
+  const projects = Number(((await core.knex('projects').count({ n: '*' }).first()) as { n: number | string } | undefined)?.n ?? 0);
+  if (projects > 0) {
+    core.logger.info({ file, projects }, 'VEXIL_IMPORT_FILE: the database has projects already; the file is not applied');
+    return;
+  }
   let configuration: ProjectConfiguration;
   try {
     configuration = YAML.parse(fs.readFileSync(file, 'utf8')) as ProjectConfiguration;
@@ -53,11 +61,6 @@ export async function importConfigurationFile(composition: Composition, file: st
     throw new StartupError(`VEXIL_IMPORT_FILE: ${file} is not a valid project configuration: ${fields.join('; ')}`);
   }
   const projectKey = configuration.project.key;
-  const { core, auditWriter } = composition;
-  if (await core.knex('projects').where('key', projectKey).first('ulid')) {
-    core.logger.info({ file, project: projectKey }, 'VEXIL_IMPORT_FILE: the project exists already; the file is not applied');
-    return;
-  }
   const applier = new ConfigurationApplyService(core, new ConfigurationExportService(core.knex, core.dialect), auditWriter);
   const principal = await ownerPrincipal(composition);
   const audit = new AuditTrail(auditWriter, principal, 'POST', `/management/v1/projects/${projectKey}/configuration/apply`);
