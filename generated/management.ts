@@ -2126,9 +2126,19 @@ export interface paths {
          *     console session needs `confirmation` equal to the `to` environment's key). Flags whose serving configuration in `to` is already the same
          *     are skipped. All promotions happen in one transaction. Each change is audited as its own
          *     action.
+         *
+         *     A missing value or segment cannot happen, so it is never a reason to refuse: values
+         *     belong to the flag and segments to the project, not to an environment, so every value
+         *     and segment a rule or base value names in `from` exists in `to` too. What is refused, with
+         *     nothing written: the same environment on both sides (422 `invalid_combination`, field
+         *     `to`); a flag named in `flags` that does not exist or has no published target in `from`
+         *     (422 `reference_not_found`, field `flags.N`); with `publish`, a publish `to` refuses as
+         *     `publishTarget` would (422 `comment_required` without a comment where `to` requires one;
+         *     422 `confirmation_required` for a Bearer token, or for a console session whose
+         *     `confirmation` is not the `to` key, where `to` requires typed confirmation); an
+         *     environment `from` or `to` that does not exist (404).
          *     Required scope: `targets:write`.
-         *     A 422 means a body validation failure, a flag without a published target in `from`, the
-         *     same environment on both sides, or a refused publish (nothing is written).
+         *     A 422 means a body validation failure or one of the refusals above.
          */
         post: operations["promoteConfiguration"];
         delete?: never;

@@ -56,6 +56,7 @@ describeEachDatabase('flags as code: promote and serve', (db) => {
     // production requires a comment: refused without one, and nothing is written.
     const refused = await expectNoWrites(app, () => app.mgmt('POST', `${p}/configuration/promote`, { from: 'staging', to: 'production', publish: true }));
     expect(refused.status).toBe(422);
+    expect(refused.body.code).toBe('comment_required');
     const published = await ok('POST', `${p}/configuration/promote`, { from: 'staging', to: 'production', publish: true, comment: 'Same as staging' });
     expect(published.promoted).toEqual([{ flag: 'checkout', target_ulid: expect.stringMatching(/^tgt_/), status: 'published' }]);
     expect(await evaluate('checkout', 'production', staff)).toMatchObject({ value: true, resolved_by: 'rule' });
@@ -64,11 +65,36 @@ describeEachDatabase('flags as code: promote and serve', (db) => {
   });
 
   it('refuses a flag without a published target in the source, the same environment twice, and an unknown one', async () => {
-    const noTarget = await app.mgmt('POST', `${p}/configuration/promote`, { from: 'staging', to: 'production', flags: ['checkout', 'color'] });
+    const noTarget = await app.mgmt('POST', `${p}/configuration/promote`, { from: 'staging', to: 'production', flags: ['checkout', 'color', 'nowhere'] });
     expect(noTarget.status).toBe(422);
-    expect(noTarget.body.errors).toEqual({ 'flags.1': ['The flag "color" has no published target in staging.'] });
-    expect((await app.mgmt('POST', `${p}/configuration/promote`, { from: 'staging', to: 'staging' })).status).toBe(422);
+    expect(noTarget.body.code).toBe('reference_not_found');
+    expect(noTarget.body.errors).toEqual({
+      'flags.1': ['The flag "color" has no published target in staging.'],
+      'flags.2': ['The flag "nowhere" has no published target in staging.'],
+    });
+    const same = await app.mgmt('POST', `${p}/configuration/promote`, { from: 'staging', to: 'staging' });
+    expect(same.status).toBe(422);
+    expect(same.body).toMatchObject({ code: 'invalid_combination', errors: { to: [expect.any(String)] } });
     expect((await app.mgmt('POST', `${p}/configuration/promote`, { from: 'staging', to: 'qa' })).status).toBe(404);
+    // A Bearer token cannot publish where typed confirmation is required; nothing is written.
+    const locked = await expectNoWrites(app, () => app.mgmt('POST', `${p}/configuration/promote`, { from: 'staging', to: 'locked', publish: true }));
+    expect(locked.status).toBe(422);
+    expect(locked.body.code).toBe('confirmation_required');
+  });
+
+  it('promotes rules naming segments and values to any environment: both are the project\'s, never missing there', async () => {
+    await ok('POST', `${p}/segments`, { key: 'testers', name: 'Testers', included: ['u-7'] });
+    await ok('POST', `${p}/flags`, { key: 'tint', name: 'Tint', type: 'string' });
+    await ok('POST', `${p}/flags/tint/values`, { display: 'grey' });
+    const red = (await ok('POST', `${p}/flags/tint/values`, { display: 'red' })).ulid;
+    const draft = await ok('POST', `${p}/flags/tint/environments/staging/targets`);
+    const target = `${p}/flags/tint/environments/staging/targets/${draft.ulid}`;
+    await ok('POST', `${target}/rules`, { value_ulid: red, description: 'Testers', criteria: [{ selector: 'segment', comparer: 'in', values: ['testers'] }] });
+    await ok('PUT', `${target}/publish`, {});
+
+    const promoted = await ok('POST', `${p}/configuration/promote`, { from: 'staging', to: 'production', flags: ['tint'], publish: true, comment: 'Testers see red' });
+    expect(promoted.promoted).toEqual([{ flag: 'tint', target_ulid: expect.stringMatching(/^tgt_/), status: 'published' }]);
+    expect(await evaluate('tint', 'production', { type: 'user', identifier: 'u-7' })).toMatchObject({ value: 'red', resolved_by: 'rule' });
   });
 
   it('serves a value in one call by display or ulid, keeping the rules unless told to drop them', async () => {
