@@ -202,4 +202,69 @@ describeEachDatabase('flags as code: apply', (db) => {
     expect(after.flags.find((f: any) => f.key === 'banner').environments.production).toEqual(served);
     expect(after.segments.map((s: any) => s.key)).not.toContain('newcomers');
   });
+
+  it('refuses a bad file with errors keyed by the path inside it, and writes nothing of it', async () => {
+    const apply = (file: unknown, project = projectKey) => source.mgmt('POST', `/projects/${project}/configuration/apply`, file);
+    const before = await exportText(source);
+    const file = (await source.mgmt('GET', `${p}/configuration`)).body;
+    const at = (key: string) => file.flags.findIndex((f: any) => f.key === key);
+    // Changes that would be applied on their own: none of them may be written either.
+    file.project.name = 'Renamed by a bad file';
+    file.environments.push({ key: 'qa', name: 'QA', description: null, color: '#00aa00', comments_required: false, confirmation_required: false });
+    file.segments.push({ key: 'newcomers', name: 'Newcomers', description: null, included: ['u-5'], excluded: [], rules: [] });
+    file.flags.push({
+      key: 'zz-new',
+      name: 'New',
+      type: 'boolean',
+      description: null,
+      permanent: false,
+      include_in_mobile: true,
+      include_in_client: true,
+      values: [
+        { value: 'true', default: false },
+        { value: 'false', default: true },
+      ],
+      environments: { staging: { value: 'true', rules: [], rollout: null } },
+    });
+    // What is wrong, each at its own place in the file.
+    const [banner, checkout, limits] = [at('banner'), at('checkout'), at('limits')];
+    file.flags[banner].environments.nowhere = { value: 'Hello', rules: [], rollout: null };
+    file.flags[checkout].type = 'string';
+    expect(file.flags[checkout].environments.production.rules[0].criteria[0]).toMatchObject({ selector: 'segment', values: ['pro-users'] });
+    file.flags[checkout].environments.production.rules[0].criteria[0].values = ['no-such-segment'];
+    file.flags[limits].values.push({ value: '{not json', default: false });
+    const since = (await source.knex('audit_entries').orderBy('ulid', 'desc').first('ulid')).ulid as string;
+
+    const refused = await expectNoWrites(source, () => apply(file));
+    expect(refused.status).toBe(422);
+    expect(Object.keys(refused.body.errors).sort()).toEqual(
+      [
+        `flags.${banner}.environments.nowhere`,
+        `flags.${checkout}.type`,
+        `flags.${checkout}.environments.production.rules.0.criteria.0.values`,
+        `flags.${limits}.values.1.value`,
+      ].sort(),
+    );
+    expect(['reference_not_found', 'state_conflict', 'value_type_mismatch']).toContain(refused.body.code);
+    expect(await exportText(source)).toBe(before);
+    // Audited as the refused apply it was, and nothing else: no change was recorded, so none was sent.
+    const entries = await source.knex('audit_entries').where('ulid', '>', since).whereNot('action', 'project.exported').orderBy('ulid').select('action', 'result', 'status_code');
+    expect(entries).toEqual([{ action: 'project.applied', result: 'invalid', status_code: 422 }]);
+
+    // A file the schema refuses is refused before anything is looked at, with paths inside it too.
+    const schemaInvalid = await expectNoWrites(source, () => apply({ ...file, flags: [{ key: 'Bad Key' }] }));
+    expect(schemaInvalid.status).toBe(422);
+    expect(schemaInvalid.body.code).toBe('validation_failed');
+    expect(Object.keys(schemaInvalid.body.errors).length).toBeGreaterThan(0);
+    expect(Object.keys(schemaInvalid.body.errors).every((field) => field.startsWith('flags.0'))).toBe(true);
+
+    // A bad file for a project this instance does not have: the project is not created.
+    const newKey = `${projectKey}-new`;
+    const fresh = { ...(await source.mgmt('GET', `${p}/configuration`)).body, project: { key: newKey, name: 'New', description: 'Never made' } };
+    fresh.flags[at('limits')].values.push({ value: '{not json', default: false });
+    const unborn = await expectNoWrites(source, () => apply(fresh, newKey));
+    expect(unborn.status).toBe(422);
+    expect(Object.keys(unborn.body.errors)).toEqual([`flags.${limits}.values.1.value`]);
+    expect((await source.mgmt('GET', `/projects/${newKey}`)).status).toBe(404);
+  });
 });

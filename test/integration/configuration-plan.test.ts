@@ -133,6 +133,9 @@ describeEachDatabase('flags as code: plan', (db) => {
     limit.environments.production = { value: '10', rules: [], rollout: null };
     const res = await expectNoWrites(app, () => plan(file));
     expect(res.status).toBe(422);
+    // Audited as the refused plan it is (reading the project is not what the request did).
+    const entry = await app.knex('audit_entries').where('http_path', `/management/v1${p}/configuration/plan`).orderBy('ulid', 'desc').first('action', 'result');
+    expect(entry).toEqual({ action: 'project.planned', result: 'invalid' });
     expect(Object.keys(res.body.errors).sort()).toEqual(
       [
         'project.key',

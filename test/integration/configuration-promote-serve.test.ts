@@ -76,6 +76,13 @@ describeEachDatabase('flags as code: promote and serve', (db) => {
     expect(same.status).toBe(422);
     expect(same.body).toMatchObject({ code: 'invalid_combination', errors: { to: [expect.any(String)] } });
     expect((await app.mgmt('POST', `${p}/configuration/promote`, { from: 'staging', to: 'qa' })).status).toBe(404);
+    // Each refusal is audited as the promote it was.
+    const audited = await app.knex('audit_entries').where('http_path', `/management/v1${p}/configuration/promote`).orderBy('ulid', 'desc').limit(3).select('action', 'status_code');
+    expect(audited).toEqual([
+      { action: 'project.promoted', status_code: 404 },
+      { action: 'project.promoted', status_code: 422 },
+      { action: 'project.promoted', status_code: 422 },
+    ]);
     // A Bearer token cannot publish where typed confirmation is required; nothing is written.
     const locked = await expectNoWrites(app, () => app.mgmt('POST', `${p}/configuration/promote`, { from: 'staging', to: 'locked', publish: true }));
     expect(locked.status).toBe(422);

@@ -54,9 +54,10 @@ export class ConfigurationApplyService {
         newProject = true;
         return absentProject(projectKey, desired);
       });
+      // Reading the project described the request as an export; it is an apply, refused or not.
+      audit.describe({ action: 'project.applied' });
       const { configuration, errors } = normaliseConfiguration(desired, current);
       errors.check();
-      audit.describe({ action: 'project.applied' });
       const plan = planConfiguration(current, configuration, { ...options, newProject });
       for (const change of plan.changes) {
         if (!hasScope(principal, scopeOf[change.kind])) {

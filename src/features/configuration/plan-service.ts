@@ -22,9 +22,10 @@ export class ConfigurationPlanService {
       newProject = true;
       return absentProject(projectKey, desired);
     });
+    // Reading the project described the request as an export; it is a plan, refused or not.
+    audit.describe({ action: 'project.planned' });
     const { configuration, errors } = normaliseConfiguration(desired, current);
     errors.check();
-    audit.describe({ action: 'project.planned' });
     return planConfiguration(current, configuration, { ...options, newProject });
   }
 }

@@ -38,9 +38,10 @@ export class PromoteService {
     if (input.from === input.to) throw ValidationError.field('to', 'The to field must name another environment than from.', 'invalid_combination');
     return inTransaction(this.core.knex, async (trx) => {
       const current = await this.exporter.export(principal, projectKey, {}, audit, trx);
+      // Reading the project described the request as an export; it is a promote, refused or not.
+      audit.describe({ action: 'project.promoted' });
       const known = new Set(current.environments.map((e) => e.key));
       for (const key of [input.from, input.to]) if (!known.has(key)) throw new NotFoundError(`Environment "${key}" not found.`);
-      audit.describe({ action: 'project.promoted' });
       const flags = new Map(current.flags.map((f) => [f.key, f]));
       const wanted = input.flags ?? current.flags.filter((f) => f.environments[input.from]).map((f) => f.key);
       const errors = new FieldErrorList();
