@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       databaseAcquireTimeoutMs: 3000,
       databaseQueryTimeoutMs: 5000,
       drainMs: 5000,
+      maxHeaderBytes: 65_536,
     });
   });
 
