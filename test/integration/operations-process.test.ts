@@ -13,13 +13,21 @@ import { parseExposition, sampleValue } from '../support/prometheus.js';
 
 const ownerToken = `pat_${'q'.repeat(40)}`;
 
-function start(env: Record<string, string>): { child: ChildProcess; port: number; exited: Promise<number | null> } {
+/** The real server (src/main.ts) as a process; `logLines()` are the JSON lines it has written. */
+function start(env: Record<string, string>): { child: ChildProcess; port: number; exited: Promise<number | null>; logLines(): Array<Record<string, unknown>> } {
   const port = 30000 + Math.floor(Math.random() * 20000);
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', VEXIL_INIT_OWNER_TOKEN: ownerToken, ...env },
-    stdio: 'ignore',
+    stdio: ['ignore', 'pipe', 'ignore'],
   });
-  return { child, port, exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
+  let stdout = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  const logLines = () =>
+    stdout
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  return { child, port, exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))), logLines };
 }
 
 async function waitUntil(check: () => Promise<boolean>, withinMs: number): Promise<void> {
@@ -142,13 +150,23 @@ describe('readiness of a real process', () => {
     const url = new URL(mysqlBase);
     const proxy = new PausableProxy(url.hostname, Number(url.port || 3306));
     const proxyPort = await proxy.start();
-    const server = start({ DATABASE_URL: `mysql://root@127.0.0.1:${proxyPort}/${name}` });
+    const server = start({ DATABASE_URL: `mysql://root@127.0.0.1:${proxyPort}/${name}`, LOG_LEVEL: 'info' });
     try {
       await waitUntil(async () => (await status(server.port, '/ready')) === 200, 30_000);
       proxy.pause();
       const paused = Date.now();
       await waitUntil(async () => (await status(server.port, '/ready')) === 503, 3000);
       expect(Date.now() - paused).toBeLessThan(2500);
+      // A request that needs the database gets a 503; its log lines carry the id it was answered with.
+      const refused = await fetch(`http://127.0.0.1:${server.port}/management/v1/projects`, { headers: { authorization: `Bearer ${ownerToken}` } });
+      expect(refused.status).toBe(503);
+      const requestId = refused.headers.get('x-request-id');
+      expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+      await waitUntil(async () => server.logLines().some((line) => line.msg === 'request' && line.requestId === requestId), 2000);
+      expect(server.logLines().filter((line) => line.requestId === requestId)).toEqual([
+        expect.objectContaining({ msg: 'database unavailable', requestId, method: 'GET', path: '/management/v1/projects' }),
+        expect.objectContaining({ msg: 'request', requestId, method: 'GET', path: '/management/v1/projects', status: 503 }),
+      ]);
       proxy.resume();
       await waitUntil(async () => (await status(server.port, '/ready')) === 200, 10_000);
 

@@ -60,6 +60,12 @@ describe('the server process', () => {
     expect(body.data.map((p) => p.key)).toEqual(['demo']);
     const flags = await fetch(`http://127.0.0.1:${port}/v1/flags`, { headers: { 'x-vexil-api-key': serverKey as string } });
     expect(flags.status).toBe(200);
+    // Request ids: a new one, or the client's own; the request's log line carries the one answered.
+    const newId = flags.headers.get('x-request-id');
+    expect(newId).toMatch(/^[0-9a-f-]{36}$/);
+    const unknown = await fetch(`http://127.0.0.1:${port}/v1/flags/no-such-flag`, { headers: { 'x-vexil-api-key': serverKey as string, 'x-request-id': 'client-chosen.id_1' } });
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('x-request-id')).toBe('client-chosen.id_1');
 
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
@@ -71,6 +77,10 @@ describe('the server process', () => {
     const logLines = stdout.split('\n').filter((line) => line.startsWith('{'));
     const requestLines = logLines.filter((line) => line.includes('"msg":"request"'));
     expect(requestLines.length).toBeGreaterThanOrEqual(2);
+    const logged = requestLines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(logged).toContainEqual(expect.objectContaining({ requestId: newId, method: 'GET', path: '/v1/flags', status: 200 }));
+    expect(logged).toContainEqual(expect.objectContaining({ requestId: 'client-chosen.id_1', method: 'GET', path: '/v1/flags/no-such-flag', status: 404 }));
+    expect(logged.every((line) => typeof line.requestId === 'string' && line.requestId !== '')).toBe(true);
     expect(logLines.some((line) => line.includes('"msg":"stopped"'))).toBe(true);
   }, 60_000);
 });
