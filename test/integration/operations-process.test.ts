@@ -11,6 +11,17 @@ import { testDatabases } from '../support/databases.js';
 import { PausableProxy } from '../support/pausable-proxy.js';
 import { parseExposition, sampleValue } from '../support/prometheus.js';
 
+/** /ready answers 503 naming the database as the one thing not ready. */
+async function expectDatabaseNamed(port: number): Promise<void> {
+  const notReady = await fetch(`http://127.0.0.1:${port}/ready`);
+  expect(notReady.status).toBe(503);
+  expect(await notReady.json()).toEqual({
+    status: 'not_ready',
+    checks: { database: false, snapshots: true, accepting_traffic: true },
+    reasons: ['database unreachable'],
+  });
+}
+
 const ownerToken = `pat_${'q'.repeat(40)}`;
 
 /** The real server (src/main.ts) as a process; `logLines()` are the JSON lines it has written. */
@@ -157,6 +168,8 @@ describe('readiness of a real process', () => {
       const paused = Date.now();
       await waitUntil(async () => (await status(server.port, '/ready')) === 503, 3000);
       expect(Date.now() - paused).toBeLessThan(2500);
+      // The answer names the database, and only it.
+      await expectDatabaseNamed(server.port);
       // A request that needs the database gets a 503; its log lines carry the id it was answered with.
       const refused = await fetch(`http://127.0.0.1:${server.port}/management/v1/projects`, { headers: { authorization: `Bearer ${ownerToken}` } });
       expect(refused.status).toBe(503);
@@ -188,6 +201,7 @@ describe('readiness of a real process', () => {
         expect(answer).toBe(503);
         expect(ms).toBeLessThan(1000);
       }
+      await expectDatabaseNamed(server.port);
       expect(await status(server.port, '/health')).toBe(200);
       // Connections the pool could not open are counted.
       const metrics = await fetch(`http://127.0.0.1:${server.port}/metrics`).then((r) => r.text());
