@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
-// The real entry point as `make start` runs it (through tsx instead of the build): first start,
-// one structured log line per request without secrets, graceful stop on SIGTERM.
+// The real entry point as `make start` runs it (through tsx's loader instead of the build): first
+// start, one structured log line per request without secrets, graceful stop on SIGTERM.
 describe('the server process', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vexil-process-'));
   const port = 30000 + Math.floor(Math.random() * 20000);
@@ -18,7 +18,9 @@ describe('the server process', () => {
   });
 
   it('prints the first-start secrets once, logs requests without secrets and stops on SIGTERM', async () => {
-    child = spawn(path.resolve('node_modules/.bin/tsx'), ['src/main.ts'], {
+    // tsx as a loader, not its CLI: the CLI relays SIGTERM and kills the server (exit 143) when the
+    // server does not acknowledge within 30 ms, which a loaded machine misses.
+    child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       env: { ...process.env, DATABASE_URL: `sqlite:${dir}/vexil.db`, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
