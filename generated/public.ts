@@ -1170,18 +1170,20 @@ export interface components {
          *     for example `[{"key":"checkout-v2","type":"boolean","value":false}]`. Invalid JSON, a
          *     value not matching the schema, or a value that does not fit its declared type gets `400`
          *     `Default values were supplied but are invalid.` Takes precedence over `X-DEFAULT-VALUE`
-         *     and `D`.
+         *     and `D`. Non-ASCII text is sent either as JSON `\u` escapes or as raw UTF-8 bytes; bytes
+         *     that are not UTF-8 get that `400` too.
          */
         DefaultValueHeader: string;
         /**
          * @description Alias of `X-VEXIL-DEFAULT-VALUE`: JSON text of an array of `DefaultValueDeclaration`.
-         *     Used only when `X-VEXIL-DEFAULT-VALUE` is absent.
+         *     Used only when `X-VEXIL-DEFAULT-VALUE` is absent. Non-ASCII text is sent either as JSON
+         *     `\u` escapes or as raw UTF-8 bytes.
          */
         DefaultValueHeaderAlias: string;
         /**
          * @description Short alias of `X-VEXIL-DEFAULT-VALUE`: JSON text of an array of
          *     `DefaultValueDeclaration`. Used only when `X-VEXIL-DEFAULT-VALUE` and `X-DEFAULT-VALUE`
-         *     are absent.
+         *     are absent. Non-ASCII text is sent either as JSON `\u` escapes or as raw UTF-8 bytes.
          */
         DefaultValueHeaderShort: string;
         /**
@@ -1433,18 +1435,20 @@ export interface operations {
                  *     for example `[{"key":"checkout-v2","type":"boolean","value":false}]`. Invalid JSON, a
                  *     value not matching the schema, or a value that does not fit its declared type gets `400`
                  *     `Default values were supplied but are invalid.` Takes precedence over `X-DEFAULT-VALUE`
-                 *     and `D`.
+                 *     and `D`. Non-ASCII text is sent either as JSON `\u` escapes or as raw UTF-8 bytes; bytes
+                 *     that are not UTF-8 get that `400` too.
                  */
                 "X-VEXIL-DEFAULT-VALUE"?: components["parameters"]["DefaultValueHeader"];
                 /**
                  * @description Alias of `X-VEXIL-DEFAULT-VALUE`: JSON text of an array of `DefaultValueDeclaration`.
-                 *     Used only when `X-VEXIL-DEFAULT-VALUE` is absent.
+                 *     Used only when `X-VEXIL-DEFAULT-VALUE` is absent. Non-ASCII text is sent either as JSON
+                 *     `\u` escapes or as raw UTF-8 bytes.
                  */
                 "X-DEFAULT-VALUE"?: components["parameters"]["DefaultValueHeaderAlias"];
                 /**
                  * @description Short alias of `X-VEXIL-DEFAULT-VALUE`: JSON text of an array of
                  *     `DefaultValueDeclaration`. Used only when `X-VEXIL-DEFAULT-VALUE` and `X-DEFAULT-VALUE`
-                 *     are absent.
+                 *     are absent. Non-ASCII text is sent either as JSON `\u` escapes or as raw UTF-8 bytes.
                  */
                 D?: components["parameters"]["DefaultValueHeaderShort"];
             };
@@ -1576,18 +1580,20 @@ export interface operations {
                  *     for example `[{"key":"checkout-v2","type":"boolean","value":false}]`. Invalid JSON, a
                  *     value not matching the schema, or a value that does not fit its declared type gets `400`
                  *     `Default values were supplied but are invalid.` Takes precedence over `X-DEFAULT-VALUE`
-                 *     and `D`.
+                 *     and `D`. Non-ASCII text is sent either as JSON `\u` escapes or as raw UTF-8 bytes; bytes
+                 *     that are not UTF-8 get that `400` too.
                  */
                 "X-VEXIL-DEFAULT-VALUE"?: components["parameters"]["DefaultValueHeader"];
                 /**
                  * @description Alias of `X-VEXIL-DEFAULT-VALUE`: JSON text of an array of `DefaultValueDeclaration`.
-                 *     Used only when `X-VEXIL-DEFAULT-VALUE` is absent.
+                 *     Used only when `X-VEXIL-DEFAULT-VALUE` is absent. Non-ASCII text is sent either as JSON
+                 *     `\u` escapes or as raw UTF-8 bytes.
                  */
                 "X-DEFAULT-VALUE"?: components["parameters"]["DefaultValueHeaderAlias"];
                 /**
                  * @description Short alias of `X-VEXIL-DEFAULT-VALUE`: JSON text of an array of
                  *     `DefaultValueDeclaration`. Used only when `X-VEXIL-DEFAULT-VALUE` and `X-DEFAULT-VALUE`
-                 *     are absent.
+                 *     are absent. Non-ASCII text is sent either as JSON `\u` escapes or as raw UTF-8 bytes.
                  */
                 D?: components["parameters"]["DefaultValueHeaderShort"];
             };
@@ -1736,18 +1742,20 @@ export interface operations {
                  *     for example `[{"key":"checkout-v2","type":"boolean","value":false}]`. Invalid JSON, a
                  *     value not matching the schema, or a value that does not fit its declared type gets `400`
                  *     `Default values were supplied but are invalid.` Takes precedence over `X-DEFAULT-VALUE`
-                 *     and `D`.
+                 *     and `D`. Non-ASCII text is sent either as JSON `\u` escapes or as raw UTF-8 bytes; bytes
+                 *     that are not UTF-8 get that `400` too.
                  */
                 "X-VEXIL-DEFAULT-VALUE"?: components["parameters"]["DefaultValueHeader"];
                 /**
                  * @description Alias of `X-VEXIL-DEFAULT-VALUE`: JSON text of an array of `DefaultValueDeclaration`.
-                 *     Used only when `X-VEXIL-DEFAULT-VALUE` is absent.
+                 *     Used only when `X-VEXIL-DEFAULT-VALUE` is absent. Non-ASCII text is sent either as JSON
+                 *     `\u` escapes or as raw UTF-8 bytes.
                  */
                 "X-DEFAULT-VALUE"?: components["parameters"]["DefaultValueHeaderAlias"];
                 /**
                  * @description Short alias of `X-VEXIL-DEFAULT-VALUE`: JSON text of an array of
                  *     `DefaultValueDeclaration`. Used only when `X-VEXIL-DEFAULT-VALUE` and `X-DEFAULT-VALUE`
-                 *     are absent.
+                 *     are absent. Non-ASCII text is sent either as JSON `\u` escapes or as raw UTF-8 bytes.
                  */
                 D?: components["parameters"]["DefaultValueHeaderShort"];
             };
@@ -1841,18 +1849,20 @@ export interface operations {
                  *     for example `[{"key":"checkout-v2","type":"boolean","value":false}]`. Invalid JSON, a
                  *     value not matching the schema, or a value that does not fit its declared type gets `400`
                  *     `Default values were supplied but are invalid.` Takes precedence over `X-DEFAULT-VALUE`
-                 *     and `D`.
+                 *     and `D`. Non-ASCII text is sent either as JSON `\u` escapes or as raw UTF-8 bytes; bytes
+                 *     that are not UTF-8 get that `400` too.
                  */
                 "X-VEXIL-DEFAULT-VALUE"?: components["parameters"]["DefaultValueHeader"];
                 /**
                  * @description Alias of `X-VEXIL-DEFAULT-VALUE`: JSON text of an array of `DefaultValueDeclaration`.
-                 *     Used only when `X-VEXIL-DEFAULT-VALUE` is absent.
+                 *     Used only when `X-VEXIL-DEFAULT-VALUE` is absent. Non-ASCII text is sent either as JSON
+                 *     `\u` escapes or as raw UTF-8 bytes.
                  */
                 "X-DEFAULT-VALUE"?: components["parameters"]["DefaultValueHeaderAlias"];
                 /**
                  * @description Short alias of `X-VEXIL-DEFAULT-VALUE`: JSON text of an array of
                  *     `DefaultValueDeclaration`. Used only when `X-VEXIL-DEFAULT-VALUE` and `X-DEFAULT-VALUE`
-                 *     are absent.
+                 *     are absent. Non-ASCII text is sent either as JSON `\u` escapes or as raw UTF-8 bytes.
                  */
                 D?: components["parameters"]["DefaultValueHeaderShort"];
             };

@@ -91,6 +91,8 @@ export interface Composition {
   /** Public API audit entries, buffered and written in batches by its task. */
   publicAudit: PublicAuditBuffer;
   tasks: BackgroundTask[];
+  /** Stops the tasks that hold connections open (ends event streams), so open requests can finish. */
+  endStreams(): Promise<void>;
   /** Stops every background task once (ends streams, flushes buffers). */
   stopTasks(): Promise<void>;
   /** Stops the tasks if still running, then closes the database pool. */
@@ -149,6 +151,9 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       poller('environment-key-cache', config.revisionPollMs, () => keyCache.refreshIfChanged(), logger),
       publicAudit.task,
     ],
+    async endStreams() {
+      for (const task of composition.tasks) if (task.holdsConnections) await task.stop();
+    },
     stopTasks() {
       stopping ??= (async () => {
         for (const task of composition.tasks) await task.stop();

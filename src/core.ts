@@ -19,4 +19,9 @@ export interface BackgroundTask {
   start(): void;
   /** Stops and flushes; resolves when done. */
   stop(): Promise<void>;
+  /**
+   * Set on tasks that keep connections open until stopped (event streams): a stopping server
+   * stops them before it waits for its open requests, the rest after.
+   */
+  holdsConnections?: boolean;
 }

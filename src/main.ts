@@ -23,7 +23,10 @@ async function main(): Promise<void> {
   const started = new Promise<void>((resolve) => (markStarted = resolve));
   const probe = (url = '') => /^\/(health|ready|metrics)(\?|$)/.test(url);
   // Context and default-value headers carry JSON: allow more than Node's 16 KB default.
+  let closing = false;
   const server = http.createServer({ maxHeaderSize: config.maxHeaderBytes }, (req, res) => {
+    // Once the server is closing, a keep-alive client's next request is its last on that connection.
+    if (closing) res.shouldKeepAlive = false;
     if (!composition.readiness.starting || probe(req.url)) return void handle(req, res);
     void started.then(() => handle(req, res));
   });
@@ -62,15 +65,22 @@ async function main(): Promise<void> {
     // Drain: /ready answers 503 at once so load balancers stop sending; requests keep being served.
     composition.readiness.shuttingDown = true;
     await new Promise((resolve) => setTimeout(resolve, config.drainMs));
-    // Stop accepting; end streams and flush buffers; let in-flight requests finish; close the pool.
+    // Stop accepting and end the event streams (they never end by themselves), then let the
+    // requests still open finish; one still open after 5 s is cut off rather than holding the shutdown.
+    closing = true;
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
+    // Node closes the connections idle at close() only: those busy then (ended streams included)
+    // are closed as they become idle, so that none holds the close until the cutoff.
+    const closeIdle = setInterval(() => server.closeIdleConnections(), 100);
     metricsServer?.close();
     metricsServer?.closeIdleConnections();
-    await composition.stopTasks();
-    // A request still open after this is cut off rather than holding the shutdown.
+    await composition.endStreams();
     setTimeout(() => server.closeAllConnections(), 5000).unref();
     await closed;
+    clearInterval(closeIdle);
+    // Only now flush audit and telemetry buffers and stop the tasks: every request that finished
+    // during the drain or the close has recorded what it did.
+    await composition.stopTasks();
     await composition.close();
     logger.info('stopped');
     process.exit(0);

@@ -15,7 +15,7 @@ export function errorMiddleware(logger: Logger): Koa.Middleware {
     try {
       await next();
     } catch (caught) {
-      const error = isDatabaseUnavailable(caught) ? databaseUnavailable(logger, caught) : caught;
+      const error = isDatabaseUnavailable(caught) ? databaseUnavailable(logger, ctx, caught) : caught;
       // OFREP clients expect OFREP's general error shape `{errorDetails}` (401, 413, 415, 429, 500).
       const ofrep = ctx.path.startsWith('/ofrep/');
       if (error instanceof HttpError) {
@@ -24,7 +24,7 @@ export function errorMiddleware(logger: Logger): Koa.Middleware {
         if (error instanceof UnauthorizedError) ctx.set('WWW-Authenticate', challengeFor(ctx.path));
         respondJson(ctx, ofrep && !(error instanceof OfrepError) ? { errorDetails: error.message } : errorBody(error));
       } else {
-        logger.error({ err: error, requestId: (ctx.state as { requestId?: string }).requestId, path: ctx.path, method: ctx.method }, 'unhandled error');
+        logger.error({ err: error, requestId: requestIdIn(ctx), path: ctx.path, method: ctx.method }, 'unhandled error');
         ctx.status = 500;
         respondJson(ctx, ofrep ? { errorDetails: 'Internal server error.' } : { status: 'error', message: 'Internal server error.', code: 'internal_error' });
       }
@@ -47,9 +47,14 @@ export function challengeFor(path: string): string {
 /** Seconds a client is asked to wait after a 503 for an unavailable database. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
+/** The id the request log line and the X-Request-Id response header carry (set by requestLog). */
+function requestIdIn(ctx: Koa.Context): string | undefined {
+  return (ctx.state as { requestId?: string }).requestId;
+}
+
 /** An unreachable or hung database (storage/db-errors.ts) is a 503 with Retry-After, not a 500. */
-function databaseUnavailable(logger: Logger, cause: unknown): ServiceUnavailableError {
-  logger.warn({ err: cause }, 'database unavailable');
+function databaseUnavailable(logger: Logger, ctx: Koa.Context, cause: unknown): ServiceUnavailableError {
+  logger.warn({ err: cause, requestId: requestIdIn(ctx), path: ctx.path, method: ctx.method }, 'database unavailable');
   return new ServiceUnavailableError('The database is unavailable; try again shortly.', DATABASE_RETRY_AFTER_SECONDS);
 }
 

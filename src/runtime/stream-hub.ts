@@ -39,6 +39,7 @@ export function etagEvent(etag: string): string {
  */
 export class StreamHub implements BackgroundTask {
   readonly name = 'payload-stream-hub';
+  readonly holdsConnections = true;
   private byEnvironment = new Map<string, Set<Connection>>();
   private heartbeat: NodeJS.Timeout | undefined;
   private authCheck: NodeJS.Timeout | undefined;

@@ -16,6 +16,7 @@ import {
   uniqueKey,
   type SeededProject,
 } from './audit-fixtures.js';
+import { Fixtures } from './public-fixtures.js';
 
 const spec = parse(readFileSync(new URL('../../specs/management.yaml', import.meta.url), 'utf8'));
 const allActions: string[] = spec.components.schemas.AuditAction.enum;
@@ -317,7 +318,7 @@ describeEachDatabase('audit logs', (db) => {
           project_ulid: projectUlid ?? null,
           http_method: 'GET',
           http_path: '/v1/flags',
-          action: 'flag.listed',
+          action: 'flag.evaluated',
           subject_type: 'environment',
           subject_ulid: marker,
           subject_label: label,
@@ -423,6 +424,27 @@ describeEachDatabase('audit logs', (db) => {
       expect((await listPublic(`?subject_ulid=${flagUlid}&subject_type=flag`)).body.data.length).toBe(1);
     });
 
+    it('records GET /v1/flags and GET /v1/flags/{flagKey} as flag.evaluated', async () => {
+      const fx = new Fixtures(app);
+      const { project, env } = await fx.keyedEnvironment('production');
+      const flag = await fx.flag(project, { key: 'evaluated-flag', type: 'boolean' });
+      await fx.publish(env, flag, { value: 'true' });
+      await fx.settle(env);
+      const keyUlid = (await app.knex('environment_keys').where('environment_ulid', env.ulid).where('kind', 'server').first()).ulid;
+      expect((await app.request('GET', '/v1/flags', { apiKey: env.serverKey })).status).toBe(200);
+      expect((await app.request('GET', '/v1/flags/evaluated-flag', { apiKey: env.serverKey })).status).toBe(200);
+      await flushPublicAudit(app);
+
+      // (settle() above read GET /v1/payload with the same key.)
+      const rows: Array<Record<string, unknown>> = await app.knex('public_audit_entries').where('actor_ulid', keyUlid).whereIn('http_path', ['/v1/flags', '/v1/flags/evaluated-flag']).orderBy('http_path').select('http_method', 'http_path', 'action', 'subject_type', 'subject_ulid', 'status_code');
+      expect(rows.map((row) => ({ ...row, status_code: Number(row.status_code) }))).toEqual([
+        { http_method: 'GET', http_path: '/v1/flags', action: 'flag.evaluated', subject_type: 'environment', subject_ulid: env.ulid, status_code: 200 },
+        { http_method: 'GET', http_path: '/v1/flags/evaluated-flag', action: 'flag.evaluated', subject_type: 'flag', subject_ulid: flag.ulid, status_code: 200 },
+      ]);
+      const listed = (await listPublic(`?actor_ulid=${keyUlid}&action=flag.evaluated`)).body.data as Entry[];
+      expect(listed.map((entry) => entry.subject_type).sort()).toEqual(['environment', 'flag']);
+    });
+
     it('is written by the background task without an explicit flush', async () => {
       const path = `/v1/flags/${uniqueKey('bg')}`;
       await app.request('GET', path);
@@ -444,7 +466,7 @@ describeEachDatabase('audit logs', (db) => {
         actor_type: 'anonymous',
         http_method: 'GET',
         http_path: '/v1/flags',
-        action: 'flag.listed',
+        action: 'auth.missing_key',
         subject_ulid: marker,
         result: 'denied_auth',
         status_code: 401,

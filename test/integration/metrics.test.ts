@@ -224,16 +224,20 @@ describeEachDatabase('metrics: rate limits, token and own port', (db) => {
     await ownPort?.close();
   });
 
-  it('counts rate-limit refusals, and never limits /metrics itself', async () => {
+  it('counts rate-limit refusals, and never limits /metrics, /health or /ready', async () => {
     for (let i = 0; i < 4; i++) await limited.request('GET', '/v1/api-docs');
-    for (let i = 0; i < 5; i++) {
-      const res = await limited.request('GET', '/metrics');
-      expect(res.status).toBe(200);
-      expect(res.headers.get('x-ratelimit-limit')).toBeNull();
+    for (const path of ['/metrics', '/health', '/ready']) {
+      for (let i = 0; i < 5; i++) {
+        const res = await limited.request('GET', path);
+        expect(res.status, path).toBe(200);
+        expect(res.headers.get('x-ratelimit-limit'), path).toBeNull();
+      }
     }
+    // The limit was still spent meanwhile: the public API refuses.
+    expect((await limited.request('GET', '/v1/api-docs')).status).toBe(429);
     const metrics = await scrape(limited);
-    expect(sampleValue(metrics, 'vexil_rate_limit_rejections_total', { api: 'public' })).toBe(2);
-    expect(sampleValue(metrics, durationCount, { api: 'public', operation: 'getPublicApiDocs', status_class: '4xx' })).toBe(2);
+    expect(sampleValue(metrics, 'vexil_rate_limit_rejections_total', { api: 'public' })).toBe(3);
+    expect(sampleValue(metrics, durationCount, { api: 'public', operation: 'getPublicApiDocs', status_class: '4xx' })).toBe(3);
   });
 
   it('with a token set, answers 401 without it or with another, and the metrics with it', async () => {

@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
-// The real entry point as `make start` runs it (through tsx instead of the build): first start,
-// one structured log line per request without secrets, graceful stop on SIGTERM.
+// The real entry point as `make start` runs it (through tsx's loader instead of the build): first
+// start, one structured log line per request without secrets, graceful stop on SIGTERM.
 describe('the server process', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vexil-process-'));
   const port = 30000 + Math.floor(Math.random() * 20000);
@@ -18,7 +18,9 @@ describe('the server process', () => {
   });
 
   it('prints the first-start secrets once, logs requests without secrets and stops on SIGTERM', async () => {
-    child = spawn(path.resolve('node_modules/.bin/tsx'), ['src/main.ts'], {
+    // tsx as a loader, not its CLI: the CLI relays SIGTERM and kills the server (exit 143) when the
+    // server does not acknowledge within 30 ms, which a loaded machine misses.
+    child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       env: { ...process.env, DATABASE_URL: `sqlite:${dir}/vexil.db`, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -60,6 +62,12 @@ describe('the server process', () => {
     expect(body.data.map((p) => p.key)).toEqual(['demo']);
     const flags = await fetch(`http://127.0.0.1:${port}/v1/flags`, { headers: { 'x-vexil-api-key': serverKey as string } });
     expect(flags.status).toBe(200);
+    // Request ids: a new one, or the client's own; the request's log line carries the one answered.
+    const newId = flags.headers.get('x-request-id');
+    expect(newId).toMatch(/^[0-9a-f-]{36}$/);
+    const unknown = await fetch(`http://127.0.0.1:${port}/v1/flags/no-such-flag`, { headers: { 'x-vexil-api-key': serverKey as string, 'x-request-id': 'client-chosen.id_1' } });
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('x-request-id')).toBe('client-chosen.id_1');
 
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
@@ -71,6 +79,10 @@ describe('the server process', () => {
     const logLines = stdout.split('\n').filter((line) => line.startsWith('{'));
     const requestLines = logLines.filter((line) => line.includes('"msg":"request"'));
     expect(requestLines.length).toBeGreaterThanOrEqual(2);
+    const logged = requestLines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(logged).toContainEqual(expect.objectContaining({ requestId: newId, method: 'GET', path: '/v1/flags', status: 200 }));
+    expect(logged).toContainEqual(expect.objectContaining({ requestId: 'client-chosen.id_1', method: 'GET', path: '/v1/flags/no-such-flag', status: 404 }));
+    expect(logged.every((line) => typeof line.requestId === 'string' && line.requestId !== '')).toBe(true);
     expect(logLines.some((line) => line.includes('"msg":"stopped"'))).toBe(true);
   }, 60_000);
 });

@@ -162,9 +162,18 @@ describeEachDatabase('public evaluation API: GET /v1/flags and /v1/flags/{flagKe
     }
   });
 
-  it('answers 431 without a body when the headers exceed 16 KB', async () => {
-    const big = contextHeader({ type: 'user', identifier: 'u', attributes: [{ key: 'k', values: Array.from({ length: 20 }, () => ({ value: 'x'.repeat(1000) })) }] });
-    const res = await app.request('GET', '/v1/flags', { apiKey: env.serverKey, headers: { 'X-VEXIL-CONTEXT': big } });
+  it('accepts 40 KB of headers (above Node\'s 16 KB default) and answers 431 without a body beyond 64 KB', async () => {
+    // Attribute values of 1,000 characters: about 1 KB of header text each.
+    const context = (kilobytes: number) =>
+      contextHeader({ type: 'user', identifier: 'u', attributes: Array.from({ length: kilobytes / 20 }, (_, i) => ({ key: `k${i}`, values: Array.from({ length: 20 }, () => ({ value: 'x'.repeat(1000) })) })) });
+    const forty = context(40);
+    expect(forty.length).toBeGreaterThan(40_000);
+    const accepted = await app.request('GET', '/v1/flags/checkout', { apiKey: env.serverKey, headers: { 'X-VEXIL-CONTEXT': forty } });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.data.flag.value).toEqual({ boolean: true });
+    const tooLarge = context(80);
+    expect(tooLarge.length).toBeGreaterThan(65_536);
+    const res = await app.request('GET', '/v1/flags', { apiKey: env.serverKey, headers: { 'X-VEXIL-CONTEXT': tooLarge } });
     expect(res.status).toBe(431);
     expect(res.body).toBe('');
   });

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import http, { type Server } from 'node:http';
 import type { Knex } from 'knex';
 import pino from 'pino';
 import { createApp } from '../../src/app.js';
@@ -90,9 +90,9 @@ export async function startTestApp(
   const owner = await seedOwner(knex, clock);
   const app = createApp(composition);
   for (const task of composition.tasks) task.start();
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
+  // As src/main.ts serves: headers up to the configured size, not Node's 16 KB default.
+  const server: Server = http.createServer({ maxHeaderSize: config.maxHeaderBytes }, app.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   async function request<T>(method: string, path: string, o: RequestOptions = {}): Promise<ApiResponse<T>> {

@@ -114,14 +114,15 @@ export class InputDecoder {
 
   /**
    * The default-value header: X-VEXIL-DEFAULT-VALUE, else X-DEFAULT-VALUE, else D; [] when none
-   * is sent. Every one sent must be valid (400 otherwise).
+   * is sent. Every one sent must be valid (400 otherwise), decoded as UTF-8 like the context.
    */
   defaultsHeader(headers: Headers): readonly DefaultValueDeclaration[] {
     let chosen: DefaultValueDeclaration[] | undefined;
     for (const name of defaultValueHeaderNames) {
       const text = headerText(headers, name);
       if (text === undefined) continue;
-      const json = parseJson(text);
+      const utf8 = utf8HeaderText(text);
+      const json = utf8 === invalidJson ? invalidJson : parseJson(utf8);
       if (json === invalidJson || !this.defaultsSchema(json)) throw new BadRequestError(invalidDefaultsMessage);
       const parsed = parseDefaultValues(json);
       if (!parsed.ok) throw new BadRequestError(invalidDefaultsMessage);

@@ -16,6 +16,8 @@ describe('loadConfig', () => {
       revisionPollMs: 250,
       databaseAcquireTimeoutMs: 3000,
       databaseQueryTimeoutMs: 5000,
+      drainMs: 5000,
+      maxHeaderBytes: 65_536,
     });
   });
 
