@@ -109,7 +109,8 @@ describe('the console: the flags list', () => {
     const found = await apiKeys('big', { search: 'checkout' });
     expect(found.keys.sort()).toEqual(['cart', 'checkout-v2']);
     await expect.poll(async () => (await shownKeys()).sort()).toEqual(found.keys.sort());
-    expect(await page.getByRole('button', { name: 'Next page' }).isDisabled()).toBe(true);
+    // The results fit on the first page: no pager is shown (it would be, with Previous, on a later page).
+    expect(await page.getByRole('button', { name: /^(Next|Previous) page$/ }).count()).toBe(0);
 
     await filters().getByLabel('Type').selectOption('string');
     await expect.poll(shownKeys).toEqual(['cart']);
