@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import knexFactory from 'knex';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInPage } from './admin-support.js';
-import { launchBrowser, screenshot, seriousViolations, startVexil, type RunningVexil } from './harness.js';
+import { launchBrowser, screenshot, seriousViolations, startVexil, writeSqliteFile, type RunningVexil, type SqliteWork } from './harness.js';
 
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
 const types = ['boolean', 'string', 'number', 'json'] as const;
@@ -31,15 +30,7 @@ describe('the console: the flags list', () => {
     return { keys: res.body.data.map((f: { key: string }) => f.key), next: res.body.meta.next_cursor };
   }
 
-  /** Writes to the server's SQLite file beside it (SQLite serialises the writers). */
-  async function onDatabase(work: (db: ReturnType<typeof knexFactory>) => Promise<unknown>): Promise<void> {
-    const db = knexFactory({ client: 'better-sqlite3', connection: { filename: path.join(dir, 'vexil.db') }, useNullAsDefault: true, pool: { afterCreate: (c: { pragma(p: string): void }, done: () => void) => (c.pragma('busy_timeout = 5000'), done()) } });
-    try {
-      expect(await work(db)).toBeGreaterThan(0);
-    } finally {
-      await db.destroy();
-    }
-  }
+  const onDatabase = (work: SqliteWork) => writeSqliteFile(path.join(dir, 'vexil.db'), work);
 
   beforeAll(async () => {
     vexil = await startVexil({ DATABASE_URL: `sqlite:${dir}/vexil.db` });

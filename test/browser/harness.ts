@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import knexFactory, { type Knex } from 'knex';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { generateSecret } from '../../src/auth/secrets.js';
@@ -123,4 +124,24 @@ export async function submitSignIn(page: Page, vexil: RunningVexil, email = vexi
 export async function signIn(page: Page, vexil: RunningVexil, email?: string, password?: string): Promise<void> {
   await submitSignIn(page, vexil, email, password);
   await page.getByRole('heading', { name: 'Projects' }).waitFor();
+}
+
+export type SqliteWork = (db: Knex) => Promise<unknown>;
+
+/**
+ * Changes rows of a running server's SQLite file directly (dates the API cannot set), waiting
+ * for the server's writes (SQLite serialises writers); the work must change at least one row.
+ */
+export async function writeSqliteFile(filename: string, work: SqliteWork): Promise<void> {
+  const db = knexFactory({
+    client: 'better-sqlite3',
+    connection: { filename },
+    useNullAsDefault: true,
+    pool: { afterCreate: (c: { pragma(p: string): void }, done: () => void) => (c.pragma('busy_timeout = 5000'), done()) },
+  });
+  try {
+    expect(await work(db)).toBeGreaterThan(0);
+  } finally {
+    await db.destroy();
+  }
 }

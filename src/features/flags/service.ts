@@ -1,4 +1,4 @@
-import type { AuditTrail } from '../../audit/audit-trail.js';
+import type { AuditSubject, AuditTrail } from '../../audit/audit-trail.js';
 import type { ResourceAccess } from '../../auth/principal.js';
 import type { Clock } from '../../clock.js';
 import { NotFoundError } from '../../http/errors.js';
@@ -67,6 +67,11 @@ export function toFlagResource(flag: FlagRecord): FlagResource {
 }
 
 const flagNotFound = (key: string) => new NotFoundError(`Flag "${key}" not found.`);
+
+/** The audit record of one deleted flag, however it was deleted (one at a time or in bulk). */
+function flagDeletion(projectUlid: string, flag: FlagRecord): AuditSubject {
+  return { action: 'flag.deleted', subjectType: 'flag', subjectUlid: flag.ulid, subjectLabel: flag.key, projectUlid, changes: { before: toFlagResource(flag) } };
+}
 
 /**
  * Flags of a project (SPEC.md sections 2 and 4.2). Every change bumps the revision of every
@@ -193,14 +198,7 @@ export class FlagService {
       if (!flag) throw flagNotFound(flagKey);
       await tx.deleteFlags([flag.ulid]);
       await tx.bumpProjectRevisions(project.ulid, [flag.ulid]);
-      await caller.audit.commit(tx.handle, {
-        action: 'flag.deleted',
-        subjectType: 'flag',
-        subjectUlid: flag.ulid,
-        subjectLabel: flag.key,
-        projectUlid: project.ulid,
-        changes: { before: toFlagResource(flag) },
-      });
+      await caller.audit.commit(tx.handle, flagDeletion(project.ulid, flag));
     });
   }
 
@@ -227,14 +225,7 @@ export class FlagService {
       }
       for (const key of deleted) {
         const flag = found.get(key) as (typeof flags)[number];
-        await caller.audit.commit(tx.handle, {
-          action: 'flag.deleted',
-          subjectType: 'flag',
-          subjectUlid: flag.ulid,
-          subjectLabel: flag.key,
-          projectUlid: project.ulid,
-          changes: { before: toFlagResource(flag) },
-        });
+        await caller.audit.commit(tx.handle, flagDeletion(project.ulid, flag));
       }
       const single = deleted.length === 1 ? found.get(deleted[0] as string) : undefined;
       await caller.audit.commit(tx.handle, {
