@@ -95,8 +95,9 @@ export class WebhookStore {
     return this.knex;
   }
 
+  /** A transaction retried on deadlock, like every other change (see inTransaction). */
   transaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-    return this.knex.transaction(work);
+    return inTransaction(this.knex, work);
   }
 
   /**
@@ -275,6 +276,9 @@ export class WebhookStore {
    */
   async recordAttempt(event: Pick<WebhookEventRecord, 'ulid' | 'webhook_ulid'>, token: string, outcome: AttemptRecord, disableAfter: number): Promise<boolean> {
     return inTransaction(this.knex, async (trx) => {
+      // The subscription's row first, then its event: the order every change and a subscription's
+      // deletion lock them in, so recording a result cannot deadlock with them.
+      if (this.dialect === 'mysql') await trx('webhooks').where('ulid', event.webhook_ulid).forUpdate().first('ulid');
       const recorded = await trx('webhook_events').where({ ulid: event.ulid, lease_token: token, status: 'pending' }).update({
         status: outcome.status,
         last_status_code: outcome.code,
