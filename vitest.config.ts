@@ -8,6 +8,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two test files at a time: most of their time is spent waiting on servers, processes and
+    // databases, and Vitest's default on two cores (one file at a time) leaves a core idle.
+    maxWorkers: 2,
     reporters: ['default'],
   },
 });
