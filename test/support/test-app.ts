@@ -59,6 +59,9 @@ export const testConfig: Partial<Config> = {
   managementRateLimits: { standard: 100_000, elevated: 100_000 },
   revisionPollMs: 50,
   schedulerIntervalMs: 100,
+  // Test files run side by side: each process keeps its own rate-limit counters and change channel on Redis.
+  redisPrefix: `vexil-test-${process.pid}:`,
+  redisChannel: `vexil-test-${process.pid}:environment-revisions`,
 };
 
 /** Seeds an owner account and personal access token directly (what first start does). */
