@@ -1,6 +1,5 @@
 import type Koa from 'koa';
 import getRawBody from 'raw-body';
-import secureJson from 'secure-json-parse';
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from './errors.js';
 
 const jsonType = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
@@ -8,8 +7,10 @@ const jsonWhiteSpaceOnly = /^[ \t\n\r]*$/;
 
 /**
  * Reads and parses a JSON request body. Returns undefined when the request has no body.
- * secure-json-parse refuses `__proto__` and `constructor.prototype` keys, so parsed bodies
- * cannot pollute prototypes when later merged.
+ * Any valid JSON parses, member names such as `__proto__` and `constructor` included: JSON.parse
+ * makes them plain own members, so a schema that lists its members refuses them as unknown
+ * fields (422) and a free-form map keeps them. Maps keyed by such names are built without a
+ * prototype (emptyFieldErrors in http/errors.ts), so no name reaches Object.prototype.
  */
 export async function readJsonBody(ctx: Koa.Context, limitBytes: number): Promise<unknown> {
   const length = ctx.request.length;
@@ -30,7 +31,7 @@ export async function readJsonBody(ctx: Koa.Context, limitBytes: number): Promis
   // Only JSON's own white space makes an empty body; anything else (a form feed) must parse.
   if (jsonWhiteSpaceOnly.test(text)) return undefined;
   try {
-    return secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+    return JSON.parse(text) as unknown;
   } catch {
     throw new BadRequestError('Malformed JSON in request body.');
   }

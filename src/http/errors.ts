@@ -5,6 +5,14 @@
 export type FieldErrors = Record<string, string[]>;
 
 /**
+ * An empty field-error map with no prototype: field names come from request bodies, and a field
+ * named `constructor` or `__proto__` must be a plain key, not a member of Object.prototype.
+ */
+export function emptyFieldErrors(): FieldErrors {
+  return Object.create(null) as FieldErrors;
+}
+
+/**
  * The machine-readable `code` of every error body (the ErrorCode enum of both documents): stable
  * names a client can act on, beside SPEC.md's human messages.
  */
@@ -178,7 +186,7 @@ export class ValidationError extends HttpError {
  * valid input refused by a rule (a key already taken, a project that does not exist).
  */
 export class FieldErrorList {
-  readonly errors: FieldErrors = {};
+  readonly errors: FieldErrors = emptyFieldErrors();
   private readonly codes: ErrorCode[] = [];
 
   add(field: string, message: string, code: ErrorCode = 'validation_failed'): this {

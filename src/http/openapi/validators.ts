@@ -1,4 +1,4 @@
-import { BadRequestError, NotFoundError, UnprocessableError, ValidationError, type FieldErrors } from '../errors.js';
+import { BadRequestError, emptyFieldErrors, NotFoundError, UnprocessableError, ValidationError, type FieldErrors } from '../errors.js';
 import { NAME_PATTERN, NAME_PATTERN_MESSAGE } from './name-pattern.js';
 import { createAjv, type ErrorObject } from './ajv.js';
 import type { OperationSpec, ParameterSpec } from './operations.js';
@@ -91,7 +91,7 @@ function describe(errors: ErrorObject[] | null | undefined): string {
 
 /** Ajv errors keyed by dotted field path, e.g. `criteria.0.selector`. */
 export function fieldErrors(errors: ErrorObject[]): FieldErrors {
-  const out: FieldErrors = {};
+  const out = emptyFieldErrors();
   const add = (field: string, message: string) => {
     const list = (out[field || 'body'] ??= []);
     if (!list.includes(message)) list.push(message);
