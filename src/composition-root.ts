@@ -116,7 +116,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
   const tracing = await startTracing(config.tracing, logger);
   tracing?.traceQueries(knex, dialect);
   if (dialect === 'mysql') await ensureMysqlDatabase(config.databaseUrl, logger);
-  await migrateToLatest(knex);
+  await migrateToLatest(knex, logger);
   const core: CoreDeps = { config, knex, dialect, clock, logger };
 
   const documents = { public: await loadDocument('public'), management: await loadDocument('management') };

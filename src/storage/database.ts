@@ -102,6 +102,16 @@ export async function withoutQueryTimeout<T>(knex: Knex, work: () => Promise<T>)
   }
 }
 
+/**
+ * Knex's console warnings, less those whose event reaches a caller that logs it (structured): a
+ * failed connection acquisition, and the migration lock another instance holds (migrate.ts waits).
+ */
+const reportedElsewhere = ['Acquire connection error', "Can't take lock to run migrations", 'If you are sure migrations are not running'];
+function knexWarning(message: unknown): void {
+  const text = String(message);
+  if (!reportedElsewhere.some((start) => text.startsWith(start))) console.warn(message);
+}
+
 /** Builds a Knex instance from `sqlite:PATH` or `mysql://user:pass@host:port/db`. */
 export function openDatabase(url: string, timeouts: DatabaseTimeouts = defaultTimeouts): Database {
   if (url.startsWith('sqlite:')) {
@@ -113,6 +123,7 @@ export function openDatabase(url: string, timeouts: DatabaseTimeouts = defaultTi
       // Error messages carry the SQL with placeholders, not the values: logs never hold a bound secret.
       compileSqlOnError: false,
       useNullAsDefault: true,
+      log: { warn: knexWarning },
       pool: {
         min: 1,
         max: 1,
@@ -149,8 +160,7 @@ export function openDatabase(url: string, timeouts: DatabaseTimeouts = defaultTi
       } as Knex.MySqlConnectionConfig,
       // An unreachable or hung server fails requests within these times (503), not at the client's limit.
       acquireConnectionTimeout: timeouts.acquireMs,
-      // The failed acquisition reaches its caller, which logs it (structured); Knex's own console copy is noise.
-      log: { warn: (message: unknown) => void (String(message).startsWith('Acquire connection error') || console.warn(message)) },
+      log: { warn: knexWarning },
       pool: {
         min: 0,
         max: 10,

@@ -1,6 +1,9 @@
 import type { Knex } from 'knex';
 import { migrations } from '../../db/migrations/index.js';
+import type { Logger } from 'pino';
+import { StartupError } from '../startup-error.js';
 import { withoutQueryTimeout } from './database.js';
+import { isUniqueViolation } from './db-errors.js';
 
 const source: Knex.MigrationSource<string> = {
   getMigrations: async () => Object.keys(migrations),
@@ -12,8 +15,51 @@ const source: Knex.MigrationSource<string> = {
   },
 };
 
-/** Brings the schema up to date. Knex's lock table keeps concurrent starts from migrating twice. */
-export async function migrateToLatest(knex: Knex): Promise<void> {
-  // A migration may rewrite a large table: the per-query time limit does not apply to it.
-  await withoutQueryTimeout(knex, () => knex.migrate.latest({ migrationSource: source }));
+export interface MigrationWait {
+  /** How long a start waits for another instance's migration before it gives up. */
+  lockWaitMs: number;
+  /** How often it tries again meanwhile. */
+  pollMs: number;
+}
+
+const defaultWait: MigrationWait = { lockWaitMs: 10 * 60_000, pollMs: 250 };
+
+/**
+ * Another process holds Knex's migration lock, or created Knex's own bookkeeping tables or lock
+ * row at the same moment as this one: either way, trying again shortly succeeds (as a no-op once
+ * the other process has migrated).
+ */
+function isConcurrentMigration(error: unknown): boolean {
+  const e = error as { name?: string; code?: string; message?: string };
+  if (e?.name === 'MigrationLocked') return true;
+  if (e?.code === 'ER_TABLE_EXISTS_ERROR' || isUniqueViolation(error)) return true;
+  return e?.code === 'SQLITE_ERROR' && /table .*knex_migrations.* already exists/.test(e.message ?? '');
+}
+
+/**
+ * Brings the schema up to date. Knex's lock keeps concurrent starts from migrating twice, but
+ * refuses at once when the lock is taken; so a start that meets another instance's migration
+ * waits for it (saying so once), then finds nothing left to do.
+ */
+export async function migrateToLatest(knex: Knex, logger: Logger, wait: MigrationWait = defaultWait): Promise<void> {
+  const started = Date.now();
+  let waiting = false;
+  for (;;) {
+    try {
+      // A migration may rewrite a large table: the per-query time limit does not apply to it.
+      await withoutQueryTimeout(knex, () => knex.migrate.latest({ migrationSource: source }));
+      return;
+    } catch (error) {
+      if (!isConcurrentMigration(error)) throw error;
+      if (Date.now() - started >= wait.lockWaitMs) {
+        throw new StartupError(
+          `the schema migration lock is still taken after ${Math.round(wait.lockWaitMs / 1000)} s: another instance is migrating, ` +
+            'or one stopped during a migration; when no instance is running, release it with UPDATE knex_migrations_lock SET is_locked = 0',
+        );
+      }
+      if (!waiting) logger.info('another instance is migrating the schema; waiting for it to finish');
+      waiting = true;
+      await new Promise((resolve) => setTimeout(resolve, wait.pollMs));
+    }
+  }
 }

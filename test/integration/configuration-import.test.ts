@@ -236,4 +236,27 @@ describeEachDatabase('VEXIL_IMPORT_FILE', (db) => {
       await third.stop();
     }
   }, 180_000);
+  it('two instances starting together on one empty database both come up, with the file applied once', async () => {
+    const yaml = path.join(dir, 'together.yaml');
+    fs.writeFileSync(yaml, file);
+    const database = await db.create();
+    databases.push(database);
+    const servers = [await start(yaml, { database, logLevel: 'info' }), await start(yaml, { database, logLevel: 'info' })];
+    try {
+      await Promise.all(servers.map((server) => server.up()));
+      for (const server of servers) expect(await projectKeys(server)).toEqual(['shop']);
+      const flags = await (await servers[1]!.api('GET', '/projects/shop/flags')).json();
+      expect((flags as { data: Array<{ key: string }> }).data.map((f) => f.key)).toEqual(['new-checkout']);
+      // Each instance says what it did in one line: applied the file (the second, if it applied
+      // after the first committed, changes nothing), found the project at its start, or lost the race.
+      const said = servers.map((server) =>
+        server.stdout().split('\n').filter((line) => /imported the configuration file|VEXIL_IMPORT_FILE: (the database has projects|another instance applied)/.test(line)),
+      );
+      for (const lines of said) expect(lines).toHaveLength(1);
+      expect(said.flat().filter((line) => line.includes('imported the configuration file')).length).toBeGreaterThanOrEqual(1);
+      for (const server of servers) expect(server.stderr()).toBe('');
+    } finally {
+      await Promise.all(servers.map((server) => server.stop()));
+    }
+  }, 180_000);
 });

@@ -30,6 +30,11 @@ async function ownerPrincipal(composition: Composition): Promise<ManagementPrinc
   };
 }
 
+async function projectCount(composition: Composition): Promise<number> {
+  const row = (await composition.core.knex('projects').count({ n: '*' }).first()) as { n: number | string } | undefined;
+  return Number(row?.n ?? 0);
+}
+
 /**
  * VEXIL_IMPORT_FILE: on a database without any project (first start, or a start after a failed
  * import, which wrote nothing), applies the file (YAML or JSON) as the owner, exactly as
@@ -40,7 +45,7 @@ async function ownerPrincipal(composition: Composition): Promise<ManagementPrinc
  */
 export async function importConfigurationFile(composition: Composition, file: string): Promise<void> {
   const { core, auditWriter } = composition;
-  const projects = Number(((await core.knex('projects').count({ n: '*' }).first()) as { n: number | string } | undefined)?.n ?? 0);
+  const projects = await projectCount(composition);
   if (projects > 0) {
     core.logger.info({ file, projects }, 'VEXIL_IMPORT_FILE: the database has projects already; the file is not applied');
     return;
@@ -68,6 +73,12 @@ export async function importConfigurationFile(composition: Composition, file: st
     const plan = await applier.apply(principal, projectKey, configuration, { prune: false, comment: `Imported from ${file}` }, audit);
     core.logger.info({ file, project: projectKey, ...plan.summary }, 'imported the configuration file');
   } catch (error) {
+    // Instances started together on an empty database all try; the first commits, the others
+    // find its project (the key taken) and start on what it wrote. A failed apply wrote nothing.
+    if ((await projectCount(composition)) > 0) {
+      core.logger.info({ file, project: projectKey }, 'VEXIL_IMPORT_FILE: another instance applied the file first; it is not applied again');
+      return;
+    }
     if (error instanceof ValidationError) {
       const fields = Object.entries(error.errors).map(([field, messages]) => `${field}: ${messages.join(' ')}`);
       throw new StartupError(`VEXIL_IMPORT_FILE: ${file} cannot be applied: ${fields.join('; ')}`);
