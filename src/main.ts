@@ -7,6 +7,7 @@ import { importConfigurationFile } from './features/configuration/import-file.js
 import { listen } from './listen.js';
 import { metricsApp } from './observability/metrics-endpoint.js';
 import { StartupError } from './startup-error.js';
+import { isDatabaseUnavailable } from './storage/db-errors.js';
 
 /** Process entry: configure, compose, serve; SIGTERM and SIGINT stop gracefully. */
 async function main(): Promise<void> {
@@ -92,6 +93,10 @@ async function main(): Promise<void> {
 main().catch((error: unknown) => {
   // A cause the operator can fix is one line; anything else keeps its stack for the bug report.
   if (error instanceof StartupError) console.error(`Vexil cannot start: ${error.message}`);
-  else console.error(error);
+  else if (isDatabaseUnavailable(error)) {
+    // The database was reached (the checks before migration passed) and then stopped answering.
+    const reason = (error as Error).message.split('\n')[0];
+    console.error(`Vexil cannot start: the database stopped answering during the start (${reason}); start again once it answers`);
+  } else console.error(error);
   process.exit(1);
 });

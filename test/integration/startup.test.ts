@@ -149,6 +149,27 @@ describe.runIf(withMariadb)('a MySQL/MariaDB database that does not exist', () =
     expect(rows).toEqual([{ c: 'utf8mb4_bin' }]);
   }, 80_000);
 
+  it('stops with one line when the database stops answering after the first connection', async () => {
+    // A proxy that passes the first connection (the check that the database exists) and cuts
+    // every later one as it opens: the database went away during the start.
+    await admin.raw(`CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
+    const target = new URL(mysqlBase);
+    let connections = 0;
+    const proxy = net.createServer((client) => {
+      if (++connections > 1) return void client.destroy();
+      const upstream = net.connect(Number(target.port || 3306), target.hostname);
+      client.pipe(upstream).pipe(client);
+      client.on('error', () => upstream.destroy());
+      upstream.on('error', () => client.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => proxy.close(() => resolve())));
+    const port = (proxy.address() as net.AddressInfo).port;
+    const run = await runVexil({ DATABASE_URL: `mysql://root@127.0.0.1:${port}/${name}`, PORT: '0', VEXIL_DB_ACQUIRE_TIMEOUT_MS: '1000' });
+    expectOneClearLine(run, /^Vexil cannot start: the database stopped answering during the start \(.+\); start again once it answers$/);
+    expect(connections).toBeGreaterThan(1);
+  }, 40_000);
+
   it('names an unreachable server in one line', async () => {
     const run = await runVexil({ DATABASE_URL: `mysql://root@127.0.0.1:1/${name}`, PORT: '0' });
     expectOneClearLine(run, new RegExp(`^Vexil cannot start: cannot reach the database server at 127.0.0.1:1 for database "${name}"`));
