@@ -114,4 +114,26 @@ describe('the console: paging the lists', () => {
     expectEachOnce(pages, await everything('/accounts', (a) => a.email));
     expect(pages.flat()).toHaveLength(27);
   });
+  it('pickers and filters offer every project, past the API page of 100', async () => {
+    const all = await everything('/projects', (p) => p.key);
+    expect(all).toHaveLength(102);
+    const optionValues = (select: ReturnType<Page['getByLabel']>) =>
+      select.locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value).filter(Boolean));
+
+    await page.goto(`${vexil.baseUrl}/tokens`);
+    const grant = page.getByLabel('Grant project');
+    await expect.poll(() => optionValues(grant)).toHaveLength(102);
+    expect((await optionValues(grant)).sort()).toEqual([...all].sort());
+
+    await page.goto(`${vexil.baseUrl}/audit`);
+    const filter = page.getByRole('search', { name: 'Audit filters' }).getByLabel('Project');
+    await expect.poll(() => optionValues(filter)).toHaveLength(102);
+    expect((await optionValues(filter)).sort()).toEqual([...all].sort());
+
+    await page.goto(`${vexil.baseUrl}/accounts`);
+    const choice = page.getByRole('group', { name: 'Projects of the new member' }).getByRole('checkbox');
+    await expect.poll(() => choice.count()).toBe(102);
+    await page.getByRole('group', { name: 'Projects of the new member' }).getByRole('checkbox', { name: /p-101/ }).check();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
 });

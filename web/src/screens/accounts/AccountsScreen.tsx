@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { allPages } from '../../api/all-pages';
 import { api, unwrap, type Schemas } from '../../api/client';
 import { useSession } from '../../app/session';
 import { ErrorMessage } from '../../ui/ErrorMessage';
@@ -15,7 +16,7 @@ export function AccountsScreen() {
   // Each account is a form: a page of them at a time.
   const pages = useCursorPages();
   const accounts = useAsync(() => unwrap(api.GET('/accounts', { params: { query: { per_page: 25, cursor: pages.cursor } } })), [pages.cursor]);
-  const projects = useAsync(() => unwrap(api.GET('/projects', { params: { query: { per_page: 100 } } })), []);
+  const projects = useAsync(() => allPages((cursor) => unwrap(api.GET('/projects', { params: { query: { per_page: 100, cursor } } }))), []);
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Schemas['AccountRole']>('member');

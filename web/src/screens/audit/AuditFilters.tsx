@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { allPages } from '../../api/all-pages';
 import { api, unwrap, type Schemas } from '../../api/client';
 import { Field, SelectField } from '../../ui/Field';
 import { useAsync } from '../../ui/useAsync';
@@ -77,9 +78,9 @@ function Choice({ label, name, value, options, onChange }: { label: string; name
 /** The filters of the audit logs, with the accounts and tokens offered by name where ulids are asked. */
 export function AuditFilters({ log, filters, onChange }: { log: Log; filters: AuditFilterValues; onChange: (name: keyof AuditFilterValues, value: string) => void }) {
   const id = useId();
-  const accounts = useAsync(() => unwrap(api.GET('/accounts', { params: { query: { per_page: 100 } } })).catch(() => undefined), []);
-  const tokens = useAsync(() => unwrap(api.GET('/tokens', { params: { query: { per_page: 100 } } })).catch(() => undefined), []);
-  const projects = useAsync(() => unwrap(api.GET('/projects', { params: { query: { per_page: 100 } } })).catch(() => undefined), []);
+  const accounts = useAsync(() => allPages((cursor) => unwrap(api.GET('/accounts', { params: { query: { per_page: 100, cursor } } }))).catch(() => undefined), []);
+  const tokens = useAsync(() => allPages((cursor) => unwrap(api.GET('/tokens', { params: { query: { per_page: 100, cursor } } }))).catch(() => undefined), []);
+  const projects = useAsync(() => allPages((cursor) => unwrap(api.GET('/projects', { params: { query: { per_page: 100, cursor } } }))).catch(() => undefined), []);
   const any: [string, string] = ['', 'any'];
   const text = (label: string, name: keyof AuditFilterValues, extra: Record<string, unknown> = {}) => (
     <Field label={label} name={name} value={filters[name]} onChange={(e) => onChange(name, e.target.value)} {...extra} />

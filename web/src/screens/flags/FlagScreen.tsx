@@ -1,4 +1,5 @@
 import { api, unwrap } from '../../api/client';
+import { allPages } from '../../api/all-pages';
 import { Link } from '../../app/router';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { useAsync } from '../../ui/useAsync';
@@ -12,11 +13,11 @@ export function FlagScreen({ project, flag }: { project: string; flag: string })
   const details = useAsync(() => unwrap(api.GET('/projects/{projectKey}/flags/{flagKey}', { params: { path } })), [project, flag]);
   const values = useAsync(() => unwrap(api.GET('/projects/{projectKey}/flags/{flagKey}/values', { params: { path } })), [project, flag]);
   const environments = useAsync(
-    () => unwrap(api.GET('/projects/{projectKey}/environments', { params: { path: { projectKey: project }, query: { per_page: 100 } } })),
+    () => allPages((cursor) => unwrap(api.GET('/projects/{projectKey}/environments', { params: { path: { projectKey: project }, query: { per_page: 100, cursor } } }))),
     [project],
   );
   // Segment keys offered in segment criteria (the first 100; more can be typed).
-  const segments = useAsync(() => unwrap(api.GET('/projects/{projectKey}/segments', { params: { path: { projectKey: project }, query: { per_page: 100 } } })), [project]);
+  const segments = useAsync(() => allPages((cursor) => unwrap(api.GET('/projects/{projectKey}/segments', { params: { path: { projectKey: project }, query: { per_page: 100, cursor } } }))), [project]);
   return (
     <section>
       <p>

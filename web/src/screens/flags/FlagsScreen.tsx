@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { allPages } from '../../api/all-pages';
 import { api, unwrap, type Schemas } from '../../api/client';
 import { Link, navigate } from '../../app/router';
 import { ErrorMessage } from '../../ui/ErrorMessage';
@@ -26,7 +27,7 @@ export function FlagsScreen({ project }: { project: string }) {
     [project, search, type, cursor],
   );
   const environments = useAsync(
-    () => unwrap(api.GET('/projects/{projectKey}/environments', { params: { path: { projectKey: project }, query: { per_page: 100 } } })),
+    () => allPages((cursor) => unwrap(api.GET('/projects/{projectKey}/environments', { params: { path: { projectKey: project }, query: { per_page: 100, cursor } } }))),
     [project],
   );
   const colour = (key: string) => environments.data?.data.find((e) => e.key === key)?.color ?? '#808080';

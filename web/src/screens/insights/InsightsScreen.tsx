@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import { allPages } from '../../api/all-pages';
 import { api, unwrap, type Schemas } from '../../api/client';
 import { Link } from '../../app/router';
 import { ErrorMessage } from '../../ui/ErrorMessage';
@@ -92,7 +93,7 @@ function EnvironmentInsights({ project, environment, days }: { project: string; 
 /** Stale flags and default-value reports per environment (each flag page shows its own last use). */
 export function InsightsScreen({ project }: { project: string }) {
   const [days, setDays] = useState(30);
-  const environments = useAsync(() => unwrap(api.GET('/projects/{projectKey}/environments', { params: { path: { projectKey: project }, query: { per_page: 100 } } })), [project]);
+  const environments = useAsync(() => allPages((cursor) => unwrap(api.GET('/projects/{projectKey}/environments', { params: { path: { projectKey: project }, query: { per_page: 100, cursor } } }))), [project]);
   return (
     <section>
       <h1>Insights of {project}</h1>

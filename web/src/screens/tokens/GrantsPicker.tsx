@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { allPages } from '../../api/all-pages';
 import { api, fieldMessages, unwrap, type ApiProblem } from '../../api/client';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { useAsync } from '../../ui/useAsync';
@@ -21,11 +22,11 @@ const wholeProject = '';
 /** Picks grants one at a time: a project, then the whole project or one of its environments. */
 export function GrantsPicker({ grants, onChange, problem }: { grants: Grants; onChange: (grants: Grants) => void; problem?: ApiProblem }) {
   const id = useId();
-  const projects = useAsync(() => unwrap(api.GET('/projects', { params: { query: { per_page: 100 } } })), []);
+  const projects = useAsync(() => allPages((cursor) => unwrap(api.GET('/projects', { params: { query: { per_page: 100, cursor } } }))), []);
   const [project, setProject] = useState('');
   const [environment, setEnvironment] = useState(wholeProject);
   const environments = useAsync(
-    () => (project ? unwrap(api.GET('/projects/{projectKey}/environments', { params: { path: { projectKey: project }, query: { per_page: 100 } } })) : Promise.resolve(undefined)),
+    () => (project ? allPages((cursor) => unwrap(api.GET('/projects/{projectKey}/environments', { params: { path: { projectKey: project }, query: { per_page: 100, cursor } } }))) : Promise.resolve(undefined)),
     [project],
   );
   const add = () => {
