@@ -2,6 +2,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerOf, signedInPage } from './admin-support.js';
 import { launchBrowser, screenshot, seriousViolations, startVexil, type RunningVexil } from './harness.js';
+import { environmentPanel } from './shop.js';
 
 // Actions of the projects screen and the flag page, each checked on the screen and in the API:
 // creating a project, editing a flag's details, choosing the default value, publishing where a
@@ -13,7 +14,7 @@ describe('the console: projects, flag details, comments and history', () => {
   let stagingKey = '';
   const flagPath = '/projects/shop/flags/banner';
 
-  const panel = (name: string) => page.locator('article.environment', { has: page.getByRole('heading', { name, exact: true }) });
+  const panel = (name: string) => environmentPanel(page, name);
   const valueRow = (display: string) => page.locator('ul.values > li', { has: page.locator('code', { hasText: new RegExp(`^${display}$`) }) });
 
   /** The message shown beside a control: the field error its aria-describedby names, in the same field. */

@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshot, seriousViolations, startVexil, type RunningVexil } from './harness.js';
+import { environmentPanel } from './shop.js';
 
 // What a person does in the console, in real Chromium against the real server process.
 describe('the web console', () => {
@@ -20,7 +21,7 @@ describe('the web console', () => {
     return res.status === 200 ? ((await res.json()) as { data: { flag: { value: Record<string, unknown> } } }).data.flag.value : res.status;
   }
 
-  const panel = (environment: string) => page.locator('article.environment', { has: page.getByRole('heading', { name: environment, exact: true }) });
+  const panel = (environment: string) => environmentPanel(page, environment);
 
   beforeAll(async () => {
     vexil = await startVexil();

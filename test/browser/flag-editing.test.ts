@@ -1,6 +1,7 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshot, seriousViolations, signIn, startVexil, type RunningVexil } from './harness.js';
+import { bannerPath, environmentPanel, seedShop } from './shop.js';
 
 type Attributes = Array<{ key: string; values: Array<{ value: string }> }>;
 const attributes = (pairs: Record<string, string>): Attributes => Object.entries(pairs).map(([key, value]) => ({ key, values: [{ value }] }));
@@ -12,7 +13,7 @@ describe('the console flag page and draft editor', () => {
   let browser: Browser;
   let page: Page;
   const keys: Record<string, string> = {};
-  const flagPath = '/projects/shop/flags/banner';
+  const flagPath = bannerPath;
 
   /** What GET /v1/flags/{key} serves in an environment for a context. */
   async function served(environment: string, context: { type?: string; identifier: string; attributes?: Attributes }) {
@@ -23,7 +24,7 @@ describe('the console flag page and draft editor', () => {
   }
 
   const valueRow = (display: string) => page.locator('ul.values > li', { has: page.locator('code', { hasText: new RegExp(`^${display}$`) }) });
-  const panel = (environment: string) => page.locator('article.environment', { has: page.getByRole('heading', { name: environment, exact: true }) });
+  const panel = (environment: string) => environmentPanel(page, environment);
 
   /** The message shown beside a control: the field error its aria-describedby names. */
   async function fieldError(control: Locator): Promise<string> {
@@ -52,12 +53,9 @@ describe('the console flag page and draft editor', () => {
 
   beforeAll(async () => {
     vexil = await startVexil();
-    await vexil.ok('POST', '/projects', { key: 'shop', name: 'Shop', environments: [{ key: 'staging', name: 'Staging' }, { key: 'production', name: 'Production' }] });
+    await seedShop(vexil);
     await vexil.ok('PUT', '/projects/shop/environments/production', { name: 'Production', confirmation_required: true, color: '#b91c1c' });
     for (const environment of ['staging', 'production']) keys[environment] = (await vexil.ok('POST', `/projects/shop/environments/${environment}/keys`, { kind: 'server' })).key;
-    await vexil.ok('POST', '/projects/shop/flags', { key: 'banner', name: 'Banner', type: 'string' });
-    for (const display of ['Hello', 'Sale', 'Gift']) await vexil.ok('POST', `${flagPath}/values`, { display });
-    await vexil.ok('POST', '/projects/shop/segments', { key: 'beta', name: 'Beta testers', included: ['u-beta'] });
     // Contexts seen in staging become the editors' suggestions.
     await served('staging', { type: 'organization', identifier: 'acme', attributes: attributes({ plan: 'pro', country: 'FR' }) });
     await served('staging', { identifier: 'u-2', attributes: attributes({ plan: 'free' }) });

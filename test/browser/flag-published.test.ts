@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshot, seriousViolations, signIn, startVexil, type RunningVexil } from './harness.js';
+import { bannerPath, environmentPanel, seedShop } from './shop.js';
 
 // Each environment panel of a flag says what is published there and why, without a draft open:
 // the base value, the rules in order with their criteria in words, and the rollout.
@@ -8,19 +9,16 @@ describe('the console: what each environment serves now', () => {
   let vexil: RunningVexil;
   let browser: Browser;
   let page: Page;
-  const flagPath = '/projects/shop/flags/banner';
+  const flagPath = bannerPath;
   const value: Record<string, string> = {};
 
-  const panel = (name: string) => page.locator('article.environment', { has: page.getByRole('heading', { name, exact: true }) });
+  const panel = (name: string) => environmentPanel(page, name);
   const published = (name: string) => panel(name).getByRole('region', { name: `Published in ${name}` });
   const items = (name: string, list: string) => published(name).getByRole('list', { name: list }).getByRole('listitem').allInnerTexts();
 
   beforeAll(async () => {
     vexil = await startVexil();
-    await vexil.ok('POST', '/projects', { key: 'shop', name: 'Shop', environments: [{ key: 'staging', name: 'Staging' }, { key: 'production', name: 'Production' }] });
-    await vexil.ok('POST', '/projects/shop/flags', { key: 'banner', name: 'Banner', type: 'string' });
-    for (const display of ['Hello', 'Sale', 'Gift']) value[display] = (await vexil.ok('POST', `${flagPath}/values`, { display })).ulid;
-    await vexil.ok('POST', '/projects/shop/segments', { key: 'beta', name: 'Beta testers', included: ['u-beta'] });
+    Object.assign(value, await seedShop(vexil));
     browser = await launchBrowser();
     page = await (await browser.newContext()).newPage();
     await signIn(page, vexil);

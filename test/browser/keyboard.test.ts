@@ -1,6 +1,7 @@
 import type { Browser, CDPSession, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, signIn, startVexil, type RunningVexil } from './harness.js';
+import { bannerPath, seedShop } from './shop.js';
 
 interface Focused {
   /** The data-kb mark of the focused element (null: not a marked control, e.g. the body). */
@@ -19,7 +20,7 @@ describe('the flag page from the keyboard', () => {
   let browser: Browser;
   let page: Page;
   let cdp: CDPSession;
-  const flagPath = '/projects/shop/flags/banner';
+  const flagPath = bannerPath;
 
   /**
    * Marks the controls a keyboard user should reach inside `scope` (visible, enabled; of a radio
@@ -67,20 +68,17 @@ describe('the flag page from the keyboard', () => {
 
   beforeAll(async () => {
     vexil = await startVexil();
-    await vexil.ok('POST', '/projects', { key: 'shop', name: 'Shop', environments: [{ key: 'staging', name: 'Staging' }, { key: 'production', name: 'Production' }] });
-    await vexil.ok('POST', '/projects/shop/flags', { key: 'banner', name: 'Banner', type: 'string' });
-    const hello = await vexil.ok('POST', `${flagPath}/values`, { display: 'Hello' });
-    const sale = await vexil.ok('POST', `${flagPath}/values`, { display: 'Sale' });
+    const { Hello: hello, Sale: sale } = await seedShop(vexil, { values: ['Hello', 'Sale'], segment: false });
     // Staging: a draft with two rules (so the move buttons work); production: a rollout in progress.
     const staging = `${flagPath}/environments/staging/targets`;
     const draft = await vexil.ok('POST', staging);
     for (const [description, plan] of [['Pro plan', 'pro'], ['Free plan', 'free']] as const) {
-      await vexil.ok('POST', `${staging}/${draft.ulid}/rules`, { value_ulid: sale.ulid, description, criteria: [{ selector: 'attribute', sub_selector: 'plan', comparer: 'equal', values: [plan] }] });
+      await vexil.ok('POST', `${staging}/${draft.ulid}/rules`, { value_ulid: sale, description, criteria: [{ selector: 'attribute', sub_selector: 'plan', comparer: 'equal', values: [plan] }] });
     }
     const production = `${flagPath}/environments/production/targets`;
     await vexil.ok('PUT', `${production}/${(await vexil.ok('POST', production)).ulid}/publish`, {});
     const next = await vexil.ok('POST', production);
-    await vexil.ok('PUT', `${production}/${next.ulid}`, { value_ulid: hello.ulid });
+    await vexil.ok('PUT', `${production}/${next.ulid}`, { value_ulid: hello });
     await vexil.ok('PUT', `${production}/${next.ulid}/publish`, { rollout_enabled: true, rollout_mode: 'manual', rollout_percentage: 10 });
     await vexil.ok('PUT', '/projects/shop/environments/production', { name: 'Production', confirmation_required: true });
     browser = await launchBrowser();

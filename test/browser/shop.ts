@@ -1,0 +1,25 @@
+import type { Locator, Page } from 'playwright-core';
+import type { RunningVexil } from './harness.js';
+
+/** The flag most console tests work on. */
+export const bannerPath = '/projects/shop/flags/banner';
+
+/**
+ * The shop the flag-page tests start from, made through the management API: project `shop`
+ * with staging and production, the string flag `banner` with `values` (the first is its
+ * default), and, unless told otherwise, the segment `beta` (u-beta). Returns the values' ulids
+ * by display.
+ */
+export async function seedShop(vexil: RunningVexil, { values = ['Hello', 'Sale', 'Gift'], segment = true } = {}): Promise<Record<string, string>> {
+  await vexil.ok('POST', '/projects', { key: 'shop', name: 'Shop', environments: [{ key: 'staging', name: 'Staging' }, { key: 'production', name: 'Production' }] });
+  await vexil.ok('POST', '/projects/shop/flags', { key: 'banner', name: 'Banner', type: 'string' });
+  const ulids: Record<string, string> = {};
+  for (const display of values) ulids[display] = (await vexil.ok('POST', `${bannerPath}/values`, { display })).ulid;
+  if (segment) await vexil.ok('POST', '/projects/shop/segments', { key: 'beta', name: 'Beta testers', included: ['u-beta'] });
+  return ulids;
+}
+
+/** A flag page's panel of one environment, found by its heading (the environment's name). */
+export function environmentPanel(page: Page, name: string): Locator {
+  return page.locator('article.environment', { has: page.getByRole('heading', { name, exact: true }) });
+}
