@@ -29,11 +29,13 @@ const defaultWait: MigrationWait = { lockWaitMs: 10 * 60_000, pollMs: 250 };
  * row at the same moment as this one: either way, trying again shortly succeeds (as a no-op once
  * the other process has migrated).
  */
-function isConcurrentMigration(error: unknown): boolean {
-  const e = error as { name?: string; code?: string; message?: string };
+export function isConcurrentMigration(error: unknown): boolean {
+  const e = error as { name?: string; code?: string; message?: string; sql?: string };
   if (e?.name === 'MigrationLocked') return true;
-  if (e?.code === 'ER_TABLE_EXISTS_ERROR' || isUniqueViolation(error)) return true;
-  return e?.code === 'SQLITE_ERROR' && /table .*knex_migrations.* already exists/.test(e.message ?? '');
+  // Only on Knex's own tables: a migration of ours failing this way is a real failure.
+  const onKnexTables = /knex_migrations/.test(`${e?.sql ?? ''} ${e?.message ?? ''}`);
+  const tableExists = e?.code === 'ER_TABLE_EXISTS_ERROR' || (e?.code === 'SQLITE_ERROR' && /already exists/.test(e.message ?? ''));
+  return onKnexTables && (tableExists || isUniqueViolation(error));
 }
 
 /**
