@@ -39,6 +39,18 @@ export function isConcurrentMigration(error: unknown): boolean {
 }
 
 /**
+ * Knex inserts its one lock row when it finds the lock table empty, so two processes creating the
+ * table at once can insert a row each; the lock then never works (taking it must change exactly
+ * one row). With more than one row and none taken, nobody can hold the lock: the extra rows go.
+ */
+async function removeDuplicateLockRows(knex: Knex): Promise<void> {
+  if (!(await knex.schema.hasTable('knex_migrations_lock'))) return;
+  const rows: Array<{ index: number; is_locked: number }> = await knex('knex_migrations_lock').select('index', 'is_locked').orderBy('index');
+  if (rows.length < 2 || rows.some((row) => Number(row.is_locked) !== 0)) return;
+  await knex('knex_migrations_lock').whereNot('index', rows[0]!.index).andWhere('is_locked', 0).delete();
+}
+
+/**
  * Brings the schema up to date. Knex's lock keeps concurrent starts from migrating twice, but
  * refuses at once when the lock is taken; so a start that meets another instance's migration
  * waits for it (saying so once), then finds nothing left to do.
@@ -53,6 +65,7 @@ export async function migrateToLatest(knex: Knex, logger: Logger, wait: Migratio
       return;
     } catch (error) {
       if (!isConcurrentMigration(error)) throw error;
+      await removeDuplicateLockRows(knex);
       if (Date.now() - started >= wait.lockWaitMs) {
         throw new StartupError(
           `the schema migration lock is still taken after ${Math.round(wait.lockWaitMs / 1000)} s: another instance is migrating, ` +

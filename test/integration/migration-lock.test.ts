@@ -49,4 +49,10 @@ describeEachDatabase('migrations while another instance holds the lock', (db) =>
       await lock(false);
     }
   });
+  it('repairs a lock table given two rows by two first starts at once, and migrates', async () => {
+    await knex('knex_migrations_lock').insert({ is_locked: 0 });
+    expect(await knex('knex_migrations_lock').count({ n: '*' }).first()).toMatchObject({ n: 2 });
+    await migrateToLatest(knex, pino({ level: 'silent' }), { lockWaitMs: 5_000, pollMs: 50 });
+    expect(await knex('knex_migrations_lock').select('is_locked')).toEqual([{ is_locked: 0 }]);
+  });
 });
