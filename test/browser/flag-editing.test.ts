@@ -1,6 +1,7 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, screenshot, seriousViolations, signIn, startVexil, type RunningVexil } from './harness.js';
+import { launchBrowser, screenshot, seriousViolations, startVexil, type RunningVexil } from './harness.js';
+import { signedInPage } from './admin-support.js';
 import { bannerPath, environmentPanel, seedShop } from './shop.js';
 
 type Attributes = Array<{ key: string; values: Array<{ value: string }> }>;
@@ -64,8 +65,7 @@ describe('the console flag page and draft editor', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     browser = await launchBrowser();
-    page = await (await browser.newContext()).newPage();
-    await signIn(page, vexil);
+    page = await signedInPage(browser, vexil);
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, screenshot, seriousViolations, signIn, startVexil, type RunningVexil } from './harness.js';
+import { launchBrowser, screenshot, seriousViolations, startVexil, type RunningVexil } from './harness.js';
+import { signedInPage } from './admin-support.js';
 import { bannerPath, environmentPanel, seedShop } from './shop.js';
 
 // Each environment panel of a flag says what is published there and why, without a draft open:
@@ -20,8 +21,7 @@ describe('the console: what each environment serves now', () => {
     vexil = await startVexil();
     Object.assign(value, await seedShop(vexil));
     browser = await launchBrowser();
-    page = await (await browser.newContext()).newPage();
-    await signIn(page, vexil);
+    page = await signedInPage(browser, vexil);
   });
   afterAll(async () => {
     await browser?.close();

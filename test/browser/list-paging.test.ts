@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, seriousViolations, signIn, startVexil, type RunningVexil } from './harness.js';
+import { launchBrowser, seriousViolations, startVexil, type RunningVexil } from './harness.js';
+import { signedInPage } from './admin-support.js';
 
 const numbered = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}-${String(i + 1).padStart(3, '0')}`);
 
@@ -77,8 +78,7 @@ describe('the console: paging the lists', () => {
     for (const name of numbered('ci', 51)) await vexil.ok('POST', '/tokens', { name, scopes: ['flags:read'] });
     for (const name of numbered('person', 26)) await vexil.ok('POST', '/accounts', { name, email: `${name}@shop.test`, role: 'member', projects: [] });
     browser = await launchBrowser();
-    page = await (await browser.newContext()).newPage();
-    await signIn(page, vexil);
+    page = await signedInPage(browser, vexil);
   }, 300_000);
   afterAll(async () => {
     await browser?.close();

@@ -236,6 +236,7 @@ describeEachDatabase('VEXIL_IMPORT_FILE', (db) => {
       await third.stop();
     }
   }, 180_000);
+
   it('two instances starting together on one empty database both come up, with the file applied once', async () => {
     const yaml = path.join(dir, 'together.yaml');
     fs.writeFileSync(yaml, file);
