@@ -3599,8 +3599,11 @@ export interface components {
              * @description Last change of the flag, its values or its targets in this environment.
              */
             last_updated_at: string | null;
+            /** Format: int64 */
             retrieved_count: number;
+            /** Format: int64 */
             used_count: number;
+            /** Format: int64 */
             evaluated_count: number;
         };
         FlagInsightsResponse: {
@@ -3632,6 +3635,7 @@ export interface components {
         /** @description An existing flag requested without a declared default value. */
         MissingDefaultReport: {
             flag_key: string;
+            /** Format: int64 */
             count: number;
             /** Format: date-time */
             last_seen_at: string;
@@ -3640,6 +3644,7 @@ export interface components {
         UnknownFlagReport: {
             flag_key: string;
             declared_type: components["schemas"]["FlagType"];
+            /** Format: int64 */
             count: number;
             /** Format: date-time */
             last_seen_at: string;
@@ -3662,17 +3667,20 @@ export interface components {
         /** @description An attribute name observed in the environment, with how often it was seen and its most frequent values. */
         ObservedAttribute: {
             key: string;
+            /** Format: int64 */
             count: number;
             values: components["schemas"]["ObservedAttributeValue"][];
         };
         /** @description A value of an observed attribute, with how often it was seen. */
         ObservedAttributeValue: {
             value: string;
+            /** Format: int64 */
             count: number;
         };
         /** @description A context type observed in the environment, with how often it was seen. */
         ObservedContextType: {
             type: string;
+            /** Format: int64 */
             count: number;
         };
         ContextAttributesResponse: {

@@ -458,6 +458,7 @@ export interface components {
              * @enum {string}
              */
             type: "number";
+            /** Format: double */
             value: number;
         };
         /** @description The declared default of a `string` flag. */
@@ -493,7 +494,10 @@ export interface components {
         EvaluatedFlagValue: {
             /** @description The value of a `boolean` flag. */
             boolean?: boolean;
-            /** @description The value of a `number` flag. */
+            /**
+             * Format: double
+             * @description The value of a `number` flag.
+             */
             number?: number;
             /** @description The value of a `string` flag. */
             string?: string;
