@@ -1,5 +1,8 @@
-/** @vexil/sdk loads with `require` (CommonJS applications, Node < 20.19) and with `import`, through its exports. */
-import { execFileSync } from 'node:child_process';
+/**
+ * @vexil/sdk loads with `require` (CommonJS applications, Node < 20.19) and with `import`, through its exports,
+ * both from the repository and as the tarball `npm pack` makes, installed with nothing else.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -47,4 +50,69 @@ describe('module formats', () => {
     );
     expect(out).toBe('function function true true');
   });
+
+  describe('as `npm pack` makes it, installed from the tarball into an empty application', () => {
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'vexil-sdk-pack-'));
+    const consumer = path.join(work, 'app');
+    // npm runs on the Node running the tests (npm's own start line asks for `node`).
+    const env = { ...process.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}` };
+    const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, env, encoding: 'utf8' });
+
+    beforeAll(() => {
+      const packed = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work], sdk)) as Array<{ filename: string }>;
+      fs.mkdirSync(consumer);
+      fs.writeFileSync(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
+      // --offline: the package must need nothing from a registry.
+      npm(['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', path.join(work, packed[0]!.filename)], consumer);
+    }, 120_000);
+    afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
+
+    const runIn = (file: string, code: string) => {
+      fs.writeFileSync(path.join(consumer, file), code);
+      return execFileSync(process.execPath, [path.join(consumer, file)], { cwd: consumer, encoding: 'utf8' }).trim();
+    };
+
+    it('installs alone: no runtime dependencies, a real copy (not a link)', () => {
+      expect(fs.readdirSync(path.join(consumer, 'node_modules')).filter((name) => !name.startsWith('.'))).toEqual(['@vexil']);
+      expect(fs.lstatSync(path.join(consumer, 'node_modules', '@vexil', 'sdk')).isSymbolicLink()).toBe(false);
+      expect(JSON.parse(fs.readFileSync(path.join(consumer, 'node_modules', '@vexil', 'sdk', 'package.json'), 'utf8')).dependencies).toBeUndefined();
+    });
+
+    it('loads with require and with import', () => {
+      expect(runIn('app.cjs', `const sdk = require('@vexil/sdk'); ${evaluate} console.log(require.resolve('@vexil/sdk').includes('/dist/cjs/'), client.boolean('missing', { type: 'user', identifier: 'u' }, true));`)).toBe('true true');
+      expect(runIn('app.mjs', `import * as sdk from '@vexil/sdk'; ${evaluate} console.log(import.meta.resolve('@vexil/sdk').includes('/dist/sdk/'), client.boolean('missing', { type: 'user', identifier: 'u' }, true));`)).toBe('true true');
+    });
+
+    it.each(['Node16', 'NodeNext'])('carries types for a CommonJS and an ES module file (module %s)', (module) => {
+      const use = `import { createServerClient, type VexilServerClient } from '@vexil/sdk';
+        const client: VexilServerClient = createServerClient({ offline: true, logger: null });
+        export const on: boolean = client.boolean('x', { type: 'user', identifier: 'u' }, false);\n`;
+      fs.writeFileSync(path.join(consumer, 'use.cts'), use);
+      fs.writeFileSync(path.join(consumer, 'use.mts'), use);
+      const options = { module, moduleResolution: module, target: 'ES2022', strict: true, noEmit: true, types: [], lib: ['ES2022', 'DOM'] };
+      fs.writeFileSync(path.join(consumer, 'tsconfig.json'), JSON.stringify({ compilerOptions: options, files: ['use.cts', 'use.mts'] }));
+      const tsc = path.resolve(sdk, '..', 'node_modules', 'typescript', 'bin', 'tsc');
+      const result = spawnSync(process.execPath, [tsc, '-p', path.join(consumer, 'tsconfig.json')], { encoding: 'utf8' });
+      expect(result.stdout + result.stderr).toBe('');
+      expect(result.status).toBe(0);
+    });
+  });
 });
+
+describe('the supported Node range', () => {
+  it('is the one of package.json engines, stated the same in README.md and sdk/README.md', () => {
+    const engines = (JSON.parse(fs.readFileSync(path.join(sdk, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+    expect(engines).toBe('>=20');
+    for (const readme of [path.join(sdk, '..', 'README.md'), path.join(sdk, 'README.md')]) {
+      const sdkPart = readme.endsWith(path.join('sdk', 'README.md')) ? fs.readFileSync(readme, 'utf8') : sdkSection(fs.readFileSync(readme, 'utf8'));
+      expect(sdkPart, readme).toContain('Node.js 20 or later');
+      expect(sdkPart.match(/Node(\.js)? (1[0-9]|2[1-9])\b[^\n]*/g) ?? [], readme).toEqual([]);
+    }
+  });
+});
+
+/** The SDK's section of the top README (from its heading to the next of the same level). */
+function sdkSection(text: string): string {
+  const start = text.indexOf('\n## SDK');
+  return text.slice(start, text.indexOf('\n## ', start + 1));
+}
