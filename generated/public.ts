@@ -772,6 +772,17 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * @description An OFREP evaluation context that has a `targetingKey` (of any value here: its type is
+         *     checked by `OfrepEvaluationContext`). A context with members must be one. It states no
+         *     type: a context that is not an object is refused by `OfrepEvaluationContext` as not an
+         *     object, not as a context without a `targetingKey`.
+         */
+        OfrepContextWithTargetingKey: {
+            targetingKey: unknown;
+        } & {
+            [key: string]: unknown;
+        };
         /** @description OFREP evaluation success. */
         OfrepEvaluationSuccess: {
             key: string;
