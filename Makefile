@@ -94,9 +94,10 @@ $(CLIENTS_VENV_STAMP):
 	$(CLIENTS_VENV)/bin/pip install --quiet openapi-generator-cli==$(OPENAPI_GENERATOR_VERSION) $(PYTHON_CLIENT_PACKAGES)
 	touch $@
 
-# Clients of the served documents from openapi-generator (typescript-fetch, python), hey-api and
-# openapi-typescript + openapi-fetch: generated without warnings, compiled, and run through flows
-# that call every operation (test/generated-clients/run.ts). Output in .generated-clients/.
+# Clients of the served documents from openapi-generator (typescript-fetch, python, go, java native),
+# hey-api (alone and with zod) and openapi-typescript + openapi-fetch: generated without warnings,
+# compiled (Debian's Go and javac: .ci/run installs them), and run through flows that call every
+# operation (test/generated-clients/run.ts). Output in .generated-clients/.
 test-generated-clients: build $(CLIENTS_VENV_STAMP)
 	npx tsx test/generated-clients/run.ts
 

@@ -3,6 +3,7 @@
  * problems it reported: any warning or error, and any schema it had to name itself.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 
 export interface ToolRun {
@@ -39,9 +40,10 @@ export function run(command: string, args: string[], options: { cwd?: string; en
 }
 
 /**
- * The two warnings openapi-generator's python generator (7.26) gives for these documents, recognised
- * by message and caller (the logback configuration prints the caller under each message). No change
- * to the documents removes either without changing the wire contract:
+ * The warnings openapi-generator gives for these documents whatever they say, by generator,
+ * recognised by message and caller (the logback configuration prints the caller under each message).
+ * No change to the documents removes one without changing the wire contract.
+ * python (7.26):
  * - "Failed to get the schema name: null" comes from AbstractPythonCodegen.toDefaultValue, which
  *   calls ModelUtils.getSimpleRef(schema.$ref) before looking whether there is a $ref, for every
  *   property and parameter, and again for the schema a $ref resolves to: a document whose one
@@ -50,17 +52,39 @@ export function run(command: string, args: string[], options: { cwd?: string; en
  *   which makes a model name of every parameter's name, here the `from` query parameter of the two
  *   audit-log lists (SPEC.md's name, sent by the console and by every existing client: renaming it
  *   would break them; no model named From exists, the python argument is `var_from`).
+ * go: the same two renamings for the `type` query parameter of the management lists (the Go
+ *   argument is `type_`; no model named Type exists).
+ * java: "Ignoring complex example on request body" (AbstractJavaCodegen): the generated API
+ *   documentation leaves out a request body's example object; the client itself is whole.
  */
-const knownPythonWarnings: Array<{ message: string; caller: string }> = [
-  {
-    message: 'WARN  o.o.codegen.utils.ModelUtils - Failed to get the schema name: null',
-    caller: 'org.openapitools.codegen.languages.AbstractPythonCodegen.toDefaultValue',
-  },
-  {
-    message: 'WARN  o.o.c.l.AbstractPythonCodegen - From (reserved word) cannot be used as model name. Renamed to ModelFrom',
-    caller: 'org.openapitools.codegen.DefaultCodegen.fromOperation',
-  },
-];
+const knownWarnings: Record<string, Array<{ message: string; caller: string }>> = {
+  python: [
+    {
+      message: 'WARN  o.o.codegen.utils.ModelUtils - Failed to get the schema name: null',
+      caller: 'org.openapitools.codegen.languages.AbstractPythonCodegen.toDefaultValue',
+    },
+    {
+      message: 'WARN  o.o.c.l.AbstractPythonCodegen - From (reserved word) cannot be used as model name. Renamed to ModelFrom',
+      caller: 'org.openapitools.codegen.DefaultCodegen.fromOperation',
+    },
+  ],
+  go: [
+    {
+      message: 'WARN  o.o.c.languages.AbstractGoCodegen - type (reserved word) cannot be used as parameter name. Renamed to type_',
+      caller: 'org.openapitools.codegen.DefaultCodegen.fromParameter',
+    },
+    {
+      message: 'WARN  o.o.c.languages.AbstractGoCodegen - type (reserved word) cannot be used as model name. Renamed to model_type',
+      caller: 'org.openapitools.codegen.languages.GoClientCodegen.toModelName',
+    },
+  ],
+  java: [
+    {
+      message: 'WARN  o.o.c.languages.AbstractJavaCodegen - Ignoring complex example on request body',
+      caller: 'org.openapitools.codegen.DefaultCodegen.fromRequestBody',
+    },
+  ],
+};
 
 /** Problems in openapi-generator output: warnings, errors, and inline schemas it named itself. */
 export function openapiGeneratorProblems(output: string, generator: string): string[] {
@@ -70,8 +94,7 @@ export function openapiGeneratorProblems(output: string, generator: string): str
     const line = lines[i] as string;
     const callers = lines.slice(i + 1, i + 4).filter((l) => l.startsWith('Caller+')).join(' ');
     if (/\] (WARN|ERROR) /.test(line)) {
-      const known =
-        generator === 'python' && knownPythonWarnings.some((k) => line.endsWith(k.message) && callers.includes(`Caller+1\t at ${k.caller}(`));
+      const known = (knownWarnings[generator] ?? []).some((k) => line.endsWith(k.message) && callers.includes(`Caller+1\t at ${k.caller}(`));
       if (!known) problems.push(`${line.trim()} ${callers.split('Caller+1')[1]?.trim() ?? ''}`.trim());
     } else if (line.includes('Inline schema created as')) {
       problems.push(line.replace(/ To have complete control.*$/, '').trim());
@@ -84,6 +107,14 @@ export interface Tools {
   root: string;
   openapiGenerator: string;
   logbackConfig: string;
+  /**
+   * What the Java client compiles and runs against, with no download: Debian (bookworm) packages
+   * Jackson 2.14 but neither jackson-datatype-jsr310 nor jackson-databind-nullable, which the
+   * `native` library needs, while openapi-generator's own jar bundles Jackson with jsr310 at one
+   * version; `@javax.annotation.Generated` comes from Debian's libgeronimo-annotation-1.3-spec-java.
+   * (The client is generated with `openApiNullable=false`, so it needs no jackson-databind-nullable.)
+   */
+  javaClasspath: string[];
 }
 
 export function tools(root: string): Tools {
@@ -91,7 +122,15 @@ export function tools(root: string): Tools {
     root,
     openapiGenerator: path.join(root, '.venv-clients/bin/openapi-generator-cli'),
     logbackConfig: path.join(root, 'test/generated-clients/openapi-generator-logback.xml'),
+    javaClasspath: [generatorJar(root), '/usr/share/java/geronimo-annotation-1.3-spec.jar'],
   };
+}
+
+/** The jar inside the openapi-generator-cli package of .venv-clients (lib/python3.x/site-packages). */
+function generatorJar(root: string): string {
+  const lib = path.join(root, '.venv-clients/lib');
+  const python = fs.existsSync(lib) ? fs.readdirSync(lib).find((name) => name.startsWith('python')) : undefined;
+  return path.join(lib, python ?? 'python3', 'site-packages/openapi_generator_cli/openapi-generator.jar');
 }
 
 /** `openapi-generator-cli validate`: passes only with "No validation issues detected." */
@@ -103,7 +142,7 @@ export async function openapiGeneratorValidate(t: Tools, spec: string): Promise<
 export async function openapiGenerate(
   t: Tools,
   spec: string,
-  generator: 'typescript-fetch' | 'python',
+  generator: 'typescript-fetch' | 'python' | 'go' | 'java',
   out: string,
   extra: string[] = [],
 ): Promise<string[]> {
@@ -115,9 +154,9 @@ export async function openapiGenerate(
   return problems;
 }
 
-/** @hey-api/openapi-ts with its defaults (types, SDK functions, fetch client). */
-export async function heyApiGenerate(t: Tools, spec: string, out: string): Promise<string[]> {
-  const result = await run(path.join(t.root, 'node_modules/.bin/openapi-ts'), ['-i', spec, '-o', out]);
+/** @hey-api/openapi-ts with its defaults (types, SDK functions, fetch client), or with the plugins given (`['-p', 'zod']`). */
+export async function heyApiGenerate(t: Tools, spec: string, out: string, plugins: string[] = []): Promise<string[]> {
+  const result = await run(path.join(t.root, 'node_modules/.bin/openapi-ts'), ['-i', spec, '-o', out, ...plugins]);
   const problems = result.output
     .split('\n')
     .filter((l) => /warn|error|✖|✗|⚠/i.test(l))
@@ -135,6 +174,35 @@ export async function openapiTypescriptGenerate(t: Tools, spec: string, out: str
     .map((l) => l.trim());
   if (result.code !== 0) problems.push(`exit code ${result.code}: ${result.output.trim()}`);
   return problems;
+}
+
+/**
+ * Go, as Debian packages it (golang-go; Debian's Go is older than the `go` line of the generated
+ * go.mod): GOPATH mode, the clients in `<gopath>/src/vexil/<name>`, their one dependency
+ * (gopkg.in/validator.v2) from Debian's golang-gopkg-validator.v2-dev in /usr/share/gocode, and no
+ * module download (GOPROXY=off). Builds `vexil/flow` (which imports both clients) into `binary`.
+ */
+export async function goBuild(gopath: string, binary: string): Promise<string[]> {
+  const result = await run('go', ['build', '-o', binary, 'vexil/flow'], {
+    env: { GO111MODULE: 'off', GOPATH: `${gopath}${path.delimiter}/usr/share/gocode`, GOFLAGS: '', GOPROXY: 'off' },
+  });
+  return result.code === 0 ? [] : result.output.trim().split('\n');
+}
+
+/** javac of every source under the given folders into `classes`; any warning or error is a problem. */
+export async function javaCompile(t: Tools, sources: string[], classes: string, classpath: string[] = []): Promise<string[]> {
+  const files = sources.flatMap((folder) => javaFiles(folder));
+  const result = await run('javac', ['-nowarn', '-encoding', 'UTF-8', '-d', classes, '-cp', [...classpath, ...t.javaClasspath].join(path.delimiter), ...files]);
+  const problems = result.output
+    .split('\n')
+    .filter((l) => l.trim() !== '' && !/^Note: /.test(l))
+    .map((l) => l.trim());
+  if (result.code !== 0 && problems.length === 0) problems.push(`exit code ${result.code}`);
+  return problems;
+}
+
+function javaFiles(folder: string): string[] {
+  return fs.readdirSync(folder, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.java')).map((f) => path.join(folder, f));
 }
 
 /** Runs jobs with at most `limit` at a time (openapi-generator is a JVM: two at a time on two cores). */

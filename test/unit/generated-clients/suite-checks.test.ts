@@ -20,6 +20,22 @@ describe('generated-clients suite: openapi-generator output', () => {
     ]);
   });
 
+  it('accepts the go and java generators’ known warnings only from those generators and callers', () => {
+    const goType = [
+      '[main] WARN  o.o.c.languages.AbstractGoCodegen - type (reserved word) cannot be used as parameter name. Renamed to type_',
+      'Caller+0\t at org.openapitools.codegen.languages.AbstractGoCodegen.toParamName(AbstractGoCodegen.java:268)',
+      'Caller+1\t at org.openapitools.codegen.DefaultCodegen.fromParameter(DefaultCodegen.java:5891)',
+    ].join('\n');
+    expect(openapiGeneratorProblems(goType, 'go')).toEqual([]);
+    expect(openapiGeneratorProblems(goType, 'java')).toHaveLength(1);
+    const javaExample = [
+      '[main] WARN  o.o.c.languages.AbstractJavaCodegen - Ignoring complex example on request body',
+      'Caller+0\t at org.openapitools.codegen.languages.AbstractJavaCodegen.setParameterExampleValue(AbstractJavaCodegen.java:1827)',
+    ];
+    expect(openapiGeneratorProblems([...javaExample, 'Caller+1\t at org.openapitools.codegen.DefaultCodegen.fromRequestBody(DefaultCodegen.java:8581)'].join('\n'), 'java')).toEqual([]);
+    expect(openapiGeneratorProblems([...javaExample, 'Caller+1\t at org.openapitools.codegen.DefaultCodegen.fromParameter(DefaultCodegen.java:1)'].join('\n'), 'java')).toHaveLength(1);
+  });
+
   it('reports any other warning or error, and every schema the generator had to name', () => {
     const output = [
       '[main] INFO  o.o.codegen.DefaultGenerator - Generating with dryRun=false',
