@@ -1825,7 +1825,8 @@ export interface paths {
          *     fails then is marked `failed`).
          *
          *     `url` must be https, or http when `VEXIL_WEBHOOK_ALLOW_HTTP` is true; hosts that resolve
-         *     to loopback, link-local or private addresses are refused unless
+         *     to loopback, link-local or private addresses (also spelled inside IPv6: IPv4-mapped or
+         *     -compatible, NAT64, 6to4, Teredo, ISATAP) are refused unless
          *     `VEXIL_WEBHOOK_ALLOW_PRIVATE` is true, when the subscription is saved and again at every
          *     attempt, which connects only to the addresses it checked. `environments` must name
          *     environments of the project (422 on `environments.N` otherwise).
