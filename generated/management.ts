@@ -4169,6 +4169,11 @@ export interface components {
     requestBodies: never;
     headers: {
         /**
+         * @description `no-store`: the answer carries a secret or a console session, so no cache may keep it (also on the operation's refusals).
+         * @example no-store
+         */
+        "Cache-Control-No-Store": "no-store";
+        /**
          * @description The challenge of a `401` (RFC 9110), always `Bearer realm="vexil"`.
          * @example Bearer realm="vexil"
          */
@@ -4724,6 +4729,7 @@ export interface operations {
             /** @description The created key, with its secret (shown only in this response). */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control-No-Store"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4969,6 +4975,7 @@ export interface operations {
             /** @description The created token, with its secret (shown only in this response). */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control-No-Store"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -5215,6 +5222,7 @@ export interface operations {
             /** @description The created token, with its secret (shown only in this response). */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control-No-Store"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -7171,6 +7179,7 @@ export interface operations {
             /** @description The session. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control-No-Store"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7198,6 +7207,7 @@ export interface operations {
             /** @description Signed in. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control-No-Store"];
                     /** @description The session cookie. */
                     "Set-Cookie"?: string;
                     [name: string]: unknown;
@@ -7227,6 +7237,7 @@ export interface operations {
             /** @description Signed out. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control-No-Store"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7255,6 +7266,7 @@ export interface operations {
             /** @description Changed; every session of the account has ended. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control-No-Store"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7368,6 +7380,7 @@ export interface operations {
             /** @description The subscription, with its secret (shown only this once). */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control-No-Store"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -27,6 +27,8 @@ export interface OperationSpec {
   secured: boolean;
   /** Whether the operation accepts an Idempotency-Key header (SPEC.md's P/U marks). */
   idempotent: boolean;
+  /** Whether its answers carry a secret or a session: a response declares `Cache-Control: no-store`. */
+  noStore: boolean;
 }
 
 export function readOperations(doc: OpenApiDocument): OperationSpec[] {
@@ -64,8 +66,17 @@ export function readOperations(doc: OpenApiDocument): OperationSpec[] {
         requiredScope: op['x-required-scope'] as string | undefined,
         secured: security.length > 0 && !security.some((requirement) => Object.keys(requirement as object).length === 0),
         idempotent: parameters.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key'),
+        noStore: declaresNoStore(op.responses),
       });
     }
   }
   return result;
+}
+
+/** Whether any response of an operation declares the `Cache-Control: no-store` header. */
+function declaresNoStore(responses: unknown): boolean {
+  return Object.values((responses ?? {}) as Record<string, { headers?: Record<string, { schema?: { enum?: unknown[] } }> }>).some((response) => {
+    const header = Object.entries(response.headers ?? {}).find(([name]) => name.toLowerCase() === 'cache-control')?.[1];
+    return header?.schema?.enum?.includes('no-store') === true;
+  });
 }

@@ -25,6 +25,7 @@ function operation(operationId: string, parameters: ParameterSpec[] = [], secure
     requiredScope: undefined,
     secured,
     idempotent: false,
+    noStore: false,
   };
 }
 
