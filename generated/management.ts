@@ -5301,7 +5301,8 @@ export interface operations {
                 /**
                  * @description Case-insensitive partial match on the flag key or name (Unicode lower-casing; a flag
                  *     matches when either contains the text). `%`, `_`, `\` and every other character are
-                 *     matched literally: there are no wildcards. Empty means no filter.
+                 *     matched literally: there are no wildcards. Empty means no filter. The NUL character
+                 *     (`%00`) is refused with 422 (code `invalid_query`), on every database alike.
                  */
                 search?: string;
             };
