@@ -23,6 +23,8 @@ export interface OperationSpec {
   bodyRequired: boolean;
   /** Management: the scope from `x-required-scope`; undefined when the operation is open. */
   requiredScope: string | undefined;
+  /** Management: further scopes from `x-also-required-scopes`, checked with the first. */
+  alsoRequiredScopes: string[];
   /** False for operations whose `security` is an empty list (api-docs) or allows no credential (`{}`: metrics). */
   secured: boolean;
   /** Whether the operation accepts an Idempotency-Key header (SPEC.md's P/U marks). */
@@ -64,6 +66,7 @@ export function readOperations(doc: OpenApiDocument): OperationSpec[] {
         bodySchema: body?.content?.['application/json']?.schema,
         bodyRequired: body?.required === true,
         requiredScope: op['x-required-scope'] as string | undefined,
+        alsoRequiredScopes: (op['x-also-required-scopes'] as string[] | undefined) ?? [],
         secured: security.length > 0 && !security.some((requirement) => Object.keys(requirement as object).length === 0),
         idempotent: parameters.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key'),
         noStore: declaresNoStore(op.responses),

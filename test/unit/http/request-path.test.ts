@@ -23,6 +23,7 @@ function operation(operationId: string, parameters: ParameterSpec[] = [], secure
     bodySchema: undefined,
     bodyRequired: false,
     requiredScope: undefined,
+    alsoRequiredScopes: [],
     secured,
     idempotent: false,
     noStore: false,
