@@ -113,8 +113,6 @@ describeEachDatabase('identifiers and e-mail addresses match exactly', (db) => {
     }
     // Nothing above revoked or deleted anything.
     expect((await app.request('GET', '/management/v1/projects', { token: member.token })).status).toBe(200);
-    const padded = await app.mgmt('GET', `/audit-logs?actor_ulid=${encodeURIComponent(`${token.ulid}  `)}`, undefined, { skipContract: true });
-    expect(padded.status).toBe(422);
     // The token still works: nothing above revoked it.
     expect((await app.request('GET', '/management/v1/projects', { token: token.token, skipContract: true })).status).toBe(403);
   });
