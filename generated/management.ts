@@ -1693,9 +1693,16 @@ export interface paths {
          *     the `vexil_session` cookie (HttpOnly, SameSite=Strict, Path=/, Secure behind https) and
          *     carries the session's `csrf_token`. Sessions end `VEXIL_SESSION_HOURS` after sign-in
          *     (default 12) or after `VEXIL_SESSION_IDLE_MINUTES` without a request (default 60), at
-         *     sign-out, and when the account's password changes or the account is deleted. Failed
-         *     sign-ins are limited per account (`VEXIL_SIGN_IN_ATTEMPTS`, default 10, per 15 minutes)
-         *     and per client IP (ten times that) with a 429 and `Retry-After`, and audited as
+         *     sign-out, and when the account's password changes or the account is deleted. The email
+         *     is trimmed and lower-cased before anything else, so every spelling is one account.
+         *     Failed sign-ins slow down the address that makes them, never lock the account: after
+         *     `VEXIL_SIGN_IN_ATTEMPTS` (default 10) failures on one account from one client address,
+         *     or ten times that from one address over all accounts, each further attempt from that
+         *     address waits a delay that doubles with every failure (1 s, 2 s, 4 s ... at most 15
+         *     minutes), answered 429 with `Retry-After`; the account's own failures delay only
+         *     addresses that have failed on it, so the right password from an address that has not
+         *     been failing signs in at once. Failures are forgotten 15 minutes after the last one.
+         *     Failures are audited as
          *     `auth.sign_in` with result `denied_auth` (the email tried is the entry's subject). A
          *     request from another origin is refused (403, code `csrf_failed`): the server's own
          *     origin is the one the request reached it at, or `VEXIL_PUBLIC_URL` when a proxy in front
