@@ -1693,9 +1693,16 @@ export interface paths {
          *     the `vexil_session` cookie (HttpOnly, SameSite=Strict, Path=/, Secure behind https) and
          *     carries the session's `csrf_token`. Sessions end `VEXIL_SESSION_HOURS` after sign-in
          *     (default 12) or after `VEXIL_SESSION_IDLE_MINUTES` without a request (default 60), at
-         *     sign-out, and when the account's password changes or the account is deleted. Failed
-         *     sign-ins are limited per account (`VEXIL_SIGN_IN_ATTEMPTS`, default 10, per 15 minutes)
-         *     and per client IP (ten times that) with a 429 and `Retry-After`, and audited as
+         *     sign-out, and when the account's password changes or the account is deleted. The email
+         *     is trimmed and lower-cased before anything else, so every spelling is one account.
+         *     Failed sign-ins slow down the address that makes them, never lock the account: after
+         *     `VEXIL_SIGN_IN_ATTEMPTS` (default 10) failures on one account from one client address,
+         *     or ten times that from one address over all accounts, each further attempt from that
+         *     address waits a delay that doubles with every failure (1 s, 2 s, 4 s ... at most 15
+         *     minutes), answered 429 with `Retry-After`; the account's own failures delay only
+         *     addresses that have failed on it, so the right password from an address that has not
+         *     been failing signs in at once. Failures are forgotten 15 minutes after the last one.
+         *     Failures are audited as
          *     `auth.sign_in` with result `denied_auth` (the email tried is the entry's subject). A
          *     request from another origin is refused (403, code `csrf_failed`): the server's own
          *     origin is the one the request reached it at, or `VEXIL_PUBLIC_URL` when a proxy in front
@@ -1825,7 +1832,8 @@ export interface paths {
          *     fails then is marked `failed`).
          *
          *     `url` must be https, or http when `VEXIL_WEBHOOK_ALLOW_HTTP` is true; hosts that resolve
-         *     to loopback, link-local or private addresses are refused unless
+         *     to loopback, link-local or private addresses (also spelled inside IPv6: IPv4-mapped or
+         *     -compatible, NAT64, 6to4, Teredo, ISATAP) are refused unless
          *     `VEXIL_WEBHOOK_ALLOW_PRIVATE` is true, when the subscription is saved and again at every
          *     attempt, which connects only to the addresses it checked. `environments` must name
          *     environments of the project (422 on `environments.N` otherwise).
@@ -4176,6 +4184,11 @@ export interface components {
     requestBodies: never;
     headers: {
         /**
+         * @description `no-store`: the answer carries a secret or a console session, so no cache may keep it (also on the operation's refusals).
+         * @example no-store
+         */
+        "Cache-Control-No-Store": "no-store";
+        /**
          * @description The challenge of a `401` (RFC 9110), always `Bearer realm="vexil"`.
          * @example Bearer realm="vexil"
          */
@@ -4731,6 +4744,7 @@ export interface operations {
             /** @description The created key, with its secret (shown only in this response). */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control-No-Store"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4976,6 +4990,7 @@ export interface operations {
             /** @description The created token, with its secret (shown only in this response). */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control-No-Store"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -5222,6 +5237,7 @@ export interface operations {
             /** @description The created token, with its secret (shown only in this response). */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control-No-Store"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -5300,7 +5316,8 @@ export interface operations {
                 /**
                  * @description Case-insensitive partial match on the flag key or name (Unicode lower-casing; a flag
                  *     matches when either contains the text). `%`, `_`, `\` and every other character are
-                 *     matched literally: there are no wildcards. Empty means no filter.
+                 *     matched literally: there are no wildcards. Empty means no filter. The NUL character
+                 *     (`%00`) is refused with 422 (code `invalid_query`), on every database alike.
                  */
                 search?: string;
             };
@@ -7178,6 +7195,7 @@ export interface operations {
             /** @description The session. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control-No-Store"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7205,6 +7223,7 @@ export interface operations {
             /** @description Signed in. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control-No-Store"];
                     /** @description The session cookie. */
                     "Set-Cookie"?: string;
                     [name: string]: unknown;
@@ -7234,6 +7253,7 @@ export interface operations {
             /** @description Signed out. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control-No-Store"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7262,6 +7282,7 @@ export interface operations {
             /** @description Changed; every session of the account has ended. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control-No-Store"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7375,6 +7396,7 @@ export interface operations {
             /** @description The subscription, with its secret (shown only this once). */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control-No-Store"];
                     [name: string]: unknown;
                 };
                 content: {

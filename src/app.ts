@@ -16,6 +16,7 @@ import { metricsEndpoint } from './observability/metrics-endpoint.js';
 import { requestMetrics } from './observability/request-metrics.js';
 import { serveApiReference } from './http/web/api-reference.js';
 import { consoleFiles } from './http/web/console-files.js';
+import { noSniff } from './http/web/security-headers.js';
 
 /**
  * The handler's request, built as one object literal (no spreads: this runs on every public
@@ -91,6 +92,7 @@ export function createApp(c: Composition): Koa {
   const serveConsole = consoleFiles();
   const health = healthEndpoints(knex, c.readiness);
   const metrics = metricsEndpoint(c.metrics, config.metrics);
+  app.use(noSniff);
   app.use(requestLog(logger));
   if (c.tracing) app.use(c.tracing.middleware);
   app.use(requestMetrics(c.metrics.requestDurations));

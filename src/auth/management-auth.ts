@@ -116,6 +116,9 @@ function groupEnvironments(list: Array<{ projectUlid: string; environmentUlid: s
   return map;
 }
 
+/** What a member's personal access token or session may do, as the management document states. */
+const memberScopes: ReadonlySet<Scope> = new Set(['projects:read', 'flags:read', 'flags:write', 'targets:read', 'targets:write']);
+
 /** The scope an operation requires (x-required-scope); `personal` = an owner's or admin's personal access token. */
 export function authorizeOperation(principal: ManagementPrincipal, requiredScope: string | undefined): void {
   if (requiredScope === undefined || requiredScope === 'none') return;
@@ -129,10 +132,11 @@ export function authorizeOperation(principal: ManagementPrincipal, requiredScope
     return;
   }
   const scope = requiredScope as Scope;
-  // Personal access tokens carry no scopes; members may do everything but administration.
+  // Personal access tokens and sessions carry no scopes: owners and admins may do everything,
+  // members only the work on flags and targets (not configuration or the audit logs).
   const allowed =
     principal.type !== 'management_token'
-      ? principal.account.role !== 'member' || scope !== 'config:write'
+      ? principal.account.role !== 'member' || memberScopes.has(scope)
       : hasScope(principal, scope);
   if (!allowed) throw new ForbiddenError(`This token lacks the ${scope} scope.`, scope);
 }
@@ -177,6 +181,9 @@ export function authenticateManagement(
 /** Pipeline stage: scope check (after rate limiting, so refused requests still count). */
 export async function authorizeManagement(ctx: Koa.Context, next: () => Promise<void>): Promise<void> {
   const state = operationState(ctx);
-  if (state.managementPrincipal) authorizeOperation(state.managementPrincipal, state.operation?.requiredScope);
+  if (state.managementPrincipal) {
+    authorizeOperation(state.managementPrincipal, state.operation?.requiredScope);
+    for (const scope of state.operation?.alsoRequiredScopes ?? []) authorizeOperation(state.managementPrincipal, scope);
+  }
   await next();
 }

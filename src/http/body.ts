@@ -1,6 +1,7 @@
 import type Koa from 'koa';
 import getRawBody from 'raw-body';
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from './errors.js';
+import { exceedsJsonDepth, MAX_JSON_INPUT_DEPTH } from './json-depth.js';
 
 const jsonType = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 const jsonWhiteSpaceOnly = /^[ \t\n\r]*$/;
@@ -30,6 +31,9 @@ export async function readJsonBody(ctx: Koa.Context, limitBytes: number): Promis
   }
   // Only JSON's own white space makes an empty body; anything else (a form feed) must parse.
   if (jsonWhiteSpaceOnly.test(text)) return undefined;
+  if (exceedsJsonDepth(text)) {
+    throw new BadRequestError(`Request body nests arrays and objects more than ${MAX_JSON_INPUT_DEPTH} levels deep.`);
+  }
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { digestSecret, digestsEqual } from '../auth/secrets.js';
 import { errorMiddleware } from '../http/error-middleware.js';
 import { MethodNotAllowedError, NotFoundError, UnauthorizedError } from '../http/errors.js';
+import { noSniff } from '../http/web/security-headers.js';
 import type { Metrics } from './metrics.js';
 
 /** Where and for whom /metrics answers (VEXIL_METRICS_TOKEN, VEXIL_METRICS_PORT). */
@@ -55,6 +56,7 @@ export function metricsEndpoint(metrics: Metrics, settings: MetricsSettings, onM
 export function metricsApp(metrics: Metrics, settings: MetricsSettings, logger: Logger): Koa {
   const app = new Koa();
   const endpoint = metricsEndpoint(metrics, settings, true);
+  app.use(noSniff);
   app.use(errorMiddleware(logger));
   app.use(async (ctx) => {
     if (await endpoint(ctx)) return;

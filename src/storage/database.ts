@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
+import { createTablesWithBinaryCollation } from './binary-collation.js';
 
 export type Dialect = 'sqlite' | 'mysql';
 
@@ -171,6 +172,7 @@ export function openDatabase(url: string, timeouts: DatabaseTimeouts = defaultTi
       },
     });
     queryLimits.set(knex, limit);
+    createTablesWithBinaryCollation(knex);
     return { knex, dialect: 'mysql' };
   }
   throw new Error(`DATABASE_URL must start with sqlite: or mysql:// (got "${url.split(':')[0]}:...")`);

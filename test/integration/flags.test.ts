@@ -403,6 +403,15 @@ describeEachDatabase('flags', (db) => {
       expect(await search('BACK\\S')).toEqual(['back']);
     });
 
+    it('refuses a NUL in the search text with 422, on every database alike, instead of matching everything', async () => {
+      for (const text of ['%00', 'a%00zzz', '%00%00']) {
+        const res = await list(`?search=${text}`);
+        expect(res.status, text).toBe(422);
+        expect(res.body).toMatchObject({ status: 'error', code: 'invalid_query' });
+      }
+      expect((await list('?search=a%01zzz')).body.data).toEqual([]);
+    });
+
     it('folds the case of non-ASCII letters too', async () => {
       const p = await createProject(app);
       await createFlag(p, { key: 'umlaut', name: 'Ärger über Öl', type: 'boolean' });

@@ -1,7 +1,7 @@
 import type { FeatureDeps, FeatureParts } from '../feature.js';
 import { consoleSessionController } from './controller.js';
 import { ConsoleSessionService } from './service.js';
-import { SignInLimiter } from './sign-in-limiter.js';
+import { SignInThrottle } from './sign-in-throttle.js';
 import { ConsoleSessionStore } from './store.js';
 
 /** Built once in the composition root: the authentication stage and the handlers share it. */
@@ -9,8 +9,8 @@ export function buildConsoleSessionService(deps: Pick<FeatureDeps, 'knex' | 'clo
   const { sessions } = deps.config;
   return new ConsoleSessionService(
     new ConsoleSessionStore(deps.knex),
-    // One address may try several accounts (an office behind one NAT): ten times the account limit.
-    { account: new SignInLimiter(sessions.signInAttempts, 15 * 60_000), ip: new SignInLimiter(sessions.signInAttempts * 10, 15 * 60_000) },
+    // One address may try several accounts (an office behind one NAT): ten times the account's free failures.
+    new SignInThrottle({ freeFailures: sessions.signInAttempts, freeAddressFailures: sessions.signInAttempts * 10, windowMs: 15 * 60_000 }),
     deps.clock,
     { absoluteMs: sessions.hours * 3_600_000, idleMs: sessions.idleMinutes * 60_000, temporaryPasswordDays: sessions.temporaryPasswordDays, publicOrigin: deps.config.publicOrigin },
   );

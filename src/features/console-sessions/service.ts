@@ -7,7 +7,7 @@ import { ForbiddenError, NotFoundError, RateLimitedError, UnauthorizedError, Val
 import { newId } from '../../ids.js';
 import type { Auditor } from '../projects/admin-common.js';
 import { hashPassword, temporaryPasswordUntil, verifyPassword } from './passwords.js';
-import type { SignInLimiter } from './sign-in-limiter.js';
+import type { SignInThrottle } from './sign-in-throttle.js';
 import type { ConsoleSessionStore, SessionAccount } from './store.js';
 
 export interface SessionSettings {
@@ -42,6 +42,11 @@ function checkNewPassword(field: string, password: string): void {
   if (password.length > 200) throw ValidationError.field(field, `The ${field} field must be at most 200 characters long.`);
 }
 
+/** An e-mail address as accounts store it: without surrounding white space, in lower case. */
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
 /**
  * Console sign-in: email and password (scrypt), sessions held in an HttpOnly cookie whose secret
  * is stored only as a digest. A session acts with its account's own rights, like the account's
@@ -50,8 +55,8 @@ function checkNewPassword(field: string, password: string): void {
 export class ConsoleSessionService {
   constructor(
     private readonly store: ConsoleSessionStore,
-    /** Failed sign-ins per account (email) and, with a higher limit, per client IP. */
-    private readonly limiters: { account: SignInLimiter; ip: SignInLimiter },
+    /** Growing delays after failed sign-ins, per client address and per account. */
+    private readonly throttle: SignInThrottle,
     private readonly clock: Clock,
     private readonly settings: SessionSettings,
   ) {}
@@ -70,16 +75,15 @@ export class ConsoleSessionService {
 
   /** Checks the password and opens a session; the caller sets the cookie from `secret`. */
   async signIn(email: string, password: string, clientIp: string): Promise<{ secret: string; session: ConsoleSession; principal: ManagementPrincipal }> {
-    const accountKey = [email.toLowerCase()];
-    const ipKey = [clientIp];
-    const wait = Math.max(this.limiters.account.retryAfter(accountKey), this.limiters.ip.retryAfter(ipKey));
+    // Normalised once, here where it enters: every spelling of an address is one account and one count.
+    const normalised = normaliseEmail(email);
+    const wait = this.throttle.retryAfter(normalised, clientIp);
     if (wait > 0) throw new RateLimitedError(wait);
-    const account = await this.store.accountByEmail(email);
+    const account = await this.store.accountByEmail(normalised);
     // The same work and the same answer whether or not the email exists.
     const valid = await verifyPassword(password, account?.password_hash ?? 'scrypt$65536$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAA');
     if (!account || !valid) {
-      this.limiters.account.fail(accountKey);
-      this.limiters.ip.fail(ipKey);
+      this.throttle.failed(normalised, clientIp);
       throw new UnauthorizedError('Wrong email or password.', 'auth.sign_in');
     }
     if (account.password_temporary_until !== null && account.password_temporary_until <= this.clock.now().toISOString()) {
@@ -88,7 +92,7 @@ export class ConsoleSessionService {
         'auth.sign_in',
       );
     }
-    this.limiters.account.succeed(accountKey);
+    this.throttle.succeeded(normalised, clientIp);
     const secret = generateSecret('ses_');
     const now = this.clock.now();
     const row = {

@@ -11,6 +11,7 @@ import { BadRequestError, publicMessages } from '../../http/errors.js';
 import { createAjv } from '../../http/openapi/ajv.js';
 import type { OpenApiDocument } from '../../http/openapi/document.js';
 import { normaliseSchema } from '../../http/openapi/schema-normaliser.js';
+import { exceedsJsonDepth } from '../../http/json-depth.js';
 
 /** Header names (lower case) in precedence order: canonical first, then the aliases (specs/public.yaml). */
 export const contextHeaderNames = ['x-vexil-context', 'c'] as const;
@@ -42,7 +43,9 @@ function headerText(headers: Headers, name: string): string | undefined {
 
 const invalidJson = Symbol('invalid JSON');
 
+/** The JSON value of a header or query text; invalidJson when malformed or nested too deep. */
 function parseJson(text: string): unknown {
+  if (exceedsJsonDepth(text)) return invalidJson;
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -23,10 +23,14 @@ export interface OperationSpec {
   bodyRequired: boolean;
   /** Management: the scope from `x-required-scope`; undefined when the operation is open. */
   requiredScope: string | undefined;
+  /** Management: further scopes from `x-also-required-scopes`, checked with the first. */
+  alsoRequiredScopes: string[];
   /** False for operations whose `security` is an empty list (api-docs) or allows no credential (`{}`: metrics). */
   secured: boolean;
   /** Whether the operation accepts an Idempotency-Key header (SPEC.md's P/U marks). */
   idempotent: boolean;
+  /** Whether its answers carry a secret or a session: a response declares `Cache-Control: no-store`. */
+  noStore: boolean;
 }
 
 export function readOperations(doc: OpenApiDocument): OperationSpec[] {
@@ -62,10 +66,20 @@ export function readOperations(doc: OpenApiDocument): OperationSpec[] {
         bodySchema: body?.content?.['application/json']?.schema,
         bodyRequired: body?.required === true,
         requiredScope: op['x-required-scope'] as string | undefined,
+        alsoRequiredScopes: (op['x-also-required-scopes'] as string[] | undefined) ?? [],
         secured: security.length > 0 && !security.some((requirement) => Object.keys(requirement as object).length === 0),
         idempotent: parameters.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key'),
+        noStore: declaresNoStore(op.responses),
       });
     }
   }
   return result;
+}
+
+/** Whether any response of an operation declares the `Cache-Control: no-store` header. */
+function declaresNoStore(responses: unknown): boolean {
+  return Object.values((responses ?? {}) as Record<string, { headers?: Record<string, { schema?: { enum?: unknown[] } }> }>).some((response) => {
+    const header = Object.entries(response.headers ?? {}).find(([name]) => name.toLowerCase() === 'cache-control')?.[1];
+    return header?.schema?.enum?.includes('no-store') === true;
+  });
 }

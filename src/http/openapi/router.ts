@@ -94,6 +94,8 @@ export function buildApiRouter(api: ApiDefinition): { router: Router; operations
     const before = stagesFor(api.beforeValidation, op);
     const route = (ctx: Koa.Context): Promise<void> => {
       operationState(ctx).operation = op;
+      // Set first, so refusals and replays of an operation that hands out secrets are not kept either.
+      if (op.noStore) ctx.set('Cache-Control', 'no-store');
       return runStages(before, 0, ctx, validate);
     };
     router.register(op.routerPath, [op.method.toUpperCase()], route as Parameters<Router['register']>[2], {

@@ -16,29 +16,39 @@ const notBuilt = `<!doctype html>
 
 /**
  * The web console: files built by Vite into web/dist, served by Vexil itself. Hashed assets
- * (/assets/...) are cached for a year; index.html is revalidated every time, and every other GET
- * of a path outside the APIs answers it, so the console's own routes load on refresh.
+ * (/assets/...) are cached for a year; index.html is revalidated every time, and answers every
+ * other browser navigation to a path outside the APIs, so the console's own routes load on refresh.
  */
 export function consoleFiles(root = path.join(repoRoot(), 'web', 'dist')) {
   return (ctx: Koa.Context): boolean => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return false;
     if (apiPrefixes.some((prefix) => ctx.path === prefix.replace(/\/$/, '') || ctx.path.startsWith(prefix))) return false;
+    const file = ctx.path === '/' ? undefined : fileBelow(root, ctx.path);
+    if (file) {
+      setPageSecurityHeaders(ctx);
+      sendFile(ctx, file, ctx.path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+      return true;
+    }
+    // A missing asset is a 404, not the page: a stale bundle must not be answered with HTML;
+    // nor is any request but a browser's navigation (a JSON client gets the API's 404).
+    if (ctx.path.startsWith('/assets/') || !(ctx.path === '/' || isHtmlNavigation(ctx))) return false;
     setPageSecurityHeaders(ctx);
     const index = path.join(root, 'index.html');
     if (!fs.existsSync(index)) {
       ctx.status = 503;
       ctx.type = 'text/html; charset=utf-8';
-      ctx.body = notBuilt;
+      ctx.body = notBuilt; // Koa sends no body to a HEAD
       return true;
     }
-    const file = ctx.path === '/' ? undefined : fileBelow(root, ctx.path);
-    if (file) {
-      sendFile(ctx, file, ctx.path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
-      return true;
-    }
-    // A missing asset is a 404, not the page: a stale bundle must not be answered with HTML.
-    if (ctx.path.startsWith('/assets/')) return false;
     sendFile(ctx, index, 'no-cache');
     return true;
   };
+}
+
+/**
+ * A browser loading a page: it names text/html in Accept (every browser does for a navigation)
+ * or says so in Sec-Fetch-Mode. A bare wildcard Accept (curl, SDKs) is not a navigation.
+ */
+function isHtmlNavigation(ctx: Koa.Context): boolean {
+  return ctx.get('sec-fetch-mode') === 'navigate' || /(^|[,\s])text\/html\b/i.test(ctx.get('accept'));
 }

@@ -24,3 +24,12 @@ export function setPageSecurityHeaders(ctx: Koa.Context): void {
   ctx.set('Referrer-Policy', 'same-origin');
   ctx.set('X-Frame-Options', 'DENY');
 }
+
+/**
+ * The outermost middleware of every application: no answer (API, error, file, page, health) may
+ * be sniffed into another content type than the one it declares.
+ */
+export const noSniff: Koa.Middleware = (ctx, next) => {
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  return next();
+};

@@ -36,9 +36,11 @@ export function fileBelow(root: string, urlPath: string): string | undefined {
 
 /** Sends a file with its content type and the given caching. */
 export function sendFile(ctx: Koa.Context, file: string, cacheControl: string): void {
+  // A HEAD answers as its GET would, 200 with the length, without opening the file (a null body
+  // set after the status would turn it into a 204).
+  if (ctx.method !== 'HEAD') ctx.body = fs.createReadStream(file);
   ctx.status = 200;
   ctx.set('Cache-Control', cacheControl);
   ctx.type = contentTypes[path.extname(file)] ?? 'application/octet-stream';
   ctx.length = fs.statSync(file).size;
-  ctx.body = ctx.method === 'HEAD' ? null : fs.createReadStream(file);
 }

@@ -60,4 +60,31 @@ describe('console files', () => {
     expect(await escape.text()).not.toBe('secret');
     expect((await fetch(`${base}/`, { method: 'POST' })).status).toBe(404);
   });
+
+  it('answers only browser navigations with the page: a JSON or wildcard client of an unknown path gets the 404', async () => {
+    for (const accept of ['text/html,application/xhtml+xml,*/*;q=0.8', 'text/html']) {
+      const page = await fetch(`${base}/projects/shop`, { headers: { accept } });
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    }
+    for (const accept of ['application/json', '*/*']) {
+      const res = await fetch(`${base}/definitely-not-a-path`, { headers: { accept } });
+      expect(res.status, accept).toBe(404);
+      expect(await res.json()).toEqual({ status: 'error', message: 'Not found.' });
+    }
+    // The page itself and real files answer every client.
+    expect((await fetch(`${base}/`, { headers: { accept: 'application/json' } })).status).toBe(200);
+    expect((await fetch(`${base}/assets/main-abc123.js`, { headers: { accept: '*/*' } })).status).toBe(200);
+  });
+
+  it('answers HEAD as GET, 200 with the length and no body', async () => {
+    for (const path of ['/', '/assets/main-abc123.js']) {
+      const get = await fetch(base + path);
+      const head = await fetch(base + path, { method: 'HEAD' });
+      expect(head.status, path).toBe(200);
+      expect(head.headers.get('content-length'), path).toBe(get.headers.get('content-length'));
+      expect(head.headers.get('content-type'), path).toBe(get.headers.get('content-type'));
+      expect(await head.text()).toBe('');
+    }
+  });
 });

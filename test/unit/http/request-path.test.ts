@@ -23,8 +23,10 @@ function operation(operationId: string, parameters: ParameterSpec[] = [], secure
     bodySchema: undefined,
     bodyRequired: false,
     requiredScope: undefined,
+    alsoRequiredScopes: [],
     secured,
     idempotent: false,
+    noStore: false,
   };
 }
 

@@ -62,3 +62,44 @@ describe('webhook addresses inside IPv6', () => {
     expect(isPrivateAddress('fec0::1')).toBe(true);
   });
 });
+
+describe('webhook addresses in every IPv6 spelling of a private IPv4 address', () => {
+  const strict = { allowHttp: true, allowPrivate: false };
+
+  it('are refused when saved, without private targets allowed', async () => {
+    for (const host of [
+      '[::127.0.0.1]', // IPv4-compatible
+      '[::10.0.0.1]',
+      '[2002:7f00:1::]', // 6to4 of 127.0.0.1
+      '[2002:a9fe:a9fe::1]', // 6to4 of 169.254.169.254
+      '[2001:0:4136:e378:8000:63bf:80ff:fffe]', // Teredo, client 127.0.0.1
+      '[2001:0:7f00:1::1]', // Teredo, server 127.0.0.1
+      '[64:ff9b::a9fe:a9fe]', // NAT64 of 169.254.169.254
+      '[64:ff9b:1::a00:1]', // local-use NAT64
+      '[::ffff:0:7f00:1]', // RFC 6145
+      '[fe80::200:5efe:7f00:1]', // ISATAP under a link-local prefix
+      '[2001:db8::5efe:c0a8:101]', // ISATAP under a public prefix, 192.168.1.1
+      '[::]',
+      '[ff02::1]',
+      '[100::1]', // discard
+      '0x7f.1', // WHATWG URL spelling of 127.0.0.1
+      '2130706433',
+    ]) {
+      expect(await refuseWebhookUrl(`http://${host}/`, strict), host).toMatch(/loopback, link-local or private address/);
+      expect(await refuseWebhookUrl(`http://${host}/`, { ...strict, allowPrivate: true }), host).toBeUndefined();
+    }
+  });
+
+  it('are accepted when every address they carry is public', async () => {
+    const { isPrivateAddress } = await import('../../../src/features/webhooks/url-guard.js');
+    for (const address of ['2002:cb00:7107::1', '64:ff9b::cb00:7107', '::ffff:203.0.113.7', '2001:0:cb00:7107:8000:63bf:34ff:8ef8', '2606:4700::1111', '8.8.8.8']) {
+      expect(isPrivateAddress(address), address).toBe(false);
+    }
+  });
+
+  it('are refused at delivery time when a name resolves to one', async () => {
+    const { vetWebhookHost } = await import('../../../src/features/webhooks/url-guard.js');
+    const resolve = async () => [{ address: '2002:7f00:1::1', family: 6 as const }];
+    expect(await vetWebhookHost('hooks.example.com', strict, resolve)).toMatch(/private address/);
+  });
+});

@@ -75,11 +75,11 @@ export function App() {
           <Link to="/projects" aria-current={path === '/' || within(path, '/projects') ? 'page' : undefined}>
             Projects
           </Link>
-          <Link to="/audit" aria-current={within(path, '/audit') ? 'page' : undefined}>
-            Audit log
-          </Link>
           {session.account.role !== 'member' ? (
             <>
+              <Link to="/audit" aria-current={within(path, '/audit') ? 'page' : undefined}>
+                Audit log
+              </Link>
               <Link to="/tokens" aria-current={within(path, '/tokens') ? 'page' : undefined}>
                 Tokens
               </Link>

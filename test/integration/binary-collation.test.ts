@@ -1,0 +1,133 @@
+import { randomBytes } from 'node:crypto';
+import knexFactory, { type Knex } from 'knex';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrations } from '../../db/migrations/index.js';
+import { openDatabase } from '../../src/storage/database.js';
+import { migrateToLatest } from '../../src/storage/migrate.js';
+import { describeEachDatabase, testDatabases } from '../support/databases.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { createAccountWithToken, createManagementToken } from './admin-support.js';
+
+const mysqlBase = process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
+const onMariadb = testDatabases.some((db) => db.name === 'mariadb');
+const silent = pino({ level: 'silent' });
+
+/** A database made as an administrator would by hand: utf8mb4 with the server's default collation. */
+async function defaultCollationDatabase(): Promise<{ name: string; url: string; drop(): Promise<void> }> {
+  const name = `vexil_c_${randomBytes(6).toString('hex')}`;
+  const admin = knexFactory({ client: 'mysql2', connection: { uri: mysqlBase } as never });
+  try {
+    await admin.raw(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4`);
+  } finally {
+    await admin.destroy();
+  }
+  return {
+    name,
+    url: `${mysqlBase}/${name}`,
+    drop: async () => {
+      const k = knexFactory({ client: 'mysql2', connection: { uri: mysqlBase } as never });
+      await k.raw(`DROP DATABASE IF EXISTS \`${name}\``).finally(() => k.destroy());
+    },
+  };
+}
+
+/** Text columns (and tables) of the database whose collation is not utf8mb4_bin. */
+async function nonBinary(knex: Knex, schema: string): Promise<string[]> {
+  const [columns] = (await knex.raw(
+    "SELECT CONCAT(TABLE_NAME, '.', COLUMN_NAME, ' ', COLLATION_NAME) AS c FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND COLLATION_NAME IS NOT NULL AND COLLATION_NAME <> 'utf8mb4_bin'",
+    [schema],
+  )) as [Array<{ c: string }>];
+  const [tables] = (await knex.raw(
+    "SELECT CONCAT(TABLE_NAME, ' ', TABLE_COLLATION) AS c FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_COLLATION <> 'utf8mb4_bin'",
+    [schema],
+  )) as [Array<{ c: string }>];
+  return [...columns, ...tables].map((r) => r.c);
+}
+
+describe.runIf(onMariadb)('MariaDB: every table and column compares exactly', () => {
+  it('a database made by the previous release is converted, its rows kept, and lookups become exact', async () => {
+    const database = await defaultCollationDatabase();
+    // The previous release: migrations up to 0011, on a connection that names only the charset.
+    const previous = knexFactory({ client: 'mysql2', connection: { uri: database.url, charset: 'utf8mb4' } as never });
+    const names = Object.keys(migrations).filter((name) => name < '0012');
+    try {
+      await previous.migrate.latest({
+        migrationSource: { getMigrations: async () => names, getMigrationName: (n: string) => n, getMigration: async (n: string) => migrations[n]! },
+      });
+      expect(await nonBinary(previous, database.name)).toContain('accounts.email utf8mb4_general_ci');
+      const now = '2026-01-01T00:00:00.000Z';
+      await previous('accounts').insert({ ulid: 'usr_01J00000000000000000000001', name: 'Ada', email: 'ada@example.com', role: 'owner', created_at: now, updated_at: now });
+      expect(await previous('accounts').where('email', 'ADA@example.com').first()).toBeDefined();
+    } finally {
+      await previous.destroy();
+    }
+
+    const { knex } = openDatabase(database.url);
+    try {
+      await migrateToLatest(knex, silent);
+      expect(await nonBinary(knex, database.name)).toEqual([]);
+      expect(await knex('accounts').where('email', 'ada@example.com').first('name')).toEqual({ name: 'Ada' });
+      expect(await knex('accounts').where('email', 'ADA@example.com').first()).toBeUndefined();
+      expect(await knex('accounts').where('ulid', 'USR_01J00000000000000000000001').first()).toBeUndefined();
+    } finally {
+      await knex.destroy();
+      await database.drop();
+    }
+  });
+
+  it('a new database with a case-insensitive default gets binary tables, also for tables made later', async () => {
+    const database = await defaultCollationDatabase();
+    const { knex } = openDatabase(database.url);
+    try {
+      await migrateToLatest(knex, silent);
+      await knex.schema.createTable('made_later', (t) => {
+        t.string('name', 20);
+      });
+      expect(await nonBinary(knex, database.name)).toEqual([]);
+    } finally {
+      await knex.destroy();
+      await database.drop();
+    }
+  });
+});
+
+describeEachDatabase('identifiers and e-mail addresses match exactly', (db) => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp(db);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('a ulid in another case or with spaces names nothing, DELETE included', async () => {
+    const token = await createManagementToken(app, ['flags:read']);
+    const member = await createAccountWithToken(app, 'member', []);
+    for (const variant of [token.ulid.toUpperCase(), `${token.ulid}%20%20`, token.ulid.replace('mgt_', 'MGT_'), token.ulid.toLowerCase()]) {
+      const del = await app.mgmt('DELETE', `/tokens/${variant}`, undefined, { skipContract: true });
+      expect(del.status, `${variant} ${JSON.stringify(del.body)}`).toBe(404);
+    }
+    for (const variant of [member.ulid.toUpperCase(), `${member.ulid}%20`]) {
+      expect((await app.mgmt('DELETE', `/accounts/${variant}`, undefined, { skipContract: true })).status, variant).toBe(404);
+    }
+    // Nothing above revoked or deleted anything.
+    expect((await app.request('GET', '/management/v1/projects', { token: member.token })).status).toBe(200);
+    // The token still works: nothing above revoked it.
+    expect((await app.request('GET', '/management/v1/projects', { token: token.token, skipContract: true })).status).toBe(403);
+  });
+
+  it('e-mail addresses are stored in lower case and refused when not valid', async () => {
+    const email = `Mixed.${Date.now()}@Example.TEST`;
+    const created = await app.mgmt('POST', '/accounts', { name: 'Mixed', email, role: 'admin' });
+    expect(created.status).toBe(200);
+    expect(created.body.data.email).toBe(email.toLowerCase());
+    const again = await app.mgmt('POST', '/accounts', { name: 'Again', email: email.toUpperCase(), role: 'admin' });
+    expect(again.status).toBe(422);
+    for (const invalid of [` ${email}`, `${email}   `, 'not an address', 'a@b@c.test']) {
+      const res = await app.mgmt('POST', '/accounts', { name: 'Bad', email: invalid, role: 'admin' });
+      expect(res.status, invalid).toBe(422);
+      expect(Object.keys(res.body.errors)).toEqual(['email']);
+    }
+  });
+});
