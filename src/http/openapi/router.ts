@@ -7,7 +7,7 @@ import { operationState } from '../operation.js';
 import type { LoadedDocument } from './document.js';
 import { readOperations, type OperationSpec } from './operations.js';
 import { runStages } from './stages.js';
-import { compileValidators } from './validators.js';
+import { compileValidators, type OperationValidators } from './validators.js';
 import { setJsonContentType } from '../json-response.js';
 
 /**
@@ -50,8 +50,10 @@ export function stagesFor(stages: readonly Stage[], op: OperationSpec): Stage[] 
 export function buildApiRouter(api: ApiDefinition): { router: Router; operations: OperationSpec[] } {
   const router = new Router();
   const operations = readOperations(api.document.dereferenced);
+  const compiled = compiledValidators(api.document);
   for (const op of operations) {
-    const validators = compileValidators(op);
+    const validators = compiled.get(op.operationId) ?? compileValidators(op);
+    compiled.set(op.operationId, validators);
     const handler = api.handlers[op.operationId];
 
     const invoke = async (ctx: Koa.Context): Promise<void> => {
@@ -101,6 +103,18 @@ export function buildApiRouter(api: ApiDefinition): { router: Router; operations
     });
   }
   return { router, operations };
+}
+
+const validatorsByDocument = new WeakMap<LoadedDocument, Map<string, OperationValidators>>();
+
+/** Validators hold no request state, so routers built on the same document share them. */
+function compiledValidators(document: LoadedDocument): Map<string, OperationValidators> {
+  let compiled = validatorsByDocument.get(document);
+  if (!compiled) {
+    compiled = new Map();
+    validatorsByDocument.set(document, compiled);
+  }
+  return compiled;
 }
 
 /** The query of an operation that declares no query parameters: a copy, as validation would give. */
