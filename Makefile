@@ -39,11 +39,30 @@ node_modules/.install-stamp: package.json package-lock.json $(NODE_SETUP)
 	$(NPM) ci --no-audit --no-fund --foreground-scripts
 	node --version > $@
 
-build: install
+# Each output is rebuilt only when one of its inputs changed (the stamps below), so `make start`
+# with nothing changed serves at once. The server and CLI output is emptied first, so a removed
+# source file leaves nothing behind in dist/.
+SERVER_STAMP := dist/.build-stamp
+SDK_STAMP := sdk/dist/.build-stamp
+CONSOLE_STAMP := web/dist/index.html
+SERVER_INPUTS := $(shell find src db generated cli/src -type f) tsconfig.json cli/tsconfig.json
+SDK_INPUTS := $(shell find sdk/src src/engine sdk/scripts -type f) sdk/tsconfig.json sdk/tsconfig.cjs.json sdk/package.json
+CONSOLE_INPUTS := $(shell find web/src -type f) web/index.html web/vite.config.ts web/tsconfig.json generated/management.ts
+
+build: $(SERVER_STAMP) $(SDK_STAMP) $(CONSOLE_STAMP)
+
+$(SERVER_STAMP): node_modules/.install-stamp $(SERVER_INPUTS)
+	rm -rf dist/src dist/db dist/generated dist/cli
 	npx tsc -p tsconfig.json
-	node sdk/scripts/build.mjs
 	npx tsc -p cli/tsconfig.json
 	chmod +x dist/cli/src/main.js
+	touch $@
+
+$(SDK_STAMP): node_modules/.install-stamp $(SDK_INPUTS)
+	node sdk/scripts/build.mjs
+	touch $@
+
+$(CONSOLE_STAMP): node_modules/.install-stamp $(CONSOLE_INPUTS)
 	npx vite build --config web/vite.config.ts --logLevel warn
 
 generate: install
