@@ -23,7 +23,7 @@ CLIENTS_VENV_STAMP := $(CLIENTS_VENV)/.stamp-$(OPENAPI_GENERATOR_VERSION)
 # mismatch"); use a newer interpreter from pyenv when the machine has one.
 PYTHON ?= $(shell for v in 3.13 3.12; do p=$$(ls -d $$HOME/.pyenv/versions/$$v*/bin/python3 2>/dev/null | tail -n 1); if [ -n "$$p" ]; then echo $$p; exit 0; fi; done; command -v python3)
 
-.PHONY: start install build generate check-generated lint-specs typecheck test test-unit-and-integration test-browser schemathesis test-generated-clients bench clean
+.PHONY: start install build generate check-generated lint-specs typecheck test test-unit-and-integration test-outside-in test-browser schemathesis test-generated-clients bench clean
 
 start: build
 	node dist/src/main.js
@@ -82,7 +82,15 @@ typecheck: install
 	npx tsc --noEmit -p cli/tsconfig.json
 	npx tsc --noEmit -p web/tsconfig.json
 
-test: check-generated lint-specs typecheck test-unit-and-integration test-browser schemathesis test-generated-clients
+# The quick static checks first (they fail fast), then two suites at a time: Vitest beside the
+# suites that drive a server process from outside (the console in Chromium, then Schemathesis,
+# then the generated clients). Each suite spends much of its time waiting on servers, databases
+# and browsers, so two side by side keep both cores busy. Each suite's output is printed whole
+# when it ends.
+test: check-generated lint-specs typecheck
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-unit-and-integration test-outside-in
+
+test-outside-in: test-browser schemathesis test-generated-clients
 
 # MariaDB and Redis are required here: a suite that needs one fails, naming it, when it is down
 # (instead of skipping). `make test VEXIL_REQUIRE_MARIADB=0 VEXIL_REQUIRE_REDIS=0` skips them.
