@@ -27,29 +27,6 @@ export function knexTransactor(knex: Knex): Transactor {
   return { transaction: (work) => inTransaction(knex, work) };
 }
 
-/** Anything with a state that can be put back (the fake stores of the unit tests). */
-export interface Snapshotting {
-  snapshot(): () => void;
-}
-
-/**
- * The transactor of the unit tests: no database, but a failed unit of work puts every given
- * fake store back as it was, as a rolled back transaction would.
- */
-export function fakeTransactor(...stores: Snapshotting[]): Transactor {
-  return {
-    async transaction(work) {
-      const restores = stores.map((s) => s.snapshot());
-      try {
-        return await work({} as Knex.Transaction);
-      } catch (error) {
-        for (const restore of restores) restore();
-        throw error;
-      }
-    },
-  };
-}
-
 const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 // Control characters other than tab, newline and carriage return have no place in a name.
 const controlCharacter = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;

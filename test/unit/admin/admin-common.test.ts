@@ -3,7 +3,7 @@ import { ResourceAccess, hasScope } from '../../../src/auth/principal.js';
 import { authorizeOperation } from '../../../src/auth/management-auth.js';
 import { ForbiddenError, ValidationError } from '../../../src/http/errors.js';
 import { futureExpiry, paginateInMemory, reachesWholeProject, TextRules } from '../../../src/features/projects/admin-common.js';
-import { granted, principal } from './world.js';
+import { granted, principal } from './principals.js';
 
 describe('TextRules', () => {
   it('accepts unicode and refuses blank names, control characters and lone surrogates', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { auditUlid } from '../../../src/audit/audit-ids.js';
 import { ResourceAccess } from '../../../src/auth/principal.js';
-import { FakeAuditLogStore } from '../../../src/features/audit-logs/fake-store.js';
+import { FakeAuditLogStore } from '../../fakes/audit-logs-store.js';
 import { purgeOldAuditEntries } from '../../../src/features/audit-logs/retention.js';
 import { AuditLogService, parseTime, toAuditEntry } from '../../../src/features/audit-logs/service.js';
 import type { ManagementAuditRow } from '../../../src/features/audit-logs/store-types.js';
