@@ -6,7 +6,7 @@ import { readApiKey } from '../../auth/public-auth.js';
 import { auditActionByOperation } from '../../audit/actions.js';
 import { describePublicAudit } from '../../audit/public-audit.js';
 import type { Context } from '../../engine/index.js';
-import { BadRequestError, OfrepError, UnprocessableError, ValidationError, publicMessages } from '../../http/errors.js';
+import { BadRequestError, OfrepError, InvalidQueryError, ValidationError, publicMessages } from '../../http/errors.js';
 import type { ManagementRequest, OperationResult, PublicRequest } from '../../http/operation.js';
 import type { StreamHub } from '../../runtime/stream-hub.js';
 import { findFlagEnvironment } from '../shared/lookup.js';
@@ -212,7 +212,7 @@ export function managementEvaluationHandlers({ service, decoder, knex }: Evaluat
         if (text === undefined || text === '') return null;
         const context = decoder.contextText(text);
         if (!context) {
-          throw new UnprocessableError(
+          throw new InvalidQueryError(
             'Invalid query parameter: context must be the JSON text of a Context object (type and identifier required).',
           );
         }

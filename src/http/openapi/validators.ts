@@ -1,4 +1,4 @@
-import { BadRequestError, emptyFieldErrors, NotFoundError, UnprocessableError, ValidationError, type FieldErrors } from '../errors.js';
+import { BadRequestError, emptyFieldErrors, NotFoundError, InvalidQueryError, ValidationError, type FieldErrors } from '../errors.js';
 import { NAME_PATTERN, NAME_PATTERN_MESSAGE } from './name-pattern.js';
 import { createAjv, type ErrorObject } from './ajv.js';
 import type { OperationSpec, ParameterSpec } from './operations.js';
@@ -43,7 +43,7 @@ export function compileValidators(op: OperationSpec): OperationValidators {
     },
     query(query) {
       const copy = { ...query };
-      if (!queryCheck(copy)) throw new UnprocessableError(`Invalid query parameter: ${describe(queryCheck.errors)}.`);
+      if (!queryCheck(copy)) throw new InvalidQueryError(`Invalid query parameter: ${describe(queryCheck.errors)}.`);
       return copy;
     },
     headers(headers) {
