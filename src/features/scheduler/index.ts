@@ -1,6 +1,6 @@
 import type { BackgroundTask } from '../../core.js';
 import { poller } from '../../poller.js';
-import type { FeatureDeps, FeatureParts } from '../feature.js';
+import type { FeatureDeps } from '../feature.js';
 import { createTargetPublisher } from '../targets/index.js';
 import { runScheduler, type SchedulerJobs } from './scheduler.js';
 
@@ -12,7 +12,7 @@ import { runScheduler, type SchedulerJobs } from './scheduler.js';
  * (src/features/targets), so each scheduled target is published once and each step taken once,
  * and all state lives in the database, so a restart neither loses nor repeats a due job.
  */
-export function createSchedulerFeature(deps: FeatureDeps): FeatureParts {
+export function createSchedulerFeature(deps: FeatureDeps) {
   const publisher = createTargetPublisher(deps);
   return { tasks: [schedulerTask(publisher, deps)] };
 }

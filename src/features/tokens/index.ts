@@ -1,6 +1,6 @@
 import type { CoreDeps } from '../../core.js';
 import { KnexEnvironmentStore } from '../environments/store.js';
-import type { FeatureDeps, FeatureParts } from '../feature.js';
+import type { FeatureDeps } from '../feature.js';
 import { knexTransactor } from '../projects/admin-common.js';
 import { KnexProjectStore } from '../projects/store.js';
 import { managementTokenHandlers } from './controller.js';
@@ -18,6 +18,6 @@ export function buildManagementTokenService(core: CoreDeps): ManagementTokenServ
   });
 }
 
-export function createTokensFeature(deps: FeatureDeps): FeatureParts {
+export function createTokensFeature(deps: FeatureDeps) {
   return { managementHandlers: managementTokenHandlers(buildManagementTokenService(deps)) };
 }

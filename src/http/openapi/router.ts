@@ -58,7 +58,7 @@ export function buildApiRouter(api: ApiDefinition): { router: Router; operations
 
     const invoke = async (ctx: Koa.Context): Promise<void> => {
       if (!handler) throw new NotImplementedError(op.operationId);
-      const result: OperationResult = await handler(api.buildRequest(ctx, op));
+      const result: OperationResult = await (handler as (request: unknown) => Promise<OperationResult>)(api.buildRequest(ctx, op));
       if (result.streamed) return;
       ctx.status = result.status ?? 200;
       if (result.headers) ctx.set(result.headers);
