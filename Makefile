@@ -23,7 +23,7 @@ CLIENTS_VENV_STAMP := $(CLIENTS_VENV)/.stamp-$(OPENAPI_GENERATOR_VERSION)
 # mismatch"); use a newer interpreter from pyenv when the machine has one.
 PYTHON ?= $(shell for v in 3.13 3.12; do p=$$(ls -d $$HOME/.pyenv/versions/$$v*/bin/python3 2>/dev/null | tail -n 1); if [ -n "$$p" ]; then echo $$p; exit 0; fi; done; command -v python3)
 
-.PHONY: start install build generate check-generated lint-specs typecheck test test-unit-and-integration test-outside-in test-browser schemathesis test-generated-clients bench clean
+.PHONY: start install build generate check-generated lint-specs lint format typecheck test test-unit-and-integration test-outside-in test-browser schemathesis test-generated-clients bench clean
 
 start: build
 	node dist/src/main.js
@@ -76,6 +76,14 @@ check-generated: install
 lint-specs: install
 	npx redocly lint specs/public.yaml specs/management.yaml
 
+# Biome (biome.json): the linter, and the formatter's check that every file is formatted.
+lint: install
+	npx biome check --max-diagnostics=50 .
+
+# Formats every file in place (what `make lint` checks).
+format: install
+	npx biome format --write .
+
 typecheck: install
 	npx tsc --noEmit -p tsconfig.test.json
 	npx tsc -p sdk/tsconfig.test.json
@@ -87,7 +95,7 @@ typecheck: install
 # then the generated clients). Each suite spends much of its time waiting on servers, databases
 # and browsers, so two side by side keep both cores busy. Each suite's output is printed whole
 # when it ends.
-test: check-generated lint-specs typecheck
+test: check-generated lint-specs lint typecheck
 	$(MAKE) --no-print-directory -j2 --output-sync=target test-unit-and-integration test-outside-in
 
 test-outside-in: test-browser schemathesis test-generated-clients

@@ -179,7 +179,6 @@ export class FakeTargetStore implements TargetStore {
   }
 
   private tx(): TargetTransaction {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias
     const store = this;
     const s = () => store.state;
     return {
