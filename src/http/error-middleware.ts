@@ -22,7 +22,7 @@ import {
 import { setJsonContentType } from './json-response.js';
 
 /**
- * The outermost middleware: the only place error bodies are written (SPEC.md section 7).
+ * The outermost middleware: the only place error bodies are written (their shapes: the error responses of specs/).
  * Field-keyed 422 for body validation, OFREP's own shape under /ofrep, the standard
  * `{status: "error", message}` envelope for everything else. Unexpected errors become a 500
  * without details; the log gets the stack.

@@ -16,7 +16,7 @@ export function emptyFieldErrors(): FieldErrors {
 
 /**
  * The machine-readable `code` of every error body (the ErrorCode enum of both documents): stable
- * names a client can act on, beside SPEC.md's human messages.
+ * names a client can act on, beside the human messages.
  */
 export type ErrorCode =
   | 'bad_request'
@@ -275,7 +275,7 @@ function summarise(errors: FieldErrors): string {
   return fields.length > 1 ? `${first} (and ${fields.length - 1} more error${fields.length > 2 ? 's' : ''})` : first;
 }
 
-/** Messages SPEC.md section 7 fixes for the public API. */
+/** Messages the public API documents (specs/public.yaml). */
 export const publicMessages = {
   invalidContext: 'Context was supplied but is invalid.',
   invalidKey: 'Invalid API key provided.',

@@ -31,7 +31,7 @@ export interface EnvironmentKeyServiceDeps {
   clock: Clock;
 }
 
-/** Keys of the public evaluation API (DESIGN.md sections 3 and 5). */
+/** Keys of the public evaluation API (specs/management.yaml, tag Environment keys). */
 export class EnvironmentKeyService {
   constructor(private readonly deps: EnvironmentKeyServiceDeps) {}
 

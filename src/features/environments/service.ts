@@ -48,7 +48,7 @@ export interface EnvironmentServiceDeps {
   clock: Clock;
 }
 
-/** Environments of a project (SPEC.md section 2, DESIGN.md section 5). */
+/** Environments of a project (specs/management.yaml, tag Environments). */
 export class EnvironmentService {
   constructor(private readonly deps: EnvironmentServiceDeps) {}
 

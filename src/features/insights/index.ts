@@ -4,7 +4,7 @@ import { InsightsService } from './service.js';
 import { KnexInsightsStore } from './store.js';
 
 /**
- * Insights (DESIGN.md section 5): a flag's freshness and counters per environment, stale flags,
+ * Insights (specs/management.yaml, tag Insights): a flag's freshness and counters per environment, stale flags,
  * default-value reports, observed context attributes. The telemetry itself is recorded by the
  * evaluation feature (src/features/evaluation) and written in batches (src/runtime).
  */

@@ -46,7 +46,7 @@ export interface ProjectServiceDeps {
   clock: Clock;
 }
 
-/** Projects (SPEC.md section 2; administration per DESIGN.md section 5). */
+/** Projects (specs/management.yaml, tag Projects). */
 export class ProjectService {
   constructor(private readonly deps: ProjectServiceDeps) {}
 

@@ -6,7 +6,7 @@ import { RateLimiter } from './limiter.js';
 import { managementRateLimit, publicRateLimit } from './stages.js';
 
 /**
- * Rate limits (SPEC.md section 8): public API per client IP, management API per token by tier.
+ * Rate limits (README; the X-RateLimit headers of specs/): public API per client IP, management API per token by tier.
  * Counters live in memory, or in Redis when REDIS_URL is set so that every instance enforces one
  * shared limit (keys under VEXIL_REDIS_PREFIX, so deployments sharing a Redis count apart).
  */

@@ -5,7 +5,7 @@ import { createTargetPublisher } from '../targets/index.js';
 import { runScheduler, type SchedulerJobs } from './scheduler.js';
 
 /**
- * The scheduler (DESIGN.md section 4): every VEXIL_SCHEDULER_INTERVAL_MS it publishes the
+ * The scheduler (specs/management.yaml, tag Rollouts): every VEXIL_SCHEDULER_INTERVAL_MS it publishes the
  * scheduled targets whose `scheduled_at` has come and advances automatic rollouts whose step
  * interval (VEXIL_ROLLOUT_STEP_MS) has passed, with audit actor `system`. It runs on every
  * instance: each change is claimed by a conditional update under the environment's row lock

@@ -10,7 +10,7 @@ export { TargetService } from './service.js';
 export { automaticSteps } from './rollout-steps.js';
 export type { AuditCommit, FlagEnvironment } from './service.js';
 
-/** Targets, publishing and rollouts (SPEC.md sections 3 and 4.2). */
+/** Targets, publishing and rollouts (specs/management.yaml, tags Targets and Rollouts). */
 export function createTargetsFeature(deps: FeatureDeps) {
   const service = new TargetService(new KnexTargetStore(deps.knex, deps.dialect), deps.clock, deps.config.rolloutStepMs);
   return { managementHandlers: targetHandlers(deps.knex, service) };

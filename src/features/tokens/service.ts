@@ -33,7 +33,7 @@ export interface ManagementTokenServiceDeps {
 }
 
 /**
- * Management tokens (DESIGN.md section 5). Only personal access tokens of owners and admins
+ * Management tokens (specs/management.yaml, tag Management tokens). Only personal access tokens of owners and admins
  * reach these operations (`x-required-scope: personal`, enforced by the scope check).
  */
 export class ManagementTokenService {

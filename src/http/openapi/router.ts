@@ -44,7 +44,7 @@ export function stagesFor(stages: readonly Stage[], op: OperationSpec): Stage[] 
 
 /**
  * One @koa/router router per document, built once: a route per operation whose validators are
- * compiled here, at start-up (DESIGN.md section 2 measured per-request routing as 20x too slow).
+ * compiled here, at start-up (routing built per request was measured 20x too slow).
  * Each route is one middleware: its stages are chained here, not composed per request.
  */
 export function buildApiRouter(api: ApiDefinition): { router: Router; operations: OperationSpec[] } {
