@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { storageFailureOf } from '../storage/db-errors.js';
 import type { ContextObservationDelta, DefaultReportDelta, FlagTelemetryDelta, TelemetryBatch } from './telemetry-buffer.js';
+import type { Db } from '../storage/db.js';
 
 /** Writes drained telemetry batches. */
 export interface TelemetryStore {
@@ -17,7 +18,6 @@ export const contextObservationLimits = {
 
 const ROWS_PER_STATEMENT = 200;
 
-type Db = Knex | Knex.Transaction;
 
 interface UpsertSpec {
   table: string;

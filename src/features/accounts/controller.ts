@@ -1,7 +1,7 @@
 import type { components, operations } from '../../../generated/management.js';
 import type { ManagementHandlers } from '../../http/handler-map.js';
 import type { ManagementRequest } from '../../http/operation.js';
-import { pageOf } from '../projects/admin-common.js';
+import { pageOf } from '../shared/paging.js';
 import type { AccountService } from './service.js';
 
 type Schemas = components['schemas'];

@@ -1,6 +1,6 @@
 import type { CoreDeps } from '../../core.js';
 import type { FeatureDeps } from '../feature.js';
-import { knexTransactor } from '../projects/admin-common.js';
+import { knexTransactor } from '../shared/transactions.js';
 import { KnexProjectStore } from '../projects/store.js';
 import { accountHandlers } from './controller.js';
 import { AccountService } from './service.js';

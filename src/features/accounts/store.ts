@@ -4,7 +4,7 @@ import { NotFoundError, ValidationError } from '../../http/errors.js';
 import { paginateByUlid, type Page, type PageRequest } from '../../http/pagination.js';
 import type { Dialect } from '../../storage/database.js';
 import { translateStorageErrors } from '../../storage/db-errors.js';
-import type { Db } from '../projects/admin-common.js';
+import type { Db } from '../../storage/db.js';
 import {
   accountListName,
   type Account,

@@ -3,7 +3,7 @@ import type { Stage } from '../../http/openapi/router.js';
 import { refreshBeforeAnswering } from '../../http/refresh-after-write.js';
 import { KnexEnvironmentStore } from '../environments/store.js';
 import { refreshBudgetMs, type FeatureDeps } from '../feature.js';
-import { knexTransactor } from '../projects/admin-common.js';
+import { knexTransactor } from '../shared/transactions.js';
 import { KnexProjectStore } from '../projects/store.js';
 import { environmentKeyHandlers } from './controller.js';
 import { EnvironmentKeyService } from './service.js';

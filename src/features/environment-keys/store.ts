@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { EnvironmentKeyKind } from '../../auth/principal.js';
 import { NotFoundError } from '../../http/errors.js';
 import { translateStorageErrors } from '../../storage/db-errors.js';
-import type { Db } from '../projects/admin-common.js';
+import type { Db } from '../../storage/db.js';
 import type { EnvironmentKey, EnvironmentKeyRecord, EnvironmentKeyStore } from './store-types.js';
 
 const columns = ['ulid', 'kind', 'name', 'masked_key', 'created_at', 'revoked_at'] as const;

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Page, PageRequest } from '../../http/pagination.js';
-import type { Db } from '../projects/admin-common.js';
+import type { Db } from '../../storage/db.js';
 
 /** An environment as the API shows it (specs/management.yaml, schema Environment). */
 export interface Environment {

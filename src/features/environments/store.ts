@@ -3,7 +3,7 @@ import { paginateByUlid, type Page, type PageRequest } from '../../http/paginati
 import { NotFoundError } from '../../http/errors.js';
 import { translateStorageErrors } from '../../storage/db-errors.js';
 import { bool } from '../shared/lookup.js';
-import type { Db } from '../projects/admin-common.js';
+import type { Db } from '../../storage/db.js';
 import { keyTaken } from '../projects/store.js';
 import {
   environmentListName,

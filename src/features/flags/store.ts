@@ -16,8 +16,8 @@ import type {
   FlagType,
   FlagValueInsert,
 } from './store-types.js';
+import type { Db } from '../../storage/db.js';
 
-type Db = Knex | Knex.Transaction;
 
 const flagColumns = [
   'ulid',

@@ -3,7 +3,7 @@ import { EnvironmentService } from '../environments/service.js';
 import { KnexEnvironmentStore } from '../environments/store.js';
 import type { FeatureDeps } from '../feature.js';
 import { KnexManagementTokenStore } from '../tokens/store.js';
-import { knexTransactor } from './admin-common.js';
+import { knexTransactor } from '../shared/transactions.js';
 import { projectHandlers } from './controller.js';
 import { ProjectService } from './service.js';
 import { KnexProjectStore } from './store.js';

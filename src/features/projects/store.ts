@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { ValidationError } from '../../http/errors.js';
 import { paginateByUlid, type Page, type PageRequest } from '../../http/pagination.js';
 import { translateStorageErrors } from '../../storage/db-errors.js';
-import type { Db } from './admin-common.js';
+import type { Db } from '../../storage/db.js';
 import { projectListName, type Project, type ProjectStore } from './store-types.js';
 
 const columns = ['ulid', 'key', 'name', 'description', 'created_at', 'updated_at'] as const;

@@ -8,8 +8,8 @@ import { inTransaction } from '../../storage/transaction.js';
 import { findProject, type ProjectRef } from '../shared/lookup.js';
 import { duplicateKey } from './errors.js';
 import type { SegmentRecord, SegmentRuleRecord, SegmentsReader, SegmentsStore, SegmentsWriter } from './store-types.js';
+import type { Db } from '../../storage/db.js';
 
-type Db = Knex | Knex.Transaction;
 
 interface SegmentRow {
   ulid: string;

@@ -1,7 +1,7 @@
 import type { CoreDeps } from '../../core.js';
 import { KnexEnvironmentStore } from '../environments/store.js';
 import type { FeatureDeps } from '../feature.js';
-import { knexTransactor } from '../projects/admin-common.js';
+import { knexTransactor } from '../shared/transactions.js';
 import { KnexProjectStore } from '../projects/store.js';
 import { managementTokenHandlers } from './controller.js';
 import { ManagementTokenService } from './service.js';

@@ -3,7 +3,7 @@ import type { Scope, Tier } from '../../auth/principal.js';
 import { UnauthorizedError, ValidationError } from '../../http/errors.js';
 import { paginateByUlid, type Page, type PageRequest } from '../../http/pagination.js';
 import { translateStorageErrors } from '../../storage/db-errors.js';
-import type { Db } from '../projects/admin-common.js';
+import type { Db } from '../../storage/db.js';
 import {
   grantInside,
   grantsView,
