@@ -89,8 +89,7 @@ export class WebhookService {
     if (refused) errors.add('url', refused, 'url_not_allowed');
     const keys = input.environments ?? [];
     if (keys.length > 0) {
-      const rows = (await db('environments').where('project_ulid', project.ulid).whereIn('key', keys).select('key')) as Array<{ key: string }>;
-      const known = new Set(rows.map((r) => r.key));
+      const known = await this.store.existingEnvironmentKeys(db, project.ulid, keys);
       keys.forEach((key, i) => {
         if (!known.has(key)) errors.add(`environments.${i}`, `Environment "${key}" does not exist in this project.`, 'reference_not_found');
       });

@@ -119,6 +119,12 @@ export class WebhookStore {
     );
   }
 
+  /** Which of `keys` name environments of the project. */
+  async existingEnvironmentKeys(db: Db, projectUlid: string, keys: string[]): Promise<Set<string>> {
+    const rows = (await db('environments').where('project_ulid', projectUlid).whereIn('key', keys).select('key')) as Array<{ key: string }>;
+    return new Set(rows.map((r) => r.key));
+  }
+
   async find(db: Db, projectUlid: string, ulid: string, options: { lock?: boolean } = {}): Promise<WebhookRecord | undefined> {
     const query = db('webhooks').where({ project_ulid: projectUlid, ulid }).first(webhookColumns);
     if (options.lock && this.dialect === 'mysql') query.forUpdate();
