@@ -23,7 +23,7 @@ CLIENTS_VENV_STAMP := $(CLIENTS_VENV)/.stamp-$(OPENAPI_GENERATOR_VERSION)
 # mismatch"); use a newer interpreter from pyenv when the machine has one.
 PYTHON ?= $(shell for v in 3.13 3.12; do p=$$(ls -d $$HOME/.pyenv/versions/$$v*/bin/python3 2>/dev/null | tail -n 1); if [ -n "$$p" ]; then echo $$p; exit 0; fi; done; command -v python3)
 
-.PHONY: start install build generate check-generated lint-specs typecheck test test-unit-and-integration test-browser schemathesis test-generated-clients bench clean
+.PHONY: start install build generate check-generated lint-specs lint format typecheck test test-unit-and-integration test-outside-in test-browser schemathesis test-generated-clients bench clean
 
 start: build
 	node dist/src/main.js
@@ -39,11 +39,30 @@ node_modules/.install-stamp: package.json package-lock.json $(NODE_SETUP)
 	$(NPM) ci --no-audit --no-fund --foreground-scripts
 	node --version > $@
 
-build: install
+# Each output is rebuilt only when one of its inputs changed (the stamps below), so `make start`
+# with nothing changed serves at once. The server and CLI output is emptied first, so a removed
+# source file leaves nothing behind in dist/.
+SERVER_STAMP := dist/.build-stamp
+SDK_STAMP := sdk/dist/.build-stamp
+CONSOLE_STAMP := web/dist/index.html
+SERVER_INPUTS := $(shell find src db generated cli/src -type f) tsconfig.json cli/tsconfig.json
+SDK_INPUTS := $(shell find sdk/src src/engine sdk/scripts -type f) sdk/tsconfig.json sdk/tsconfig.cjs.json sdk/package.json
+CONSOLE_INPUTS := $(shell find web/src -type f) web/index.html web/vite.config.ts web/tsconfig.json generated/management.ts
+
+build: $(SERVER_STAMP) $(SDK_STAMP) $(CONSOLE_STAMP)
+
+$(SERVER_STAMP): node_modules/.install-stamp $(SERVER_INPUTS)
+	rm -rf dist/src dist/db dist/generated dist/cli
 	npx tsc -p tsconfig.json
-	node sdk/scripts/build.mjs
 	npx tsc -p cli/tsconfig.json
 	chmod +x dist/cli/src/main.js
+	touch $@
+
+$(SDK_STAMP): node_modules/.install-stamp $(SDK_INPUTS)
+	node sdk/scripts/build.mjs
+	touch $@
+
+$(CONSOLE_STAMP): node_modules/.install-stamp $(CONSOLE_INPUTS)
 	npx vite build --config web/vite.config.ts --logLevel warn
 
 generate: install
@@ -57,13 +76,29 @@ check-generated: install
 lint-specs: install
 	npx redocly lint specs/public.yaml specs/management.yaml
 
+# Biome (biome.json): the linter, and the formatter's check that every file is formatted.
+lint: install
+	npx biome check --max-diagnostics=50 .
+
+# Formats every file in place (what `make lint` checks).
+format: install
+	npx biome format --write .
+
 typecheck: install
 	npx tsc --noEmit -p tsconfig.test.json
 	npx tsc -p sdk/tsconfig.test.json
 	npx tsc --noEmit -p cli/tsconfig.json
 	npx tsc --noEmit -p web/tsconfig.json
 
-test: check-generated lint-specs typecheck test-unit-and-integration test-browser schemathesis test-generated-clients
+# The quick static checks first (they fail fast), then two suites at a time: Vitest beside the
+# suites that drive a server process from outside (the console in Chromium, then Schemathesis,
+# then the generated clients). Each suite spends much of its time waiting on servers, databases
+# and browsers, so two side by side keep both cores busy. Each suite's output is printed whole
+# when it ends.
+test: check-generated lint-specs lint typecheck
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-unit-and-integration test-outside-in
+
+test-outside-in: test-browser schemathesis test-generated-clients
 
 # MariaDB and Redis are required here: a suite that needs one fails, naming it, when it is down
 # (instead of skipping). `make test VEXIL_REQUIRE_MARIADB=0 VEXIL_REQUIRE_REDIS=0` skips them.

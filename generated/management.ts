@@ -934,7 +934,7 @@ export interface paths {
         put?: never;
         /**
          * Create a flag value (environment path)
-         * @description The same operation as `createFlagValueForFlag`, at the path SPEC.md gives it. Values
+         * @description The same operation as `createFlagValueForFlag`, at a path under the environment. Values
          *     belong to the flag, not to an environment: the environment must exist (404 otherwise) but
          *     does not scope the value. See `createFlagValueForFlag` for the rules on `display`.
          *     Required scope: `flags:write`.
@@ -1067,7 +1067,7 @@ export interface paths {
         head?: never;
         /**
          * Make a value the flag's default (environment path)
-         * @description The same operation as `setDefaultFlagValueForFlag`, at the path SPEC.md gives it. The
+         * @description The same operation as `setDefaultFlagValueForFlag`, at a path under the environment. The
          *     default belongs to the flag, not to the environment: the environment must exist (404
          *     otherwise) but does not scope the change. No body.
          *     Required scope: `flags:write`.
@@ -3769,7 +3769,7 @@ export interface components {
          *     rollout step target.rollout_updated, reaching 100 % target.rollout_completed.
          *     Public API requests: `GET /v1/flags`, `GET /v1/flags/{flagKey}`, their twins
          *     `POST /v1/flags/evaluate` and `POST /v1/flags/{flagKey}/evaluate`, and both OFREP
-         *     evaluations (single and bulk) flag.evaluated (SPEC.md: a server-side evaluation is a
+         *     evaluations (single and bulk) flag.evaluated (a server-side evaluation is a
          *     "Flag evaluated" event);
          *     `POST /v1/flags/{flagKey}/usage` flag.used; `GET /v1/payload` and `POST /v1/payload`
          *     payload.retrieved;

@@ -18,7 +18,7 @@ import type { ReadinessState } from './http/operations/health.js';
 import { createEnvironmentKeysFeature } from './features/environment-keys/index.js';
 import { createEnvironmentsFeature } from './features/environments/index.js';
 import { createEvaluationFeature } from './features/evaluation/index.js';
-import type { FeatureDeps, FeatureFactory } from './features/feature.js';
+import type { FeatureDeps, FeatureFactory, FeatureParts } from './features/feature.js';
 import { createFlagValuesFeature } from './features/flag-values/index.js';
 import { createFlagsFeature } from './features/flags/index.js';
 import { createIdempotencyFeature } from './features/idempotency/index.js';
@@ -33,6 +33,7 @@ import { createTokensFeature } from './features/tokens/index.js';
 import { createWebhooksFeature } from './features/webhooks/index.js';
 import type { Stage } from './http/openapi/router.js';
 import type { HandlerMap } from './http/operation.js';
+import type { HandlersCover, ManagementOperations, PublicOperations } from './http/handler-map.js';
 import { loadDocument, type LoadedDocument } from './http/openapi/document.js';
 import { createLogger } from './logger.js';
 import { recordDatabaseMetrics } from './observability/database-metrics.js';
@@ -47,7 +48,7 @@ import { ensureMysqlDatabase } from './storage/mysql-database.js';
  * Every feature, in the order their stages run. The only place services are built:
  * handlers never construct services themselves.
  */
-const features: FeatureFactory[] = [
+const features = [
   createApiDocsFeature,
   createOperationsFeature,
   createRateLimitsFeature,
@@ -69,6 +70,16 @@ const features: FeatureFactory[] = [
   createWebhooksFeature,
   createAuditLogsFeature,
   createSchedulerFeature,
+] as const satisfies readonly FeatureFactory[];
+
+/** The operationIds the features together handle, in the management or the public document. */
+type Handled<Api extends 'managementHandlers' | 'publicHandlers'> = HandledBy<ReturnType<(typeof features)[number]>, Api>;
+type HandledBy<Parts, Api extends string> = Parts extends { [K in Api]?: infer Handlers } ? keyof NonNullable<Handlers> : never;
+type Holds<Check extends true> = Check;
+/** Fails the type check when an operation of a document has no handler, or a handler no operation. */
+export type EveryOperationHandled = [
+  Holds<HandlersCover<Handled<'managementHandlers'>, keyof ManagementOperations>>,
+  Holds<HandlersCover<Handled<'publicHandlers'>, keyof PublicOperations>>,
 ];
 
 export interface Composition {
@@ -167,7 +178,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     },
   };
   for (const factory of features) {
-    const parts = factory(deps);
+    const parts: FeatureParts = factory(deps);
     Object.assign(composition.publicHandlers, parts.publicHandlers);
     Object.assign(composition.managementHandlers, parts.managementHandlers);
     composition.publicStages.beforeAuthentication.push(...(parts.publicStages?.beforeAuthentication ?? []));

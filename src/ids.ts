@@ -1,7 +1,7 @@
 import { monotonicFactory } from 'ulid';
 import { pooledRandom } from './random-pool.js';
 
-/** Kind prefixes of every identifier Vexil issues (SPEC.md section 2, DESIGN.md section 3). */
+/** Kind prefixes of every identifier Vexil issues (the `ulid` patterns of specs/). */
 export const idPrefixes = {
   project: 'prj_',
   environment: 'env_',

@@ -1,7 +1,9 @@
-/* eslint-disable @typescript-eslint/no-explicit-any */
+type Listener = (...args: unknown[]) => void;
+
 /** A small typed event emitter (no Node import, so it runs in browsers). Listener errors are swallowed. */
 export class Emitter<E extends { [K in keyof E]: unknown[] }> {
-  private readonly listeners = new Map<keyof E, Set<(...args: any[]) => void>>();
+  /** Listeners by event; each set holds listeners of that event's arguments only (see `on`). */
+  private readonly listeners = new Map<keyof E, Set<Listener>>();
 
   /** Adds a listener; returns the function that removes it. */
   on<K extends keyof E>(event: K, listener: (...args: E[K]) => void): () => void {
@@ -10,7 +12,7 @@ export class Emitter<E extends { [K in keyof E]: unknown[] }> {
       set = new Set();
       this.listeners.set(event, set);
     }
-    set.add(listener);
+    set.add(listener as Listener);
     return () => this.off(event, listener);
   }
 
@@ -24,7 +26,7 @@ export class Emitter<E extends { [K in keyof E]: unknown[] }> {
   }
 
   off<K extends keyof E>(event: K, listener: (...args: E[K]) => void): void {
-    this.listeners.get(event)?.delete(listener);
+    this.listeners.get(event)?.delete(listener as Listener);
   }
 
   listenerCount<K extends keyof E>(event: K): number {
@@ -36,7 +38,7 @@ export class Emitter<E extends { [K in keyof E]: unknown[] }> {
     if (set === undefined) return;
     for (const listener of [...set]) {
       try {
-        listener(...args);
+        listener(...(args as unknown[]));
       } catch {
         // a failing listener must not break the SDK
       }

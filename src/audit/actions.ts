@@ -1,4 +1,4 @@
-/** The audit action of each management operation (SPEC.md section 4.2's list, plus administration). */
+/** The audit action of each management operation (specs/management.yaml, schema AuditAction). */
 export const auditActionByOperation: Record<string, string> = {
   listProjects: 'project.listed',
   createProject: 'project.created',
@@ -91,7 +91,7 @@ export const publicAuditActionByOperation: Record<string, string> = {
   getHealth: 'health.checked',
   getReadiness: 'readiness.checked',
   getMetrics: 'metrics.read',
-  // SPEC.md section 6: a direct call of GET /v1/flags is a "Flag evaluated" event, like GET /v1/flags/{key}.
+  // specs/public.yaml: a direct call of GET /v1/flags is a "Flag evaluated" event, like GET /v1/flags/{key}.
   listEvaluatedFlags: 'flag.evaluated',
   getEvaluatedFlag: 'flag.evaluated',
   // The POST twins (context and defaults in the body) are the same requests as far as the audit goes.
@@ -101,7 +101,7 @@ export const publicAuditActionByOperation: Record<string, string> = {
   getPayload: 'payload.retrieved',
   getPayloadForContext: 'payload.retrieved',
   streamPayloadChanges: 'payload.streamed',
-  // Both OFREP operations evaluate on the server, like GET /v1/flags (SPEC.md section 6: "Flag evaluated").
+  // Both OFREP operations evaluate on the server, like GET /v1/flags (a "Flag evaluated" event, specs/public.yaml).
   ofrepEvaluateFlag: 'flag.evaluated',
   ofrepEvaluateFlags: 'flag.evaluated',
 };

@@ -1,6 +1,7 @@
 import type Koa from 'koa';
 import type { Logger } from 'pino';
-import { ForbiddenError, HttpError, UnauthorizedError } from '../http/errors.js';
+import { ForbiddenError, DomainError, UnauthorizedError } from '../http/errors.js';
+import { statusOf } from '../http/error-middleware.js';
 import { operationState } from '../http/operation.js';
 import { isDatabaseUnavailable } from '../storage/db-errors.js';
 import { auditActionByOperation, auditResult, denialActions } from './actions.js';
@@ -24,7 +25,7 @@ export function managementAuditMiddleware(writer: AuditWriter, knex: import('kne
     // An entry cannot be written while the database is unavailable: trying would only hold the 503.
     if (isDatabaseUnavailable(failure)) logger.warn({ method: ctx.method, path: ctx.path }, 'audit entry not written: database unavailable');
     else if (!trail.written) {
-      const status = failure instanceof HttpError ? failure.status : failure ? 500 : ctx.status;
+      const status = failure instanceof DomainError ? statusOf(failure) : failure ? 500 : ctx.status;
       const action =
         failure instanceof UnauthorizedError
           ? failure.auditAction

@@ -4,7 +4,8 @@ import type { Logger } from 'pino';
 import { readApiKey } from '../auth/public-auth.js';
 import { isoOf, type Clock } from '../clock.js';
 import type { BackgroundTask } from '../core.js';
-import { HttpError, UnauthorizedError } from '../http/errors.js';
+import { DomainError, UnauthorizedError } from '../http/errors.js';
+import { statusOf } from '../http/error-middleware.js';
 import { operationState } from '../http/operation.js';
 import { poller } from '../poller.js';
 import { auditResult, denialActions, publicAuditActionByOperation } from './actions.js';
@@ -230,7 +231,7 @@ export function publicAuditMiddleware(buffer: PublicAuditBuffer): Koa.Middleware
     }
     const state = operationState(ctx);
     const principal = state.publicPrincipal;
-    const status = failure instanceof HttpError ? failure.status : failure ? 500 : ctx.status;
+    const status = failure instanceof DomainError ? statusOf(failure) : failure ? 500 : ctx.status;
     const operationId = state.operation?.operationId;
     const action =
       failure instanceof UnauthorizedError && !principal

@@ -6,10 +6,10 @@ import type { Stage } from '../http/openapi/router.js';
 import type { EnvironmentKeyCache } from './environment-key-cache.js';
 import type { EnvironmentKeyKind } from './principal.js';
 
-/** Canonical header first, then the accepted aliases (DESIGN.md section 3). */
+/** Canonical header first, then the accepted aliases (specs/public.yaml). */
 export const apiKeyHeaders = ['x-vexil-api-key', 'x-api-key', 'x-vexil-key'] as const;
 
-/** Operations that evaluate on the server answer only server keys (SPEC.md section 5). */
+/** Operations that evaluate on the server answer only server keys (specs/public.yaml). */
 const serverKeyOperations = new Set(['listEvaluatedFlags', 'getEvaluatedFlag', 'evaluateFlags', 'evaluateFlag']);
 const serverOnly: readonly EnvironmentKeyKind[] = ['server'];
 const anyKind: readonly EnvironmentKeyKind[] = ['server', 'mobile', 'client'];

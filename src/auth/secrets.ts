@@ -4,7 +4,7 @@ const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 export type SecretPrefix = 'srv_' | 'mob_' | 'cli_' | 'pat_' | 'mgt_' | 'ses_';
 
-/** A new secret: prefix followed by 40 random base62 characters (DESIGN.md section 3 asks for at least 32). */
+/** A new secret: prefix followed by 40 random base62 characters (at least 32 make guessing hopeless). */
 export function generateSecret(prefix: SecretPrefix, length = 40): string {
   let out = prefix;
   // Rejection sampling keeps every base62 character equally likely.

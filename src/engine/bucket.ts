@@ -1,5 +1,5 @@
 /**
- * Rollout bucketing (DESIGN.md section 4): murmur3 x86 32, seed 0, over the UTF-8 bytes of
+ * Rollout bucketing: murmur3 x86 32, seed 0, over the UTF-8 bytes of
  * `flagKey/contextType/identifier`; bucket = hash mod 10000; inside a rollout of p percent when
  * bucket < p * 100.
  */

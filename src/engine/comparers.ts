@@ -1,5 +1,5 @@
 /**
- * Criterion matching (DESIGN.md section 4).
+ * Criterion matching (the comparers of specs/management.yaml, schema Criterion).
  *
  * Criteria are compiled by criteria.ts. `matchCriteria` evaluates an AND of criteria for a
  * context; it is the hot path: each criterion's result is memoised for the evaluation call (on

@@ -1,6 +1,6 @@
 /**
  * Validation of the two request inputs of an evaluation, already decoded from JSON:
- * the Context (SPEC.md section 2) and the default-value declarations.
+ * the Context (specs/public.yaml, schema Context) and the default-value declarations.
  *
  * Both are strict: unknown members, wrong types and out-of-range lengths are rejected with a
  * reason naming the offending path. The parsed result is a fresh object holding only the known

@@ -1,5 +1,5 @@
 /**
- * Criterion compilation (semantics: comparers.ts, DESIGN.md section 4).
+ * Criterion compilation (semantics: comparers.ts).
  *
  * A criterion is compiled once into a MatchCriterion: the comparer becomes a positive operation
  * plus a `negate` flag (every not* comparer is exactly the negation of its positive form), its

@@ -1,5 +1,5 @@
 /**
- * Flag evaluation (DESIGN.md section 4).
+ * Flag evaluation (expected results: specs/evaluation-vectors.json).
  *
  * 1. Target: with a rollout set, a context with an identifier whose bucket
  *    (bucket.ts) is below percentage * 100 gets the serving target; everything else gets the

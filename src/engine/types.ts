@@ -120,7 +120,7 @@ export interface ContextAttribute {
   readonly values: readonly ContextAttributeValue[];
 }
 
-/** The actor a flag is evaluated for (SPEC.md section 2, Context). */
+/** The actor a flag is evaluated for (specs/public.yaml, schema Context). */
 export interface Context {
   readonly type: string;
   readonly identifier: string;

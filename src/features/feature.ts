@@ -5,7 +5,7 @@ import type { EnvironmentKeyCache } from '../auth/environment-key-cache.js';
 import type { BackgroundTask, CoreDeps } from '../core.js';
 import type { LoadedDocument } from '../http/openapi/document.js';
 import type { Stage } from '../http/openapi/router.js';
-import type { HandlerMap } from '../http/operation.js';
+import type { ManagementHandlerSet, PublicHandlerSet } from '../http/handler-map.js';
 import type { Metrics } from '../observability/metrics.js';
 
 /** What a feature is built from: the core plus the few shared services. */
@@ -21,8 +21,8 @@ export interface FeatureDeps extends CoreDeps {
 
 /** What a feature contributes to the application. Every part is optional. */
 export interface FeatureParts {
-  managementHandlers?: HandlerMap;
-  publicHandlers?: HandlerMap;
+  managementHandlers?: ManagementHandlerSet;
+  publicHandlers?: PublicHandlerSet;
   tasks?: BackgroundTask[];
   managementStages?: { afterAuthentication?: Stage[]; aroundHandler?: Stage[] };
   /** beforeAuthentication: runs before the environment key is checked (per-IP rate limit). */

@@ -1,11 +1,28 @@
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { isDatabaseUnavailable } from '../storage/db-errors.js';
-import { HttpError, OfrepError, ValidationError, ForbiddenError, ServiceUnavailableError, UnauthorizedError } from './errors.js';
+import {
+  BadRequestError,
+  ConflictError,
+  DomainError,
+  ForbiddenError,
+  InvalidQueryError,
+  MethodNotAllowedError,
+  NotFoundError,
+  NotImplementedError,
+  OfrepError,
+  PayloadTooLargeError,
+  RateLimitedError,
+  ServiceUnavailableError,
+  UnauthorizedError,
+  UnprocessableError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+} from './errors.js';
 import { setJsonContentType } from './json-response.js';
 
 /**
- * The outermost middleware: the only place error bodies are written (SPEC.md section 7).
+ * The outermost middleware: the only place error bodies are written (their shapes: the error responses of specs/).
  * Field-keyed 422 for body validation, OFREP's own shape under /ofrep, the standard
  * `{status: "error", message}` envelope for everything else. Unexpected errors become a 500
  * without details; the log gets the stack.
@@ -18,9 +35,9 @@ export function errorMiddleware(logger: Logger): Koa.Middleware {
       const error = isDatabaseUnavailable(caught) ? databaseUnavailable(logger, ctx, caught) : caught;
       // OFREP clients expect OFREP's general error shape `{errorDetails}` (401, 413, 415, 429, 500).
       const ofrep = ctx.path.startsWith('/ofrep/');
-      if (error instanceof HttpError) {
-        ctx.status = error.status;
-        ctx.set(error.headers);
+      if (error instanceof DomainError) {
+        ctx.status = statusOf(error);
+        ctx.set(headersOf(error));
         if (error instanceof UnauthorizedError) ctx.set('WWW-Authenticate', challengeFor(ctx.path));
         respondJson(ctx, ofrep && !(error instanceof OfrepError) ? { errorDetails: error.message } : errorBody(error));
       } else {
@@ -30,6 +47,41 @@ export function errorMiddleware(logger: Logger): Koa.Middleware {
       }
     }
   };
+}
+
+/** The status code of each kind of typed error: the one place errors meet HTTP. */
+const statuses = new Map<abstract new (...args: never[]) => DomainError, number>([
+  [BadRequestError, 400],
+  [UnauthorizedError, 401],
+  [ForbiddenError, 403],
+  [NotFoundError, 404],
+  [MethodNotAllowedError, 405],
+  [ConflictError, 409],
+  [PayloadTooLargeError, 413],
+  [UnsupportedMediaTypeError, 415],
+  [ValidationError, 422],
+  [UnprocessableError, 422],
+  [InvalidQueryError, 422],
+  [RateLimitedError, 429],
+  [NotImplementedError, 501],
+  [ServiceUnavailableError, 503],
+]);
+
+/** The response status of a typed error (also what the audit trail and idempotency record). */
+export function statusOf(error: DomainError): number {
+  if (error instanceof OfrepError) return error.status;
+  const status = statuses.get(error.constructor as abstract new (...args: never[]) => DomainError);
+  if (status === undefined) throw new Error(`no status for ${error.constructor.name}`);
+  return status;
+}
+
+/** The response headers a typed error asks for: Allow after a 405, Retry-After after a 429 or 503. */
+export function headersOf(error: DomainError): Record<string, string> {
+  if (error instanceof MethodNotAllowedError) return { Allow: error.allowed.join(', ') };
+  if (error instanceof RateLimitedError || error instanceof ServiceUnavailableError) {
+    return { 'Retry-After': String(Math.max(1, Math.ceil(error.retryAfterSeconds))) };
+  }
+  return {};
 }
 
 /**
@@ -64,7 +116,7 @@ function respondJson(ctx: Koa.Context, body: unknown): void {
 }
 
 /** The response body of a typed error (exported for stages that record responses: idempotency). */
-export function errorBody(error: HttpError): unknown {
+export function errorBody(error: DomainError): unknown {
   if (error instanceof ValidationError) return { message: error.message, errors: error.errors, code: error.code };
   if (error instanceof OfrepError) {
     return error.flagKey === undefined

@@ -1,6 +1,8 @@
 /**
- * The one module of typed errors. Services and stores throw these; only the error middleware
- * (error-middleware.ts) turns them into response bodies (SPEC.md section 7).
+ * The one module of typed errors. Services and stores throw these to say what went wrong in the
+ * terms of the domain (not found, refused, a rule broken), each with its machine-readable code;
+ * they know nothing of HTTP. Only the error middleware (error-middleware.ts) turns them into
+ * status codes, headers and response bodies, in the shapes the OpenAPI documents give.
  */
 export type FieldErrors = Record<string, string[]>;
 
@@ -14,7 +16,7 @@ export function emptyFieldErrors(): FieldErrors {
 
 /**
  * The machine-readable `code` of every error body (the ErrorCode enum of both documents): stable
- * names a client can act on, beside SPEC.md's human messages.
+ * names a client can act on, beside the human messages.
  */
 export type ErrorCode =
   | 'bad_request'
@@ -52,10 +54,7 @@ export type ErrorCode =
   | 'internal_error'
   | 'database_unavailable';
 
-export abstract class HttpError extends Error {
-  abstract readonly status: number;
-  /** Extra response headers (Allow, Retry-After...). */
-  headers: Record<string, string> = {};
+export abstract class DomainError extends Error {
   /** Set where the error is thrown when the class's own code is too general. */
   private explicitCode: ErrorCode | undefined;
 
@@ -74,8 +73,7 @@ export abstract class HttpError extends Error {
 }
 
 /** 400: malformed JSON, bad header, over-long Idempotency-Key, undecodable public context. */
-export class BadRequestError extends HttpError {
-  readonly status = 400;
+export class BadRequestError extends DomainError {
   protected defaultCode(): ErrorCode {
     return 'bad_request';
   }
@@ -92,8 +90,7 @@ const unauthorizedCodes: Record<string, ErrorCode> = {
 };
 
 /** 401: missing, invalid, revoked or expired credentials. */
-export class UnauthorizedError extends HttpError {
-  readonly status = 401;
+export class UnauthorizedError extends DomainError {
   protected defaultCode(): ErrorCode {
     return unauthorizedCodes[this.auditAction] ?? 'invalid_token';
   }
@@ -107,8 +104,7 @@ export class UnauthorizedError extends HttpError {
 }
 
 /** 403: the token lacks a scope (requiredScope set) or a grant. */
-export class ForbiddenError extends HttpError {
-  readonly status = 403;
+export class ForbiddenError extends DomainError {
   protected defaultCode(): ErrorCode {
     return this.requiredScope ? 'scope_missing' : 'forbidden';
   }
@@ -120,49 +116,42 @@ export class ForbiddenError extends HttpError {
   }
 }
 
-export class NotFoundError extends HttpError {
-  readonly status = 404;
+export class NotFoundError extends DomainError {
   protected defaultCode(): ErrorCode {
     return 'not_found';
   }
 }
 
-export class MethodNotAllowedError extends HttpError {
-  readonly status = 405;
+export class MethodNotAllowedError extends DomainError {
   protected defaultCode(): ErrorCode {
     return 'method_not_allowed';
   }
-  constructor(allowed: string[]) {
+  constructor(readonly allowed: string[]) {
     super('Method not allowed.');
-    this.headers = { Allow: allowed.join(', ') };
   }
 }
 
 /** 409: the same Idempotency-Key is still being processed. */
-export class ConflictError extends HttpError {
-  readonly status = 409;
+export class ConflictError extends DomainError {
   protected defaultCode(): ErrorCode {
     return 'idempotency_in_flight';
   }
 }
 
-export class PayloadTooLargeError extends HttpError {
-  readonly status = 413;
+export class PayloadTooLargeError extends DomainError {
   protected defaultCode(): ErrorCode {
     return 'payload_too_large';
   }
 }
 
-export class UnsupportedMediaTypeError extends HttpError {
-  readonly status = 415;
+export class UnsupportedMediaTypeError extends DomainError {
   protected defaultCode(): ErrorCode {
     return 'unsupported_media_type';
   }
 }
 
 /** 422 in the field-keyed shape `{message, errors: {field: [msg]}}`: request body validation. */
-export class ValidationError extends HttpError {
-  readonly status = 422;
+export class ValidationError extends DomainError {
   protected defaultCode(): ErrorCode {
     return 'validation_failed';
   }
@@ -215,39 +204,43 @@ export class FieldErrorList {
   }
 }
 
-/** 422 in the standard envelope: a state precondition failed, or a query parameter is bad. */
-export class UnprocessableError extends HttpError {
-  readonly status = 422;
+/** 422 in the standard envelope: a state precondition failed. */
+export class UnprocessableError extends DomainError {
   protected defaultCode(): ErrorCode {
-    return this.message.startsWith('Invalid query parameter') ? 'invalid_query' : 'state_conflict';
+    return 'state_conflict';
   }
 }
 
-export class RateLimitedError extends HttpError {
-  readonly status = 429;
+/** 422 in the standard envelope: a query parameter is malformed or contradicts another. */
+export class InvalidQueryError extends DomainError {
+  protected defaultCode(): ErrorCode {
+    return 'invalid_query';
+  }
+}
+
+export class RateLimitedError extends DomainError {
   protected defaultCode(): ErrorCode {
     return 'rate_limited';
   }
-  constructor(retryAfterSeconds: number) {
+  constructor(readonly retryAfterSeconds: number) {
     super('Rate limit exceeded.');
-    this.headers = { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) };
   }
 }
 
 /** 503: the database did not answer in time (unreachable or hung); the request changed nothing. */
-export class ServiceUnavailableError extends HttpError {
-  readonly status = 503;
+export class ServiceUnavailableError extends DomainError {
   protected defaultCode(): ErrorCode {
     return 'database_unavailable';
   }
-  constructor(message: string, retryAfterSeconds: number) {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
     super(message);
-    this.headers = { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) };
   }
 }
 
-export class NotImplementedError extends HttpError {
-  readonly status = 501;
+export class NotImplementedError extends DomainError {
   protected defaultCode(): ErrorCode {
     return 'not_implemented';
   }
@@ -256,8 +249,11 @@ export class NotImplementedError extends HttpError {
   }
 }
 
-/** OpenFeature Remote Evaluation Protocol errors have their own body shape. */
-export class OfrepError extends HttpError {
+/**
+ * OpenFeature Remote Evaluation Protocol errors have their own body shape, and the protocol fixes
+ * the status of each (`status`), so the error carries it.
+ */
+export class OfrepError extends DomainError {
   protected defaultCode(): ErrorCode {
     return 'bad_request';
   }
@@ -279,7 +275,7 @@ function summarise(errors: FieldErrors): string {
   return fields.length > 1 ? `${first} (and ${fields.length - 1} more error${fields.length > 2 ? 's' : ''})` : first;
 }
 
-/** Messages SPEC.md section 7 fixes for the public API. */
+/** Messages the public API documents (specs/public.yaml). */
 export const publicMessages = {
   invalidContext: 'Context was supplied but is invalid.',
   invalidKey: 'Invalid API key provided.',

@@ -38,11 +38,14 @@ export interface OperationResult {
   streamed?: boolean;
 }
 
-// Handlers of different operations take differently typed requests; the router passes the right one.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type OperationHandler = (request: any) => Promise<OperationResult>;
+/**
+ * A handler as the router sees it. Handlers of different operations take differently typed
+ * requests (the router passes each the one built for its operation); their maps are typed per
+ * operation in handler-map.ts.
+ */
+export type OperationHandler = (request: never) => Promise<OperationResult>;
 
-export type HandlerMap = Record<string, OperationHandler>;
+export type HandlerMap = Partial<Record<string, OperationHandler>>;
 
 /** State the pipeline stages share through ctx.state. */
 export interface OperationState {

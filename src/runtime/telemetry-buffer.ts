@@ -1,7 +1,7 @@
 import type { Context, ContextAttribute, FlagType } from '../engine/index.js';
 
 /**
- * In-memory aggregation of the telemetry events of SPEC.md section 6 ("Payload retrieved",
+ * In-memory aggregation of the telemetry events of the public API (specs/public.yaml: "Payload retrieved",
  * "Flag evaluated", "Flag used"), of default-value reports and of observed contexts. Requests
  * only add to counters in memory; a background flusher drains the buffer and writes one batch.
  * The buffer is bounded: once it holds `maxEntries` distinct keys, events for new keys are

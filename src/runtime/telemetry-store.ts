@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
-import { isForeignKeyViolation } from '../storage/db-errors.js';
+import { storageFailureOf } from '../storage/db-errors.js';
 import type { ContextObservationDelta, DefaultReportDelta, FlagTelemetryDelta, TelemetryBatch } from './telemetry-buffer.js';
+import type { Db } from '../storage/db.js';
 
 /** Writes drained telemetry batches. */
 export interface TelemetryStore {
@@ -17,7 +18,6 @@ export const contextObservationLimits = {
 
 const ROWS_PER_STATEMENT = 200;
 
-type Db = Knex | Knex.Transaction;
 
 interface UpsertSpec {
   table: string;
@@ -112,7 +112,7 @@ export class KnexTelemetryStore implements TelemetryStore {
       try {
         await upsert(this.knex, this.dialect, spec, part.map(toRow));
       } catch (error) {
-        if (!isForeignKeyViolation(error)) {
+        if (storageFailureOf(error) !== 'foreign_key_violation') {
           failed.push(...part);
           continue;
         }
@@ -121,7 +121,7 @@ export class KnexTelemetryStore implements TelemetryStore {
           try {
             await upsert(this.knex, this.dialect, spec, [toRow(delta)]);
           } catch (rowError) {
-            if (!isForeignKeyViolation(rowError)) failed.push(delta);
+            if (storageFailureOf(rowError) !== 'foreign_key_violation') failed.push(delta);
           }
         }
       }

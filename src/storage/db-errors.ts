@@ -1,4 +1,8 @@
-/** Driver error codes, per dialect, mapped to the few facts services act on. */
+/**
+ * The storage boundary's error adapter: driver error codes, per dialect, mapped to the few
+ * failures the rest of the code acts on. Stores translate them into domain errors here
+ * (translateStorageErrors), so nothing above a store looks at a driver's codes.
+ */
 interface DriverError {
   code?: string;
   errno?: number;
@@ -38,8 +42,38 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   ].includes(e?.code ?? '');
 }
 
+/** A failure of a statement that a store may turn into a domain error. */
+export type StorageFailure = 'unique_violation' | 'foreign_key_violation' | 'deadlock' | 'lock_timeout';
+
+export function storageFailureOf(error: unknown): StorageFailure | undefined {
+  if (isUniqueViolation(error)) return 'unique_violation';
+  if (isForeignKeyViolation(error)) return 'foreign_key_violation';
+  const code = (error as DriverError)?.code;
+  if (code === 'ER_LOCK_DEADLOCK') return 'deadlock';
+  // SQLite's busy timeout ran out: another connection held the write lock as long.
+  if (code === 'ER_LOCK_WAIT_TIMEOUT' || code === 'SQLITE_BUSY') return 'lock_timeout';
+  return undefined;
+}
+
+/**
+ * Runs `work`; a failure listed in `domainErrors` is thrown as the domain error it names (a key
+ * taken, a parent deleted meanwhile), anything else as it came.
+ */
+export async function translateStorageErrors<T>(
+  work: () => Promise<T>,
+  domainErrors: Partial<Record<StorageFailure, () => Error>>,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const failure = storageFailureOf(error);
+    const domainError = failure === undefined ? undefined : domainErrors[failure];
+    throw domainError ? domainError() : error;
+  }
+}
+
 /** Errors after which the whole transaction may simply be tried again. */
 export function isRetryableConflict(error: unknown): boolean {
-  const e = error as DriverError;
-  return e?.code === 'ER_LOCK_DEADLOCK' || e?.code === 'ER_LOCK_WAIT_TIMEOUT' || e?.code === 'SQLITE_BUSY';
+  const failure = storageFailureOf(error);
+  return failure === 'deadlock' || failure === 'lock_timeout';
 }

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 export interface CliResult {
   code: number | null;
@@ -7,12 +8,13 @@ export interface CliResult {
   stderr: string;
 }
 
-const tsx = path.resolve('node_modules/.bin/tsx');
-const entry = path.resolve('cli/src/main.ts');
+// Node with tsx's loader: one process per command (the tsx command would start a second one).
+const tsxLoader = pathToFileURL(path.resolve('node_modules/tsx/dist/loader.mjs')).href;
+const command = [process.execPath, '--import', tsxLoader, path.resolve('cli/src/main.ts')];
 
 /** Starts `vexil ARGS` as its own process (through tsx, so no build is needed). */
 export function startCli(args: string[], env: Record<string, string | undefined>, stdin?: string): ChildProcess {
-  const child = spawn(tsx, [entry, ...args], {
+  const child = spawn(command[0] as string, [...command.slice(1), ...args], {
     // Only what the test gives: no VEXIL_* from the developer's shell, no terminal.
     env: { PATH: process.env.PATH, HOME: env.HOME ?? '/nonexistent', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -44,9 +46,9 @@ export function runCliInTerminal(
   env: Record<string, string | undefined>,
   cwd?: string,
 ): Promise<{ code: number | null; output: string }> {
-  const command = [tsx, entry, ...args].map(shellWord).join(' ');
+  const line = [...command, ...args].map(shellWord).join(' ');
   // -q: no banner, -e: the command's exit code, -f: flush as written; the record goes nowhere.
-  const child = spawn('script', ['-qefc', command, '/dev/null'], {
+  const child = spawn('script', ['-qefc', line, '/dev/null'], {
     cwd,
     env: { PATH: process.env.PATH, HOME: env.HOME ?? '/nonexistent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -50,7 +50,7 @@ export function run(command: string, args: string[], options: { cwd?: string; en
  *   property is a $ref to a named string schema gives it too, so no naming or title avoids it;
  * - "From (reserved word) cannot be used as model name" comes from DefaultCodegen.fromOperation,
  *   which makes a model name of every parameter's name, here the `from` query parameter of the two
- *   audit-log lists (SPEC.md's name, sent by the console and by every existing client: renaming it
+ *   audit-log lists (the documented name, sent by the console and by every existing client: renaming it
  *   would break them; no model named From exists, the python argument is `var_from`).
  * go: the same two renamings for the `type` query parameter of the management lists (the Go
  *   argument is `type_`; no model named Type exists).

@@ -8,7 +8,7 @@ import { createAccountWithToken, createManagementToken } from './admin-support.j
 import { unique, waitFor } from './public-fixtures.js';
 
 /**
- * Two instances on one database (DESIGN.md section 1: stateless apart from caches). A change
+ * Two instances on one database (an instance is stateless apart from its caches: README, "Running several instances"). A change
  * made through instance A's management API is served by instance B within one second, and a key
  * revoked through A stops working on B within one second.
  */

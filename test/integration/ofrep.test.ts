@@ -217,7 +217,7 @@ describeEachDatabase('OFREP: POST /ofrep/v1/evaluate/flags and /flags/{key}', (d
     }
   });
 
-  it('audits both OFREP evaluations as flag.evaluated (a server-side evaluation, SPEC.md section 6)', async () => {
+  it('audits both OFREP evaluations as flag.evaluated (a server-side evaluation)', async () => {
     await app.composition.publicAudit.flush();
     const since = await app.knex('public_audit_entries').max({ ulid: 'ulid' }).first();
     await app.request('POST', '/ofrep/v1/evaluate/flags', { apiKey: env.serverKey, body: {} });

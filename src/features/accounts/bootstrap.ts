@@ -24,7 +24,7 @@ export interface FirstStartResult {
 }
 
 /**
- * First start (DESIGN.md section 5). With `VEXIL_INIT_OWNER_TOKEN=pat_...` and no account yet,
+ * First start (README, "First start"). With `VEXIL_INIT_OWNER_TOKEN=pat_...` and no account yet,
  * creates the owner account with that token. Without it, an empty database gets an owner with a
  * generated personal access token and a `demo` project (development and production, a server
  * and a client key each); the secrets are written once to standard output, never to the log.

@@ -1,6 +1,6 @@
 import type { CoreDeps } from '../../core.js';
-import type { FeatureDeps, FeatureParts } from '../feature.js';
-import { knexTransactor } from '../projects/admin-common.js';
+import type { FeatureDeps } from '../feature.js';
+import { knexTransactor } from '../shared/transactions.js';
 import { KnexProjectStore } from '../projects/store.js';
 import { accountHandlers } from './controller.js';
 import { AccountService } from './service.js';
@@ -16,6 +16,6 @@ export function buildAccountService(core: CoreDeps): AccountService {
   });
 }
 
-export function createAccountsFeature(deps: FeatureDeps): FeatureParts {
+export function createAccountsFeature(deps: FeatureDeps) {
   return { managementHandlers: accountHandlers(buildAccountService(deps)) };
 }

@@ -5,7 +5,9 @@ import type { Clock } from '../../clock.js';
 import { FieldErrorList, ForbiddenError, NotFoundError, UnprocessableError } from '../../http/errors.js';
 import type { Page, PageRequest } from '../../http/pagination.js';
 import { newId } from '../../ids.js';
-import { futureExpiry, TextRules, type Auditor, type Db, type Transactor } from '../projects/admin-common.js';
+import { futureExpiry, TextRules } from '../shared/text-rules.js';
+import type { Auditor, Transactor } from '../shared/transactions.js';
+import type { Db } from '../../storage/db.js';
 import type { ProjectStore } from '../projects/store-types.js';
 import type { Account, AccountStore } from './store-types.js';
 

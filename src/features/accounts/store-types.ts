@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Role } from '../../auth/principal.js';
 import type { Page, PageRequest } from '../../http/pagination.js';
-import type { Db } from '../projects/admin-common.js';
+import type { Db } from '../../storage/db.js';
 
 /** An account as the API shows it. */
 export interface Account {

@@ -3,8 +3,8 @@ import type { Role } from '../../auth/principal.js';
 import { NotFoundError, ValidationError } from '../../http/errors.js';
 import { paginateByUlid, type Page, type PageRequest } from '../../http/pagination.js';
 import type { Dialect } from '../../storage/database.js';
-import { isForeignKeyViolation, isUniqueViolation } from '../../storage/db-errors.js';
-import type { Db } from '../projects/admin-common.js';
+import { translateStorageErrors } from '../../storage/db-errors.js';
+import type { Db } from '../../storage/db.js';
 import {
   accountListName,
   type Account,
@@ -44,31 +44,31 @@ export class KnexAccountStore implements AccountStore {
   }
 
   async insert(trx: Knex.Transaction, record: AccountRecord, projectUlids: string[]): Promise<void> {
-    try {
-      await trx('accounts').insert(record);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw emailTaken();
-      throw error;
-    }
+    await translateStorageErrors(
+      async () => {
+        await trx('accounts').insert(record);
+      },
+      { unique_violation: emailTaken },
+    );
     if (projectUlids.length === 0) return;
-    try {
-      await trx('account_projects').insert(projectUlids.map((p) => ({ account_ulid: record.ulid, project_ulid: p })));
-    } catch (error) {
-      if (isForeignKeyViolation(error)) throw ValidationError.field('projects', 'A project was deleted meanwhile.', 'reference_not_found');
-      throw error;
-    }
+    await translateStorageErrors(
+      async () => {
+        await trx('account_projects').insert(projectUlids.map((p) => ({ account_ulid: record.ulid, project_ulid: p })));
+      },
+      { foreign_key_violation: () => ValidationError.field('projects', 'A project was deleted meanwhile.', 'reference_not_found') },
+    );
   }
 
   async update(trx: Knex.Transaction, ulid: string, change: { name: string; role: Role; updated_at: string }, projectUlids: string[]): Promise<boolean> {
     if ((await trx('accounts').where('ulid', ulid).update(change)) === 0) return false;
     await trx('account_projects').where('account_ulid', ulid).delete();
     if (projectUlids.length === 0) return true;
-    try {
-      await trx('account_projects').insert(projectUlids.map((p) => ({ account_ulid: ulid, project_ulid: p })));
-    } catch (error) {
-      if (isForeignKeyViolation(error)) throw ValidationError.field('projects', 'A project was deleted meanwhile.');
-      throw error;
-    }
+    await translateStorageErrors(
+      async () => {
+        await trx('account_projects').insert(projectUlids.map((p) => ({ account_ulid: ulid, project_ulid: p })));
+      },
+      { foreign_key_violation: () => ValidationError.field('projects', 'A project was deleted meanwhile.') },
+    );
     return true;
   }
 
@@ -87,13 +87,13 @@ export class KnexAccountStore implements AccountStore {
   }
 
   async insertPersonalToken(trx: Knex.Transaction, record: PersonalTokenRecord): Promise<void> {
-    try {
-      await trx('personal_access_tokens').insert(record);
-    } catch (error) {
+    await translateStorageErrors(
+      async () => {
+        await trx('personal_access_tokens').insert(record);
+      },
       // The account was deleted by a request that committed first.
-      if (isForeignKeyViolation(error)) throw new NotFoundError('Account not found.');
-      throw error;
-    }
+      { foreign_key_violation: () => new NotFoundError('Account not found.') },
+    );
   }
 
   async findPersonalToken(db: Db, accountUlid: string, ulid: string): Promise<PersonalToken | undefined> {

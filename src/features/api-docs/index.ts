@@ -1,10 +1,10 @@
 import { prefersHtml, sendReferencePage } from '../../http/web/api-reference.js';
-import type { OperationRequest, OperationResult } from '../../http/operation.js';
-import type { FeatureDeps, FeatureParts } from '../feature.js';
+import type { OperationRequest } from '../../http/operation.js';
+import type { FeatureDeps } from '../feature.js';
 
 /** A browser gets the human-readable reference; every other client the document as JSON. */
 function document(body: unknown) {
-  return async (request: OperationRequest): Promise<OperationResult> => {
+  return async (request: OperationRequest) => {
     if (!prefersHtml(request.ctx)) return { body, headers: { Vary: 'Accept' } };
     sendReferencePage(request.ctx);
     return { streamed: true };
@@ -12,7 +12,7 @@ function document(body: unknown) {
 }
 
 /** The published descriptions, served as JSON exactly as written in specs/. */
-export function createApiDocsFeature(deps: FeatureDeps): FeatureParts {
+export function createApiDocsFeature(deps: FeatureDeps) {
   return {
     publicHandlers: { getPublicApiDocs: document(deps.documents.public.original) },
     managementHandlers: { getManagementApiDocs: document(deps.documents.management.original) },

@@ -1,5 +1,6 @@
 import type { operations } from '../../../generated/management.js';
-import type { ManagementRequest, OperationResult } from '../../http/operation.js';
+import type { ManagementHandlerSet } from '../../http/handler-map.js';
+import type { ManagementRequest } from '../../http/operation.js';
 import type { AuditListParams, AuditLogService } from './service.js';
 
 type AuditQuery = NonNullable<operations['listAuditLogs']['parameters']['query']>;
@@ -10,14 +11,14 @@ const listParams = (query: AuditQuery): AuditListParams => ({ per_page: 25, ...q
 /** Handlers of the audit log operations, keyed by operationId (specs/management.yaml). */
 export function auditLogHandlers(service: AuditLogService) {
   return {
-    async listAuditLogs(request: ManagementRequest<unknown, AuditQuery>): Promise<OperationResult> {
+    async listAuditLogs(request: ManagementRequest<unknown, AuditQuery>) {
       const page = await service.listManagement(request.principal.access, listParams(request.query));
       return { body: { status: 'success', data: page.data, meta: page.meta } };
     },
 
-    async listPublicAuditLogs(request: ManagementRequest<unknown, AuditQuery>): Promise<OperationResult> {
+    async listPublicAuditLogs(request: ManagementRequest<unknown, AuditQuery>) {
       const page = await service.listPublic(request.principal.access, listParams(request.query));
       return { body: { status: 'success', data: page.data, meta: page.meta } };
     },
-  };
+  } satisfies ManagementHandlerSet;
 }

@@ -1,4 +1,4 @@
-import type { FeatureDeps, FeatureParts } from '../feature.js';
+import type { FeatureDeps } from '../feature.js';
 import { auditLogHandlers } from './controller.js';
 import { auditRetentionTask } from './retention.js';
 import { AuditLogService } from './service.js';
@@ -9,7 +9,7 @@ import { KnexAuditLogStore } from './store.js';
  * older than VEXIL_AUDIT_RETENTION_DAYS. Entries are written by src/audit (management requests,
  * system actions) and by the public audit buffer (public API requests).
  */
-export function createAuditLogsFeature(deps: FeatureDeps): FeatureParts {
+export function createAuditLogsFeature(deps: FeatureDeps) {
   const store = new KnexAuditLogStore(deps.knex, deps.dialect);
   const service = new AuditLogService(store);
   return {

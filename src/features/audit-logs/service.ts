@@ -1,7 +1,7 @@
 import type { AuditChanges } from '../../audit/audit-trail.js';
 import type { ResourceAccess } from '../../auth/principal.js';
 import { auditUlidLowerBound, auditUlidUpperBound } from '../../audit/audit-ids.js';
-import { UnprocessableError } from '../../http/errors.js';
+import { InvalidQueryError, UnprocessableError } from '../../http/errors.js';
 import { decodeCursor, encodeCursor } from '../../http/pagination.js';
 import type {
   AuditLogStore,
@@ -101,7 +101,7 @@ export class AuditLogService {
     const from = params.from === undefined ? undefined : parseTime('from', params.from);
     const to = params.to === undefined ? undefined : parseTime('to', params.to);
     if (from !== undefined && to !== undefined && from > to) {
-      throw new UnprocessableError('Invalid query parameter: from must not be after to.').withCode('invalid_combination');
+      throw new InvalidQueryError('Invalid query parameter: from must not be after to.').withCode('invalid_combination');
     }
     const cursor = params.cursor ? decodeCursor(params.cursor, list) : undefined;
     if (cursor && cursor.d !== 'n') throw new UnprocessableError('Invalid cursor: it is malformed or belongs to another list.').withCode('invalid_cursor');
@@ -175,7 +175,7 @@ function withoutEmpty(params: AuditListParams): AuditListParams {
  */
 export function parseTime(name: string, value: string): number {
   const m = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(Z|([+-])(\d{2})(?::?(\d{2}))?)$/i.exec(value);
-  if (!m) throw new UnprocessableError(`Invalid query parameter: ${name} must be a date-time.`);
+  if (!m) throw new InvalidQueryError(`Invalid query parameter: ${name} must be a date-time.`);
   const [, y, mo, d, h, mi, s, frac, zone, sign, oh, om] = m;
   const date = new Date(0);
   date.setUTCFullYear(Number(y), Number(mo) - 1, Number(d));
@@ -187,7 +187,7 @@ export function parseTime(name: string, value: string): number {
     const offset = (Number(oh) * 60 + Number(om ?? 0)) * 60_000;
     ms -= sign === '-' ? -offset : offset;
   }
-  if (!Number.isFinite(ms)) throw new UnprocessableError(`Invalid query parameter: ${name} must be a date-time.`);
+  if (!Number.isFinite(ms)) throw new InvalidQueryError(`Invalid query parameter: ${name} must be a date-time.`);
   return ms;
 }
 

@@ -1,5 +1,6 @@
 import type { operations } from '../../../generated/management.js';
-import type { ManagementRequest, OperationResult } from '../../http/operation.js';
+import type { ManagementHandlers } from '../../http/handler-map.js';
+import type { ManagementRequest } from '../../http/operation.js';
 import type { ConfigurationExportService } from './export-service.js';
 import type { ProjectConfiguration } from './plan.js';
 import type { ConfigurationPlanService } from './plan-service.js';
@@ -29,7 +30,7 @@ export function configurationController(
   return {
     async exportProjectConfiguration(
       request: ManagementRequest<Op<'exportProjectConfiguration'>['path'], NonNullable<Op<'exportProjectConfiguration'>['query']>>,
-    ): Promise<OperationResult> {
+    ) {
       const environments = request.query.environments?.split(',');
       const document = await exporter.export(request.principal, request.params.projectKey, { environments }, request.audit);
       const accept = request.headers.accept;
@@ -38,25 +39,25 @@ export function configurationController(
     },
     async planProjectConfiguration(
       request: ManagementRequest<Op<'planProjectConfiguration'>['path'], { prune?: boolean }, ProjectConfiguration>,
-    ): Promise<OperationResult> {
+    ) {
       const prune = request.query.prune === true;
       const plan = await planner.plan(request.principal, request.params.projectKey, request.body, { prune }, request.audit);
       return { body: { status: 'success', data: plan } };
     },
     async applyProjectConfiguration(
       request: ManagementRequest<Op<'applyProjectConfiguration'>['path'], { prune?: boolean; comment?: string; confirmation?: string }, ProjectConfiguration>,
-    ): Promise<OperationResult> {
+    ) {
       const options = { prune: request.query.prune === true, comment: request.query.comment, confirmed: request.query.confirmation?.split(',') };
       const applied = await applier.apply(request.principal, request.params.projectKey, request.body, options, request.audit);
       return { body: { status: 'success', data: applied } };
     },
-    async promoteConfiguration(request: ManagementRequest<Op<'promoteConfiguration'>['path'], unknown, PromoteInput>): Promise<OperationResult> {
+    async promoteConfiguration(request: ManagementRequest<Op<'promoteConfiguration'>['path'], unknown, PromoteInput>) {
       const result = await promoter.promote(request.principal, request.params.projectKey, request.body, request.audit);
       return { body: { status: 'success', data: result } };
     },
-    async serveFlagValue(request: ManagementRequest<Op<'serveFlagValue'>['path'], unknown, ServeInput>): Promise<OperationResult> {
+    async serveFlagValue(request: ManagementRequest<Op<'serveFlagValue'>['path'], unknown, ServeInput>) {
       const target = await server.serve(request.principal, request.params, request.body, request.audit);
       return { body: { status: 'success', data: targetView(target, rolloutStepMs) } };
     },
-  };
+  } satisfies Partial<ManagementHandlers>;
 }

@@ -6,7 +6,7 @@ import YAML from 'yaml';
 import { AuditTrail } from '../../audit/audit-trail.js';
 import { ResourceAccess, type ManagementPrincipal } from '../../auth/principal.js';
 import type { Composition } from '../../composition-root.js';
-import { HttpError, ValidationError } from '../../http/errors.js';
+import { DomainError, ValidationError } from '../../http/errors.js';
 import { repoRoot } from '../../http/openapi/document.js';
 import { fieldErrors } from '../../http/openapi/validators.js';
 import { StartupError } from '../../startup-error.js';
@@ -83,7 +83,7 @@ export async function importConfigurationFile(composition: Composition, file: st
       const fields = Object.entries(error.errors).map(([field, messages]) => `${field}: ${messages.join(' ')}`);
       throw new StartupError(`VEXIL_IMPORT_FILE: ${file} cannot be applied: ${fields.join('; ')}`);
     }
-    if (error instanceof HttpError) throw new StartupError(`VEXIL_IMPORT_FILE: ${file} cannot be applied: ${error.message}`);
+    if (error instanceof DomainError) throw new StartupError(`VEXIL_IMPORT_FILE: ${file} cannot be applied: ${error.message}`);
     throw error;
   }
 }

@@ -1,4 +1,4 @@
-import type { FeatureDeps, FeatureParts } from '../feature.js';
+import type { FeatureDeps } from '../feature.js';
 import { configurationController } from './controller.js';
 import { ConfigurationExportService } from './export-service.js';
 import { ConfigurationPlanService } from './plan-service.js';
@@ -7,7 +7,7 @@ import { PromoteService } from './promote-service.js';
 import { ServeService } from './serve-service.js';
 
 /** Flags as code: a project's configuration as one document (export, plan, apply, promote, serve). */
-export function createConfigurationFeature(deps: FeatureDeps): FeatureParts {
+export function createConfigurationFeature(deps: FeatureDeps) {
   const exporter = new ConfigurationExportService(deps.knex, deps.dialect);
   return {
     managementHandlers: configurationController({

@@ -1,6 +1,7 @@
 import type { components } from '../../../generated/management.js';
 import { ForbiddenError, UnauthorizedError } from '../../http/errors.js';
-import type { ManagementRequest, OperationResult } from '../../http/operation.js';
+import type { ManagementHandlerSet } from '../../http/handler-map.js';
+import type { ManagementRequest } from '../../http/operation.js';
 import { operationState } from '../../http/operation.js';
 import type { ConsoleSessionService } from './service.js';
 import { sameOrigin, setSessionCookie, type ConsoleSessionState } from './session-stage.js';
@@ -17,7 +18,7 @@ function currentSession(request: Pick<ManagementRequest, 'ctx'>): { ulid: string
 /** Handlers of the console session operations, keyed by operationId. */
 export function consoleSessionController(service: ConsoleSessionService) {
   return {
-    async createSession(request: ManagementRequest<unknown, unknown, Schemas['SignIn']>): Promise<OperationResult> {
+    async createSession(request: ManagementRequest<unknown, unknown, Schemas['SignIn']>) {
       // Login CSRF: a foreign page must not sign a browser in to an account of its choosing.
       if (!sameOrigin(request.ctx, service.publicOrigin)) throw new ForbiddenError('Cross-origin requests are refused.').withCode('csrf_failed');
       // Failed and rate-limited attempts are audited under the email they tried, so they can be found per account.
@@ -29,20 +30,20 @@ export function consoleSessionController(service: ConsoleSessionService) {
       return { body: { status: 'success', data: session } };
     },
 
-    async getSession(request: ManagementRequest): Promise<OperationResult> {
+    async getSession(request: ManagementRequest) {
       const { secret } = currentSession(request);
       const { session } = await service.authenticate(secret);
       return { body: { status: 'success', data: session } };
     },
 
-    async deleteSession(request: ManagementRequest): Promise<OperationResult> {
+    async deleteSession(request: ManagementRequest) {
       const { ulid } = currentSession(request);
       await service.signOut(ulid);
       setSessionCookie(request.ctx, service, null);
       return { body: { status: 'success' } };
     },
 
-    async changeOwnPassword(request: ManagementRequest<unknown, unknown, Schemas['PasswordChange']>): Promise<OperationResult> {
+    async changeOwnPassword(request: ManagementRequest<unknown, unknown, Schemas['PasswordChange']>) {
       currentSession(request);
       await service.changeOwnPassword(request.principal, request.body.current_password, request.body.new_password);
       request.audit.describe({ action: 'account.password_changed', subjectType: 'account', subjectUlid: request.principal.account.ulid, subjectLabel: request.principal.account.email });
@@ -50,9 +51,9 @@ export function consoleSessionController(service: ConsoleSessionService) {
       return { body: { status: 'success' } };
     },
 
-    async setAccountPassword(request: ManagementRequest<{ accountUlid: string }, unknown, Schemas['PasswordSet']>): Promise<OperationResult> {
+    async setAccountPassword(request: ManagementRequest<{ accountUlid: string }, unknown, Schemas['PasswordSet']>) {
       await service.setPassword(request.principal, request.params.accountUlid, request.body.password, request.audit);
       return { body: { status: 'success' } };
     },
-  };
+  } satisfies ManagementHandlerSet;
 }

@@ -1,4 +1,4 @@
-import type { FeatureDeps, FeatureParts } from '../feature.js';
+import type { FeatureDeps } from '../feature.js';
 import { consoleSessionController } from './controller.js';
 import { ConsoleSessionService } from './service.js';
 import { SignInThrottle } from './sign-in-throttle.js';
@@ -17,6 +17,6 @@ export function buildConsoleSessionService(deps: Pick<FeatureDeps, 'knex' | 'clo
 }
 
 /** Console sign-in (createSession ... setAccountPassword). */
-export function createConsoleSessionsFeature(deps: FeatureDeps): FeatureParts {
+export function createConsoleSessionsFeature(deps: FeatureDeps) {
   return { managementHandlers: consoleSessionController(deps.consoleSessions) };
 }

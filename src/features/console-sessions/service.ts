@@ -5,7 +5,7 @@ import { digestSecret, digestsEqual, generateSecret } from '../../auth/secrets.j
 import type { Clock } from '../../clock.js';
 import { ForbiddenError, NotFoundError, RateLimitedError, UnauthorizedError, ValidationError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
-import type { Auditor } from '../projects/admin-common.js';
+import type { Auditor } from '../shared/transactions.js';
 import { hashPassword, temporaryPasswordUntil, verifyPassword } from './passwords.js';
 import type { SignInThrottle } from './sign-in-throttle.js';
 import type { ConsoleSessionStore, SessionAccount } from './store.js';

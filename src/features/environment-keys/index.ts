@@ -2,8 +2,8 @@ import type { CoreDeps } from '../../core.js';
 import type { Stage } from '../../http/openapi/router.js';
 import { refreshBeforeAnswering } from '../../http/refresh-after-write.js';
 import { KnexEnvironmentStore } from '../environments/store.js';
-import { refreshBudgetMs, type FeatureDeps, type FeatureParts } from '../feature.js';
-import { knexTransactor } from '../projects/admin-common.js';
+import { refreshBudgetMs, type FeatureDeps } from '../feature.js';
+import { knexTransactor } from '../shared/transactions.js';
 import { KnexProjectStore } from '../projects/store.js';
 import { environmentKeyHandlers } from './controller.js';
 import { EnvironmentKeyService } from './service.js';
@@ -26,7 +26,7 @@ export function buildEnvironmentKeyService(core: CoreDeps): EnvironmentKeyServic
  * succeeds this instance refreshes the cache before answering; other instances see the change
  * at their next poll.
  */
-export function createEnvironmentKeysFeature(deps: FeatureDeps): FeatureParts {
+export function createEnvironmentKeysFeature(deps: FeatureDeps) {
   const refreshKeysAfterWrite: Stage = async (ctx, next) => {
     await next();
     if (ctx.method === 'GET' || ctx.method === 'HEAD' || ctx.status >= 400) return;

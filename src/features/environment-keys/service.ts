@@ -5,7 +5,10 @@ import type { Clock } from '../../clock.js';
 import { newId } from '../../ids.js';
 import { environmentSubject } from '../environments/service.js';
 import type { EnvironmentStore } from '../environments/store-types.js';
-import { requireAdministrator, TextRules, type Auditor, type Db, type Transactor } from '../projects/admin-common.js';
+import { requireAdministrator } from '../shared/access-rules.js';
+import { TextRules } from '../shared/text-rules.js';
+import type { Auditor, Transactor } from '../shared/transactions.js';
+import type { Db } from '../../storage/db.js';
 import { resolveEnvironment } from '../projects/resolve.js';
 import type { ProjectStore } from '../projects/store-types.js';
 import { NotFoundError } from '../../http/errors.js';
@@ -31,7 +34,7 @@ export interface EnvironmentKeyServiceDeps {
   clock: Clock;
 }
 
-/** Keys of the public evaluation API (DESIGN.md sections 3 and 5). */
+/** Keys of the public evaluation API (specs/management.yaml, tag Environment keys). */
 export class EnvironmentKeyService {
   constructor(private readonly deps: EnvironmentKeyServiceDeps) {}
 

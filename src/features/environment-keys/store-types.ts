@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { EnvironmentKeyKind } from '../../auth/principal.js';
-import type { Db } from '../projects/admin-common.js';
+import type { Db } from '../../storage/db.js';
 
 /** An environment key as the API lists it: never the secret nor its digest. */
 export interface EnvironmentKey {

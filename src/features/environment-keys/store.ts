@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { EnvironmentKeyKind } from '../../auth/principal.js';
 import { NotFoundError } from '../../http/errors.js';
-import { isForeignKeyViolation } from '../../storage/db-errors.js';
-import type { Db } from '../projects/admin-common.js';
+import { translateStorageErrors } from '../../storage/db-errors.js';
+import type { Db } from '../../storage/db.js';
 import type { EnvironmentKey, EnvironmentKeyRecord, EnvironmentKeyStore } from './store-types.js';
 
 const columns = ['ulid', 'kind', 'name', 'masked_key', 'created_at', 'revoked_at'] as const;
@@ -19,13 +19,13 @@ export class KnexEnvironmentKeyStore implements EnvironmentKeyStore {
   }
 
   async insert(trx: Knex.Transaction, record: EnvironmentKeyRecord): Promise<void> {
-    try {
-      await trx('environment_keys').insert(record);
-    } catch (error) {
+    await translateStorageErrors(
+      async () => {
+        await trx('environment_keys').insert(record);
+      },
       // The environment was deleted by a request that committed first.
-      if (isForeignKeyViolation(error)) throw new NotFoundError('Environment not found.');
-      throw error;
-    }
+      { foreign_key_violation: () => new NotFoundError('Environment not found.') },
+    );
   }
 
   async revoke(trx: Knex.Transaction, ulid: string, now: string): Promise<boolean> {

@@ -1,6 +1,7 @@
 import type { components, operations } from '../../../generated/management.js';
-import type { HandlerMap, ManagementRequest, OperationResult } from '../../http/operation.js';
-import { pageOf } from '../projects/admin-common.js';
+import type { ManagementHandlers } from '../../http/handler-map.js';
+import type { ManagementRequest } from '../../http/operation.js';
+import { pageOf } from '../shared/paging.js';
 import type { EnvironmentService } from './service.js';
 
 type Schemas = components['schemas'];
@@ -9,30 +10,30 @@ type EnvironmentPath = operations['getEnvironment']['parameters']['path'];
 type PageQuery = NonNullable<operations['listEnvironments']['parameters']['query']>;
 
 /** Handlers of the environment operations. */
-export function environmentHandlers(service: EnvironmentService): HandlerMap {
+export function environmentHandlers(service: EnvironmentService) {
   return {
-    async listEnvironments(request: ManagementRequest<ProjectPath, PageQuery>): Promise<OperationResult> {
+    async listEnvironments(request: ManagementRequest<ProjectPath, PageQuery>) {
       const page = await service.list(request.principal, request.params.projectKey, pageOf(request.query), request.audit);
       return { body: { status: 'success', data: page.data, meta: page.meta } satisfies Schemas['EnvironmentListResponse'] };
     },
-    async createEnvironment(request: ManagementRequest<ProjectPath, unknown, Schemas['EnvironmentCreate']>): Promise<OperationResult> {
+    async createEnvironment(request: ManagementRequest<ProjectPath, unknown, Schemas['EnvironmentCreate']>) {
       const environment = await service.create(request.principal, request.params.projectKey, request.body, request.audit);
       return { body: { status: 'success', data: environment } satisfies Schemas['EnvironmentResponse'] };
     },
-    async getEnvironment(request: ManagementRequest<EnvironmentPath>): Promise<OperationResult> {
+    async getEnvironment(request: ManagementRequest<EnvironmentPath>) {
       const { projectKey, environmentKey } = request.params;
       const environment = await service.get(request.principal, projectKey, environmentKey, request.audit);
       return { body: { status: 'success', data: environment } satisfies Schemas['EnvironmentResponse'] };
     },
-    async updateEnvironment(request: ManagementRequest<EnvironmentPath, unknown, Schemas['EnvironmentUpdate']>): Promise<OperationResult> {
+    async updateEnvironment(request: ManagementRequest<EnvironmentPath, unknown, Schemas['EnvironmentUpdate']>) {
       const { projectKey, environmentKey } = request.params;
       const environment = await service.update(request.principal, projectKey, environmentKey, request.body, request.audit);
       return { body: { status: 'success', data: environment } satisfies Schemas['EnvironmentResponse'] };
     },
-    async deleteEnvironment(request: ManagementRequest<EnvironmentPath>): Promise<OperationResult> {
+    async deleteEnvironment(request: ManagementRequest<EnvironmentPath>) {
       const { projectKey, environmentKey } = request.params;
       await service.delete(request.principal, projectKey, environmentKey, request.audit);
       return { body: { status: 'success' } satisfies Schemas['SuccessStatus'] };
     },
-  };
+  } satisfies Partial<ManagementHandlers>;
 }

@@ -1,6 +1,6 @@
 import type { CoreDeps } from '../../core.js';
-import type { FeatureDeps, FeatureParts } from '../feature.js';
-import { knexTransactor } from '../projects/admin-common.js';
+import type { FeatureDeps } from '../feature.js';
+import { knexTransactor } from '../shared/transactions.js';
 import { KnexProjectStore } from '../projects/store.js';
 import { KnexManagementTokenStore } from '../tokens/store.js';
 import { environmentHandlers } from './controller.js';
@@ -18,6 +18,6 @@ export function buildEnvironmentService(core: CoreDeps): EnvironmentService {
   });
 }
 
-export function createEnvironmentsFeature(deps: FeatureDeps): FeatureParts {
+export function createEnvironmentsFeature(deps: FeatureDeps) {
   return { managementHandlers: environmentHandlers(buildEnvironmentService(deps)) };
 }

@@ -4,15 +4,10 @@ import type { Clock } from '../../clock.js';
 import { NotFoundError } from '../../http/errors.js';
 import type { Page, PageRequest } from '../../http/pagination.js';
 import { newId } from '../../ids.js';
-import {
-  requireAdministrator,
-  requireWholeProject,
-  TextRules,
-  visibleAmong,
-  type Auditor,
-  type Db,
-  type Transactor,
-} from '../projects/admin-common.js';
+import { requireAdministrator, requireWholeProject, visibleAmong } from '../shared/access-rules.js';
+import { TextRules } from '../shared/text-rules.js';
+import type { Auditor, Transactor } from '../shared/transactions.js';
+import type { Db } from '../../storage/db.js';
 import { resolveEnvironment, resolveProject } from '../projects/resolve.js';
 import type { Project, ProjectStore } from '../projects/store-types.js';
 import type { ManagementTokenStore } from '../tokens/store-types.js';
@@ -48,7 +43,7 @@ export interface EnvironmentServiceDeps {
   clock: Clock;
 }
 
-/** Environments of a project (SPEC.md section 2, DESIGN.md section 5). */
+/** Environments of a project (specs/management.yaml, tag Environments). */
 export class EnvironmentService {
   constructor(private readonly deps: EnvironmentServiceDeps) {}
 

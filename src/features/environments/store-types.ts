@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { Page, PageRequest } from '../../http/pagination.js';
-import type { Db } from '../projects/admin-common.js';
+import type { Db } from '../../storage/db.js';
 
-/** An environment as the API shows it (SPEC.md section 2). */
+/** An environment as the API shows it (specs/management.yaml, schema Environment). */
 export interface Environment {
   ulid: string;
   key: string;

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 import { paginateByUlid, type Page, type PageRequest } from '../../http/pagination.js';
 import { NotFoundError } from '../../http/errors.js';
-import { isForeignKeyViolation, isUniqueViolation } from '../../storage/db-errors.js';
+import { translateStorageErrors } from '../../storage/db-errors.js';
 import { bool } from '../shared/lookup.js';
-import type { Db } from '../projects/admin-common.js';
+import type { Db } from '../../storage/db.js';
 import { keyTaken } from '../projects/store.js';
 import {
   environmentListName,
@@ -44,19 +44,21 @@ export class KnexEnvironmentStore implements EnvironmentStore {
   }
 
   async insert(trx: Knex.Transaction, environment: EnvironmentRecord): Promise<void> {
-    try {
-      // revision starts at 1 (the column default).
-      await trx('environments').insert({
-        ...environment,
-        comments_required: environment.comments_required ? 1 : 0,
-        confirmation_required: environment.confirmation_required ? 1 : 0,
-      });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw keyTaken();
-      // The project was deleted by a request that committed first.
-      if (isForeignKeyViolation(error)) throw new NotFoundError('Project not found.');
-      throw error;
-    }
+    await translateStorageErrors(
+      async () => {
+        // revision starts at 1 (the column default).
+        await trx('environments').insert({
+          ...environment,
+          comments_required: environment.comments_required ? 1 : 0,
+          confirmation_required: environment.confirmation_required ? 1 : 0,
+        });
+      },
+      {
+        unique_violation: keyTaken,
+        // The project was deleted by a request that committed first.
+        foreign_key_violation: () => new NotFoundError('Project not found.'),
+      },
+    );
   }
 
   async update(trx: Knex.Transaction, ulid: string, patch: EnvironmentPatch): Promise<boolean> {

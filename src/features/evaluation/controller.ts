@@ -6,8 +6,9 @@ import { readApiKey } from '../../auth/public-auth.js';
 import { auditActionByOperation } from '../../audit/actions.js';
 import { describePublicAudit } from '../../audit/public-audit.js';
 import type { Context } from '../../engine/index.js';
-import { BadRequestError, OfrepError, UnprocessableError, ValidationError, publicMessages } from '../../http/errors.js';
-import type { ManagementRequest, OperationResult, PublicRequest } from '../../http/operation.js';
+import { BadRequestError, OfrepError, InvalidQueryError, ValidationError, publicMessages } from '../../http/errors.js';
+import type { ManagementHandlerSet, PublicHandlerSet } from '../../http/handler-map.js';
+import type { ManagementRequest, PublicRequest } from '../../http/operation.js';
 import type { StreamHub } from '../../runtime/stream-hub.js';
 import { findFlagEnvironment } from '../shared/lookup.js';
 import { ofrepContext, type EvaluationBody, type EvaluationInputs, type InputDecoder } from './inputs.js';
@@ -74,17 +75,17 @@ export function publicEvaluationHandlers({ service, decoder, hub, keyCache }: Ev
   });
 
   // Each header operation and its POST twin (inputs in the body) answer through the same function.
-  const listEvaluated = async (request: PublicRequest, { context, defaults }: EvaluationInputs): Promise<OperationResult> => ({
+  const listEvaluated = async (request: PublicRequest, { context, defaults }: EvaluationInputs) => ({
     headers: json,
     body: await service.listEvaluated(request.principal, context, defaults),
   });
 
-  const evaluatedFlag = async (request: PublicRequest<FlagParams>, { context, defaults }: EvaluationInputs): Promise<OperationResult> => {
+  const evaluatedFlag = async (request: PublicRequest<FlagParams>, { context, defaults }: EvaluationInputs) => {
     await nameAuditedFlag(request, request.params.flagKey);
     return { headers: json, body: await service.getEvaluated(request.principal, request.params.flagKey, context, defaults) };
   };
 
-  const payload = async (request: PublicRequest, sent: EvaluationInputs): Promise<OperationResult> => {
+  const payload = async (request: PublicRequest, sent: EvaluationInputs) => {
     // Validated for every key; server keys get the compiled configuration, so they are not used.
     const server = request.principal.kind === 'server';
     const context = server ? null : sent.context;
@@ -104,7 +105,7 @@ export function publicEvaluationHandlers({ service, decoder, hub, keyCache }: Ev
     getEvaluatedFlag: (request: PublicRequest<FlagParams>) => evaluatedFlag(request, headerInputs(request)),
     evaluateFlag: (request: TwinRequest<FlagParams>) => evaluatedFlag(request, decoder.evaluationBody(request.body)),
 
-    async recordFlagUsage(request: PublicRequest<FlagParams, unknown, UsageBody>): Promise<OperationResult> {
+    async recordFlagUsage(request: PublicRequest<FlagParams, unknown, UsageBody>) {
       const body: NonNullable<UsageBody> = request.body ?? {};
       let context = null;
       if (body.context !== undefined) {
@@ -120,7 +121,7 @@ export function publicEvaluationHandlers({ service, decoder, hub, keyCache }: Ev
     getPayload: (request: PublicRequest) => payload(request, headerInputs(request)),
     getPayloadForContext: (request: TwinRequest) => payload(request, decoder.evaluationBody(request.body)),
 
-    async streamPayloadChanges(request: PublicRequest): Promise<OperationResult> {
+    async streamPayloadChanges(request: PublicRequest) {
       const server = request.principal.kind === 'server';
       const sentContext = decoder.contextHeader(request.headers);
       const sentDefaults = decoder.defaultsHeader(request.headers);
@@ -167,7 +168,7 @@ export function publicEvaluationHandlers({ service, decoder, hub, keyCache }: Ev
       return { streamed: true };
     },
 
-    async ofrepEvaluateFlag(request: PublicRequest<{ key: string }>): Promise<OperationResult> {
+    async ofrepEvaluateFlag(request: PublicRequest<{ key: string }>) {
       const parsed = ofrepContext(request.body);
       if (!parsed.ok) throw new OfrepError(400, parsed.errorCode, parsed.details, request.params.key);
       await nameAuditedFlag(request, request.params.key);
@@ -175,14 +176,14 @@ export function publicEvaluationHandlers({ service, decoder, hub, keyCache }: Ev
       return { headers: ofrepCaching(request), body: result };
     },
 
-    async ofrepEvaluateFlags(request: PublicRequest): Promise<OperationResult> {
+    async ofrepEvaluateFlags(request: PublicRequest) {
       const parsed = ofrepContext(request.body);
       if (!parsed.ok) throw new OfrepError(400, parsed.errorCode, parsed.details);
       const result = await service.ofrepEvaluateAll(request.principal, parsed.context, request.headers['if-none-match']);
       if (result.notModified) return { status: 304, headers: ofrepCaching(request, { ETag: result.etag }) };
       return { headers: ofrepCaching(request, { ETag: result.etag }), body: { flags: result.flags } };
     },
-  };
+  } satisfies PublicHandlerSet;
 }
 
 /** Management handlers: evaluateFlag and its twin evaluateFlagForContext (specs/management.yaml). */
@@ -191,7 +192,7 @@ export function managementEvaluationHandlers({ service, decoder, knex }: Evaluat
   const evaluate = async (
     request: ManagementRequest<EvaluateParams>,
     readContext: () => Context | null,
-  ): Promise<OperationResult> => {
+  ) => {
     const { project, flag, environment } = await findFlagEnvironment(knex, request.principal.access, request.params);
     request.audit.describe({
       action: auditActionByOperation[request.operation.operationId] ?? 'flag.evaluated',
@@ -212,7 +213,7 @@ export function managementEvaluationHandlers({ service, decoder, knex }: Evaluat
         if (text === undefined || text === '') return null;
         const context = decoder.contextText(text);
         if (!context) {
-          throw new UnprocessableError(
+          throw new InvalidQueryError(
             'Invalid query parameter: context must be the JSON text of a Context object (type and identifier required).',
           );
         }
@@ -227,5 +228,5 @@ export function managementEvaluationHandlers({ service, decoder, knex }: Evaluat
         if (!context) throw new ValidationError({ context: ['The context field is invalid.'] });
         return context;
       }),
-  };
+  } satisfies ManagementHandlerSet;
 }

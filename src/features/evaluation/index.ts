@@ -10,7 +10,7 @@ import { StreamHub } from '../../runtime/stream-hub.js';
 import { TelemetryBuffer } from '../../runtime/telemetry-buffer.js';
 import { telemetryFlusher } from '../../runtime/telemetry-flusher.js';
 import { KnexTelemetryStore } from '../../runtime/telemetry-store.js';
-import { refreshBudgetMs, type FeatureDeps, type FeatureParts } from '../feature.js';
+import { refreshBudgetMs, type FeatureDeps } from '../feature.js';
 import { managementEvaluationHandlers, publicEvaluationHandlers } from './controller.js';
 import { publicErrorShaping } from './error-shaping.js';
 import { InputDecoder } from './inputs.js';
@@ -37,7 +37,7 @@ export const STREAM_HEARTBEAT_MS = 15_000;
  * management write the writing instance refreshes (and announces) before it answers.
  * Telemetry goes to an in-memory buffer written in batches by a background flusher.
  */
-export function createEvaluationFeature(deps: FeatureDeps): FeatureParts {
+export function createEvaluationFeature(deps: FeatureDeps) {
   const cache = new SnapshotCache(new KnexConfigSource(deps.knex, deps.dialect), deps.logger);
   deps.readiness.snapshotsLoaded = () => cache.loaded;
   const telemetry = new TelemetryBuffer();

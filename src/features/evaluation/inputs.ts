@@ -69,6 +69,24 @@ function utf8HeaderText(text: string): string | typeof invalidJson {
   return Buffer.from(decoded, 'utf8').equals(bytes) ? decoded : invalidJson;
 }
 
+interface InputChecks {
+  context: (value: unknown) => boolean;
+  defaults: (value: unknown) => boolean;
+}
+
+/** Compiled once per document: decoders built on the same document (tests build many) share them. */
+const compiledChecks = new WeakMap<OpenApiDocument, InputChecks>();
+
+function compileChecks(publicDocument: OpenApiDocument): InputChecks {
+  const schemas = (publicDocument.components as { schemas: Record<string, unknown> }).schemas;
+  const ajv = createAjv({ coerce: false });
+  const context = structuredClone(schemas.Context);
+  const declaration = structuredClone(schemas.DefaultValueDeclaration);
+  normaliseSchema(context);
+  normaliseSchema(declaration);
+  return { context: ajv.compile(context as object), defaults: ajv.compile({ type: 'array', items: declaration }) };
+}
+
 /**
  * Decodes the request inputs of evaluation: the context (header or body) and the declared
  * default values, validated against the published document's `Context` and
@@ -80,14 +98,10 @@ export class InputDecoder {
   private readonly defaultsSchema: (value: unknown) => boolean;
 
   constructor(publicDocument: OpenApiDocument) {
-    const schemas = (publicDocument.components as { schemas: Record<string, unknown> }).schemas;
-    const ajv = createAjv({ coerce: false });
-    const context = structuredClone(schemas.Context);
-    const declaration = structuredClone(schemas.DefaultValueDeclaration);
-    normaliseSchema(context);
-    normaliseSchema(declaration);
-    this.contextSchema = ajv.compile(context as object);
-    this.defaultsSchema = ajv.compile({ type: 'array', items: declaration });
+    const checks = compiledChecks.get(publicDocument) ?? compileChecks(publicDocument);
+    compiledChecks.set(publicDocument, checks);
+    this.contextSchema = checks.context;
+    this.defaultsSchema = checks.defaults;
   }
 
   /** A decoded Context value; undefined when it does not match the schema. */

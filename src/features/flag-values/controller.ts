@@ -1,5 +1,6 @@
 import type { components, operations } from '../../../generated/management.js';
-import type { ManagementRequest, OperationResult } from '../../http/operation.js';
+import type { ManagementHandlers } from '../../http/handler-map.js';
+import type { ManagementRequest } from '../../http/operation.js';
 import type { FlagValueService, ValuePath } from './service.js';
 
 type Schemas = components['schemas'];
@@ -24,36 +25,36 @@ const pathOf = (params: FlagParams & { environmentKey?: string }): ValuePath => 
 export function flagValueHandlers(service: FlagValueService) {
   const create = async (
     request: ManagementRequest<FlagParams | EnvironmentParams, unknown, Schemas['FlagValueWrite']>,
-  ): Promise<OperationResult> => {
+  ) => {
     const data = await service.create(caller(request), pathOf(request.params), request.body.display);
     const body: Schemas['FlagValueResponse'] = { status: 'success', data };
     return { body };
   };
-  const setDefault = async (request: ManagementRequest<ValueParams | EnvironmentValueParams>): Promise<OperationResult> => {
+  const setDefault = async (request: ManagementRequest<ValueParams | EnvironmentValueParams>) => {
     const data = await service.setDefault(caller(request), pathOf(request.params), request.params.valueUlid);
     const body: Schemas['FlagValueResponse'] = { status: 'success', data };
     return { body };
   };
   return {
-    async listFlagValues(request: ManagementRequest<FlagParams>): Promise<OperationResult> {
+    async listFlagValues(request: ManagementRequest<FlagParams>) {
       const data = await service.list(caller(request), pathOf(request.params));
       const body: Schemas['FlagValueListResponse'] = { status: 'success', data };
       return { body };
     },
     createFlagValue: create,
     createFlagValueForFlag: create,
-    async updateFlagValue(request: ManagementRequest<ValueParams, unknown, Schemas['FlagValueWrite']>): Promise<OperationResult> {
+    async updateFlagValue(request: ManagementRequest<ValueParams, unknown, Schemas['FlagValueWrite']>) {
       const { valueUlid } = request.params;
       const data = await service.update(caller(request), pathOf(request.params), valueUlid, request.body.display);
       const body: Schemas['FlagValueResponse'] = { status: 'success', data };
       return { body };
     },
-    async deleteFlagValue(request: ManagementRequest<ValueParams>): Promise<OperationResult> {
+    async deleteFlagValue(request: ManagementRequest<ValueParams>) {
       await service.delete(caller(request), pathOf(request.params), request.params.valueUlid);
       const body: Schemas['SuccessStatus'] = { status: 'success' };
       return { body };
     },
     setDefaultFlagValue: setDefault,
     setDefaultFlagValueForFlag: setDefault,
-  };
+  } satisfies Partial<ManagementHandlers>;
 }

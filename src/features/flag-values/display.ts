@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { parse as parseLosslessJson } from 'lossless-json';
 import type { FlagType } from '../flags/store-types.js';
 
-/** Largest display, in UTF-8 bytes of its normalised form (SPEC.md section 8: 64 KB). */
+/** Largest display, in UTF-8 bytes of its normalised form (64 KB, specs/management.yaml). */
 export const MAX_DISPLAY_BYTES = 65_536;
-/** Deepest nesting of arrays and objects in a json value (SPEC.md section 8). */
+/** Deepest nesting of arrays and objects in a json value (specs/management.yaml). */
 export const MAX_JSON_DEPTH = 10;
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };

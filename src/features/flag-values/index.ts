@@ -1,10 +1,10 @@
-import type { FeatureDeps, FeatureParts } from '../feature.js';
+import type { FeatureDeps } from '../feature.js';
 import { flagValueHandlers } from './controller.js';
 import { FlagValueService } from './service.js';
 import { KnexFlagValueStore } from './store.js';
 
-/** Values of a flag: list, create, update, delete, set default (SPEC.md section 4.2). */
-export function createFlagValuesFeature(deps: FeatureDeps): FeatureParts {
+/** Values of a flag: list, create, update, delete, set default (specs/management.yaml, tag Flag values). */
+export function createFlagValuesFeature(deps: FeatureDeps) {
   const service = new FlagValueService(new KnexFlagValueStore(deps.knex, deps.dialect), deps.clock);
   return { managementHandlers: flagValueHandlers(service) };
 }

@@ -7,7 +7,7 @@ import type { EnvironmentRef, FlagRef, ProjectRef } from '../shared/lookup.js';
 import { DisplayError, normaliseDisplay, parseStoredDisplay, type JsonValue, type NormalisedDisplay } from './display.js';
 import type { FlagValueRecord, FlagValueStore, ValueUsage } from './store-types.js';
 
-/** The API form of a flag value (SPEC.md section 2). */
+/** The API form of a flag value (specs/management.yaml, schema FlagValue). */
 export interface FlagValueResource {
   ulid: string;
   display: string;
@@ -28,7 +28,7 @@ export function toFlagValueResource(type: FlagType, value: FlagValueRecord): Fla
   };
 }
 
-/** Path of a value operation: the flag, and for SPEC.md's environment forms the environment. */
+/** Path of a value operation: the flag, and for the environment forms of the paths the environment. */
 export interface ValuePath {
   projectKey: string;
   flagKey: string;
@@ -72,7 +72,7 @@ function unique(list: string[]): string[] {
 }
 
 /**
- * Values of a flag (SPEC.md sections 2, 3 and 4.2; DESIGN.md section 4). Displays are checked
+ * Values of a flag (specs/management.yaml, tag Flag values). Displays are checked
  * against the flag type and stored normalised; a flag's value changes run one after another
  * (flag row lock), so exactly one value stays the default however requests race.
  */
@@ -170,7 +170,7 @@ export class FlagValueService {
   }
 
   /**
-   * SPEC.md section 3: a value cannot go while it is the default or while any target (draft,
+   * A value cannot go while it is the default or while any target (draft,
    * scheduled, published or expired: expired targets are the record of what was served) or any
    * targeting rule points at it.
    */

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { ResourceAccess } from '../../auth/principal.js';
 import { ValidationError } from '../../http/errors.js';
-import { isUniqueViolation } from '../../storage/db-errors.js';
+import { translateStorageErrors } from '../../storage/db-errors.js';
 import type { Dialect } from '../../storage/database.js';
 import { bumpProjectRevisions } from '../../storage/revisions.js';
 import { inTransaction } from '../../storage/transaction.js';
@@ -90,23 +90,21 @@ class KnexFlagValueStoreTx implements FlagValueStoreTx {
   }
 
   async insertValue(value: FlagValueRecord): Promise<void> {
-    try {
-      await this.handle('flag_values').insert(value);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw duplicateDisplay();
-      throw error;
-    }
+    await translateStorageErrors(
+      async () => {
+        await this.handle('flag_values').insert(value);
+      },
+      { unique_violation: duplicateDisplay },
+    );
   }
 
   async updateDisplay(valueUlid: string, display: string, digest: string, updatedAt: string): Promise<void> {
-    try {
-      await this.handle('flag_values')
-        .where('ulid', valueUlid)
-        .update({ display, display_digest: digest, updated_at: updatedAt });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw duplicateDisplay();
-      throw error;
-    }
+    await translateStorageErrors(
+      async () => {
+        await this.handle('flag_values').where('ulid', valueUlid).update({ display, display_digest: digest, updated_at: updatedAt });
+      },
+      { unique_violation: duplicateDisplay },
+    );
   }
 
   async setDefault(flagUlid: string, valueUlid: string, updatedAt: string): Promise<void> {

@@ -1,5 +1,6 @@
 import type { components, operations } from '../../../generated/management.js';
-import type { ManagementRequest, OperationResult } from '../../http/operation.js';
+import type { ManagementHandlers } from '../../http/handler-map.js';
+import type { ManagementRequest } from '../../http/operation.js';
 import type { FlagService } from './service.js';
 
 type Schemas = components['schemas'];
@@ -15,7 +16,7 @@ const caller = (request: ManagementRequest<unknown, unknown, unknown>) => ({
 /** Handlers of the flag operations, keyed by operationId (specs/management.yaml). */
 export function flagHandlers(service: FlagService) {
   return {
-    async listFlags(request: ManagementRequest<ProjectParams, ListQuery>): Promise<OperationResult> {
+    async listFlags(request: ManagementRequest<ProjectParams, ListQuery>) {
       const { per_page = 25, cursor, type, search, include, stale_days = 30 } = request.query;
       const page = await service.list(
         caller(request),
@@ -29,26 +30,26 @@ export function flagHandlers(service: FlagService) {
       return { body };
     },
 
-    async createFlag(request: ManagementRequest<ProjectParams, unknown, Schemas['FlagCreate']>): Promise<OperationResult> {
+    async createFlag(request: ManagementRequest<ProjectParams, unknown, Schemas['FlagCreate']>) {
       const data = await service.create(caller(request), request.params.projectKey, request.body);
       const body: Schemas['FlagResponse'] = { status: 'success', data };
       return { body };
     },
 
-    async getFlag(request: ManagementRequest<FlagParams>): Promise<OperationResult> {
+    async getFlag(request: ManagementRequest<FlagParams>) {
       const data = await service.get(caller(request), request.params.projectKey, request.params.flagKey);
       const body: Schemas['FlagResponse'] = { status: 'success', data };
       return { body };
     },
 
-    async updateFlag(request: ManagementRequest<FlagParams, unknown, Schemas['FlagUpdate']>): Promise<OperationResult> {
+    async updateFlag(request: ManagementRequest<FlagParams, unknown, Schemas['FlagUpdate']>) {
       const { projectKey, flagKey } = request.params;
       const data = await service.update(caller(request), projectKey, flagKey, request.body);
       const body: Schemas['FlagResponse'] = { status: 'success', data };
       return { body };
     },
 
-    async deleteFlag(request: ManagementRequest<FlagParams>): Promise<OperationResult> {
+    async deleteFlag(request: ManagementRequest<FlagParams>) {
       await service.delete(caller(request), request.params.projectKey, request.params.flagKey);
       const body: Schemas['SuccessStatus'] = { status: 'success' };
       return { body };
@@ -56,10 +57,10 @@ export function flagHandlers(service: FlagService) {
 
     async bulkDeleteFlags(
       request: ManagementRequest<ProjectParams, unknown, Schemas['BulkDeleteRequest']>,
-    ): Promise<OperationResult> {
+    ) {
       const data = await service.bulkDelete(caller(request), request.params.projectKey, request.body.flag_keys);
       const body: Schemas['BulkDeleteResponse'] = { status: 'success', data };
       return { body };
     },
-  };
+  } satisfies Partial<ManagementHandlers>;
 }

@@ -37,7 +37,7 @@ export interface BulkDeleteResult {
   not_found: string[];
 }
 
-/** The API form of a flag (SPEC.md section 2). */
+/** The API form of a flag (specs/management.yaml, schema Flag). */
 export interface FlagResource {
   ulid: string;
   key: string;
@@ -74,7 +74,7 @@ function flagDeletion(projectUlid: string, flag: FlagRecord): AuditSubject {
 }
 
 /**
- * Flags of a project (SPEC.md sections 2 and 4.2). Every change bumps the revision of every
+ * Flags of a project (specs/management.yaml, tag Flags). Every change bumps the revision of every
  * environment of the project and commits its audit entry in the same transaction.
  */
 export class FlagService {
@@ -132,7 +132,7 @@ export class FlagService {
       created_at: now,
       updated_at: now,
     };
-    // DESIGN.md section 4: boolean flags start with `true` and `false`, `false` the default.
+    // Boolean flags start with `true` and `false`, `false` the default.
     const values: FlagValueInsert[] =
       flag.type === 'boolean'
         ? (['true', 'false'] as const).map((display) => ({

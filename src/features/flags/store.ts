@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { ResourceAccess } from '../../auth/principal.js';
 import { ValidationError } from '../../http/errors.js';
 import { paginateByUlid, type Page, type PageRequest } from '../../http/pagination.js';
-import { isUniqueViolation } from '../../storage/db-errors.js';
+import { translateStorageErrors } from '../../storage/db-errors.js';
 import { SQLITE_UNICODE_LOWER, type Dialect } from '../../storage/database.js';
 import { bumpProjectRevisions } from '../../storage/revisions.js';
 import { inTransaction } from '../../storage/transaction.js';
@@ -16,8 +16,8 @@ import type {
   FlagType,
   FlagValueInsert,
 } from './store-types.js';
+import type { Db } from '../../storage/db.js';
 
-type Db = Knex | Knex.Transaction;
 
 const flagColumns = [
   'ulid',
@@ -101,12 +101,12 @@ class KnexFlagStoreTx implements FlagStoreTx {
   ) {}
 
   async insertFlag(flag: FlagRecord): Promise<void> {
-    try {
-      await this.handle('flags').insert(flag);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw duplicateFlagKey(flag.key);
-      throw error;
-    }
+    await translateStorageErrors(
+      async () => {
+        await this.handle('flags').insert(flag);
+      },
+      { unique_violation: () => duplicateFlagKey(flag.key) },
+    );
   }
 
   async insertValues(values: FlagValueInsert[]): Promise<void> {

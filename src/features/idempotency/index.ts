@@ -1,5 +1,5 @@
 import { poller } from '../../poller.js';
-import type { FeatureDeps, FeatureParts } from '../feature.js';
+import type { FeatureDeps } from '../feature.js';
 import { IdempotencyService } from './service.js';
 import { idempotencyStage } from './stage.js';
 import { KnexIdempotencyStore } from './store.js';
@@ -8,7 +8,7 @@ import { KnexIdempotencyStore } from './store.js';
  * Idempotency-Key on the management API's POST and PUT operations: replay, 422 on a different
  * body, 409 while the first request still runs; records expire after 24 hours and are purged.
  */
-export function createIdempotencyFeature(deps: FeatureDeps): FeatureParts {
+export function createIdempotencyFeature(deps: FeatureDeps) {
   const service = new IdempotencyService(new KnexIdempotencyStore(deps.knex), deps.clock, {
     onStoreError: (err) => deps.logger.error({ err }, 'idempotency record could not be stored'),
   });

@@ -49,7 +49,7 @@ export function isStorable(status: number): boolean {
 }
 
 /**
- * Idempotency-Key handling (SPEC.md section 8, DESIGN.md section 4, management.yaml "Idempotency").
+ * Idempotency-Key handling (specs/management.yaml, "Idempotency").
  * The first request with a key claims it by inserting an `in_progress` record (the unique index
  * picks one winner among racing requests), runs, and stores its response (see isStorable). A request with the same key and the same body
  * replays the stored response; while the first is still running it waits (up to `waitMs`) for

@@ -1,5 +1,5 @@
-import { errorBody } from '../../http/error-middleware.js';
-import { HttpError } from '../../http/errors.js';
+import { errorBody, statusOf } from '../../http/error-middleware.js';
+import { DomainError } from '../../http/errors.js';
 import { operationState } from '../../http/operation.js';
 import type { Stage } from '../../http/openapi/router.js';
 import type { IdempotencyService } from './service.js';
@@ -24,7 +24,7 @@ export function idempotencyStage(service: IdempotencyService): Stage {
         return { outcome: { status: ctx.status, body: ctx.body }, value: undefined };
       } catch (error) {
         // Typed errors are answers too (404 and 422 are stored and replayed); anything else is a 500.
-        if (error instanceof HttpError) return { outcome: { status: error.status, body: errorBody(error) }, value: error };
+        if (error instanceof DomainError) return { outcome: { status: statusOf(error), body: errorBody(error) }, value: error };
         throw error;
       }
     });

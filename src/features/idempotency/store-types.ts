@@ -1,6 +1,6 @@
 /** Storage of Idempotency-Key records (table idempotency_records). */
 
-/** What a key is scoped to: the token, the method and the path (DESIGN.md section 4). */
+/** What a key is scoped to: the token, the method and the path (specs/management.yaml, "Idempotency"). */
 export interface IdempotencyScope {
   tokenUlid: string;
   method: string;

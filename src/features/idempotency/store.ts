@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { isUniqueViolation } from '../../storage/db-errors.js';
+import { storageFailureOf } from '../../storage/db-errors.js';
 import type { ClaimResult, IdempotencyRecord, IdempotencyScope, IdempotencyStore } from './store-types.js';
 
 const table = 'idempotency_records';
@@ -28,7 +28,7 @@ export class KnexIdempotencyStore implements IdempotencyStore {
       });
       return { claimed: true, id: Number(id) };
     } catch (error) {
-      if (isUniqueViolation(error)) return { claimed: false };
+      if (storageFailureOf(error) === 'unique_violation') return { claimed: false };
       throw error;
     }
   }

@@ -1,5 +1,6 @@
 import type { operations } from '../../../generated/management.js';
-import type { ManagementRequest, OperationResult } from '../../http/operation.js';
+import type { ManagementHandlerSet } from '../../http/handler-map.js';
+import type { ManagementRequest } from '../../http/operation.js';
 import type { InsightsService } from './service.js';
 
 type FlagEnvironmentParams = operations['getFlagInsights']['parameters']['path'];
@@ -14,24 +15,24 @@ const caller = (request: ManagementRequest<unknown, unknown, unknown>) => ({
 /** Handlers of the insights operations, keyed by operationId (specs/management.yaml). */
 export function insightsHandlers(service: InsightsService) {
   return {
-    async getFlagInsights(request: ManagementRequest<FlagEnvironmentParams>): Promise<OperationResult> {
+    async getFlagInsights(request: ManagementRequest<FlagEnvironmentParams>) {
       const data = await service.flagInsights(caller(request), request.params);
       return { body: { status: 'success', data } };
     },
 
-    async listStaleFlags(request: ManagementRequest<EnvironmentParams, StaleQuery>): Promise<OperationResult> {
+    async listStaleFlags(request: ManagementRequest<EnvironmentParams, StaleQuery>) {
       const data = await service.staleFlags(caller(request), request.params, request.query.days ?? 30);
       return { body: { status: 'success', data } };
     },
 
-    async listDefaultValueReports(request: ManagementRequest<EnvironmentParams>): Promise<OperationResult> {
+    async listDefaultValueReports(request: ManagementRequest<EnvironmentParams>) {
       const data = await service.defaultValueReports(caller(request), request.params);
       return { body: { status: 'success', data } };
     },
 
-    async listContextAttributes(request: ManagementRequest<EnvironmentParams>): Promise<OperationResult> {
+    async listContextAttributes(request: ManagementRequest<EnvironmentParams>) {
       const data = await service.contextAttributes(caller(request), request.params);
       return { body: { status: 'success', data } };
     },
-  };
+  } satisfies ManagementHandlerSet;
 }

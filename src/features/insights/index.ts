@@ -1,14 +1,14 @@
-import type { FeatureDeps, FeatureParts } from '../feature.js';
+import type { FeatureDeps } from '../feature.js';
 import { insightsHandlers } from './controller.js';
 import { InsightsService } from './service.js';
 import { KnexInsightsStore } from './store.js';
 
 /**
- * Insights (DESIGN.md section 5): a flag's freshness and counters per environment, stale flags,
+ * Insights (specs/management.yaml, tag Insights): a flag's freshness and counters per environment, stale flags,
  * default-value reports, observed context attributes. The telemetry itself is recorded by the
  * evaluation feature (src/features/evaluation) and written in batches (src/runtime).
  */
-export function createInsightsFeature(deps: FeatureDeps): FeatureParts {
+export function createInsightsFeature(deps: FeatureDeps) {
   const service = new InsightsService(new KnexInsightsStore(deps.knex), deps.clock);
   return { managementHandlers: insightsHandlers(service) };
 }

@@ -48,7 +48,7 @@ const DAY_MS = 86_400_000;
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * Insights (DESIGN.md section 5): freshness and counters per flag and environment, stale flags,
+ * Insights (specs/management.yaml, tag Insights): freshness and counters per flag and environment, stale flags,
  * default-value reports and observed context attributes. Reads what the telemetry flusher wrote.
  */
 export class InsightsService {

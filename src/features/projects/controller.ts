@@ -1,6 +1,7 @@
 import type { components, operations } from '../../../generated/management.js';
-import type { HandlerMap, ManagementRequest, OperationResult } from '../../http/operation.js';
-import { pageOf } from './admin-common.js';
+import type { ManagementHandlers } from '../../http/handler-map.js';
+import type { ManagementRequest } from '../../http/operation.js';
+import { pageOf } from '../shared/paging.js';
 import type { ProjectService } from './service.js';
 
 type Schemas = components['schemas'];
@@ -8,27 +9,27 @@ type ProjectPath = operations['getProject']['parameters']['path'];
 type PageQuery = NonNullable<operations['listProjects']['parameters']['query']>;
 
 /** Handlers of the project operations: they read the request and call the service. */
-export function projectHandlers(service: ProjectService): HandlerMap {
+export function projectHandlers(service: ProjectService) {
   return {
-    async listProjects(request: ManagementRequest<Record<string, never>, PageQuery>): Promise<OperationResult> {
+    async listProjects(request: ManagementRequest<Record<string, never>, PageQuery>) {
       const page = await service.list(request.principal, pageOf(request.query));
       return { body: { status: 'success', data: page.data, meta: page.meta } satisfies Schemas['ProjectListResponse'] };
     },
-    async createProject(request: ManagementRequest<Record<string, never>, unknown, Schemas['ProjectCreate']>): Promise<OperationResult> {
+    async createProject(request: ManagementRequest<Record<string, never>, unknown, Schemas['ProjectCreate']>) {
       const project = await service.create(request.principal, request.body, request.audit);
       return { body: { status: 'success', data: project } satisfies Schemas['ProjectResponse'] };
     },
-    async getProject(request: ManagementRequest<ProjectPath>): Promise<OperationResult> {
+    async getProject(request: ManagementRequest<ProjectPath>) {
       const project = await service.get(request.principal, request.params.projectKey, request.audit);
       return { body: { status: 'success', data: project } satisfies Schemas['ProjectResponse'] };
     },
-    async updateProject(request: ManagementRequest<ProjectPath, unknown, Schemas['ProjectUpdate']>): Promise<OperationResult> {
+    async updateProject(request: ManagementRequest<ProjectPath, unknown, Schemas['ProjectUpdate']>) {
       const project = await service.update(request.principal, request.params.projectKey, request.body, request.audit);
       return { body: { status: 'success', data: project } satisfies Schemas['ProjectResponse'] };
     },
-    async deleteProject(request: ManagementRequest<ProjectPath>): Promise<OperationResult> {
+    async deleteProject(request: ManagementRequest<ProjectPath>) {
       await service.delete(request.principal, request.params.projectKey, request.audit);
       return { body: { status: 'success' } satisfies Schemas['SuccessStatus'] };
     },
-  };
+  } satisfies Partial<ManagementHandlers>;
 }

@@ -1,9 +1,9 @@
 import type { CoreDeps } from '../../core.js';
 import { EnvironmentService } from '../environments/service.js';
 import { KnexEnvironmentStore } from '../environments/store.js';
-import type { FeatureDeps, FeatureParts } from '../feature.js';
+import type { FeatureDeps } from '../feature.js';
 import { KnexManagementTokenStore } from '../tokens/store.js';
-import { knexTransactor } from './admin-common.js';
+import { knexTransactor } from '../shared/transactions.js';
 import { projectHandlers } from './controller.js';
 import { ProjectService } from './service.js';
 import { KnexProjectStore } from './store.js';
@@ -24,6 +24,6 @@ export function buildProjectService(core: CoreDeps): ProjectService {
   return new ProjectService({ db: core.knex, tx, projects, environments, tokens, clock: core.clock });
 }
 
-export function createProjectsFeature(deps: FeatureDeps): FeatureParts {
+export function createProjectsFeature(deps: FeatureDeps) {
   return { managementHandlers: projectHandlers(buildProjectService(deps)) };
 }

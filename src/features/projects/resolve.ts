@@ -1,7 +1,7 @@
 import type { ResourceAccess } from '../../auth/principal.js';
 import { NotFoundError } from '../../http/errors.js';
 import type { EnvironmentRecord, EnvironmentStore } from '../environments/store-types.js';
-import type { Db } from './admin-common.js';
+import type { Db } from '../../storage/db.js';
 import type { Project, ProjectStore } from './store-types.js';
 
 /**

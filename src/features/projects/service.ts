@@ -7,15 +7,10 @@ import { newId } from '../../ids.js';
 import { projectSubject, type EnvironmentService } from '../environments/service.js';
 import type { Environment } from '../environments/store-types.js';
 import type { ManagementTokenStore } from '../tokens/store-types.js';
-import {
-  requireAdministrator,
-  requireWholeProject,
-  TextRules,
-  visibleAmong,
-  type Auditor,
-  type Db,
-  type Transactor,
-} from './admin-common.js';
+import { requireAdministrator, requireWholeProject, visibleAmong } from '../shared/access-rules.js';
+import { TextRules } from '../shared/text-rules.js';
+import type { Auditor, Transactor } from '../shared/transactions.js';
+import type { Db } from '../../storage/db.js';
 import { resolveProject } from './resolve.js';
 import type { Project, ProjectStore } from './store-types.js';
 
@@ -46,7 +41,7 @@ export interface ProjectServiceDeps {
   clock: Clock;
 }
 
-/** Projects (SPEC.md section 2; administration per DESIGN.md section 5). */
+/** Projects (specs/management.yaml, tag Projects). */
 export class ProjectService {
   constructor(private readonly deps: ProjectServiceDeps) {}
 

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { Page, PageRequest } from '../../http/pagination.js';
-import type { Db } from './admin-common.js';
+import type { Db } from '../../storage/db.js';
 
-/** A project as the API shows it (SPEC.md section 2). */
+/** A project as the API shows it (specs/management.yaml, schema Project). */
 export interface Project {
   ulid: string;
   key: string;

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import { ValidationError } from '../../http/errors.js';
 import { paginateByUlid, type Page, type PageRequest } from '../../http/pagination.js';
-import { isUniqueViolation } from '../../storage/db-errors.js';
-import type { Db } from './admin-common.js';
+import { translateStorageErrors } from '../../storage/db-errors.js';
+import type { Db } from '../../storage/db.js';
 import { projectListName, type Project, type ProjectStore } from './store-types.js';
 
 const columns = ['ulid', 'key', 'name', 'description', 'created_at', 'updated_at'] as const;
@@ -29,12 +29,9 @@ export class KnexProjectStore implements ProjectStore {
   }
 
   async insert(trx: Knex.Transaction, project: Project): Promise<void> {
-    try {
+    await translateStorageErrors(async () => {
       await trx('projects').insert(project);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw keyTaken();
-      throw error;
-    }
+    }, { unique_violation: keyTaken });
   }
 
   async update(trx: Knex.Transaction, ulid: string, patch: Pick<Project, 'name' | 'description' | 'updated_at'>): Promise<boolean> {

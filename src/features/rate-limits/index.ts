@@ -1,16 +1,16 @@
 import type { BackgroundTask } from '../../core.js';
 import { poller } from '../../poller.js';
-import type { FeatureDeps, FeatureParts } from '../feature.js';
+import type { FeatureDeps } from '../feature.js';
 import { createRedisClient, MemoryRateCounter, RedisRateCounter, type RateCounter } from './counter.js';
 import { RateLimiter } from './limiter.js';
 import { managementRateLimit, publicRateLimit } from './stages.js';
 
 /**
- * Rate limits (SPEC.md section 8): public API per client IP, management API per token by tier.
+ * Rate limits (README; the X-RateLimit headers of specs/): public API per client IP, management API per token by tier.
  * Counters live in memory, or in Redis when REDIS_URL is set so that every instance enforces one
  * shared limit (keys under VEXIL_REDIS_PREFIX, so deployments sharing a Redis count apart).
  */
-export function createRateLimitsFeature(deps: FeatureDeps): FeatureParts {
+export function createRateLimitsFeature(deps: FeatureDeps) {
   const { config, clock, logger } = deps;
   const counter: RateCounter = config.redisUrl
     ? new RedisRateCounter(createRedisClient(config.redisUrl), logger, `${config.redisPrefix}ratelimit:`)

@@ -1,5 +1,5 @@
 /**
- * Criteria: the conditions of targeting rules and of segment rules (SPEC.md section 2, DESIGN.md
+ * Criteria: the conditions of targeting rules and of segment rules (specs/management.yaml, schema
  * section 4). Validation here covers what the OpenAPI body schema cannot express; every refusal
  * is field-keyed (`criteria.0.sub_selector`, `rules.1.criteria.0.values`...). Fields that are
  * valid alone but not together are `invalid_combination`.

@@ -1,10 +1,10 @@
-import type { FeatureDeps, FeatureParts } from '../feature.js';
+import type { FeatureDeps } from '../feature.js';
 import { rulesController } from './controller.js';
 import { RulesService } from './service.js';
 import { KnexRulesStore } from './store.js';
 
 /** Targeting rules and their criteria on draft targets (listRules ... reorderRules). */
-export function createRulesFeature(deps: FeatureDeps): FeatureParts {
+export function createRulesFeature(deps: FeatureDeps) {
   const service = new RulesService(new KnexRulesStore(deps.knex, deps.dialect), deps.clock);
   return { managementHandlers: rulesController(service) };
 }

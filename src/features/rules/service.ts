@@ -37,7 +37,7 @@ export interface RulePath extends TargetPath {
   ruleUlid: string;
 }
 
-/** The API form of a rule (SPEC.md section 2, Targeting rule). */
+/** The API form of a rule (specs/management.yaml, schema Rule). */
 export interface RuleView {
   ulid: string;
   target_ulid: string;
@@ -83,7 +83,7 @@ export function toRuleView(rule: RuleRecord): RuleView {
 const MAX_DESCRIPTION = 500;
 
 /**
- * Targeting rules of a target (SPEC.md section 4.2; DESIGN.md section 4). Rules change only while
+ * Targeting rules of a target (specs/management.yaml, tag Rules). Rules change only while
  * their target is a draft (422 otherwise). Drafts are never served, so no rule change bumps an
  * environment revision; a published target's rules can never change.
  */

@@ -16,8 +16,8 @@ import type {
   SegmentLink,
   TargetPath,
 } from './store-types.js';
+import type { Db } from '../../storage/db.js';
 
-type Db = Knex | Knex.Transaction;
 
 interface CriterionDbRow {
   ulid: string;

@@ -1,5 +1,6 @@
 import type { components, operations } from '../../../generated/management.js';
-import type { ManagementRequest, OperationResult } from '../../http/operation.js';
+import type { ManagementHandlerSet } from '../../http/handler-map.js';
+import type { ManagementRequest } from '../../http/operation.js';
 import type { Caller } from '../rules/service.js';
 import type { SegmentCreateInput, SegmentsService, SegmentUpdateInput } from './service.js';
 
@@ -16,7 +17,7 @@ function caller(request: Pick<ManagementRequest, 'principal' | 'audit'>): Caller
 /** Handlers of the segment operations, keyed by operationId. */
 export function segmentsController(service: SegmentsService) {
   return {
-    async listSegments(request: ManagementRequest<Path<'listSegments'>, ListQuery>): Promise<OperationResult> {
+    async listSegments(request: ManagementRequest<Path<'listSegments'>, ListQuery>) {
       const page = await service.list(caller(request), request.params.projectKey, {
         per_page: request.query.per_page ?? 25,
         cursor: request.query.cursor,
@@ -25,25 +26,25 @@ export function segmentsController(service: SegmentsService) {
     },
     async createSegment(
       request: ManagementRequest<Path<'createSegment'>, unknown, Loose<components['schemas']['SegmentCreate']>>,
-    ): Promise<OperationResult> {
+    ) {
       const body = request.body as SegmentCreateInput;
       return { body: { status: 'success', data: await service.create(caller(request), request.params.projectKey, body) } };
     },
-    async getSegment(request: ManagementRequest<Path<'getSegment'>>): Promise<OperationResult> {
+    async getSegment(request: ManagementRequest<Path<'getSegment'>>) {
       const { projectKey, segmentKey } = request.params;
       return { body: { status: 'success', data: await service.get(caller(request), projectKey, segmentKey) } };
     },
     async updateSegment(
       request: ManagementRequest<Path<'updateSegment'>, unknown, Loose<components['schemas']['SegmentUpdate']>>,
-    ): Promise<OperationResult> {
+    ) {
       const { projectKey, segmentKey } = request.params;
       const body = request.body as SegmentUpdateInput;
       return { body: { status: 'success', data: await service.update(caller(request), projectKey, segmentKey, body) } };
     },
-    async deleteSegment(request: ManagementRequest<Path<'deleteSegment'>>): Promise<OperationResult> {
+    async deleteSegment(request: ManagementRequest<Path<'deleteSegment'>>) {
       const { projectKey, segmentKey } = request.params;
       await service.delete(caller(request), projectKey, segmentKey);
       return { body: { status: 'success' } };
     },
-  };
+  } satisfies ManagementHandlerSet;
 }

@@ -1,10 +1,10 @@
-import type { FeatureDeps, FeatureParts } from '../feature.js';
+import type { FeatureDeps } from '../feature.js';
 import { segmentsController } from './controller.js';
 import { SegmentsService } from './service.js';
 import { KnexSegmentsStore } from './store.js';
 
 /** Segments of a project (listSegments ... deleteSegment). */
-export function createSegmentsFeature(deps: FeatureDeps): FeatureParts {
+export function createSegmentsFeature(deps: FeatureDeps) {
   const service = new SegmentsService(new KnexSegmentsStore(deps.knex, deps.dialect), deps.clock);
   return { managementHandlers: segmentsController(service) };
 }

@@ -50,7 +50,7 @@ export function toSegmentView(s: SegmentRecord): SegmentView {
 }
 
 /**
- * Segments of a project (DESIGN.md section 4). Targeting rules name segments by key; a segment
+ * Segments of a project (specs/management.yaml, tag Segments). Targeting rules name segments by key; a segment
  * change alters what every environment of the project serves wherever a published rule names it,
  * so every change bumps all the project's environment revisions in its transaction.
  */

@@ -2,14 +2,14 @@ import type { Knex } from 'knex';
 import type { ResourceAccess } from '../../auth/principal.js';
 import { paginateByUlid, type Page, type PageRequest } from '../../http/pagination.js';
 import type { Dialect } from '../../storage/database.js';
-import { isUniqueViolation } from '../../storage/db-errors.js';
+import { translateStorageErrors } from '../../storage/db-errors.js';
 import { bumpProjectRevisions } from '../../storage/revisions.js';
 import { inTransaction } from '../../storage/transaction.js';
 import { findProject, type ProjectRef } from '../shared/lookup.js';
 import { duplicateKey } from './errors.js';
 import type { SegmentRecord, SegmentRuleRecord, SegmentsReader, SegmentsStore, SegmentsWriter } from './store-types.js';
+import type { Db } from '../../storage/db.js';
 
-type Db = Knex | Knex.Transaction;
 
 interface SegmentRow {
   ulid: string;
@@ -110,12 +110,12 @@ class KnexSegmentsWriter extends KnexSegmentsReader implements SegmentsWriter {
   }
 
   async insertSegment(segment: SegmentRecord): Promise<void> {
-    try {
-      await this.trx('segments').insert(toRow(segment));
-    } catch (error) {
-      if (isUniqueViolation(error)) throw duplicateKey(segment.key);
-      throw error;
-    }
+    await translateStorageErrors(
+      async () => {
+        await this.trx('segments').insert(toRow(segment));
+      },
+      { unique_violation: () => duplicateKey(segment.key) },
+    );
   }
 
   async updateSegment(segment: SegmentRecord): Promise<void> {

@@ -1,6 +1,6 @@
-import type { Knex } from 'knex';
 import type { ResourceAccess } from '../../auth/principal.js';
 import { NotFoundError } from '../../http/errors.js';
+import type { Db } from '../../storage/db.js';
 
 /**
  * Path resources resolved once per request, with the caller's grants applied: a project or
@@ -29,7 +29,6 @@ export interface FlagRef {
   project_ulid: string;
 }
 
-type Db = Knex | Knex.Transaction;
 
 export async function findProject(db: Db, access: ResourceAccess, projectKey: string): Promise<ProjectRef> {
   const row = await db('projects').where('key', projectKey).first('ulid', 'key', 'name');

@@ -1,4 +1,4 @@
-import type { FeatureDeps, FeatureParts } from '../feature.js';
+import type { FeatureDeps } from '../feature.js';
 import { targetHandlers } from './controller.js';
 import { TargetPublisher } from './publisher.js';
 import { TargetService } from './service.js';
@@ -10,8 +10,8 @@ export { TargetService } from './service.js';
 export { automaticSteps } from './rollout-steps.js';
 export type { AuditCommit, FlagEnvironment } from './service.js';
 
-/** Targets, publishing and rollouts (SPEC.md sections 3 and 4.2). */
-export function createTargetsFeature(deps: FeatureDeps): FeatureParts {
+/** Targets, publishing and rollouts (specs/management.yaml, tags Targets and Rollouts). */
+export function createTargetsFeature(deps: FeatureDeps) {
   const service = new TargetService(new KnexTargetStore(deps.knex, deps.dialect), deps.clock, deps.config.rolloutStepMs);
   return { managementHandlers: targetHandlers(deps.knex, service) };
 }

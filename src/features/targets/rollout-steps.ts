@@ -1,6 +1,6 @@
 import type { TargetRecord } from './store-types.js';
 
-/** The steps of an automatic rollout (DESIGN.md section 4); reaching 100 completes it. */
+/** The steps of an automatic rollout (specs/management.yaml, schema RolloutCreate); reaching 100 completes it. */
 export const automaticSteps = [1, 5, 10, 25, 50, 100] as const;
 
 /** The automatic step after `current` percent. */

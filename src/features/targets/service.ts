@@ -99,8 +99,8 @@ function inProgress(t: TargetRecord): boolean {
 }
 
 /**
- * SPEC.md: publishing (rollout changes included) where the environment requires typed
- * confirmation is refused for every token; DESIGN.md section 6: a person in the console confirms
+ * Publishing (rollout changes included) where the environment requires typed
+ * confirmation is refused for every token; a person in the console confirms
  * by typing the environment's key.
  */
 function confirmed(ctx: FlagEnvironment, env: { confirmation_required: boolean }, by: Confirmation, refusal: string): void {
@@ -154,7 +154,7 @@ function recordedChanges(changes: TargetChanges, view: (t: TargetRecord) => unkn
 }
 
 /**
- * Targets, publishing and rollouts (SPEC.md section 3, DESIGN.md section 4). Every change runs
+ * Targets, publishing and rollouts (specs/management.yaml, tags Targets and Rollouts). Every change runs
  * in one transaction that first takes the environment's lock, so concurrent publishes of the same
  * flag and environment are applied one after another; updates are conditional on the state read.
  */

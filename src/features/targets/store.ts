@@ -13,8 +13,8 @@ import type {
   TargetStore,
   TargetTransaction,
 } from './store-types.js';
+import type { Db } from '../../storage/db.js';
 
-type Db = Knex | Knex.Transaction;
 
 const columns = [
   'ulid',

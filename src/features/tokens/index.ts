@@ -1,7 +1,7 @@
 import type { CoreDeps } from '../../core.js';
 import { KnexEnvironmentStore } from '../environments/store.js';
-import type { FeatureDeps, FeatureParts } from '../feature.js';
-import { knexTransactor } from '../projects/admin-common.js';
+import type { FeatureDeps } from '../feature.js';
+import { knexTransactor } from '../shared/transactions.js';
 import { KnexProjectStore } from '../projects/store.js';
 import { managementTokenHandlers } from './controller.js';
 import { ManagementTokenService } from './service.js';
@@ -18,6 +18,6 @@ export function buildManagementTokenService(core: CoreDeps): ManagementTokenServ
   });
 }
 
-export function createTokensFeature(deps: FeatureDeps): FeatureParts {
+export function createTokensFeature(deps: FeatureDeps) {
   return { managementHandlers: managementTokenHandlers(buildManagementTokenService(deps)) };
 }

@@ -6,7 +6,9 @@ import { FieldErrorList, NotFoundError } from '../../http/errors.js';
 import type { Page, PageRequest } from '../../http/pagination.js';
 import { newId } from '../../ids.js';
 import type { EnvironmentStore } from '../environments/store-types.js';
-import { futureExpiry, TextRules, type Auditor, type Db, type Transactor } from '../projects/admin-common.js';
+import { futureExpiry, TextRules } from '../shared/text-rules.js';
+import type { Auditor, Transactor } from '../shared/transactions.js';
+import type { Db } from '../../storage/db.js';
 import type { ProjectStore } from '../projects/store-types.js';
 import { grantsView, type GrantRow, type ManagementToken, type ManagementTokenStore } from './store-types.js';
 
@@ -33,7 +35,7 @@ export interface ManagementTokenServiceDeps {
 }
 
 /**
- * Management tokens (DESIGN.md section 5). Only personal access tokens of owners and admins
+ * Management tokens (specs/management.yaml, tag Management tokens). Only personal access tokens of owners and admins
  * reach these operations (`x-required-scope: personal`, enforced by the scope check).
  */
 export class ManagementTokenService {

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Scope, Tier } from '../../auth/principal.js';
 import type { Page, PageRequest } from '../../http/pagination.js';
-import type { Db } from '../projects/admin-common.js';
+import type { Db } from '../../storage/db.js';
 
 /** Grants as the API shows them: project and environment keys. */
 export interface TokenGrants {

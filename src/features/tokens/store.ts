@@ -2,8 +2,8 @@ import type { Knex } from 'knex';
 import type { Scope, Tier } from '../../auth/principal.js';
 import { UnauthorizedError, ValidationError } from '../../http/errors.js';
 import { paginateByUlid, type Page, type PageRequest } from '../../http/pagination.js';
-import { isForeignKeyViolation } from '../../storage/db-errors.js';
-import type { Db } from '../projects/admin-common.js';
+import { translateStorageErrors } from '../../storage/db-errors.js';
+import type { Db } from '../../storage/db.js';
 import {
   grantInside,
   grantsView,
@@ -38,24 +38,25 @@ export class KnexManagementTokenStore implements ManagementTokenStore {
   }
 
   async insert(trx: Knex.Transaction, record: ManagementTokenRecord, grants: GrantRow[]): Promise<void> {
-    try {
-      await trx('management_tokens').insert({ ...record, scopes: JSON.stringify(record.scopes) });
-    } catch (error) {
+    await translateStorageErrors(
+      async () => {
+        await trx('management_tokens').insert({ ...record, scopes: JSON.stringify(record.scopes) });
+      },
       // The creating account was deleted by a request that committed first.
-      if (isForeignKeyViolation(error)) throw new UnauthorizedError('Invalid bearer token.', 'auth.invalid_token');
-      throw error;
-    }
+      { foreign_key_violation: () => new UnauthorizedError('Invalid bearer token.', 'auth.invalid_token') },
+    );
     if (grants.length === 0) return;
-    try {
-      await trx('management_token_grants').insert(
-        grants.map((g) => ({ token_ulid: record.ulid, project_ulid: g.project_ulid, environment_ulid: g.environment_ulid })),
-      );
-    } catch (error) {
-      if (isForeignKeyViolation(error)) {
-        throw ValidationError.field('grants', 'A granted project or environment was deleted meanwhile.', 'reference_not_found');
-      }
-      throw error;
-    }
+    await translateStorageErrors(
+      async () => {
+        await trx('management_token_grants').insert(
+          grants.map((g) => ({ token_ulid: record.ulid, project_ulid: g.project_ulid, environment_ulid: g.environment_ulid })),
+        );
+      },
+      {
+        foreign_key_violation: () =>
+          ValidationError.field('grants', 'A granted project or environment was deleted meanwhile.', 'reference_not_found'),
+      },
+    );
   }
 
   async revoke(trx: Knex.Transaction, ulid: string, now: string): Promise<boolean> {

@@ -1,5 +1,6 @@
 import type { operations } from '../../../generated/management.js';
-import type { ManagementRequest, OperationResult } from '../../http/operation.js';
+import type { ManagementHandlerSet } from '../../http/handler-map.js';
+import type { ManagementRequest } from '../../http/operation.js';
 import type { Caller, WebhookService, WebhookWriteInput } from './service.js';
 
 type Path<Op extends keyof operations> = operations[Op]['parameters']['path'];
@@ -14,36 +15,36 @@ const page = (query: ListQuery) => ({ per_page: query.per_page ?? 25, cursor: qu
 /** Handlers of the webhook operations, keyed by operationId. */
 export function webhooksController(service: WebhookService) {
   return {
-    async listWebhooks(request: ManagementRequest<Path<'listWebhooks'>, ListQuery>): Promise<OperationResult> {
+    async listWebhooks(request: ManagementRequest<Path<'listWebhooks'>, ListQuery>) {
       return { body: { status: 'success', ...(await service.list(caller(request), request.params.projectKey, page(request.query))) } };
     },
-    async createWebhook(request: ManagementRequest<Path<'createWebhook'>, unknown, WebhookWriteInput>): Promise<OperationResult> {
+    async createWebhook(request: ManagementRequest<Path<'createWebhook'>, unknown, WebhookWriteInput>) {
       return { body: { status: 'success', data: await service.create(caller(request), request.params.projectKey, request.body) } };
     },
-    async getWebhook(request: ManagementRequest<Path<'getWebhook'>>): Promise<OperationResult> {
+    async getWebhook(request: ManagementRequest<Path<'getWebhook'>>) {
       const { projectKey, webhookUlid } = request.params;
       return { body: { status: 'success', data: await service.get(caller(request), projectKey, webhookUlid) } };
     },
-    async updateWebhook(request: ManagementRequest<Path<'updateWebhook'>, unknown, WebhookWriteInput>): Promise<OperationResult> {
+    async updateWebhook(request: ManagementRequest<Path<'updateWebhook'>, unknown, WebhookWriteInput>) {
       const { projectKey, webhookUlid } = request.params;
       return { body: { status: 'success', data: await service.update(caller(request), projectKey, webhookUlid, request.body) } };
     },
-    async deleteWebhook(request: ManagementRequest<Path<'deleteWebhook'>>): Promise<OperationResult> {
+    async deleteWebhook(request: ManagementRequest<Path<'deleteWebhook'>>) {
       const { projectKey, webhookUlid } = request.params;
       await service.delete(caller(request), projectKey, webhookUlid);
       return { body: { status: 'success' } };
     },
-    async listWebhookDeliveries(request: ManagementRequest<Path<'listWebhookDeliveries'>, ListQuery>): Promise<OperationResult> {
+    async listWebhookDeliveries(request: ManagementRequest<Path<'listWebhookDeliveries'>, ListQuery>) {
       const { projectKey, webhookUlid } = request.params;
       return { body: { status: 'success', ...(await service.deliveries(caller(request), projectKey, webhookUlid, page(request.query))) } };
     },
-    async redeliverWebhookDelivery(request: ManagementRequest<Path<'redeliverWebhookDelivery'>>): Promise<OperationResult> {
+    async redeliverWebhookDelivery(request: ManagementRequest<Path<'redeliverWebhookDelivery'>>) {
       const { projectKey, webhookUlid, deliveryUlid } = request.params;
       return { body: { status: 'success', data: await service.redeliver(caller(request), projectKey, webhookUlid, deliveryUlid) } };
     },
-    async pingWebhook(request: ManagementRequest<Path<'pingWebhook'>>): Promise<OperationResult> {
+    async pingWebhook(request: ManagementRequest<Path<'pingWebhook'>>) {
       const { projectKey, webhookUlid } = request.params;
       return { body: { status: 'success', data: await service.ping(caller(request), projectKey, webhookUlid) } };
     },
-  };
+  } satisfies ManagementHandlerSet;
 }

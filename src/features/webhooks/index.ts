@@ -1,5 +1,5 @@
 import type { BackgroundTask } from '../../core.js';
-import type { FeatureDeps, FeatureParts } from '../feature.js';
+import type { FeatureDeps } from '../feature.js';
 import { webhooksController } from './controller.js';
 import { WebhookDispatcher } from './dispatcher.js';
 import { EventTypes } from './event-types.js';
@@ -30,7 +30,7 @@ function sealSecretsTask(secrets: WebhookSecrets, deps: FeatureDeps): Background
 }
 
 /** Webhooks: subscriptions, the outbox written with every change, and the delivery task. */
-export function createWebhooksFeature(deps: FeatureDeps): FeatureParts {
+export function createWebhooksFeature(deps: FeatureDeps) {
   const settings = deps.config.webhooks;
   const store = new WebhookStore(deps.knex, deps.dialect);
   const secrets = new WebhookSecrets(deps.knex, deps.config.secretKeys, deps.clock);

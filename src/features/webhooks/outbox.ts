@@ -2,7 +2,8 @@ import type { AuditChanges, AuditEntryInput } from '../../audit/audit-trail.js';
 import type { Clock } from '../../clock.js';
 import { newId } from '../../ids.js';
 import type { EventTypes } from './event-types.js';
-import type { Db, WebhookEventRecord, WebhookRecord, WebhookStore } from './store.js';
+import type { Db } from '../../storage/db.js';
+import type { WebhookEventRecord, WebhookRecord, WebhookStore } from './store.js';
 
 /** The body every delivery carries (Standard Webhooks: type, timestamp, data). */
 export interface WebhookPayload {

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { generateSecretKeyMaterial, openSecret, sealSecret, sealedWith, secretKey, type SecretKey } from '../../auth/secret-box.js';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
-import { isUniqueViolation } from '../../storage/db-errors.js';
+import { storageFailureOf } from '../../storage/db-errors.js';
 
 /** The row of `secret_keys` holding the key generated when VEXIL_SECRET_KEY is not set. */
 const generatedKeyName = 'generated';
@@ -69,7 +69,7 @@ export class WebhookSecrets {
         created_at: this.clock.now().toISOString(),
       });
     } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
+      if (storageFailureOf(error) !== 'unique_violation') throw error;
     }
     return (await this.storedKey()) as SecretKey;
   }

@@ -4,13 +4,14 @@ import type { Clock } from '../../clock.js';
 import { FieldErrorList, NotFoundError } from '../../http/errors.js';
 import type { Page, PageRequest } from '../../http/pagination.js';
 import { newId } from '../../ids.js';
-import { requireAdministrator, requireWholeProject } from '../projects/admin-common.js';
+import { requireAdministrator, requireWholeProject } from '../shared/access-rules.js';
 import { findProject, type ProjectRef } from '../shared/lookup.js';
 import type { WebhookOutbox } from './outbox.js';
 import type { WebhookSecrets } from './secrets.js';
 import type { WebhookSettings } from './settings.js';
 import { generateWebhookSecret } from './signing.js';
-import type { Db, WebhookEventRecord, WebhookRecord, WebhookStore } from './store.js';
+import type { Db } from '../../storage/db.js';
+import type { WebhookEventRecord, WebhookRecord, WebhookStore } from './store.js';
 import { refuseWebhookUrl, type Resolver } from './url-guard.js';
 
 export interface WebhookWriteInput {
@@ -88,8 +89,7 @@ export class WebhookService {
     if (refused) errors.add('url', refused, 'url_not_allowed');
     const keys = input.environments ?? [];
     if (keys.length > 0) {
-      const rows = (await db('environments').where('project_ulid', project.ulid).whereIn('key', keys).select('key')) as Array<{ key: string }>;
-      const known = new Set(rows.map((r) => r.key));
+      const known = await this.store.existingEnvironmentKeys(db, project.ulid, keys);
       keys.forEach((key, i) => {
         if (!known.has(key)) errors.add(`environments.${i}`, `Environment "${key}" does not exist in this project.`, 'reference_not_found');
       });

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { paginateByUlid, type Page, type PageRequest } from '../../http/pagination.js';
 import type { Dialect } from '../../storage/database.js';
 import { inTransaction } from '../../storage/transaction.js';
+import type { Db } from '../../storage/db.js';
 
 export interface WebhookRecord {
   ulid: string;
@@ -54,7 +55,6 @@ export interface AttemptRecord {
   nowIso: string;
 }
 
-export type Db = Knex | Knex.Transaction;
 
 const webhookColumns = ['ulid', 'project_ulid', 'url', 'events', 'environments', 'description', 'enabled', 'consecutive_failures', 'disabled_reason', 'created_at', 'updated_at'];
 const eventColumns = [
@@ -117,6 +117,12 @@ export class WebhookStore {
       page,
       toWebhook,
     );
+  }
+
+  /** Which of `keys` name environments of the project. */
+  async existingEnvironmentKeys(db: Db, projectUlid: string, keys: string[]): Promise<Set<string>> {
+    const rows = (await db('environments').where('project_ulid', projectUlid).whereIn('key', keys).select('key')) as Array<{ key: string }>;
+    return new Set(rows.map((r) => r.key));
   }
 
   async find(db: Db, projectUlid: string, ulid: string, options: { lock?: boolean } = {}): Promise<WebhookRecord | undefined> {

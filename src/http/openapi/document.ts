@@ -25,7 +25,23 @@ export interface LoadedDocument {
   dereferenced: OpenApiDocument;
 }
 
-export async function loadDocument(api: ApiName): Promise<LoadedDocument> {
+const loaded = new Map<ApiName, Promise<LoadedDocument>>();
+
+/**
+ * The document, read and dereferenced once per process: every composition in the process (tests
+ * start many) shares it and the validators compiled from it. Treat it as read-only.
+ */
+export function loadDocument(api: ApiName): Promise<LoadedDocument> {
+  let document = loaded.get(api);
+  if (!document) {
+    document = readDocument(api);
+    loaded.set(api, document);
+    document.catch(() => loaded.delete(api));
+  }
+  return document;
+}
+
+async function readDocument(api: ApiName): Promise<LoadedDocument> {
   const file = path.join(repoRoot(), 'specs', `${api}.yaml`);
   const original = YAML.parse(fs.readFileSync(file, 'utf8')) as OpenApiDocument;
   const dereferenced = (await dereference(structuredClone(original), {

@@ -1,6 +1,6 @@
 /**
  * The `pattern` the management document gives every name field: the name rules of
- * features/projects/admin-common.ts (TextRules: not blank as String.prototype.trim sees it, no
+ * features/shared/text-rules.ts (TextRules: not blank as String.prototype.trim sees it, no
  * control characters but tab, line feed and carriage return), so schema-valid names are never
  * refused. test/unit/admin/name-pattern.test.ts keeps the document, this and TextRules in step.
  * The one required character is "not `\s`" (ECMAScript's `\s` is exactly what trim removes), not a

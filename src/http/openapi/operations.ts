@@ -27,7 +27,7 @@ export interface OperationSpec {
   alsoRequiredScopes: string[];
   /** False for operations whose `security` is an empty list (api-docs) or allows no credential (`{}`: metrics). */
   secured: boolean;
-  /** Whether the operation accepts an Idempotency-Key header (SPEC.md's P/U marks). */
+  /** Whether the operation accepts an Idempotency-Key header (an Idempotency-Key header parameter in the document). */
   idempotent: boolean;
   /** Whether its answers carry a secret or a session: a response declares `Cache-Control: no-store`. */
   noStore: boolean;

@@ -7,7 +7,7 @@ import { operationState } from '../operation.js';
 import type { LoadedDocument } from './document.js';
 import { readOperations, type OperationSpec } from './operations.js';
 import { runStages } from './stages.js';
-import { compileValidators } from './validators.js';
+import { compileValidators, type OperationValidators } from './validators.js';
 import { setJsonContentType } from '../json-response.js';
 
 /**
@@ -44,19 +44,21 @@ export function stagesFor(stages: readonly Stage[], op: OperationSpec): Stage[] 
 
 /**
  * One @koa/router router per document, built once: a route per operation whose validators are
- * compiled here, at start-up (DESIGN.md section 2 measured per-request routing as 20x too slow).
+ * compiled here, at start-up (routing built per request was measured 20x too slow).
  * Each route is one middleware: its stages are chained here, not composed per request.
  */
 export function buildApiRouter(api: ApiDefinition): { router: Router; operations: OperationSpec[] } {
   const router = new Router();
   const operations = readOperations(api.document.dereferenced);
+  const compiled = compiledValidators(api.document);
   for (const op of operations) {
-    const validators = compileValidators(op);
+    const validators = compiled.get(op.operationId) ?? compileValidators(op);
+    compiled.set(op.operationId, validators);
     const handler = api.handlers[op.operationId];
 
     const invoke = async (ctx: Koa.Context): Promise<void> => {
       if (!handler) throw new NotImplementedError(op.operationId);
-      const result: OperationResult = await handler(api.buildRequest(ctx, op));
+      const result: OperationResult = await (handler as (request: unknown) => Promise<OperationResult>)(api.buildRequest(ctx, op));
       if (result.streamed) return;
       ctx.status = result.status ?? 200;
       if (result.headers) ctx.set(result.headers);
@@ -103,6 +105,18 @@ export function buildApiRouter(api: ApiDefinition): { router: Router; operations
     });
   }
   return { router, operations };
+}
+
+const validatorsByDocument = new WeakMap<LoadedDocument, Map<string, OperationValidators>>();
+
+/** Validators hold no request state, so routers built on the same document share them. */
+function compiledValidators(document: LoadedDocument): Map<string, OperationValidators> {
+  let compiled = validatorsByDocument.get(document);
+  if (!compiled) {
+    compiled = new Map();
+    validatorsByDocument.set(document, compiled);
+  }
+  return compiled;
 }
 
 /** The query of an operation that declares no query parameters: a copy, as validation would give. */

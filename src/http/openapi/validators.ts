@@ -1,4 +1,4 @@
-import { BadRequestError, emptyFieldErrors, NotFoundError, UnprocessableError, ValidationError, type FieldErrors } from '../errors.js';
+import { BadRequestError, emptyFieldErrors, NotFoundError, InvalidQueryError, ValidationError, type FieldErrors } from '../errors.js';
 import { NAME_PATTERN, NAME_PATTERN_MESSAGE } from './name-pattern.js';
 import { createAjv, type ErrorObject } from './ajv.js';
 import type { OperationSpec, ParameterSpec } from './operations.js';
@@ -20,7 +20,7 @@ export interface OperationValidators {
 const paramAjv = createAjv({ coerce: true });
 const bodyAjv = createAjv({ coerce: false });
 
-/** Compiled once per operation at start-up (DESIGN.md section 2: never per request). */
+/** Compiled once per operation at start-up (never per request: compiling costs far more than validating). */
 export function compileValidators(op: OperationSpec): OperationValidators {
   const pathParams = op.parameters.filter((p) => p.in === 'path');
   const queryParams = op.parameters.filter((p) => p.in === 'query');
@@ -43,7 +43,7 @@ export function compileValidators(op: OperationSpec): OperationValidators {
     },
     query(query) {
       const copy = { ...query };
-      if (!queryCheck(copy)) throw new UnprocessableError(`Invalid query parameter: ${describe(queryCheck.errors)}.`);
+      if (!queryCheck(copy)) throw new InvalidQueryError(`Invalid query parameter: ${describe(queryCheck.errors)}.`);
       return copy;
     },
     headers(headers) {

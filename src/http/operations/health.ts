@@ -1,5 +1,6 @@
 import type Koa from 'koa';
 import type { Knex } from 'knex';
+import type { components } from '../../../generated/public.js';
 
 /** What /ready reports; each false names a reason the instance should not get traffic. */
 export interface ReadinessState {
@@ -35,12 +36,14 @@ async function databaseAnswers(knex: Knex): Promise<boolean> {
   }
 }
 
-export interface HealthAnswer {
+type Schemas = components['schemas'];
+
+export interface HealthAnswer<Body = Schemas['Health'] | Schemas['Readiness']> {
   status: number;
-  body: unknown;
+  body: Body;
 }
 
-export function liveness(): HealthAnswer {
+export function liveness(): HealthAnswer<Schemas['Health']> {
   return { status: 200, body: { status: 'ok' } };
 }
 
@@ -48,7 +51,7 @@ export function liveness(): HealthAnswer {
  * Ready when the database answers, the instance has started, its snapshots are loaded and it is
  * not shutting down; 503 naming what is not.
  */
-export async function readiness(knex: Knex, state: ReadinessState): Promise<HealthAnswer> {
+export async function readiness(knex: Knex, state: ReadinessState): Promise<HealthAnswer<Schemas['Readiness']>> {
   const checks = {
     database: await databaseAnswers(knex),
     snapshots: state.snapshotsLoaded(),

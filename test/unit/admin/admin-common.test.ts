@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { ResourceAccess, hasScope } from '../../../src/auth/principal.js';
 import { authorizeOperation } from '../../../src/auth/management-auth.js';
 import { ForbiddenError, ValidationError } from '../../../src/http/errors.js';
-import { futureExpiry, paginateInMemory, reachesWholeProject, TextRules } from '../../../src/features/projects/admin-common.js';
-import { granted, principal } from './world.js';
+import { futureExpiry, TextRules } from '../../../src/features/shared/text-rules.js';
+import { paginateInMemory } from '../../fakes/paging.js';
+import { reachesWholeProject } from '../../../src/features/shared/access-rules.js';
+import { granted, principal } from './principals.js';
 
 describe('TextRules', () => {
   it('accepts unicode and refuses blank names, control characters and lone surrogates', () => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { NAME_PATTERN } from '../../../src/http/openapi/name-pattern.js';
-import { TextRules } from '../../../src/features/projects/admin-common.js';
+import { TextRules } from '../../../src/features/shared/text-rules.js';
 
 const management = parse(readFileSync(new URL('../../../specs/management.yaml', import.meta.url), 'utf8'));
 const publicApi = parse(readFileSync(new URL('../../../specs/public.yaml', import.meta.url), 'utf8'));

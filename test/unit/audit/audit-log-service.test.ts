@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { auditUlid } from '../../../src/audit/audit-ids.js';
 import { ResourceAccess } from '../../../src/auth/principal.js';
-import { FakeAuditLogStore } from '../../../src/features/audit-logs/fake-store.js';
+import { FakeAuditLogStore } from '../../fakes/audit-logs-store.js';
 import { purgeOldAuditEntries } from '../../../src/features/audit-logs/retention.js';
 import { AuditLogService, parseTime, toAuditEntry } from '../../../src/features/audit-logs/service.js';
 import type { ManagementAuditRow } from '../../../src/features/audit-logs/store-types.js';
-import { UnprocessableError } from '../../../src/http/errors.js';
+import { InvalidQueryError, UnprocessableError } from '../../../src/http/errors.js';
 
 const base = Date.parse('2026-03-01T12:00:00.000Z');
 
@@ -173,7 +173,7 @@ describe('parseTime', () => {
     expect(parseTime('from', '2026-03-01T11:30:00-0030')).toBe(base);
     expect(parseTime('from', '2026-03-01t12:00:00.0071z')).toBe(base + 7.5);
     expect(parseTime('from', '2026-03-01T12:00:00.0070Z')).toBe(base + 7);
-    expect(() => parseTime('from', 'yesterday')).toThrow(UnprocessableError);
+    expect(() => parseTime('from', 'yesterday')).toThrow(InvalidQueryError);
   });
 });
 

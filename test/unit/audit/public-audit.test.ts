@@ -202,7 +202,7 @@ describe('publicAuditMiddleware', () => {
     });
   });
 
-  it('records a direct call of GET /v1/flags as flag.evaluated (SPEC.md section 6: "Flag evaluated")', async () => {
+  it('records a direct call of GET /v1/flags as flag.evaluated (a "Flag evaluated" event)', async () => {
     const row = await run(ctx({ path: '/v1/flags', operationId: 'listEvaluatedFlags', principal }));
     expect(row).toMatchObject({ action: 'flag.evaluated', actor_ulid: 'key_1', result: 'success' });
   });

@@ -3,7 +3,7 @@
  *
  *   npx tsx test/unit/engine/vectors.generator.ts
  *
- * Every expectation below is written by hand from the rules in DESIGN.md section 4 and the
+ * Every expectation below is written by hand from the evaluation rules (specs/management.yaml: targets, rules, segments) and the
  * contract; nothing here imports the engine. The only computed inputs are rollout identifiers,
  * chosen with this file's own byte-wise MurmurHash3 (checked against published reference values
  * before use) so that their bucket is exactly the boundary being tested.
@@ -642,7 +642,7 @@ section('flag types');
 // ---------------------------------------------------------------------------------------------
 
 const description = [
-  'Vexil evaluation test vectors, shared by the server and every SDK (DESIGN.md section 4).',
+  'Vexil evaluation test vectors, shared by the server and every SDK.',
   'Each vector: compile `config` (an EnvironmentConfig), evaluate `flag_key` for `context` (null = no context)',
   'with the request declarations `declared_defaults`; `expected` is {value, resolved_by} or null when the flag is unavailable.',
   'Bucketing: murmur3 x86 32-bit, seed 0, over the UTF-8 bytes of "flagKey/contextType/identifier"; bucket = hash mod 10000;',

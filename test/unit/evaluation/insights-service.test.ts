@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { AuditSubject } from '../../../src/audit/audit-trail.js';
 import { ResourceAccess } from '../../../src/auth/principal.js';
-import { FakeInsightsStore } from '../../../src/features/insights/fake-store.js';
+import { FakeInsightsStore } from '../../fakes/insights-store.js';
 import { InsightsService } from '../../../src/features/insights/service.js';
 import { NotFoundError } from '../../../src/http/errors.js';
 

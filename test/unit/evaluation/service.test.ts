@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { PublicPrincipal } from '../../../src/auth/principal.js';
-import { FakeConfigSource } from '../../../src/features/evaluation/fake-store.js';
+import { FakeConfigSource } from '../../fakes/evaluation-store.js';
 import { EvaluationService, variantOf } from '../../../src/features/evaluation/service.js';
 import { NotFoundError, OfrepError, UnauthorizedError } from '../../../src/http/errors.js';
 import { SnapshotCache } from '../../../src/runtime/snapshot-cache.js';

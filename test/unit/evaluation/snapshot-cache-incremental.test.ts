@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { evaluateFlag, type CompiledFlag, type Context } from '../../../src/engine/index.js';
-import { FakeConfigSource } from '../../../src/features/evaluation/fake-store.js';
+import { FakeConfigSource } from '../../fakes/evaluation-store.js';
 import { buildEnvironmentSnapshot } from '../../../src/runtime/environment-snapshot.js';
 import { SnapshotCache } from '../../../src/runtime/snapshot-cache.js';
 import { config, flag } from './helpers.js';

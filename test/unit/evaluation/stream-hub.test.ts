@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeConfigSource } from '../../../src/features/evaluation/fake-store.js';
+import { FakeConfigSource } from '../../fakes/evaluation-store.js';
 import { SnapshotCache } from '../../../src/runtime/snapshot-cache.js';
 import { StreamHub, etagEvent } from '../../../src/runtime/stream-hub.js';
 import { config } from './helpers.js';

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { FakeTelemetryStore } from '../../../src/features/evaluation/fake-store.js';
+import { FakeTelemetryStore } from '../../fakes/evaluation-store.js';
 import { TelemetryBuffer } from '../../../src/runtime/telemetry-buffer.js';
 import { telemetryFlusher } from '../../../src/runtime/telemetry-flusher.js';
 

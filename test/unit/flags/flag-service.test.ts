@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { AuditSubject } from '../../../src/audit/audit-trail.js';
 import { ResourceAccess } from '../../../src/auth/principal.js';
-import { FakeFlagStore } from '../../../src/features/flags/fake-store.js';
+import { FakeFlagStore } from '../../fakes/flags-store.js';
 import { FlagService, type Caller } from '../../../src/features/flags/service.js';
 import { NotFoundError, UnprocessableError, ValidationError } from '../../../src/http/errors.js';
 

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { AuditSubject } from '../../../src/audit/audit-trail.js';
 import { ResourceAccess } from '../../../src/auth/principal.js';
-import { FakeFlagValueStore } from '../../../src/features/flag-values/fake-store.js';
+import { FakeFlagValueStore } from '../../fakes/flag-values-store.js';
 import { FlagValueService } from '../../../src/features/flag-values/service.js';
 import type { Caller } from '../../../src/features/flags/service.js';
 import type { FlagType } from '../../../src/features/flags/store-types.js';

@@ -6,6 +6,7 @@ import { authenticatePublic, readApiKey } from '../../../src/auth/public-auth.js
 import { digestSecret, generateSecret } from '../../../src/auth/secrets.js';
 import { serverPayloadBytes } from '../../../src/features/evaluation/controller.js';
 import { publicErrorShaping } from '../../../src/features/evaluation/error-shaping.js';
+import { statusOf } from '../../../src/http/error-middleware.js';
 import { NotFoundError, UnauthorizedError } from '../../../src/http/errors.js';
 import { jsonContentType, setJsonContentType } from '../../../src/http/json-response.js';
 import type { OperationSpec, ParameterSpec } from '../../../src/http/openapi/operations.js';
@@ -119,7 +120,9 @@ describe('stages specialised per operation', () => {
     const failure = await shaping!(fakeCtx(), async () => {
       throw new NotFoundError('Resource not found.');
     }).catch((error: unknown) => error);
-    expect(failure).toMatchObject({ status: 404, message: 'Feature flag not found.' });
+    expect(failure).toBeInstanceOf(NotFoundError);
+    expect(statusOf(failure as NotFoundError)).toBe(404);
+    expect(failure).toMatchObject({ message: 'Feature flag not found.' });
   });
 });
 

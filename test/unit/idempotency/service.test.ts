@@ -1,6 +1,6 @@
 import type Koa from 'koa';
 import { describe, expect, it } from 'vitest';
-import { FakeIdempotencyStore } from '../../../src/features/idempotency/fake-store.js';
+import { FakeIdempotencyStore } from '../../fakes/idempotency-store.js';
 import { canonicalJson, IdempotencyService, isStorable } from '../../../src/features/idempotency/service.js';
 import { idempotencyStage } from '../../../src/features/idempotency/stage.js';
 import { ConflictError, NotFoundError, UnprocessableError } from '../../../src/http/errors.js';

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryRateCounter, RedisRateCounter, type RedisCounterClient } from '../../../src/features/rate-limits/counter.js';
 import { RateLimiter } from '../../../src/features/rate-limits/limiter.js';
 import { managementRateLimit, publicRateLimit } from '../../../src/features/rate-limits/stages.js';
+import { headersOf, statusOf } from '../../../src/http/error-middleware.js';
 import { RateLimitedError } from '../../../src/http/errors.js';
 import type { OperationSpec } from '../../../src/http/openapi/operations.js';
 
@@ -111,7 +112,7 @@ describe('rate-limit stages', () => {
     const refused = ctx('/management/v1/projects', { tokenUlid: 'mgt_1', tier: 'standard' });
     const error = await stage(refused, next).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitedError);
-    expect((error as RateLimitedError).headers).toEqual({ 'Retry-After': '59' });
+    expect(headersOf(error as RateLimitedError)).toEqual({ 'Retry-After': '59' });
     expect(refused.headers['X-RateLimit-Remaining']).toBe('0');
 
     const unlimited = ctx('/management/v1/projects', { tokenUlid: 'mgt_2', tier: 'unlimited' });
@@ -130,7 +131,9 @@ describe('rate-limit stages', () => {
     expect(c.headers).toEqual({ 'X-RateLimit-Limit': '1', 'X-RateLimit-Remaining': '0' });
     await expect(stage(ctx('/v1/flags'), next)).rejects.toBeInstanceOf(RateLimitedError);
     const ofrep = await stage(ctx('/ofrep/v1/evaluate/flags'), next).catch((e: unknown) => e);
-    expect(ofrep).toMatchObject({ status: 429, message: 'Rate limit exceeded.', headers: { 'Retry-After': '59' } });
+    expect(ofrep).toBeInstanceOf(RateLimitedError);
+    expect(ofrep).toMatchObject({ message: 'Rate limit exceeded.' });
+    expect([statusOf(ofrep as RateLimitedError), headersOf(ofrep as RateLimitedError)]).toEqual([429, { 'Retry-After': '59' }]);
 
     const off = publicRateLimit(limiter, { publicRateLimit: 0 }, clock);
     const free = ctx('/v1/flags');

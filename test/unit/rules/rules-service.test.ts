@@ -3,7 +3,7 @@ import type { AuditSubject } from '../../../src/audit/audit-trail.js';
 import { ResourceAccess } from '../../../src/auth/principal.js';
 import { NotFoundError, UnprocessableError, ValidationError } from '../../../src/http/errors.js';
 import { ATTRIBUTE_ONLY_COMPARERS, COMPARERS, IDENTITY_COMPARERS } from '../../../src/features/rules/criteria.js';
-import { FakeRulesStore } from '../../../src/features/rules/fake-store.js';
+import { FakeRulesStore } from '../../fakes/rules-store.js';
 import { RulesService, type Caller, type RuleWriteInput } from '../../../src/features/rules/service.js';
 import type { TargetPath } from '../../../src/features/rules/store-types.js';
 

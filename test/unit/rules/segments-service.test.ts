@@ -3,7 +3,7 @@ import type { AuditSubject } from '../../../src/audit/audit-trail.js';
 import { ResourceAccess } from '../../../src/auth/principal.js';
 import { NotFoundError, UnprocessableError, ValidationError } from '../../../src/http/errors.js';
 import type { Caller } from '../../../src/features/rules/service.js';
-import { FakeSegmentsStore } from '../../../src/features/segments/fake-store.js';
+import { FakeSegmentsStore } from '../../fakes/segments-store.js';
 import { SegmentsService } from '../../../src/features/segments/service.js';
 
 let tick = 0;

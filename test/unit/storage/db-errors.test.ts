@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isDatabaseUnavailable } from '../../../src/storage/db-errors.js';
+import { isDatabaseUnavailable, isRetryableConflict, storageFailureOf, translateStorageErrors } from '../../../src/storage/db-errors.js';
 
 describe('a database that is not answering', () => {
   it('is recognised in the errors of the pool, the driver and the connection', () => {
@@ -16,5 +16,36 @@ describe('a database that is not answering', () => {
     expect(isDatabaseUnavailable(Object.assign(new Error('Deadlock'), { code: 'ER_LOCK_DEADLOCK', fatal: false }))).toBe(false);
     expect(isDatabaseUnavailable(new Error('something else'))).toBe(false);
     expect(isDatabaseUnavailable(undefined)).toBe(false);
+  });
+});
+
+const driverError = (code: string) => Object.assign(new Error(code), { code });
+
+describe('the storage-error adapter', () => {
+  it('names the failures of both drivers', () => {
+    const cases: Array<[string, ReturnType<typeof storageFailureOf>]> = [
+      ['ER_DUP_ENTRY', 'unique_violation'],
+      ['SQLITE_CONSTRAINT_UNIQUE', 'unique_violation'],
+      ['SQLITE_CONSTRAINT_PRIMARYKEY', 'unique_violation'],
+      ['ER_NO_REFERENCED_ROW_2', 'foreign_key_violation'],
+      ['ER_ROW_IS_REFERENCED_2', 'foreign_key_violation'],
+      ['SQLITE_CONSTRAINT_FOREIGNKEY', 'foreign_key_violation'],
+      ['ER_LOCK_DEADLOCK', 'deadlock'],
+      ['ER_LOCK_WAIT_TIMEOUT', 'lock_timeout'],
+      ['SQLITE_BUSY', 'lock_timeout'],
+      ['ER_PARSE_ERROR', undefined],
+    ];
+    for (const [code, failure] of cases) expect(storageFailureOf(driverError(code)), code).toBe(failure);
+    expect(storageFailureOf(undefined)).toBeUndefined();
+    expect([driverError('ER_LOCK_DEADLOCK'), driverError('SQLITE_BUSY'), driverError('ER_DUP_ENTRY')].map(isRetryableConflict)).toEqual([true, true, false]);
+  });
+
+  it('throws the domain error named for a failure, and any other error as it came', async () => {
+    const taken = new Error('key taken');
+    const translations = { unique_violation: () => taken };
+    await expect(translateStorageErrors(() => Promise.reject(driverError('ER_DUP_ENTRY')), translations)).rejects.toBe(taken);
+    const other = driverError('SQLITE_CONSTRAINT_FOREIGNKEY');
+    await expect(translateStorageErrors(() => Promise.reject(other), translations)).rejects.toBe(other);
+    await expect(translateStorageErrors(async () => 'written', translations)).resolves.toBe('written');
   });
 });

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { AuditSubject } from '../../../src/audit/audit-trail.js';
 import { UnprocessableError, ValidationError } from '../../../src/http/errors.js';
-import { FakeTargetStore } from '../../../src/features/targets/fake-store.js';
+import { FakeTargetStore } from '../../fakes/targets-store.js';
 import { TargetPublisher } from '../../../src/features/targets/publisher.js';
 import { TargetService, type AuditCommit, type FlagEnvironment } from '../../../src/features/targets/service.js';
 import type { TargetRecord } from '../../../src/features/targets/store-types.js';

@@ -6,6 +6,7 @@ import { problemFrom } from './ErrorMessage';
 export function useAsync<T>(load: () => Promise<T>, deps: unknown[]): { data?: T; problem?: ApiError; loading: boolean; reload: () => void } {
   const [state, setState] = useState<{ data?: T; problem?: ApiError; loading: boolean }>({ loading: true });
   const [tick, setTick] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the caller lists what `load` reads (deps), as useEffect's own list would
   useEffect(() => {
     let live = true;
     setState((s) => ({ ...s, loading: true }));
@@ -16,7 +17,6 @@ export function useAsync<T>(load: () => Promise<T>, deps: unknown[]): { data?: T
     return () => {
       live = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [...deps, tick]);
   const reload = useCallback(() => setTick((t) => t + 1), []);
   return { ...state, reload };

@@ -1,13 +1,13 @@
-import type { EnvironmentConfig } from '../../engine/index.js';
+import type { EnvironmentConfig } from '../../src/engine/index.js';
 import type {
   ChangedFlag,
   ConfigSource,
   EnvironmentRevision,
   LoadedChanges,
   LoadedEnvironment,
-} from '../../runtime/config-source.js';
-import type { TelemetryBatch } from '../../runtime/telemetry-buffer.js';
-import type { TelemetryStore } from '../../runtime/telemetry-store.js';
+} from '../../src/runtime/config-source.js';
+import type { TelemetryBatch } from '../../src/runtime/telemetry-buffer.js';
+import type { TelemetryStore } from '../../src/runtime/telemetry-store.js';
 
 /** In-memory ConfigSource for unit tests: environments are set and changed directly. */
 export class FakeConfigSource implements ConfigSource {

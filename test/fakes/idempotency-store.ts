@@ -1,4 +1,4 @@
-import type { ClaimResult, IdempotencyRecord, IdempotencyScope, IdempotencyStore } from './store-types.js';
+import type { ClaimResult, IdempotencyRecord, IdempotencyScope, IdempotencyStore } from '../../src/features/idempotency/store-types.js';
 
 /** In-memory IdempotencyStore for the service's unit tests: same contract as the Knex store. */
 export class FakeIdempotencyStore implements IdempotencyStore {

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import type { ResourceAccess } from '../../auth/principal.js';
-import { NotFoundError } from '../../http/errors.js';
-import type { EnvironmentRef, FlagRef, ProjectRef } from '../shared/lookup.js';
-import { duplicateDisplay } from './store.js';
-import type { FlagValueRecord, FlagValueStore, FlagValueStoreTx, ValueUsage } from './store-types.js';
+import type { ResourceAccess } from '../../src/auth/principal.js';
+import { NotFoundError } from '../../src/http/errors.js';
+import type { EnvironmentRef, FlagRef, ProjectRef } from '../../src/features/shared/lookup.js';
+import { duplicateDisplay } from '../../src/features/flag-values/store.js';
+import type { FlagValueRecord, FlagValueStore, FlagValueStoreTx, ValueUsage } from '../../src/features/flag-values/store-types.js';
 
 interface State {
   projects: ProjectRef[];

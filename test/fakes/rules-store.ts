@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import type { ResourceAccess } from '../../auth/principal.js';
-import { NotFoundError } from '../../http/errors.js';
-import type { EnvironmentRef, FlagRef, ProjectRef } from '../shared/lookup.js';
+import type { ResourceAccess } from '../../src/auth/principal.js';
+import { NotFoundError } from '../../src/http/errors.js';
+import type { EnvironmentRef, FlagRef, ProjectRef } from '../../src/features/shared/lookup.js';
 import type {
   CriterionRecord,
   ResolvedTarget,
@@ -12,7 +12,7 @@ import type {
   SegmentLink,
   TargetPath,
   TargetRef,
-} from './store-types.js';
+} from '../../src/features/rules/store-types.js';
 
 interface FakeTarget extends TargetRef {
   flag_ulid: string;

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { newId } from '../../ids.js';
+import { newId } from '../../src/ids.js';
 import type {
   LockedEnvironment,
   TargetCondition,
@@ -8,7 +8,7 @@ import type {
   TargetScope,
   TargetStore,
   TargetTransaction,
-} from './store-types.js';
+} from '../../src/features/targets/store-types.js';
 
 interface FakeEnvironment extends LockedEnvironment {
   key: string;
@@ -179,7 +179,6 @@ export class FakeTargetStore implements TargetStore {
   }
 
   private tx(): TargetTransaction {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias
     const store = this;
     const s = () => store.state;
     return {

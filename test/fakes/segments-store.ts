@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
-import type { ResourceAccess } from '../../auth/principal.js';
-import { NotFoundError } from '../../http/errors.js';
-import { decodeCursor, encodeCursor, type Page, type PageRequest } from '../../http/pagination.js';
-import type { ProjectRef } from '../shared/lookup.js';
-import { duplicateKey } from './errors.js';
-import type { SegmentRecord, SegmentsStore, SegmentsWriter } from './store-types.js';
+import type { ResourceAccess } from '../../src/auth/principal.js';
+import { NotFoundError } from '../../src/http/errors.js';
+import { decodeCursor, encodeCursor, type Page, type PageRequest } from '../../src/http/pagination.js';
+import type { ProjectRef } from '../../src/features/shared/lookup.js';
+import { duplicateKey } from '../../src/features/segments/errors.js';
+import type { SegmentRecord, SegmentsStore, SegmentsWriter } from '../../src/features/segments/store-types.js';
 
 interface State {
   projects: ProjectRef[];

@@ -1,13 +1,13 @@
-import type { ResourceAccess } from '../../auth/principal.js';
-import { NotFoundError } from '../../http/errors.js';
-import type { EnvironmentRef, FlagRef, ProjectRef } from '../shared/lookup.js';
+import type { ResourceAccess } from '../../src/auth/principal.js';
+import { NotFoundError } from '../../src/http/errors.js';
+import type { EnvironmentRef, FlagRef, ProjectRef } from '../../src/features/shared/lookup.js';
 import type {
   ContextObservationRecord,
   DefaultReportRecord,
   FlagTelemetryRecord,
   InsightsStore,
   ProjectFlagRecord,
-} from './store-types.js';
+} from '../../src/features/insights/store-types.js';
 
 /** In-memory InsightsStore for unit tests. */
 export class FakeInsightsStore implements InsightsStore {

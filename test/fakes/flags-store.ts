@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import type { ResourceAccess } from '../../auth/principal.js';
-import { NotFoundError } from '../../http/errors.js';
-import { decodeCursor, encodeCursor, type Page, type PageRequest } from '../../http/pagination.js';
-import type { ProjectRef } from '../shared/lookup.js';
-import { duplicateFlagKey } from './store.js';
+import type { ResourceAccess } from '../../src/auth/principal.js';
+import { NotFoundError } from '../../src/http/errors.js';
+import { decodeCursor, encodeCursor, type Page, type PageRequest } from '../../src/http/pagination.js';
+import type { ProjectRef } from '../../src/features/shared/lookup.js';
+import { duplicateFlagKey } from '../../src/features/flags/store.js';
 import type {
   FlagChanges,
   FlagListFilter,
@@ -11,7 +11,7 @@ import type {
   FlagStore,
   FlagStoreTx,
   FlagValueInsert,
-} from './store-types.js';
+} from '../../src/features/flags/store-types.js';
 
 interface State {
   projects: ProjectRef[];

@@ -3,7 +3,7 @@ import type {
   AuditQuery,
   ManagementAuditRow,
   PublicAuditStoredRow,
-} from './store-types.js';
+} from '../../src/features/audit-logs/store-types.js';
 
 type Filterable = {
   ulid: string;
