@@ -49,7 +49,7 @@ export class ConfigurationApplyService {
       // A new instance: the file creates its project, the plan's first change (an administrator's
       // token without grants can).
       let newProject = false;
-      const current = await this.exporter.export(principal, projectKey, {}, audit, trx).catch((error: unknown) => {
+      const current = await this.exporter.export(principal, projectKey, { purpose: 'Applying a configuration file' }, audit, trx).catch((error: unknown) => {
         if (!(error instanceof NotFoundError)) throw error;
         newProject = true;
         return absentProject(projectKey, desired);

@@ -17,6 +17,8 @@ type CriterionWrite = Schemas['CriterionWrite'];
 export interface ExportOptions {
   /** Environment keys to export; undefined exports every environment the caller can see. */
   environments?: string[];
+  /** What the export is for, named in a refusal ("Planning a configuration file needs..."). */
+  purpose?: string;
 }
 
 /** Comparers that take no values: the file leaves `values` out, as the rule bodies do. */
@@ -67,7 +69,7 @@ export class ConfigurationExportService {
     db: Knex = this.knex,
   ): Promise<ProjectConfiguration> {
     if (!hasScope(principal, 'targets:read')) {
-      throw new ForbiddenError('Exporting a project needs the targets:read scope as well as flags:read.', 'targets:read');
+      throw new ForbiddenError(`${options.purpose ?? 'Exporting a project'} needs the targets:read scope as well as flags:read.`, 'targets:read');
     }
     const store = new ConfigurationExportStore(db);
     const segments = new KnexSegmentsStore(db, this.dialect);
