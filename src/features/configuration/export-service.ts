@@ -165,8 +165,9 @@ class ServingBuilder {
   private serving(target: ServingTargetRow): ConfigurationServing {
     const rolling = target.rollout_status === 'active' || target.rollout_status === 'paused';
     return {
+      // The publish comment is history (the audit log keeps it), not configuration: plan never
+      // compares it, so export leaves it out and an applied file exports as it was written.
       value: this.display(target.value_ulid),
-      comment: target.comment,
       rules: (this.rulesByTarget.get(target.ulid) ?? []).map((rule) => ({
         description: rule.description,
         value: this.display(rule.value_ulid),
