@@ -2416,7 +2416,11 @@ export interface components {
              */
             environments?: components["schemas"]["ProjectEnvironmentCreate"][];
         };
-        /** @description An environment created together with its project (default settings otherwise). */
+        /**
+         * @description An environment created together with its project, with the settings `EnvironmentCreate`
+         *     takes (each with the same default when absent), so a project and its environments'
+         *     colours and rules are made in one request.
+         */
         ProjectEnvironmentCreate: {
             key: string;
             /**
@@ -2425,6 +2429,14 @@ export interface components {
              *     surrogates).
              */
             name: string;
+            /** @description Defaults to null when absent. */
+            description?: string | null;
+            /** @description Defaults to `#808080` when absent. */
+            color?: string;
+            /** @description Defaults to `false` when absent. */
+            comments_required?: boolean;
+            /** @description Defaults to `false` when absent. */
+            confirmation_required?: boolean;
         };
         ProjectUpdate: {
             /**
