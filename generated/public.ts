@@ -826,13 +826,6 @@ export interface components {
         };
         /** @description One flag of a bulk evaluation; a success or a failure. */
         OfrepBulkEvaluationItem: components["schemas"]["OfrepEvaluationSuccess"] | components["schemas"]["OfrepEvaluationFailure"];
-        /** @description Seconds since 1970-01-01T00:00:00Z. */
-        OfrepUnixSeconds: number;
-        /**
-         * Format: date-time
-         * @description An RFC 3339 date-time.
-         */
-        OfrepDateTime: string;
         /** @description OFREP bulk evaluation failure (the whole request). */
         OfrepBulkEvaluationFailure: {
             /** @enum {string} */
@@ -1234,7 +1227,7 @@ export interface components {
          *     `400` `PARSE_ERROR`.
          * @example 1771622898
          */
-        OfrepFlagConfigLastModified: components["schemas"]["OfrepUnixSeconds"] | components["schemas"]["OfrepDateTime"];
+        OfrepFlagConfigLastModified: string;
         /**
          * @description One or more ETags of earlier bulk evaluations (comma-separated). When one of them equals
          *     the current ETag for this key and context (weak comparison), the response is

@@ -113,7 +113,7 @@ describeEachDatabase('OFREP: POST /ofrep/v1/evaluate/flags and /flags/{key}', (d
       const res = await app.request('POST', `/ofrep/v1/evaluate/flags?${query}`, { apiKey: env.serverKey, body: {} });
       expect(res.status, query).toBe(200);
     }
-    for (const value of ['', 'yesterday', '-5', '2026-13-45T99:00:00Z']) {
+    for (const value of ['', 'yesterday', '-5', '1.5', '2026-13-01T10:00:00Z', '2026-11-26T24:00:00Z']) {
       const res = await app.request('POST', `/ofrep/v1/evaluate/flags?flagConfigLastModified=${encodeURIComponent(value)}`, { apiKey: env.serverKey, body: {} });
       expect(res.status, value).toBe(400);
       expect(res.body, value).toEqual({ errorCode: 'PARSE_ERROR', errorDetails: 'flagConfigLastModified must be Unix seconds or a date-time.' });
