@@ -2288,11 +2288,12 @@ export interface components {
          *     resource's current state does not allow the change). `missing_token`,
          *     `invalid_token`, `expired_token`, `missing_api_key`, `invalid_api_key`,
          *     `invalid_credentials`: 401s; `forbidden`, `scope_missing`, `csrf_failed`,
-         *     `password_change_required` (a console session signed in with a temporary password):
+         *     `password_change_required` (a console session signed in with a temporary password),
+         *     `key_kind_not_allowed` (an environment key of a kind the operation does not accept):
          *     403s; `idempotency_in_flight`: 409; `database_unavailable`: 503.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "missing_token" | "invalid_token" | "expired_token" | "missing_api_key" | "invalid_api_key" | "invalid_credentials" | "forbidden" | "scope_missing" | "csrf_failed" | "password_change_required" | "not_found" | "method_not_allowed" | "idempotency_in_flight" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "invalid_query" | "invalid_cursor" | "idempotency_key_reused" | "state_conflict" | "value_in_use" | "confirmation_required" | "already_exists" | "reference_not_found" | "invalid_combination" | "date_not_in_future" | "value_type_mismatch" | "comment_required" | "url_not_allowed" | "rate_limited" | "not_implemented" | "internal_error" | "database_unavailable";
+        ErrorCode: "bad_request" | "missing_token" | "invalid_token" | "expired_token" | "missing_api_key" | "invalid_api_key" | "invalid_credentials" | "forbidden" | "scope_missing" | "csrf_failed" | "password_change_required" | "key_kind_not_allowed" | "not_found" | "method_not_allowed" | "idempotency_in_flight" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "invalid_query" | "invalid_cursor" | "idempotency_key_reused" | "state_conflict" | "value_in_use" | "confirmation_required" | "already_exists" | "reference_not_found" | "invalid_combination" | "date_not_in_future" | "value_type_mismatch" | "comment_required" | "url_not_allowed" | "rate_limited" | "not_implemented" | "internal_error" | "database_unavailable";
         /** @description Standard error body. */
         ErrorEnvelope: {
             /** @enum {string} */
@@ -2423,7 +2424,11 @@ export interface components {
              */
             environments?: components["schemas"]["ProjectEnvironmentCreate"][];
         };
-        /** @description An environment created together with its project (default settings otherwise). */
+        /**
+         * @description An environment created together with its project, with the settings `EnvironmentCreate`
+         *     takes (each with the same default when absent), so a project and its environments'
+         *     colours and rules are made in one request.
+         */
         ProjectEnvironmentCreate: {
             key: string;
             /**
@@ -2432,6 +2437,14 @@ export interface components {
              *     surrogates).
              */
             name: string;
+            /** @description Defaults to null when absent. */
+            description?: string | null;
+            /** @description Defaults to `#808080` when absent. */
+            color?: string;
+            /** @description Defaults to `false` when absent. */
+            comments_required?: boolean;
+            /** @description Defaults to `false` when absent. */
+            confirmation_required?: boolean;
         };
         ProjectUpdate: {
             /**
@@ -3328,7 +3341,11 @@ export interface components {
         ConfigurationServing: {
             /** @description Display form of the base value (one of the flag's values). */
             value: string;
-            /** @description The publish comment. */
+            /**
+             * @description The publish comment when applying the file changes what the flag serves here (it takes
+             *     the place of the request's `comment`). A comment is history, not configuration: a plan
+             *     never compares it and an export leaves it out.
+             */
             comment?: string | null;
             /** @description Targeting rules in evaluation order. */
             rules: components["schemas"]["ConfigurationRule"][];

@@ -116,7 +116,7 @@ export interface paths {
          *     without a context), ordered by flag key. Unavailable flags (no servable value) are left
          *     out unless the default-value header declares a default of the same type for them, which is
          *     then served with `resolved_by` `default`. Needs a server key: mobile and client keys get
-         *     `401` `Invalid API key provided.` Each call records a "flag evaluated" event per flag.
+         *     `403` `key_kind_not_allowed`. Each call records a "flag evaluated" event per flag.
          */
         get: operations["listEvaluatedFlags"];
         put?: never;
@@ -144,7 +144,7 @@ export interface paths {
          *     `GET /v1/flags` for the same inputs: every flag of the key's environment evaluated for
          *     the context (or without one), ordered by flag key, unavailable flags left out unless a
          *     default of the same type is declared for them. Needs a server key (mobile and client keys
-         *     get `401`). Records the same "flag evaluated" events and the same `flag.evaluated` audit
+         *     get `403` `key_kind_not_allowed`). Records the same "flag evaluated" events and the same `flag.evaluated` audit
          *     entry. Reads no context or default-value header. Without a body (or with `{}`) it
          *     evaluates without a context and without declared defaults.
          */
@@ -168,7 +168,7 @@ export interface paths {
          *     without a context). A flag key unknown in the environment gets `404` `Feature flag not
          *     found.`; so does a flag with no servable value, unless the default-value header declares a
          *     default of the same type for it, which is then served. Needs a server key: mobile and
-         *     client keys get `401` `Invalid API key provided.` Records a "flag evaluated" event.
+         *     client keys get `403` `key_kind_not_allowed`. Records a "flag evaluated" event.
          */
         get: operations["getEvaluatedFlag"];
         put?: never;
@@ -195,7 +195,7 @@ export interface paths {
          *     answer is exactly that of `GET /v1/flags/{flagKey}` for the same inputs. A flag key
          *     unknown in the environment gets `404` `Feature flag not found.`; so does a flag with no
          *     servable value, unless the body declares a default of the same type for it. Needs a
-         *     server key (mobile and client keys get `401`). Records the same "flag evaluated" event
+         *     server key (mobile and client keys get `403` `key_kind_not_allowed`). Records the same "flag evaluated" event
          *     and `flag.evaluated` audit entry. Reads no context or default-value header.
          */
         post: operations["evaluateFlag"];
@@ -330,15 +330,15 @@ export interface paths {
          *     (default `user`) the type, and every other member an attribute whose values are the
          *     member converted to strings (booleans `true`/`false`, numbers in JSON form, objects as
          *     compact JSON; an array gives one value per element; `null` members are ignored).
-         *     An absent body, an absent `context` or an empty context evaluates without a context.
-         *     A `200` records a "flag evaluated" event for the flag, and the context's type and
-         *     attributes for the rule editor's suggestions.
+         *     The protocol requires a body: `{}`, an absent `context` or an empty context evaluates
+         *     without a context. A `200` records a "flag evaluated" event for the flag, and the
+         *     context's type and attributes for the rule editor's suggestions.
          *
          *     Members of the body other than `context` are ignored, as the protocol allows. The `200`
          *     carries `Cache-Control: private, no-cache` and `Vary` with the key headers.
          *
          *     Errors:
-         *     - `400` `PARSE_ERROR`: the body is not JSON or not an object.
+         *     - `400` `PARSE_ERROR`: no body, or the body is not JSON or not an object.
          *     - `400` `INVALID_CONTEXT`: `context` is not an object, or `targetingKey` / `contextType`
          *       is not a string of the allowed length (`targetingKey` at most 1000 characters, empty
          *       allowed; `contextType` 1 to 200).
@@ -377,6 +377,10 @@ export interface paths {
          *     changed (`*` is not a match: the ETag is per context). The `200` and the `304` carry
          *     `Cache-Control: private, no-cache` and `Vary` with the key headers; each flag's
          *     `metadata.revision` is that flag's own revision.
+         *
+         *     `flagConfigEtag` and `flagConfigLastModified` are the protocol's re-fetch metadata: they
+         *     do not change the answer, but `flagConfigLastModified` must be Unix seconds or a date-time
+         *     (anything else is a `400` `PARSE_ERROR`).
          */
         post: operations["ofrepEvaluateFlags"];
         delete?: never;
@@ -566,11 +570,12 @@ export interface components {
          *     resource's current state does not allow the change). `missing_token`,
          *     `invalid_token`, `expired_token`, `missing_api_key`, `invalid_api_key`,
          *     `invalid_credentials`: 401s; `forbidden`, `scope_missing`, `csrf_failed`,
-         *     `password_change_required` (a console session signed in with a temporary password):
+         *     `password_change_required` (a console session signed in with a temporary password),
+         *     `key_kind_not_allowed` (an environment key of a kind the operation does not accept):
          *     403s; `idempotency_in_flight`: 409; `database_unavailable`: 503.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "missing_token" | "invalid_token" | "expired_token" | "missing_api_key" | "invalid_api_key" | "invalid_credentials" | "forbidden" | "scope_missing" | "csrf_failed" | "password_change_required" | "not_found" | "method_not_allowed" | "idempotency_in_flight" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "invalid_query" | "invalid_cursor" | "idempotency_key_reused" | "state_conflict" | "value_in_use" | "confirmation_required" | "already_exists" | "reference_not_found" | "invalid_combination" | "date_not_in_future" | "value_type_mismatch" | "comment_required" | "url_not_allowed" | "rate_limited" | "not_implemented" | "internal_error" | "database_unavailable";
+        ErrorCode: "bad_request" | "missing_token" | "invalid_token" | "expired_token" | "missing_api_key" | "invalid_api_key" | "invalid_credentials" | "forbidden" | "scope_missing" | "csrf_failed" | "password_change_required" | "key_kind_not_allowed" | "not_found" | "method_not_allowed" | "idempotency_in_flight" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "invalid_query" | "invalid_cursor" | "idempotency_key_reused" | "state_conflict" | "value_in_use" | "confirmation_required" | "already_exists" | "reference_not_found" | "invalid_combination" | "date_not_in_future" | "value_type_mismatch" | "comment_required" | "url_not_allowed" | "rate_limited" | "not_implemented" | "internal_error" | "database_unavailable";
         /** @description An OpenAPI 3.0.3 document (only its top-level members are described here). */
         OpenApiDocument: {
             openapi: string;
@@ -936,6 +941,27 @@ export interface components {
             };
         };
         /**
+         * @description The key is valid but of a kind the operation does not accept (a mobile or client key on an
+         *     operation that evaluates on the server); the message names the kind it accepts.
+         */
+        KeyKindNotAllowed: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "message": "This operation needs a server key; a client key evaluates through GET /v1/payload or OFREP.",
+                 *       "code": "key_kind_not_allowed"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
          * @description The flag key is unknown in the key's environment; for evaluation also a flag with no
          *     servable value and no declared default of its type.
          */
@@ -1208,6 +1234,15 @@ export interface components {
          * @example "srv-42-7d1f0c9a"
          */
         IfNoneMatch: string;
+        /** @description The protocol's re-fetch metadata (an ETag announced by a change event); accepted and not used. */
+        OfrepFlagConfigEtag: string;
+        /**
+         * @description The protocol's re-fetch metadata (when the configuration last changed, announced by a
+         *     change event): Unix seconds or a date-time; accepted and not used. Any other text is a
+         *     `400` `PARSE_ERROR`.
+         * @example 1771622898
+         */
+        OfrepFlagConfigLastModified: string;
         /**
          * @description One or more ETags of earlier bulk evaluations (comma-separated). When one of them equals
          *     the current ETag for this key and context (weak comparison), the response is
@@ -1535,6 +1570,7 @@ export interface operations {
             };
             400: components["responses"]["BadHeaders"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["KeyKindNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
         };
@@ -1565,6 +1601,7 @@ export interface operations {
             };
             400: components["responses"]["BadEvaluationRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["KeyKindNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -1637,6 +1674,7 @@ export interface operations {
             };
             400: components["responses"]["BadHeaders"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["KeyKindNotAllowed"];
             404: components["responses"]["FlagNotFound"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
@@ -1675,6 +1713,7 @@ export interface operations {
             };
             400: components["responses"]["BadEvaluationRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["KeyKindNotAllowed"];
             404: components["responses"]["FlagNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -1917,7 +1956,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": components["schemas"]["OfrepEvaluationRequest"];
             };
@@ -1975,7 +2014,17 @@ export interface operations {
     };
     ofrepEvaluateFlags: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The protocol's re-fetch metadata (an ETag announced by a change event); accepted and not used. */
+                flagConfigEtag?: components["parameters"]["OfrepFlagConfigEtag"];
+                /**
+                 * @description The protocol's re-fetch metadata (when the configuration last changed, announced by a
+                 *     change event): Unix seconds or a date-time; accepted and not used. Any other text is a
+                 *     `400` `PARSE_ERROR`.
+                 * @example 1771622898
+                 */
+                flagConfigLastModified?: components["parameters"]["OfrepFlagConfigLastModified"];
+            };
             header?: {
                 /**
                  * @description One or more ETags of earlier bulk evaluations (comma-separated). When one of them equals

@@ -10,7 +10,20 @@ export function managementClient(connection: Connection): ManagementClient {
   return createClient<paths>({
     baseUrl: `${connection.url}/management/v1`,
     headers: { authorization: `Bearer ${connection.token}`, 'user-agent': 'vexil-cli' },
+    fetch: fetchNamingUrl(connection.url),
   });
+}
+
+/** fetch, with a network failure (refused, unknown host) turned into one line naming the URL tried. */
+function fetchNamingUrl(url: string): (request: Request) => Promise<Response> {
+  return async (request) => {
+    try {
+      return await fetch(request);
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      throw new CliError(`Cannot reach Vexil at ${url}: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
+    }
+  };
 }
 
 interface ErrorBody {
@@ -19,24 +32,28 @@ interface ErrorBody {
   errors?: Record<string, string[]>;
 }
 
-/** The API's message (and field messages of a 422) as a one-line CLI error. */
+/**
+ * The API's message as a one-line CLI error. A 422's `message` repeats its first field message
+ * ("... (and 1 more error)"), so then the field messages, each named by its field, stand alone.
+ */
 export function apiError(status: number, body: unknown): CliError {
   const error = (typeof body === 'object' && body !== null ? body : {}) as ErrorBody;
-  const fields = Object.entries(error.errors ?? {})
-    .map(([field, messages]) => `${field}: ${messages.join(' ')}`)
-    .join('; ');
+  const fieldEntries = Object.entries(error.errors ?? {});
+  const fields = fieldEntries.map(([field, messages]) => `${field}: ${messages.join(' ')}`).join('; ');
   const message = error.message ?? `HTTP ${status}`;
+  const repeated = fieldEntries.some(([, messages]) => messages.some((m) => message.startsWith(m)));
   const code = error.code ? ` [${error.code}]` : '';
-  return new CliError(`${message}${fields ? ` (${fields})` : ''}${code}`, 1, error.code);
+  const text = fields ? (repeated ? fields : `${message} (${fields})`) : message;
+  return new CliError(`${text}${code}`, 1, error.code);
 }
 
-/** Awaits a request, turning a network failure (refused, unknown host) into one CLI line. */
+/** Awaits a request; its network failure is already one CLI line naming the URL (managementClient). */
 export async function reach<R>(request: Promise<R>): Promise<R> {
   try {
     return await request;
   } catch (error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw new CliError(`Cannot reach Vexil: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
+    if (error instanceof CliError) throw error;
+    throw new CliError(`Cannot reach Vexil: ${(error as Error).message}`);
   }
 }
 

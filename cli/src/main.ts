@@ -8,20 +8,33 @@ import { cliVersion } from './version.js';
 
 const globalOptions = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
 
-function overview(): string {
-  const width = Math.max(...commands.map((c) => c.words.join(' ').length));
-  const lines = commands.map((c) => `  ${c.words.join(' ').padEnd(width)}  ${c.summary}`);
+/** The command list, or only the commands of a group (`vexil flags --help`). */
+function overview(listed: Command[] = commands, group?: string): string {
+  const width = Math.max(...listed.map((c) => c.words.join(' ').length));
+  const lines = listed.map((c) => `  ${c.words.join(' ').padEnd(width)}  ${c.summary}`);
   return [
-    'Usage: vexil <command> [options]',
+    `Usage: vexil ${group ? `${group} ` : ''}<command> [options]`,
     '',
     'Commands:',
     ...lines,
     '',
     'Every command takes --url and --token (or VEXIL_URL / VEXIL_TOKEN, or what `vexil login` kept),',
-    '--json for machine-readable output, and --help. Project and environment options fall back to',
-    'VEXIL_PROJECT and VEXIL_ENV. `vexil --version` prints the version.',
+    '--json for machine-readable output, and --help. --project falls back to VEXIL_PROJECT, then to',
+    'the default project `vexil login --project KEY` kept; --env falls back to VEXIL_ENV.',
+    '`vexil --version` prints the version.',
   ].join('\n');
 }
+
+/** The commands whose words start with the leading words of `argv` (`flags` for `vexil flags --help`). */
+function commandGroup(argv: string[]): { words: string; listed: Command[] } | undefined {
+  const firstOption = argv.findIndex((a) => a.startsWith('-'));
+  const words = firstOption === -1 ? argv : argv.slice(0, firstOption);
+  if (words.length === 0) return undefined;
+  const listed = commands.filter((c) => words.every((word, i) => c.words[i] === word));
+  return listed.length > 0 ? { words: words.join(' '), listed } : undefined;
+}
+
+const isHelp = (arg: string) => arg === '--help' || arg === '-h';
 
 /** The command whose words start the argument list, longest match first. */
 function findCommand(argv: string[]): { command: Command; rest: string[] } | undefined {
@@ -33,13 +46,24 @@ function findCommand(argv: string[]): { command: Command; rest: string[] } | und
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // `vexil help flags serve` is `vexil flags serve --help`.
+  if (argv[0] === 'help' && argv.length > 1) argv = [...argv.slice(1), '--help'];
   const found = findCommand(argv);
   if (!found) {
+    const group = commandGroup(argv);
+    if (group && argv.some(isHelp)) {
+      process.stdout.write(overview(group.listed, group.words) + '\n');
+      return 0;
+    }
+    if (group && !argv.slice(group.words.split(' ').length).some((a) => !a.startsWith('-'))) {
+      process.stderr.write(`vexil: "${group.words}" needs a command\n\n${overview(group.listed, group.words)}\n`);
+      return 64;
+    }
     if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
       process.stdout.write(`vexil ${cliVersion()}\n`);
       return 0;
     }
-    if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
+    if (argv.length === 0 || isHelp(argv[0]!) || argv[0] === 'help') {
       process.stdout.write(overview() + '\n');
       return argv.length === 0 ? 64 : 0;
     }
@@ -48,15 +72,16 @@ export async function main(argv: string[]): Promise<number> {
   }
   const { command, rest } = found;
   try {
+    // --help wins over anything else on the line, even options the command does not know.
+    if (rest.some(isHelp)) {
+      process.stdout.write(`${command.summary}\n\nUsage: ${command.usage}\n`);
+      return 0;
+    }
     let parsed;
     try {
       parsed = parseArgs({ args: rest, options: { ...globalOptions, ...command.options }, allowPositionals: true, strict: true });
     } catch (error) {
       throw new UsageError((error as Error).message);
-    }
-    if (parsed.values.help) {
-      process.stdout.write(`${command.summary}\n\nUsage: ${command.usage}\n`);
-      return 0;
     }
     const out = consoleOutput(parsed.values.json === true);
     const code = await command.run({ args: parsed.positionals, options: parsed.values, out, env: process.env });

@@ -30,6 +30,7 @@ export type ErrorCode =
   | 'scope_missing'
   | 'csrf_failed'
   | 'password_change_required'
+  | 'key_kind_not_allowed'
   | 'not_found'
   | 'method_not_allowed'
   | 'idempotency_in_flight'
@@ -280,4 +281,5 @@ export const publicMessages = {
   invalidContext: 'Context was supplied but is invalid.',
   invalidKey: 'Invalid API key provided.',
   flagNotFound: 'Feature flag not found.',
+  serverKeyOnly: (kind: string) => `This operation needs a server key; a ${kind} key evaluates through GET /v1/payload or OFREP.`,
 } as const;

@@ -34,4 +34,37 @@ export function recordDatabaseMetrics(knex: Knex, metrics: Metrics): void {
   const connectFailures = metrics.dbQueryErrors.series('connect');
   const pool = (knex.client as { pool?: { on(event: string, listener: () => void): void } }).pool;
   pool?.on('createFail', () => connectFailures.inc());
+  recordPoolGauges(knex, metrics);
+}
+
+/** The part of Knex's connection pool (tarn) the gauges read. */
+interface PoolCounts {
+  numUsed(): number;
+  numFree(): number;
+  numPendingAcquires(): number;
+}
+
+/**
+ * The connection pool at scrape time: connections lent to a query or transaction (`in_use`),
+ * open and free (`idle`), and requests waiting for one (vexil_db_pool_waiting), which grows
+ * before the acquire timeout turns them into 503s.
+ */
+function recordPoolGauges(knex: Knex, metrics: Metrics): void {
+  // The pool is made with the first query, after this runs: look it up at scrape time.
+  const pool = () => (knex.client as { pool?: Partial<PoolCounts> }).pool;
+  const counted = (read: (p: PoolCounts) => number) => () => {
+    const current = pool();
+    return typeof current?.numUsed === 'function' ? read(current as PoolCounts) : undefined;
+  };
+  const inUse = counted((p) => p.numUsed());
+  const idle = counted((p) => p.numFree());
+  const waiting = counted((p) => p.numPendingAcquires());
+  metrics.collect('gauge', 'vexil_db_pool_connections', 'Database connections of this instance, by state (in_use: lent to a query or transaction; idle: open and free).', () => {
+    const [used, free] = [inUse(), idle()];
+    return used === undefined || free === undefined ? [] : [{ labels: { state: 'in_use' }, value: used }, { labels: { state: 'idle' }, value: free }];
+  });
+  metrics.collect('gauge', 'vexil_db_pool_waiting', 'Requests waiting for a database connection of this instance.', () => {
+    const value = waiting();
+    return value === undefined ? [] : [{ value }];
+  });
 }

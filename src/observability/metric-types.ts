@@ -185,3 +185,28 @@ export class Collected extends ExportedMetric {
     return this.read().map((v) => ({ labels: v.labels ?? {}, value: v.value }));
   }
 }
+
+/**
+ * A gauge whose values are read at scrape time by a query (the webhook backlog): the scrape
+ * waits for it; a failed read shows no series rather than failing the scrape.
+ */
+export class QueriedGauge extends ExportedMetric {
+  readonly type = 'gauge';
+
+  constructor(
+    name: string,
+    help: string,
+    private readonly read: () => Promise<Array<{ labels?: Labels; value: number }>>,
+  ) {
+    super(name, help);
+  }
+
+  protected values(): ExportedValue[] {
+    return [];
+  }
+
+  override async get(): Promise<Exported> {
+    const samples = await this.read().catch(() => []);
+    return { name: this.name, help: this.help, type: this.type, aggregator: 'sum', values: samples.map((v) => ({ labels: v.labels ?? {}, value: v.value })) };
+  }
+}

@@ -1,6 +1,6 @@
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { ResolvedBy } from '../engine/index.js';
-import { Collected, Counter, Histogram } from './metric-types.js';
+import { Collected, Counter, Histogram, QueriedGauge } from './metric-types.js';
 
 /** The `api` label of request metrics: which surface a request came in on. */
 export type ApiName = 'public' | 'ofrep' | 'management' | 'operations' | 'console';
@@ -96,6 +96,11 @@ export class Metrics {
   /** A counter or gauge read from its source at scrape time (open streams, snapshot revisions). */
   collect(type: 'counter' | 'gauge', name: string, help: string, read: () => Sample[]): void {
     this.registry.registerMetric(new Collected(type, name, help, read).asMetric());
+  }
+
+  /** A gauge read by a query at scrape time (QueriedGauge: a failed read shows no series). */
+  collectQueried(name: string, help: string, read: () => Promise<Sample[]>): void {
+    this.registry.registerMetric(new QueriedGauge(name, help, read).asMetric());
   }
 
   /** A buffer written in batches: its depth, rows written and entries dropped (label `buffer`). */

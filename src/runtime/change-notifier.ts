@@ -13,6 +13,8 @@ export interface ChangeNotifier extends BackgroundTask {
   publish(changed: readonly EnvironmentRevision[]): void;
   /** Called with the revisions another instance announced. */
   onChange(listener: (changed: EnvironmentRevision[]) => void): void;
+  /** Whether announcements go through Redis now (both of its clients ready); absent without Redis. */
+  connected?(): boolean;
 }
 
 /** No Redis configured: every instance relies on polling alone. */
@@ -111,6 +113,9 @@ export function redisNotifier(url: string, logger: Logger, channel = REVISION_CH
     },
     onChange(listener) {
       listeners.push(listener);
+    },
+    connected() {
+      return publisher?.isReady === true && subscriber?.isReady === true;
     },
   };
 }

@@ -316,7 +316,7 @@ describeEachDatabase('the vexil CLI', (db) => {
     await new Promise((resolve) => closed.close(resolve));
     const result = await runCli(['projects', 'list', '--url', `http://127.0.0.1:${port}`, '--token', app.ownerToken], env);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe('vexil: Cannot reach Vexil: ECONNREFUSED\n');
+    expect(result.stderr).toBe(`vexil: Cannot reach Vexil at http://127.0.0.1:${port}: ECONNREFUSED\n`);
   });
 
   it('tails the audit log and follows new entries until interrupted', async () => {

@@ -77,6 +77,27 @@ describeEachDatabase('admin: projects', (db) => {
     expect(none.body).toEqual({ status: 'success', data: [], meta: { per_page: 25, next_cursor: null, prev_cursor: null } });
   });
 
+  it("creates environments with their colour, description and comment and confirmation settings", async () => {
+    const key = uniqueKey('settings');
+    const res = await app.mgmt('POST', '/projects', {
+      key,
+      name: 'Settings',
+      environments: [
+        { key: 'staging', name: 'Staging', color: '#2f80ed' },
+        { key: 'production', name: 'Production', description: 'What customers see', color: '#d93025', comments_required: true, confirmation_required: true },
+      ],
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const envs = (await app.mgmt('GET', `/projects/${key}/environments`)).body.data;
+    expect(envs).toMatchObject([
+      { key: 'staging', description: null, color: '#2f80ed', comments_required: false, confirmation_required: false },
+      { key: 'production', description: 'What customers see', color: '#d93025', comments_required: true, confirmation_required: true },
+    ]);
+    const badColour = await app.mgmt('POST', '/projects', { key: uniqueKey('bad'), name: 'Bad', environments: [{ key: 'x', name: 'X', color: 'red' }] });
+    expect(badColour.status).toBe(422);
+    expect(Object.keys(badColour.body.errors)).toEqual(['environments.0.color']);
+  });
+
   it('refuses a taken key with a field-keyed 422 and writes nothing', async () => {
     const { key } = await createProject(app);
     const res = await expectNoWrites(app, () => app.mgmt('POST', '/projects', { key, name: 'Again' }));
@@ -115,7 +136,8 @@ describeEachDatabase('admin: projects', (db) => {
       [{ key: uniqueKey('x'), name: 'x', description: null }, 'description'],
       [{ key: uniqueKey('x'), name: 'x', colour: 'red' }, 'colour'],
       [{ key: uniqueKey('x'), name: 'x', environments: [{ key: 'a' }] }, 'environments.0.name'],
-      [{ key: uniqueKey('x'), name: 'x', environments: [{ key: 'a', name: 'A', color: '#000000' }] }, 'environments.0.color'],
+      [{ key: uniqueKey('x'), name: 'x', environments: [{ key: 'a', name: 'A', color: 'black' }] }, 'environments.0.color'],
+      [{ key: uniqueKey('x'), name: 'x', environments: [{ key: 'a', name: 'A', comments_required: 'yes' }] }, 'environments.0.comments_required'],
       [{ key: uniqueKey('x'), name: 'x', environments: Array.from({ length: 21 }, (_, i) => ({ key: `e${i}`, name: 'E' })) }, 'environments'],
       [{ key: uniqueKey('x'), name: 'bad \ud800 surrogate' }, 'name'],
       [{ key: uniqueKey('x'), name: 'nul \u0000 char' }, 'name'],

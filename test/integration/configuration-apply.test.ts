@@ -95,7 +95,8 @@ describeEachDatabase('flags as code: apply', (db) => {
 
   it('round-trips: export, apply into an empty instance, export again gives the same file and the same answers', async () => {
     const file = (await source.mgmt('GET', `${p}/configuration`)).body;
-    const applied = await target.mgmt('POST', `${p}/configuration/apply`, file);
+    // An export carries no publish comments (history, not configuration); production requires one.
+    const applied = await target.mgmt('POST', `${p}/configuration/apply?comment=${encodeURIComponent('From the source')}`, file);
     expect(applied.status, JSON.stringify(applied.body)).toBe(200);
     expect(applied.body.data.summary.publish).toBe(2);
     expect(await exportText(target)).toBe(await exportText(source));

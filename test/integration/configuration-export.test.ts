@@ -114,7 +114,7 @@ describeEachDatabase('flags as code: export', (db) => {
             { value: 'Welcome', default: true },
             { value: 'Sale <b>now</b>', default: false },
           ],
-          environments: { staging: { value: 'Sale <b>now</b>', comment: null, rules: [], rollout: null } },
+          environments: { staging: { value: 'Sale <b>now</b>', rules: [], rollout: null } },
         },
         {
           key: 'limits',
@@ -142,7 +142,6 @@ describeEachDatabase('flags as code: export', (db) => {
           environments: {
             staging: {
               value: 'false',
-              comment: null,
               rules: [
                 { description: 'Pro users', value: 'true', criteria: [{ selector: 'segment', comparer: 'in', values: ['pro-users'] }] },
                 {
@@ -156,7 +155,7 @@ describeEachDatabase('flags as code: export', (db) => {
               ],
               rollout: null,
             },
-            production: { value: 'true', comment: 'Half of production', rules: [], rollout: { mode: 'manual', percentage: 50, status: 'active' } },
+            production: { value: 'true', rules: [], rollout: { mode: 'manual', percentage: 50, status: 'active' } },
           },
         },
       ],

@@ -66,7 +66,7 @@ describeEachDatabase('OFREP: POST /ofrep/v1/evaluate/flags and /flags/{key}', (d
     const dflt = await single('limit', {});
     // No published target: the flag's default value, served without evaluation.
     expect(dflt.body).toMatchObject({ key: 'limit', reason: 'STATIC', value: 20, variant: '20', metadata: { resolved_by: 'default' } });
-    const json = await single('theme', undefined);
+    const json = await single('theme', {});
     expect(json.body).toMatchObject({ reason: 'STATIC', value: { dense: false, primary: '#0055ff' }, variant: '{"dense":false,"primary":"#0055ff"}' });
   });
 
@@ -91,13 +91,32 @@ describeEachDatabase('OFREP: POST /ofrep/v1/evaluate/flags and /flags/{key}', (d
     }
   });
 
-  it('evaluates without a context for no body, an empty body or an empty context', async () => {
+  it('evaluates without a context for an empty body or an empty context; no body at all is a PARSE_ERROR, as the protocol requires one', async () => {
     const none = await app.request('POST', '/ofrep/v1/evaluate/flags/checkout', { apiKey: env.serverKey });
-    expect(none.status).toBe(200);
+    expect(none.status).toBe(400);
+    expect(none.body).toEqual({
+      key: 'checkout',
+      errorCode: 'PARSE_ERROR',
+      errorDetails: 'A request body is required, e.g. {"context": {"targetingKey": "user-42"}} or {}.',
+    });
+    // The bulk evaluation keeps evaluating without a context when there is no body.
+    expect((await app.request('POST', '/ofrep/v1/evaluate/flags', { apiKey: env.serverKey })).status).toBe(200);
     for (const body of [{}, { context: {} }, { context: {}, extra: 1 }]) {
       const res = await single('checkout', body);
       expect(res.status).toBe(200);
       expect(res.body.value).toBe(false);
+    }
+  });
+
+  it("takes the protocol's re-fetch metadata on a bulk evaluation, refusing a flagConfigLastModified that is not a time", async () => {
+    for (const query of ['flagConfigLastModified=1771622898', 'flagConfigLastModified=2026-11-26T01:00:00Z', 'flagConfigEtag=abc&flagConfigLastModified=0']) {
+      const res = await app.request('POST', `/ofrep/v1/evaluate/flags?${query}`, { apiKey: env.serverKey, body: {} });
+      expect(res.status, query).toBe(200);
+    }
+    for (const value of ['', 'yesterday', '-5', '1.5', '2026-13-01T10:00:00Z', '2026-11-26T24:00:00Z']) {
+      const res = await app.request('POST', `/ofrep/v1/evaluate/flags?flagConfigLastModified=${encodeURIComponent(value)}`, { apiKey: env.serverKey, body: {} });
+      expect(res.status, value).toBe(400);
+      expect(res.body, value).toEqual({ errorCode: 'PARSE_ERROR', errorDetails: 'flagConfigLastModified must be Unix seconds or a date-time.' });
     }
   });
 

@@ -248,15 +248,27 @@ describeEachDatabase('public evaluation API: GET /v1/flags and /v1/flags/{flagKe
     }
   });
 
-  it('answers 401 without a key, with an unknown key and with mobile or client keys', async () => {
+  it('answers 401 without a key and with an unknown key, 403 naming the kind it needs for mobile or client keys', async () => {
     for (const path of ['/v1/flags', '/v1/flags/checkout']) {
       const none = await app.request('GET', path);
       expect(none.status).toBe(401);
       expect(none.body).toEqual(invalidKey);
-      for (const key of ['srv_' + 'a'.repeat(40), 'garbage', mobileKey, clientKey, app.ownerToken]) {
+      for (const key of ['srv_' + 'a'.repeat(40), 'garbage', app.ownerToken]) {
         const res = await app.request('GET', path, { apiKey: key });
         expect(res.status, key.slice(0, 4)).toBe(401);
         expect(res.body).toEqual(invalidKey);
+      }
+      for (const [key, kind] of [
+        [mobileKey, 'mobile'],
+        [clientKey, 'client'],
+      ] as const) {
+        const res = await app.request('GET', path, { apiKey: key });
+        expect(res.status, kind).toBe(403);
+        expect(res.body).toEqual({
+          status: 'error',
+          message: `This operation needs a server key; a ${kind} key evaluates through GET /v1/payload or OFREP.`,
+          code: 'key_kind_not_allowed',
+        });
       }
     }
   });

@@ -43,7 +43,8 @@ describeEachDatabase("the README's flags-as-code example", (db) => {
     expect(planned).toContainEqual(['create', 'segment', 'beta-testers', null]);
     expect(planned.filter(([action]: string[]) => action === 'publish')).toHaveLength(3);
 
-    const applied = await app.mgmt('POST', `${p}/configuration/apply`, file);
+    // As the README's step 3 applies it: production requires a publish comment.
+    const applied = await app.mgmt('POST', `${p}/configuration/apply?comment=${encodeURIComponent('Release 42')}`, file);
     expect(applied.status, JSON.stringify(applied.body)).toBe(200);
     expect(applied.body.data.changes).toEqual(plan.body.data.changes);
     expect((await app.mgmt('POST', `${p}/configuration/plan`, file)).body.data.changes).toEqual([]);

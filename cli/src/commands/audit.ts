@@ -3,7 +3,8 @@ import { call } from '../api.js';
 import { connectionOptions, stringOption, type Command } from '../command.js';
 import { clientFor } from '../context-helpers.js';
 import { UsageError } from '../errors.js';
-import { printTable, type Output } from '../output.js';
+import { cutText } from '../compact.js';
+import { printable, type Output } from '../output.js';
 import type { components } from '../../../generated/management.js';
 
 type AuditEntry = components['schemas']['AuditEntry'];
@@ -20,20 +21,52 @@ function actorLabel(entry: AuditEntry): string {
   return entry.actor.email ?? entry.actor.name ?? entry.actor.type;
 }
 
-function print(out: Output, entries: AuditEntry[], header: boolean): void {
+/**
+ * Columns of a fixed width, so rows printed later (--follow) line up with the header printed
+ * first; a longer value is cut. Widths fit a timestamp, every action and result.
+ */
+const columns: [string, number][] = [
+  ['time', 24],
+  ['actor', 24],
+  ['action', 30],
+  ['subject', 32],
+  ['result', 12],
+  ['status', 6],
+];
+
+function row(cells: unknown[]): string {
+  return cells
+    .map((value, i) => {
+      const text = printable(value === null || value === undefined ? '-' : String(value));
+      return cutText(text, columns[i]![1]).padEnd(columns[i]![1]);
+    })
+    .join('  ')
+    .trimEnd();
+}
+
+function printHeader(out: Output): void {
+  const header = row(columns.map(([name]) => name.toUpperCase()));
+  out.write((out.colour ? `\u001b[1m${header}\u001b[22m` : header) + '\n');
+}
+
+function print(out: Output, entries: AuditEntry[]): void {
   if (out.json) {
     // One JSON document per line, so a script can read the stream as it grows.
     for (const entry of entries) out.write(JSON.stringify(entry) + '\n');
     return;
   }
-  const rows = entries.map((e) => [e.created_at, actorLabel(e), e.action, e.subject_label ?? e.subject_ulid, e.result, e.status_code]);
-  if (header) printTable(out, ['time', 'actor', 'action', 'subject', 'result', 'status'], rows);
-  else for (const row of rows) out.write(row.map((c) => String(c ?? '-')).join('  ') + '\n');
+  for (const e of entries) out.write(row([e.created_at, actorLabel(e), e.action, e.subject_label ?? e.subject_ulid, e.result, e.status_code]) + '\n');
 }
+
+/**
+ * Reads of the audit log itself, the command's own polling among them (each poll is audited),
+ * are left out unless asked for with --action, so following shows changes rather than itself.
+ */
+const ownReads = (action: string | undefined) => (entry: AuditEntry) => action !== undefined || entry.action !== 'audit_log.listed';
 
 export const auditTail: Command = {
   words: ['audit', 'tail'],
-  summary: 'Show the newest management audit entries, and with --follow keep showing new ones',
+  summary: 'Show the newest management audit entries, and with --follow keep showing new ones (reads of the audit log left out)',
   usage: 'vexil audit tail [--lines 20] [--follow] [--interval 2000] [--action ACTION] [--json]',
   options: {
     ...connectionOptions,
@@ -47,9 +80,12 @@ export const auditTail: Command = {
     const lines = Math.min(positiveInteger(stringOption(context.options, 'lines'), 'lines', 20), 100);
     const intervalMs = positiveInteger(stringOption(context.options, 'interval'), 'interval', 2000);
     const action = stringOption(context.options, 'action') as AuditEntry['action'] | undefined;
-    const newest = await call(client.GET('/audit-logs', { params: { query: { per_page: lines, sort: 'created_at_desc', action } } }));
-    const first = [...newest.data].reverse();
-    print(context.out, first, true);
+    const shown = ownReads(action);
+    const newest = await call(client.GET('/audit-logs', { params: { query: { per_page: 100, sort: 'created_at_desc', action } } }));
+    const first = newest.data.filter(shown).slice(0, lines).reverse();
+    if (!context.out.json) printHeader(context.out);
+    print(context.out, first);
+    if (!context.out.json && first.length === 0) context.out.write('(none)\n');
     if (!context.options.follow) return;
 
     // Entries at the last timestamp seen are asked for again; their ulids keep them from repeating.
@@ -67,7 +103,7 @@ export const auditTail: Command = {
           client.GET('/audit-logs', { params: { query: { per_page: 100, sort: 'created_at_asc', from, cursor, action } } }),
         );
         const fresh = page.data.filter((e) => !seen.has(e.ulid));
-        print(context.out, fresh, false);
+        print(context.out, fresh.filter(shown));
         for (const entry of fresh) {
           if (entry.created_at !== from) {
             from = entry.created_at;

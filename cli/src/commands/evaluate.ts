@@ -1,6 +1,6 @@
 import { call } from '../api.js';
 import { connectionOptions, projectOption, stringOption, type Command } from '../command.js';
-import { clientFor, requireArgument, requireOption } from '../context-helpers.js';
+import { clientFor, requireArgument, requireOption, requireProject } from '../context-helpers.js';
 import { UsageError } from '../errors.js';
 import { printJson, printRecord } from '../output.js';
 import type { components } from '../../../generated/management.js';
@@ -23,7 +23,7 @@ export const evaluate: Command = {
   options: { ...connectionOptions, ...projectOption, env: { type: 'string', short: 'e' }, context: { type: 'string', short: 'c' } },
   async run(context) {
     const client = clientFor(context);
-    const projectKey = requireOption(context, 'project', 'VEXIL_PROJECT');
+    const projectKey = requireProject(context);
     const environmentKey = requireOption(context, 'env', 'VEXIL_ENV');
     const flagKey = requireArgument(context, 0, 'FLAG_KEY');
     const evaluationContext = parseContext(stringOption(context.options, 'context'));

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { apiError, reach } from '../api.js';
 import { connectionOptions, projectOption, stringOption, type Command } from '../command.js';
-import { clientFor, requireOption } from '../context-helpers.js';
+import { clientFor, requireProject } from '../context-helpers.js';
 import { UsageError } from '../errors.js';
 import { withProgress } from '../progress.js';
 
@@ -18,7 +18,7 @@ export const exportProject: Command = {
   },
   async run(context) {
     const client = clientFor(context);
-    const projectKey = requireOption(context, 'project', 'VEXIL_PROJECT');
+    const projectKey = requireProject(context);
     const format = stringOption(context.options, 'format') ?? (context.out.json ? 'json' : 'yaml');
     if (format !== 'yaml' && format !== 'json') throw new UsageError('--format must be yaml or json.');
     const environments = stringOption(context.options, 'environments');

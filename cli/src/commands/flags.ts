@@ -1,6 +1,6 @@
 import { call, collectPages } from '../api.js';
 import { connectionOptions, projectOption, stringOption, type Command } from '../command.js';
-import { clientFor, requireArgument, requireOption } from '../context-helpers.js';
+import { clientFor, requireArgument, requireProject } from '../context-helpers.js';
 import { UsageError } from '../errors.js';
 import { printJson, printRecord, printTable } from '../output.js';
 
@@ -20,7 +20,7 @@ export const flagsList: Command = {
   options: { ...connectionOptions, ...projectOption, type: { type: 'string' }, search: { type: 'string' } },
   async run(context) {
     const client = clientFor(context);
-    const projectKey = requireOption(context, 'project', 'VEXIL_PROJECT');
+    const projectKey = requireProject(context);
     const type = flagType(stringOption(context.options, 'type'));
     const search = stringOption(context.options, 'search');
     const flags = await collectPages((cursor) =>
@@ -38,7 +38,7 @@ export const flagsGet: Command = {
   options: { ...connectionOptions, ...projectOption },
   async run(context) {
     const client = clientFor(context);
-    const projectKey = requireOption(context, 'project', 'VEXIL_PROJECT');
+    const projectKey = requireProject(context);
     const flagKey = requireArgument(context, 0, 'FLAG_KEY');
     const path = { projectKey, flagKey };
     const flag = (await call(client.GET('/projects/{projectKey}/flags/{flagKey}', { params: { path } }))).data;

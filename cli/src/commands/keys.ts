@@ -1,6 +1,6 @@
 import { call } from '../api.js';
 import { connectionOptions, projectOption, stringOption, type Command } from '../command.js';
-import { clientFor, requireOption } from '../context-helpers.js';
+import { clientFor, requireOption, requireProject } from '../context-helpers.js';
 import { UsageError } from '../errors.js';
 import { printJson, printRecord } from '../output.js';
 
@@ -13,7 +13,7 @@ export const keysCreate: Command = {
   options: { ...connectionOptions, ...projectOption, env: { type: 'string', short: 'e' }, kind: { type: 'string' }, name: { type: 'string' } },
   async run(context) {
     const client = clientFor(context);
-    const projectKey = requireOption(context, 'project', 'VEXIL_PROJECT');
+    const projectKey = requireProject(context);
     const environmentKey = requireOption(context, 'env', 'VEXIL_ENV');
     const kind = requireOption(context, 'kind');
     if (!(kinds as readonly string[]).includes(kind)) throw new UsageError(`--kind must be one of ${kinds.join(', ')}.`);

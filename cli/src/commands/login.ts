@@ -1,8 +1,8 @@
 import readline from 'node:readline/promises';
 import { apiError, managementClient, reach } from '../api.js';
-import { connectionOptions, stringOption, type Command } from '../command.js';
+import { connectionOptions, projectOption, stringOption, type Command } from '../command.js';
 import { UsageError } from '../errors.js';
-import { saveConnection } from '../settings.js';
+import { checkUrl, saveConnection } from '../settings.js';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -22,11 +22,14 @@ async function prompt(question: string): Promise<string> {
 export const login: Command = {
   words: ['login'],
   summary: 'Check a base URL and token and keep them in the config file (mode 0600)',
-  usage: 'vexil login --url https://flags.example.com [--token pat_...|mgt_...|-]   (- or a pipe reads the token from standard input)',
-  options: { ...connectionOptions },
+  usage:
+    'vexil login --url https://flags.example.com [--token pat_...|mgt_...|-] [--project KEY]   (- or a pipe reads the token from standard input; --project: the default project of later commands)',
+  options: { ...connectionOptions, ...projectOption },
   async run(context) {
-    const url = (stringOption(context.options, 'url') ?? context.env.VEXIL_URL)?.replace(/\/+$/, '');
-    if (!url) throw new UsageError('--url is required (or set VEXIL_URL).');
+    const given = stringOption(context.options, 'url') ?? context.env.VEXIL_URL;
+    if (!given) throw new UsageError('--url is required (or set VEXIL_URL).');
+    const url = checkUrl(given, stringOption(context.options, 'url') !== undefined ? '--url' : 'VEXIL_URL');
+    const project = stringOption(context.options, 'project');
     let token = stringOption(context.options, 'token') ?? context.env.VEXIL_TOKEN;
     if (token === '-' || (token === undefined && !process.stdin.isTTY)) token = await readStdin();
     else if (token === undefined) token = await prompt('Token (pat_... or mgt_...): ');
@@ -36,7 +39,7 @@ export const login: Command = {
     const client = managementClient({ url, token });
     const { response, error } = await reach(client.GET('/projects', { params: { query: { per_page: 1 } } }));
     if (response.status === 401) throw apiError(401, error);
-    const file = saveConnection({ url, token }, context.env);
-    context.out.write(`Signed in to ${url}; settings kept in ${file}.\n`);
+    const file = saveConnection({ url, token, ...(project ? { project } : {}) }, context.env);
+    context.out.write(`Signed in to ${url}${project ? ` (default project ${project})` : ''}; settings kept in ${file}.\n`);
   },
 };

@@ -1,6 +1,6 @@
 import { call, collectPages } from '../api.js';
 import { connectionOptions, projectOption, type Command } from '../command.js';
-import { clientFor, requireOption } from '../context-helpers.js';
+import { clientFor, requireProject } from '../context-helpers.js';
 import { printJson, printTable } from '../output.js';
 
 export const projectsList: Command = {
@@ -23,7 +23,7 @@ export const environmentsList: Command = {
   options: { ...connectionOptions, ...projectOption },
   async run(context) {
     const client = clientFor(context);
-    const projectKey = requireOption(context, 'project', 'VEXIL_PROJECT');
+    const projectKey = requireProject(context);
     const environments = await collectPages((cursor) =>
       call(client.GET('/projects/{projectKey}/environments', { params: { path: { projectKey }, query: { per_page: 100, cursor } } })),
     );

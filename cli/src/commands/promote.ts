@@ -1,6 +1,6 @@
 import { call } from '../api.js';
 import { connectionOptions, projectOption, stringOption, type Command } from '../command.js';
-import { clientFor, requireArgument, requireOption } from '../context-helpers.js';
+import { clientFor, requireArgument, requireOption, requireProject } from '../context-helpers.js';
 import { printJson, printRecord, printTable } from '../output.js';
 import { withProgress } from '../progress.js';
 
@@ -18,7 +18,7 @@ export const promote: Command = {
     comment: { type: 'string' },
   },
   async run(context) {
-    const projectKey = requireOption(context, 'project', 'VEXIL_PROJECT');
+    const projectKey = requireProject(context);
     const flags = stringOption(context.options, 'flags')?.split(',').filter(Boolean);
     const comment = stringOption(context.options, 'comment');
     const from = requireOption(context, 'from');
@@ -52,7 +52,7 @@ export const flagsServe: Command = {
   usage: 'vexil flags serve FLAG_KEY VALUE --project KEY --env ENV [--comment TEXT] [--drop-rules] [--json]',
   options: { ...connectionOptions, ...projectOption, env: { type: 'string', short: 'e' }, comment: { type: 'string' }, 'drop-rules': { type: 'boolean' } },
   async run(context) {
-    const projectKey = requireOption(context, 'project', 'VEXIL_PROJECT');
+    const projectKey = requireProject(context);
     const environmentKey = requireOption(context, 'env', 'VEXIL_ENV');
     const flagKey = requireArgument(context, 0, 'FLAG_KEY');
     const value = requireArgument(context, 1, 'VALUE');

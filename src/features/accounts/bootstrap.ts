@@ -6,6 +6,7 @@ import { inTransaction } from '../../storage/transaction.js';
 import { buildEnvironmentKeyService } from '../environment-keys/index.js';
 import type { EnvironmentKeyCreated } from '../environment-keys/service.js';
 import { buildProjectService } from '../projects/index.js';
+import { addDemoFlags } from './demo-flags.js';
 import { buildAccountService } from './index.js';
 
 /** The job_leases row whose lock serialises first starts of instances sharing one database. */
@@ -27,7 +28,7 @@ export interface FirstStartResult {
  * First start (README, "First start"). With `VEXIL_INIT_OWNER_TOKEN=pat_...` and no account yet,
  * creates the owner account with that token. Without it, an empty database gets an owner with a
  * generated personal access token and a `demo` project (development and production, a server
- * and a client key each); the secrets are written once to standard output, never to the log.
+ * and a client key each, and the flags of demo-flags.ts); the secrets are written once to standard output, never to the log.
  * Instances starting together are serialised by a row lock: exactly one creates the owner.
  */
 export async function bootstrapFirstStart(
@@ -70,6 +71,7 @@ export async function bootstrapFirstStart(
       name: 'Demo',
       description: 'Created at first start to try Vexil out; delete it when you no longer need it.',
     });
+    await addDemoFlags(trx, core, owner, pat, project, environments);
     const demoKeys: Array<{ environment: string; key: EnvironmentKeyCreated }> = [];
     for (const environment of environments) {
       for (const kind of demoKinds) demoKeys.push({ environment: environment.key, key: await keys.createIn(trx, environment, { kind }) });

@@ -5,6 +5,7 @@ import { ForbiddenError, NotFoundError, ValidationError } from '../../http/error
 import { inTransaction } from '../../storage/transaction.js';
 import type { ConfigurationExportService } from './export-service.js';
 import { absentProject, normaliseConfiguration, planConfiguration, type ConfigurationChange, type ConfigurationPlan, type ProjectConfiguration } from './plan.js';
+import { servingStep } from './rollout-change.js';
 import { ServingWriter, type Serving } from './serving-writer.js';
 import { actingContext, type ActingContext } from './transactional-services.js';
 
@@ -49,7 +50,7 @@ export class ConfigurationApplyService {
       // A new instance: the file creates its project, the plan's first change (an administrator's
       // token without grants can).
       let newProject = false;
-      const current = await this.exporter.export(principal, projectKey, {}, audit, trx).catch((error: unknown) => {
+      const current = await this.exporter.export(principal, projectKey, { purpose: 'Applying a configuration file' }, audit, trx).catch((error: unknown) => {
         if (!(error instanceof NotFoundError)) throw error;
         newProject = true;
         return absentProject(projectKey, desired);
@@ -116,17 +117,27 @@ class ApplyRun {
         return this.applyFlag(change);
       case 'flag_value':
         return this.applyValue(change);
-      case 'serving': {
-        const serving = change.after as Serving;
-        const environment = change.environment as string;
-        await this.serving.write(change.key, environment, serving, {
-          publish: true,
-          comment: serving.comment ?? this.options.comment ?? null,
-          ...(this.options.confirmed?.includes(environment) ? { confirmation: environment } : {}),
-        });
-        return;
-      }
+      case 'serving':
+        return this.applyServing(change);
     }
+  }
+
+  /** A serving change, made with the rollout operations when a rollout is in progress (rollout-change.ts). */
+  private async applyServing(change: ConfigurationChange): Promise<void> {
+    const serving = change.after as Serving;
+    const environment = change.environment as string;
+    const confirmation = this.options.confirmed?.includes(environment) ? { confirmation: environment } : {};
+    const step = servingStep(change.before as Serving | null, serving);
+    if (step.kind === 'percentage') {
+      await this.serving.setRolloutPercentage(change.key, environment, step.percentage, confirmation);
+      return;
+    }
+    if (step.kind === 'complete') {
+      await this.serving.completeRollout(change.key, environment, confirmation);
+      return;
+    }
+    if (step.kind === 'replace') await this.serving.endRollout(change.key, environment, confirmation);
+    await this.serving.write(change.key, environment, serving, { publish: true, comment: serving.comment ?? this.options.comment ?? null, ...confirmation });
   }
 
   private async applyFlag(change: ConfigurationChange): Promise<void> {

@@ -17,6 +17,8 @@ type CriterionWrite = Schemas['CriterionWrite'];
 export interface ExportOptions {
   /** Environment keys to export; undefined exports every environment the caller can see. */
   environments?: string[];
+  /** What the export is for, named in a refusal ("Planning a configuration file needs..."). */
+  purpose?: string;
 }
 
 /** Comparers that take no values: the file leaves `values` out, as the rule bodies do. */
@@ -67,7 +69,7 @@ export class ConfigurationExportService {
     db: Knex = this.knex,
   ): Promise<ProjectConfiguration> {
     if (!hasScope(principal, 'targets:read')) {
-      throw new ForbiddenError('Exporting a project needs the targets:read scope as well as flags:read.', 'targets:read');
+      throw new ForbiddenError(`${options.purpose ?? 'Exporting a project'} needs the targets:read scope as well as flags:read.`, 'targets:read');
     }
     const store = new ConfigurationExportStore(db);
     const segments = new KnexSegmentsStore(db, this.dialect);
@@ -163,8 +165,9 @@ class ServingBuilder {
   private serving(target: ServingTargetRow): ConfigurationServing {
     const rolling = target.rollout_status === 'active' || target.rollout_status === 'paused';
     return {
+      // The publish comment is history (the audit log keeps it), not configuration: plan never
+      // compares it, so export leaves it out and an applied file exports as it was written.
       value: this.display(target.value_ulid),
-      comment: target.comment,
       rules: (this.rulesByTarget.get(target.ulid) ?? []).map((rule) => ({
         description: rule.description,
         value: this.display(rule.value_ulid),

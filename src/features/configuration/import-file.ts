@@ -30,6 +30,22 @@ async function ownerPrincipal(composition: Composition): Promise<ManagementPrinc
   };
 }
 
+/**
+ * A file holds no secrets, so the environments it creates have no keys: say how to make them
+ * (keys are shown once, by whoever creates them).
+ */
+function keysHint(file: string, configuration: ProjectConfiguration): string {
+  const project = configuration.project.key;
+  const lines = [
+    '',
+    `Vexil imported project "${project}" from ${file}. Its environments have no keys yet; create one per environment and kind:`,
+    ...configuration.environments.map((e) => `  vexil keys create --project ${project} --env ${e.key} --kind server`),
+    `  (or POST /management/v1/projects/${project}/environments/{environment}/keys with {"kind": "server"}, "mobile" or "client")`,
+    '',
+  ];
+  return lines.join('\n') + '\n';
+}
+
 async function projectCount(composition: Composition): Promise<number> {
   const row = (await composition.core.knex('projects').count({ n: '*' }).first()) as { n: number | string } | undefined;
   return Number(row?.n ?? 0);
@@ -43,7 +59,11 @@ async function projectCount(composition: Composition): Promise<number> {
  * they left it across restarts. A file that cannot be read or applied stops the start with one
  * line and writes nothing.
  */
-export async function importConfigurationFile(composition: Composition, file: string): Promise<void> {
+export async function importConfigurationFile(
+  composition: Composition,
+  file: string,
+  write: (text: string) => void = (text) => void process.stdout.write(text),
+): Promise<void> {
   const { core, auditWriter } = composition;
   const projects = await projectCount(composition);
   if (projects > 0) {
@@ -72,6 +92,7 @@ export async function importConfigurationFile(composition: Composition, file: st
   try {
     const plan = await applier.apply(principal, projectKey, configuration, { prune: false, comment: `Imported from ${file}` }, audit);
     core.logger.info({ file, project: projectKey, ...plan.summary }, 'imported the configuration file');
+    write(keysHint(file, configuration));
   } catch (error) {
     // Instances started together on an empty database all try; the first commits, the others
     // find its project (the key taken) and start on what it wrote. A failed apply wrote nothing.

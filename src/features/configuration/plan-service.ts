@@ -17,7 +17,7 @@ export class ConfigurationPlanService {
   ): Promise<ConfigurationPlan> {
     // A project that does not exist yet is planned as apply would make it: created by the file.
     let newProject = false;
-    const current = await this.exporter.export(principal, projectKey, {}, audit).catch((error: unknown) => {
+    const current = await this.exporter.export(principal, projectKey, { purpose: 'Planning a configuration file' }, audit).catch((error: unknown) => {
       if (!(error instanceof NotFoundError)) throw error;
       newProject = true;
       return absentProject(projectKey, desired);

@@ -1,6 +1,7 @@
 import type { components } from '../../../generated/management.js';
 import { FieldErrorList, type ErrorCode } from '../../http/errors.js';
 import { DisplayError, normaliseDisplay } from '../flag-values/display.js';
+import { servingStepRefusal } from './rollout-change.js';
 
 type Schemas = components['schemas'];
 export type ProjectConfiguration = Schemas['ProjectConfiguration'];
@@ -131,6 +132,9 @@ export function normaliseConfiguration(
           return { ...rule, value: known(rule.value, `${servingPath}.rules.${r}.value`) };
         }),
       };
+      // What plan lists, apply must make: a change the rollout operations cannot make is refused here.
+      const refusal = servingStepRefusal(existing?.environments[environmentKey], environments[environmentKey]!);
+      if (refusal) add(`${servingPath}.rollout.percentage`, refusal, 'state_conflict');
     }
     return { ...flag, values, environments };
   });

@@ -37,6 +37,40 @@ export class ServingWriter {
     return new Map(values.map((v) => [v.display, v.ulid]));
   }
 
+  /** The newest published target of the flag in the environment (the one a rollout runs on). */
+  private async served(flagKey: string, environmentKey: string) {
+    const { trx, principal, projectKey, services } = this.acting;
+    const ctx = await findFlagEnvironment(trx, principal.access, { projectKey, flagKey, environmentKey });
+    const published = (await services.targets.list(ctx)).filter((t) => t.status === 'published');
+    published.sort((a, b) => ((a.published_at ?? '') < (b.published_at ?? '') ? 1 : -1));
+    const target = published[0];
+    if (!target) throw new Error(`no published target of ${flagKey} in ${environmentKey}`);
+    return { ctx, target };
+  }
+
+  private by(options: Pick<WriteServingOptions, 'confirmation'>) {
+    return { console: this.acting.principal.type === 'console_session', ...(options.confirmation === undefined ? {} : { confirmation: options.confirmation }) };
+  }
+
+  /** Sets the percentage of the manual rollout in progress (the rollout's own update operation). */
+  async setRolloutPercentage(flagKey: string, environmentKey: string, percentage: number, options: Pick<WriteServingOptions, 'confirmation'>): Promise<TargetRecord> {
+    const { ctx, target } = await this.served(flagKey, environmentKey);
+    if (target.rollout_percentage === percentage) return target;
+    return this.acting.services.targets.updateRollout(ctx, target.ulid, { rollout_percentage: percentage, ...this.by(options) }, this.commit(this.acting.newTrail()));
+  }
+
+  /** Completes the rollout in progress: its value serves everyone. */
+  async completeRollout(flagKey: string, environmentKey: string, options: Pick<WriteServingOptions, 'confirmation'>): Promise<TargetRecord> {
+    const { ctx, target } = await this.served(flagKey, environmentKey);
+    return this.acting.services.targets.completeRollout(ctx, target.ulid, this.commit(this.acting.newTrail()), this.by(options));
+  }
+
+  /** Ends the rollout in progress (its value serves everyone), so another can start. */
+  async endRollout(flagKey: string, environmentKey: string, options: Pick<WriteServingOptions, 'confirmation'>): Promise<TargetRecord> {
+    const { ctx, target } = await this.served(flagKey, environmentKey);
+    return this.acting.services.targets.deleteRollout(ctx, target.ulid, this.commit(this.acting.newTrail()), this.by(options));
+  }
+
   /**
    * `serving.rules` undefined keeps the rules the draft copied from the served target; a list
    * replaces them.

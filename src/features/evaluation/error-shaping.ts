@@ -3,6 +3,7 @@ import {
   BadRequestError,
   NotFoundError,
   OfrepError,
+  UnprocessableError,
   ValidationError,
   publicMessages,
 } from '../../http/errors.js';
@@ -13,6 +14,8 @@ import { invalidDefaultsMessage, targetingKeyMissingMessage } from './inputs.js'
 export const usageMessages = {
   malformedJson: 'Request body is not valid JSON.',
   invalidBody: 'Request body is invalid.',
+  missingBody: 'A request body is required, e.g. {"context": {"targetingKey": "user-42"}} or {}.',
+  invalidLastModified: 'flagConfigLastModified must be Unix seconds or a date-time.',
 } as const;
 
 const flagPathOperations = new Set(['getEvaluatedFlag', 'recordFlagUsage', 'evaluateFlag']);
@@ -65,6 +68,14 @@ function reshape(operationId: string, error: unknown, ctx: Koa.Context): unknown
       return new OfrepError(404, 'FLAG_NOT_FOUND', publicMessages.flagNotFound, key);
     }
     if (error instanceof BadRequestError) return new OfrepError(400, 'PARSE_ERROR', usageMessages.malformedJson, key);
+    // The protocol's document makes these 400s: a bulk re-fetch's flagConfigLastModified that is
+    // neither Unix seconds nor a date-time, and a single-flag request without a body.
+    if (error instanceof UnprocessableError && error.code === 'invalid_query') {
+      return new OfrepError(400, 'PARSE_ERROR', usageMessages.invalidLastModified, key);
+    }
+    if (error instanceof ValidationError && operationState(ctx).body === undefined && key !== undefined && !ctx.request.length) {
+      return new OfrepError(400, 'PARSE_ERROR', usageMessages.missingBody, key);
+    }
     if (error instanceof ValidationError) {
       if (!touchesContext(error)) return new OfrepError(400, 'PARSE_ERROR', usageMessages.invalidBody, key);
       // The document's `not: {minProperties: 1, not: {required: [targetingKey]}}` (OfrepEvaluationContext)

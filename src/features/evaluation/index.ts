@@ -2,6 +2,7 @@ import type { BackgroundTask } from '../../core.js';
 import type { Stage } from '../../http/openapi/router.js';
 import { refreshBeforeAnswering } from '../../http/refresh-after-write.js';
 import { poller } from '../../poller.js';
+import { reportRedisConnection } from '../../observability/redis-connection-metrics.js';
 import { pollingOnly, redisNotifier } from '../../runtime/change-notifier.js';
 import type { EnvironmentRevision } from '../../runtime/config-source.js';
 import { KnexConfigSource } from '../../runtime/config-loader.js';
@@ -50,6 +51,8 @@ export function createEvaluationFeature(deps: FeatureDeps) {
 
   // Revisions seen moving here are announced to the other instances (Redis), which rebuild at once.
   const notifier = deps.config.redisUrl ? redisNotifier(deps.config.redisUrl, deps.logger, deps.config.redisChannel) : pollingOnly();
+  const announcing = notifier.connected?.bind(notifier);
+  if (announcing) reportRedisConnection(deps.metrics, 'change_notifications', announcing);
   const logFailure = (err: unknown) => deps.logger.error({ err }, 'environment snapshots could not be refreshed');
   const refreshAndAnnounce = (refresh: () => Promise<EnvironmentRevision[]>) =>
     refresh().then((changed) => notifier.publish(changed));

@@ -4,7 +4,7 @@ import type { Clock } from '../../clock.js';
 import { ForbiddenError, NotFoundError } from '../../http/errors.js';
 import type { Page, PageRequest } from '../../http/pagination.js';
 import { newId } from '../../ids.js';
-import { projectSubject, type EnvironmentService } from '../environments/service.js';
+import { projectSubject, type EnvironmentCreateInput, type EnvironmentService } from '../environments/service.js';
 import type { Environment } from '../environments/store-types.js';
 import type { ManagementTokenStore } from '../tokens/store-types.js';
 import { requireAdministrator, requireWholeProject, visibleAmong } from '../shared/access-rules.js';
@@ -24,7 +24,8 @@ export interface ProjectCreateInput {
   key: string;
   name: string;
   description?: string;
-  environments?: Array<{ key: string; name: string }>;
+  /** Each with the settings an environment is created with (defaults where absent). */
+  environments?: EnvironmentCreateInput[];
 }
 
 export interface ProjectUpdateInput {
@@ -77,11 +78,11 @@ export class ProjectService {
    * too). Validates the input; the caller commits the audit entry.
    */
   async createIn(trx: Knex.Transaction, input: ProjectCreateInput): Promise<{ project: Project; environments: Environment[] }> {
-    const wanted = input.environments ?? defaultEnvironments;
+    const wanted: readonly EnvironmentCreateInput[] = input.environments ?? defaultEnvironments;
     const rules = new TextRules().name('name', input.name).text('description', input.description);
     const seen = new Set<string>();
     wanted.forEach((environment, index) => {
-      rules.name(`environments.${index}.name`, environment.name);
+      rules.name(`environments.${index}.name`, environment.name).text(`environments.${index}.description`, environment.description);
       if (seen.has(environment.key)) {
         rules.add('environments', `The environments field names the key "${environment.key}" more than once.`, 'invalid_combination');
       }
@@ -100,7 +101,7 @@ export class ProjectService {
     await this.deps.projects.insert(trx, project);
     const environments: Environment[] = [];
     for (const environment of wanted) {
-      environments.push(await this.deps.environments.createIn(trx, project, { key: environment.key, name: environment.name }));
+      environments.push(await this.deps.environments.createIn(trx, project, environment));
     }
     return { project, environments };
   }

@@ -98,6 +98,11 @@ export class RedisRateCounter implements RateCounter {
     this.fallback.sweep(nowMs);
   }
 
+  /** Whether counts are shared through Redis now (false: this instance counts alone). */
+  get connected(): boolean {
+    return this.client.isReady;
+  }
+
   async close(): Promise<void> {
     if (this.client.isReady) await this.client.close().catch((error: unknown) => this.warn(error));
     else if (this.client.isOpen) this.client.destroy();

@@ -1,4 +1,5 @@
 import type { BackgroundTask } from '../../core.js';
+import { reportRedisConnection } from '../../observability/redis-connection-metrics.js';
 import { poller } from '../../poller.js';
 import type { FeatureDeps } from '../feature.js';
 import { createRedisClient, MemoryRateCounter, RedisRateCounter, type RateCounter } from './counter.js';
@@ -12,9 +13,12 @@ import { managementRateLimit, publicRateLimit } from './stages.js';
  */
 export function createRateLimitsFeature(deps: FeatureDeps) {
   const { config, clock, logger } = deps;
-  const counter: RateCounter = config.redisUrl
-    ? new RedisRateCounter(createRedisClient(config.redisUrl), logger, `${config.redisPrefix}ratelimit:`)
-    : new MemoryRateCounter();
+  let counter: RateCounter = new MemoryRateCounter();
+  if (config.redisUrl) {
+    const shared = new RedisRateCounter(createRedisClient(config.redisUrl), logger, `${config.redisPrefix}ratelimit:`);
+    reportRedisConnection(deps.metrics, 'rate_limits', () => shared.connected);
+    counter = shared;
+  }
   const limiter = new RateLimiter(counter);
   const sweeper = poller('rate-limit-sweep', 60_000, async () => counter.sweep(clock.now().getTime()), logger);
   const task: BackgroundTask = {

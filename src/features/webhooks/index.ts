@@ -1,5 +1,6 @@
 import type { BackgroundTask } from '../../core.js';
 import type { FeatureDeps } from '../feature.js';
+import { recordWebhookBacklog } from './backlog-metrics.js';
 import { webhooksController } from './controller.js';
 import { WebhookDispatcher } from './dispatcher.js';
 import { EventTypes } from './event-types.js';
@@ -39,6 +40,7 @@ export function createWebhooksFeature(deps: FeatureDeps) {
   const attempts = deps.metrics.webhookAttempts;
   const onAttempt = (result: 'delivered' | 'retrying' | 'failed') => attempts.series(result).inc();
   const dispatcher = new WebhookDispatcher({ store, secrets, settings, clock: deps.clock, logger: deps.logger, onAttempt });
+  recordWebhookBacklog(deps.knex, deps.clock, deps.metrics);
   return {
     managementHandlers: webhooksController(new WebhookService(store, outbox, secrets, settings, deps.clock)),
     tasks: [sealSecretsTask(secrets, deps), dispatcher.task(), webhookRetentionTask(store, deps.clock, settings.retentionDays, deps.logger)],
