@@ -134,7 +134,7 @@ export function openDatabase(url: string, timeouts: DatabaseTimeouts = defaultTi
         afterCreate: (conn: SqliteConnection, done: (err: Error | null, conn: unknown) => void) => {
           conn.pragma('journal_mode = WAL');
           conn.pragma('foreign_keys = ON');
-          // SQLite's busy wait blocks the event loop: a few ms here, the rest waited asynchronously.
+          // SQLite's busy wait blocks the event loop: none here, the lock is waited for asynchronously.
           conn.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
           conn.pragma('synchronous = NORMAL');
           cachePreparedStatements(conn);

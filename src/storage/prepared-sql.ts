@@ -56,9 +56,9 @@ function onConnection<T>(
   mysql: (connection: MysqlConnection) => Promise<T>,
   options: StatementOptions = {},
 ): Promise<T> {
-  const defaultWaitMs = lockWaitOf(db);
+  const lockWait = lockWaitOf(db);
   const once = () => onConnectionOnce(db, sql, sqlite, mysql);
-  return defaultWaitMs === undefined ? once() : retryWhileLocked(once, options.lockWaitMs ?? defaultWaitMs);
+  return lockWait === undefined ? once() : retryWhileLocked(once, options.lockWaitMs ?? lockWait.waitMs, lockWait.line);
 }
 
 export interface StatementOptions {

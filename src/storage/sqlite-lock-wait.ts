@@ -5,16 +5,22 @@ import type { Knex } from 'knex';
  *
  * better-sqlite3 is synchronous: SQLite's own busy wait (busy_timeout) holds the event loop for
  * as long as another process (a backup, the sqlite3 shell, a migration run by hand) keeps the
- * write lock, and with it every request. So SQLite's wait is kept to a few milliseconds, and a
+ * write lock, and with it every request. So SQLite does not wait at all (busy_timeout 0), and a
  * write that finds the lock taken is tried again later, asynchronously, with the connection
  * given back meanwhile (reads and evaluations go on), until the lock is free or the wait
  * (VEXIL_SQLITE_LOCK_WAIT_MS) is over: then DatabaseLockedError, a 503 `database_unavailable`.
+ * Writes waiting together wait in line: only the first tries again, so a few dozen of them cost
+ * no more than one.
  * Transactions begin IMMEDIATE, taking the write lock at BEGIN: a transaction that gets it never
  * meets the lock later, and one that does not has run nothing and can simply be begun again.
  */
 
-/** SQLite's own (blocking) busy wait per statement, in ms: short enough never to stall answers. */
-export const SQLITE_BUSY_TIMEOUT_MS = 2;
+/**
+ * SQLite's own (blocking) busy wait per statement, in ms: none. Even 2 ms added up to a stalled
+ * process with a few dozen writes waiting (each try blocked the loop for its busy wait); a
+ * refused try costs microseconds and the waiting is done here, asynchronously.
+ */
+export const SQLITE_BUSY_TIMEOUT_MS = 0;
 
 /** The lock was still held elsewhere when the wait ended (isDatabaseUnavailable: a 503). */
 export class DatabaseLockedError extends Error {
@@ -33,27 +39,57 @@ export function isSqliteBusy(error: unknown): boolean {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Runs `attempt` until it does not fail with SQLITE_BUSY, waiting between tries, for `waitMs` at most. */
-export async function retryWhileLocked<T>(attempt: () => Promise<T>, waitMs: number): Promise<T> {
+/** The writes of one database waiting for its lock, in line: each waits for the one before to finish. */
+export class LockLine {
+  last: Promise<void> = Promise.resolve();
+}
+
+/**
+ * Runs `attempt` until it does not fail with SQLITE_BUSY, for `waitMs` at most. After a refusal
+ * it waits its turn in `line`, then tries again with growing pauses while its time lasts.
+ */
+export async function retryWhileLocked<T>(attempt: () => Promise<T>, waitMs: number, line = new LockLine()): Promise<T> {
   const started = Date.now();
-  for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (!isSqliteBusy(error)) throw error;
-      const left = started + waitMs - Date.now();
-      if (left <= 0) throw new DatabaseLockedError(waitMs, { cause: error });
-      // Jitter, so that writers waiting together do not all try at the same moment.
-      await sleep(Math.min(left, pause * (0.5 + Math.random())));
+  let refusal: unknown;
+  try {
+    return await attempt();
+  } catch (error) {
+    if (!isSqliteBusy(error)) throw error;
+    refusal = error;
+  }
+  let release!: () => void;
+  const turn = new Promise<void>((resolve) => (release = resolve));
+  const before = line.last;
+  line.last = before.then(() => turn);
+  try {
+    const left = started + waitMs - Date.now();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const myTurn = await Promise.race([
+      before.then(() => true),
+      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, left)))),
+    ]);
+    clearTimeout(timer);
+    if (!myTurn) throw new DatabaseLockedError(waitMs, { cause: refusal });
+    for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
+      try {
+        return await attempt();
+      } catch (error) {
+        if (!isSqliteBusy(error)) throw error;
+        const remaining = started + waitMs - Date.now();
+        if (remaining <= 0) throw new DatabaseLockedError(waitMs, { cause: error });
+        await sleep(Math.min(remaining, pause));
+      }
     }
+  } finally {
+    release();
   }
 }
 
-/** The lock wait of each SQLite Knex instance's client, for statements run beside Knex (prepared-sql.ts). */
-const lockWaits = new WeakMap<object, number>();
+/** The lock wait and line of each SQLite Knex instance's client, for statements run beside Knex (prepared-sql.ts). */
+const lockWaits = new WeakMap<object, { waitMs: number; line: LockLine }>();
 
-/** How long statements on `db` (a Knex instance or transaction) wait for a lock; undefined when they need not. */
-export function lockWaitOf(db: Knex | Knex.Transaction): number | undefined {
+/** How statements on `db` (a Knex instance or transaction) wait for a lock; undefined when they need not. */
+export function lockWaitOf(db: Knex | Knex.Transaction): { waitMs: number; line: LockLine } | undefined {
   if (db.isTransaction === true) return undefined;
   return lockWaits.get(db.client as object);
 }
@@ -81,7 +117,8 @@ interface RunnerClient {
  */
 export function waitOutLocks(knex: Knex, waitMs: number): void {
   const client = knex.client as RunnerClient;
-  lockWaits.set(client, waitMs);
+  const line = new LockLine();
+  lockWaits.set(client, { waitMs, line });
   const runner = client.runner.bind(client);
   client.runner = (builder) => {
     const made = runner(builder);
@@ -92,13 +129,13 @@ export function waitOutLocks(knex: Knex, waitMs: number): void {
         // A new try acquires the connection again (the runner keeps the one it used).
         made.connection = undefined;
         return run();
-      }, waitMs);
+      }, waitMs, line);
     return made;
   };
   const transaction = knex.transaction.bind(knex);
   const waiting = (container?: unknown, config?: unknown) => {
     if (typeof container !== 'function') return transaction(container as never, config as never);
-    return retryWhileLocked(() => transaction(container as never, config as never), waitMs);
+    return retryWhileLocked(() => transaction(container as never, config as never), waitMs, line);
   };
   // Knex defines its methods as read-only (but configurable) properties.
   Object.defineProperty(knex, 'transaction', { value: waiting, configurable: true });

@@ -8,8 +8,12 @@ import { createEnvironmentKey, uniqueKey } from './admin-support.js';
 const holdMs = Number(process.env.VEXIL_TEST_SQLITE_LOCK_MS ?? 3000);
 /** The app's wait for the lock before a write answers 503 (VEXIL_SQLITE_LOCK_WAIT_MS). */
 const lockWaitMs = 1000;
-/** Evaluations and /health answer in a few ms here; this leaves room for a busy machine, far below a stall. */
-const normalLatencyMs = 250;
+/**
+ * No request may wait this long (a stall lasted the whole lock before); the typical answer must
+ * stay within a few ms (the median is checked), with room for a busy, shared machine.
+ */
+const slowestAllowedMs = 1000;
+const typicalMs = 50;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A second, plain connection to the database file (the driver Knex uses; it ships no types). */
@@ -67,7 +71,7 @@ describe('a SQLite write lock held by another connection', () => {
     other.exec('BEGIN IMMEDIATE');
     const lockedAt = Date.now();
     const slow: string[] = [];
-    let evaluations = 0;
+    const evaluationTimes: number[] = [];
     try {
       // Writes keep trying (and failing after the wait) all along; the serving path must not notice.
       let writing = true;
@@ -86,15 +90,15 @@ describe('a SQLite write lock held by another connection', () => {
       while (Date.now() - lockedAt < holdMs) {
         const evaluation = await timed(evaluate);
         expect(evaluation.status).toBe(200);
-        evaluations += 1;
-        if (evaluation.ms > normalLatencyMs) slow.push(`evaluation ${evaluation.ms} ms`);
+        evaluationTimes.push(evaluation.ms);
+        if (evaluation.ms > slowestAllowedMs) slow.push(`evaluation ${evaluation.ms} ms`);
         const health = await timed(() => app.request('GET', '/health'));
         expect(health.status).toBe(200);
-        if (health.ms > normalLatencyMs) slow.push(`/health ${health.ms} ms`);
+        if (health.ms > slowestAllowedMs) slow.push(`/health ${health.ms} ms`);
         const read = await timed(() => app.mgmt('GET', `/projects/${projectKey}/flags`));
         expect(read.status).toBe(200);
         reads += 1;
-        if (read.ms > normalLatencyMs) slow.push(`management read ${read.ms} ms`);
+        if (read.ms > slowestAllowedMs) slow.push(`management read ${read.ms} ms`);
         await sleep(20);
       }
       writing = false;
@@ -110,7 +114,9 @@ describe('a SQLite write lock held by another connection', () => {
       if (other.inTransaction) other.exec('ROLLBACK');
     }
     expect(slow).toEqual([]);
-    expect(evaluations).toBeGreaterThan(5);
+    expect(evaluationTimes.length).toBeGreaterThan(5);
+    const median = [...evaluationTimes].sort((a, b) => a - b)[Math.floor(evaluationTimes.length / 2)]!;
+    expect(median).toBeLessThan(typicalMs);
     // Nothing was half-written: the refused flags do not exist.
     expect(await app.knex('flags').where('key', 'like', 'locked-%').count({ n: '*' })).toEqual([{ n: 0 }]);
     // The reads' audit entries, kept while the lock was held, are written once it is released.
