@@ -36,7 +36,7 @@ describeEachDatabase('a frozen Redis', (db) => {
       config: {
         redisUrl: `redis://127.0.0.1:${port}`,
         redisSyncMs: 50,
-        redisTimeoutMs: 300,
+        redisTimeoutMs: 500,
         publicRateLimit: 100_000,
         managementRateLimits: { standard: 100_000, elevated: 100_000 },
       },
@@ -104,8 +104,12 @@ describeEachDatabase('a frozen Redis', (db) => {
       await until(async () => (await ready()).redis === 'up', 'Redis up again');
       expect(await redisUp()).toBe('1');
       const changes = logs.filter((line) => line.redis !== undefined).map((line) => line.redis);
-      // One line per change of state: up at start, down once during the freeze, up after it.
-      expect(changes).toEqual(['up', 'down', 'up']);
+      // One line per change of state (never two alike in a row): up at start, down during the
+      // freeze, up after it. A machine too busy to answer in time may add a down and up of its own.
+      expect(changes[0]).toBe('up');
+      expect(changes).toContain('down');
+      expect(changes.slice(changes.indexOf('down'))).toContain('up');
+      changes.forEach((state, i) => expect(state, changes.join(' ')).not.toBe(changes[i - 1]));
       expect(logs.find((line) => line.redis === 'down')?.msg).toMatch(/each instance limits on its own counts/);
     },
     60_000 + freezeMs,
