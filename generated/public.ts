@@ -43,7 +43,8 @@ export interface paths {
          *     `/ready` and `/metrics` waits until the start is complete, so none sees a half-started
          *     instance; then `snapshots loading` until every environment is in memory. On SIGTERM an
          *     instance answers 503 here at once and keeps serving for `VEXIL_DRAIN_MS` (default 5 s)
-         *     before it stops. No key, never audited, never rate-limited.
+         *     before it stops. `redis` says whether Redis answers (detail only: an instance without
+         *     Redis keeps serving). No key, never audited, never rate-limited.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -596,9 +597,21 @@ export interface components {
             /** @enum {string} */
             status: "ready" | "not_ready";
             checks: components["schemas"]["ReadinessChecks"];
+            redis: components["schemas"]["RedisState"];
             /** @description What is not ready, in words. */
             reasons?: string[];
         };
+        /**
+         * @description Whether Redis (`REDIS_URL`) answers this instance, as its background exchange of
+         *     rate-limit counts last found it (every `VEXIL_RATE_LIMIT_SYNC_MS`, default 200 ms).
+         *     `up`: it answered within `VEXIL_REDIS_TIMEOUT_MS` (default 500 ms), so rate-limit counts
+         *     are shared between instances. `down`: it did not answer in time or cannot be reached;
+         *     each instance then limits on its own counts, and changes reach the other instances at
+         *     their next revision poll. No request waits on Redis either way, so this never makes an
+         *     instance not ready. `not_configured`: no `REDIS_URL`.
+         * @enum {string}
+         */
+        RedisState: "up" | "down" | "not_configured";
         /** @description Each readiness condition and whether it holds. */
         ReadinessChecks: {
             /** @description The database answered within the check's budget (the probe answers within a second). */

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { AuditBacklog } from './audit/audit-backlog.js';
 import { AuditWriter } from './audit/audit-trail.js';
 import { PublicAuditBuffer } from './audit/public-audit.js';
 import { KnexCredentialStore } from './auth/credential-store.js';
@@ -121,6 +122,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
   const { knex, dialect } = openDatabase(config.databaseUrl, {
     acquireMs: config.databaseAcquireTimeoutMs,
     queryMs: config.databaseQueryTimeoutMs,
+    lockWaitMs: config.sqliteLockWaitMs,
   });
   const metrics = new Metrics();
   recordDatabaseMetrics(knex, metrics);
@@ -134,7 +136,9 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
   const credentials = new KnexCredentialStore(knex);
   const keyCache = new EnvironmentKeyCache(credentials, knex);
   await keyCache.refreshIfChanged();
-  const auditWriter = new AuditWriter(clock);
+  const auditBacklog = new AuditBacklog(logger);
+  const auditWriter = new AuditWriter(clock, auditBacklog);
+  metrics.addBuffer('management_audit', { depth: () => auditBacklog.size, written: () => auditBacklog.writtenTotal, dropped: () => auditBacklog.droppedTotal });
   const publicAudit = new PublicAuditBuffer(knex, clock, logger);
   metrics.addBuffer('public_audit', { depth: () => publicAudit.size, written: () => publicAudit.writtenTotal, dropped: () => publicAudit.droppedTotal });
   const consoleSessions = buildConsoleSessionService(core);
@@ -161,6 +165,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     tasks: [
       poller('environment-key-cache', config.revisionPollMs, () => keyCache.refreshIfChanged(), logger),
       publicAudit.task,
+      auditBacklog.task,
     ],
     async endStreams() {
       for (const task of composition.tasks) if (task.holdsConnections) await task.stop();

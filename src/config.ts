@@ -18,6 +18,10 @@ export interface Config {
   redisPrefix: string;
   /** Redis publish/subscribe channel for environment revision changes. */
   redisChannel: string;
+  /** How often (ms) rate-limit counts are exchanged with Redis in the background. */
+  redisSyncMs: number;
+  /** Longest wait (ms) for a Redis answer before Redis counts as down (each instance then limits alone). */
+  redisTimeoutMs: number;
   /** Public API requests per minute per client IP; 0 turns the limit off. */
   publicRateLimit: number;
   trustProxy: boolean;
@@ -38,6 +42,8 @@ export interface Config {
   databaseAcquireTimeoutMs: number;
   /** MySQL/MariaDB: longest wait for one query's answer before a 503 (migrations are exempt). */
   databaseQueryTimeoutMs: number;
+  /** SQLite: longest wait for a write lock another process holds before a write answers 503. */
+  sqliteLockWaitMs: number;
   /** Largest request head (request line and headers) Node accepts; context headers carry JSON. */
   maxHeaderBytes: number;
   webhooks: WebhookSettings;
@@ -74,6 +80,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: urlSetting(env, 'REDIS_URL', ['redis', 'rediss']),
     redisPrefix,
     redisChannel: textSetting(env, 'VEXIL_REDIS_CHANNEL', `${redisPrefix}environment-revisions`),
+    redisSyncMs: integerSetting(env, 'VEXIL_RATE_LIMIT_SYNC_MS', 200, { min: 10, max: 60_000 }),
+    redisTimeoutMs: integerSetting(env, 'VEXIL_REDIS_TIMEOUT_MS', 500, { min: 10, max: 60_000 }),
     publicRateLimit: integer(env, 'VEXIL_PUBLIC_RATE_LIMIT', 100),
     trustProxy: booleanSetting(env, 'VEXIL_TRUST_PROXY', false),
     publicOrigin: publicOrigin(env),
@@ -89,6 +97,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxHeaderBytes: integer(env, 'VEXIL_MAX_HEADER_BYTES', 65_536),
     databaseAcquireTimeoutMs: integerSetting(env, 'VEXIL_DB_ACQUIRE_TIMEOUT_MS', 3000, { min: 100 }),
     databaseQueryTimeoutMs: integerSetting(env, 'VEXIL_DB_QUERY_TIMEOUT_MS', 5000, { min: 100 }),
+    sqliteLockWaitMs: integerSetting(env, 'VEXIL_SQLITE_LOCK_WAIT_MS', 5000, { min: 10, max: 600_000 }),
     webhooks: webhookSettings(env),
     secretKeys: secretKeys(env),
     importFile: env.VEXIL_IMPORT_FILE || undefined,

@@ -4,6 +4,8 @@ import type { Clock } from '../clock.js';
 import { managementAuditColumns } from './audit-columns.js';
 import { auditUlid } from './audit-ids.js';
 import { execute, insertText } from '../storage/prepared-sql.js';
+import { DatabaseLockedError } from '../storage/sqlite-lock-wait.js';
+import type { AuditBacklog } from './audit-backlog.js';
 
 /** What a change changed: its subject before and after (API forms), and the publish comment. */
 export interface AuditChanges {
@@ -93,7 +95,11 @@ export class AuditWriter {
   private readonly pending = new Map<Knex, PendingBatch>();
   private readonly changeHooks: ChangeHook[] = [];
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    /** Where shared entries go while a SQLite write lock is held elsewhere (written later). */
+    private readonly backlog?: AuditBacklog,
+  ) {}
 
   /** Registers a hook that sees every change this writer records, in the change's transaction. */
   onChange(hook: ChangeHook): void {
@@ -116,6 +122,8 @@ export class AuditWriter {
    * the other requests finishing in the same event-loop turn: one multi-row INSERT, one commit.
    * The promise settles when the shared INSERT did, so the entry is stored before the response
    * goes out, as with `write`; under load one commit serves many requests instead of one each.
+   * While another process holds the SQLite write lock the entries go to the backlog instead,
+   * written once the lock is free.
    */
   writeShared(knex: Knex, entry: AuditEntryInput): Promise<void> {
     const row = this.values(entry);
@@ -136,7 +144,18 @@ export class AuditWriter {
   private async insertRows(knex: Knex, rows: AuditValues[]): Promise<void> {
     for (let i = 0; i < rows.length; i += maxBatchRows) {
       const chunk = rows.slice(i, i + maxBatchRows);
-      await execute(knex, insertText('audit_entries', managementAuditColumns, chunk.length), chunk.flat());
+      const sql = insertText('audit_entries', managementAuditColumns, chunk.length);
+      if (!this.backlog) {
+        await execute(knex, sql, chunk.flat());
+        continue;
+      }
+      // With a backlog, one try: a SQLite write lock held elsewhere must not hold the answers.
+      try {
+        await execute(knex, sql, chunk.flat(), { lockWaitMs: 0 });
+      } catch (error) {
+        if (!(error instanceof DatabaseLockedError)) throw error;
+        this.backlog.add(knex, chunk);
+      }
     }
   }
 

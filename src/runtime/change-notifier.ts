@@ -43,9 +43,34 @@ interface Message {
 export const REVISION_CHANNEL = 'vexil:environment-revisions';
 
 /**
+ * Publishes sent but not yet answered beyond which further ones are skipped: a Redis that does not
+ * answer (frozen, partitioned) would otherwise queue every change in memory until it does.
+ */
+const MAX_UNANSWERED_PUBLISHES = 100;
+/** How long stopping waits for a client to close before dropping its connection. */
+const CLOSE_WAIT_MS = 500;
+
+/** Closes `client`, or drops its connection if Redis does not answer the close within CLOSE_WAIT_MS. */
+async function closeWithin(client: PubSubClient): Promise<void> {
+  if (!client.isReady) {
+    client.destroy();
+    return;
+  }
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), CLOSE_WAIT_MS);
+  });
+  const outcome = await Promise.race([client.close().catch(() => 'late' as const), late]);
+  clearTimeout(timer);
+  if (outcome === 'late' || client.isOpen) client.destroy();
+}
+
+/**
  * Redis publish/subscribe (REDIS_URL): each instance publishes the revisions it saw move and
- * subscribes to the others'. While Redis is unreachable, publishing is skipped (no offline queue)
- * and the clients reconnect in the background; the error is logged once per outage.
+ * subscribes to the others'. Nothing waits on Redis: a publish is sent and forgotten (at most
+ * MAX_UNANSWERED_PUBLISHES unanswered at once), and stopping lets a frozen Redis go after a short
+ * wait. While Redis is unreachable, publishing is skipped (no offline queue) and the clients
+ * reconnect in the background; the error is logged once per outage.
  */
 export function redisNotifier(url: string, logger: Logger, channel = REVISION_CHANNEL): ChangeNotifier {
   const instance = randomUUID();
@@ -53,6 +78,7 @@ export function redisNotifier(url: string, logger: Logger, channel = REVISION_CH
   let publisher: PubSubClient | undefined;
   let subscriber: PubSubClient | undefined;
   let reportedOutage = false;
+  let unanswered = 0;
 
   const onError = (error: unknown) => {
     if (reportedOutage) return;
@@ -96,20 +122,18 @@ export function redisNotifier(url: string, logger: Logger, channel = REVISION_CH
       const clients = [subscriber, publisher];
       publisher = undefined;
       subscriber = undefined;
-      for (const client of clients) {
-        if (!client) continue;
-        try {
-          if (client.isReady) await client.close();
-          else client.destroy();
-        } catch {
-          client.destroy();
-        }
-      }
+      for (const client of clients) if (client) await closeWithin(client);
     },
     publish(changed) {
-      if (!publisher?.isReady || changed.length === 0) return;
+      if (!publisher?.isReady || changed.length === 0 || unanswered >= MAX_UNANSWERED_PUBLISHES) return;
       const message: Message = { from: instance, changed: [...changed] };
-      publisher.publish(channel, JSON.stringify(message)).catch(onError);
+      unanswered += 1;
+      publisher
+        .publish(channel, JSON.stringify(message))
+        .catch(onError)
+        .finally(() => {
+          unanswered -= 1;
+        });
     },
     onChange(listener) {
       listeners.push(listener);

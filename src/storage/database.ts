@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { createTablesWithBinaryCollation } from './binary-collation.js';
+import { beginImmediate, SQLITE_BUSY_TIMEOUT_MS, waitOutLocks } from './sqlite-lock-wait.js';
 
 export type Dialect = 'sqlite' | 'mysql';
 
@@ -50,15 +51,17 @@ function cachePreparedStatements(conn: SqliteConnection): void {
   };
 }
 
-/** How long a MySQL/MariaDB request may wait for the database (config.ts: VEXIL_DB_*_TIMEOUT_MS). */
+/** How long a request may wait for the database (config.ts: VEXIL_DB_*_TIMEOUT_MS, VEXIL_SQLITE_LOCK_WAIT_MS). */
 export interface DatabaseTimeouts {
-  /** Waiting for a pooled connection, opening one included. */
+  /** MySQL/MariaDB: waiting for a pooled connection, opening one included. */
   acquireMs: number;
-  /** Waiting for the answer to one query. */
+  /** MySQL/MariaDB: waiting for the answer to one query. */
   queryMs: number;
+  /** SQLite: waiting for a write lock another process holds (sqlite-lock-wait.ts). */
+  lockWaitMs?: number;
 }
 
-const defaultTimeouts: DatabaseTimeouts = { acquireMs: 3000, queryMs: 5000 };
+const defaultTimeouts: DatabaseTimeouts = { acquireMs: 3000, queryMs: 5000, lockWaitMs: 5000 };
 
 interface MysqlConnection {
   query(options: unknown, values: unknown, callback: unknown): unknown;
@@ -132,9 +135,11 @@ export function openDatabase(url: string, timeouts: DatabaseTimeouts = defaultTi
         afterCreate: (conn: SqliteConnection, done: (err: Error | null, conn: unknown) => void) => {
           conn.pragma('journal_mode = WAL');
           conn.pragma('foreign_keys = ON');
-          conn.pragma('busy_timeout = 5000');
+          // SQLite's busy wait blocks the event loop: none here, the lock is waited for asynchronously.
+          conn.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
           conn.pragma('synchronous = NORMAL');
           cachePreparedStatements(conn);
+          beginImmediate(conn);
           // SQLite's LOWER() folds ASCII letters only; searches use this Unicode-aware one.
           conn.function(SQLITE_UNICODE_LOWER, { deterministic: true }, (value: unknown) =>
             typeof value === 'string' ? value.toLowerCase() : value,
@@ -143,6 +148,7 @@ export function openDatabase(url: string, timeouts: DatabaseTimeouts = defaultTi
         },
       },
     });
+    waitOutLocks(knex, timeouts.lockWaitMs ?? defaultTimeouts.lockWaitMs!);
     return { knex, dialect: 'sqlite' };
   }
   if (url.startsWith('mysql://') || url.startsWith('mariadb://')) {

@@ -23,8 +23,9 @@ export function isForeignKeyViolation(error: unknown): boolean {
 /**
  * The database did not answer in time or could not be reached: the pool's acquire timeout
  * (KnexTimeoutError), the driver's query timeout, a refused, reset or lost connection, or any
- * error mysql2 marks fatal (the connection is unusable). The last covers the ROLLBACK Knex sends
- * on a connection the query timeout has just closed, which fails with no code of its own.
+ * error mysql2 marks fatal (the connection is unusable), or a SQLite write lock held elsewhere
+ * beyond the lock wait. Mysql2's fatal flag covers the ROLLBACK Knex sends on a connection the
+ * query timeout has just closed, which fails with no code of its own.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   const e = error as DriverError & { name?: string; fatal?: boolean };
@@ -39,6 +40,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     'EPIPE',
     'ER_CON_COUNT_ERROR',
     'ER_SERVER_SHUTDOWN',
+    // SQLite: another process kept the write lock for longer than VEXIL_SQLITE_LOCK_WAIT_MS.
+    'SQLITE_LOCK_WAIT_EXCEEDED',
   ].includes(e?.code ?? '');
 }
 

@@ -1,6 +1,7 @@
 import type { EventEmitter } from 'node:events';
 import type { Knex } from 'knex';
 import { announceQuery } from '../observability/query-events.js';
+import { lockWaitOf, retryWhileLocked } from './sqlite-lock-wait.js';
 
 /**
  * Runs fixed SQL text with `?` bindings on the pool's connection (or a transaction's), without
@@ -43,7 +44,29 @@ function sqliteStatement(connection: SqliteConnection, sql: string, arrays = fal
   return arrays ? statement.raw(true) : statement;
 }
 
-async function onConnection<T>(
+/**
+ * Runs the statement on a connection of the pool (or the transaction's). On SQLite outside a
+ * transaction, a write lock held elsewhere is waited out asynchronously, the connection given
+ * back between tries (sqlite-lock-wait.ts).
+ */
+function onConnection<T>(
+  db: Knex | Knex.Transaction,
+  sql: string,
+  sqlite: (connection: SqliteConnection) => T,
+  mysql: (connection: MysqlConnection) => Promise<T>,
+  options: StatementOptions = {},
+): Promise<T> {
+  const lockWait = lockWaitOf(db);
+  const once = () => onConnectionOnce(db, sql, sqlite, mysql);
+  return lockWait === undefined ? once() : retryWhileLocked(once, options.lockWaitMs ?? lockWait.waitMs, lockWait.line);
+}
+
+export interface StatementOptions {
+  /** SQLite: how long to wait for a write lock held elsewhere (default: the database's VEXIL_SQLITE_LOCK_WAIT_MS; 0: one try). */
+  lockWaitMs?: number;
+}
+
+async function onConnectionOnce<T>(
   db: Knex | Knex.Transaction,
   sql: string,
   sqlite: (connection: SqliteConnection) => T,
@@ -72,12 +95,13 @@ function mysqlQuery(connection: MysqlConnection, sql: string, values: readonly V
 }
 
 /** Runs an INSERT, UPDATE or DELETE. */
-export function execute(db: Knex | Knex.Transaction, sql: string, values: readonly Value[]): Promise<void> {
+export function execute(db: Knex | Knex.Transaction, sql: string, values: readonly Value[], options?: StatementOptions): Promise<void> {
   return onConnection(
     db,
     sql,
     (connection) => void sqliteStatement(connection, sql).run(values),
     async (connection) => void (await mysqlQuery(connection, sql, values)),
+    options,
   );
 }
 

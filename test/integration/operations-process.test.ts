@@ -18,6 +18,7 @@ async function expectDatabaseNamed(port: number): Promise<void> {
   expect(await notReady.json()).toEqual({
     status: 'not_ready',
     checks: { database: false, snapshots: true, accepting_traffic: true },
+    redis: 'not_configured',
     reasons: ['database unreachable'],
   });
 }

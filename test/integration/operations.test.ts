@@ -48,7 +48,7 @@ describeEachDatabase('operations: health, readiness, request ids, CORS', (db) =>
     expect(health.body).toEqual({ status: 'ok' });
     const ready = await app.request('GET', '/ready');
     expect(ready.status).toBe(200);
-    expect(ready.body).toEqual({ status: 'ready', checks: { database: true, snapshots: true, accepting_traffic: true } });
+    expect(ready.body).toEqual({ status: 'ready', checks: { database: true, snapshots: true, accepting_traffic: true }, redis: 'not_configured' });
     app.composition.readiness.shuttingDown = true;
     const draining = await app.request('GET', '/ready');
     expect(draining.status).toBe(503);
@@ -146,6 +146,7 @@ describeEachDatabase('operations: readiness while starting', (db) => {
       expect(await starting.json()).toEqual({
         status: 'not_ready',
         checks: { database: true, snapshots: false, accepting_traffic: true },
+        redis: 'not_configured',
         reasons: ['snapshots loading'],
       });
       for (const task of composition.tasks) task.start();

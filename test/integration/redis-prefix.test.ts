@@ -15,7 +15,7 @@ describe.runIf(redisAvailable)('deployments sharing one Redis', () => {
 
   beforeAll(async () => {
     const db = testDatabases[0]!;
-    const base = { redisUrl, publicRateLimit: 2, trustProxy: true };
+    const base = { redisUrl, publicRateLimit: 2, trustProxy: true, redisSyncMs: 20 };
     const staging = deployment('staging');
     apps.push(await startTestApp(db, { config: { ...base, redisPrefix: staging } }));
     const url = apps[0]!.composition.core.config.databaseUrl;
@@ -32,7 +32,12 @@ describe.runIf(redisAvailable)('deployments sharing one Redis', () => {
     const offset = 60_000 - (Date.now() % 60_000) + 10;
     for (const app of apps) app.clock.offsetMs = offset;
     const ip = '10.20.30.40';
-    const call = (app: TestApp) => app.request('GET', '/v1/api-docs', { headers: { 'x-forwarded-for': ip } });
+    // Each call waits for the instances' background exchange with Redis (every 20 ms here).
+    const call = async (app: TestApp) => {
+      const res = await app.request('GET', '/v1/api-docs', { headers: { 'x-forwarded-for': ip } });
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      return res;
+    };
     expect((await call(stagingA)).status).toBe(200);
     expect((await call(stagingB)).status).toBe(200);
     expect((await call(stagingA)).status).toBe(429);

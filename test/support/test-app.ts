@@ -83,12 +83,12 @@ export async function seedOwner(knex: Knex, clock: Clock): Promise<{ token: stri
 
 export async function startTestApp(
   db: TestDatabase,
-  options: { config?: Partial<Config>; databaseUrl?: string; keepDatabase?: boolean } = {},
+  options: { config?: Partial<Config>; databaseUrl?: string; keepDatabase?: boolean; logger?: pino.Logger } = {},
 ): Promise<TestApp> {
   const database = options.databaseUrl ? { url: options.databaseUrl, drop: async () => {} } : await db.create();
   const clock = new TestClock();
   const config: Config = { ...loadConfig({}), ...testConfig, ...options.config, databaseUrl: database.url };
-  const composition = await compose(config, { clock, logger: pino({ level: 'silent' }) });
+  const composition = await compose(config, { clock, logger: options.logger ?? pino({ level: 'silent' }) });
   const knex = composition.core.knex;
   const owner = await seedOwner(knex, clock);
   const app = createApp(composition);

@@ -1,4 +1,4 @@
-import type { RateCounter } from './counter.js';
+import type { WindowCounts } from './window-counts.js';
 
 export const windowMs = 60_000;
 
@@ -14,16 +14,17 @@ export interface RateDecision {
 
 /**
  * Fixed one-minute windows aligned to the clock (12:00:00-12:00:59.999 ...), so every instance
- * sharing a counter agrees on the window without coordination. `limit` requests per window are
- * allowed; later ones are refused until the window ends.
+ * sharing counts agrees on the window without coordination. `limit` requests per window are
+ * allowed; later ones are refused until the window ends. `take` is synchronous: it reads and
+ * counts in memory only (window-counts.ts), so no request ever waits on Redis.
  */
 export class RateLimiter {
-  constructor(private readonly counter: RateCounter) {}
+  constructor(private readonly counts: WindowCounts) {}
 
-  async take(identity: string, limit: number, nowMs: number): Promise<RateDecision> {
+  take(identity: string, limit: number, nowMs: number): RateDecision {
     const windowStart = Math.floor(nowMs / windowMs) * windowMs;
     const windowEnd = windowStart + windowMs;
-    const count = await this.counter.hit(`${identity}:${windowStart}`, windowEnd - nowMs, nowMs);
+    const count = this.counts.hit(`${identity}:${windowStart}`, windowEnd);
     return {
       allowed: count <= limit,
       limit,

@@ -30,7 +30,7 @@ export function publicRateLimit(
   const stage: Stage = async (ctx, next) => {
     const limit = config.publicRateLimit;
     if (limit > 0) {
-      const decision = await limiter.take(`public:${ctx.ip}`, limit, clock.now().getTime());
+      const decision = limiter.take(`public:${ctx.ip}`, limit, clock.now().getTime());
       ctx.set('X-RateLimit-Limit', String(decision.limit));
       ctx.set('X-RateLimit-Remaining', String(decision.remaining));
       if (!decision.allowed) {
@@ -63,7 +63,7 @@ export function managementRateLimit(
     const limit =
       principal && principal.tier !== 'unlimited' ? config.managementRateLimits[principal.tier] : 0;
     if (principal && limit > 0) {
-      const decision = await limiter.take(`token:${principal.tokenUlid}`, limit, clock.now().getTime());
+      const decision = limiter.take(`token:${principal.tokenUlid}`, limit, clock.now().getTime());
       ctx.set('X-RateLimit-Limit', String(decision.limit));
       ctx.set('X-RateLimit-Remaining', String(decision.remaining));
       ctx.set('X-RateLimit-Reset', String(decision.resetAt));

@@ -14,6 +14,8 @@ export interface ReadinessState {
    * the instance cannot serve evaluations from memory.
    */
   snapshotsLoaded: () => boolean;
+  /** Whether Redis answers (set by the rate-limit feature when REDIS_URL is set): detail, not a condition. */
+  redis?: () => 'up' | 'down';
 }
 
 /** The database check's budget: short enough that the probe's answer comes within a second. */
@@ -64,7 +66,8 @@ export async function readiness(knex: Knex, state: ReadinessState): Promise<Heal
     ...(checks.snapshots || state.starting ? [] : ['snapshots loading']),
     ...(state.shuttingDown ? ['shutting down'] : []),
   ];
-  return { status: ready ? 200 : 503, body: { status: ready ? 'ready' : 'not_ready', checks, ...(ready ? {} : { reasons }) } };
+  const redis = state.redis?.() ?? 'not_configured';
+  return { status: ready ? 200 : 503, body: { status: ready ? 'ready' : 'not_ready', checks, redis, ...(ready ? {} : { reasons }) } };
 }
 
 /**
