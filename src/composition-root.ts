@@ -124,7 +124,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
   const keyCache = new EnvironmentKeyCache(credentials, knex);
   await keyCache.refreshIfChanged();
   const auditWriter = new AuditWriter(clock);
-  const publicAudit = new PublicAuditBuffer(knex, clock, logger);
+  const publicAudit = new PublicAuditBuffer(knex, clock, logger, config.publicAudit);
   metrics.addBuffer('public_audit', { depth: () => publicAudit.size, written: () => publicAudit.writtenTotal, dropped: () => publicAudit.droppedTotal });
   const consoleSessions = buildConsoleSessionService(core);
   const readiness: ReadinessState = { shuttingDown: false, snapshotsLoaded: () => false };

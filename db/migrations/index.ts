@@ -9,6 +9,7 @@ import * as auditChanges from './0008_audit_changes.js';
 import * as consoleSessions from './0009_console_sessions.js';
 import * as temporaryPasswords from './0010_temporary_passwords.js';
 import * as webhookDelivery from './0011_webhook_delivery.js';
+import * as publicAuditCount from './0012_public_audit_count.js';
 
 /** Every migration, in order. Listed here so the runner never scans the filesystem. */
 export const migrations: Record<string, Knex.Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Knex.Migration> = {
   '0009_console_sessions': consoleSessions,
   '0010_temporary_passwords': temporaryPasswords,
   '0011_webhook_delivery': webhookDelivery,
+  '0012_public_audit_count': publicAuditCount,
 };
