@@ -12,7 +12,7 @@ interface Listed {
   created_at: string;
 }
 
-/** The public audit trail in each mode of VEXIL_PUBLIC_AUDIT, written to the database and listed through the API. */
+/** The public audit trail in each mode of VEXIL_PUBLIC_AUDIT, written to the database and listed through the API. Each test starts its own app, hence the longer limits. */
 describeEachDatabase('public audit modes', (db) => {
   /** An app in `mode` with an environment, published flags `on` and `off`, and its server key's secret and ulid. */
   async function setUp(mode: string, capacity?: number) {
@@ -58,7 +58,7 @@ describeEachDatabase('public audit modes', (db) => {
     } finally {
       await app.close();
     }
-  });
+  }, 120_000);
 
   it('errors: only answers of 400 and above, refusals of keys included', async () => {
     const { app, clientKey, keyUlid } = await setUp('errors');
@@ -71,7 +71,7 @@ describeEachDatabase('public audit modes', (db) => {
     } finally {
       await app.close();
     }
-  });
+  }, 120_000);
 
   it('sample:0.5: every other successful request and every error', async () => {
     const { app, clientKey, keyUlid } = await setUp('sample:0.5');
@@ -87,7 +87,7 @@ describeEachDatabase('public audit modes', (db) => {
     } finally {
       await app.close();
     }
-  });
+  }, 120_000);
 
   it('aggregate: one entry per key, subject, status and minute with its count, written once the minute is over', async () => {
     const { app, clientKey, keyUlid } = await setUp('aggregate');
@@ -114,7 +114,7 @@ describeEachDatabase('public audit modes', (db) => {
     } finally {
       await app.close();
     }
-  });
+  }, 120_000);
 
   it('aggregate: the open minute is written when the instance stops', async () => {
     const { app, clientKey, keyUlid } = await setUp('aggregate');
@@ -126,7 +126,7 @@ describeEachDatabase('public audit modes', (db) => {
     const rows = await knex('public_audit_entries').where('actor_ulid', keyUlid).whereNot('http_path', '/v1/payload').select('subject_label', 'count');
     expect(rows.map((row) => [row.subject_label, Number(row.count)])).toEqual([['off', 3]]);
     await app.close();
-  });
+  }, 120_000);
 
   describe('a full buffer', () => {
     it('drops entries without delaying answers and counts them in /metrics', async () => {
@@ -147,6 +147,6 @@ describeEachDatabase('public audit modes', (db) => {
       } finally {
         await app.close();
       }
-    });
+    }, 120_000);
   });
 });
