@@ -2252,6 +2252,25 @@ export interface paths {
          *     paginated like `GET /audit-logs`. Here `actor_ulid` matches the environment key that made
          *     the request (`key_` ulid) and `management_token_ulid` matches no entry. Unauthenticated
          *     requests have `actor_type: anonymous` and `environment: null`.
+         *
+         *     Which requests get an entry is the operator's setting `VEXIL_PUBLIC_AUDIT` (the same on
+         *     every instance):
+         *     - `every` (default): one entry per request, `count` 1.
+         *     - `errors`: only requests answered with a status of 400 or above (missing or invalid
+         *       keys, rate limits, unknown flags, bad input, server errors), `count` 1; successful
+         *       requests leave no entry.
+         *     - `aggregate`: one entry per environment key, action, subject, status code, method and
+         *       minute, whose `count` is the number of such requests in that minute; `ulid` and
+         *       `created_at` are those of the minute's first request. An entry is written once its
+         *       minute is over (or when the instance stops).
+         *     - `sample:<rate>` (a rate above 0 and at most 1, e.g. `sample:0.01`): every request
+         *       answered 400 or above, and that fraction of the other requests, evenly spaced; each
+         *       entry has `count` 1.
+         *
+         *     Entries are written in batches off the request path: an entry is listed about a second
+         *     after its request. When the database falls behind, entries beyond the instance's buffer
+         *     (`VEXIL_PUBLIC_AUDIT_BUFFER`) are dropped rather than delaying answers; dropped entries
+         *     are counted in `vexil_buffer_rows_dropped_total{buffer="public_audit"}` on `/metrics`.
          *     Required scope: `audit:read`.
          *     A 422 means a query parameter is invalid (including `from` after `to`).
          */
@@ -3881,6 +3900,8 @@ export interface components {
             subject_label: string | null;
             result: components["schemas"]["AuditResult"];
             status_code: number;
+            /** @description The number of requests this entry stands for: 1, or in the `aggregate` mode of `VEXIL_PUBLIC_AUDIT` the number of the minute's requests it groups. */
+            count: number;
             /** Format: date-time */
             created_at: string;
         };

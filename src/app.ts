@@ -6,6 +6,7 @@ import { authenticatePublic } from './auth/public-auth.js';
 import { authenticateSession } from './features/console-sessions/session-stage.js';
 import type { Composition } from './composition-root.js';
 import { errorMiddleware } from './http/error-middleware.js';
+import { withFastPublicReads } from './http/fast-public-reads.js';
 import { operationState, type ManagementRequest, type PublicRequest } from './http/operation.js';
 import { buildApiRouter, unmatchedRoute } from './http/openapi/router.js';
 import type { OperationSpec } from './http/openapi/operations.js';
@@ -112,6 +113,9 @@ export function createApp(c: Composition): Koa {
     if (serveApiReference(ctx) || serveConsole(ctx)) return;
     return routes(ctx)();
   });
+  // Every server of this app (src/main.ts, the test harness) answers the public reads in front of Koa.
+  const koaCallback = app.callback.bind(app);
+  app.callback = () => withFastPublicReads(c, koaCallback());
   return app;
 }
 

@@ -139,7 +139,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
   const auditBacklog = new AuditBacklog(logger);
   const auditWriter = new AuditWriter(clock, auditBacklog);
   metrics.addBuffer('management_audit', { depth: () => auditBacklog.size, written: () => auditBacklog.writtenTotal, dropped: () => auditBacklog.droppedTotal });
-  const publicAudit = new PublicAuditBuffer(knex, clock, logger);
+  const publicAudit = new PublicAuditBuffer(knex, clock, logger, config.publicAudit);
   metrics.addBuffer('public_audit', { depth: () => publicAudit.size, written: () => publicAudit.writtenTotal, dropped: () => publicAudit.droppedTotal });
   const consoleSessions = buildConsoleSessionService(core);
   const readiness: ReadinessState = { shuttingDown: false, snapshotsLoaded: () => false };

@@ -1,6 +1,7 @@
 import { loadWebhookSettings, type WebhookSettings } from './features/webhooks/settings.js';
 import { parseCorsOrigins, type CorsOrigins } from './http/operations/cors.js';
 import { parseSecretKeyMaterial } from './auth/secret-box.js';
+import { parsePublicAuditMode, type PublicAuditMode } from './audit/public-audit-mode.js';
 import { digestSecret, looksLikeSecret } from './auth/secrets.js';
 import type { MetricsSettings } from './observability/metrics-endpoint.js';
 import { tracingSettings, type TracingSettings } from './observability/tracing.js';
@@ -37,6 +38,8 @@ export interface Config {
   rolloutStepMs: number;
   schedulerIntervalMs: number;
   auditRetentionDays: number;
+  /** What the public audit trail records (VEXIL_PUBLIC_AUDIT) and how many entries it holds before dropping (VEXIL_PUBLIC_AUDIT_BUFFER). */
+  publicAudit: { mode: PublicAuditMode; capacity: number };
   maxBodyBytes: number;
   /** MySQL/MariaDB: longest wait for a pooled connection (opening one included) before a 503. */
   databaseAcquireTimeoutMs: number;
@@ -93,6 +96,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rolloutStepMs: integerSetting(env, 'VEXIL_ROLLOUT_STEP_MS', 3_600_000, { min: 1 }),
     schedulerIntervalMs: integerSetting(env, 'VEXIL_SCHEDULER_INTERVAL_MS', 1000, { min: 1 }),
     auditRetentionDays: integer(env, 'VEXIL_AUDIT_RETENTION_DAYS', 90),
+    publicAudit: {
+      mode: parsePublicAuditMode(env.VEXIL_PUBLIC_AUDIT),
+      capacity: integerSetting(env, 'VEXIL_PUBLIC_AUDIT_BUFFER', 50_000, { min: 1 }),
+    },
     maxBodyBytes: integer(env, 'VEXIL_MAX_BODY_BYTES', 1_048_576),
     maxHeaderBytes: integer(env, 'VEXIL_MAX_HEADER_BYTES', 65_536),
     databaseAcquireTimeoutMs: integerSetting(env, 'VEXIL_DB_ACQUIRE_TIMEOUT_MS', 3000, { min: 100 }),

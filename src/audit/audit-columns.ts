@@ -41,6 +41,7 @@ export const publicAuditColumns = [
   'subject_label',
   'result',
   'status_code',
+  'count',
 ] as const;
 
 /** What the public audit log lists of an entry (the request line is not part of it). */

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { readApiKey } from '../auth/public-auth.js';
+import type { PublicPrincipal } from '../auth/principal.js';
 import { isoOf, type Clock } from '../clock.js';
 import type { BackgroundTask } from '../core.js';
 import { DomainError, UnauthorizedError } from '../http/errors.js';
@@ -12,6 +13,7 @@ import { auditResult, denialActions, publicAuditActionByOperation } from './acti
 import { publicAuditColumns } from './audit-columns.js';
 import { auditUlid } from './audit-ids.js';
 import { execute, insertText } from '../storage/prepared-sql.js';
+import { defaultPublicAuditMode, type PublicAuditMode } from './public-audit-mode.js';
 
 /** One row of public_audit_entries, as buffered. */
 export interface PublicAuditRow {
@@ -32,8 +34,7 @@ export interface PublicAuditRow {
   status_code: number;
 }
 
-
-function rowValues(row: PublicAuditRow): Array<string | number | null> {
+function rowValues(row: BufferedRow): Array<string | number | null> {
   return [
     row.ulid,
     row.created_at,
@@ -50,12 +51,14 @@ function rowValues(row: PublicAuditRow): Array<string | number | null> {
     row.subject_label,
     row.result,
     row.status_code,
+    row.count,
   ];
 }
 
 /** Marks a buffered row whose flag the handler did not name: its ulid is looked up by key. */
 const flagByKey = Symbol('flagByKey');
-type BufferedRow = PublicAuditRow & { [flagByKey]?: true };
+/** `count`: requests the row stands for (1, or the minute's count in the `aggregate` mode). */
+type BufferedRow = PublicAuditRow & { count: number; [flagByKey]?: true };
 
 /** What a public handler may say about its subject (defaults come from the path and the key). */
 export interface PublicAuditSubject {
@@ -65,7 +68,9 @@ export interface PublicAuditSubject {
 }
 
 export interface PublicAuditBufferOptions {
-  /** Entries held at most; beyond that new entries are dropped (and counted in the log). */
+  /** What is recorded (VEXIL_PUBLIC_AUDIT): every request unless told otherwise. */
+  mode?: PublicAuditMode;
+  /** Entries held at most; beyond that new entries are dropped (counted, the overflow logged once). */
   capacity?: number;
   /**
    * Rows per INSERT. Small on purpose: the driver may be synchronous (better-sqlite3), so one
@@ -79,14 +84,23 @@ export interface PublicAuditBufferOptions {
 /**
  * Public API audit entries are buffered in memory and written in batches by a background task:
  * an evaluation request never waits for an audit write. The buffer is bounded; when the
- * database cannot keep up, the overflow is dropped and logged rather than growing without end.
- * Stopping the task writes what is left.
+ * database cannot keep up, the overflow is dropped (counted, and logged once per overflow) rather
+ * than growing without end. Stopping the task writes what is left. The mode decides which
+ * requests get an entry, and `aggregate` folds a minute's requests of one key and subject into one.
  */
 export class PublicAuditBuffer {
   /** Buffered rows; those before `head` are written already (dropped from the array in bulk). */
   private entries: BufferedRow[] = [];
   private head = 0;
   private dropped = 0;
+  /** Since the first entry dropped in this overflow (logged once), until the buffer drains. */
+  private overflowing = false;
+  /** `sample`: the fraction of a successful request owed so far; one is recorded when it reaches 1. */
+  private sampleCredit = 0;
+  /** `aggregate`: the open minute's entries by group, moved into `entries` once the minute is over. */
+  private groups = new Map<string, BufferedRow>();
+  private groupsMinute = -1;
+  private readonly mode: PublicAuditMode;
   /** Since start, for /metrics: rows written and entries refused because the buffer was full. */
   writtenTotal = 0;
   droppedTotal = 0;
@@ -101,6 +115,7 @@ export class PublicAuditBuffer {
     private readonly logger: Logger,
     options: PublicAuditBufferOptions = {},
   ) {
+    this.mode = options.mode ?? defaultPublicAuditMode;
     this.capacity = options.capacity ?? 50_000;
     this.batchSize = options.batchSize ?? 100;
     const inner = poller('public-audit-flush', options.flushIntervalMs ?? 1000, () => this.flush(), logger);
@@ -109,26 +124,84 @@ export class PublicAuditBuffer {
       start: () => inner.start(),
       stop: async () => {
         await inner.stop();
+        this.sealGroups();
         await this.flush().catch((err: unknown) => logger.error({ err }, 'public audit entries could not be written'));
       },
     };
   }
 
+  /** Entries held: waiting to be written, and (aggregate) the open minute's groups. */
   get size(): number {
-    return this.entries.length - this.head;
+    return this.entries.length - this.head + this.groups.size;
   }
 
   /**
-   * Buffers one entry. A flag subject without a ulid is looked up by key when written, unless
-   * `subjectNamed` says the handler named the subject itself (a null ulid then means "no such flag").
+   * Takes one request's entry, as the mode says. A flag subject without a ulid is looked up by
+   * key when written, unless `subjectNamed` says the handler named the subject itself (a null
+   * ulid then means "no such flag").
    */
   record(row: Omit<PublicAuditRow, 'ulid' | 'created_at'>, subjectNamed = false): void {
-    if (this.size >= this.capacity) {
-      this.dropped += 1;
-      this.droppedTotal += 1;
-      return;
+    const mode = this.mode;
+    if (mode.kind !== 'every' && row.status_code < 400) {
+      if (mode.kind === 'errors') return;
+      if (mode.kind === 'sample') {
+        // Evenly spaced rather than random: exactly `rate` of the requests, never a burst of misses.
+        this.sampleCredit += mode.rate;
+        if (this.sampleCredit < 1 - 1e-9) return;
+        this.sampleCredit -= 1;
+      }
     }
     const now = this.clock.now();
+    if (mode.kind === 'aggregate') {
+      this.aggregate(row, now, subjectNamed);
+      return;
+    }
+    if (this.size >= this.capacity) {
+      this.drop();
+      return;
+    }
+    this.entries.push(this.entryOf(row, now, subjectNamed));
+  }
+
+  /** One entry per key, environment, action, subject, status and method in each minute, counted. */
+  private aggregate(row: Omit<PublicAuditRow, 'ulid' | 'created_at'>, now: Date, subjectNamed: boolean): void {
+    const minute = Math.floor(now.getTime() / 60_000);
+    if (minute !== this.groupsMinute) {
+      this.sealGroups();
+      this.groupsMinute = minute;
+    }
+    const group = `${row.actor_ulid}\u0000${row.environment_ulid}\u0000${row.action}\u0000${row.status_code}\u0000${row.http_method}\u0000${row.subject_type}\u0000${row.subject_ulid}\u0000${row.subject_label}`;
+    const held = this.groups.get(group);
+    if (held) {
+      held.count += 1;
+      return;
+    }
+    if (this.size >= this.capacity) {
+      this.drop();
+      return;
+    }
+    this.groups.set(group, this.entryOf(row, now, subjectNamed));
+  }
+
+  /** Moves the open minute's groups to the entries to write (the minute is over, or the task stops). */
+  private sealGroups(): void {
+    if (this.groups.size === 0) return;
+    for (const entry of this.groups.values()) this.entries.push(entry);
+    this.groups = new Map();
+  }
+
+  private drop(): void {
+    this.dropped += 1;
+    this.droppedTotal += 1;
+    if (this.overflowing) return;
+    this.overflowing = true;
+    this.logger.warn(
+      { capacity: this.capacity },
+      'public audit buffer full: entries are dropped until the database catches up (counted in vexil_buffer_rows_dropped_total)',
+    );
+  }
+
+  private entryOf(row: Omit<PublicAuditRow, 'ulid' | 'created_at'>, now: Date, subjectNamed: boolean): BufferedRow {
     // Spelled out rather than spread: one object shape, built once per public request.
     const entry: BufferedRow = {
       ulid: auditUlid(now),
@@ -146,11 +219,12 @@ export class PublicAuditBuffer {
       subject_label: row.subject_label,
       result: row.result,
       status_code: row.status_code,
+      count: 1,
     };
     if (!subjectNamed && row.subject_type === 'flag' && row.subject_ulid === null && row.subject_label && row.project_ulid) {
       entry[flagByKey] = true;
     }
-    this.entries.push(entry);
+    return entry;
   }
 
   /** Writes everything buffered so far; concurrent calls share one run. */
@@ -162,12 +236,10 @@ export class PublicAuditBuffer {
   }
 
   private async writeAll(): Promise<void> {
-    if (this.dropped > 0) {
-      this.logger.warn({ dropped: this.dropped }, 'public audit buffer full: entries dropped');
-      this.dropped = 0;
-    }
+    // A finished minute's groups are complete: write them.
+    if (this.groups.size > 0 && Math.floor(this.clock.now().getTime() / 60_000) !== this.groupsMinute) this.sealGroups();
     let first = true;
-    while (this.size > 0) {
+    while (this.entries.length > this.head) {
       // Between batches, let waiting requests run (a synchronous driver blocks while it writes).
       if (!first) await new Promise<void>((resolve) => setImmediate(resolve));
       first = false;
@@ -185,6 +257,11 @@ export class PublicAuditBuffer {
         this.entries = this.entries.slice(this.head);
         this.head = 0;
       }
+    }
+    if (this.overflowing) {
+      this.logger.info({ dropped: this.dropped }, 'public audit buffer has room again');
+      this.overflowing = false;
+      this.dropped = 0;
     }
   }
 
@@ -217,6 +294,60 @@ export function describePublicAudit(ctx: Koa.Context, subject: PublicAuditSubjec
   state[subjectKey] = { ...state[subjectKey], ...subject };
 }
 
+/** What one public request's audit entry is made of, however it was answered. */
+export interface PublicRequestOutcome {
+  principal: PublicPrincipal | undefined;
+  operationId: string | undefined;
+  status: number;
+  /** A 401 for a request without a resolved key: which denial it was depends on the key sent. */
+  keyRefused: boolean;
+  keySent: boolean;
+  method: string;
+  path: string;
+  /** The flag key of the path, if the operation has one. */
+  flagKey: string | undefined;
+  /** What the handler said about the subject (describePublicAudit). */
+  described: PublicAuditSubject | undefined;
+}
+
+/** Buffers a public request's audit entry (the Koa middleware below, and the fast public reads). */
+export function recordPublicRequest(buffer: PublicAuditBuffer, o: PublicRequestOutcome): void {
+  const { principal, operationId, described } = o;
+  const action = o.keyRefused
+    ? o.keySent
+      ? denialActions.invalidKey
+      : denialActions.missingKey
+    : ((operationId && publicAuditActionByOperation[operationId]) ?? 'unknown');
+  const subject: Required<PublicAuditSubject> = o.flagKey
+    ? { subjectType: 'flag', subjectUlid: null, subjectLabel: o.flagKey.slice(0, 400) }
+    : principal && operationId !== 'getPublicApiDocs'
+      ? { subjectType: 'environment', subjectUlid: principal.environmentUlid, subjectLabel: principal.environmentKey }
+      : { subjectType: null, subjectUlid: null, subjectLabel: null };
+  buffer.record(
+    {
+      actor_type: principal ? 'sdk_key' : 'anonymous',
+      actor_ulid: principal?.keyUlid ?? null,
+      environment_ulid: principal?.environmentUlid ?? null,
+      environment_key: principal?.environmentKey ?? null,
+      project_ulid: principal?.projectUlid ?? null,
+      http_method: o.method.slice(0, 8),
+      http_path: o.path.slice(0, 2000),
+      action,
+      subject_type: described?.subjectType !== undefined ? described.subjectType : subject.subjectType,
+      subject_ulid: described?.subjectUlid !== undefined ? described.subjectUlid : subject.subjectUlid,
+      subject_label: (described?.subjectLabel !== undefined ? described.subjectLabel : subject.subjectLabel)?.slice(0, 400) ?? null,
+      result: auditResult(o.status, false),
+      status_code: o.status,
+    },
+    described?.subjectUlid !== undefined,
+  );
+}
+
+/** The subject a handler named through describePublicAudit on this request state, if any. */
+export function describedSubject(state: object): PublicAuditSubject | undefined {
+  return (state as Record<symbol, PublicAuditSubject | undefined>)[subjectKey];
+}
+
 /**
  * Wraps every public API request (`/v1/...`, `/ofrep/v1/...`), routed or not, and records its
  * audit entry in the buffer once the outcome is known: refusals (401, 429) included.
@@ -231,39 +362,19 @@ export function publicAuditMiddleware(buffer: PublicAuditBuffer): Koa.Middleware
     }
     const state = operationState(ctx);
     const principal = state.publicPrincipal;
-    const status = failure instanceof DomainError ? statusOf(failure) : failure ? 500 : ctx.status;
-    const operationId = state.operation?.operationId;
-    const action =
-      failure instanceof UnauthorizedError && !principal
-        ? readApiKey(ctx) === undefined
-          ? denialActions.missingKey
-          : denialActions.invalidKey
-        : ((operationId && publicAuditActionByOperation[operationId]) ?? 'unknown');
-    const described = (ctx.state as Record<symbol, PublicAuditSubject | undefined>)[subjectKey];
-    const flagKey = (ctx.params as Record<string, string> | undefined)?.flagKey ?? (ctx.params as Record<string, string> | undefined)?.key;
-    const subject: Required<PublicAuditSubject> = flagKey
-      ? { subjectType: 'flag', subjectUlid: null, subjectLabel: flagKey.slice(0, 400) }
-      : principal && operationId !== 'getPublicApiDocs'
-        ? { subjectType: 'environment', subjectUlid: principal.environmentUlid, subjectLabel: principal.environmentKey }
-        : { subjectType: null, subjectUlid: null, subjectLabel: null };
-    buffer.record(
-      {
-        actor_type: principal ? 'sdk_key' : 'anonymous',
-        actor_ulid: principal?.keyUlid ?? null,
-        environment_ulid: principal?.environmentUlid ?? null,
-        environment_key: principal?.environmentKey ?? null,
-        project_ulid: principal?.projectUlid ?? null,
-        http_method: ctx.method.slice(0, 8),
-        http_path: ctx.path.slice(0, 2000),
-        action,
-        subject_type: described?.subjectType !== undefined ? described.subjectType : subject.subjectType,
-        subject_ulid: described?.subjectUlid !== undefined ? described.subjectUlid : subject.subjectUlid,
-        subject_label: (described?.subjectLabel !== undefined ? described.subjectLabel : subject.subjectLabel)?.slice(0, 400) ?? null,
-        result: auditResult(status, false),
-        status_code: status,
-      },
-      described?.subjectUlid !== undefined,
-    );
+    const params = ctx.params as Record<string, string> | undefined;
+    const keyRefused = failure instanceof UnauthorizedError && !principal;
+    recordPublicRequest(buffer, {
+      principal,
+      operationId: state.operation?.operationId,
+      status: failure instanceof DomainError ? statusOf(failure) : failure ? 500 : ctx.status,
+      keyRefused,
+      keySent: keyRefused && readApiKey(ctx) !== undefined,
+      method: ctx.method,
+      path: ctx.path,
+      flagKey: params?.flagKey ?? params?.key,
+      described: describedSubject(ctx.state as object),
+    });
     if (failure) throw failure;
   };
 }

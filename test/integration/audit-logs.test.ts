@@ -387,6 +387,7 @@ describeEachDatabase('audit logs', (db) => {
           subject_label: 'some-flag',
           result: keyed.status === 200 ? 'success' : keyed.status === 404 ? 'not_found' : 'error',
           status_code: keyed.status,
+          count: 1,
           created_at: expect.any(String),
         },
       ]);

@@ -63,6 +63,8 @@ export interface PublicAuditEntry {
   subject_label: string | null;
   result: string;
   status_code: number;
+  /** Requests the entry stands for (more than 1 in the `aggregate` mode of VEXIL_PUBLIC_AUDIT). */
+  count: number;
   created_at: string;
 }
 
@@ -224,6 +226,7 @@ export function toPublicAuditEntry(row: PublicAuditStoredRow): PublicAuditEntry 
     subject_label: row.subject_label,
     result: row.result,
     status_code: Number(row.status_code),
+    count: Number(row.count),
     created_at: row.created_at,
   };
 }

@@ -64,6 +64,7 @@ export interface PublicAuditStoredRow {
   subject_label: string | null;
   result: string;
   status_code: number;
+  count: number;
 }
 
 export interface AuditLogStore {

@@ -90,6 +90,7 @@ function toPublicRow(c: Cells): PublicAuditStoredRow {
     subject_label: optional(c[10]),
     result: str(c[11]),
     status_code: Number(c[12]),
+    count: Number(c[13]),
   };
 }
 

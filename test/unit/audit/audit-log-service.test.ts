@@ -143,6 +143,7 @@ describe('AuditLogService', () => {
       subject_label: 'checkout',
       result: 'success',
       status_code: 200,
+      count: 1,
     });
     const service = new AuditLogService(store);
     expect((await service.listPublic(all, { per_page: 5 })).data).toEqual([

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type Koa from 'koa';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { parsePublicAuditMode } from '../../../src/audit/public-audit-mode.js';
 import { describePublicAudit, PublicAuditBuffer, publicAuditMiddleware, type PublicAuditRow } from '../../../src/audit/public-audit.js';
 import type { PublicPrincipal } from '../../../src/auth/principal.js';
 import { RateLimitedError, UnauthorizedError } from '../../../src/http/errors.js';
@@ -242,5 +243,106 @@ describe('public audit buffer counts for /metrics', () => {
     expect(buffer.writtenTotal).toBe(3);
     expect(buffer.droppedTotal).toBe(1);
     expect(buffer.size).toBe(0);
+  });
+});
+
+describe('public audit modes', () => {
+  const ok = (n: number, status = 200): Omit<PublicAuditRow, 'ulid' | 'created_at'> => ({
+    ...entry(n),
+    actor_type: 'sdk_key',
+    actor_ulid: 'key_1',
+    action: 'flag.evaluated',
+    result: status === 200 ? 'success' : 'not_found',
+    status_code: status,
+  });
+
+  it('errors: records only answers of 400 and above', async () => {
+    const db = fakeKnex();
+    const buffer = new PublicAuditBuffer(db.knex, clock, logger, { mode: parsePublicAuditMode('errors') });
+    buffer.record(ok(1));
+    buffer.record(ok(2, 404));
+    buffer.record(entry(3));
+    await buffer.flush();
+    expect(db.inserts.flat().map((r) => [r.http_path, r.status_code, (r as unknown as { count: number }).count])).toEqual([
+      ['/v1/flags/2', 404, 1],
+      ['/v1/flags/3', 401, 1],
+    ]);
+  });
+
+  it('sample: exactly the rate of successful requests, evenly spaced, and every refusal', async () => {
+    const db = fakeKnex();
+    const buffer = new PublicAuditBuffer(db.knex, clock, logger, { mode: parsePublicAuditMode('sample:0.1') });
+    for (let i = 1; i <= 100; i++) buffer.record(ok(i));
+    for (let i = 0; i < 5; i++) buffer.record(entry(1000 + i));
+    await buffer.flush();
+    const rows = db.inserts.flat();
+    expect(rows.filter((r) => r.status_code === 200).map((r) => r.http_path)).toEqual([10, 20, 30, 40, 50, 60, 70, 80, 90, 100].map((i) => `/v1/flags/${i}`));
+    expect(rows.filter((r) => r.status_code === 401).length).toBe(5);
+  });
+
+  it('aggregate: one counted entry per key, subject, status and minute, written once the minute is over', async () => {
+    const db = fakeKnex();
+    let now = new Date('2026-05-01T10:00:10.000Z');
+    const buffer = new PublicAuditBuffer(db.knex, { now: () => now }, logger, { mode: parsePublicAuditMode('aggregate') });
+    const flag = (label: string, status = 200) => ({ ...ok(0, status), subject_type: 'flag', subject_label: label, http_path: `/v1/flags/${label}` });
+    for (let i = 0; i < 7; i++) buffer.record(flag('checkout'));
+    buffer.record(flag('checkout', 404));
+    buffer.record(flag('banner'));
+    expect(buffer.size).toBe(3);
+    await buffer.flush();
+    expect(db.inserts).toEqual([]); // the minute is still open
+    now = new Date('2026-05-01T10:00:50.000Z');
+    buffer.record(flag('checkout'));
+    now = new Date('2026-05-01T10:01:05.000Z');
+    buffer.record(flag('checkout'));
+    await buffer.flush();
+    const counted = db.inserts.flat().map((r) => [r.subject_label, r.status_code, (r as unknown as { count: number }).count, r.created_at]);
+    expect(counted).toEqual([
+      ['checkout', 200, 8, '2026-05-01T10:00:10.000Z'],
+      ['checkout', 404, 1, '2026-05-01T10:00:10.000Z'],
+      ['banner', 200, 1, '2026-05-01T10:00:10.000Z'],
+    ]);
+    // Stopping writes the open minute.
+    await buffer.task.stop();
+    expect(db.inserts.flat().length).toBe(4);
+    expect(db.inserts.flat()[3]).toMatchObject({ subject_label: 'checkout', count: 1, created_at: '2026-05-01T10:01:05.000Z' });
+  });
+
+  it('aggregate: a full buffer drops new groups but still counts into the groups it holds', async () => {
+    const db = fakeKnex();
+    const buffer = new PublicAuditBuffer(db.knex, clock, logger, { mode: parsePublicAuditMode('aggregate'), capacity: 1 });
+    buffer.record(ok(1));
+    buffer.record(ok(1));
+    buffer.record(ok(2, 404));
+    expect(buffer.size).toBe(1);
+    expect(buffer.droppedTotal).toBe(1);
+  });
+
+  it('logs an overflow once, however many entries it drops, and once more when there is room again', async () => {
+    const db = fakeKnex();
+    const lines: string[] = [];
+    const recording = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line).msg) });
+    const buffer = new PublicAuditBuffer(db.knex, clock, recording, { capacity: 2 });
+    for (let i = 0; i < 50; i++) buffer.record(entry(i));
+    expect(lines).toEqual(['public audit buffer full: entries are dropped until the database catches up (counted in vexil_buffer_rows_dropped_total)']);
+    await buffer.flush();
+    expect(lines.slice(1)).toEqual(['public audit buffer has room again']);
+    expect(buffer.droppedTotal).toBe(48);
+    await buffer.flush();
+    expect(lines.length).toBe(2);
+  });
+});
+
+describe('VEXIL_PUBLIC_AUDIT', () => {
+  it('reads each mode and refuses anything else, naming the setting', () => {
+    expect(parsePublicAuditMode(undefined)).toEqual({ kind: 'every' });
+    expect(parsePublicAuditMode('')).toEqual({ kind: 'every' });
+    expect(parsePublicAuditMode('Errors')).toEqual({ kind: 'errors' });
+    expect(parsePublicAuditMode('aggregate')).toEqual({ kind: 'aggregate' });
+    expect(parsePublicAuditMode('sample:0.25')).toEqual({ kind: 'sample', rate: 0.25 });
+    expect(parsePublicAuditMode('sample:1')).toEqual({ kind: 'sample', rate: 1 });
+    for (const bad of ['all', 'sample', 'sample:0', 'sample:1.5', 'sample:-1', 'sample:x']) {
+      expect(() => parsePublicAuditMode(bad)).toThrow(/^VEXIL_PUBLIC_AUDIT must be every, errors, aggregate or sample:<rate>/);
+    }
   });
 });

@@ -21,6 +21,16 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads the public audit mode and buffer size, every request by default', () => {
+    expect(loadConfig({}).publicAudit).toEqual({ mode: { kind: 'every' }, capacity: 50_000 });
+    expect(loadConfig({ VEXIL_PUBLIC_AUDIT: 'sample:0.01', VEXIL_PUBLIC_AUDIT_BUFFER: '1000' }).publicAudit).toEqual({
+      mode: { kind: 'sample', rate: 0.01 },
+      capacity: 1000,
+    });
+    expect(() => loadConfig({ VEXIL_PUBLIC_AUDIT: 'some' })).toThrow(SettingError);
+    expect(() => loadConfig({ VEXIL_PUBLIC_AUDIT_BUFFER: '0' })).toThrow(/VEXIL_PUBLIC_AUDIT_BUFFER/);
+  });
+
   it('keeps only the origin of VEXIL_PUBLIC_URL', () => {
     expect(loadConfig({}).publicOrigin).toBeUndefined();
     expect(loadConfig({ VEXIL_PUBLIC_URL: 'https://Flags.Example.com/' }).publicOrigin).toBe('https://flags.example.com');

@@ -1,0 +1,187 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type Koa from 'koa';
+import { describedSubject, recordPublicRequest } from '../audit/public-audit.js';
+import { allowedKinds, apiKeyHeaders } from '../auth/public-auth.js';
+import type { PublicPrincipal } from '../auth/principal.js';
+import type { Composition } from '../composition-root.js';
+import { isDatabaseUnavailable } from '../storage/db-errors.js';
+import { challengeFor, DATABASE_RETRY_AFTER_SECONDS, errorBody, headersOf, statusOf } from './error-middleware.js';
+import { DomainError, ServiceUnavailableError, UnauthorizedError } from './errors.js';
+import { jsonContentType } from './json-response.js';
+import type { OperationResult, PublicRequest } from './operation.js';
+import { readOperations, type OperationSpec } from './openapi/operations.js';
+import { compileValidators, type OperationValidators } from './openapi/validators.js';
+import { stagesFor, type Stage } from './openapi/router.js';
+import { runStages } from './openapi/stages.js';
+
+// What this buys: the three public reads SDKs and servers call most skip Koa's per-request
+// context, router matching and middleware chain (Koa alone costs about 1.5x node:http's CPU per
+// request in bench/results/latest.md, more than the serving path's whole budget allows).
+
+/** Koa's request listener (typed for HTTP/2 too; Vexil serves HTTP/1.1 through node:http). */
+type Callback = ReturnType<Koa['callback']>;
+type Series = { observe(seconds: number): void };
+
+interface FastRoute {
+  op: OperationSpec;
+  validators: OperationValidators;
+  handler: (request: PublicRequest) => Promise<OperationResult>;
+  kinds: readonly string[];
+  /** The public stages after authentication, specialised for the operation (error shaping). */
+  after: Stage[];
+  /** Duration series by status class (index: status / 100), made on first use. */
+  durations: Array<Series | undefined>;
+}
+
+const saneRequestId = /^[A-Za-z0-9._-]{1,128}$/;
+const noQuery: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+
+/**
+ * GET /v1/flags, GET /v1/flags/{flagKey} and GET /v1/payload answered in front of Koa, through the
+ * same steps as the Koa path (src/app.ts): request id, request log line, the public stages after
+ * authentication (given a context holding only `state` and `params`), the operation's Ajv checks,
+ * the same handler, the error envelope of error-middleware.ts, the public audit entry and the
+ * request-duration metric. Every request it cannot answer the same way goes to Koa untouched:
+ * other methods or paths, a query string, an escaped or literal path segment, a browser request
+ * (Origin: CORS), a missing, unknown or wrong-kind key (the refusal and its audit), and every
+ * operation with a stage before authentication (the public rate limit, when on) or while trace
+ * export is on: those stay on the Koa path alone.
+ */
+export function withFastPublicReads(c: Composition, koa: Callback): Callback {
+  const { config, logger } = c.core;
+  if (c.tracing) return koa;
+
+  const operations = new Map(readOperations(c.documents.public.dereferenced).map((op) => [op.operationId, op]));
+  const route = (operationId: string): FastRoute | undefined => {
+    const op = operations.get(operationId);
+    // The handler map is typed per operation; here every handler takes the common request shape.
+    const handler = c.publicHandlers[operationId as keyof typeof c.publicHandlers] as unknown as FastRoute['handler'] | undefined;
+    if (!op || !handler || op.method !== 'get') return undefined;
+    if (stagesFor(c.publicStages.beforeAuthentication, op).length > 0) return undefined;
+    const after = stagesFor(c.publicStages.afterAuthentication, op);
+    return { op, validators: compileValidators(op), handler, kinds: allowedKinds(operationId), after, durations: [] };
+  };
+  const list = route('listEvaluatedFlags');
+  const single = route('getEvaluatedFlag');
+  const payload = route('getPayload');
+  const histogram = c.metrics.requestDurations;
+  if (!list && !single && !payload) return koa;
+
+  const serve = async (r: FastRoute, req: IncomingMessage, res: ServerResponse, principal: PublicPrincipal, path: string, flagKey?: string): Promise<void> => {
+    const started = performance.now();
+    const given = req.headers['x-request-id'];
+    const requestId = typeof given === 'string' && saneRequestId.test(given) ? given : randomUUID();
+    const params: Record<string, string> = flagKey === undefined ? {} : { flagKey };
+    const state = { operation: r.op, publicPrincipal: principal };
+    // What these stages and handlers read of Koa's context: the request state (the operation, the
+    // principal, the audit subject a handler names) and the path parameters.
+    const ctx = { state, params } as unknown as Koa.Context;
+    let status: number;
+    let headers: Record<string, string> | undefined;
+    let body: unknown;
+    try {
+      let result: OperationResult = {};
+      await runStages(r.after, 0, ctx, async () => {
+        r.validators.path(params);
+        r.validators.headers(req.headers as Record<string, unknown>);
+        result = await r.handler({
+          params,
+          query: r.validators.checksQuery ? r.validators.query({}) : noQuery,
+          body: undefined,
+          headers: req.headers,
+          operation: r.op,
+          ctx,
+          principal,
+        });
+      });
+      status = result.status ?? 200;
+      headers = result.headers;
+      body = result.body;
+    } catch (caught) {
+      ({ status, headers, body } = errorAnswer(caught, path, requestId, req.method ?? 'GET'));
+    }
+    respond(res, status, requestId, headers, body);
+
+    recordPublicRequest(c.publicAudit, {
+      principal,
+      operationId: r.op.operationId,
+      status,
+      keyRefused: false,
+      keySent: true,
+      method: 'GET',
+      path,
+      flagKey,
+      described: describedSubject(state),
+    });
+    const index = (status / 100) | 0;
+    const series = (r.durations[index] ??= histogram.series('public', r.op.operationId, `${index}xx`));
+    const ms = performance.now() - started;
+    series.observe(ms / 1000);
+    if (logger.isLevelEnabled('info')) logger.info({ requestId, method: 'GET', path, status, ms: Math.round(ms * 10) / 10 }, 'request');
+  };
+
+  /** The error middleware's answer to `caught`, for this path. */
+  const errorAnswer = (caught: unknown, path: string, requestId: string, method: string): { status: number; headers: Record<string, string>; body: unknown } => {
+    let error = caught;
+    if (isDatabaseUnavailable(caught)) {
+      logger.warn({ err: caught, requestId, path, method }, 'database unavailable');
+      error = new ServiceUnavailableError('The database is unavailable; try again shortly.', DATABASE_RETRY_AFTER_SECONDS);
+    }
+    if (error instanceof DomainError) {
+      const headers: Record<string, string> = { ...headersOf(error), 'Content-Type': jsonContentType };
+      if (error instanceof UnauthorizedError) headers['WWW-Authenticate'] = challengeFor(path);
+      return { status: statusOf(error), headers, body: errorBody(error) };
+    }
+    logger.error({ err: error, requestId, path, method }, 'unhandled error');
+    return { status: 500, headers: { 'Content-Type': jsonContentType }, body: { status: 'error', message: 'Internal server error.', code: 'internal_error' } };
+  };
+
+  return (request, response) => {
+    const req = request as IncomingMessage;
+    const res = response as ServerResponse;
+    const url = req.url ?? '';
+    if (req.method !== 'GET' || req.headers.origin !== undefined || url.includes('?')) return koa(request, response);
+    let r: FastRoute | undefined;
+    let flagKey: string | undefined;
+    if (url === '/v1/flags') r = list;
+    else if (url === '/v1/payload') r = payload;
+    else if (url.startsWith('/v1/flags/')) {
+      flagKey = url.slice('/v1/flags/'.length);
+      // Escaped keys are decoded by the router; `evaluate` is also a literal path of its own.
+      if (flagKey !== '' && flagKey !== 'evaluate' && !flagKey.includes('/') && !flagKey.includes('%')) r = single;
+    }
+    if (!r) return koa(request, response);
+    const principal = c.keyCache.resolve(apiKeyOf(req));
+    if (!principal || !r.kinds.includes(principal.kind)) return koa(request, response);
+    return serve(r, req, res, principal, url, flagKey);
+  };
+}
+
+function apiKeyOf(req: IncomingMessage): string | undefined {
+  for (const header of apiKeyHeaders) {
+    const value = req.headers[header];
+    if (typeof value === 'string' && value !== '') return value.trim();
+  }
+  return undefined;
+}
+
+/** Writes the answer as Koa would: JSON for objects, the byte length, no body on 304. */
+function respond(res: ServerResponse, status: number, requestId: string, headers: Record<string, string> | undefined, body: unknown): void {
+  res.statusCode = status;
+  res.setHeader('X-Request-Id', requestId);
+  if (headers) for (const name in headers) res.setHeader(name, headers[name] as string);
+  if (status === 304 || status === 204 || body === undefined || body === null) {
+    res.removeHeader('Content-Type');
+    res.end();
+    return;
+  }
+  let data: string | Buffer;
+  if (typeof body === 'string' || Buffer.isBuffer(body)) data = body;
+  else {
+    data = JSON.stringify(body);
+    if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', jsonContentType);
+  }
+  res.setHeader('Content-Length', typeof data === 'string' ? Buffer.byteLength(data) : data.length);
+  res.end(data);
+}

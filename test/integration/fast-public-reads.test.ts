@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachDatabase } from '../support/databases.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { contextHeader, Fixtures, type EnvironmentFixture } from './public-fixtures.js';
+
+/**
+ * GET /v1/flags, /v1/flags/{flagKey} and /v1/payload are answered in front of Koa when the public
+ * rate limit is off (src/http/fast-public-reads.ts), and by the Koa path when it is on. The same
+ * requests to both servers get the same answers and the same audit entries.
+ */
+describeEachDatabase('fast public reads answer as the Koa path does', (db) => {
+  let fast: TestApp;
+  let koa: TestApp;
+  const envs = new Map<TestApp, EnvironmentFixture>();
+
+  async function seed(app: TestApp): Promise<void> {
+    const fx = new Fixtures(app);
+    const { project, env } = await fx.keyedEnvironment('production');
+    const flag = await fx.flag(project, { key: 'checkout', type: 'boolean' });
+    await fx.publish(env, flag, {
+      value: 'true',
+      rules: [{ value: 'false', criteria: [{ selector: 'attribute', sub_selector: 'country', comparer: 'in', values: ['DE'] }] }],
+    });
+    await fx.flag(project, { key: 'unavailable', type: 'string', values: ['a'] });
+    await fx.settle(env);
+    envs.set(app, env);
+  }
+
+  beforeAll(async () => {
+    fast = await startTestApp(db);
+    koa = await startTestApp(db, { config: { publicRateLimit: 1_000_000 } });
+    await seed(fast);
+    await seed(koa);
+  }, 120_000);
+
+  afterAll(async () => {
+    await fast?.close();
+    await koa?.close();
+  });
+
+  const context = contextHeader({ type: 'user', identifier: 'u-1', attributes: [{ key: 'country', values: [{ value: 'DE' }] }] });
+  const cases: Array<{ name: string; path: string; headers?: Record<string, string> }> = [
+    { name: 'one flag', path: '/v1/flags/checkout', headers: { 'x-vexil-context': context } },
+    { name: 'one flag, no context', path: '/v1/flags/checkout' },
+    { name: 'every flag', path: '/v1/flags', headers: { 'x-vexil-context': context } },
+    { name: 'unknown flag', path: '/v1/flags/nope' },
+    { name: 'a key that cannot name a flag', path: '/v1/flags/Upper' },
+    { name: 'an unavailable flag', path: '/v1/flags/unavailable' },
+    { name: 'an invalid context', path: '/v1/flags/checkout', headers: { 'x-vexil-context': '{"type":"user"}' } },
+    { name: 'an invalid default-value header', path: '/v1/flags', headers: { 'x-vexil-default-value': '[1]' } },
+    { name: 'a declared default', path: '/v1/flags/unavailable', headers: { 'x-vexil-default-value': JSON.stringify([{ key: 'unavailable', type: 'string', value: 'z' }]) } },
+    { name: 'the payload', path: '/v1/payload' },
+    { name: 'the payload, bad context', path: '/v1/payload', headers: { c: 'not json' } },
+    { name: 'a client request id', path: '/v1/flags/checkout', headers: { 'x-request-id': 'trace-42' } },
+  ];
+
+  /** What must be equal: status, body (ulids, revisions and ETags aside) and the headers Vexil sets. */
+  async function answer(app: TestApp, path: string, headers: Record<string, string> = {}) {
+    const res = await app.request('GET', path, { apiKey: envs.get(app)!.serverKey, headers });
+    const body = JSON.stringify(res.body)
+      .replace(/"(\w+_)?[0-9A-HJKMNP-TV-Z]{26}"/g, '"<ulid>"')
+      .replace(/"revision":\d+/g, '"revision":0')
+      .replace(/"etag":"(?:\\.|[^"\\])*"/g, '"etag":"<etag>"')
+      .replace(/"environment":"[^"]*"/g, '"environment":"<env>"');
+    const header = (name: string) => res.headers.get(name);
+    return {
+      status: res.status,
+      body,
+      contentType: header('content-type'),
+      etag: header('etag') === null ? null : 'present',
+      challenge: header('www-authenticate'),
+      requestId: header('x-request-id') === 'trace-42' ? 'kept' : /^[0-9a-f-]{36}$/.test(header('x-request-id') ?? '') ? 'new' : header('x-request-id'),
+    };
+  }
+
+  it('answers each request alike', async () => {
+    for (const c of cases) {
+      const [a, b] = [await answer(fast, c.path, c.headers), await answer(koa, c.path, c.headers)];
+      expect(a, c.name).toEqual(b);
+    }
+    // A 304 for the ETag each server gave.
+    for (const app of [fast, koa]) {
+      const first = await app.request('GET', '/v1/payload', { apiKey: envs.get(app)!.serverKey });
+      const again = await app.request('GET', '/v1/payload', { apiKey: envs.get(app)!.serverKey, headers: { 'if-none-match': first.headers.get('etag')! } });
+      expect(again.status).toBe(304);
+      expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
+      expect(again.headers.get('content-type')).toBeNull();
+      expect(again.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+
+  it('records the same audit entries and request metrics', async () => {
+    const paths = ['/v1/flags/checkout', '/v1/flags', '/v1/flags/nope', '/v1/flags/Upper', '/v1/payload'];
+    const entries = async (app: TestApp) => {
+      const env = envs.get(app)!;
+      for (const path of paths) await app.request('GET', path, { apiKey: env.serverKey, headers: { 'x-request-id': `audit-${path.length}` } });
+      await app.composition.publicAudit.flush();
+      const keyUlid = (await app.knex('environment_keys').where({ environment_ulid: env.ulid, kind: 'server' }).first()).ulid;
+      const rows = await app.knex('public_audit_entries').where('actor_ulid', keyUlid).whereIn('http_path', paths).orderBy('ulid', 'desc').limit(paths.length);
+      return rows.reverse().map((row) => ({
+        path: row.http_path,
+        method: row.http_method,
+        action: row.action,
+        actor: row.actor_type,
+        environment: row.environment_ulid === env.ulid && row.environment_key === 'production',
+        subject: [row.subject_type, row.subject_ulid === null ? null : row.subject_ulid === env.ulid ? 'environment' : 'flag', row.subject_label],
+        result: row.result,
+        status: Number(row.status_code),
+        count: Number(row.count),
+      }));
+    };
+    const fromFast = await entries(fast);
+    expect(fromFast).toEqual(await entries(koa));
+    expect(fromFast.map((e) => `${e.path} ${e.status}`)).toEqual(['/v1/flags/checkout 200', '/v1/flags 200', '/v1/flags/nope 404', '/v1/flags/Upper 404', '/v1/payload 200']);
+
+    const series = async (app: TestApp) => {
+      const text = (await app.request('GET', '/metrics')).body as string;
+      return text
+        .split('\n')
+        .filter((l) => l.startsWith('vexil_http_request_duration_seconds_count{') && l.includes('api="public"'))
+        .map((l) => l.replace(/ \d+$/, ''))
+        .sort();
+    };
+    expect(await series(fast)).toEqual(await series(koa));
+  });
+});
