@@ -39,10 +39,14 @@ describeEachDatabase('foundation: routing, documents and error envelopes', (db) 
     const pub = await app.request('GET', '/v1/nothing-here');
     expect(pub.status).toBe(404);
     expect(pub.body).toMatchObject({ status: 'error' });
-    // Paths outside the APIs belong to the web console (its page, or a page saying it is not built).
-    const consolePath = await app.request('GET', '/nothing-here', { skipContract: true });
+    // A browser's navigation outside the APIs gets the web console (its page, or a page saying it
+    // is not built); any other client the 404.
+    const consolePath = await app.request('GET', '/nothing-here', { skipContract: true, headers: { accept: 'text/html' } });
     expect(consolePath.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect([200, 503]).toContain(consolePath.status);
+    const jsonClient = await app.request('GET', '/nothing-here', { skipContract: true });
+    expect(jsonClient.status).toBe(404);
+    expect(jsonClient.body).toEqual({ status: 'error', message: 'Not found.', code: 'not_found' });
   });
 
   it('answers 405 with Allow for a known path and the wrong method', async () => {
