@@ -3,7 +3,7 @@ import {
   BadRequestError,
   NotFoundError,
   OfrepError,
-  UnprocessableError,
+  InvalidQueryError,
   ValidationError,
   publicMessages,
 } from '../../http/errors.js';
@@ -70,7 +70,7 @@ function reshape(operationId: string, error: unknown, ctx: Koa.Context): unknown
     if (error instanceof BadRequestError) return new OfrepError(400, 'PARSE_ERROR', usageMessages.malformedJson, key);
     // The protocol's document makes these 400s: a bulk re-fetch's flagConfigLastModified that is
     // neither Unix seconds nor a date-time, and a single-flag request without a body.
-    if (error instanceof UnprocessableError && error.code === 'invalid_query') {
+    if (error instanceof InvalidQueryError) {
       return new OfrepError(400, 'PARSE_ERROR', usageMessages.invalidLastModified, key);
     }
     if (error instanceof ValidationError && operationState(ctx).body === undefined && key !== undefined && !ctx.request.length) {
