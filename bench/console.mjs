@@ -22,12 +22,17 @@ const log = (line) => process.stderr.write(`${line}\n`);
 
 // Initial JavaScript: every script the page loads before anything else happens.
 const index = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
-const scripts = [...index.matchAll(/<script[^>]+src="([^"]+)"/g), ...index.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g)].map((m) => m[1]);
+const scripts = [
+  ...index.matchAll(/<script[^>]+src="([^"]+)"/g),
+  ...index.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g),
+].map((m) => m[1]);
 const gzipBytes = scripts.reduce((sum, src) => sum + zlib.gzipSync(fs.readFileSync(path.join(dist, src))).length, 0);
 
 const vexil = await startVexil({ label: 'console', env: { VEXIL_MAX_BODY_BYTES: String(256 * 1024 * 1024) } });
 const browser = await chromium.launch({
-  executablePath: fs.existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim(),
+  executablePath: fs.existsSync('/usr/bin/chromium')
+    ? '/usr/bin/chromium'
+    : execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim(),
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
 });
 try {

@@ -28,9 +28,13 @@ const Database = createRequire(import.meta.url)('better-sqlite3');
 /** One connection, one request at a time, in its own process (bench/workers/sequential.mjs). */
 function sequential(url, headers, duration) {
   return new Promise((resolve, reject) => {
-    const child = spawn(serverNode, [path.join(BENCH_DIR, 'workers', 'sequential.mjs'), JSON.stringify({ url, headers, warmup: 0, duration })], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      serverNode,
+      [path.join(BENCH_DIR, 'workers', 'sequential.mjs'), JSON.stringify({ url, headers, warmup: 0, duration })],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`sequential worker exited with ${code}`))));
@@ -121,7 +125,9 @@ const ms = (n) => `${n.toFixed(2)} ms`;
 const normal = results[0].evaluation.p99;
 const rows = results.map(
   (r) =>
-    `| ${r.label} | ${r.evaluation.total} | ${ms(r.evaluation.p50)} | ${ms(r.evaluation.p99)} | ${(r.evaluation.p99 / normal).toFixed(2)} | ${ms(r.evaluation.max)} | ${ms(r.health.p99)} | ${ms(r.health.max)} | ${Object.entries(r.written.statuses)
+    `| ${r.label} | ${r.evaluation.total} | ${ms(r.evaluation.p50)} | ${ms(r.evaluation.p99)} | ${(r.evaluation.p99 / normal).toFixed(2)} | ${ms(r.evaluation.max)} | ${ms(r.health.p99)} | ${ms(r.health.max)} | ${Object.entries(
+      r.written.statuses,
+    )
       .map(([status, count]) => `${count} × ${status}`)
       .join(', ')} | ${ms(r.written.max)} |`,
 );

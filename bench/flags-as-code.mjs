@@ -19,7 +19,6 @@ const sample = Number(process.env.BENCH_CONFIG_SAMPLE ?? 300);
 const log = (line) => process.stderr.write(`${line}\n`);
 const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
 
-
 async function timed(work) {
   const started = performance.now();
   const result = await work();
@@ -34,14 +33,28 @@ try {
   log(`flags as code: applying ${fmtInt(flags)} flags (${(JSON.stringify(file).length / 1e6).toFixed(1)} MB of JSON)`);
   const apply = await timed(() => api.mgmt('POST', '/projects/bench-config/configuration/apply', file));
   const exports = [];
-  for (let i = 0; i < 3; i++) exports.push(await timed(() => api.request('GET', '/management/v1/projects/bench-config/configuration?format=yaml', { headers: { authorization: `Bearer ${vexil.ownerToken}` } })));
+  for (let i = 0; i < 3; i++)
+    exports.push(
+      await timed(() =>
+        api.request('GET', '/management/v1/projects/bench-config/configuration?format=yaml', {
+          headers: { authorization: `Bearer ${vexil.ownerToken}` },
+        }),
+      ),
+    );
   const identical = exports.every((e) => e.result.text === exports[0].result.text);
   const exportMs = exports.map((e) => e.ms).sort((a, b) => a - b)[1];
   const plan = await timed(() => api.mgmt('POST', '/projects/bench-config/configuration/plan', file));
   const reapply = await timed(() => api.mgmt('POST', '/projects/bench-config/configuration/apply', file));
 
   // Baselines on the same server: the same flags one call at a time, and reading them by list.
-  await api.mgmt('POST', '/projects', { key: 'bench-single', name: 'Single', environments: [{ key: 'staging', name: 'staging' }, { key: 'production', name: 'production' }] });
+  await api.mgmt('POST', '/projects', {
+    key: 'bench-single',
+    name: 'Single',
+    environments: [
+      { key: 'staging', name: 'staging' },
+      { key: 'production', name: 'production' },
+    ],
+  });
   const single = await timed(async () => {
     for (const flag of file.flags.slice(0, sample)) {
       await api.mgmt('POST', '/projects/bench-single/flags', { key: flag.key, name: flag.name, type: 'boolean' });
@@ -52,14 +65,25 @@ try {
   const list = await timed(async () => {
     let cursor;
     do {
-      const page = await api.mgmt('GET', `/projects/bench-config/flags?per_page=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const page = await api.mgmt(
+        'GET',
+        `/projects/bench-config/flags?per_page=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       cursor = page.meta.next_cursor;
     } while (cursor);
   });
 
   const rows = [
-    ['Apply into an empty project', seconds(apply.ms), `one call per flag and serve: ${seconds(singleMs)} (${(singleMs / apply.ms).toFixed(1)}x slower)`],
-    ['Export (YAML), median of 3', seconds(exportMs), `listing the flags alone, 100 a page: ${seconds(list.ms)} (${(exportMs / list.ms).toFixed(2)}x of it); identical bytes: ${identical ? 'yes' : 'NO'}`],
+    [
+      'Apply into an empty project',
+      seconds(apply.ms),
+      `one call per flag and serve: ${seconds(singleMs)} (${(singleMs / apply.ms).toFixed(1)}x slower)`,
+    ],
+    [
+      'Export (YAML), median of 3',
+      seconds(exportMs),
+      `listing the flags alone, 100 a page: ${seconds(list.ms)} (${(exportMs / list.ms).toFixed(2)}x of it); identical bytes: ${identical ? 'yes' : 'NO'}`,
+    ],
     ['Plan of the same file (no changes)', seconds(plan.ms), `${plan.result.data.changes.length} changes`],
     ['Apply again (nothing to do)', seconds(reapply.ms), `${reapply.result.data.changes.length} changes`],
   ];

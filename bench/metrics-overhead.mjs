@@ -62,7 +62,9 @@ async function added(baseline, chain) {
   return { median: rounds[2], rounds };
 }
 const report = (what, { median, rounds }) =>
-  console.log(`${what}: +${median.toFixed(0)} ns CPU per request (median of 5 rounds of ${iterations.toLocaleString('en')}; rounds ${rounds.map((r) => r.toFixed(0)).join(', ')} ns)`);
+  console.log(
+    `${what}: +${median.toFixed(0)} ns CPU per request (median of 5 rounds of ${iterations.toLocaleString('en')}; rounds ${rounds.map((r) => r.toFixed(0)).join(', ')} ns)`,
+  );
 
 report('request-duration middleware', await added(without, withMetrics));
 console.log(`evaluation counted by reason: ${timeCounting().toFixed(1)} ns`);
@@ -88,4 +90,6 @@ const idRounds = [];
 for (let round = 0; round < 5; round++) idRounds.push((await timeKoa(koaWithId)) - (await timeKoa(koaWithout)));
 idRounds.sort((a, b) => a - b);
 report('X-Request-Id (kept from the request)', { median: idRounds[2], rounds: idRounds });
-console.log(`series recorded: ${(await metrics.exposition()).text.includes('operation="getEvaluatedFlag",status_class="2xx"') ? 'yes' : 'NO'}`);
+console.log(
+  `series recorded: ${(await metrics.exposition()).text.includes('operation="getEvaluatedFlag",status_class="2xx"') ? 'yes' : 'NO'}`,
+);

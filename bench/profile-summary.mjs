@@ -55,7 +55,10 @@ export function summarise(profile, { top = 25, root } = {}) {
     byFile.set(key, (byFile.get(key) ?? 0) + t);
   }
   const sorted = [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top);
-  const incl = [...inclusive].sort((a, b) => b[1] - a[1]).filter(([k]) => !k.startsWith('(root)')).slice(0, top);
+  const incl = [...inclusive]
+    .sort((a, b) => b[1] - a[1])
+    .filter(([k]) => !k.startsWith('(root)'))
+    .slice(0, top);
   const files = [...byFile].sort((a, b) => b[1] - a[1]).slice(0, top);
   return { total, self: sorted, inclusive: incl, files };
 }

@@ -29,10 +29,14 @@ async function tableStats(database) {
     const { default: Database } = await import('better-sqlite3');
     const db = new Database(database.file, { readonly: true });
     try {
-      const rows = db.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(count), 0) AS requests FROM public_audit_entries WHERE http_path = ?').get(flagPath);
+      const rows = db
+        .prepare('SELECT COUNT(*) AS n, COALESCE(SUM(count), 0) AS requests FROM public_audit_entries WHERE http_path = ?')
+        .get(flagPath);
       // dbstat: the pages each b-tree (table, primary key, indexes) occupies.
       const bytes = db
-        .prepare("SELECT COALESCE(SUM(pgsize), 0) AS b FROM dbstat WHERE name IN (SELECT name FROM sqlite_master WHERE tbl_name = 'public_audit_entries')")
+        .prepare(
+          "SELECT COALESCE(SUM(pgsize), 0) AS b FROM dbstat WHERE name IN (SELECT name FROM sqlite_master WHERE tbl_name = 'public_audit_entries')",
+        )
         .get().b;
       return { rows: rows.n, requests: rows.requests, bytes };
     } finally {
@@ -42,7 +46,10 @@ async function tableStats(database) {
   const { default: mysql } = await import('mysql2/promise');
   const conn = await mysql.createConnection(database.url);
   try {
-    const [[rows]] = await conn.query('SELECT COUNT(*) AS n, COALESCE(SUM(`count`), 0) AS requests FROM public_audit_entries WHERE http_path = ?', [flagPath]);
+    const [[rows]] = await conn.query(
+      'SELECT COUNT(*) AS n, COALESCE(SUM(`count`), 0) AS requests FROM public_audit_entries WHERE http_path = ?',
+      [flagPath],
+    );
     await conn.query('ANALYZE TABLE public_audit_entries');
     // InnoDB's own figures: pages of the clustered index (the rows) and of the secondary indexes.
     const [[size]] = await conn.query(
@@ -66,11 +73,21 @@ async function bufferMetrics(baseUrl) {
     .split('\n')
     .filter((l) => l.startsWith('vexil_http_request_duration_seconds_count{') && l.includes('operation="getEvaluatedFlag"'))
     .reduce((sum, l) => sum + Number(l.split(' ').pop()), 0);
-  return { depth: read('vexil_buffer_entries'), written: read('vexil_buffer_rows_written_total'), dropped: read('vexil_buffer_rows_dropped_total'), served };
+  return {
+    depth: read('vexil_buffer_entries'),
+    written: read('vexil_buffer_rows_written_total'),
+    dropped: read('vexil_buffer_rows_dropped_total'),
+    served,
+  };
 }
 
 async function runMode(dialect, mode, log) {
-  const vexil = await startVexil({ label: `public-audit-${dialect}-${mode.replace(/[^a-z0-9]/g, '-')}`, dialect, env: { VEXIL_PUBLIC_AUDIT: mode }, keepDatabase: true });
+  const vexil = await startVexil({
+    label: `public-audit-${dialect}-${mode.replace(/[^a-z0-9]/g, '-')}`,
+    dialect,
+    env: { VEXIL_PUBLIC_AUDIT: mode },
+    keepDatabase: true,
+  });
   try {
     const api = new Api(vexil.baseUrl, vexil.ownerToken);
     const { apiKey } = await setupScenarioOne(api);
@@ -79,7 +96,13 @@ async function runMode(dialect, mode, log) {
     await sleep(1500);
     const before = await tableStats(vexil.database);
     const m0 = await bufferMetrics(vexil.baseUrl);
-    const load = await runLoad({ serverPid: vexil.pid, url: vexil.baseUrl + flagPath, headers: { 'x-vexil-api-key': apiKey, ...contextHeaders }, duration, warmup: 0 });
+    const load = await runLoad({
+      serverPid: vexil.pid,
+      url: vexil.baseUrl + flagPath,
+      headers: { 'x-vexil-api-key': apiKey, ...contextHeaders },
+      duration,
+      warmup: 0,
+    });
     const m1 = await bufferMetrics(vexil.baseUrl);
     await sleep(200);
     const served = (await bufferMetrics(vexil.baseUrl)).served - m0.served;
@@ -109,7 +132,9 @@ async function runMode(dialect, mode, log) {
       drainMs,
       serverCpuUsPerReq: load.serverCpuUsPerReq,
     };
-    log(`${dialect} ${mode}: ${fmtInt(result.rps)} req/s, ${fmtInt(rows)} rows, ${fmtInt(bytes)} bytes, ${fmtInt(result.writtenPerSecond)} rows/s written while serving, dropped ${result.dropped}`);
+    log(
+      `${dialect} ${mode}: ${fmtInt(result.rps)} req/s, ${fmtInt(rows)} rows, ${fmtInt(bytes)} bytes, ${fmtInt(result.writtenPerSecond)} rows/s written while serving, dropped ${result.dropped}`,
+    );
     return result;
   } finally {
     await vexil.stop();
@@ -155,7 +180,7 @@ const lines = [
   '',
   '"est.": too few rows to measure pages; rows per million times the row size measured with `every` on the same database. In `aggregate` the rows depend on time, not on requests: one row per key, flag, status and minute, so a million requests served in 17 minutes (1,000 req/s) to one flag make 17 rows, and the run above (its rate, one flag) is one such case.',
   '',
-  'Details (requests answered, by the server\'s own count; statuses seen by autocannon; rows; requests counted by the rows; server CPU per request):',
+  "Details (requests answered, by the server's own count; statuses seen by autocannon; rows; requests counted by the rows; server CPU per request):",
   '',
   ...results.map(
     (r) =>

@@ -29,7 +29,16 @@ import { EVENT_LOOP_SECONDS, eventLoopScenario } from './scenarios/event-loop.mj
 import { evaluationScenarios } from './scenarios/evaluation.mjs';
 import { scaleScenario } from './scenarios/scale.mjs';
 import { WRITE_CLIENTS, writeCycle } from './scenarios/writes.mjs';
-import { liveDatabases, mainDialect, mysqlReachable, mysqlServerUrl, removeTempFiles, running, serverNodeVersion, startVexil } from './lib/server.mjs';
+import {
+  liveDatabases,
+  mainDialect,
+  mysqlReachable,
+  mysqlServerUrl,
+  removeTempFiles,
+  running,
+  serverNodeVersion,
+  startVexil,
+} from './lib/server.mjs';
 import { BENCH_DIR, DIST, NotAvailable, ROOT, fmtInt, fmtMs, settings } from './lib/util.mjs';
 
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((s) => s.trim())) : undefined;
@@ -40,7 +49,12 @@ const log = (line) => process.stderr.write(`${line}\n`);
 const dialect = mainDialect();
 const dbName = (d) => (d === 'mysql' ? 'MariaDB' : 'SQLite');
 const rows = [
-  { id: '1', scenario: 'GET /v1/flags/{key}, context header, 5 rules x 3 criteria + rollout', db: dbName(dialect), target: '>= 50 % of node:http req/s; p99 <= 5 ms' },
+  {
+    id: '1',
+    scenario: 'GET /v1/flags/{key}, context header, 5 rules x 3 criteria + rollout',
+    db: dbName(dialect),
+    target: '>= 50 % of node:http req/s; p99 <= 5 ms',
+  },
   { id: '2', scenario: 'GET /v1/flags, 200 flags, context header', db: dbName(dialect), target: '>= 50 % of node:http req/s' },
   { id: '3a', scenario: 'GET /v1/payload, If-None-Match -> 304', db: dbName(dialect), target: '>= 50 % of node:http req/s' },
   { id: '3b', scenario: 'GET /v1/payload -> 200, 1,000 flags (server key)', db: dbName(dialect), target: '>= 50 % of node:http req/s' },
@@ -49,11 +63,26 @@ const rows = [
   { id: '6s', scenario: `Write cycle with Idempotency-Key, ${WRITE_CLIENTS} clients (per request)`, db: 'SQLite', target: 'p99 <= 20 ms' },
   { id: '6m', scenario: `Write cycle with Idempotency-Key, ${WRITE_CLIENTS} clients (per request)`, db: 'MariaDB', target: 'p99 <= 20 ms' },
   { id: '7a', scenario: 'GET /audit-logs, page 1', db: dbName(dialect), target: 'p99 <= 10 ms' },
-  { id: '7b', scenario: `GET /audit-logs, page after ${fmtInt(settings.auditEntries)} entries (cursor)`, db: dbName(dialect), target: 'p99 <= 10 ms; within 2x of page 1' },
-  { id: '8a', scenario: `Scale: scenario 1 with ${fmtInt(settings.scaleFlags)} flags x 3 environments loaded`, db: dbName(dialect), target: 'req/s within 10 % of scenario 1' },
+  {
+    id: '7b',
+    scenario: `GET /audit-logs, page after ${fmtInt(settings.auditEntries)} entries (cursor)`,
+    db: dbName(dialect),
+    target: 'p99 <= 10 ms; within 2x of page 1',
+  },
+  {
+    id: '8a',
+    scenario: `Scale: scenario 1 with ${fmtInt(settings.scaleFlags)} flags x 3 environments loaded`,
+    db: dbName(dialect),
+    target: 'req/s within 10 % of scenario 1',
+  },
   { id: '8b', scenario: 'Scale: peak RSS of the server', db: dbName(dialect), target: '<= 250 MB' },
   { id: '8c', scenario: 'Scale: change published -> served by the public API', db: dbName(dialect), target: '<= 200 ms' },
-  { id: '9', scenario: `Event-loop delay, scenario 1 for ${EVENT_LOOP_SECONDS} s with 5 changes/s`, db: dbName(dialect), target: 'p99 <= 5 ms' },
+  {
+    id: '9',
+    scenario: `Event-loop delay, scenario 1 for ${EVENT_LOOP_SECONDS} s with 5 changes/s`,
+    db: dbName(dialect),
+    target: 'p99 <= 5 ms',
+  },
 ];
 const byId = new Map(rows.map((r) => [r.id, r]));
 const notes = [];
@@ -74,7 +103,9 @@ function markUnavailable(id, reason) {
 }
 
 function markError(id, error) {
-  const first = String(error?.stack ?? error).split('\n')[0].slice(0, 300);
+  const first = String(error?.stack ?? error)
+    .split('\n')[0]
+    .slice(0, 300);
   for (const rid of group(id)) {
     const row = byId.get(rid);
     if (row && !row.result) row.result = `error: ${first}`;
@@ -97,7 +128,9 @@ function fillHttp(row, m) {
     m['koa-router']
       ? `per core of server CPU: Vexil ${fmtInt(1e6 / m.vexil.serverCpuUsPerReq)} req/s, koa ${fmtInt(1e6 / m['koa-router'].serverCpuUsPerReq)} req/s (${Math.round((100 * m['koa-router'].serverCpuUsPerReq) / m.vexil.serverCpuUsPerReq)} %), node:http ${fmtInt(1e6 / m['node-http'].serverCpuUsPerReq)} req/s`
       : undefined,
-    m['koa-router'] ? `koa p50/p99 ${fmtMs(m['koa-router'].p50)}/${fmtMs(m['koa-router'].p99)} ms, node:http p50/p99 ${fmtMs(m['node-http'].p50)}/${fmtMs(m['node-http'].p99)} ms` : undefined,
+    m['koa-router']
+      ? `koa p50/p99 ${fmtMs(m['koa-router'].p50)}/${fmtMs(m['koa-router'].p99)} ms, node:http p50/p99 ${fmtMs(m['node-http'].p50)}/${fmtMs(m['node-http'].p99)} ms`
+      : undefined,
     m.vexil.warning ? `load: ${m.vexil.warning}` : undefined,
   ].filter(Boolean);
 }
@@ -117,7 +150,10 @@ function machine() {
   try {
     const head = fs.readFileSync(path.join(ROOT, '.git', 'HEAD'), 'utf8').trim();
     commit = head.startsWith('ref: ')
-      ? fs.readFileSync(path.join(ROOT, '.git', head.slice(5)), 'utf8').trim().slice(0, 12)
+      ? fs
+          .readFileSync(path.join(ROOT, '.git', head.slice(5)), 'utf8')
+          .trim()
+          .slice(0, 12)
       : head.slice(0, 12);
   } catch {
     // not a git checkout
@@ -129,7 +165,10 @@ function machine() {
     node: serverNodeVersion,
     os: `${os.type()} ${os.release()}`,
     date: new Date().toISOString(),
-    loadStart: os.loadavg().map((n) => n.toFixed(2)).join(' '),
+    loadStart: os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' '),
     commit,
   };
 }
@@ -213,7 +252,8 @@ async function runWrites() {
     log(`Scenario 6 (write cycle, ${dbName(d)})`);
     const row = byId.get(id);
     try {
-      if (d === 'mysql' && !(await mysqlReachable())) throw new NotAvailable(`no MySQL/MariaDB server at ${new URL(mysqlServerUrl()).host}`);
+      if (d === 'mysql' && !(await mysqlReachable()))
+        throw new NotAvailable(`no MySQL/MariaDB server at ${new URL(mysqlServerUrl()).host}`);
       await withServer(`writes-${d}`, { dialect: d }, async (vexil) => {
         const r = await writeCycle(vexil);
         row.rps = r.rps;
@@ -247,8 +287,12 @@ async function runAudit() {
       a.result = verdict(a.p99 <= 10);
       const within = b.p99 <= 2 * Math.max(a.p99, 1) && b.rps >= a.rps / 2;
       b.result = verdict(b.p99 <= 10 && within);
-      a.detail.push(`one connection: p50/p99 ${fmtMs(r.single.page1.p50)}/${fmtMs(r.single.page1.p99)} ms, ${fmtInt(r.single.page1.rps)} req/s`);
-      b.detail.push(`one connection: p50/p99 ${fmtMs(r.single.deep.p50)}/${fmtMs(r.single.deep.p99)} ms, ${fmtInt(r.single.deep.rps)} req/s`);
+      a.detail.push(
+        `one connection: p50/p99 ${fmtMs(r.single.page1.p50)}/${fmtMs(r.single.page1.p99)} ms, ${fmtInt(r.single.page1.rps)} req/s`,
+      );
+      b.detail.push(
+        `one connection: p50/p99 ${fmtMs(r.single.deep.p50)}/${fmtMs(r.single.deep.p99)} ms, ${fmtInt(r.single.deep.rps)} req/s`,
+      );
       b.detail.push(
         `deep page vs page 1: req/s ${(b.rps / a.rps).toFixed(2)}x, p99 ${fmtMs(b.p99)} vs ${fmtMs(a.p99)} ms; cursor reached through ${r.pages} API pages of 100 in ${r.walkSeconds.toFixed(1)} s`,
       );
@@ -273,7 +317,9 @@ async function runScale() {
       if (base) {
         a.koaRatio = undefined;
         a.result = verdict(a.rps >= 0.9 * base);
-        a.detail = [`${((a.rps / base - 1) * 100).toFixed(1)} % vs scenario 1 (${fmtInt(base)} req/s); server CPU ${fmtInt(r.load.serverCpuUsPerReq)} µs/request`];
+        a.detail = [
+          `${((a.rps / base - 1) * 100).toFixed(1)} % vs scenario 1 (${fmtInt(base)} req/s); server CPU ${fmtInt(r.load.serverCpuUsPerReq)} µs/request`,
+        ];
       } else {
         a.result = 'reported (scenario 1 not measured in this run)';
       }
@@ -335,13 +381,28 @@ function runSdk() {
     let err = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (err += d));
-    child.on('exit', (code) => resolve(code === 0 ? out.trim() : `not available: the SDK benchmark exited with ${code}\n\n${(err || out).trim().slice(-1500)}`));
+    child.on('exit', (code) =>
+      resolve(code === 0 ? out.trim() : `not available: the SDK benchmark exited with ${code}\n\n${(err || out).trim().slice(-1500)}`),
+    );
   });
 }
 
 // ---- output ---------------------------------------------------------------------------------------
 function table() {
-  const header = ['#', 'Scenario', 'DB', 'req/s', 'p50 ms', 'p99 ms', 'node:http req/s', 'koa req/s', 'vs node:http', 'vs koa', 'Target', 'Result'];
+  const header = [
+    '#',
+    'Scenario',
+    'DB',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'node:http req/s',
+    'koa req/s',
+    'vs node:http',
+    'vs koa',
+    'Target',
+    'Result',
+  ];
   const lines = [`| ${header.join(' | ')} |`, `|${header.map((_, i) => (i >= 3 && i <= 9 ? '---:' : '---')).join('|')}|`];
   for (const r of rows) {
     const rps = r.value ?? fmtInt(r.rps);
@@ -381,7 +442,9 @@ async function main() {
   }
   const m = machine();
   const started = Date.now();
-  log(`Vexil benchmarks: ${settings.connections} connections, ${settings.warmup} s warm-up + ${settings.duration} s measured per run; main database ${dbName(dialect)}`);
+  log(
+    `Vexil benchmarks: ${settings.connections} connections, ${settings.warmup} s warm-up + ${settings.duration} s measured per run; main database ${dbName(dialect)}`,
+  );
   await runEvaluation();
   await runEngine();
   await runWrites();
@@ -389,7 +452,10 @@ async function main() {
   await runScale();
   await runEventLoop();
   const sdk = await runSdk();
-  m.loadEnd = os.loadavg().map((n) => n.toFixed(2)).join(' ');
+  m.loadEnd = os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
   const minutes = ((Date.now() - started) / 60000).toFixed(1);
 
   const md = [

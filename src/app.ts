@@ -47,11 +47,7 @@ export function createApp(c: Composition): Koa {
   const publicApi = buildApiRouter({
     document: c.documents.public,
     handlers: c.publicHandlers,
-    beforeValidation: [
-      ...c.publicStages.beforeAuthentication,
-      authenticatePublic(c.keyCache),
-      ...c.publicStages.afterAuthentication,
-    ],
+    beforeValidation: [...c.publicStages.beforeAuthentication, authenticatePublic(c.keyCache), ...c.publicStages.afterAuthentication],
     aroundHandler: traceHandler,
     buildRequest: publicRequest,
     maxBodyBytes: config.maxBodyBytes,

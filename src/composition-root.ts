@@ -138,9 +138,17 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
   await keyCache.refreshIfChanged();
   const auditBacklog = new AuditBacklog(logger);
   const auditWriter = new AuditWriter(clock, auditBacklog);
-  metrics.addBuffer('management_audit', { depth: () => auditBacklog.size, written: () => auditBacklog.writtenTotal, dropped: () => auditBacklog.droppedTotal });
+  metrics.addBuffer('management_audit', {
+    depth: () => auditBacklog.size,
+    written: () => auditBacklog.writtenTotal,
+    dropped: () => auditBacklog.droppedTotal,
+  });
   const publicAudit = new PublicAuditBuffer(knex, clock, logger, config.publicAudit);
-  metrics.addBuffer('public_audit', { depth: () => publicAudit.size, written: () => publicAudit.writtenTotal, dropped: () => publicAudit.droppedTotal });
+  metrics.addBuffer('public_audit', {
+    depth: () => publicAudit.size,
+    written: () => publicAudit.writtenTotal,
+    dropped: () => publicAudit.droppedTotal,
+  });
   const consoleSessions = buildConsoleSessionService(core);
   const readiness: ReadinessState = { shuttingDown: false, snapshotsLoaded: () => false };
   const deps: FeatureDeps = { ...core, documents, keyCache, auditWriter, consoleSessions, readiness, metrics };

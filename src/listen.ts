@@ -8,7 +8,8 @@ export function listen(server: Server, port: number, host: string, setting = 'PO
       server.off('listening', onListening);
       const where = `${host}:${port}`;
       if (error.code === 'EADDRINUSE') reject(new StartupError(`port ${port} is already in use (${where}); set ${setting} to a free port`));
-      else if (error.code === 'EACCES') reject(new StartupError(`no permission to listen on ${where}; set ${setting} to a port above 1023`));
+      else if (error.code === 'EACCES')
+        reject(new StartupError(`no permission to listen on ${where}; set ${setting} to a port above 1023`));
       else if (error.code === 'EADDRNOTAVAIL') reject(new StartupError(`HOST ${host} is not an address of this machine`));
       else reject(error);
     };

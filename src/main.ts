@@ -57,7 +57,10 @@ async function main(): Promise<void> {
   const redis = config.redisUrl ? 'configured' : 'not configured';
   const metricsPort = config.metrics.port ?? config.port;
   const tracing = composition.tracing ? 'exporting' : 'off';
-  logger.info({ port: config.port, host: config.host, database: composition.core.dialect, redis, metricsPort, tracing }, 'Vexil is listening');
+  logger.info(
+    { port: config.port, host: config.host, database: composition.core.dialect, redis, metricsPort, tracing },
+    'Vexil is listening',
+  );
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

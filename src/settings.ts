@@ -60,6 +60,7 @@ export function urlSetting(env: Env, name: string, schemes: readonly string[]): 
 export function textSetting(env: Env, name: string, fallback: string): string {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  if (!/^[\x21-\x7e]{1,100}$/.test(raw)) throw new SettingError(`${name} must be 1 to 100 printable characters without spaces, got "${raw}"`);
+  if (!/^[\x21-\x7e]{1,100}$/.test(raw))
+    throw new SettingError(`${name} must be 1 to 100 printable characters without spaces, got "${raw}"`);
   return raw;
 }

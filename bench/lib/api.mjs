@@ -68,7 +68,8 @@ export async function expectStatus(api, what, method, path, options, expected = 
     throw new NotAvailable(`${what}: ${error.message}`);
   }
   if (!expected.includes(res.status)) {
-    const message = typeof res.body === 'object' ? (res.body.message ?? JSON.stringify(res.body).slice(0, 200)) : String(res.text).slice(0, 200);
+    const message =
+      typeof res.body === 'object' ? (res.body.message ?? JSON.stringify(res.body).slice(0, 200)) : String(res.text).slice(0, 200);
     throw new NotAvailable(`${what}: ${method} ${path.split('?')[0]} -> ${res.status} ${message}`);
   }
   return res;

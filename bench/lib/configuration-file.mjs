@@ -6,7 +6,14 @@ export function generatedConfiguration(projectKey, count, { serving = false } = 
   return {
     version: 1,
     project: { key: projectKey, name: 'Bench', description: '' },
-    environments: ['staging', 'production'].map((key) => ({ key, name: key, description: null, color: '#808080', comments_required: false, confirmation_required: false })),
+    environments: ['staging', 'production'].map((key) => ({
+      key,
+      name: key,
+      description: null,
+      color: '#808080',
+      comments_required: false,
+      confirmation_required: false,
+    })),
     segments: [],
     flags: Array.from({ length: count }, (_, i) => ({
       key: `flag-${String(i).padStart(5, '0')}`,
@@ -25,7 +32,16 @@ export function generatedConfiguration(projectKey, count, { serving = false } = 
             production: {
               value: 'false',
               comment: null,
-              rules: i % 2 === 0 ? [] : [{ description: 'Staff', value: 'true', criteria: [{ selector: 'attribute', sub_selector: 'email', comparer: 'endswith', values: ['@example.com'] }] }],
+              rules:
+                i % 2 === 0
+                  ? []
+                  : [
+                      {
+                        description: 'Staff',
+                        value: 'true',
+                        criteria: [{ selector: 'attribute', sub_selector: 'email', comparer: 'endswith', values: ['@example.com'] }],
+                      },
+                    ],
               rollout: null,
             },
           }

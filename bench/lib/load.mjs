@@ -3,7 +3,16 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { BENCH_DIR, ROOT, settings } from './util.mjs';
 
-export function runLoad({ serverPid, url, method = 'GET', headers = {}, body, connections = settings.connections, duration = settings.duration, warmup = settings.warmup }) {
+export function runLoad({
+  serverPid,
+  url,
+  method = 'GET',
+  headers = {},
+  body,
+  connections = settings.connections,
+  duration = settings.duration,
+  warmup = settings.warmup,
+}) {
   const options = JSON.stringify({ serverPid, url, method, headers, body, connections, duration, warmup });
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(BENCH_DIR, 'workers', 'autocannon.mjs'), options], {
@@ -29,7 +38,10 @@ export function runLoad({ serverPid, url, method = 'GET', headers = {}, body, co
 export function runSequential({ url, headers = {}, duration, warmup = 1 }) {
   const options = JSON.stringify({ url, headers, duration, warmup });
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(BENCH_DIR, 'workers', 'sequential.mjs'), options], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(BENCH_DIR, 'workers', 'sequential.mjs'), options], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));

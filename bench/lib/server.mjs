@@ -159,10 +159,12 @@ function handle(child, baseUrl, port, logFile, onStop) {
   running.add(child);
   child.once('exit', () => running.delete(child));
   let exited = child.exitCode !== null;
-  const exit = new Promise((resolve) => child.once('exit', () => {
-    exited = true;
-    resolve();
-  }));
+  const exit = new Promise((resolve) =>
+    child.once('exit', () => {
+      exited = true;
+      resolve();
+    }),
+  );
   return {
     pid: child.pid,
     baseUrl,

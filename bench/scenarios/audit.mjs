@@ -109,7 +109,12 @@ export async function auditScenario(vexil, log) {
     ['page1', '/management/v1/audit-logs'],
     ['deep', `/management/v1/audit-logs?cursor=${encodeURIComponent(cursor)}`],
   ]) {
-    single[name] = await runSequential({ url: vexil.baseUrl + path, headers: auth, warmup: 1, duration: Math.max(2, Math.round(settings.duration / 2)) });
+    single[name] = await runSequential({
+      url: vexil.baseUrl + path,
+      headers: auth,
+      warmup: 1,
+      duration: Math.max(2, Math.round(settings.duration / 2)),
+    });
   }
   return { page1, deep, single, walkSeconds, pages: Math.ceil(skip / 100) };
 }

@@ -4,15 +4,7 @@
  */
 import { Api } from '../lib/api.mjs';
 import { measureHttp } from '../lib/measure.mjs';
-import {
-  benchContext,
-  createProject,
-  environmentKey,
-  manyFlags,
-  ofrepContext,
-  scenarioOneFlag,
-  waitForPublic,
-} from '../lib/setup.mjs';
+import { benchContext, createProject, environmentKey, manyFlags, ofrepContext, scenarioOneFlag, waitForPublic } from '../lib/setup.mjs';
 import { NotAvailable } from '../lib/util.mjs';
 
 export const SCENARIO_FLAG = 'checkout-redesign';
@@ -44,7 +36,8 @@ async function settle(api, apiKey, count) {
     30_000,
   );
   if (res.status !== 200) throw new NotAvailable(`GET /v1/payload -> ${res.status}`);
-  if ((res.body?.data?.config?.flags?.length ?? 0) < count) throw new NotAvailable(`payload shows ${res.body?.data?.config?.flags?.length} of ${count} flags`);
+  if ((res.body?.data?.config?.flags?.length ?? 0) < count)
+    throw new NotAvailable(`payload shows ${res.body?.data?.config?.flags?.length} of ${count} flags`);
 }
 
 /**

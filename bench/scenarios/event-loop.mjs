@@ -17,8 +17,18 @@ const CHANGES_PER_SECOND = 5;
 
 async function lag(baseUrl) {
   const text = await (await fetch(`${baseUrl}/metrics`)).text();
-  const read = (name) => Number(text.split('\n').find((l) => l.startsWith(`${name} `))?.split(' ')[1]);
-  return { p99: read('vexil_nodejs_eventloop_lag_p99_seconds'), max: read('vexil_nodejs_eventloop_lag_max_seconds'), mean: read('vexil_nodejs_eventloop_lag_mean_seconds') };
+  const read = (name) =>
+    Number(
+      text
+        .split('\n')
+        .find((l) => l.startsWith(`${name} `))
+        ?.split(' ')[1],
+    );
+  return {
+    p99: read('vexil_nodejs_eventloop_lag_p99_seconds'),
+    max: read('vexil_nodejs_eventloop_lag_max_seconds'),
+    mean: read('vexil_nodejs_eventloop_lag_mean_seconds'),
+  };
 }
 
 export async function eventLoopScenario(vexil) {

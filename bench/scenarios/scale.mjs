@@ -37,31 +37,86 @@ export async function seedFlags(vexil, count) {
       const flagUlid = newId('flag');
       const key = `scale-${String(i).padStart(5, '0')}`;
       flags.push({
-        ulid: flagUlid, project_ulid: project.ulid, key, name: `Scale flag ${i}`, type: 'boolean', description: null,
-        permanent: false, include_in_mobile: true, include_in_client: true, created_at: now, updated_at: now,
+        ulid: flagUlid,
+        project_ulid: project.ulid,
+        key,
+        name: `Scale flag ${i}`,
+        type: 'boolean',
+        description: null,
+        permanent: false,
+        include_in_mobile: true,
+        include_in_client: true,
+        created_at: now,
+        updated_at: now,
       });
       const on = newId('flagValue');
       const off = newId('flagValue');
       values.push(
-        { ulid: on, flag_ulid: flagUlid, display: 'true', display_digest: digest('true'), is_default: false, created_at: now, updated_at: now },
-        { ulid: off, flag_ulid: flagUlid, display: 'false', display_digest: digest('false'), is_default: true, created_at: now, updated_at: now },
+        {
+          ulid: on,
+          flag_ulid: flagUlid,
+          display: 'true',
+          display_digest: digest('true'),
+          is_default: false,
+          created_at: now,
+          updated_at: now,
+        },
+        {
+          ulid: off,
+          flag_ulid: flagUlid,
+          display: 'false',
+          display_digest: digest('false'),
+          is_default: true,
+          created_at: now,
+          updated_at: now,
+        },
       );
       for (const env of envs) {
         const targetUlid = newId('target');
         targets.push({
-          ulid: targetUlid, flag_ulid: flagUlid, environment_ulid: env.ulid, value_ulid: on, status: 'published',
-          comment: null, scheduled_at: null, published_at: now, rollout_percentage: null, rollout_mode: null,
-          rollout_status: null, rollout_step_started_at: null, created_at: now, updated_at: now,
+          ulid: targetUlid,
+          flag_ulid: flagUlid,
+          environment_ulid: env.ulid,
+          value_ulid: on,
+          status: 'published',
+          comment: null,
+          scheduled_at: null,
+          published_at: now,
+          rollout_percentage: null,
+          rollout_mode: null,
+          rollout_status: null,
+          rollout_step_started_at: null,
+          created_at: now,
+          updated_at: now,
         });
         const ruleUlid = newId('rule');
-        rules.push({ ulid: ruleUlid, target_ulid: targetUlid, value_ulid: off, description: 'Netherlands off', position: 1, created_at: now, updated_at: now });
+        rules.push({
+          ulid: ruleUlid,
+          target_ulid: targetUlid,
+          value_ulid: off,
+          description: 'Netherlands off',
+          position: 1,
+          created_at: now,
+          updated_at: now,
+        });
         criteria.push({
-          ulid: newId('criterion'), rule_ulid: ruleUlid, selector: 'attribute', sub_selector: 'country', comparer: 'equal',
-          position: 1, values: JSON.stringify(['NL']),
+          ulid: newId('criterion'),
+          rule_ulid: ruleUlid,
+          selector: 'attribute',
+          sub_selector: 'country',
+          comparer: 'equal',
+          position: 1,
+          values: JSON.stringify(['NL']),
         });
       }
     }
-    for (const [table, rows] of [['flags', flags], ['flag_values', values], ['targets', targets], ['rules', rules], ['criteria', criteria]]) {
+    for (const [table, rows] of [
+      ['flags', flags],
+      ['flag_values', values],
+      ['targets', targets],
+      ['rules', rules],
+      ['criteria', criteria],
+    ]) {
       await batchInsert(knex, dialect, table, rows);
     }
     await knex('environments').where('project_ulid', project.ulid).increment('revision', 1);
@@ -163,7 +218,9 @@ export async function scaleScenario(vexil, log) {
   await scenarioOneFlag(api, PROJECT, 'production', SCENARIO_FLAG);
   const t0 = Date.now();
   const seeded = await seedFlags(vexil, settings.scaleFlags);
-  log(`  seeded ${settings.scaleFlags} flags x ${ENVS.length} environments (${seeded.rows} rows) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  log(
+    `  seeded ${settings.scaleFlags} flags x ${ENVS.length} environments (${seeded.rows} rows) in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+  );
   const t1 = Date.now();
   for (const env of ENVS) {
     const res = await waitForPublic(

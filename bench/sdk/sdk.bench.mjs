@@ -169,7 +169,9 @@ const vexilRate = result.get(contenders[0].name).wall;
 const unleashRate = result.get(contenders[2].name).wall;
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
 console.log(`SDK evaluations per second, scenario-1 flag (5 rules x 3 criteria + 50 % rollout), ${USERS} users`);
-console.log(`Node ${process.version}, ${cpus()[0]?.model ?? 'unknown CPU'}, one core; median of ${ROUNDS} rounds, ${SECONDS} s per contender`);
+console.log(
+  `Node ${process.version}, ${cpus()[0]?.model ?? 'unknown CPU'}, one core; median of ${ROUNDS} rounds, ${SECONDS} s per contender`,
+);
 console.log('');
 console.log('| Contender | evaluations/s (wall) | evaluations/s (CPU) | vs unleash-client |');
 console.log('|---|---:|---:|---:|');
@@ -178,8 +180,12 @@ for (const c of contenders) {
   console.log(`| ${c.name} | ${fmt(rate.wall)} | ${fmt(rate.cpu)} | ${(rate.wall / unleashRate).toFixed(2)}x |`);
 }
 console.log('');
-console.log(`Ratio @vexil/sdk / unleash-client: ${(vexilRate / unleashRate).toFixed(2)}x (target: at least 2x) -> ${vexilRate >= 2 * unleashRate ? 'met' : 'NOT met'}`);
-console.log(`Sanity: ${vexilOn}/${USERS} users on with Vexil, ${unleashOn}/${USERS} with unleash-client; requests made by unleash-client: ${unleashRequests}`);
+console.log(
+  `Ratio @vexil/sdk / unleash-client: ${(vexilRate / unleashRate).toFixed(2)}x (target: at least 2x) -> ${vexilRate >= 2 * unleashRate ? 'met' : 'NOT met'}`,
+);
+console.log(
+  `Sanity: ${vexilOn}/${USERS} users on with Vexil, ${unleashOn}/${USERS} with unleash-client; requests made by unleash-client: ${unleashRequests}`,
+);
 if (blackhole === -1) console.log('');
 
 await vexilCounting.close();

@@ -35,4 +35,13 @@ const elapsed = (Date.now() - started) / 1000;
 agent.destroy();
 latencies.sort((a, b) => a - b);
 const pct = (p) => latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)];
-process.stdout.write(JSON.stringify({ total: latencies.length, rps: latencies.length / elapsed, p50: pct(50), p99: pct(99), max: latencies[latencies.length - 1], statusCodes: statuses }) + '\n');
+process.stdout.write(
+  JSON.stringify({
+    total: latencies.length,
+    rps: latencies.length / elapsed,
+    p50: pct(50),
+    p99: pct(99),
+    max: latencies[latencies.length - 1],
+    statusCodes: statuses,
+  }) + '\n',
+);

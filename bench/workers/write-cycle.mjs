@@ -26,24 +26,21 @@ function call(method, path, body) {
   }
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const req = http.request(
-      { host: base.hostname, port: base.port, method, path: `/management/v1${path}`, headers, agent },
-      (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => {
-          const ms = Number(process.hrtime.bigint() - started) / 1e6;
-          const text = Buffer.concat(chunks).toString('utf8');
-          let json;
-          try {
-            json = JSON.parse(text);
-          } catch {
-            json = undefined;
-          }
-          resolve({ status: res.statusCode, json, text, ms });
-        });
-      },
-    );
+    const req = http.request({ host: base.hostname, port: base.port, method, path: `/management/v1${path}`, headers, agent }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = undefined;
+        }
+        resolve({ status: res.statusCode, json, text, ms });
+      });
+    });
     req.on('error', reject);
     req.end(payload);
   });

@@ -46,7 +46,12 @@ export function compactValue(value: unknown, width = compactWidth): string {
   if (value === undefined || value === null) return 'null';
   if (typeof value === 'string') return compactString(value, width);
   if (Array.isArray(value)) {
-    return compactItems('[', ']', value.map((item) => (w: number) => compactValue(item, w)), width);
+    return compactItems(
+      '[',
+      ']',
+      value.map((item) => (w: number) => compactValue(item, w)),
+      width,
+    );
   }
   if (typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);

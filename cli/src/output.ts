@@ -41,7 +41,11 @@ function cell(value: unknown): string {
 export function printTable(out: Output, columns: string[], rows: unknown[][]): void {
   const text = rows.map((row) => row.map(cell));
   const widths = columns.map((c, i) => Math.max(c.length, ...text.map((r) => (r[i] ?? '').length)));
-  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => v.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   out.write(bold(out, line(columns.map((c) => c.toUpperCase()))) + '\n');
   for (const row of text) out.write(line(row) + '\n');
   if (rows.length === 0) out.write('(none)\n');

@@ -56,7 +56,8 @@ function ruleDetails(before: ConfigurationRule[], after: ConfigurationRule[]): D
       if (was.description !== now.description) {
         lines.push({ sign: '~', text: `${label} description: ${arrow(compactValue(was.description), compactValue(now.description))}` });
       }
-      if (was.value !== now.value) lines.push({ sign: '~', text: `${label} value: ${arrow(compactValue(was.value), compactValue(now.value))}` });
+      if (was.value !== now.value)
+        lines.push({ sign: '~', text: `${label} value: ${arrow(compactValue(was.value), compactValue(now.value))}` });
       if (criteriaKey(was) !== criteriaKey(now)) {
         lines.push({ sign: '~', text: `${label} criteria: ${arrow(describeCriteria(was), describeCriteria(now))}` });
       }
@@ -84,7 +85,8 @@ function servingDetails(change: ConfigurationChange): DetailLine[] {
     ];
   }
   const lines: DetailLine[] = [];
-  if (before.value !== after.value) lines.push({ sign: '~', text: `value: ${arrow(compactValue(before.value), compactValue(after.value))}` });
+  if (before.value !== after.value)
+    lines.push({ sign: '~', text: `value: ${arrow(compactValue(before.value), compactValue(after.value))}` });
   lines.push(...ruleDetails(before.rules, after.rules));
   const rollout = [describeRollout(before.rollout), describeRollout(after.rollout)] as const;
   if (rollout[0] !== rollout[1]) lines.push({ sign: '~', text: `rollout: ${arrow(...rollout)}` });

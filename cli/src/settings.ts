@@ -57,7 +57,10 @@ export function resolveConnection(options: { url?: string; token?: string }, env
   const token = options.token ?? env.VEXIL_TOKEN ?? stored.token;
   if (!url) throw new CliError('No Vexil URL: run `vexil login`, or set VEXIL_URL or --url.');
   if (!token) throw new CliError('No token: run `vexil login`, or set VEXIL_TOKEN or --token.');
-  return { url: checkUrl(url, options.url !== undefined ? '--url' : env.VEXIL_URL !== undefined ? 'VEXIL_URL' : `The URL in ${configPath(env)}`), token };
+  return {
+    url: checkUrl(url, options.url !== undefined ? '--url' : env.VEXIL_URL !== undefined ? 'VEXIL_URL' : `The URL in ${configPath(env)}`),
+    token,
+  };
 }
 
 /** Writes the login file with mode 0600 (its folder 0700), replacing any earlier one. */
@@ -65,7 +68,11 @@ export function saveConnection(connection: Connection & { project?: string }, en
   const file = configPath(env);
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const temporary = `${file}.${process.pid}.tmp`;
-  const stored: StoredConfig = { url: connection.url, token: connection.token, ...(connection.project ? { project: connection.project } : {}) };
+  const stored: StoredConfig = {
+    url: connection.url,
+    token: connection.token,
+    ...(connection.project ? { project: connection.project } : {}),
+  };
   fs.writeFileSync(temporary, JSON.stringify(stored, null, 2) + '\n', { mode: 0o600 });
   fs.renameSync(temporary, file);
   fs.chmodSync(file, 0o600);

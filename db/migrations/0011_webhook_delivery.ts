@@ -35,7 +35,9 @@ export async function up(knex: Knex): Promise<void> {
   for (const { ulid } of webhooks) {
     const events = (await knex('webhook_events').where('webhook_ulid', ulid).orderBy('ulid').select('ulid')) as Array<{ ulid: string }>;
     for (const [index, event] of events.entries()) {
-      await knex('webhook_events').where('ulid', event.ulid).update({ sequence: index + 1 });
+      await knex('webhook_events')
+        .where('ulid', event.ulid)
+        .update({ sequence: index + 1 });
     }
     await knex('webhooks').where('ulid', ulid).update({ last_sequence: events.length });
   }

@@ -36,13 +36,10 @@ export async function up(knex: Knex): Promise<void> {
   for (const fk of foreignKeys) {
     const columns = fk.columns.map(() => '??').join(', ');
     const referenced = fk.referencedColumns.map(() => '??').join(', ');
-    await knex.raw(`ALTER TABLE ?? ADD CONSTRAINT ?? FOREIGN KEY (${columns}) REFERENCES ?? (${referenced}) ON DELETE ${rule(fk.onDelete)} ON UPDATE ${rule(fk.onUpdate)}`, [
-      fk.table,
-      fk.name,
-      ...fk.columns,
-      fk.referencedTable,
-      ...fk.referencedColumns,
-    ]);
+    await knex.raw(
+      `ALTER TABLE ?? ADD CONSTRAINT ?? FOREIGN KEY (${columns}) REFERENCES ?? (${referenced}) ON DELETE ${rule(fk.onDelete)} ON UPDATE ${rule(fk.onUpdate)}`,
+      [fk.table, fk.name, ...fk.columns, fk.referencedTable, ...fk.referencedColumns],
+    );
   }
 }
 
@@ -64,7 +61,15 @@ async function readForeignKeys(knex: Knex): Promise<ForeignKey[]> {
     const id = `${row.tbl}.${row.name}`;
     let fk = byName.get(id);
     if (!fk) {
-      fk = { name: row.name, table: row.tbl, columns: [], referencedTable: row.rtbl, referencedColumns: [], onDelete: row.onDelete, onUpdate: row.onUpdate };
+      fk = {
+        name: row.name,
+        table: row.tbl,
+        columns: [],
+        referencedTable: row.rtbl,
+        referencedColumns: [],
+        onDelete: row.onDelete,
+        onUpdate: row.onUpdate,
+      };
       byName.set(id, fk);
     }
     fk.columns.push(row.col);

@@ -5,14 +5,7 @@
 import { Emitter } from './emitter.js';
 import { apiUrl, httpError, networkError, PayloadSync, type SyncSettings } from './sync.js';
 import { UsageReporter, type UsageBody, type UsageStats } from './usage.js';
-import {
-  VexilError,
-  type ClientEvents,
-  type ClientStatus,
-  type CommonOptions,
-  type Context,
-  type Logger,
-} from './types.js';
+import { VexilError, type ClientEvents, type ClientStatus, type CommonOptions, type Context, type Logger } from './types.js';
 
 /** CommonOptions with the key and URL optional (a server client may run offline from a bootstrap). */
 export type BaseOptions = Omit<CommonOptions, 'apiKey' | 'baseUrl'> & { readonly apiKey?: string; readonly baseUrl?: string };
@@ -74,8 +67,10 @@ export abstract class BaseClient extends Emitter<ClientEvents> {
         failed: (error) => this.markFailed(error),
       });
       if (options.usage !== false) {
-        this.usage = new UsageReporter((key, body) => this.sendUsage(key, body), options.usage ?? {}, (error) =>
-          this.reportError(networkError('POST /v1/flags/{key}/usage', error)),
+        this.usage = new UsageReporter(
+          (key, body) => this.sendUsage(key, body),
+          options.usage ?? {},
+          (error) => this.reportError(networkError('POST /v1/flags/{key}/usage', error)),
         );
       }
     }

@@ -148,7 +148,9 @@ export class VexilClientSideClient extends BaseClient {
       if (record.v !== 1 || record.context !== this.contextText || this.payload !== null) return;
       this.applyPayload(record.payload, null, 'storage');
     } catch (error) {
-      this.reportError(new VexilError('STORAGE', `Stored values could not be read: ${error instanceof Error ? error.message : String(error)}`));
+      this.reportError(
+        new VexilError('STORAGE', `Stored values could not be read: ${error instanceof Error ? error.message : String(error)}`),
+      );
     } finally {
       if (timer !== undefined) clearTimeout(timer);
     }
@@ -182,7 +184,9 @@ export class VexilClientSideClient extends BaseClient {
     const record: StoredRecord = { v: 1, context: this.contextText, payload: { ...payload, etag: this.etag ?? payload.etag } };
     try {
       void Promise.resolve(storage.setItem(this.storageKey, JSON.stringify(record))).catch((error: unknown) =>
-        this.reportError(new VexilError('STORAGE', `Values could not be stored: ${error instanceof Error ? error.message : String(error)}`)),
+        this.reportError(
+          new VexilError('STORAGE', `Values could not be stored: ${error instanceof Error ? error.message : String(error)}`),
+        ),
       );
     } catch (error) {
       this.reportError(new VexilError('STORAGE', `Values could not be stored: ${error instanceof Error ? error.message : String(error)}`));
@@ -283,7 +287,8 @@ export class VexilClientSideClient extends BaseClient {
   private details<T>(key: string, type: FlagType, defaultValue: T): EvaluationDetails<T> {
     const f = this.lookup(key, type);
     const revision = this.revision;
-    if (typeof f === 'string') return errorDetails(key, defaultValue, f, type, revision, this.flags?.get(key)?.type, this.lastError?.message);
+    if (typeof f === 'string')
+      return errorDetails(key, defaultValue, f, type, revision, this.flags?.get(key)?.type, this.lastError?.message);
     return { key, value: f.value as T, resolvedBy: f.resolved_by, reason: reasonFor(f.resolved_by), flagType: f.type, revision };
   }
 

@@ -126,7 +126,14 @@ export class VexilServerClient extends BaseClient {
       void read(path)
         .then((text) => this.useBootstrap(JSON.parse(text) as unknown, `file ${path}`))
         .catch((cause: unknown) =>
-          this.reportError(new VexilError('BOOTSTRAP', `Bootstrap file ${path} could not be read: ${cause instanceof Error ? cause.message : String(cause)}`, undefined, { cause })),
+          this.reportError(
+            new VexilError(
+              'BOOTSTRAP',
+              `Bootstrap file ${path} could not be read: ${cause instanceof Error ? cause.message : String(cause)}`,
+              undefined,
+              { cause },
+            ),
+          ),
         )
         .finally(() => this.startSync());
       return;
@@ -307,7 +314,13 @@ export class VexilServerClient extends BaseClient {
   clientPayload(context: SdkContext | null | undefined, platform: 'mobile' | 'client' = 'client'): ClientPayload | null {
     const payload = this.payload;
     if (payload === null) return null;
-    const flags = this.allFlags(context, platform).map((o) => ({ key: o.key, name: o.name, type: o.type, value: o.value, resolved_by: o.resolved_by }));
+    const flags = this.allFlags(context, platform).map((o) => ({
+      key: o.key,
+      name: o.name,
+      type: o.type,
+      value: o.value,
+      resolved_by: o.resolved_by,
+    }));
     return { kind: 'client', etag: '', revision: payload.revision, environment: payload.environment, flags };
   }
 }
@@ -316,4 +329,3 @@ export class VexilServerClient extends BaseClient {
 export function createServerClient(options: ServerClientOptions): VexilServerClient {
   return new VexilServerClient(options);
 }
-

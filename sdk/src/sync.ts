@@ -173,7 +173,9 @@ export class PayloadSync {
   private async fetchOnce(gen: number): Promise<boolean> {
     const controller = new AbortController();
     this.fetchController = controller;
-    const timer = unref(setTimeout(() => controller.abort(new VexilError('NETWORK', 'GET /v1/payload: timed out.')), this.settings.requestTimeoutMs));
+    const timer = unref(
+      setTimeout(() => controller.abort(new VexilError('NETWORK', 'GET /v1/payload: timed out.')), this.settings.requestTimeoutMs),
+    );
     try {
       const headers: Record<string, string> = {
         ...this.hooks.headers(),
@@ -284,7 +286,8 @@ export class PayloadSync {
       if (idleTimer !== undefined) clearTimeout(idleTimer);
       idleTimer = unref(
         setTimeout(
-          () => controller.abort(new VexilError('NETWORK', `GET /v1/stream: nothing received for ${this.settings.streamIdleTimeoutMs} ms.`)),
+          () =>
+            controller.abort(new VexilError('NETWORK', `GET /v1/stream: nothing received for ${this.settings.streamIdleTimeoutMs} ms.`)),
           this.settings.streamIdleTimeoutMs,
         ),
       );

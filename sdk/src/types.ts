@@ -2,13 +2,7 @@
  * Public types of the Vexil SDK. The payload shapes follow specs/public.yaml (GET /v1/payload);
  * the evaluation types come from the server's own engine module (src/engine), imported, not copied.
  */
-import type {
-  Context,
-  EnvironmentConfig,
-  FlagType,
-  JsonValue,
-  ResolvedBy,
-} from '../../src/engine/index.js';
+import type { Context, EnvironmentConfig, FlagType, JsonValue, ResolvedBy } from '../../src/engine/index.js';
 
 export type {
   Context,

@@ -39,7 +39,12 @@ describe('values evaluated for one context', () => {
     expect(JSON.parse(request.headers['x-vexil-context'] as string)).toEqual(gold);
     expect(c.boolean('new-checkout', false)).toBe(true);
     expect(c.booleanDetails('new-checkout', false)).toEqual({
-      key: 'new-checkout', value: true, resolvedBy: 'rule', reason: 'TARGETING_MATCH', flagType: 'boolean', revision: 1,
+      key: 'new-checkout',
+      value: true,
+      resolvedBy: 'rule',
+      reason: 'TARGETING_MATCH',
+      flagType: 'boolean',
+      revision: 1,
     });
     expect(c.numberDetails('max-items', 0)).toMatchObject({ value: 50, resolvedBy: 'rollout', reason: 'SPLIT' });
     expect(c.stringDetails('banner', '')).toMatchObject({ value: 'Welcome', resolvedBy: 'default', reason: 'DEFAULT' });
@@ -76,13 +81,17 @@ describe('values evaluated for one context', () => {
     const f = await fake();
     const c = client(f.baseUrl, { declaredDefaults: [{ key: 'orphan', type: 'string', value: 'declared' }] });
     await c.ready();
-    expect(JSON.parse(f.requests[0]!.headers['x-vexil-default-value'] as string)).toEqual([{ key: 'orphan', type: 'string', value: 'declared' }]);
+    expect(JSON.parse(f.requests[0]!.headers['x-vexil-default-value'] as string)).toEqual([
+      { key: 'orphan', type: 'string', value: 'declared' },
+    ]);
     expect(c.stringDetails('orphan', 'd')).toMatchObject({ value: 'declared', resolvedBy: 'default', reason: 'DEFAULT' });
   });
 
   it('an invalid context is refused at construction and by setContext', async () => {
     const f = await fake();
-    expect(() => new VexilClientSideClient({ baseUrl: f.baseUrl, apiKey: CLIENT_KEY, context: { type: '', identifier: 'x' } })).toThrow(TypeError);
+    expect(() => new VexilClientSideClient({ baseUrl: f.baseUrl, apiKey: CLIENT_KEY, context: { type: '', identifier: 'x' } })).toThrow(
+      TypeError,
+    );
     const c = client(f.baseUrl);
     await expect(c.setContext({ type: 'user' } as never)).rejects.toThrow(TypeError);
   });
@@ -138,7 +147,12 @@ describe('context changes', () => {
       setTimeout(() => {
         const flags = [{ key: 'new-checkout', name: 'N', type: 'boolean', value: false, resolved_by: 'target' }];
         res.writeHead(200, { 'content-type': 'application/json', etag: '"late"' });
-        res.end(JSON.stringify({ status: 'success', data: { kind: 'client', etag: '"late"', revision: 1, environment: { ulid: 'e', key: 'k' }, flags } }));
+        res.end(
+          JSON.stringify({
+            status: 'success',
+            data: { kind: 'client', etag: '"late"', revision: 1, environment: { ulid: 'e', key: 'k' }, flags },
+          }),
+        );
       }, 150);
       return true;
     };
@@ -235,7 +249,13 @@ describe('storage', () => {
     f.hangPayload = true;
     const c = client(f.baseUrl, {
       context: gold,
-      bootstrap: { kind: 'client', etag: '', revision: 0, environment: { ulid: 'e', key: 'k' }, flags: [{ key: 'new-checkout', name: 'N', type: 'boolean', value: true, resolved_by: 'rule' }] },
+      bootstrap: {
+        kind: 'client',
+        etag: '',
+        revision: 0,
+        environment: { ulid: 'e', key: 'k' },
+        flags: [{ key: 'new-checkout', name: 'N', type: 'boolean', value: true, resolved_by: 'rule' }],
+      },
     });
     expect(c.status).toBe('stale');
     expect(c.boolean('new-checkout', false)).toBe(true);

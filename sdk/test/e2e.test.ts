@@ -44,8 +44,10 @@ function flagPath(s: Setup, flag = FLAG): string {
 async function setUp(app: TestApp): Promise<Setup> {
   const project = `sdk-${Date.now().toString(36)}`;
   await ok(app, 'POST', '/projects', { key: project, name: 'SDK end to end' });
-  const serverKey = (await ok(app, 'POST', `/projects/${project}/environments/${ENV}/keys`, { kind: 'server', name: 'sdk server' })).key as string;
-  const clientKey = (await ok(app, 'POST', `/projects/${project}/environments/${ENV}/keys`, { kind: 'client', name: 'sdk browser' })).key as string;
+  const serverKey = (await ok(app, 'POST', `/projects/${project}/environments/${ENV}/keys`, { kind: 'server', name: 'sdk server' }))
+    .key as string;
+  const clientKey = (await ok(app, 'POST', `/projects/${project}/environments/${ENV}/keys`, { kind: 'client', name: 'sdk browser' }))
+    .key as string;
   await ok(app, 'POST', `/projects/${project}/flags`, { key: FLAG, name: 'New checkout', type: 'boolean' });
   const list = await ok<{ ulid: string; display: string }[]>(app, 'GET', `/projects/${project}/flags/${FLAG}/values`);
   const values = Object.fromEntries(list.map((v) => [v.display, v.ulid]));

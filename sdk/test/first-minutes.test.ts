@@ -13,7 +13,14 @@ afterEach(async () => {
 });
 
 function serverClient(baseUrl: string, apiKey = SERVER_KEY): VexilServerClient {
-  const c = new VexilServerClient({ baseUrl, apiKey, logger: null, usage: false, reconnect: { initialDelayMs: 20, maxDelayMs: 50 }, pollIntervalMs: 1000 });
+  const c = new VexilServerClient({
+    baseUrl,
+    apiKey,
+    logger: null,
+    usage: false,
+    reconnect: { initialDelayMs: 20, maxDelayMs: 50 },
+    pollIntervalMs: 1000,
+  });
   cleanups.push(() => c.close());
   return c;
 }
@@ -67,7 +74,13 @@ describe('the OpenFeature provider with Vexil down at start', () => {
     process.on('unhandledRejection', onRejection);
     cleanups.push(() => void process.off('unhandledRejection', onRejection));
     const domain = `down-${port}`;
-    const provider = new VexilServerProvider({ baseUrl: `http://127.0.0.1:${port}`, apiKey: SERVER_KEY, logger: null, usage: false, reconnect: { initialDelayMs: 20, maxDelayMs: 50 } });
+    const provider = new VexilServerProvider({
+      baseUrl: `http://127.0.0.1:${port}`,
+      apiKey: SERVER_KEY,
+      logger: null,
+      usage: false,
+      reconnect: { initialDelayMs: 20, maxDelayMs: 50 },
+    });
     cleanups.push(() => OpenFeature.clearProviders());
     // What the README shows, copied as is.
     await OpenFeature.setProviderAndWait(domain, provider);
@@ -87,7 +100,9 @@ describe('the OpenFeature provider with Vexil down at start', () => {
 describe('the stream parser limits', () => {
   it('strips a byte-order mark at the start of the stream only', () => {
     const p = new SseParser();
-    expect(p.feed('\ufeffevent: etag\ndata: {"etag":"\\"a\\""}\n\n')).toEqual([{ event: 'etag', data: '{"etag":"\\"a\\""}', id: undefined }]);
+    expect(p.feed('\ufeffevent: etag\ndata: {"etag":"\\"a\\""}\n\n')).toEqual([
+      { event: 'etag', data: '{"etag":"\\"a\\""}', id: undefined },
+    ]);
     // Later in the stream it is part of the field name, which is then unknown.
     expect(p.feed('\ufeffdata: x\n\n')).toEqual([]);
   });

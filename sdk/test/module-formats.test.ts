@@ -59,7 +59,9 @@ describe('module formats', () => {
     const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, env, encoding: 'utf8' });
 
     beforeAll(() => {
-      const packed = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work], sdk)) as Array<{ filename: string }>;
+      const packed = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work], sdk)) as Array<{
+        filename: string;
+      }>;
       fs.mkdirSync(consumer);
       fs.writeFileSync(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
       // --offline: the package must need nothing from a registry.
@@ -75,12 +77,24 @@ describe('module formats', () => {
     it('installs alone: no runtime dependencies, a real copy (not a link)', () => {
       expect(fs.readdirSync(path.join(consumer, 'node_modules')).filter((name) => !name.startsWith('.'))).toEqual(['@vexil']);
       expect(fs.lstatSync(path.join(consumer, 'node_modules', '@vexil', 'sdk')).isSymbolicLink()).toBe(false);
-      expect(JSON.parse(fs.readFileSync(path.join(consumer, 'node_modules', '@vexil', 'sdk', 'package.json'), 'utf8')).dependencies).toBeUndefined();
+      expect(
+        JSON.parse(fs.readFileSync(path.join(consumer, 'node_modules', '@vexil', 'sdk', 'package.json'), 'utf8')).dependencies,
+      ).toBeUndefined();
     });
 
     it('loads with require and with import', () => {
-      expect(runIn('app.cjs', `const sdk = require('@vexil/sdk'); ${evaluate} console.log(require.resolve('@vexil/sdk').includes('/dist/cjs/'), client.boolean('missing', { type: 'user', identifier: 'u' }, true));`)).toBe('true true');
-      expect(runIn('app.mjs', `import * as sdk from '@vexil/sdk'; ${evaluate} console.log(import.meta.resolve('@vexil/sdk').includes('/dist/sdk/'), client.boolean('missing', { type: 'user', identifier: 'u' }, true));`)).toBe('true true');
+      expect(
+        runIn(
+          'app.cjs',
+          `const sdk = require('@vexil/sdk'); ${evaluate} console.log(require.resolve('@vexil/sdk').includes('/dist/cjs/'), client.boolean('missing', { type: 'user', identifier: 'u' }, true));`,
+        ),
+      ).toBe('true true');
+      expect(
+        runIn(
+          'app.mjs',
+          `import * as sdk from '@vexil/sdk'; ${evaluate} console.log(import.meta.resolve('@vexil/sdk').includes('/dist/sdk/'), client.boolean('missing', { type: 'user', identifier: 'u' }, true));`,
+        ),
+      ).toBe('true true');
     });
 
     it.each(['Node16', 'NodeNext'])('carries types for a CommonJS and an ES module file (module %s)', (module) => {
@@ -104,7 +118,9 @@ describe('the supported Node range', () => {
     const engines = (JSON.parse(fs.readFileSync(path.join(sdk, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
     expect(engines).toBe('>=20');
     for (const readme of [path.join(sdk, '..', 'README.md'), path.join(sdk, 'README.md')]) {
-      const sdkPart = readme.endsWith(path.join('sdk', 'README.md')) ? fs.readFileSync(readme, 'utf8') : sdkSection(fs.readFileSync(readme, 'utf8'));
+      const sdkPart = readme.endsWith(path.join('sdk', 'README.md'))
+        ? fs.readFileSync(readme, 'utf8')
+        : sdkSection(fs.readFileSync(readme, 'utf8'));
       expect(sdkPart, readme).toContain('Node.js 20 or later');
       expect(sdkPart.match(/Node(\.js)? (1[0-9]|2[1-9])\b[^\n]*/g) ?? [], readme).toEqual([]);
     }

@@ -63,13 +63,28 @@ describe('resolution through the OpenFeature server SDK', () => {
       reason: 'STATIC',
       variant: 'false',
     });
-    expect(await client.getNumberDetails('max-items', 0, { targetingKey: 'u-3' })).toMatchObject({ value: 50, reason: 'SPLIT', variant: '50' });
+    expect(await client.getNumberDetails('max-items', 0, { targetingKey: 'u-3' })).toMatchObject({
+      value: 50,
+      reason: 'SPLIT',
+      variant: '50',
+    });
     expect(await client.getNumberDetails('max-items', 0, {})).toMatchObject({ value: 20, reason: 'STATIC' });
-    expect(await client.getStringDetails('banner', 'x', { targetingKey: 'u-1' })).toMatchObject({ value: 'Welcome', reason: 'DEFAULT', variant: 'Welcome' });
+    expect(await client.getStringDetails('banner', 'x', { targetingKey: 'u-1' })).toMatchObject({
+      value: 'Welcome',
+      reason: 'DEFAULT',
+      variant: 'Welcome',
+    });
     const theme = await client.getObjectDetails('theme', {}, { targetingKey: 'u-beta' });
-    expect(theme).toMatchObject({ value: { primary: '#0055ff', dense: true }, reason: 'TARGETING_MATCH', variant: '{"primary":"#0055ff","dense":true}' });
+    expect(theme).toMatchObject({
+      value: { primary: '#0055ff', dense: true },
+      reason: 'TARGETING_MATCH',
+      variant: '{"primary":"#0055ff","dense":true}',
+    });
     // contextType selects the Vexil context type: the segment lists identifiers whatever the type, rules see the type
-    expect((await client.getObjectDetails('theme', {}, { targetingKey: 'u-beta', contextType: 'organization' })).value).toEqual({ primary: '#0055ff', dense: true });
+    expect((await client.getObjectDetails('theme', {}, { targetingKey: 'u-beta', contextType: 'organization' })).value).toEqual({
+      primary: '#0055ff',
+      dense: true,
+    });
     expect(await client.getBooleanValue('new-checkout', false, { targetingKey: 'u-1', plan: 'gold' })).toBe(true);
   });
 
@@ -78,11 +93,29 @@ describe('resolution through the OpenFeature server SDK', () => {
     const domain = nextDomain();
     await OpenFeature.setProviderAndWait(domain, provider(f.baseUrl));
     const client = OpenFeature.getClient(domain);
-    expect(await client.getBooleanDetails('nope', true, { targetingKey: 'u' })).toMatchObject({ value: true, reason: 'ERROR', errorCode: 'FLAG_NOT_FOUND' });
-    expect(await client.getStringDetails('new-checkout', 'd', { targetingKey: 'u' })).toMatchObject({ value: 'd', reason: 'ERROR', errorCode: 'TYPE_MISMATCH' });
-    expect(await client.getBooleanDetails('new-checkout', true, { plan: 'gold' })).toMatchObject({ value: true, reason: 'ERROR', errorCode: 'TARGETING_KEY_MISSING' });
-    expect(await client.getBooleanDetails('new-checkout', true, { targetingKey: '' })).toMatchObject({ value: true, reason: 'ERROR', errorCode: 'INVALID_CONTEXT' });
-    expect(await client.getBooleanDetails('new-checkout', true, { targetingKey: 'u', contextType: '' })).toMatchObject({ errorCode: 'INVALID_CONTEXT' });
+    expect(await client.getBooleanDetails('nope', true, { targetingKey: 'u' })).toMatchObject({
+      value: true,
+      reason: 'ERROR',
+      errorCode: 'FLAG_NOT_FOUND',
+    });
+    expect(await client.getStringDetails('new-checkout', 'd', { targetingKey: 'u' })).toMatchObject({
+      value: 'd',
+      reason: 'ERROR',
+      errorCode: 'TYPE_MISMATCH',
+    });
+    expect(await client.getBooleanDetails('new-checkout', true, { plan: 'gold' })).toMatchObject({
+      value: true,
+      reason: 'ERROR',
+      errorCode: 'TARGETING_KEY_MISSING',
+    });
+    expect(await client.getBooleanDetails('new-checkout', true, { targetingKey: '' })).toMatchObject({
+      value: true,
+      reason: 'ERROR',
+      errorCode: 'INVALID_CONTEXT',
+    });
+    expect(await client.getBooleanDetails('new-checkout', true, { targetingKey: 'u', contextType: '' })).toMatchObject({
+      errorCode: 'INVALID_CONTEXT',
+    });
   });
 
   it('events: READY at start, CONFIGURATION_CHANGED with the changed keys, STALE on an outage, READY on recovery', async () => {
@@ -96,7 +129,10 @@ describe('resolution through the OpenFeature server SDK', () => {
 
     f.publish(withCheckoutBase(true));
     await waitFor(() => events.some((e) => e.name === ProviderEvents.ConfigurationChanged), 2000, 'configuration changed');
-    expect(events.find((e) => e.name === ProviderEvents.ConfigurationChanged)!.details).toMatchObject({ flagsChanged: ['new-checkout'], providerName: 'vexil' });
+    expect(events.find((e) => e.name === ProviderEvents.ConfigurationChanged)!.details).toMatchObject({
+      flagsChanged: ['new-checkout'],
+      providerName: 'vexil',
+    });
     expect(await client.getBooleanValue('new-checkout', false, { targetingKey: 'u-2' })).toBe(true);
 
     const port = f.port;
@@ -206,6 +242,9 @@ describe('OpenFeature context mapping', () => {
     expect(fromOpenFeatureContext({ contextType: 'user' })).toMatchObject({ ok: false, code: 'TARGETING_KEY_MISSING' });
     expect(fromOpenFeatureContext({ targetingKey: 5 })).toMatchObject({ ok: false, code: 'INVALID_CONTEXT' });
     expect(fromOpenFeatureContext({ targetingKey: 'x'.repeat(1001) })).toMatchObject({ ok: false, code: 'INVALID_CONTEXT' });
-    expect(fromOpenFeatureContext({ targetingKey: 'u', contextType: 'x'.repeat(201) })).toMatchObject({ ok: false, code: 'INVALID_CONTEXT' });
+    expect(fromOpenFeatureContext({ targetingKey: 'u', contextType: 'x'.repeat(201) })).toMatchObject({
+      ok: false,
+      code: 'INVALID_CONTEXT',
+    });
   });
 });

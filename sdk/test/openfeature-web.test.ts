@@ -25,7 +25,14 @@ async function fake(): Promise<FakeVexil> {
 }
 
 function provider(baseUrl: string, extra: Record<string, unknown> = {}): VexilWebProvider {
-  return new VexilWebProvider({ baseUrl, apiKey: CLIENT_KEY, logger: null, usage: false, reconnect: { initialDelayMs: 20, maxDelayMs: 60 }, ...extra });
+  return new VexilWebProvider({
+    baseUrl,
+    apiKey: CLIENT_KEY,
+    logger: null,
+    usage: false,
+    reconnect: { initialDelayMs: 20, maxDelayMs: 60 },
+    ...extra,
+  });
 }
 
 function collect(domain: string): { name: string; details?: EventDetails }[] {

@@ -70,7 +70,12 @@ describe('start and local evaluation', () => {
     const c = client(f);
     await c.ready();
     expect(c.booleanDetails('new-checkout', gold, false)).toEqual({
-      key: 'new-checkout', value: true, resolvedBy: 'rule', reason: 'TARGETING_MATCH', flagType: 'boolean', revision: 1,
+      key: 'new-checkout',
+      value: true,
+      resolvedBy: 'rule',
+      reason: 'TARGETING_MATCH',
+      flagType: 'boolean',
+      revision: 1,
     });
     expect(c.booleanDetails('new-checkout', basic, true)).toMatchObject({ value: false, resolvedBy: 'target', reason: 'STATIC' });
     expect(c.numberDetails('max-items', gold, 0)).toMatchObject({ value: 50, resolvedBy: 'rollout', reason: 'SPLIT' });
@@ -90,7 +95,13 @@ describe('start and local evaluation', () => {
     const c = client(f);
     await c.ready();
     expect(c.boolean('new-checkout', { type: 'user', identifier: 'u', attributes: { plan: 'gold' } }, false)).toBe(true);
-    expect(c.boolean('new-checkout', { type: 'user', identifier: 'u', attributes: { plan: ['basic', 'platinum'], seats: 3, beta: true } }, false)).toBe(true);
+    expect(
+      c.boolean(
+        'new-checkout',
+        { type: 'user', identifier: 'u', attributes: { plan: ['basic', 'platinum'], seats: 3, beta: true } },
+        false,
+      ),
+    ).toBe(true);
     expect(c.boolean('new-checkout', { type: 'user', identifier: 'u', attributes: { plan: null } }, true)).toBe(false);
   });
 
@@ -98,8 +109,18 @@ describe('start and local evaluation', () => {
     const f = await fake();
     const c = client(f);
     await c.ready();
-    expect(c.booleanDetails('nope', gold, true)).toMatchObject({ value: true, resolvedBy: null, reason: 'ERROR', errorCode: 'FLAG_NOT_FOUND' });
-    expect(c.stringDetails('new-checkout', gold, 'd')).toMatchObject({ value: 'd', reason: 'ERROR', errorCode: 'TYPE_MISMATCH', flagType: 'boolean' });
+    expect(c.booleanDetails('nope', gold, true)).toMatchObject({
+      value: true,
+      resolvedBy: null,
+      reason: 'ERROR',
+      errorCode: 'FLAG_NOT_FOUND',
+    });
+    expect(c.stringDetails('new-checkout', gold, 'd')).toMatchObject({
+      value: 'd',
+      reason: 'ERROR',
+      errorCode: 'TYPE_MISMATCH',
+      flagType: 'boolean',
+    });
     expect(c.stringDetails('new-checkout', gold, 'd').errorMessage).toContain('boolean');
     expect(c.boolean('new-checkout', { type: '', identifier: 'x' }, true)).toBe(true);
     expect(c.booleanDetails('new-checkout', { type: 'user', identifier: '' }, true).errorCode).toBe('INVALID_CONTEXT');
@@ -112,8 +133,20 @@ describe('start and local evaluation', () => {
       { type: 'user', identifier: 'x', attributes: { plan: { nested: 1 } } },
       { type: 'user', identifier: 'x', attributes: [{ key: 'plan', values: 'gold' }] },
       { type: 'user', identifier: 'x', attributes: [null] },
-      new Proxy({}, { get: () => { throw new Error('boom'); } }),
-      { get type(): string { throw new Error('getter'); }, identifier: 'x' },
+      new Proxy(
+        {},
+        {
+          get: () => {
+            throw new Error('boom');
+          },
+        },
+      ),
+      {
+        get type(): string {
+          throw new Error('getter');
+        },
+        identifier: 'x',
+      },
     ];
     for (const ctx of hostile) {
       for (const key of ['new-checkout', 'theme', 'max-items', 'banner', 'nope', undefined, null, 3]) {
@@ -124,9 +157,10 @@ describe('start and local evaluation', () => {
         expect(() => c.numberDetails(key as string, ctx as never, 1)).not.toThrow();
       }
     }
-    expect(c.booleanDetails('new-checkout', { type: 'user', identifier: 'x', attributes: [{ key: 'plan', values: 'gold' }] } as never, true).errorCode).toBe(
-      'INVALID_CONTEXT',
-    );
+    expect(
+      c.booleanDetails('new-checkout', { type: 'user', identifier: 'x', attributes: [{ key: 'plan', values: 'gold' }] } as never, true)
+        .errorCode,
+    ).toBe('INVALID_CONTEXT');
   });
 
   it('evaluation never waits on the network: defaults while the first request hangs', async () => {
@@ -294,13 +328,16 @@ describe('outages', () => {
     f.publish(withCheckoutBase(true));
     expect(await c.refresh()).toBe(false);
     expect(c.status).toBe('stale');
-    expect((events.find((e) => e.name === 'error')!.detail as VexilError)).toMatchObject({ code: 'HTTP', status: 500 });
+    expect(events.find((e) => e.name === 'error')!.detail as VexilError).toMatchObject({ code: 'HTTP', status: 500 });
     expect(c.boolean('new-checkout', basic, true)).toBe(false);
     f.payloadStatus = undefined;
     f.payloadBody = '{"status":"success","data":{"kind":"server"';
     expect(await c.refresh()).toBe(false);
     expect(c.lastError?.code).toBe('INVALID_PAYLOAD');
-    f.payloadBody = JSON.stringify({ status: 'success', data: { kind: 'server', etag: 'x', revision: 3, environment: {}, config: { flags: 'no' } } });
+    f.payloadBody = JSON.stringify({
+      status: 'success',
+      data: { kind: 'server', etag: 'x', revision: 3, environment: {}, config: { flags: 'no' } },
+    });
     expect(await c.refresh()).toBe(false);
     expect(c.lastError?.code).toBe('INVALID_PAYLOAD');
     expect(c.boolean('new-checkout', basic, true)).toBe(false);
@@ -400,7 +437,10 @@ describe('bootstrap', () => {
       expect(existsSync(dir)).toBe(false);
     });
     const path = join(dir, 'payload.json');
-    writeFileSync(path, JSON.stringify({ kind: 'server', etag: '"x"', revision: 7, environment: { ulid: 'e', key: 'k' }, config: { ...baseConfig(7) } }));
+    writeFileSync(
+      path,
+      JSON.stringify({ kind: 'server', etag: '"x"', revision: 7, environment: { ulid: 'e', key: 'k' }, config: { ...baseConfig(7) } }),
+    );
     const c = new VexilServerClient({ offline: true, bootstrap: { file: path }, logger: null });
     cleanups.push(() => c.close());
     expect(c.status).toBe('not_ready');
@@ -442,7 +482,13 @@ describe('bootstrap', () => {
     const p = c.clientPayload(gold, 'client')!;
     expect(p.kind).toBe('client');
     expect(p.flags.map((x) => x.key)).toEqual(['banner', 'max-items', 'new-checkout', 'theme']);
-    expect(p.flags.find((x) => x.key === 'new-checkout')).toEqual({ key: 'new-checkout', name: 'Flag new-checkout', type: 'boolean', value: true, resolved_by: 'rule' });
+    expect(p.flags.find((x) => x.key === 'new-checkout')).toEqual({
+      key: 'new-checkout',
+      name: 'Flag new-checkout',
+      type: 'boolean',
+      value: true,
+      resolved_by: 'rule',
+    });
     expect(c.allFlags(null).map((o) => o.key)).toContain('mobile-only');
   });
 });

@@ -6,7 +6,9 @@ import { backoffDelay } from '../src/backoff.js';
 describe('SseParser', () => {
   it('parses the server stream: etag events and heartbeat comments', () => {
     const p = new SseParser();
-    const events = p.feed('event: etag\ndata: {"etag":"\\"srv-42-7d1f0c9a\\""}\n\n: heartbeat\n\nevent: etag\ndata: {"etag":"\\"srv-43-0b6e44d2\\""}\n\n');
+    const events = p.feed(
+      'event: etag\ndata: {"etag":"\\"srv-42-7d1f0c9a\\""}\n\n: heartbeat\n\nevent: etag\ndata: {"etag":"\\"srv-43-0b6e44d2\\""}\n\n',
+    );
     expect(events.map((e) => [e.event, JSON.parse(e.data).etag])).toEqual([
       ['etag', '"srv-42-7d1f0c9a"'],
       ['etag', '"srv-43-0b6e44d2"'],

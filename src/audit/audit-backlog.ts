@@ -63,7 +63,11 @@ export class AuditBacklog {
       let n = 1;
       while (n < this.rows.length && n < chunkRows && this.rows[n]!.knex === knex) n += 1;
       const chunk = this.rows.slice(0, n);
-      await execute(knex, insertText('audit_entries', managementAuditColumns, chunk.length), chunk.flatMap((row) => row.values));
+      await execute(
+        knex,
+        insertText('audit_entries', managementAuditColumns, chunk.length),
+        chunk.flatMap((row) => row.values),
+      );
       this.rows.splice(0, chunk.length);
       this.writtenTotal += chunk.length;
     }

@@ -23,7 +23,8 @@ export function managementAuditMiddleware(writer: AuditWriter, knex: import('kne
       failure = error;
     }
     // An entry cannot be written while the database is unavailable: trying would only hold the 503.
-    if (isDatabaseUnavailable(failure)) logger.warn({ method: ctx.method, path: ctx.path }, 'audit entry not written: database unavailable');
+    if (isDatabaseUnavailable(failure))
+      logger.warn({ method: ctx.method, path: ctx.path }, 'audit entry not written: database unavailable');
     else if (!trail.written) {
       const status = failure instanceof DomainError ? statusOf(failure) : failure ? 500 : ctx.status;
       const action =

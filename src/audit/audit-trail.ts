@@ -76,7 +76,6 @@ export class AuditTrail {
   }
 }
 
-
 /** Rows per INSERT of a shared batch (19 bindings each: far below either database's limit). */
 const maxBatchRows = 50;
 
@@ -161,8 +160,7 @@ export class AuditWriter {
 
   private values(entry: AuditEntryInput): AuditValues {
     const principal = entry.principal;
-    const actorType =
-      entry.actorType ?? (principal ? (principal.type === 'management_token' ? 'management_token' : 'account') : null);
+    const actorType = entry.actorType ?? (principal ? (principal.type === 'management_token' ? 'management_token' : 'account') : null);
     const now = this.clock.now();
     const actor =
       actorType === 'system'

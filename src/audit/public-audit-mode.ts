@@ -7,11 +7,7 @@ import { SettingError } from '../settings.js';
  * - `aggregate`: one entry per key, subject, action, status and minute, with a count;
  * - `sample`: errors and refusals all, and `rate` of the other requests, evenly spaced.
  */
-export type PublicAuditMode =
-  | { kind: 'every' }
-  | { kind: 'errors' }
-  | { kind: 'aggregate' }
-  | { kind: 'sample'; rate: number };
+export type PublicAuditMode = { kind: 'every' } | { kind: 'errors' } | { kind: 'aggregate' } | { kind: 'sample'; rate: number };
 
 export const defaultPublicAuditMode: PublicAuditMode = { kind: 'every' };
 

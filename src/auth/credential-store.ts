@@ -49,7 +49,17 @@ export class KnexCredentialStore implements CredentialStore {
     const pat = await this.knex('personal_access_tokens as t')
       .join('accounts as a', 'a.ulid', 't.account_ulid')
       .where('t.digest', digest)
-      .first('t.ulid', 't.name', 't.digest', 't.expires_at', 't.revoked_at', 'a.ulid as account_ulid', 'a.name as account_name', 'a.email', 'a.role');
+      .first(
+        't.ulid',
+        't.name',
+        't.digest',
+        't.expires_at',
+        't.revoked_at',
+        'a.ulid as account_ulid',
+        'a.name as account_name',
+        'a.email',
+        'a.role',
+      );
     if (pat) {
       return {
         type: 'personal_access_token',
@@ -68,11 +78,21 @@ export class KnexCredentialStore implements CredentialStore {
     const mgt = await this.knex('management_tokens as t')
       .join('accounts as a', 'a.ulid', 't.account_ulid')
       .where('t.digest', digest)
-      .first('t.ulid', 't.name', 't.digest', 't.expires_at', 't.revoked_at', 't.scopes', 't.tier', 'a.ulid as account_ulid', 'a.name as account_name', 'a.email', 'a.role');
+      .first(
+        't.ulid',
+        't.name',
+        't.digest',
+        't.expires_at',
+        't.revoked_at',
+        't.scopes',
+        't.tier',
+        'a.ulid as account_ulid',
+        'a.name as account_name',
+        'a.email',
+        'a.role',
+      );
     if (!mgt) return undefined;
-    const grantRows: Array<{ project_ulid: string; environment_ulid: string | null }> = await this.knex(
-      'management_token_grants',
-    )
+    const grantRows: Array<{ project_ulid: string; environment_ulid: string | null }> = await this.knex('management_token_grants')
       .where('token_ulid', mgt.ulid)
       .select('project_ulid', 'environment_ulid');
     return {

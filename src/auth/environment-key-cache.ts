@@ -42,11 +42,9 @@ export class EnvironmentKeyCache {
   private async compareAndReload(): Promise<boolean> {
     // The revoked count moves on every revocation even when updated_at does not (two changes in
     // one millisecond, or an instance whose clock lags behind the one that wrote the newest key).
-    const row = (await this.knex('environment_keys')
-      .count({ n: '*' })
-      .count({ r: 'revoked_at' })
-      .max({ m: 'updated_at' })
-      .first()) as { n: number | string; r: number | string; m: string | null } | undefined;
+    const row = (await this.knex('environment_keys').count({ n: '*' }).count({ r: 'revoked_at' }).max({ m: 'updated_at' }).first()) as
+      | { n: number | string; r: number | string; m: string | null }
+      | undefined;
     const signature = `${row?.n ?? 0}|${row?.r ?? 0}|${row?.m ?? ''}`;
     if (signature === this.signature) return false;
     await this.reload();

@@ -135,9 +135,7 @@ export function authorizeOperation(principal: ManagementPrincipal, requiredScope
   // Personal access tokens and sessions carry no scopes: owners and admins may do everything,
   // members only the work on flags and targets (not configuration or the audit logs).
   const allowed =
-    principal.type !== 'management_token'
-      ? principal.account.role !== 'member' || memberScopes.has(scope)
-      : hasScope(principal, scope);
+    principal.type !== 'management_token' ? principal.account.role !== 'member' || memberScopes.has(scope) : hasScope(principal, scope);
   if (!allowed) throw new ForbiddenError(`This token lacks the ${scope} scope.`, scope);
 }
 

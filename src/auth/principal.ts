@@ -52,9 +52,7 @@ export class ResourceAccess {
   canSeeEnvironment(projectUlid: string, environmentUlid: string): boolean {
     if (this.accountProjects && !this.accountProjects.has(projectUlid)) return false;
     if (!this.grants) return true;
-    return (
-      this.grants.projects.has(projectUlid) || this.grants.environments.get(projectUlid)?.has(environmentUlid) === true
-    );
+    return this.grants.projects.has(projectUlid) || this.grants.environments.get(projectUlid)?.has(environmentUlid) === true;
   }
 }
 

@@ -39,7 +39,11 @@ export function authenticatePublic(keys: EnvironmentKeyCache): Stage {
     return (ctx, next) => {
       const principal = keys.resolve(readApiKey(ctx));
       if (!principal) {
-        return Promise.reject(new UnauthorizedError(publicMessages.invalidKey, 'auth.invalid_token').withCode(readApiKey(ctx) ? 'invalid_api_key' : 'missing_api_key'));
+        return Promise.reject(
+          new UnauthorizedError(publicMessages.invalidKey, 'auth.invalid_token').withCode(
+            readApiKey(ctx) ? 'invalid_api_key' : 'missing_api_key',
+          ),
+        );
       }
       // A valid key of the wrong kind is not an authentication failure: say which kind is needed.
       if (!kinds.includes(principal.kind)) {

@@ -34,12 +34,7 @@ export function newBucketTypeCache(): BucketTypeCache {
  * bucketOf(flagKey, contextType, identifier) where `keyState` = murmur3Prefix(`${flagKey}/`) and
  * `cache` belongs to that flag (updated when the context type differs from the cached one).
  */
-export function contextBucket(
-  keyState: Murmur3State,
-  cache: BucketTypeCache,
-  contextType: string,
-  identifier: string,
-): number {
+export function contextBucket(keyState: Murmur3State, cache: BucketTypeCache, contextType: string, identifier: string): number {
   if (cache.type !== contextType) {
     murmur3ExtendInto(keyState, contextType, '/', cache);
     cache.type = contextType;

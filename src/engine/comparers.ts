@@ -258,8 +258,7 @@ function matchOne(st: MatchState, context: Context | null, c: MatchCriterion): b
   } else if (kind === KIND_CONTEXT) {
     // a required context type is a precondition for every comparer, not negated
     if (c.contextType !== null && (context === null || context.type !== c.contextType)) return false;
-    positive =
-      context !== null && (c.single !== null ? context.identifier === c.single : equalsOneOf(c, context.identifier));
+    positive = context !== null && (c.single !== null ? context.identifier === c.single : equalsOneOf(c, context.identifier));
   } else if (kind === KIND_SEGMENT) {
     positive = false;
     const segments = c.segments;

@@ -6,14 +6,7 @@
  * reason naming the offending path. The parsed result is a fresh object holding only the known
  * members, so callers never keep a reference to the raw input.
  */
-import type {
-  Context,
-  ContextAttribute,
-  ContextAttributeValue,
-  DefaultValueDeclaration,
-  FlagType,
-  JsonValue,
-} from './types.js';
+import type { Context, ContextAttribute, ContextAttributeValue, DefaultValueDeclaration, FlagType, JsonValue } from './types.js';
 
 export const CONTEXT_TYPE_MAX_LENGTH = 200;
 export const CONTEXT_IDENTIFIER_MAX_LENGTH = 1000;
@@ -22,9 +15,7 @@ export const DECLARED_JSON_MAX_DEPTH = 64;
 
 export type ParseContextResult = { ok: true; context: Context } | { ok: false; reason: string };
 
-export type ParseDefaultValuesResult =
-  | { ok: true; declarations: DefaultValueDeclaration[] }
-  | { ok: false; reason: string };
+export type ParseDefaultValuesResult = { ok: true; declarations: DefaultValueDeclaration[] } | { ok: false; reason: string };
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;

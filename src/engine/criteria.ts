@@ -164,18 +164,14 @@ export function compileCriterion(c: CompiledCriterion, scope: CriterionCompileSc
 function compileNew(c: CompiledCriterion, scope: CriterionCompileScope): MatchCriterion {
   const info = COMPARER_INFO.get(c.comparer as string);
   if (info === undefined) return NEVER_MATCHES;
-  const values: readonly string[] = Array.isArray(c.values)
-    ? c.values.filter((v): v is string => typeof v === 'string')
-    : [];
+  const values: readonly string[] = Array.isArray(c.values) ? c.values.filter((v): v is string => typeof v === 'string') : [];
   const subSelector = typeof c.sub_selector === 'string' ? c.sub_selector : null;
 
   switch (c.selector as string) {
     case 'attribute': {
       if (subSelector === null) return NEVER_MATCHES;
       const threshold =
-        info.op === OP_GT || info.op === OP_GTE || info.op === OP_LT || info.op === OP_LTE
-          ? thresholdOf(info.op, values)
-          : NaN;
+        info.op === OP_GT || info.op === OP_GTE || info.op === OP_LT || info.op === OP_LTE ? thresholdOf(info.op, values) : NaN;
       return makeCriterion(KIND_ATTRIBUTE, info.op, info.negate, scope.attributeSlot(subSelector), null, values, threshold, []);
     }
     case 'context':

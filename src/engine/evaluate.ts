@@ -34,10 +34,7 @@ function outcome(flag: SnapshotFlag, value: JsonValue, resolvedBy: ResolvedBy): 
   return { key: flag.key, name: flag.name, type: flag.type, value, resolved_by: resolvedBy };
 }
 
-function servedFromDeclaration(
-  flag: SnapshotFlag,
-  declaration: DefaultValueDeclaration | undefined,
-): EvaluationOutcome | undefined {
+function servedFromDeclaration(flag: SnapshotFlag, declaration: DefaultValueDeclaration | undefined): EvaluationOutcome | undefined {
   if (
     declaration === undefined ||
     declaration.key !== flag.key ||
@@ -102,10 +99,7 @@ export function evaluateFlag(
   return evaluateCompiled(snapshot, flag, context, declaredDefault);
 }
 
-function declarationFor(
-  flag: SnapshotFlag,
-  declarations: readonly DefaultValueDeclaration[],
-): DefaultValueDeclaration | undefined {
+function declarationFor(flag: SnapshotFlag, declarations: readonly DefaultValueDeclaration[]): DefaultValueDeclaration | undefined {
   for (let i = 0; i < declarations.length; i++) {
     const d = declarations[i] as DefaultValueDeclaration;
     if (d.key === flag.key && d.type === flag.type && valueMatchesType(flag.type, d.value)) return d;

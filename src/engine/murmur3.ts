@@ -120,7 +120,7 @@ function encodeOne(input: string, i: number, c: number): number {
   }
   if (c < 0x800) {
     encodedBits = 16;
-    return (0xc0 | (c >>> 6)) | ((0x80 | (c & 0x3f)) << 8);
+    return 0xc0 | (c >>> 6) | ((0x80 | (c & 0x3f)) << 8);
   }
   if (c >= 0xd800 && c <= 0xdfff) {
     const next = i + 1 < input.length ? input.charCodeAt(i + 1) : 0;
@@ -129,10 +129,7 @@ function encodeOne(input: string, i: number, c: number): number {
       encodedUnits = 2;
       encodedBits = 32;
       return (
-        (0xf0 | (cp >>> 18)) |
-        ((0x80 | ((cp >>> 12) & 0x3f)) << 8) |
-        ((0x80 | ((cp >>> 6) & 0x3f)) << 16) |
-        ((0x80 | (cp & 0x3f)) << 24)
+        0xf0 | (cp >>> 18) | ((0x80 | ((cp >>> 12) & 0x3f)) << 8) | ((0x80 | ((cp >>> 6) & 0x3f)) << 16) | ((0x80 | (cp & 0x3f)) << 24)
       );
     }
     // lone surrogate: U+FFFD, like TextEncoder
@@ -140,7 +137,7 @@ function encodeOne(input: string, i: number, c: number): number {
     return 0xef | (0xbf << 8) | (0xbd << 16);
   }
   encodedBits = 24;
-  return (0xe0 | (c >>> 12)) | ((0x80 | ((c >>> 6) & 0x3f)) << 8) | ((0x80 | (c & 0x3f)) << 16);
+  return 0xe0 | (c >>> 12) | ((0x80 | ((c >>> 6) & 0x3f)) << 8) | ((0x80 | (c & 0x3f)) << 16);
 }
 
 function finish(): number {
@@ -236,11 +233,7 @@ export function murmur3Bytes(bytes: Uint8Array, seed = 0): number {
   const blocks = n & ~3;
   let i = 0;
   for (; i < blocks; i += 4) {
-    let k =
-      (bytes[i] as number) |
-      ((bytes[i + 1] as number) << 8) |
-      ((bytes[i + 2] as number) << 16) |
-      ((bytes[i + 3] as number) << 24);
+    let k = (bytes[i] as number) | ((bytes[i + 1] as number) << 8) | ((bytes[i + 2] as number) << 16) | ((bytes[i + 3] as number) << 24);
     k = Math.imul(k, C1);
     k = (k << 15) | (k >>> 17);
     k = Math.imul(k, C2);

@@ -289,11 +289,7 @@ export function compileSnapshot(config: EnvironmentConfig): Snapshot {
  * (slots of names no flag tests any more stay; they cost one map entry each), and the compiled
  * segments are shared as they are.
  */
-export function updateSnapshot(
-  previous: Snapshot,
-  config: EnvironmentConfig,
-  changedFlagKeys: ReadonlySet<string>,
-): Snapshot {
+export function updateSnapshot(previous: Snapshot, config: EnvironmentConfig, changedFlagKeys: ReadonlySet<string>): Snapshot {
   const attributeSlots = new Map(previous.attributeSlots);
   const segmentIndexes = new Map<string, number>();
   const segments = previous.segments;

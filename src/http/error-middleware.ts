@@ -43,7 +43,12 @@ export function errorMiddleware(logger: Logger): Koa.Middleware {
       } else {
         logger.error({ err: error, requestId: requestIdIn(ctx), path: ctx.path, method: ctx.method }, 'unhandled error');
         ctx.status = 500;
-        respondJson(ctx, ofrep ? { errorDetails: 'Internal server error.' } : { status: 'error', message: 'Internal server error.', code: 'internal_error' });
+        respondJson(
+          ctx,
+          ofrep
+            ? { errorDetails: 'Internal server error.' }
+            : { status: 'error', message: 'Internal server error.', code: 'internal_error' },
+        );
       }
     }
   };

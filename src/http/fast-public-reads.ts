@@ -68,7 +68,14 @@ export function withFastPublicReads(c: Composition, koa: Callback): Callback {
   const histogram = c.metrics.requestDurations;
   if (!list && !single && !payload) return koa;
 
-  const serve = async (r: FastRoute, req: IncomingMessage, res: ServerResponse, principal: PublicPrincipal, path: string, flagKey?: string): Promise<void> => {
+  const serve = async (
+    r: FastRoute,
+    req: IncomingMessage,
+    res: ServerResponse,
+    principal: PublicPrincipal,
+    path: string,
+    flagKey?: string,
+  ): Promise<void> => {
     const started = performance.now();
     const given = req.headers['x-request-id'];
     const requestId = typeof given === 'string' && saneRequestId.test(given) ? given : randomUUID();
@@ -122,7 +129,12 @@ export function withFastPublicReads(c: Composition, koa: Callback): Callback {
   };
 
   /** The error middleware's answer to `caught`, for this path. */
-  const errorAnswer = (caught: unknown, path: string, requestId: string, method: string): { status: number; headers: Record<string, string>; body: unknown } => {
+  const errorAnswer = (
+    caught: unknown,
+    path: string,
+    requestId: string,
+    method: string,
+  ): { status: number; headers: Record<string, string>; body: unknown } => {
     let error = caught;
     if (isDatabaseUnavailable(caught)) {
       logger.warn({ err: caught, requestId, path, method }, 'database unavailable');
@@ -134,7 +146,11 @@ export function withFastPublicReads(c: Composition, koa: Callback): Callback {
       return { status: statusOf(error), headers, body: errorBody(error) };
     }
     logger.error({ err: error, requestId, path, method }, 'unhandled error');
-    return { status: 500, headers: { 'Content-Type': jsonContentType }, body: { status: 'error', message: 'Internal server error.', code: 'internal_error' } };
+    return {
+      status: 500,
+      headers: { 'Content-Type': jsonContentType },
+      body: { status: 'error', message: 'Internal server error.', code: 'internal_error' },
+    };
   };
 
   return (request, response) => {

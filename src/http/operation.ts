@@ -4,11 +4,7 @@ import type { AuditTrail } from '../audit/audit-trail.js';
 import type { OperationSpec } from './openapi/operations.js';
 
 /** What a handler receives: the request, already routed, authenticated and validated. */
-export interface OperationRequest<
-  Params = Record<string, string>,
-  Query = Record<string, unknown>,
-  Body = unknown,
-> {
+export interface OperationRequest<Params = Record<string, string>, Query = Record<string, unknown>, Body = unknown> {
   params: Params;
   query: Query;
   body: Body;
@@ -18,15 +14,13 @@ export interface OperationRequest<
   ctx: Koa.Context;
 }
 
-export interface ManagementRequest<P = Record<string, string>, Q = Record<string, unknown>, B = unknown>
-  extends OperationRequest<P, Q, B> {
+export interface ManagementRequest<P = Record<string, string>, Q = Record<string, unknown>, B = unknown> extends OperationRequest<P, Q, B> {
   principal: ManagementPrincipal;
   /** Services that change data commit the audit entry inside their transaction. */
   audit: AuditTrail;
 }
 
-export interface PublicRequest<P = Record<string, string>, Q = Record<string, unknown>, B = unknown>
-  extends OperationRequest<P, Q, B> {
+export interface PublicRequest<P = Record<string, string>, Q = Record<string, unknown>, B = unknown> extends OperationRequest<P, Q, B> {
   principal: PublicPrincipal;
 }
 

@@ -59,10 +59,20 @@ function recordPoolGauges(knex: Knex, metrics: Metrics): void {
   const inUse = counted((p) => p.numUsed());
   const idle = counted((p) => p.numFree());
   const waiting = counted((p) => p.numPendingAcquires());
-  metrics.collect('gauge', 'vexil_db_pool_connections', 'Database connections of this instance, by state (in_use: lent to a query or transaction; idle: open and free).', () => {
-    const [used, free] = [inUse(), idle()];
-    return used === undefined || free === undefined ? [] : [{ labels: { state: 'in_use' }, value: used }, { labels: { state: 'idle' }, value: free }];
-  });
+  metrics.collect(
+    'gauge',
+    'vexil_db_pool_connections',
+    'Database connections of this instance, by state (in_use: lent to a query or transaction; idle: open and free).',
+    () => {
+      const [used, free] = [inUse(), idle()];
+      return used === undefined || free === undefined
+        ? []
+        : [
+            { labels: { state: 'in_use' }, value: used },
+            { labels: { state: 'idle' }, value: free },
+          ];
+    },
+  );
   metrics.collect('gauge', 'vexil_db_pool_waiting', 'Requests waiting for a database connection of this instance.', () => {
     const value = waiting();
     return value === undefined ? [] : [{ value }];

@@ -207,6 +207,12 @@ export class QueriedGauge extends ExportedMetric {
 
   override async get(): Promise<Exported> {
     const samples = await this.read().catch(() => []);
-    return { name: this.name, help: this.help, type: this.type, aggregator: 'sum', values: samples.map((v) => ({ labels: v.labels ?? {}, value: v.value })) };
+    return {
+      name: this.name,
+      help: this.help,
+      type: this.type,
+      aggregator: 'sum',
+      values: samples.map((v) => ({ labels: v.labels ?? {}, value: v.value })),
+    };
   }
 }

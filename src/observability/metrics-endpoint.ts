@@ -30,7 +30,11 @@ export interface MetricsAnswer {
 }
 
 /** GET /metrics: the exposition text, or a 401 (thrown) when a token is configured and not sent. */
-export async function metricsAnswer(metrics: Metrics, settings: MetricsSettings, authorization: string | undefined): Promise<MetricsAnswer> {
+export async function metricsAnswer(
+  metrics: Metrics,
+  settings: MetricsSettings,
+  authorization: string | undefined,
+): Promise<MetricsAnswer> {
   checkToken(settings.tokenDigest, authorization);
   const { text, contentType } = await metrics.exposition();
   return { status: 200, body: text, headers: { 'Content-Type': contentType, 'Cache-Control': 'no-store' } };

@@ -56,7 +56,11 @@ export class Metrics {
     ['operation'],
     queryBuckets,
   );
-  readonly dbQueryErrors = new Counter('vexil_db_query_errors_total', 'Database statements that failed, by SQL verb (connect: no connection could be opened).', ['operation']);
+  readonly dbQueryErrors = new Counter(
+    'vexil_db_query_errors_total',
+    'Database statements that failed, by SQL verb (connect: no connection could be opened).',
+    ['operation'],
+  );
   readonly schedulerRuns = new Counter(
     'vexil_scheduler_runs_total',
     'Scheduler runs (scheduled publishes and automatic rollout steps), by result.',
@@ -78,17 +82,44 @@ export class Metrics {
   private readonly buffers = new Map<string, BufferStats>();
 
   constructor(options: { processMetrics?: boolean } = {}) {
-    for (const metric of [this.requestDurations, this.rateLimitRejections, this.dbQueryDurations, this.dbQueryErrors, this.schedulerRuns, this.schedulerChanges, this.webhookAttempts]) {
+    for (const metric of [
+      this.requestDurations,
+      this.rateLimitRejections,
+      this.dbQueryDurations,
+      this.dbQueryErrors,
+      this.schedulerRuns,
+      this.schedulerChanges,
+      this.webhookAttempts,
+    ]) {
       this.registry.registerMetric(metric.asMetric());
     }
     const counts = this.evaluations;
-    this.collect('counter', 'vexil_evaluations_total', 'Flag evaluations served by the public API, OFREP and client payloads, by reason (resolved_by).', () =>
-      (Object.keys(counts) as ResolvedBy[]).map((reason) => ({ labels: { reason }, value: counts[reason] })),
+    this.collect(
+      'counter',
+      'vexil_evaluations_total',
+      'Flag evaluations served by the public API, OFREP and client payloads, by reason (resolved_by).',
+      () => (Object.keys(counts) as ResolvedBy[]).map((reason) => ({ labels: { reason }, value: counts[reason] })),
     );
-    const perBuffer = (read: (stats: BufferStats) => number) => () => [...this.buffers].map(([buffer, stats]) => ({ labels: { buffer }, value: read(stats) }));
-    this.collect('gauge', 'vexil_buffer_entries', 'Entries held in memory, waiting to be written, by buffer.', perBuffer((s) => s.depth()));
-    this.collect('counter', 'vexil_buffer_rows_written_total', 'Rows written to the database from the buffer, by buffer.', perBuffer((s) => s.written()));
-    this.collect('counter', 'vexil_buffer_rows_dropped_total', 'Entries refused because the buffer was full (rows never written), by buffer.', perBuffer((s) => s.dropped()));
+    const perBuffer = (read: (stats: BufferStats) => number) => () =>
+      [...this.buffers].map(([buffer, stats]) => ({ labels: { buffer }, value: read(stats) }));
+    this.collect(
+      'gauge',
+      'vexil_buffer_entries',
+      'Entries held in memory, waiting to be written, by buffer.',
+      perBuffer((s) => s.depth()),
+    );
+    this.collect(
+      'counter',
+      'vexil_buffer_rows_written_total',
+      'Rows written to the database from the buffer, by buffer.',
+      perBuffer((s) => s.written()),
+    );
+    this.collect(
+      'counter',
+      'vexil_buffer_rows_dropped_total',
+      'Entries refused because the buffer was full (rows never written), by buffer.',
+      perBuffer((s) => s.dropped()),
+    );
     // Process and Node metrics (CPU, memory, handles, garbage collection, event-loop lag).
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'vexil_' });
   }

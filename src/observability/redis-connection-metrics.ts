@@ -17,8 +17,11 @@ export function reportRedisConnection(metrics: Metrics, client: string, connecte
     const registered = new Map<string, RedisConnectionProbe>();
     probes = registered;
     probesByMetrics.set(metrics, registered);
-    metrics.collect('gauge', 'vexil_redis_connection_state', 'Whether each Redis client of this instance is connected (1) or not (0), by client.', () =>
-      [...registered].map(([name, probe]) => ({ labels: { client: name }, value: probe() ? 1 : 0 })),
+    metrics.collect(
+      'gauge',
+      'vexil_redis_connection_state',
+      'Whether each Redis client of this instance is connected (1) or not (0), by client.',
+      () => [...registered].map(([name, probe]) => ({ labels: { client: name }, value: probe() ? 1 : 0 })),
     );
   }
   probes.set(client, connected);

@@ -127,7 +127,10 @@ export function createTracing(settings: TracingSettings, logger: Logger): Tracin
           const verb = sqlVerb(sql);
           const span = tracer.startSpan(
             `${verb} ${system}`,
-            { kind: SpanKind.CLIENT, attributes: { 'db.system.name': system === 'mysql' ? 'mysql' : 'sqlite', 'db.operation.name': verb, 'db.query.text': sql } },
+            {
+              kind: SpanKind.CLIENT,
+              attributes: { 'db.system.name': system === 'mysql' ? 'mysql' : 'sqlite', 'db.operation.name': verb, 'db.query.text': sql },
+            },
             parent,
           );
           running.set(uid, span);

@@ -4,7 +4,14 @@ import type { Logger } from 'pino';
 import type { Stage } from '../http/openapi/router.js';
 import { choiceSetting, integerSetting, SettingError } from '../settings.js';
 
-const samplers = ['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'] as const;
+const samplers = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const;
 
 /**
  * Trace export, from the standard OpenTelemetry settings: on when OTEL_EXPORTER_OTLP_ENDPOINT
@@ -24,7 +31,13 @@ export interface TracingSettings {
 export function tracingSettings(env: NodeJS.ProcessEnv): TracingSettings {
   const endpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT;
   const disabled = env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true' || env.OTEL_TRACES_EXPORTER?.trim().toLowerCase() === 'none';
-  const off: TracingSettings = { enabled: false, protocol: 'http/protobuf', sampler: 'parentbased_always_on', samplerRatio: 1, exportDelayMs: 5000 };
+  const off: TracingSettings = {
+    enabled: false,
+    protocol: 'http/protobuf',
+    sampler: 'parentbased_always_on',
+    samplerRatio: 1,
+    exportDelayMs: 5000,
+  };
   // Other programs' OTEL_* settings on the machine must not stop Vexil while it does not trace.
   if (!endpoint || disabled) return off;
   const protocols = ['http/protobuf', 'http/json'] as const;

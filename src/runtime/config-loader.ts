@@ -11,14 +11,7 @@ import type {
   JsonValue,
   Selector,
 } from '../engine/index.js';
-import type {
-  ChangedFlag,
-  ChangeRevisions,
-  ConfigSource,
-  EnvironmentRevision,
-  LoadedChanges,
-  LoadedEnvironment,
-} from './config-source.js';
+import type { ChangedFlag, ChangeRevisions, ConfigSource, EnvironmentRevision, LoadedChanges, LoadedEnvironment } from './config-source.js';
 
 /**
  * Builds an environment's EnvironmentConfig (src/engine/types.ts; the server-key payload) from
@@ -34,10 +27,7 @@ export class KnexConfigSource implements ConfigSource {
   ) {}
 
   async listRevisions(): Promise<EnvironmentRevision[]> {
-    const rows: Array<{ ulid: string; revision: number | string }> = await this.knex('environments').select(
-      'ulid',
-      'revision',
-    );
+    const rows: Array<{ ulid: string; revision: number | string }> = await this.knex('environments').select('ulid', 'revision');
     return rows.map((r) => ({ ulid: r.ulid, revision: Number(r.revision) }));
   }
 
@@ -125,7 +115,6 @@ function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
   return out;
 }
 
-
 function jsonArray(text: string | null | undefined): unknown[] {
   if (!text) return [];
   try {
@@ -206,7 +195,9 @@ async function compileFlags(
   const published: TargetRow[] = [];
   if (only === 'project') {
     published.push(
-      ...(await db('targets').where({ environment_ulid: environmentUlid, status: 'published' }).select(...targetColumns)),
+      ...(await db('targets')
+        .where({ environment_ulid: environmentUlid, status: 'published' })
+        .select(...targetColumns)),
     );
   } else {
     for (const part of chunks(listed)) {
@@ -234,8 +225,7 @@ async function compileFlags(
   for (const [flagUlid, list] of publishedByFlag) {
     list.sort(newestFirst);
     const serving = list[0] as TargetRow;
-    const rolling =
-      (serving.rollout_status === 'active' || serving.rollout_status === 'paused') && serving.rollout_percentage !== null;
+    const rolling = (serving.rollout_status === 'active' || serving.rollout_status === 'paused') && serving.rollout_percentage !== null;
     let previous: TargetRow | null = null;
     if (rolling) {
       previous = list[1] ?? null;
@@ -307,9 +297,7 @@ async function compileFlags(
   const compileTarget = (t: TargetRow | null): CompiledTarget | null => {
     if (!t || !values.has(t.value_ulid)) return null;
     const rules: CompiledRule[] = [];
-    const ruleList = [...(rulesByTarget.get(t.ulid) ?? [])].sort(
-      (a, b) => byPosition(a, b) || (a.ulid < b.ulid ? -1 : 1),
-    );
+    const ruleList = [...(rulesByTarget.get(t.ulid) ?? [])].sort((a, b) => byPosition(a, b) || (a.ulid < b.ulid ? -1 : 1));
     for (const r of ruleList) {
       if (!values.has(r.value_ulid)) continue;
       const criteria: CompiledCriterion[] = [...(criteriaByRule.get(r.ulid) ?? [])].sort(byPosition).map((c) => ({
@@ -359,10 +347,7 @@ function byKey(a: { key: string }, b: { key: string }): number {
   return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 }
 
-export async function loadEnvironmentConfig(
-  db: Knex | Knex.Transaction,
-  environmentUlid: string,
-): Promise<LoadedEnvironment | undefined> {
+export async function loadEnvironmentConfig(db: Knex | Knex.Transaction, environmentUlid: string): Promise<LoadedEnvironment | undefined> {
   const env = await environmentRow(db, environmentUlid);
   return env ? loadWholeEnvironment(db, env) : undefined;
 }
@@ -370,7 +355,9 @@ export async function loadEnvironmentConfig(
 async function loadWholeEnvironment(db: Knex | Knex.Transaction, env: EnvironmentRow): Promise<LoadedEnvironment> {
   const environmentUlid = env.ulid;
   const projectUlid = env.project_ulid;
-  const flagRows: FlagRow[] = await db('flags').where('project_ulid', projectUlid).select(...FLAG_COLUMNS);
+  const flagRows: FlagRow[] = await db('flags')
+    .where('project_ulid', projectUlid)
+    .select(...FLAG_COLUMNS);
   flagRows.sort(byKey);
   // A large project is compiled a slice of flags at a time, so its value, target, rule and
   // criterion rows are never all in memory at once (peak memory of a first load).
@@ -395,9 +382,7 @@ async function loadWholeEnvironment(db: Knex | Knex.Transaction, env: Environmen
     rules: jsonArray(s.rules).map((rule) => {
       const criteria = typeof rule === 'object' && rule !== null ? (rule as { criteria?: unknown }).criteria : undefined;
       return {
-        criteria: (Array.isArray(criteria) ? criteria : [])
-          .map(criterionOf)
-          .filter((c): c is CompiledCriterion => c !== undefined),
+        criteria: (Array.isArray(criteria) ? criteria : []).map(criterionOf).filter((c): c is CompiledCriterion => c !== undefined),
       };
     }),
   }));
@@ -468,7 +453,12 @@ export async function loadChangesSince(
   const changed = [...changedAt.keys()];
   const flagRows: FlagRow[] = [];
   for (const part of chunks(changed)) {
-    flagRows.push(...(await db('flags').where('project_ulid', env.project_ulid).whereIn('ulid', part).select(...FLAG_COLUMNS)));
+    flagRows.push(
+      ...(await db('flags')
+        .where('project_ulid', env.project_ulid)
+        .whereIn('ulid', part)
+        .select(...FLAG_COLUMNS)),
+    );
   }
   flagRows.sort(byKey);
   const compiled = await compileFlags(db, environmentUlid, env.project_ulid, flagRows, 'listed');

@@ -1,10 +1,4 @@
-import {
-  compileSnapshot,
-  updateSnapshot,
-  type CompiledFlag,
-  type EnvironmentConfig,
-  type Snapshot,
-} from '../engine/index.js';
+import { compileSnapshot, updateSnapshot, type CompiledFlag, type EnvironmentConfig, type Snapshot } from '../engine/index.js';
 import type { ChangeRevisions, LoadedChanges, LoadedEnvironment } from './config-source.js';
 import { digestParts, entityTag } from './etag.js';
 

@@ -166,13 +166,7 @@ export class TelemetryBuffer {
     if (at > entry.lastAt) entry.lastAt = at;
   }
 
-  recordDefaultReport(
-    environmentUlid: string,
-    kind: DefaultReportKind,
-    flagKey: string,
-    declaredType: FlagType | null,
-    at: string,
-  ): void {
+  recordDefaultReport(environmentUlid: string, kind: DefaultReportKind, flagKey: string, declaredType: FlagType | null, at: string): void {
     if (flagKey.length > MAX_OBSERVED_LENGTH) return;
     const slot = this.reportIndex.get(environmentUlid, flagKey);
     let entry = slot?.[kind];

@@ -46,8 +46,7 @@ export function telemetryFlusher(
     }
   };
 
-  const flushOnce = () =>
-    flushBody().catch((error: unknown) => logger.error({ err: error }, 'telemetry flush failed'));
+  const flushOnce = () => flushBody().catch((error: unknown) => logger.error({ err: error }, 'telemetry flush failed'));
 
   // Flushes never overlap: each waits for the previous one.
   const flush = () => {

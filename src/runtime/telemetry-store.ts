@@ -18,7 +18,6 @@ export const contextObservationLimits = {
 
 const ROWS_PER_STATEMENT = 200;
 
-
 interface UpsertSpec {
   table: string;
   keys: string[];
@@ -102,11 +101,7 @@ export class KnexTelemetryStore implements TelemetryStore {
     return failed;
   }
 
-  private async writeChunks<T>(
-    deltas: T[],
-    spec: UpsertSpec,
-    toRow: (delta: T) => Record<string, unknown>,
-  ): Promise<T[]> {
+  private async writeChunks<T>(deltas: T[], spec: UpsertSpec, toRow: (delta: T) => Record<string, unknown>): Promise<T[]> {
     const failed: T[] = [];
     for (const part of chunk(deltas)) {
       try {
@@ -153,10 +148,7 @@ export class KnexTelemetryStore implements TelemetryStore {
     return failed;
   }
 
-  private async admitContexts(
-    environmentUlid: string,
-    list: ContextObservationDelta[],
-  ): Promise<ContextObservationDelta[]> {
+  private async admitContexts(environmentUlid: string, list: ContextObservationDelta[]): Promise<ContextObservationDelta[]> {
     const stored = await this.knex('context_observations')
       .where('environment_ulid', environmentUlid)
       .whereIn('kind', ['type', 'attribute'])

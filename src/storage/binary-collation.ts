@@ -4,7 +4,12 @@ import type { Knex } from 'knex';
 export const BINARY_CHARSET = 'utf8mb4';
 export const BINARY_COLLATION = 'utf8mb4_bin';
 
-type TableBuilderFactory = (type: string, tableName: string, tableNameLike: string | undefined, fn: ((t: Knex.CreateTableBuilder) => void) | undefined) => unknown;
+type TableBuilderFactory = (
+  type: string,
+  tableName: string,
+  tableNameLike: string | undefined,
+  fn: ((t: Knex.CreateTableBuilder) => void) | undefined,
+) => unknown;
 
 /**
  * Makes every table Knex creates on this instance (migrations and Knex's own) binary-collated,

@@ -15,9 +15,7 @@ export function isUniqueViolation(error: unknown): boolean {
 
 export function isForeignKeyViolation(error: unknown): boolean {
   const e = error as DriverError;
-  return (
-    e?.code === 'ER_NO_REFERENCED_ROW_2' || e?.code === 'ER_ROW_IS_REFERENCED_2' || e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY'
-  );
+  return e?.code === 'ER_NO_REFERENCED_ROW_2' || e?.code === 'ER_ROW_IS_REFERENCED_2' || e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }
 
 /**

@@ -45,7 +45,9 @@ export function isConcurrentMigration(error: unknown): boolean {
  */
 async function removeDuplicateLockRows(knex: Knex): Promise<void> {
   if (!(await knex.schema.hasTable('knex_migrations_lock'))) return;
-  const rows: Array<{ index: number; is_locked: number }> = await knex('knex_migrations_lock').select('index', 'is_locked').orderBy('index');
+  const rows: Array<{ index: number; is_locked: number }> = await knex('knex_migrations_lock')
+    .select('index', 'is_locked')
+    .orderBy('index');
   if (rows.length < 2 || rows.some((row) => Number(row.is_locked) !== 0)) return;
   await knex('knex_migrations_lock').whereNot('index', rows[0]!.index).andWhere('is_locked', 0).delete();
 }

@@ -77,7 +77,8 @@ async function onConnectionOnce<T>(
   // Knex's own query events, so metrics and traces see these statements too.
   const finished = announceQuery(client, sql);
   try {
-    const result = client.driverName === 'better-sqlite3' ? sqlite(connection as SqliteConnection) : await mysql(connection as MysqlConnection);
+    const result =
+      client.driverName === 'better-sqlite3' ? sqlite(connection as SqliteConnection) : await mysql(connection as MysqlConnection);
     finished();
     return result;
   } catch (error) {

@@ -25,11 +25,7 @@ export async function bumpEnvironmentRevision(
 }
 
 /** For project-level changes (a flag, a value, a segment): every environment of the project. */
-export async function bumpProjectRevisions(
-  trx: Knex.Transaction,
-  projectUlid: string,
-  flagUlids?: readonly string[],
-): Promise<void> {
+export async function bumpProjectRevisions(trx: Knex.Transaction, projectUlid: string, flagUlids?: readonly string[]): Promise<void> {
   await trx('environments').where('project_ulid', projectUlid).increment('revision', 1);
   const rows = await trx('environments').where('project_ulid', projectUlid).select('ulid', 'revision');
   await recordChanges(trx, rows, flagUlids);

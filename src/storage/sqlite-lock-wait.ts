@@ -125,11 +125,15 @@ export function waitOutLocks(knex: Knex, waitMs: number): void {
     if (builder._connection !== undefined) return made;
     const run = made.run.bind(made);
     made.run = () =>
-      retryWhileLocked(() => {
-        // A new try acquires the connection again (the runner keeps the one it used).
-        made.connection = undefined;
-        return run();
-      }, waitMs, line);
+      retryWhileLocked(
+        () => {
+          // A new try acquires the connection again (the runner keeps the one it used).
+          made.connection = undefined;
+          return run();
+        },
+        waitMs,
+        line,
+      );
     return made;
   };
   const transaction = knex.transaction.bind(knex);

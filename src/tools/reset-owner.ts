@@ -21,14 +21,21 @@ async function resetOwner(): Promise<void> {
     const password = generatePassword();
     const hash = await hashPassword(password);
     const { email, token } = await inTransaction(core.knex, async (trx) => {
-      let owner = (await trx('accounts').where('role', 'owner').orderBy('ulid').first('ulid', 'email')) as { ulid: string; email: string } | undefined;
+      let owner = (await trx('accounts').where('role', 'owner').orderBy('ulid').first('ulid', 'email')) as
+        | { ulid: string; email: string }
+        | undefined;
       owner ??= await accounts.createIn(trx, { ...ownerAccount, role: 'owner' });
       const created = await accounts.createPersonalTokenIn(trx, owner.ulid, { name: `Reset ${core.clock.now().toISOString()}` });
       // Temporary: it only lets the owner choose their own password.
       const temporaryUntil = temporaryPasswordUntil(core.clock.now(), config.sessions.temporaryPasswordDays);
       await trx('accounts').where('ulid', owner.ulid).update({ password_hash: hash, password_temporary_until: temporaryUntil });
       await trx('console_sessions').where('account_ulid', owner.ulid).delete();
-      await composition.auditWriter.writeSystem(trx, { action: 'account.password_set', subjectType: 'account', subjectUlid: owner.ulid, subjectLabel: owner.email });
+      await composition.auditWriter.writeSystem(trx, {
+        action: 'account.password_set',
+        subjectType: 'account',
+        subjectUlid: owner.ulid,
+        subjectLabel: owner.email,
+      });
       return { email: owner.email, token: created.token };
     });
     process.stdout.write(

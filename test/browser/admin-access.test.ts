@@ -11,12 +11,23 @@ describe('the console: tokens, accounts and temporary passwords', () => {
   let adaPage: Page;
   let adaPassword = '';
   const ada = 'ada@shop.test';
-  const accountCard = (email: string) => page.locator('article', { has: page.getByRole('heading', { name: new RegExp(email.replace('.', '\\.')) }) });
+  const accountCard = (email: string) =>
+    page.locator('article', { has: page.getByRole('heading', { name: new RegExp(email.replace('.', '\\.')) }) });
 
   beforeAll(async () => {
     vexil = await startVexil();
     for (const key of ['shop', 'billing']) {
-      expectOk(await vexil.api('POST', '/projects', { key, name: key === 'shop' ? 'Shop' : 'Billing', description: '', environments: [{ key: 'staging', name: 'Staging' }, { key: 'production', name: 'Production' }] }));
+      expectOk(
+        await vexil.api('POST', '/projects', {
+          key,
+          name: key === 'shop' ? 'Shop' : 'Billing',
+          description: '',
+          environments: [
+            { key: 'staging', name: 'Staging' },
+            { key: 'production', name: 'Production' },
+          ],
+        }),
+      );
     }
     browser = await launchBrowser();
     page = await signedInPage(browser, vexil);
@@ -47,10 +58,17 @@ describe('the console: tokens, accounts and temporary passwords', () => {
 
     const listed = (await vexil.api('GET', '/tokens')).body.data.find((t: { name: string }) => t.name === 'ci-staging');
     expect([...listed.scopes].sort()).toEqual(['flags:read', 'projects:read', 'targets:read']);
-    expect(listed).toMatchObject({ tier: 'elevated', grants: { projects: ['billing'], environments: [{ project: 'shop', environment: 'staging' }] } });
+    expect(listed).toMatchObject({
+      tier: 'elevated',
+      grants: { projects: ['billing'], environments: [{ project: 'shop', environment: 'staging' }] },
+    });
     expect(listed.expires_at.slice(0, 4)).toBe('2030');
     // The grants hold: of shop only staging, billing wholly.
-    const call = (route: string) => fetch(`${vexil.baseUrl}/management/v1${route}`, { headers: { authorization: `Bearer ${secret}` } }).then(async (r) => ({ status: r.status, body: await r.json() }));
+    const call = (route: string) =>
+      fetch(`${vexil.baseUrl}/management/v1${route}`, { headers: { authorization: `Bearer ${secret}` } }).then(async (r) => ({
+        status: r.status,
+        body: await r.json(),
+      }));
     const environments = await call('/projects/shop/environments');
     expect(environments.body.data.map((e: { key: string }) => e.key)).toEqual(['staging']);
     expect((await call('/projects/shop/environments/production')).status).toBe(404);
@@ -58,7 +76,8 @@ describe('the console: tokens, accounts and temporary passwords', () => {
 
     const row = page.locator('tr', { hasText: 'ci-staging' });
     const text = await row.innerText();
-    for (const part of ['projects:read', 'targets:read', 'elevated', 'billing (whole project)', 'shop / staging', '2030-06-30']) expect(text).toContain(part);
+    for (const part of ['projects:read', 'targets:read', 'elevated', 'billing (whole project)', 'shop / staging', '2030-06-30'])
+      expect(text).toContain(part);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, '12-tokens');
   });
@@ -71,7 +90,10 @@ describe('the console: tokens, accounts and temporary passwords', () => {
     await form.getByRole('alert').first().waitFor();
     expect(await form.getByRole('alert').first().innerText()).toMatch(/scopes/);
     await page.getByRole('button', { name: 'Revoke ci-staging' }).click();
-    await page.locator('tr', { hasText: 'ci-staging' }).getByText(/revoked \d{4}/).waitFor();
+    await page
+      .locator('tr', { hasText: 'ci-staging' })
+      .getByText(/revoked \d{4}/)
+      .waitFor();
     expect((await vexil.api('GET', '/tokens')).body.data.find((t: { name: string }) => t.name === 'ci-staging').revoked_at).not.toBeNull();
   });
 
@@ -123,7 +145,11 @@ describe('the console: tokens, accounts and temporary passwords', () => {
     // A member: only the project it was given.
     await adaPage.getByRole('link', { name: 'Shop', exact: true }).waitFor();
     expect(await adaPage.getByRole('link', { name: 'Billing', exact: true }).count()).toBe(0);
-    const again = await fetch(`${vexil.baseUrl}/management/v1/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: ada, password: adaPassword }) });
+    const again = await fetch(`${vexil.baseUrl}/management/v1/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: ada, password: adaPassword }),
+    });
     expect(again.status).toBe(401);
     await page.reload();
     await accountCard(ada).getByText('their own', { exact: true }).waitFor();
@@ -155,7 +181,10 @@ describe('the console: tokens, accounts and temporary passwords', () => {
     const form = card.getByRole('form', { name: `Edit ${ada}` });
     await form.getByLabel(/Billing\s+billing/).check();
     expect(await answerOf(page, 'PUT', '/accounts/', () => form.getByRole('button', { name: `Save ${ada}` }).click())).toBe(200);
-    expect((await vexil.api('GET', '/accounts')).body.data.find((a: { email: string }) => a.email === ada).projects).toEqual(['shop', 'billing']);
+    expect((await vexil.api('GET', '/accounts')).body.data.find((a: { email: string }) => a.email === ada).projects).toEqual([
+      'shop',
+      'billing',
+    ]);
     await adaPage.reload();
     await adaPage.getByRole('link', { name: 'Billing', exact: true }).waitFor();
     expect(await adaPage.getByRole('link', { name: 'Accounts' }).count()).toBe(0);

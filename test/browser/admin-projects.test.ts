@@ -13,7 +13,17 @@ describe('the console: projects, environments and keys', () => {
 
   beforeAll(async () => {
     vexil = await startVexil();
-    expectOk(await vexil.api('POST', '/projects', { key: 'shop', name: 'Shop', description: 'The web shop', environments: [{ key: 'staging', name: 'Staging' }, { key: 'production', name: 'Production' }] }));
+    expectOk(
+      await vexil.api('POST', '/projects', {
+        key: 'shop',
+        name: 'Shop',
+        description: 'The web shop',
+        environments: [
+          { key: 'staging', name: 'Staging' },
+          { key: 'production', name: 'Production' },
+        ],
+      }),
+    );
     browser = await launchBrowser();
     page = await signedInPage(browser, vexil);
   });
@@ -63,21 +73,29 @@ describe('the console: projects, environments and keys', () => {
     expect(await answerOf(page, 'POST', '/projects/shop/environments', () => page.keyboard.press('Enter'))).toBe(200);
     await settings('qa').waitFor();
     const created = await vexil.api('GET', '/projects/shop/environments/qa');
-    expect(created.body.data).toMatchObject({ name: 'Quality assurance', description: 'Manual testing', color: '#7c3aed', comments_required: true, confirmation_required: true });
+    expect(created.body.data).toMatchObject({
+      name: 'Quality assurance',
+      description: 'Manual testing',
+      color: '#7c3aed',
+      comments_required: true,
+      confirmation_required: true,
+    });
     // The picker shows the colour typed as text.
     expect(await settings('qa').getByLabel('Colour', { exact: true }).inputValue()).toBe('#7c3aed');
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, '20-project-environments');
   });
 
-  it("edits an environment: name, description, colour by picker and by hex text, and both safeguards", async () => {
+  it('edits an environment: name, description, colour by picker and by hex text, and both safeguards', async () => {
     const form = settings('staging');
     await form.getByLabel('Name').fill('Staging (EU)');
     await form.getByLabel('Description').fill('Pre-release');
     await form.getByLabel('Colour', { exact: true }).fill('#0ea5e9');
     expect(await form.getByLabel('Colour (hex)').inputValue()).toBe('#0ea5e9');
     await form.getByLabel('Comment required to publish').check();
-    expect(await answerOf(page, 'PUT', '/environments/staging', () => form.getByRole('button', { name: 'Save staging' }).click())).toBe(200);
+    expect(await answerOf(page, 'PUT', '/environments/staging', () => form.getByRole('button', { name: 'Save staging' }).click())).toBe(
+      200,
+    );
     expect((await vexil.api('GET', '/projects/shop/environments/staging')).body.data).toMatchObject({
       name: 'Staging (EU)',
       description: 'Pre-release',
@@ -90,7 +108,9 @@ describe('the console: projects, environments and keys', () => {
     await again.getByLabel('Typed confirmation required to publish (only in the console)').check();
     await again.getByLabel('Comment required to publish').uncheck();
     await again.getByLabel('Description').fill('');
-    expect(await answerOf(page, 'PUT', '/environments/staging', () => again.getByRole('button', { name: 'Save staging' }).click())).toBe(200);
+    expect(await answerOf(page, 'PUT', '/environments/staging', () => again.getByRole('button', { name: 'Save staging' }).click())).toBe(
+      200,
+    );
     expect((await vexil.api('GET', '/projects/shop/environments/staging')).body.data).toMatchObject({
       description: null,
       color: '#16A34A',

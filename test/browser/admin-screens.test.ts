@@ -12,7 +12,16 @@ describe('the console: serving a value now and public traffic', () => {
 
   beforeAll(async () => {
     vexil = await startVexil();
-    expect((await vexil.api('POST', '/projects', { key: 'shop', name: 'Shop', description: '', environments: [{ key: 'production', name: 'Production' }] })).status).toBe(200);
+    expect(
+      (
+        await vexil.api('POST', '/projects', {
+          key: 'shop',
+          name: 'Shop',
+          description: '',
+          environments: [{ key: 'production', name: 'Production' }],
+        })
+      ).status,
+    ).toBe(200);
     browser = await launchBrowser();
     page = await signedInPage(browser, vexil);
   });
@@ -22,7 +31,9 @@ describe('the console: serving a value now and public traffic', () => {
   });
 
   it('serves a value now from the flag page (the kill switch)', async () => {
-    expect((await vexil.api('POST', '/projects/shop/flags', { key: 'kill-switch', name: 'Kill switch', type: 'boolean' })).status).toBe(200);
+    expect((await vexil.api('POST', '/projects/shop/flags', { key: 'kill-switch', name: 'Kill switch', type: 'boolean' })).status).toBe(
+      200,
+    );
     const key = (await vexil.api('POST', '/projects/shop/environments/production/keys', { kind: 'server' })).body.data.key as string;
     await page.goto(`${vexil.baseUrl}/projects/shop/flags/kill-switch`);
     const form = page.getByRole('form', { name: 'Serve now in Production' });
@@ -35,7 +46,9 @@ describe('the console: serving a value now and public traffic', () => {
 
   it('shows the public API traffic in the audit log', async () => {
     // Public API entries are written in batches about a second after the request.
-    await expect.poll(async () => (await vexil.api('GET', '/api-public-audit-logs?action=flag.evaluated')).body.data.length, { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(async () => (await vexil.api('GET', '/api-public-audit-logs?action=flag.evaluated')).body.data.length, { timeout: 10_000 })
+      .toBeGreaterThan(0);
     await page.getByRole('link', { name: 'Audit log' }).click();
     await page.getByLabel('Public API traffic').check();
     await page.locator('tbody tr', { hasText: 'flag.evaluated' }).first().waitFor();

@@ -4,7 +4,15 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerOf, expectOk, signedInPage } from './admin-support.js';
-import { launchBrowser, screenshot, seriousViolations, startVexil, writeSqliteFile, type RunningVexil, type SqliteWork } from './harness.js';
+import {
+  launchBrowser,
+  screenshot,
+  seriousViolations,
+  startVexil,
+  writeSqliteFile,
+  type RunningVexil,
+  type SqliteWork,
+} from './harness.js';
 
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
 
@@ -20,7 +28,14 @@ describe('the console: segments and insights', () => {
 
   beforeAll(async () => {
     vexil = await startVexil({ DATABASE_URL: `sqlite:${dir}/vexil.db` });
-    expectOk(await vexil.api('POST', '/projects', { key: 'shop', name: 'Shop', description: '', environments: [{ key: 'production', name: 'Production' }] }));
+    expectOk(
+      await vexil.api('POST', '/projects', {
+        key: 'shop',
+        name: 'Shop',
+        description: '',
+        environments: [{ key: 'production', name: 'Production' }],
+      }),
+    );
     serverKey = (await vexil.api('POST', '/projects/shop/environments/production/keys', { kind: 'server' })).body.data.key;
     browser = await launchBrowser();
     page = await signedInPage(browser, vexil);
@@ -56,7 +71,12 @@ describe('the console: segments and insights', () => {
     const context = form.getByRole('group', { name: 'Criterion 1 of rule 2' });
     await context.getByLabel('Compare', { exact: true }).selectOption('context');
     // The identifier takes only equal, notequal, in and notin.
-    expect(await context.getByLabel('Comparer').locator('option').allTextContents()).toEqual(['equals (equal)', 'does not equal (notequal)', 'is one of (in)', 'is not one of (notin)']);
+    expect(await context.getByLabel('Comparer').locator('option').allTextContents()).toEqual([
+      'equals (equal)',
+      'does not equal (notequal)',
+      'is one of (in)',
+      'is not one of (notin)',
+    ]);
     await context.getByLabel('Context type (optional)').fill('organization');
     await context.getByLabel('Comparer').selectOption('notin');
     await context.getByLabel('Values (comma-separated)').fill('org-9');
@@ -86,7 +106,9 @@ describe('the console: segments and insights', () => {
       },
     ]);
     const rules = page.getByRole('list', { name: 'Rules of beta' });
-    await rules.getByText('attribute plan is one of pro, enterprise and attribute age is at least 18 and attribute email ends with @shop.test').waitFor();
+    await rules
+      .getByText('attribute plan is one of pro, enterprise and attribute age is at least 18 and attribute email ends with @shop.test')
+      .waitFor();
     await rules.getByText('context identifier (type organization) is not one of org-9 and attribute country is absent').waitFor();
   });
 
@@ -102,7 +124,10 @@ describe('the console: segments and insights', () => {
     const age = form.getByRole('group', { name: 'Criterion 2 of rule 1' });
     await age.getByLabel('Values (comma-separated)').fill('adult');
     expect(await answerOf(page, 'PUT', '/segments/beta', () => form.getByRole('button', { name: 'Save beta' }).click())).toBe(422);
-    const message = form.getByRole('listitem').filter({ has: page.getByRole('group', { name: 'Criterion 2 of rule 1' }) }).locator('.field-error');
+    const message = form
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('group', { name: 'Criterion 2 of rule 1' }) })
+      .locator('.field-error');
     await message.waitFor();
     expect(await message.innerText()).not.toBe('');
     await age.getByLabel('Values (comma-separated)').fill('21');
@@ -127,7 +152,10 @@ describe('the console: segments and insights', () => {
 
   it("deletes a segment after its key is typed; one a rule still uses is refused with the API's reason", async () => {
     expectOk(await vexil.api('POST', '/projects/shop/flags', { key: 'beta-banner', name: 'Beta banner', type: 'boolean' }));
-    const values = (await vexil.api('GET', '/projects/shop/flags/beta-banner/values')).body.data as Array<{ ulid: string; display: string }>;
+    const values = (await vexil.api('GET', '/projects/shop/flags/beta-banner/values')).body.data as Array<{
+      ulid: string;
+      display: string;
+    }>;
     const draft = (await vexil.api('POST', '/projects/shop/flags/beta-banner/environments/production/targets')).body.data;
     expectOk(
       await vexil.api('POST', `/projects/shop/flags/beta-banner/environments/production/targets/${draft.ulid}/rules`, {
@@ -148,18 +176,32 @@ describe('the console: segments and insights', () => {
     expect((await vexil.api('GET', '/projects/shop/segments/beta')).status).toBe(200);
     await card('Unused unused').getByText('Delete unused', { exact: true }).click();
     await card('Unused unused').getByLabel('Type unused to delete the segment unused').fill('unused');
-    expect(await answerOf(page, 'DELETE', '/segments/unused', () => card('Unused unused').getByRole('button', { name: 'Delete segment unused' }).click())).toBe(200);
+    expect(
+      await answerOf(page, 'DELETE', '/segments/unused', () =>
+        card('Unused unused').getByRole('button', { name: 'Delete segment unused' }).click(),
+      ),
+    ).toBe(200);
     await card('Unused unused').waitFor({ state: 'detached' });
     expect((await vexil.api('GET', '/projects/shop/segments/unused')).status).toBe(404);
   });
 
   it('shows stale flags and default-value reports from real public API traffic', async () => {
-    for (const [key, permanent] of [['old-unused', false], ['old-used', false], ['used-long-ago', false], ['old-permanent', true], ['fresh', false]] as const) {
+    for (const [key, permanent] of [
+      ['old-unused', false],
+      ['old-used', false],
+      ['used-long-ago', false],
+      ['old-permanent', true],
+      ['fresh', false],
+    ] as const) {
       expectOk(await vexil.api('POST', '/projects/shop/flags', { key, name: `Flag ${key}`, type: 'boolean' }));
       if (permanent) expectOk(await vexil.api('PUT', `/projects/shop/flags/${key}`, { name: `Flag ${key}`, permanent: true }));
     }
     // Flags created two months ago (the server's clock cannot be moved: the rows are dated back).
-    await onDatabase((db) => db('flags').whereIn('key', ['old-unused', 'old-used', 'used-long-ago', 'old-permanent']).update({ created_at: daysAgo(60), updated_at: daysAgo(60) }));
+    await onDatabase((db) =>
+      db('flags')
+        .whereIn('key', ['old-unused', 'old-used', 'used-long-ago', 'old-permanent'])
+        .update({ created_at: daysAgo(60), updated_at: daysAgo(60) }),
+    );
     // The application uses two flags and asks for every flag, declaring a default only for `fresh`
     // and for `ghost`, which does not exist.
     for (const key of ['old-used', 'used-long-ago']) {
@@ -170,7 +212,9 @@ describe('the console: segments and insights', () => {
       { key: 'fresh', type: 'boolean', value: false },
       { key: 'ghost', type: 'string', value: 'boo' },
     ]);
-    const listed = await fetch(`${vexil.baseUrl}/v1/flags`, { headers: { 'x-vexil-api-key': serverKey, 'x-vexil-default-value': declared } });
+    const listed = await fetch(`${vexil.baseUrl}/v1/flags`, {
+      headers: { 'x-vexil-api-key': serverKey, 'x-vexil-default-value': declared },
+    });
     expect(listed.status).toBe(200);
     // Telemetry is written in batches about a second later.
     let reports: { missing_defaults: Array<{ flag_key: string }>; unknown_flags: Array<{ flag_key: string }> } | undefined;
@@ -182,11 +226,17 @@ describe('the console: segments and insights', () => {
     let staleNow: string[] = [];
     for (let i = 0; i < 50 && staleNow.join() !== 'old-unused'; i++) {
       if (i > 0) await new Promise((r) => setTimeout(r, 200));
-      staleNow = (await vexil.api('GET', '/projects/shop/environments/production/stale-flags?days=1')).body.data.map((f: { key: string }) => f.key);
+      staleNow = (await vexil.api('GET', '/projects/shop/environments/production/stale-flags?days=1')).body.data.map(
+        (f: { key: string }) => f.key,
+      );
     }
     expect(staleNow).toEqual(['old-unused']);
     // One of the used flags was last used 45 days ago.
-    await onDatabase((db) => db('flag_telemetry').whereIn('flag_ulid', db('flags').where('key', 'used-long-ago').select('ulid')).update({ last_used_at: daysAgo(45) }));
+    await onDatabase((db) =>
+      db('flag_telemetry')
+        .whereIn('flag_ulid', db('flags').where('key', 'used-long-ago').select('ulid'))
+        .update({ last_used_at: daysAgo(45) }),
+    );
 
     await page.goto(`${vexil.baseUrl}/projects/shop/insights`);
     const stale = page.getByRole('table', { name: 'Stale flags in production' });

@@ -3,7 +3,12 @@ import { expect } from 'vitest';
 import { signIn, type RunningVexil } from './harness.js';
 
 /** Signs in through the sign-in screen in a fresh browser context; returns its page on the projects screen. */
-export async function signedInPage(browser: Browser, vexil: RunningVexil, email = vexil.ownerEmail, password = vexil.ownerPassword): Promise<Page> {
+export async function signedInPage(
+  browser: Browser,
+  vexil: RunningVexil,
+  email = vexil.ownerEmail,
+  password = vexil.ownerPassword,
+): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
   await signIn(page, vexil, email, password);
   return page;
@@ -95,7 +100,10 @@ export async function walkByKeyboard(page: Page, scopeSelector = 'main'): Promis
     const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { objectId: result.objectId, fetchRelatives: false });
     const name = String(nodes[0]?.name?.value ?? '').trim();
     names.push(name);
-    if (name === '') unnamed.push(`${kb} ${String(nodes[0]?.role?.value ?? '')} ${await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 120) ?? '')}`);
+    if (name === '')
+      unnamed.push(
+        `${kb} ${String(nodes[0]?.role?.value ?? '')} ${await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 120) ?? '')}`,
+      );
   }
   await cdp.detach();
   await page.evaluate(() => document.querySelector('[data-walk-start]')?.remove());

@@ -9,7 +9,9 @@ import { launchBrowser, screenshot, seriousViolations, startVexil, type RunningV
 /** The query parameters the management document gives an operation, by name. */
 function documentedQueryParameters(operationId: string): string[] {
   const document = YAML.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../specs/management.yaml'), 'utf8'));
-  for (const item of Object.values(document.paths) as Array<Record<string, { operationId?: string; parameters?: Array<{ $ref?: string; name?: string; in?: string }> }>>) {
+  for (const item of Object.values(document.paths) as Array<
+    Record<string, { operationId?: string; parameters?: Array<{ $ref?: string; name?: string; in?: string }> }>
+  >) {
     const operation = Object.values(item).find((o) => typeof o === 'object' && o?.operationId === operationId);
     if (!operation) continue;
     return (operation.parameters ?? [])
@@ -30,13 +32,25 @@ describe('the console: audit log', () => {
 
   beforeAll(async () => {
     vexil = await startVexil();
-    expectOk(await vexil.api('POST', '/projects', { key: 'shop', name: 'Shop', description: '', environments: [{ key: 'staging', name: 'Staging' }] }));
+    expectOk(
+      await vexil.api('POST', '/projects', {
+        key: 'shop',
+        name: 'Shop',
+        description: '',
+        environments: [{ key: 'staging', name: 'Staging' }],
+      }),
+    );
     // Thirty-five creations to page through, oldest first: flag-01 ... flag-35.
-    for (let i = 1; i <= 35; i++) expectOk(await vexil.api('POST', '/projects/shop/flags', { key: `flag-${String(i).padStart(2, '0')}`, name: `Flag ${i}`, type: 'boolean' }));
+    for (let i = 1; i <= 35; i++)
+      expectOk(
+        await vexil.api('POST', '/projects/shop/flags', { key: `flag-${String(i).padStart(2, '0')}`, name: `Flag ${i}`, type: 'boolean' }),
+      );
     const created = await vexil.api('POST', '/tokens', { name: 'reporting', scopes: ['flags:read'] });
     token = { ulid: created.body.data.ulid, token: created.body.data.token };
     for (let i = 0; i < 3; i++) {
-      const res = await fetch(`${vexil.baseUrl}/management/v1/projects/shop/flags`, { headers: { authorization: `Bearer ${token.token}` } });
+      const res = await fetch(`${vexil.baseUrl}/management/v1/projects/shop/flags`, {
+        headers: { authorization: `Bearer ${token.token}` },
+      });
       expect(res.status).toBe(200);
     }
     browser = await launchBrowser();
@@ -51,7 +65,10 @@ describe('the console: audit log', () => {
 
   it('offers every query parameter of both audit operations as a filter, and sends each', async () => {
     const filters = page.getByRole('search', { name: 'Audit filters' });
-    for (const [log, operationId] of [['Management requests', 'listAuditLogs'], ['Public API traffic', 'listPublicAuditLogs']] as const) {
+    for (const [log, operationId] of [
+      ['Management requests', 'listAuditLogs'],
+      ['Public API traffic', 'listPublicAuditLogs'],
+    ] as const) {
       await page.getByLabel(log).check();
       const parameters = documentedQueryParameters(operationId);
       expect(parameters).toContain('management_token_ulid');
@@ -71,7 +88,13 @@ describe('the console: audit log', () => {
       to: '2099-01-01T00:00',
     };
     for (const [name, value] of Object.entries(values)) await filters.locator(`[name="${name}"]`).fill(value);
-    const choices: Record<string, string> = { result: 'success', subject_type: 'project', sort: 'created_at_asc', per_page: '50', project: 'shop' };
+    const choices: Record<string, string> = {
+      result: 'success',
+      subject_type: 'project',
+      sort: 'created_at_asc',
+      per_page: '50',
+      project: 'shop',
+    };
     const request = page.waitForRequest((r) => {
       const url = new URL(r.url());
       return url.pathname === '/management/v1/audit-logs' && url.searchParams.get('project') === 'shop';
@@ -99,7 +122,11 @@ describe('the console: audit log', () => {
   it('shows what a change changed, field by field, and the publish comment', async () => {
     expectOk(await vexil.api('PUT', '/projects/shop/environments/staging', { name: 'Staging', color: '#ff0000', comments_required: true }));
     const draft = await vexil.api('POST', '/projects/shop/flags/flag-01/environments/staging/targets');
-    expectOk(await vexil.api('PUT', `/projects/shop/flags/flag-01/environments/staging/targets/${draft.body.data.ulid}/publish`, { comment: 'Launch day <b>bold</b>' }));
+    expectOk(
+      await vexil.api('PUT', `/projects/shop/flags/flag-01/environments/staging/targets/${draft.body.data.ulid}/publish`, {
+        comment: 'Launch day <b>bold</b>',
+      }),
+    );
     await page.reload();
     const environment = rows().filter({ hasText: 'environment.updated' }).first();
     await environment.getByText(/^Changed: .*color/).click();
@@ -119,7 +146,8 @@ describe('the console: audit log', () => {
     await page.getByLabel('Order').selectOption('created_at_asc');
     await page.getByLabel('Per page').selectOption('10');
     const subjects = async () => (await rows().locator('td:nth-child(4)').allInnerTexts()).map((t) => t.replace(/^flag\s*/, '').trim());
-    const expected = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `flag-${String(from + i).padStart(2, '0')}`);
+    const expected = (from: number, to: number) =>
+      Array.from({ length: to - from + 1 }, (_, i) => `flag-${String(from + i).padStart(2, '0')}`);
     await expect.poll(subjects).toEqual(expected(1, 10));
     const next = page.getByRole('button', { name: 'Next page' });
     const previous = page.getByRole('button', { name: 'Previous page' });

@@ -15,7 +15,8 @@ describe('the console: projects, flag details, comments and history', () => {
   const flagPath = '/projects/shop/flags/banner';
 
   const panel = (name: string) => environmentPanel(page, name);
-  const valueRow = (display: string) => page.locator('ul.values > li', { has: page.locator('code', { hasText: new RegExp(`^${display}$`) }) });
+  const valueRow = (display: string) =>
+    page.locator('ul.values > li', { has: page.locator('code', { hasText: new RegExp(`^${display}$`) }) });
 
   /** The message shown beside a control: the field error its aria-describedby names, in the same field. */
   async function fieldError(control: Locator): Promise<string> {
@@ -28,12 +29,20 @@ describe('the console: projects, flag details, comments and history', () => {
 
   /** What GET /v1/flags/banner serves in staging (this is also an evaluation the insights count). */
   async function served(): Promise<string> {
-    const res = await fetch(`${vexil.baseUrl}/v1/flags/banner`, { headers: { 'x-vexil-api-key': stagingKey, 'x-vexil-context': JSON.stringify({ type: 'user', identifier: 'u-1', attributes: [] }) } });
+    const res = await fetch(`${vexil.baseUrl}/v1/flags/banner`, {
+      headers: { 'x-vexil-api-key': stagingKey, 'x-vexil-context': JSON.stringify({ type: 'user', identifier: 'u-1', attributes: [] }) },
+    });
     expect(res.status).toBe(200);
     return ((await res.json()) as { data: { flag: { value: { string: string } } } }).data.flag.value.string;
   }
 
-  const targets = async () => (await vexil.ok('GET', `${flagPath}/environments/staging/targets`)) as Array<{ ulid: string; status: string; comment: string | null; value_ulid: string }>;
+  const targets = async () =>
+    (await vexil.ok('GET', `${flagPath}/environments/staging/targets`)) as Array<{
+      ulid: string;
+      status: string;
+      comment: string | null;
+      value_ulid: string;
+    }>;
 
   /** The display of the value the staging draft serves as its base, as the API holds it. */
   async function draftBase(): Promise<string | undefined> {
@@ -62,12 +71,16 @@ describe('the console: projects, flag details, comments and history', () => {
     await form.getByLabel('Key').fill('Garden Centre');
     await form.getByLabel('Name').fill('Garden');
     await form.getByLabel('Description').fill('Plants and pots');
-    expect(await answerOf(page, 'POST', '/management/v1/projects', () => form.getByRole('button', { name: 'Create project' }).click())).toBe(422);
+    expect(
+      await answerOf(page, 'POST', '/management/v1/projects', () => form.getByRole('button', { name: 'Create project' }).click()),
+    ).toBe(422);
     expect(await fieldError(form.getByLabel('Key'))).toMatch(/key/);
     expect((await vexil.api('GET', '/projects/Garden%20Centre')).status).toBe(404);
 
     await form.getByLabel('Key').fill('garden');
-    expect(await answerOf(page, 'POST', '/management/v1/projects', () => form.getByRole('button', { name: 'Create project' }).click())).toBe(200);
+    expect(
+      await answerOf(page, 'POST', '/management/v1/projects', () => form.getByRole('button', { name: 'Create project' }).click()),
+    ).toBe(200);
     await page.getByRole('link', { name: 'Garden', exact: true }).waitFor();
     // The form is emptied for the next one, and the new project's flags are one click away.
     expect(await form.getByLabel('Key').inputValue()).toBe('');
@@ -77,7 +90,9 @@ describe('the console: projects, flag details, comments and history', () => {
     // The same key again: the API's message is beside the key and nothing is added.
     await form.getByLabel('Key').fill('garden');
     await form.getByLabel('Name').fill('Another garden');
-    expect(await answerOf(page, 'POST', '/management/v1/projects', () => form.getByRole('button', { name: 'Create project' }).click())).toBe(422);
+    expect(
+      await answerOf(page, 'POST', '/management/v1/projects', () => form.getByRole('button', { name: 'Create project' }).click()),
+    ).toBe(422);
     expect(await fieldError(form.getByLabel('Key'))).toBe('The key has already been taken.');
     expect((await vexil.ok('GET', '/projects')).map((p: { key: string }) => p.key).sort()).toEqual(['garden', 'shop']);
     expect(await seriousViolations(page)).toEqual([]);
@@ -95,7 +110,11 @@ describe('the console: projects, flag details, comments and history', () => {
     await details.getByLabel('Permanent (never stale)').check();
     expect(await answerOf(page, 'PUT', flagPath, () => details.getByRole('button', { name: 'Save details' }).click())).toBe(200);
     await page.getByRole('heading', { name: 'Home banner banner', level: 1 }).waitFor();
-    expect(await vexil.ok('GET', flagPath)).toMatchObject({ name: 'Home banner', description: 'Shown above everything else', permanent: true });
+    expect(await vexil.ok('GET', flagPath)).toMatchObject({
+      name: 'Home banner',
+      description: 'Shown above everything else',
+      permanent: true,
+    });
 
     // After a reload the form shows what was saved; an emptied description is removed.
     await page.reload();
@@ -144,7 +163,8 @@ describe('the console: projects, flag details, comments and history', () => {
 
     // Empty: the browser asks for it before any request is sent.
     const publishes: string[] = [];
-    const record = (r: { method(): string; url(): string }) => void (r.method() === 'PUT' && r.url().endsWith('/publish') && publishes.push(r.url()));
+    const record = (r: { method(): string; url(): string }) =>
+      void (r.method() === 'PUT' && r.url().endsWith('/publish') && publishes.push(r.url()));
     page.on('request', record);
     await publish.click();
     expect(await comment.evaluate((input) => (input as HTMLInputElement).validity.valueMissing)).toBe(true);
@@ -188,7 +208,13 @@ describe('the console: projects, flag details, comments and history', () => {
     await staging.getByText('History in Staging').click();
     const rows = staging.locator('details table tbody tr');
     await expect.poll(() => rows.count()).toBe(2);
-    const cells = await rows.evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).slice(0, 3).map((td) => td.textContent?.trim())));
+    const cells = await rows.evaluateAll((trs) =>
+      trs.map((tr) =>
+        Array.from(tr.querySelectorAll('td'))
+          .slice(0, 3)
+          .map((td) => td.textContent?.trim()),
+      ),
+    );
     expect(cells).toEqual([
       ['published', 'Sale', 'Sale week'],
       ['expired', 'Hello', 'First release of the banner'],
@@ -207,10 +233,15 @@ describe('the console: projects, flag details, comments and history', () => {
     await line.waitFor();
     const before = await insights();
     expect([before.last_retrieved_at, before.last_used_at, before.last_evaluated_at]).toEqual([null, null, null]);
-    expect(await line.innerText()).toBe(`Last retrieved never · used never · evaluated never · updated ${before.last_updated_at ?? 'never'}`);
+    expect(await line.innerText()).toBe(
+      `Last retrieved never · used never · evaluated never · updated ${before.last_updated_at ?? 'never'}`,
+    );
 
     // An evaluation, a retrieval of the payload and a reported use; telemetry is written in batches.
-    const headers = { 'x-vexil-api-key': stagingKey, 'x-vexil-context': JSON.stringify({ type: 'user', identifier: 'u-1', attributes: [] }) };
+    const headers = {
+      'x-vexil-api-key': stagingKey,
+      'x-vexil-context': JSON.stringify({ type: 'user', identifier: 'u-1', attributes: [] }),
+    };
     expect((await fetch(`${vexil.baseUrl}/v1/flags/greeting`, { headers })).status).toBe(200);
     expect((await fetch(`${vexil.baseUrl}/v1/payload`, { headers })).status).toBe(200);
     expect((await fetch(`${vexil.baseUrl}/v1/flags/greeting/usage`, { method: 'POST', headers })).status).toBe(200);
@@ -224,6 +255,8 @@ describe('the console: projects, flag details, comments and history', () => {
     await page.reload();
     await expect
       .poll(() => line.innerText())
-      .toBe(`Last retrieved ${after.last_retrieved_at} · used ${after.last_used_at} · evaluated ${after.last_evaluated_at} · updated ${after.last_updated_at ?? 'never'}`);
+      .toBe(
+        `Last retrieved ${after.last_retrieved_at} · used ${after.last_used_at} · evaluated ${after.last_evaluated_at} · updated ${after.last_updated_at ?? 'never'}`,
+      );
   });
 });

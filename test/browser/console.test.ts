@@ -16,7 +16,10 @@ describe('the web console', () => {
   /** What GET /v1/flags/{key} serves in an environment for a context. */
   async function served(environment: string, flag: string, attributes: Array<{ key: string; values: Array<{ value: string }> }> = []) {
     const res = await fetch(`${vexil.baseUrl}/v1/flags/${flag}`, {
-      headers: { 'x-vexil-api-key': keys[environment] as string, 'x-vexil-context': JSON.stringify({ type: 'user', identifier: 'u-1', attributes }) },
+      headers: {
+        'x-vexil-api-key': keys[environment] as string,
+        'x-vexil-context': JSON.stringify({ type: 'user', identifier: 'u-1', attributes }),
+      },
     });
     return res.status === 200 ? ((await res.json()) as { data: { flag: { value: Record<string, unknown> } } }).data.flag.value : res.status;
   }
@@ -25,10 +28,32 @@ describe('the web console', () => {
 
   beforeAll(async () => {
     vexil = await startVexil();
-    expect((await vexil.api('POST', '/projects', { key: project, name: 'Shop', description: '', environments: [{ key: 'staging', name: 'Staging' }, { key: 'production', name: 'Production' }] })).status).toBe(200);
-    expect((await vexil.api('PUT', `/projects/${project}/environments/production`, { name: 'Production', confirmation_required: true, color: '#b91c1c' })).status).toBe(200);
+    expect(
+      (
+        await vexil.api('POST', '/projects', {
+          key: project,
+          name: 'Shop',
+          description: '',
+          environments: [
+            { key: 'staging', name: 'Staging' },
+            { key: 'production', name: 'Production' },
+          ],
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await vexil.api('PUT', `/projects/${project}/environments/production`, {
+          name: 'Production',
+          confirmation_required: true,
+          color: '#b91c1c',
+        })
+      ).status,
+    ).toBe(200);
     for (const environment of ['staging', 'production']) {
-      keys[environment] = (await vexil.api('POST', `/projects/${project}/environments/${environment}/keys`, { kind: 'server' })).body.data.key;
+      keys[environment] = (
+        await vexil.api('POST', `/projects/${project}/environments/${environment}/keys`, { kind: 'server' })
+      ).body.data.key;
     }
     expect((await vexil.api('POST', '/projects', { key: 'xss', name: xssName, description: xssName })).status).toBe(200);
     browser = await launchBrowser();
@@ -106,7 +131,11 @@ describe('the web console', () => {
 
   it('publishes in a confirmation_required environment only through the console, with the typed key', async () => {
     const draft = await vexil.api('POST', `/projects/${project}/flags/banner/environments/production/targets`);
-    const bearer = await vexil.api('PUT', `/projects/${project}/flags/banner/environments/production/targets/${draft.body.data.ulid}/publish`, { confirmation: 'production' });
+    const bearer = await vexil.api(
+      'PUT',
+      `/projects/${project}/flags/banner/environments/production/targets/${draft.body.data.ulid}/publish`,
+      { confirmation: 'production' },
+    );
     expect(bearer.status).toBe(422);
 
     await page.reload();

@@ -10,7 +10,11 @@ describe('the console: copying a secret', () => {
   const insecureHost = 'vexil.test';
 
   /** Signs in at `baseUrl` in a fresh context and creates a token there; returns the page and the secret shown. */
-  async function newTokenAt(baseUrl: string, name: string, prepare?: (page: Page) => Promise<unknown>): Promise<{ context: BrowserContext; page: Page; secret: string }> {
+  async function newTokenAt(
+    baseUrl: string,
+    name: string,
+    prepare?: (page: Page) => Promise<unknown>,
+  ): Promise<{ context: BrowserContext; page: Page; secret: string }> {
     const context = await browser.newContext();
     const page = await context.newPage();
     await prepare?.(page);
@@ -57,7 +61,10 @@ describe('the console: copying a secret', () => {
 
   it('copies on a plain-HTTP address without the Clipboard API, and says so', async () => {
     const { context, page, secret } = await newTokenAt(insecureUrl(), 'deploy-over-http');
-    expect(await page.evaluate(() => ({ secure: window.isSecureContext, clipboard: typeof navigator.clipboard }))).toEqual({ secure: false, clipboard: 'undefined' });
+    expect(await page.evaluate(() => ({ secure: window.isSecureContext, clipboard: typeof navigator.clipboard }))).toEqual({
+      secure: false,
+      clipboard: 'undefined',
+    });
     await page.locator('p.secret').getByRole('button', { name: 'Copy' }).click();
     await page.locator('p.secret').getByRole('status').getByText('Copied to the clipboard.').waitFor();
     expect(await clipboardText(context)).toBe(secret);
@@ -72,13 +79,19 @@ describe('the console: copying a secret', () => {
       }),
     );
     await page.locator('p.secret').getByRole('button', { name: 'Copy' }).click();
-    await page.locator('p.secret').getByRole('status').getByText('Select and copy: the text is selected, press Ctrl+C (⌘C on a Mac).').waitFor();
+    await page
+      .locator('p.secret')
+      .getByRole('status')
+      .getByText('Select and copy: the text is selected, press Ctrl+C (⌘C on a Mac).')
+      .waitFor();
     const field = page.getByLabel('Text to copy');
     expect(await field.inputValue()).toBe(secret);
-    expect(await field.evaluate((el) => {
-      const input = el as HTMLInputElement;
-      return document.activeElement === input && input.selectionStart === 0 && input.selectionEnd === input.value.length;
-    })).toBe(true);
+    expect(
+      await field.evaluate((el) => {
+        const input = el as HTMLInputElement;
+        return document.activeElement === input && input.selectionStart === 0 && input.selectionEnd === input.value.length;
+      }),
+    ).toBe(true);
     expect(await seriousViolations(page)).toEqual([]);
     await context.close();
   });

@@ -58,8 +58,12 @@ function startApplicationOrigin(): Promise<{ url: string; close(): Promise<void>
 }
 
 async function clientKey(vexil: RunningVexil): Promise<string> {
-  expect((await vexil.api('POST', '/projects', { key: 'shop', name: 'Shop', environments: [{ key: 'production', name: 'Production' }] })).status).toBe(200);
-  expect((await vexil.api('POST', '/projects/shop/flags', { key: 'new-checkout', name: 'New checkout', type: 'boolean' })).status).toBe(200);
+  expect(
+    (await vexil.api('POST', '/projects', { key: 'shop', name: 'Shop', environments: [{ key: 'production', name: 'Production' }] })).status,
+  ).toBe(200);
+  expect((await vexil.api('POST', '/projects/shop/flags', { key: 'new-checkout', name: 'New checkout', type: 'boolean' })).status).toBe(
+    200,
+  );
   expect((await vexil.api('POST', '/projects/shop/flags/new-checkout/environments/production/serve', { value: 'true' })).status).toBe(200);
   return (await vexil.api('POST', '/projects/shop/environments/production/keys', { kind: 'client' })).body.data.key as string;
 }
@@ -88,7 +92,10 @@ describe('a browser application on another origin, with @vexil/sdk in client-sid
     await closed?.stop();
   });
 
-  async function open(server: RunningVexil, apiKey: string): Promise<{ page: Page; crossOrigin: Array<{ url: string; origin?: string; allowed?: string | null }> }> {
+  async function open(
+    server: RunningVexil,
+    apiKey: string,
+  ): Promise<{ page: Page; crossOrigin: Array<{ url: string; origin?: string; allowed?: string | null }> }> {
     const tab = await (await browser.newContext()).newPage();
     const crossOrigin: Array<{ url: string; origin?: string; allowed?: string | null }> = [];
     tab.on('response', (response) => {
@@ -103,15 +110,24 @@ describe('a browser application on another origin, with @vexil/sdk in client-sid
 
   it('fetches the values evaluated for its context and follows changes over the stream', async () => {
     const { page: tab, crossOrigin } = await open(vexil, key);
-    const loaded = (await tab.evaluate(() => (window as unknown as { loaded: Promise<unknown> }).loaded)) as { ready: boolean; details: { value: boolean; reason: string } };
+    const loaded = (await tab.evaluate(() => (window as unknown as { loaded: Promise<unknown> }).loaded)) as {
+      ready: boolean;
+      details: { value: boolean; reason: string };
+    };
     expect(loaded.ready).toBe(true);
     expect(loaded.details.value).toBe(true);
     expect(await tab.locator('#value').textContent()).toBe('true');
     // The payload and the stream were cross-origin requests, answered with CORS headers.
-    await expect.poll(() => crossOrigin.some((r) => r.url.includes('/v1/payload') && r.origin === application.url && r.allowed === '*')).toBe(true);
-    await expect.poll(() => crossOrigin.some((r) => r.url.includes('/v1/stream') && r.origin === application.url && r.allowed === '*')).toBe(true);
+    await expect
+      .poll(() => crossOrigin.some((r) => r.url.includes('/v1/payload') && r.origin === application.url && r.allowed === '*'))
+      .toBe(true);
+    await expect
+      .poll(() => crossOrigin.some((r) => r.url.includes('/v1/stream') && r.origin === application.url && r.allowed === '*'))
+      .toBe(true);
 
-    expect((await vexil.api('POST', '/projects/shop/flags/new-checkout/environments/production/serve', { value: 'false' })).status).toBe(200);
+    expect((await vexil.api('POST', '/projects/shop/flags/new-checkout/environments/production/serve', { value: 'false' })).status).toBe(
+      200,
+    );
     await tab.locator('#value', { hasText: 'false' }).waitFor({ timeout: 10_000 });
     expect(await tab.evaluate(() => (window as unknown as { changes: number }).changes)).toBeGreaterThanOrEqual(1);
     await tab.context().close();
@@ -123,12 +139,17 @@ describe('a browser application on another origin, with @vexil/sdk in client-sid
     tab.on('console', (message) => {
       if (message.type() === 'error') errors.push(message.text());
     });
-    const loaded = (await tab.evaluate(() => (window as unknown as { loaded: Promise<unknown> }).loaded)) as { ready: boolean; details: { value: boolean } };
+    const loaded = (await tab.evaluate(() => (window as unknown as { loaded: Promise<unknown> }).loaded)) as {
+      ready: boolean;
+      details: { value: boolean };
+    };
     expect(loaded.ready).toBe(false);
     expect(loaded.details.value).toBe(false);
     expect(await tab.locator('#value').textContent()).toBe('false');
     // The same request from outside a browser is served: only the missing CORS headers stop it.
-    const direct = await fetch(`${closed.baseUrl}/v1/payload`, { headers: { 'x-vexil-api-key': closedKey, 'x-vexil-context': '{"type":"user","identifier":"user-42"}' } });
+    const direct = await fetch(`${closed.baseUrl}/v1/payload`, {
+      headers: { 'x-vexil-api-key': closedKey, 'x-vexil-context': '{"type":"user","identifier":"user-42"}' },
+    });
     expect(direct.status).toBe(200);
     expect(direct.headers.get('access-control-allow-origin')).toBeNull();
     await tab.context().close();

@@ -7,19 +7,30 @@ const methods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 
 /** "METHOD /path" of every operation a document describes. */
 async function operationsOf(vexil: RunningVexil, url: string): Promise<string[]> {
-  const document = (await (await fetch(vexil.baseUrl + url, { headers: { accept: 'application/json' } })).json()) as { paths: Record<string, Record<string, unknown>> };
+  const document = (await (await fetch(vexil.baseUrl + url, { headers: { accept: 'application/json' } })).json()) as {
+    paths: Record<string, Record<string, unknown>>;
+  };
   return Object.entries(document.paths)
-    .flatMap(([path, item]) => Object.keys(item).filter((m) => methods.includes(m)).map((m) => `${m.toUpperCase()} ${path}`))
+    .flatMap(([path, item]) =>
+      Object.keys(item)
+        .filter((m) => methods.includes(m))
+        .map((m) => `${m.toUpperCase()} ${path}`),
+    )
     .sort();
 }
 
 /** "METHOD /path" of every operation the page shows now. */
 function shownOperations(page: Page): Promise<string[]> {
-  return page.locator('.opblock-summary').evaluateAll((rows) =>
-    rows
-      .map((row) => `${row.querySelector('.opblock-summary-method')?.textContent?.trim()} ${row.querySelector('[data-path]')?.getAttribute('data-path')}`)
-      .sort(),
-  );
+  return page
+    .locator('.opblock-summary')
+    .evaluateAll((rows) =>
+      rows
+        .map(
+          (row) =>
+            `${row.querySelector('.opblock-summary-method')?.textContent?.trim()} ${row.querySelector('[data-path]')?.getAttribute('data-path')}`,
+        )
+        .sort(),
+    );
 }
 
 // The API reference in the browser, and a person changing their own password.
@@ -51,7 +62,10 @@ describe('the API reference and the account screen', () => {
     const problems: string[] = [];
     page.on('console', (message) => void (message.type() === 'error' && problems.push(`console: ${message.text()}`)));
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('request', (request) => void (new URL(request.url()).origin !== origin && problems.push(`request elsewhere: ${request.url()}`)));
+    page.on(
+      'request',
+      (request) => void (new URL(request.url()).origin !== origin && problems.push(`request elsewhere: ${request.url()}`)),
+    );
 
     await submitSignIn(page, { ...vexil, baseUrl: origin });
     await page.getByRole('heading', { name: 'Projects' }).waitFor();
@@ -77,7 +91,10 @@ describe('the API reference and the account screen', () => {
     await screenshot(page, '21-api-reference-evaluation');
 
     // An operation opens with its description.
-    await page.locator('.opblock-summary', { has: page.locator('[data-path="/v1/flags"]') }).first().click();
+    await page
+      .locator('.opblock-summary', { has: page.locator('[data-path="/v1/flags"]') })
+      .first()
+      .click();
     await page.locator('.opblock.is-open .opblock-description-wrapper').first().waitFor();
 
     expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
@@ -91,7 +108,13 @@ describe('the API reference and the account screen', () => {
     // The first screen after signing in is the projects list.
     const current = () => nav.locator('[aria-current="page"]').allInnerTexts();
     expect(await current()).toEqual(['Projects']);
-    for (const [link, path] of [['Audit log', '/audit'], ['Tokens', '/tokens'], ['Accounts', '/accounts'], [vexil.ownerEmail, '/account'], ['Projects', '/projects']]) {
+    for (const [link, path] of [
+      ['Audit log', '/audit'],
+      ['Tokens', '/tokens'],
+      ['Accounts', '/accounts'],
+      [vexil.ownerEmail, '/account'],
+      ['Projects', '/projects'],
+    ]) {
       await nav.getByRole('link', { name: link, exact: true }).click();
       await page.waitForURL(vexil.baseUrl + path);
       expect(await current(), path).toEqual([link]);
@@ -120,7 +143,9 @@ describe('the API reference and the account screen', () => {
     expect(await refused.innerText()).toMatch(/^invalid_credentials /);
     // ...and beside the field it is about.
     expect(await current.getAttribute('aria-invalid')).toBe('true');
-    expect(await current.locator('xpath=ancestor::div[contains(@class,"field")][1]').locator('.field-error').innerText()).toMatch(/current_password/);
+    expect(await current.locator('xpath=ancestor::div[contains(@class,"field")][1]').locator('.field-error').innerText()).toMatch(
+      /current_password/,
+    );
     expect((await elsewhere.request.get(`${vexil.baseUrl}/management/v1/session`)).status()).toBe(200);
 
     await current.fill(oldPassword);
@@ -129,7 +154,12 @@ describe('the API reference and the account screen', () => {
     expect((await elsewhere.request.get(`${vexil.baseUrl}/management/v1/session`)).status()).toBe(401);
 
     // The API holds the new password only.
-    const signIn = (password: string) => fetch(`${vexil.baseUrl}/management/v1/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: vexil.ownerEmail, password }) });
+    const signIn = (password: string) =>
+      fetch(`${vexil.baseUrl}/management/v1/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: vexil.ownerEmail, password }),
+      });
     expect((await signIn(oldPassword)).status).toBe(401);
 
     await submitSignIn(page, vexil, vexil.ownerEmail, oldPassword);

@@ -5,7 +5,8 @@ import { signedInPage } from './admin-support.js';
 import { bannerPath, environmentPanel, seedShop } from './shop.js';
 
 type Attributes = Array<{ key: string; values: Array<{ value: string }> }>;
-const attributes = (pairs: Record<string, string>): Attributes => Object.entries(pairs).map(([key, value]) => ({ key, values: [{ value }] }));
+const attributes = (pairs: Record<string, string>): Attributes =>
+  Object.entries(pairs).map(([key, value]) => ({ key, values: [{ value }] }));
 
 // The flag page and the draft editor beyond the main journey: details, values, rules with several
 // criteria, reordering, field-keyed errors, rollout changes with typed confirmation, try it.
@@ -19,12 +20,18 @@ describe('the console flag page and draft editor', () => {
   /** What GET /v1/flags/{key} serves in an environment for a context. */
   async function served(environment: string, context: { type?: string; identifier: string; attributes?: Attributes }) {
     const res = await fetch(`${vexil.baseUrl}/v1/flags/banner`, {
-      headers: { 'x-vexil-api-key': keys[environment] as string, 'x-vexil-context': JSON.stringify({ type: 'user', attributes: [], ...context }) },
+      headers: {
+        'x-vexil-api-key': keys[environment] as string,
+        'x-vexil-context': JSON.stringify({ type: 'user', attributes: [], ...context }),
+      },
     });
-    return res.status === 200 ? ((await res.json()) as { data: { flag: { value: { string: string } } } }).data.flag.value.string : res.status;
+    return res.status === 200
+      ? ((await res.json()) as { data: { flag: { value: { string: string } } } }).data.flag.value.string
+      : res.status;
   }
 
-  const valueRow = (display: string) => page.locator('ul.values > li', { has: page.locator('code', { hasText: new RegExp(`^${display}$`) }) });
+  const valueRow = (display: string) =>
+    page.locator('ul.values > li', { has: page.locator('code', { hasText: new RegExp(`^${display}$`) }) });
   const panel = (environment: string) => environmentPanel(page, environment);
 
   /** The message shown beside a control: the field error its aria-describedby names. */
@@ -34,21 +41,31 @@ describe('the console flag page and draft editor', () => {
     const error = page.locator(`[id="${ids.at(-1)}"]`);
     expect(await error.getAttribute('class')).toBe('field-error');
     // Beside the control: in the same field wrapper.
-    expect(await control.locator('xpath=ancestor::div[contains(@class,"field")][1]').locator('.field-error').innerText()).toBe(await error.innerText());
+    expect(await control.locator('xpath=ancestor::div[contains(@class,"field")][1]').locator('.field-error').innerText()).toBe(
+      await error.innerText(),
+    );
     return error.innerText();
   }
 
-  async function rulesOf(environment: string): Promise<Array<{ description: string; criteria: { data: Array<{ sub_selector: string | null; values: { data: Array<{ value: string }> } }> } }>> {
+  async function rulesOf(
+    environment: string,
+  ): Promise<
+    Array<{ description: string; criteria: { data: Array<{ sub_selector: string | null; values: { data: Array<{ value: string }> } }> } }>
+  > {
     const targets = await vexil.api('GET', `${flagPath}/environments/${environment}/targets`);
     const draft = targets.body.data.find((t: { status: string }) => t.status === 'draft');
     return (await vexil.api('GET', `${flagPath}/environments/${environment}/targets/${draft.ulid}/rules`)).body.data;
   }
 
   async function publishIn(environment: string, name: string): Promise<void> {
-    await panel(name).getByRole('button', { name: `Review and publish in ${name}…` }).click();
+    await panel(name)
+      .getByRole('button', { name: `Review and publish in ${name}…` })
+      .click();
     const dialog = page.getByRole('dialog', { name: `Publish in ${name}` });
     await dialog.getByRole('button', { name: `Publish to ${name}` }).click();
-    await panel(name).getByRole('button', { name: `New draft in ${name}` }).waitFor();
+    await panel(name)
+      .getByRole('button', { name: `New draft in ${name}` })
+      .waitFor();
     expect(environment).toBeTruthy();
   }
 
@@ -56,7 +73,8 @@ describe('the console flag page and draft editor', () => {
     vexil = await startVexil();
     await seedShop(vexil);
     await vexil.ok('PUT', '/projects/shop/environments/production', { name: 'Production', confirmation_required: true, color: '#b91c1c' });
-    for (const environment of ['staging', 'production']) keys[environment] = (await vexil.ok('POST', `/projects/shop/environments/${environment}/keys`, { kind: 'server' })).key;
+    for (const environment of ['staging', 'production'])
+      keys[environment] = (await vexil.ok('POST', `/projects/shop/environments/${environment}/keys`, { kind: 'server' })).key;
     // Contexts seen in staging become the editors' suggestions.
     await served('staging', { type: 'organization', identifier: 'acme', attributes: attributes({ plan: 'pro', country: 'FR' }) });
     await served('staging', { identifier: 'u-2', attributes: attributes({ plan: 'free' }) });
@@ -77,11 +95,15 @@ describe('the console flag page and draft editor', () => {
     const details = page.getByRole('form', { name: 'Flag details' });
     await details.getByLabel('In client (browser) payloads').uncheck();
     await details.getByRole('button', { name: 'Save details' }).click();
-    await expect.poll(async () => (await vexil.api('GET', flagPath)).body.data).toMatchObject({ include_in_client: false, include_in_mobile: true });
+    await expect
+      .poll(async () => (await vexil.api('GET', flagPath)).body.data)
+      .toMatchObject({ include_in_client: false, include_in_mobile: true });
     await details.getByLabel('In mobile payloads').uncheck();
     await details.getByLabel('In client (browser) payloads').check();
     await details.getByRole('button', { name: 'Save details' }).click();
-    await expect.poll(async () => (await vexil.api('GET', flagPath)).body.data).toMatchObject({ include_in_client: true, include_in_mobile: false });
+    await expect
+      .poll(async () => (await vexil.api('GET', flagPath)).body.data)
+      .toMatchObject({ include_in_client: true, include_in_mobile: false });
     expect(await details.getByLabel('In mobile payloads').isChecked()).toBe(false);
 
     await page.getByRole('button', { name: 'Edit Gift' }).click();
@@ -108,13 +130,17 @@ describe('the console flag page and draft editor', () => {
     await form.getByLabel('Rule description').fill('Pro plan');
     const attribute = form.getByLabel('Attribute of criterion 1', { exact: true });
     // Attribute names seen in this environment are offered, then the values seen for the chosen one.
-    const names = await page.locator(`datalist[id="${await attribute.getAttribute('list')}"] option`).evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+    const names = await page
+      .locator(`datalist[id="${await attribute.getAttribute('list')}"] option`)
+      .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
     expect(names.sort()).toEqual(['country', 'plan']);
     await attribute.fill('plan');
     await form.getByText(/^Seen: (pro, free|free, pro)$/).waitFor();
     const values = form.getByLabel('Values of criterion 1 (comma-separated)');
     await values.fill('pro, ');
-    const offered = await page.locator(`datalist[id="${await values.getAttribute('list')}"] option`).evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+    const offered = await page
+      .locator(`datalist[id="${await values.getAttribute('list')}"] option`)
+      .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
     expect(offered).toEqual(['pro, free']);
     await values.fill('pro');
     await form.getByRole('button', { name: 'Add a criterion to new rule in Staging' }).click();
@@ -146,7 +172,14 @@ describe('the console flag page and draft editor', () => {
     await staging.getByText('attribute plan in pro, team').waitFor();
     const rules = await rulesOf('staging');
     expect(rules.map((r) => r.description)).toEqual(['Pro plan', 'Beta']);
-    expect(rules[0]?.criteria.data).toEqual([expect.objectContaining({ selector: 'attribute', sub_selector: 'plan', comparer: 'in', values: { data: [{ value: 'pro' }, { value: 'team' }] } })]);
+    expect(rules[0]?.criteria.data).toEqual([
+      expect.objectContaining({
+        selector: 'attribute',
+        sub_selector: 'plan',
+        comparer: 'in',
+        values: { data: [{ value: 'pro' }, { value: 'team' }] },
+      }),
+    ]);
 
     // A value a rule serves is in use: the reason is shown beside it.
     await page.getByRole('button', { name: 'Delete Present' }).click();
@@ -185,7 +218,9 @@ describe('the console flag page and draft editor', () => {
     await form.getByLabel('Rule description').fill('No values');
     await form.getByLabel('Attribute of criterion 1', { exact: true }).fill('plan');
     await form.getByRole('button', { name: 'Add rule' }).click();
-    expect(await fieldError(form.getByLabel('Values of criterion 1 (comma-separated)'))).toMatch(/criteria\.0\.values field must contain at least one value/);
+    expect(await fieldError(form.getByLabel('Values of criterion 1 (comma-separated)'))).toMatch(
+      /criteria\.0\.values field must contain at least one value/,
+    );
     // A nested key of the second criterion reaches the second criterion's field only.
     await form.getByLabel('Values of criterion 1 (comma-separated)').fill('pro');
     await form.getByRole('button', { name: 'Add a criterion to new rule in Staging' }).click();
@@ -193,7 +228,9 @@ describe('the console flag page and draft editor', () => {
     await form.getByLabel('Attribute of criterion 2', { exact: true }).fill('seats');
     await form.getByLabel('Values of criterion 2 (comma-separated)').fill('many');
     await form.getByRole('button', { name: 'Add rule' }).click();
-    expect(await fieldError(form.getByLabel('Values of criterion 2 (comma-separated)'))).toMatch(/criteria\.1\.values\.0 field must be a number/);
+    expect(await fieldError(form.getByLabel('Values of criterion 2 (comma-separated)'))).toMatch(
+      /criteria\.1\.values\.0 field must be a number/,
+    );
     expect(await form.getByLabel('Values of criterion 1 (comma-separated)').getAttribute('aria-invalid')).toBe('false');
     await form.getByRole('button', { name: 'Remove criterion 2' }).click();
 

@@ -40,7 +40,11 @@ describe('the console: what each environment serves now', () => {
         { selector: 'attribute', sub_selector: 'country', comparer: 'equal', values: ['FR'] },
       ],
     });
-    await vexil.ok('POST', `${targets}/${draft.ulid}/rules`, { value_ulid: value.Gift, description: 'Beta', criteria: [{ selector: 'segment', comparer: 'equal', values: ['beta'] }] });
+    await vexil.ok('POST', `${targets}/${draft.ulid}/rules`, {
+      value_ulid: value.Gift,
+      description: 'Beta',
+      criteria: [{ selector: 'segment', comparer: 'equal', values: ['beta'] }],
+    });
     await vexil.ok('PUT', `${targets}/${draft.ulid}/publish`, { comment: 'launch' });
 
     await page.goto(vexil.baseUrl + flagPath);
@@ -49,7 +53,9 @@ describe('the console: what each environment serves now', () => {
     // No draft is open: the panel offers to start one, and the rules are still listed.
     expect(await panel('Staging').getByRole('button', { name: 'New draft in Staging' }).isVisible()).toBe(true);
     expect(await panel('Staging').getByRole('region', { name: 'Draft in Staging' }).count()).toBe(0);
-    expect(await staging.innerText()).toMatch(/Published \d{4}-\d\d-\d\dT[^·]+ · “launch”\. Base value, served when no rule matches: Hello/);
+    expect(await staging.innerText()).toMatch(
+      /Published \d{4}-\d\d-\d\dT[^·]+ · “launch”\. Base value, served when no rule matches: Hello/,
+    );
     expect(await items('Staging', 'Published rules in Staging')).toEqual([
       'Pro plan: serves Sale when attribute plan is one of pro, team and attribute country equals FR',
       'Beta: serves Gift when segment equals beta',
@@ -77,7 +83,9 @@ describe('the console: what each environment serves now', () => {
     const shown = published('Staging');
     await shown.getByText('Rollout: manual, 30%, active').waitFor();
     expect(await shown.innerText()).toMatch(/“gift for some”\. Base value, served when no rule matches: Gift/);
-    expect(await items('Staging', 'Published rules in Staging')).toEqual(['Pro plan: serves Sale when attribute plan is one of pro, team and attribute country equals FR']);
+    expect(await items('Staging', 'Published rules in Staging')).toEqual([
+      'Pro plan: serves Sale when attribute plan is one of pro, team and attribute country equals FR',
+    ]);
     expect(await items('Staging', 'Rules of the previous publish in Staging')).toEqual([
       'Pro plan: serves Sale when attribute plan is one of pro, team and attribute country equals FR',
       'Beta: serves Gift when segment equals beta',
@@ -100,7 +108,8 @@ describe('the console: what each environment serves now', () => {
 
     const shown = published('Production');
     await shown.getByText('Rollout: automatic, 1%, active').waitFor();
-    const fromApi = async () => (await vexil.ok('GET', `${flagPath}/environments/production/targets`)).find((t: { status: string }) => t.status === 'published');
+    const fromApi = async () =>
+      (await vexil.ok('GET', `${flagPath}/environments/production/targets`)).find((t: { status: string }) => t.status === 'published');
     const live = await fromApi();
     expect(live).toMatchObject({ rollout_mode: 'automatic', rollout_percentage: 1, rollout_next_percentage: 5 });
     const next = shown.getByText(/^Next automatic step:/);

@@ -4,7 +4,15 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInPage } from './admin-support.js';
-import { launchBrowser, screenshot, seriousViolations, startVexil, writeSqliteFile, type RunningVexil, type SqliteWork } from './harness.js';
+import {
+  launchBrowser,
+  screenshot,
+  seriousViolations,
+  startVexil,
+  writeSqliteFile,
+  type RunningVexil,
+  type SqliteWork,
+} from './harness.js';
 
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
 const types = ['boolean', 'string', 'number', 'json'] as const;
@@ -21,7 +29,8 @@ describe('the console: the flags list', () => {
   const filters = () => page.getByRole('search');
   /** The keys the list shows now, in order. */
   const shownKeys = () => page.locator('table tbody tr td:nth-child(2) > code').allInnerTexts();
-  const row = (key: string) => page.locator('table tbody tr', { has: page.locator('td:nth-child(2) > code', { hasText: new RegExp(`^${key}$`) }) });
+  const row = (key: string) =>
+    page.locator('table tbody tr', { has: page.locator('td:nth-child(2) > code', { hasText: new RegExp(`^${key}$`) }) });
 
   /** The keys of one page of the API's list, with the console's page size. */
   async function apiKeys(project: string, query: Record<string, string> = {}): Promise<{ keys: string[]; next: string | null }> {
@@ -37,7 +46,11 @@ describe('the console: the flags list', () => {
     await vexil.ok('POST', '/projects', { key: 'big', name: 'Big', environments: [{ key: 'production', name: 'Production' }] });
     // More than two pages of any size the console may ask for up to 100.
     for (let i = 0; i < 205; i++) {
-      await vexil.ok('POST', '/projects/big/flags', { key: `flag-${String(i).padStart(3, '0')}`, name: `Item ${i}`, type: types[i % types.length] });
+      await vexil.ok('POST', '/projects/big/flags', {
+        key: `flag-${String(i).padStart(3, '0')}`,
+        name: `Item ${i}`,
+        type: types[i % types.length],
+      });
     }
     await vexil.ok('POST', '/projects/big/flags', { key: 'checkout-v2', name: 'Checkout redesign', type: 'boolean' });
     await vexil.ok('POST', '/projects/big/flags', { key: 'cart', name: 'New CHECKOUT flow', type: 'string' });
@@ -134,20 +147,36 @@ describe('the console: the flags list', () => {
     }
     await vexil.ok('PUT', '/projects/aged/flags/old-permanent', { name: 'Flag old-permanent', permanent: true });
     // Created two months ago (the server's clock cannot be moved: the rows are dated back).
-    await onDatabase((db) => db('flags').whereIn('key', ['old-unused', 'used-long-ago', 'used-today', 'old-permanent']).update({ created_at: daysAgo(60) }));
+    await onDatabase((db) =>
+      db('flags')
+        .whereIn('key', ['old-unused', 'used-long-ago', 'used-today', 'old-permanent'])
+        .update({ created_at: daysAgo(60) }),
+    );
     // Two flags used by the application; one of those uses is then dated 45 days back.
     for (const key of ['used-long-ago', 'used-today']) {
-      expect((await fetch(`${vexil.baseUrl}/v1/flags/${key}/usage`, { method: 'POST', headers: { 'x-vexil-api-key': serverKey } })).status).toBe(200);
+      expect(
+        (await fetch(`${vexil.baseUrl}/v1/flags/${key}/usage`, { method: 'POST', headers: { 'x-vexil-api-key': serverKey } })).status,
+      ).toBe(200);
     }
     await expect
       .poll(async () => {
-        const insights = await Promise.all(['used-long-ago', 'used-today'].map((key) => vexil.ok('GET', `/projects/aged/flags/${key}/environments/production/insights`)));
+        const insights = await Promise.all(
+          ['used-long-ago', 'used-today'].map((key) => vexil.ok('GET', `/projects/aged/flags/${key}/environments/production/insights`)),
+        );
         return insights.every((i: { last_used_at: string | null }) => i.last_used_at !== null);
       })
       .toBe(true);
-    await onDatabase((db) => db('flag_telemetry').whereIn('flag_ulid', db('flags').where('key', 'used-long-ago').select('ulid')).update({ last_used_at: daysAgo(45) }));
+    await onDatabase((db) =>
+      db('flag_telemetry')
+        .whereIn('flag_ulid', db('flags').where('key', 'used-long-ago').select('ulid'))
+        .update({ last_used_at: daysAgo(45) }),
+    );
 
-    const listed = (await vexil.ok('GET', '/projects/aged/flags?include=serving')) as Array<{ key: string; stale: boolean; last_used_at: string | null }>;
+    const listed = (await vexil.ok('GET', '/projects/aged/flags?include=serving')) as Array<{
+      key: string;
+      stale: boolean;
+      last_used_at: string | null;
+    }>;
     const stale = listed.filter((f) => f.stale).map((f) => f.key);
     expect(stale).toEqual(['old-unused', 'used-long-ago']);
 

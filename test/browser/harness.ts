@@ -14,7 +14,10 @@ export const screenshotDir = path.join(root, 'test-results', 'screenshots');
 /** Builds the console once per run when web/dist is missing (make test builds it first). */
 function ensureConsoleBuilt(): void {
   if (fs.existsSync(path.join(root, 'web', 'dist', 'index.html'))) return;
-  execFileSync(path.join(root, 'node_modules', '.bin', 'vite'), ['build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  execFileSync(path.join(root, 'node_modules', '.bin', 'vite'), ['build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
 }
 
 export interface RunningVexil {
@@ -37,7 +40,17 @@ export async function startVexil(env: Record<string, string> = {}): Promise<Runn
   const ownerToken = generateSecret('pat_');
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: `sqlite:${dir}/vexil.db`, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', VEXIL_INIT_OWNER_TOKEN: ownerToken, VEXIL_REVISION_POLL_MS: '100', VEXIL_DRAIN_MS: '0', ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: `sqlite:${dir}/vexil.db`,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      VEXIL_INIT_OWNER_TOKEN: ownerToken,
+      VEXIL_REVISION_POLL_MS: '100',
+      VEXIL_DRAIN_MS: '0',
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -59,7 +72,10 @@ export async function startVexil(env: Record<string, string> = {}): Promise<Runn
   let up = false;
   for (let i = 0; i < 300 && !up; i++) {
     await new Promise((r) => setTimeout(r, 100));
-    up = await api('GET', '/projects').then((r) => r.status === 200, () => false);
+    up = await api('GET', '/projects').then(
+      (r) => r.status === 200,
+      () => false,
+    );
   }
   if (!up) throw new Error('Vexil did not start');
   const accounts = await api('GET', '/accounts');
@@ -90,7 +106,15 @@ function chromiumPath(): string {
 export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath(),
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', ...extraArgs],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      ...extraArgs,
+    ],
   });
 }
 
@@ -113,7 +137,12 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 /** Opens the console and submits the sign-in form (as the owner unless told). */
-export async function submitSignIn(page: Page, vexil: RunningVexil, email = vexil.ownerEmail, password = vexil.ownerPassword): Promise<void> {
+export async function submitSignIn(
+  page: Page,
+  vexil: RunningVexil,
+  email = vexil.ownerEmail,
+  password = vexil.ownerPassword,
+): Promise<void> {
   await page.goto(vexil.baseUrl);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);

@@ -37,12 +37,19 @@ describe('hostile names in the console', () => {
     const base = `${flagPage}/environments/evil/targets`;
     const published = await vexil.ok('POST', base);
     await vexil.ok('PUT', `${base}/${published.ulid}`, { value_ulid: value.ulid });
-    await vexil.ok('POST', `${base}/${published.ulid}/rules`, { value_ulid: plain.ulid, description: xss, criteria: [{ selector: 'attribute', sub_selector: 'plan', comparer: 'equal', values: [xss] }] });
+    await vexil.ok('POST', `${base}/${published.ulid}/rules`, {
+      value_ulid: plain.ulid,
+      description: xss,
+      criteria: [{ selector: 'attribute', sub_selector: 'plan', comparer: 'equal', values: [xss] }],
+    });
     await vexil.ok('PUT', `${base}/${published.ulid}/publish`, { comment: xss });
     // A draft (copying the rule) keeps the draft editor open; a context makes the value observed.
     await vexil.ok('POST', base);
     await fetch(`${vexil.baseUrl}/v1/flags/hostile`, {
-      headers: { 'x-vexil-api-key': key, 'x-vexil-context': JSON.stringify({ type: 'user', identifier: 'u-1', attributes: [{ key: 'plan', values: [{ value: xss }] }] }) },
+      headers: {
+        'x-vexil-api-key': key,
+        'x-vexil-context': JSON.stringify({ type: 'user', identifier: 'u-1', attributes: [{ key: 'plan', values: [{ value: xss }] }] }),
+      },
     });
     for (let i = 0; i < 100; i++) {
       if ((await vexil.api('GET', '/projects/xss/environments/evil/context-attributes')).body.data.attributes.length > 0) break;

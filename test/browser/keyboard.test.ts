@@ -72,8 +72,15 @@ describe('the flag page from the keyboard', () => {
     // Staging: a draft with two rules (so the move buttons work); production: a rollout in progress.
     const staging = `${flagPath}/environments/staging/targets`;
     const draft = await vexil.ok('POST', staging);
-    for (const [description, plan] of [['Pro plan', 'pro'], ['Free plan', 'free']] as const) {
-      await vexil.ok('POST', `${staging}/${draft.ulid}/rules`, { value_ulid: sale, description, criteria: [{ selector: 'attribute', sub_selector: 'plan', comparer: 'equal', values: [plan] }] });
+    for (const [description, plan] of [
+      ['Pro plan', 'pro'],
+      ['Free plan', 'free'],
+    ] as const) {
+      await vexil.ok('POST', `${staging}/${draft.ulid}/rules`, {
+        value_ulid: sale,
+        description,
+        criteria: [{ selector: 'attribute', sub_selector: 'plan', comparer: 'equal', values: [plan] }],
+      });
     }
     const production = `${flagPath}/environments/production/targets`;
     await vexil.ok('PUT', `${production}/${(await vexil.ok('POST', production)).ulid}/publish`, {});
@@ -104,7 +111,18 @@ describe('the flag page from the keyboard', () => {
     const unnamed = seen.filter((f) => f.name === '').map((f) => `${f.kb} ${f.role}`);
     expect(unnamed).toEqual([]);
     const names = seen.map((f) => f.name);
-    for (const name of ['Base value', 'Move Pro plan down', 'Move Free plan up', 'Edit Pro plan', 'Remove Free plan', 'Attribute of criterion 1', 'Comparer of criterion 1', 'Review and publish in Staging…', 'Pause rollout', 'New percentage']) {
+    for (const name of [
+      'Base value',
+      'Move Pro plan down',
+      'Move Free plan up',
+      'Edit Pro plan',
+      'Remove Free plan',
+      'Attribute of criterion 1',
+      'Comparer of criterion 1',
+      'Review and publish in Staging…',
+      'Pause rollout',
+      'New percentage',
+    ]) {
       expect(names).toContain(name);
     }
   });
@@ -125,7 +143,17 @@ describe('the flag page from the keyboard', () => {
     expect(seen.filter((f) => f.kb !== null && !f.inDialog)).toEqual([]);
     expect(seen.filter((f) => f.name === '' && f.kb !== null)).toEqual([]);
     expect(new Set(seen.filter((f) => f.inDialog).map((f) => f.kb))).toEqual(new Set(controls));
-    expect(seen.filter((f) => f.inDialog).map((f) => f.name)).toEqual(expect.arrayContaining(['Comment', 'Schedule for (optional)', 'manual', 'Percentage', 'Publish to Staging', 'Cancel', 'Close dialog']));
+    expect(seen.filter((f) => f.inDialog).map((f) => f.name)).toEqual(
+      expect.arrayContaining([
+        'Comment',
+        'Schedule for (optional)',
+        'manual',
+        'Percentage',
+        'Publish to Staging',
+        'Cancel',
+        'Close dialog',
+      ]),
+    );
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Review and publish in Staging…');

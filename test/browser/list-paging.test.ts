@@ -40,10 +40,12 @@ describe('the console: paging the lists', () => {
     // A page is shown when its number is, and its items replaced the page before's.
     const settled = async (number: number, before: string[] | undefined) => {
       await nav.getByText(`Page ${number}`, { exact: true }).waitFor();
-      await expect.poll(async () => {
-        const items = await shown();
-        return items.length > 0 && JSON.stringify(items) !== JSON.stringify(before);
-      }).toBe(true);
+      await expect
+        .poll(async () => {
+          const items = await shown();
+          return items.length > 0 && JSON.stringify(items) !== JSON.stringify(before);
+        })
+        .toBe(true);
       return shown();
     };
     pages.push(await settled(1, undefined));
@@ -74,9 +76,11 @@ describe('the console: paging the lists', () => {
     await vexil.ok('POST', '/projects', { key: 'shop', name: 'Shop', environments: [] });
     for (const key of numbered('p', 101)) await vexil.ok('POST', '/projects', { key, name: `Project ${key}`, environments: [] });
     for (const key of numbered('env', 26)) await vexil.ok('POST', '/projects/shop/environments', { key, name: `Environment ${key}` });
-    for (const key of numbered('seg', 26)) await vexil.ok('POST', '/projects/shop/segments', { key, name: `Segment ${key}`, included: [key] });
+    for (const key of numbered('seg', 26))
+      await vexil.ok('POST', '/projects/shop/segments', { key, name: `Segment ${key}`, included: [key] });
     for (const name of numbered('ci', 51)) await vexil.ok('POST', '/tokens', { name, scopes: ['flags:read'] });
-    for (const name of numbered('person', 26)) await vexil.ok('POST', '/accounts', { name, email: `${name}@shop.test`, role: 'member', projects: [] });
+    for (const name of numbered('person', 26))
+      await vexil.ok('POST', '/accounts', { name, email: `${name}@shop.test`, role: 'member', projects: [] });
     browser = await launchBrowser();
     page = await signedInPage(browser, vexil);
   }, 300_000);
@@ -86,31 +90,41 @@ describe('the console: paging the lists', () => {
   });
 
   it('projects', async () => {
-    const pages = await pageThrough('/projects', 'Pages of projects', () => page.locator('main tbody tr td:nth-child(2) code').allInnerTexts());
+    const pages = await pageThrough('/projects', 'Pages of projects', () =>
+      page.locator('main tbody tr td:nth-child(2) code').allInnerTexts(),
+    );
     expectEachOnce(pages, await everything('/projects', (p) => p.key));
     expect(pages.flat()).toHaveLength(102);
   });
 
   it("a project's environments", async () => {
-    const pages = await pageThrough('/projects/shop', 'Pages of environments', () => page.locator('main article.environment h2 code').allInnerTexts());
+    const pages = await pageThrough('/projects/shop', 'Pages of environments', () =>
+      page.locator('main article.environment h2 code').allInnerTexts(),
+    );
     expectEachOnce(pages, await everything('/projects/shop/environments', (e) => e.key));
     expect(pages.flat()).toHaveLength(26);
   });
 
   it('segments', async () => {
-    const pages = await pageThrough('/projects/shop/segments', 'Pages of segments', () => page.locator('main article.environment h2 code').allInnerTexts());
+    const pages = await pageThrough('/projects/shop/segments', 'Pages of segments', () =>
+      page.locator('main article.environment h2 code').allInnerTexts(),
+    );
     expectEachOnce(pages, numbered('seg', 26));
   });
 
   it('tokens', async () => {
-    const pages = await pageThrough('/tokens', 'Pages of tokens', () => page.locator('main tbody tr[data-token]').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.token ?? '')));
+    const pages = await pageThrough('/tokens', 'Pages of tokens', () =>
+      page.locator('main tbody tr[data-token]').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.token ?? '')),
+    );
     const all = await everything('/tokens', (t) => t.ulid);
     expect(all.length).toBeGreaterThanOrEqual(51);
     expectEachOnce(pages, all);
   });
 
   it('accounts', async () => {
-    const pages = await pageThrough('/accounts', 'Pages of accounts', () => page.locator('main article.environment h2 small').allInnerTexts());
+    const pages = await pageThrough('/accounts', 'Pages of accounts', () =>
+      page.locator('main article.environment h2 small').allInnerTexts(),
+    );
     expectEachOnce(pages, await everything('/accounts', (a) => a.email));
     expect(pages.flat()).toHaveLength(27);
   });

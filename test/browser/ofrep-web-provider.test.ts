@@ -33,7 +33,9 @@ async function startPageServer(script: string): Promise<{ origin: string; close(
       res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
       return;
     }
-    res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html lang="en"><title>OFREP page</title><script src="/page.js"></script></html>');
+    res
+      .writeHead(200, { 'content-type': 'text/html' })
+      .end('<!doctype html><html lang="en"><title>OFREP page</title><script src="/page.js"></script></html>');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://localhost:${(server.address() as AddressInfo).port}`;
@@ -84,7 +86,12 @@ describe('OFREP with the OpenFeature web provider in Chromium, from another orig
   }
 
   /** Publishes `value` (with rules) for a flag in an environment. */
-  async function publish(environment: string, flag: string, value: string, rules: Array<{ value: string; attribute: string; equals: string }> = []) {
+  async function publish(
+    environment: string,
+    flag: string,
+    value: string,
+    rules: Array<{ value: string; attribute: string; equals: string }> = [],
+  ) {
     const base = `/projects/${project}/flags/${flag}/environments/${environment}/targets`;
     const draft = await ok('POST', base);
     await ok('PUT', `${base}/${draft.ulid}`, { value_ulid: await valueUlid(flag, value) });
@@ -118,7 +125,14 @@ describe('OFREP with the OpenFeature web provider in Chromium, from another orig
     pageServer = await startPageServer(await bundlePageScript());
     // Only the page's origin may call the public API and OFREP from a browser.
     vexil = await startVexil({ VEXIL_CORS_ORIGINS: pageServer.origin });
-    await ok('POST', '/projects', { key: project, name: 'Web', environments: [{ key: 'development', name: 'Development' }, { key: 'production', name: 'Production' }] });
+    await ok('POST', '/projects', {
+      key: project,
+      name: 'Web',
+      environments: [
+        { key: 'development', name: 'Development' },
+        { key: 'production', name: 'Production' },
+      ],
+    });
     for (const environment of ['development', 'production']) {
       keys[environment] = (await ok('POST', `/projects/${project}/environments/${environment}/keys`, { kind: 'client' })).key;
     }
@@ -168,7 +182,12 @@ describe('OFREP with the OpenFeature web provider in Chromium, from another orig
       `,
       { baseUrl: vexil.baseUrl, key: keys.production },
     );
-    expect(result.checkout).toMatchObject({ value: true, reason: 'TARGETING_MATCH', variant: 'true', flagMetadata: { resolved_by: 'rule', type: 'boolean' } });
+    expect(result.checkout).toMatchObject({
+      value: true,
+      reason: 'TARGETING_MATCH',
+      variant: 'true',
+      flagMetadata: { resolved_by: 'rule', type: 'boolean' },
+    });
     // Nothing published for banner: its default value, STATIC (the protocol has no DEFAULT reason).
     expect(result.banner).toMatchObject({ value: 'Welcome', reason: 'STATIC', flagMetadata: { resolved_by: 'default' } });
     expect(result.limit).toMatchObject({ value: 50, reason: 'STATIC', flagMetadata: { resolved_by: 'target' } });
@@ -200,7 +219,10 @@ describe('OFREP with the OpenFeature web provider in Chromium, from another orig
     await expect
       .poll(() => page.evaluate(() => (window as unknown as { changes: string[][] }).changes), { timeout: 10_000 })
       .toEqual([['banner']]);
-    const banner = await inPage<Details>(`const d = ofrep.OpenFeature.getClient().getStringDetails('banner', 'x'); await ofrep.OpenFeature.close(); return d;`, null);
+    const banner = await inPage<Details>(
+      `const d = ofrep.OpenFeature.getClient().getStringDetails('banner', 'x'); await ofrep.OpenFeature.close(); return d;`,
+      null,
+    );
     expect(banner).toMatchObject({ value: 'Welcome', reason: 'STATIC', flagMetadata: { resolved_by: 'target' } });
   });
 

@@ -10,8 +10,18 @@ export const bannerPath = '/projects/shop/flags/banner';
  * default), and, unless told otherwise, the segment `beta` (u-beta). Returns the values' ulids
  * by display.
  */
-export async function seedShop(vexil: RunningVexil, { values = ['Hello', 'Sale', 'Gift'], segment = true } = {}): Promise<Record<string, string>> {
-  await vexil.ok('POST', '/projects', { key: 'shop', name: 'Shop', environments: [{ key: 'staging', name: 'Staging' }, { key: 'production', name: 'Production' }] });
+export async function seedShop(
+  vexil: RunningVexil,
+  { values = ['Hello', 'Sale', 'Gift'], segment = true } = {},
+): Promise<Record<string, string>> {
+  await vexil.ok('POST', '/projects', {
+    key: 'shop',
+    name: 'Shop',
+    environments: [
+      { key: 'staging', name: 'Staging' },
+      { key: 'production', name: 'Production' },
+    ],
+  });
   await vexil.ok('POST', '/projects/shop/flags', { key: 'banner', name: 'Banner', type: 'string' });
   const ulids: Record<string, string> = {};
   for (const display of values) ulids[display] = (await vexil.ok('POST', `${bannerPath}/values`, { display })).ulid;

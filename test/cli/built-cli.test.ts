@@ -49,7 +49,11 @@ describe('the built vexil command', () => {
     home = fs.mkdtempSync(path.join(os.tmpdir(), 'vexil-built-cli-'));
     // npx keeps its cache under HOME; the command keeps its login under XDG_CONFIG_HOME.
     env = { HOME: home, XDG_CONFIG_HOME: path.join(home, 'config') };
-    const project = await app.mgmt('POST', '/projects', { key: projectKey, name: 'Built CLI', environments: [{ key: 'production', name: 'Production' }] });
+    const project = await app.mgmt('POST', '/projects', {
+      key: projectKey,
+      name: 'Built CLI',
+      environments: [{ key: 'production', name: 'Production' }],
+    });
     expect(project.status).toBe(200);
   });
   afterAll(async () => {

@@ -26,7 +26,9 @@ describeEachDatabase('the vexil CLI with a default project', (db) => {
       ],
     });
     expect(project.status).toBe(200);
-    expect((await app.mgmt('POST', `/projects/${projectKey}/flags`, { key: 'new-checkout', name: 'New checkout', type: 'boolean' })).status).toBe(200);
+    expect(
+      (await app.mgmt('POST', `/projects/${projectKey}/flags`, { key: 'new-checkout', name: 'New checkout', type: 'boolean' })).status,
+    ).toBe(200);
   });
   afterAll(async () => {
     await app?.close();
@@ -59,7 +61,12 @@ describeEachDatabase('the vexil CLI with a default project', (db) => {
   });
 
   it('names plan, not export, when a token lacks the scope a plan needs', async () => {
-    const token = await app.mgmt('POST', '/tokens', { name: 'reader', scopes: ['flags:read'], tier: 'standard', grants: { projects: [projectKey], environments: [] } });
+    const token = await app.mgmt('POST', '/tokens', {
+      name: 'reader',
+      scopes: ['flags:read'],
+      tier: 'standard',
+      grants: { projects: [projectKey], environments: [] },
+    });
     expect(token.status, JSON.stringify(token.body)).toBe(200);
     const file = path.join(home, 'plan.yaml');
     expect((await runCli(['export', '--output', file], env)).code).toBe(0);
@@ -88,7 +95,8 @@ describeEachDatabase('the vexil CLI with a default project', (db) => {
     expect(stdout).not.toContain('audit_log.listed');
     const [header, ...rows] = stdout.trimEnd().split('\n');
     expect(header).toMatch(/^TIME\s+ACTOR\s+ACTION\s+SUBJECT\s+RESULT\s+STATUS$/);
-    const columnsOf = (line: string) => ['ACTION', 'SUBJECT', 'RESULT'].map((name) => header!.indexOf(name)).map((at) => line[at - 1] === ' ' && line[at] !== ' ');
+    const columnsOf = (line: string) =>
+      ['ACTION', 'SUBJECT', 'RESULT'].map((name) => header!.indexOf(name)).map((at) => line[at - 1] === ' ' && line[at] !== ' ');
     for (const row of rows) expect(columnsOf(row), row).toEqual([true, true, true]);
     expect(rows.at(-1)).toMatch(/flag\.updated\s+new-checkout\s+success\s+200$/);
   });

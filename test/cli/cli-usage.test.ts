@@ -23,7 +23,16 @@ describe('the vexil CLI without a server', () => {
     for (const words of ['flags list', 'flags get', 'flags serve']) expect(group.stdout).toContain(words);
     expect(group.stdout).not.toContain('tokens create');
 
-    for (const words of [['login'], ['projects', 'list'], ['flags', 'serve'], ['audit', 'tail'], ['promote'], ['keys', 'create'], ['plan'], ['apply']]) {
+    for (const words of [
+      ['login'],
+      ['projects', 'list'],
+      ['flags', 'serve'],
+      ['audit', 'tail'],
+      ['promote'],
+      ['keys', 'create'],
+      ['plan'],
+      ['apply'],
+    ]) {
       const help = await runCli([...words, '--help'], env);
       expect(help.code, words.join(' ')).toBe(0);
       expect(help.stdout).toContain(`Usage: vexil ${words.join(' ')}`);
@@ -45,13 +54,21 @@ describe('the vexil CLI without a server', () => {
     expect(result.stderr).toContain('--url must be an http:// or https:// URL, e.g. http://127.0.0.1:19302');
     expect(result.stderr).toContain('Usage: vexil login');
 
-    const fromEnvironment = await runCli(['projects', 'list'], { ...env, VEXIL_URL: 'localhost:8080', VEXIL_TOKEN: `pat_${'x'.repeat(40)}` });
+    const fromEnvironment = await runCli(['projects', 'list'], {
+      ...env,
+      VEXIL_URL: 'localhost:8080',
+      VEXIL_TOKEN: `pat_${'x'.repeat(40)}`,
+    });
     expect(fromEnvironment.code).toBe(64);
     expect(fromEnvironment.stderr).toContain('VEXIL_URL must be an http:// or https:// URL');
   });
 
   it('names where a project comes from when none is given', async () => {
-    const result = await runCli(['flags', 'serve', 'new-checkout', 'true', '--env', 'production'], { ...env, VEXIL_URL: 'http://127.0.0.1:9', VEXIL_TOKEN: 'pat_x' });
+    const result = await runCli(['flags', 'serve', 'new-checkout', 'true', '--env', 'production'], {
+      ...env,
+      VEXIL_URL: 'http://127.0.0.1:9',
+      VEXIL_TOKEN: 'pat_x',
+    });
     expect(result.code).toBe(64);
     expect(result.stderr).toContain('--project is required (or set VEXIL_PROJECT, or keep a default with `vexil login --project KEY`)');
   });

@@ -29,8 +29,12 @@ describeEachDatabase('the vexil CLI', (db) => {
       ],
     });
     expect(project.status).toBe(200);
-    expect((await app.mgmt('POST', `/projects/${projectKey}/flags`, { key: 'new-checkout', name: 'New checkout', type: 'boolean' })).status).toBe(200);
-    expect((await app.mgmt('POST', `/projects/${projectKey}/flags`, { key: 'banner-text', name: 'Banner', type: 'string' })).status).toBe(200);
+    expect(
+      (await app.mgmt('POST', `/projects/${projectKey}/flags`, { key: 'new-checkout', name: 'New checkout', type: 'boolean' })).status,
+    ).toBe(200);
+    expect((await app.mgmt('POST', `/projects/${projectKey}/flags`, { key: 'banner-text', name: 'Banner', type: 'string' })).status).toBe(
+      200,
+    );
   });
   afterAll(async () => {
     await app?.close();
@@ -40,7 +44,20 @@ describeEachDatabase('the vexil CLI', (db) => {
   it('lists its commands, and refuses an unknown one with exit code 64', async () => {
     const help = await runCli(['--help'], env);
     expect(help.code).toBe(0);
-    for (const words of ['login', 'projects list', 'flags get', 'evaluate', 'flags serve', 'export', 'plan', 'apply', 'promote', 'keys create', 'tokens create', 'audit tail']) {
+    for (const words of [
+      'login',
+      'projects list',
+      'flags get',
+      'evaluate',
+      'flags serve',
+      'export',
+      'plan',
+      'apply',
+      'promote',
+      'keys create',
+      'tokens create',
+      'audit tail',
+    ]) {
       expect(help.stdout).toContain(words);
     }
     const unknown = await runCli(['flags', 'fly'], env);
@@ -113,7 +130,10 @@ describeEachDatabase('the vexil CLI', (db) => {
 
   it('evaluates a flag for a context', async () => {
     const context = JSON.stringify({ type: 'user', identifier: 'u-42' });
-    const result = await runCli(['evaluate', 'new-checkout', '--project', projectKey, '--env', 'production', '--context', context, '--json'], env);
+    const result = await runCli(
+      ['evaluate', 'new-checkout', '--project', projectKey, '--env', 'production', '--context', context, '--json'],
+      env,
+    );
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ key: 'new-checkout', value: false, resolved_by: 'default' });
 
@@ -133,10 +153,7 @@ describeEachDatabase('the vexil CLI', (db) => {
     expect(created.kind).toBe('server');
     expect(created.key).toMatch(/^srv_[0-9A-Za-z]{32,}$/);
 
-    const token = await runCli(
-      ['tokens', 'create', '--name', 'ci', '--scopes', 'flags:read,targets:read', '--projects', projectKey],
-      env,
-    );
+    const token = await runCli(['tokens', 'create', '--name', 'ci', '--scopes', 'flags:read,targets:read', '--projects', projectKey], env);
     expect(token.code).toBe(0);
     expect(token.stdout).toMatch(/token\s+mgt_[0-9A-Za-z]{32,}/);
     expect(token.stdout).toContain('shown only this once');
@@ -176,7 +193,9 @@ describeEachDatabase('the vexil CLI', (db) => {
     fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('name: New checkout', 'name: New checkout v2'));
     const changed = await runCli(['plan', file], env);
     expect(changed.code).toBe(2);
-    expect(changed.stdout).toBe('~ update flag new-checkout\n    ~ name: "New checkout" -> "New checkout v2"\n\n0 to create, 1 to update, 0 to delete, 0 to publish.\n');
+    expect(changed.stdout).toBe(
+      '~ update flag new-checkout\n    ~ name: "New checkout" -> "New checkout v2"\n\n0 to create, 1 to update, 0 to delete, 0 to publish.\n',
+    );
     const json = await runCli(['plan', file, '--json'], env);
     expect(json.code).toBe(2);
     expect(JSON.parse(json.stdout).summary).toEqual({ create: 0, update: 1, delete: 0, publish: 0 });
@@ -199,14 +218,20 @@ describeEachDatabase('the vexil CLI', (db) => {
     // No progress line when standard error is not a terminal (test/cli/terminal.test.ts has both).
     expect(applied.stderr).toBe('');
     expect(applied.code).toBe(0);
-    expect(applied.stdout).toBe('~ update flag banner-text\n    ~ name: "Banner" -> "Banner from the file"\n\nApplied: 0 created, 1 updated, 0 deleted, 0 published.\n');
+    expect(applied.stdout).toBe(
+      '~ update flag banner-text\n    ~ name: "Banner" -> "Banner from the file"\n\nApplied: 0 created, 1 updated, 0 deleted, 0 published.\n',
+    );
     expect((await app.mgmt('GET', `/projects/${projectKey}/flags/banner-text`)).body.data.name).toBe('Banner from the file');
     expect((await runCli(['plan', file], env)).code).toBe(0);
   });
 
   it('plans a readable diff: each changed field old -> new, and how serving differs, rule by rule', async () => {
     const diffKey = `${projectKey}-diff`;
-    const created = await app.mgmt('POST', '/projects', { key: diffKey, name: 'Diff', environments: [{ key: 'production', name: 'Production' }] });
+    const created = await app.mgmt('POST', '/projects', {
+      key: diffKey,
+      name: 'Diff',
+      environments: [{ key: 'production', name: 'Production' }],
+    });
     expect(created.status).toBe(200);
     const exported = await runCli(['export', '--project', diffKey, '--json'], env);
     expect(exported.code, exported.stderr).toBe(0);
@@ -216,7 +241,11 @@ describeEachDatabase('the vexil CLI', (db) => {
       value: 'Hallo',
       criteria: [{ selector: 'attribute', sub_selector: 'country', comparer: 'in', values: ['DE', 'AT'] }],
     };
-    const staff = { description: '', value: 'Welcome', criteria: [{ selector: 'attribute', sub_selector: 'email', comparer: 'endswith', values: ['@shop.example'] }] };
+    const staff = {
+      description: '',
+      value: 'Welcome',
+      criteria: [{ selector: 'attribute', sub_selector: 'email', comparer: 'endswith', values: ['@shop.example'] }],
+    };
     const banner = {
       key: 'banner-text',
       name: 'Banner',
@@ -260,7 +289,14 @@ describeEachDatabase('the vexil CLI', (db) => {
         production: {
           value: 'Hallo',
           comment: null,
-          rules: [{ ...germanSpeakers, description: 'German-speaking countries', value: 'Grüezi', criteria: [{ ...germanSpeakers.criteria[0], values: ['DE', 'AT', 'CH'] }] }],
+          rules: [
+            {
+              ...germanSpeakers,
+              description: 'German-speaking countries',
+              value: 'Grüezi',
+              criteria: [{ ...germanSpeakers.criteria[0], values: ['DE', 'AT', 'CH'] }],
+            },
+          ],
           rollout: { mode: 'manual', percentage: 50, status: 'active' },
         },
       },
@@ -289,8 +325,13 @@ describeEachDatabase('the vexil CLI', (db) => {
     // Scripts keep the whole answer, before and after included.
     const json = await runCli(['plan', file, '--json'], env);
     expect(json.code).toBe(2);
-    const serving = (JSON.parse(json.stdout) as { changes: Array<{ kind: string; before: unknown; after: unknown }> }).changes.find((c) => c.kind === 'serving');
-    expect(serving).toMatchObject({ before: { value: 'Welcome', rules: [{ value: 'Hallo' }, { value: 'Welcome' }] }, after: { value: 'Hallo', rollout: { percentage: 50 } } });
+    const serving = (JSON.parse(json.stdout) as { changes: Array<{ kind: string; before: unknown; after: unknown }> }).changes.find(
+      (c) => c.kind === 'serving',
+    );
+    expect(serving).toMatchObject({
+      before: { value: 'Welcome', rules: [{ value: 'Hallo' }, { value: 'Welcome' }] },
+      after: { value: 'Hallo', rollout: { percentage: 50 } },
+    });
   });
 
   it('serves a value in one call and promotes it to another environment', async () => {
@@ -303,7 +344,10 @@ describeEachDatabase('the vexil CLI', (db) => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/^vexil: .*value/);
 
-    const promoted = await runCli(['promote', '--project', projectKey, '--from', 'staging', '--to', 'production', '--publish', '--json'], env);
+    const promoted = await runCli(
+      ['promote', '--project', projectKey, '--from', 'staging', '--to', 'production', '--publish', '--json'],
+      env,
+    );
     expect(promoted.code).toBe(0);
     expect(JSON.parse(promoted.stdout).promoted).toEqual([expect.objectContaining({ flag: 'new-checkout', status: 'published' })]);
     const evaluated = await runCli(['evaluate', 'new-checkout', '--project', projectKey, '--env', 'production', '--json'], env);
@@ -312,7 +356,9 @@ describeEachDatabase('the vexil CLI', (db) => {
 
   it('says when Vexil cannot be reached', async () => {
     const closed = net.createServer();
-    const port = await new Promise<number>((resolve) => closed.listen(0, '127.0.0.1', () => resolve((closed.address() as net.AddressInfo).port)));
+    const port = await new Promise<number>((resolve) =>
+      closed.listen(0, '127.0.0.1', () => resolve((closed.address() as net.AddressInfo).port)),
+    );
     await new Promise((resolve) => closed.close(resolve));
     const result = await runCli(['projects', 'list', '--url', `http://127.0.0.1:${port}`, '--token', app.ownerToken], env);
     expect(result.code).toBe(1);

@@ -41,7 +41,9 @@ describe('the vexil CLI at a terminal', () => {
       ],
     });
     expect(project.status).toBe(200);
-    expect((await app.mgmt('POST', `/projects/${projectKey}/flags`, { key: 'new-checkout', name: 'New checkout', type: 'boolean' })).status).toBe(200);
+    expect(
+      (await app.mgmt('POST', `/projects/${projectKey}/flags`, { key: 'new-checkout', name: 'New checkout', type: 'boolean' })).status,
+    ).toBe(200);
   });
   afterAll(async () => {
     await app?.close();
@@ -92,7 +94,9 @@ describe('the vexil CLI at a terminal', () => {
     const plain = await runCliInTerminal(['plan', 'colours.json', '--prune'], { ...env, NO_COLOR: '1' }, home);
     expect(plain.code).toBe(2);
     const text = afterProgress(plain.output, label);
-    expect(text).toMatch(/^~ update project \S+\n {4}~ name: "Terminal" -> "Terminal, coloured"\n\+ create flag dark-mode\n- delete flag new-checkout\n/);
+    expect(text).toMatch(
+      /^~ update project \S+\n {4}~ name: "Terminal" -> "Terminal, coloured"\n\+ create flag dark-mode\n- delete flag new-checkout\n/,
+    );
     expect(text).not.toContain('\u001b[');
   });
 
@@ -115,15 +119,24 @@ describe('the vexil CLI at a terminal', () => {
     // --json at a terminal: still the progress line (on standard error), and plain JSON after it.
     const json = await runCliInTerminal(['plan', 'plan.yaml', '--json'], env, home);
     expect(json.code).toBe(2);
-    expect(JSON.parse(afterProgress(json.output, `Planning plan.yaml against project ${projectKey}`)).summary).toEqual({ create: 0, update: 1, delete: 0, publish: 0 });
+    expect(JSON.parse(afterProgress(json.output, `Planning plan.yaml against project ${projectKey}`)).summary).toEqual({
+      create: 0,
+      update: 1,
+      delete: 0,
+      publish: 0,
+    });
 
     const applied = await runCliInTerminal(['apply', 'plan.yaml'], env, home);
     expect(applied.code).toBe(0);
-    expect(afterProgress(applied.output, `Applying plan.yaml to project ${projectKey}`)).toMatch(/^\u001b\[33m~ update flag new-checkout\u001b\[39m\n/);
+    expect(afterProgress(applied.output, `Applying plan.yaml to project ${projectKey}`)).toMatch(
+      /^\u001b\[33m~ update flag new-checkout\u001b\[39m\n/,
+    );
 
     const promoted = await runCliInTerminal(['promote', '--project', projectKey, '--from', 'staging', '--to', 'production'], env);
     expect(promoted.code).toBe(0);
-    expect(afterProgress(promoted.output, `Promoting staging to production in project ${projectKey}`)).toMatch(/^\u001b\[1mFLAG\s+STATUS\s+TARGET\u001b\[22m\n/);
+    expect(afterProgress(promoted.output, `Promoting staging to production in project ${projectKey}`)).toMatch(
+      /^\u001b\[1mFLAG\s+STATUS\s+TARGET\u001b\[22m\n/,
+    );
   });
 
   it('writes nothing but the result when not at a terminal', async () => {
@@ -131,7 +144,12 @@ describe('the vexil CLI at a terminal', () => {
     const exported = await runCli(['export', '--project', projectKey], env);
     expect(exported).toMatchObject({ code: 0, stderr: '' });
     fs.writeFileSync(file, exported.stdout.replace('name: Terminal', 'name: Terminal, renamed'));
-    for (const args of [['plan', file], ['plan', file, '--json'], ['apply', file], ['promote', '--project', projectKey, '--from', 'staging', '--to', 'production']]) {
+    for (const args of [
+      ['plan', file],
+      ['plan', file, '--json'],
+      ['apply', file],
+      ['promote', '--project', projectKey, '--from', 'staging', '--to', 'production'],
+    ]) {
       const result = await runCli(args, env);
       expect(result.stderr, args.join(' ')).toBe('');
       expect(result.code).toBe(args[0] === 'plan' ? 2 : 0);

@@ -1,9 +1,4 @@
-import type {
-  AuditLogStore,
-  AuditQuery,
-  ManagementAuditRow,
-  PublicAuditStoredRow,
-} from '../../src/features/audit-logs/store-types.js';
+import type { AuditLogStore, AuditQuery, ManagementAuditRow, PublicAuditStoredRow } from '../../src/features/audit-logs/store-types.js';
 
 type Filterable = {
   ulid: string;

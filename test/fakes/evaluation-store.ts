@@ -1,11 +1,5 @@
 import type { EnvironmentConfig } from '../../src/engine/index.js';
-import type {
-  ChangedFlag,
-  ConfigSource,
-  EnvironmentRevision,
-  LoadedChanges,
-  LoadedEnvironment,
-} from '../../src/runtime/config-source.js';
+import type { ChangedFlag, ConfigSource, EnvironmentRevision, LoadedChanges, LoadedEnvironment } from '../../src/runtime/config-source.js';
 import type { TelemetryBatch } from '../../src/runtime/telemetry-buffer.js';
 import type { TelemetryStore } from '../../src/runtime/telemetry-store.js';
 
@@ -89,7 +83,8 @@ export class FakeConfigSource implements ConfigSource {
     for (const key of keys) {
       const config = env.config.flags.find((f) => f.key === key);
       let changedAt = 0;
-      for (const [revision, changed] of log ?? []) if (revision <= env.revision && changed.includes(key)) changedAt = Math.max(changedAt, revision);
+      for (const [revision, changed] of log ?? [])
+        if (revision <= env.revision && changed.includes(key)) changedAt = Math.max(changedAt, revision);
       flags.set(env.flagUlids.get(key) ?? `flg_${key}`, config ? { key, config, revision: changedAt } : null);
     }
     return { kind: 'flags', environmentUlid, revision: env.revision, flags };

@@ -66,7 +66,10 @@ export class FakeInsightsStore implements InsightsStore {
     for (const ulid of flagUlids) {
       const flag = this.flags.find((f) => f.ulid === ulid);
       const change = this.updates.get(`${ulid}|${environmentUlid}`);
-      const latest = [flag?.updated_at, change].filter((v): v is string => v !== undefined).sort().at(-1);
+      const latest = [flag?.updated_at, change]
+        .filter((v): v is string => v !== undefined)
+        .sort()
+        .at(-1);
       if (latest) out.set(ulid, latest);
     }
     return out;

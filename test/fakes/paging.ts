@@ -4,11 +4,7 @@ import { decodeCursor, encodeCursor, type Page, type PageRequest } from '../../s
  * In-memory keyset pagination with the same cursors and meta as paginateByUlid, for the fake
  * stores of the unit tests. `items` must be in ulid order.
  */
-export function paginateInMemory<T extends { ulid: string }>(
-  items: T[],
-  list: string,
-  page: PageRequest,
-): Page<T> {
+export function paginateInMemory<T extends { ulid: string }>(items: T[], list: string, page: PageRequest): Page<T> {
   const cursor = page.cursor ? decodeCursor(page.cursor, list) : undefined;
   const sorted = [...items].sort((a, b) => (a.ulid < b.ulid ? -1 : a.ulid > b.ulid ? 1 : 0));
   let slice: T[];

@@ -59,7 +59,12 @@ export class FakeRulesStore implements RulesStore {
       (t) => t.ulid === path.targetUlid && t.flag_ulid === flag.ulid && t.environment_ulid === environment.ulid,
     );
     if (!target) throw new NotFoundError(`Target "${path.targetUlid}" not found.`);
-    return { project: { ...project }, flag: { ...flag }, environment: { ...environment }, target: { ulid: target.ulid, status: target.status } };
+    return {
+      project: { ...project },
+      flag: { ...flag },
+      environment: { ...environment },
+      target: { ulid: target.ulid, status: target.status },
+    };
   }
 
   async listRules(targetUlid: string): Promise<RuleRecord[]> {

@@ -140,54 +140,54 @@ export async function startContractProxy(label: string, target: string, routes: 
       const route = routes.find(method, path);
       if (!route) failures.push(`${method} ${path}: no documented operation`);
       const headers = { ...req.headers, host: upstream.host };
-      const forward = http.request(
-        { hostname: upstream.hostname, port: upstream.port, method, path: req.url, headers },
-        (answer) => {
-          const status = answer.statusCode ?? 0;
-          const contentType = String(answer.headers['content-type'] ?? '');
-          const call = route ? { operationId: route.op.operationId, operation: operationOf(route), method, path, status, events: 0 } : undefined;
-          if (call) calls.push(call);
-          if (contentType.startsWith('text/event-stream')) {
-            // A stream never ends by itself: pass it through as it comes, checking each event
-            // before the client gets it; the client closes it.
-            if (route && call) {
-              const problem = routes.check(route, status, contentType, '');
-              if (problem) failures.push(`${method} ${path} (${route.op.operationId}): ${problem}`);
-              const parser = new SseParser();
-              const decoder = new StringDecoder('utf8');
-              answer.on('data', (chunk: Buffer) => {
-                for (const event of parser.feed(decoder.write(chunk))) {
-                  call.events++;
-                  const wrong = routes.checkEvent(route, status, event);
-                  if (wrong) failures.push(`${method} ${path} (${route.op.operationId}): ${wrong}`);
-                }
-              });
-              answer.on('close', () => {
-                if (status < 300 && call.events === 0) failures.push(`${method} ${path} (${route.op.operationId}): the stream closed before its first event`);
-              });
-            }
-            res.writeHead(status, answer.headers);
-            answer.pipe(res);
-            res.on('close', () => answer.destroy());
-            return;
+      const forward = http.request({ hostname: upstream.hostname, port: upstream.port, method, path: req.url, headers }, (answer) => {
+        const status = answer.statusCode ?? 0;
+        const contentType = String(answer.headers['content-type'] ?? '');
+        const call = route
+          ? { operationId: route.op.operationId, operation: operationOf(route), method, path, status, events: 0 }
+          : undefined;
+        if (call) calls.push(call);
+        if (contentType.startsWith('text/event-stream')) {
+          // A stream never ends by itself: pass it through as it comes, checking each event
+          // before the client gets it; the client closes it.
+          if (route && call) {
+            const problem = routes.check(route, status, contentType, '');
+            if (problem) failures.push(`${method} ${path} (${route.op.operationId}): ${problem}`);
+            const parser = new SseParser();
+            const decoder = new StringDecoder('utf8');
+            answer.on('data', (chunk: Buffer) => {
+              for (const event of parser.feed(decoder.write(chunk))) {
+                call.events++;
+                const wrong = routes.checkEvent(route, status, event);
+                if (wrong) failures.push(`${method} ${path} (${route.op.operationId}): ${wrong}`);
+              }
+            });
+            answer.on('close', () => {
+              if (status < 300 && call.events === 0)
+                failures.push(`${method} ${path} (${route.op.operationId}): the stream closed before its first event`);
+            });
           }
-          const body: Buffer[] = [];
-          answer.on('data', (chunk: Buffer) => body.push(chunk));
-          answer.on('end', () => {
-            const bytes = Buffer.concat(body);
-            if (route) {
-              const problem = routes.check(route, status, contentType, bytes.toString('utf8'));
-              if (problem) failures.push(`${method} ${path} (${route.op.operationId}): ${problem}`);
-            }
-            const out = { ...answer.headers };
-            delete out['transfer-encoding'];
-            delete out.connection;
-            out['content-length'] = String(bytes.length);
-            res.writeHead(status, out);
-            res.end(bytes);
-          });
-        },
-      );
+          res.writeHead(status, answer.headers);
+          answer.pipe(res);
+          res.on('close', () => answer.destroy());
+          return;
+        }
+        const body: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => body.push(chunk));
+        answer.on('end', () => {
+          const bytes = Buffer.concat(body);
+          if (route) {
+            const problem = routes.check(route, status, contentType, bytes.toString('utf8'));
+            if (problem) failures.push(`${method} ${path} (${route.op.operationId}): ${problem}`);
+          }
+          const out = { ...answer.headers };
+          delete out['transfer-encoding'];
+          delete out.connection;
+          out['content-length'] = String(bytes.length);
+          res.writeHead(status, out);
+          res.end(bytes);
+        });
+      });
       forward.on('error', (error) => {
         failures.push(`${method} ${path}: the server did not answer (${error.message})`);
         if (!res.headersSent) res.writeHead(502);

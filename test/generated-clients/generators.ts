@@ -92,9 +92,14 @@ export function openapiGeneratorProblems(output: string, generator: string): str
   const problems: string[] = [];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
-    const callers = lines.slice(i + 1, i + 4).filter((l) => l.startsWith('Caller+')).join(' ');
+    const callers = lines
+      .slice(i + 1, i + 4)
+      .filter((l) => l.startsWith('Caller+'))
+      .join(' ');
     if (/\] (WARN|ERROR) /.test(line)) {
-      const known = (knownWarnings[generator] ?? []).some((k) => line.endsWith(k.message) && callers.includes(`Caller+1\t at ${k.caller}(`));
+      const known = (knownWarnings[generator] ?? []).some(
+        (k) => line.endsWith(k.message) && callers.includes(`Caller+1\t at ${k.caller}(`),
+      );
       if (!known) problems.push(`${line.trim()} ${callers.split('Caller+1')[1]?.trim() ?? ''}`.trim());
     } else if (line.includes('Inline schema created as')) {
       problems.push(line.replace(/ To have complete control.*$/, '').trim());
@@ -192,7 +197,16 @@ export async function goBuild(gopath: string, binary: string): Promise<string[]>
 /** javac of every source under the given folders into `classes`; any warning or error is a problem. */
 export async function javaCompile(t: Tools, sources: string[], classes: string, classpath: string[] = []): Promise<string[]> {
   const files = sources.flatMap((folder) => javaFiles(folder));
-  const result = await run('javac', ['-nowarn', '-encoding', 'UTF-8', '-d', classes, '-cp', [...classpath, ...t.javaClasspath].join(path.delimiter), ...files]);
+  const result = await run('javac', [
+    '-nowarn',
+    '-encoding',
+    'UTF-8',
+    '-d',
+    classes,
+    '-cp',
+    [...classpath, ...t.javaClasspath].join(path.delimiter),
+    ...files,
+  ]);
   const problems = result.output
     .split('\n')
     .filter((l) => l.trim() !== '' && !/^Note: /.test(l))
@@ -202,7 +216,10 @@ export async function javaCompile(t: Tools, sources: string[], classes: string, 
 }
 
 function javaFiles(folder: string): string[] {
-  return fs.readdirSync(folder, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.java')).map((f) => path.join(folder, f));
+  return fs
+    .readdirSync(folder, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.java'))
+    .map((f) => path.join(folder, f));
 }
 
 /** Runs jobs with at most `limit` at a time (openapi-generator is a JVM: two at a time on two cores). */

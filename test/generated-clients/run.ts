@@ -95,23 +95,35 @@ try {
   const javaJobs: Array<[string, () => Promise<string[]>]> = [];
   for (const name of ['public', 'management'] as const) {
     javaJobs.push([`openapi-generator validate ${name}`, () => openapiGeneratorValidate(t, spec(name))]);
-    javaJobs.push([`openapi-generator typescript-fetch ${name}`, () => openapiGenerate(t, spec(name), 'typescript-fetch', path.join(out, 'typescript-fetch', name))]);
+    javaJobs.push([
+      `openapi-generator typescript-fetch ${name}`,
+      () => openapiGenerate(t, spec(name), 'typescript-fetch', path.join(out, 'typescript-fetch', name)),
+    ]);
     javaJobs.push([
       `openapi-generator python ${name}`,
-      () => openapiGenerate(t, spec(name), 'python', path.join(out, 'python', name), ['--additional-properties', `packageName=vexil_${name}`]),
+      () =>
+        openapiGenerate(t, spec(name), 'python', path.join(out, 'python', name), ['--additional-properties', `packageName=vexil_${name}`]),
     ]);
     javaJobs.push([`openapi-generator go ${name}`, () => openapiGenerate(t, spec(name), 'go', path.join(out, 'go/src/vexil', name))]);
     javaJobs.push([
       `openapi-generator java (native) ${name}`,
       () =>
-        openapiGenerate(t, spec(name), 'java', path.join(out, 'java', name), ['--library', 'native', '--additional-properties', 'openApiNullable=false']),
+        openapiGenerate(t, spec(name), 'java', path.join(out, 'java', name), [
+          '--library',
+          'native',
+          '--additional-properties',
+          'openApiNullable=false',
+        ]),
     ]);
   }
   const nodeJobs: Array<[string, () => Promise<string[]>]> = [];
   for (const name of ['public', 'management'] as const) {
     nodeJobs.push([`hey-api ${name}`, () => heyApiGenerate(t, spec(name), path.join(out, 'hey-api', name))]);
     nodeJobs.push([`hey-api zod ${name}`, () => heyApiGenerate(t, spec(name), path.join(out, 'hey-api-zod', name), ['-p', 'zod'])]);
-    nodeJobs.push([`openapi-typescript ${name}`, () => openapiTypescriptGenerate(t, spec(name), path.join(out, 'openapi-typescript', `${name}.ts`))]);
+    nodeJobs.push([
+      `openapi-typescript ${name}`,
+      () => openapiTypescriptGenerate(t, spec(name), path.join(out, 'openapi-typescript', `${name}.ts`)),
+    ]);
   }
   fs.mkdirSync(path.join(out, 'openapi-typescript'), { recursive: true });
   const labelled = (jobs: Array<[string, () => Promise<string[]>]>) =>
@@ -128,7 +140,10 @@ try {
     // 3. Type-check the TypeScript clients with their flows; byte-compile the python clients;
     // build the Go clients with their flow; compile the Java clients and the Java flow.
     const tsc = await run(path.join(root, 'node_modules/.bin/tsc'), ['-p', path.join(flows, 'tsconfig.json')]);
-    step('tsc (typescript-fetch, hey-api, hey-api zod, openapi-typescript + openapi-fetch, and the flows)', tsc.code === 0 ? [] : tsc.output.trim().split('\n'));
+    step(
+      'tsc (typescript-fetch, hey-api, hey-api zod, openapi-typescript + openapi-fetch, and the flows)',
+      tsc.code === 0 ? [] : tsc.output.trim().split('\n'),
+    );
     const compiled = await run(python, ['-m', 'compileall', '-q', path.join(out, 'python')]);
     step('python -m compileall (both python clients)', compiled.code === 0 ? [] : compiled.output.trim().split('\n'));
     fs.mkdirSync(path.join(out, 'go/src/vexil/flow'), { recursive: true });
@@ -136,7 +151,10 @@ try {
     const javaClasses = (name: string) => path.join(out, 'java', name, 'classes');
     const compileJobs: Array<[string, () => Promise<string[]>]> = [
       ['go build (both Go clients and the Go flow)', () => goBuild(path.join(out, 'go'), goFlow)],
-      ['javac (the Java management client)', () => javaCompile(t, [path.join(out, 'java/management/src/main/java')], javaClasses('management'))],
+      [
+        'javac (the Java management client)',
+        () => javaCompile(t, [path.join(out, 'java/management/src/main/java')], javaClasses('management')),
+      ],
       [
         'javac (the Java public client and the Java flow)',
         () => javaCompile(t, [path.join(out, 'java/public/src/main/java'), path.join(flows, 'java')], javaClasses('public')),
@@ -153,7 +171,12 @@ try {
     VEXIL_WEBHOOK_URL: receiver!.url,
   });
   const flowRuns: Array<[string, string, string[], NodeJS.ProcessEnv]> = [
-    ['python', python, [path.join(flows, 'python_flow.py')], { PYTHONPATH: [path.join(out, 'python/public'), path.join(out, 'python/management')].join(path.delimiter) }],
+    [
+      'python',
+      python,
+      [path.join(flows, 'python_flow.py')],
+      { PYTHONPATH: [path.join(out, 'python/public'), path.join(out, 'python/management')].join(path.delimiter) },
+    ],
     ['typescript-fetch', path.join(root, 'node_modules/.bin/tsx'), [path.join(flows, 'typescript-fetch.ts')], {}],
     ['hey-api', path.join(root, 'node_modules/.bin/tsx'), [path.join(flows, 'hey-api.ts')], {}],
     ['openapi-fetch', path.join(root, 'node_modules/.bin/tsx'), [path.join(flows, 'openapi-fetch.ts')], {}],
@@ -166,19 +189,29 @@ try {
     proxies.push(proxy);
     const result = await run(command, args, { cwd: root, env: { ...env, ...flowEnv(proxy) } });
     fs.writeFileSync(path.join(out, `flow-${label}.log`), result.output);
-    const found = [...(result.code === 0 ? [] : [`exit code ${result.code}:`, ...result.output.trim().split('\n').slice(-25)]), ...proxy.failures];
+    const found = [
+      ...(result.code === 0 ? [] : [`exit code ${result.code}:`, ...result.output.trim().split('\n').slice(-25)]),
+      ...proxy.failures,
+    ];
     const events = proxy.calls.reduce((sum, c) => sum + c.events, 0);
-    step(`flow ${label}: ${proxy.calls.length} calls, ${new Set(proxy.calls.map((c) => c.operation)).size} operations, ${events} stream events`, found);
+    step(
+      `flow ${label}: ${proxy.calls.length} calls, ${new Set(proxy.calls.map((c) => c.operation)).size} operations, ${events} stream events`,
+      found,
+    );
   }
 
   // 5. Every operation of both documents answered a success to the typescript-fetch flow alone.
-  const succeeded = (proxy: ContractProxy) => new Set(proxy.calls.filter((c) => c.status < 300 || c.status === 304).map((c) => c.operation));
+  const succeeded = (proxy: ContractProxy) =>
+    new Set(proxy.calls.filter((c) => c.status < 300 || c.status === 304).map((c) => c.operation));
   const all = routes.operations.length;
   const typescriptFetch = proxies.find((p) => p.label === 'typescript-fetch');
   if (typescriptFetch) {
     const called = succeeded(typescriptFetch);
     const missing = routes.operations.filter((operation) => !called.has(operation));
-    step(`the typescript-fetch flow called every operation with success (${all - missing.length} of ${all})`, missing.map((operation) => `not called with success: ${operation}`));
+    step(
+      `the typescript-fetch flow called every operation with success (${all - missing.length} of ${all})`,
+      missing.map((operation) => `not called with success: ${operation}`),
+    );
   }
   for (const proxy of proxies.filter((p) => p !== typescriptFetch)) {
     console.log(`     the ${proxy.label} flow called ${succeeded(proxy).size} of ${all} operations with success`);
@@ -193,5 +226,7 @@ try {
   await server?.stop();
 }
 
-console.log(problems.length === 0 ? `generated clients: all green (${elapsed()})` : `generated clients: ${problems.length} problem(s) (${elapsed()})`);
+console.log(
+  problems.length === 0 ? `generated clients: all green (${elapsed()})` : `generated clients: ${problems.length} problem(s) (${elapsed()})`,
+);
 process.exit(problems.length === 0 ? 0 : 1);

@@ -23,7 +23,13 @@ describeEachDatabase('admin: account updates', (db) => {
     expect(await projectsSeenBy(member.token)).toEqual([shop.key]);
     const res = await app.mgmt('PUT', `/accounts/${member.ulid}`, { name: 'Ada Byron', role: 'member', projects: [billing.key] });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ ulid: member.ulid, name: 'Ada Byron', email: member.email, role: 'member', projects: [billing.key] });
+    expect(res.body.data).toMatchObject({
+      ulid: member.ulid,
+      name: 'Ada Byron',
+      email: member.email,
+      role: 'member',
+      projects: [billing.key],
+    });
     const entry = await lastAuditEntry(app);
     expect(entry).toMatchObject({ action: 'account.updated', subject_type: 'account', subject_ulid: member.ulid, result: 'success' });
     const changes = JSON.parse(String(entry.changes));
@@ -46,13 +52,19 @@ describeEachDatabase('admin: account updates', (db) => {
 
   it('refuses bad bodies field by field and unknown accounts, writing nothing', async () => {
     const member = await createAccountWithToken(app, 'member', [shop.key]);
-    const adminWithProjects = await expectNoWrites(app, () => app.mgmt('PUT', `/accounts/${member.ulid}`, { name: 'x', role: 'admin', projects: [shop.key] }));
+    const adminWithProjects = await expectNoWrites(app, () =>
+      app.mgmt('PUT', `/accounts/${member.ulid}`, { name: 'x', role: 'admin', projects: [shop.key] }),
+    );
     expect([adminWithProjects.status, Object.keys(adminWithProjects.body.errors)]).toEqual([422, ['projects']]);
-    const unknownProject = await expectNoWrites(app, () => app.mgmt('PUT', `/accounts/${member.ulid}`, { name: 'x', role: 'member', projects: [shop.key, 'no-such-project'] }));
+    const unknownProject = await expectNoWrites(app, () =>
+      app.mgmt('PUT', `/accounts/${member.ulid}`, { name: 'x', role: 'member', projects: [shop.key, 'no-such-project'] }),
+    );
     expect([unknownProject.status, Object.keys(unknownProject.body.errors)]).toEqual([422, ['projects.1']]);
     const blank = await expectNoWrites(app, () => app.mgmt('PUT', `/accounts/${member.ulid}`, { name: '   ', role: 'member' }));
     expect([blank.status, Object.keys(blank.body.errors)]).toEqual([422, ['name']]);
-    const email = await expectNoWrites(app, () => app.mgmt('PUT', `/accounts/${member.ulid}`, { name: 'x', role: 'member', email: 'new@example.test' }));
+    const email = await expectNoWrites(app, () =>
+      app.mgmt('PUT', `/accounts/${member.ulid}`, { name: 'x', role: 'member', email: 'new@example.test' }),
+    );
     expect(email.status).toBe(422);
     expect((await app.mgmt('PUT', '/accounts/usr_01J8Z3K7Q9V2M8N4P6R5S1T0W4', { name: 'x', role: 'member' })).status).toBe(404);
   });
@@ -60,13 +72,22 @@ describeEachDatabase('admin: account updates', (db) => {
   it('lets only an owner change an owner or give the owner role; no account changes its own role', async () => {
     const admin = await createAccountWithToken(app, 'admin');
     const member = await createAccountWithToken(app, 'member', []);
-    const makeOwner = await expectNoWrites(app, () => app.request('PUT', `/management/v1/accounts/${member.ulid}`, { token: admin.token, body: { name: 'x', role: 'owner' } }));
+    const makeOwner = await expectNoWrites(app, () =>
+      app.request('PUT', `/management/v1/accounts/${member.ulid}`, { token: admin.token, body: { name: 'x', role: 'owner' } }),
+    );
     expect(makeOwner.status).toBe(403);
-    const changeOwner = await expectNoWrites(app, () => app.request('PUT', `/management/v1/accounts/${app.ownerUlid}`, { token: admin.token, body: { name: 'x', role: 'owner' } }));
+    const changeOwner = await expectNoWrites(app, () =>
+      app.request('PUT', `/management/v1/accounts/${app.ownerUlid}`, { token: admin.token, body: { name: 'x', role: 'owner' } }),
+    );
     expect(changeOwner.status).toBe(403);
-    const ownRole = await expectNoWrites(app, () => app.request('PUT', `/management/v1/accounts/${admin.ulid}`, { token: admin.token, body: { name: 'Me', role: 'member' } }));
+    const ownRole = await expectNoWrites(app, () =>
+      app.request('PUT', `/management/v1/accounts/${admin.ulid}`, { token: admin.token, body: { name: 'Me', role: 'member' } }),
+    );
     expect([ownRole.status, ownRole.body.message]).toEqual([422, 'An account cannot change its own role.']);
-    const ownName = await app.request('PUT', `/management/v1/accounts/${admin.ulid}`, { token: admin.token, body: { name: 'Renamed admin', role: 'admin' } });
+    const ownName = await app.request('PUT', `/management/v1/accounts/${admin.ulid}`, {
+      token: admin.token,
+      body: { name: 'Renamed admin', role: 'admin' },
+    });
     expect([ownName.status, ownName.body.data?.name]).toEqual([200, 'Renamed admin']);
     const byOwner = await app.mgmt('PUT', `/accounts/${member.ulid}`, { name: 'New owner', role: 'owner' });
     expect(byOwner.body.data.role).toBe('owner');

@@ -29,9 +29,19 @@ describeEachDatabase('admin: accounts and personal access tokens', (db) => {
     const email = `${uniqueKey('ada')}@Example.COM`;
     const res = await app.mgmt('POST', '/accounts', { name: 'Ada Lovelace', email, role: 'member', projects: [billing.key, shop.key] });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ name: 'Ada Lovelace', email: email.toLowerCase(), role: 'member', projects: [shop.key, billing.key] });
+    expect(res.body.data).toMatchObject({
+      name: 'Ada Lovelace',
+      email: email.toLowerCase(),
+      role: 'member',
+      projects: [shop.key, billing.key],
+    });
     expect(res.body.data.ulid).toMatch(/^usr_[0-9A-Z]{26}$/);
-    expect(await lastAuditEntry(app)).toMatchObject({ action: 'account.created', subject_type: 'account', subject_ulid: res.body.data.ulid, result: 'success' });
+    expect(await lastAuditEntry(app)).toMatchObject({
+      action: 'account.created',
+      subject_type: 'account',
+      subject_ulid: res.body.data.ulid,
+      result: 'success',
+    });
 
     const pat = await app.mgmt('POST', `/accounts/${res.body.data.ulid}/tokens`, { name: "Ada's laptop" });
     expect(pat.status).toBe(200);
@@ -96,7 +106,8 @@ describeEachDatabase('admin: accounts and personal access tokens', (db) => {
 
   it('lets only an owner create owners or act on owner accounts', async () => {
     const admin = await createAccountWithToken(app, 'admin');
-    const asAdmin = (method: string, path: string, body?: unknown) => app.request(method, `/management/v1${path}`, { token: admin.token, body });
+    const asAdmin = (method: string, path: string, body?: unknown) =>
+      app.request(method, `/management/v1${path}`, { token: admin.token, body });
     const owner = await asAdmin('POST', '/accounts', { name: 'x', email: `${uniqueKey('o')}@example.com`, role: 'owner' });
     expect(owner.status).toBe(403);
     expect(owner.body.required_scope).toBeUndefined();
@@ -111,7 +122,12 @@ describeEachDatabase('admin: accounts and personal access tokens', (db) => {
       expect(res.status, `${method} ${path}`).toBe(403);
       expect(res.body.status).toBe('error');
     }
-    expect(await lastAuditEntry(app)).toMatchObject({ action: 'grant.denied', result: 'denied_grant', subject_ulid: app.ownerUlid, subject_type: 'account' });
+    expect(await lastAuditEntry(app)).toMatchObject({
+      action: 'grant.denied',
+      result: 'denied_grant',
+      subject_ulid: app.ownerUlid,
+      subject_type: 'account',
+    });
     // An admin may manage members' tokens.
     const member = await createAccountWithToken(app, 'member');
     expect((await asAdmin('POST', `/accounts/${member.ulid}/tokens`, { name: 'by admin' })).status).toBe(200);
@@ -133,7 +149,9 @@ describeEachDatabase('admin: accounts and personal access tokens', (db) => {
       const refused = await expectNoWrites(app, () => app.mgmt('POST', `/accounts/${member.ulid}/tokens`, body));
       expect(refused.status, JSON.stringify(body)).toBe(422);
     }
-    expect((await expectNoWrites(app, () => app.mgmt('POST', '/accounts/usr_00000000000000000000000000/tokens', { name: 'x' }))).status).toBe(404);
+    expect(
+      (await expectNoWrites(app, () => app.mgmt('POST', '/accounts/usr_00000000000000000000000000/tokens', { name: 'x' }))).status,
+    ).toBe(404);
     app.clock.advance(61_000);
     expect((await app.request('GET', '/management/v1/projects', { token: res.body.data.token })).status).toBe(401);
   });
@@ -174,7 +192,9 @@ describeEachDatabase('admin: accounts and personal access tokens', (db) => {
       expect(res.status).toBe(401);
       expect(res.body.status).toBe('error');
     }
-    expect(await app.knex('audit_entries').where({ action: 'account.deleted', subject_ulid: admin.ulid, result: 'success' }).first()).toBeDefined();
+    expect(
+      await app.knex('audit_entries').where({ action: 'account.deleted', subject_ulid: admin.ulid, result: 'success' }).first(),
+    ).toBeDefined();
   });
 
   it('keeps at least one owner when two owners delete each other at once', async () => {

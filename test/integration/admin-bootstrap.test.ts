@@ -72,9 +72,19 @@ describeEachDatabase('admin: first start', (db: TestDatabase) => {
     expect(project).toBeDefined();
     const envs = await knex('environments').where('project_ulid', project.ulid).orderBy('ulid').select('key', 'ulid');
     expect(envs.map((e) => e.key)).toEqual(['development', 'production']);
-    const rows = await knex('environment_keys').whereIn('environment_ulid', envs.map((e) => e.ulid)).select('kind', 'environment_ulid');
+    const rows = await knex('environment_keys')
+      .whereIn(
+        'environment_ulid',
+        envs.map((e) => e.ulid),
+      )
+      .select('kind', 'environment_ulid');
     for (const env of envs) {
-      expect(rows.filter((r) => r.environment_ulid === env.ulid).map((r) => r.kind).sort()).toEqual(['client', 'server']);
+      expect(
+        rows
+          .filter((r) => r.environment_ulid === env.ulid)
+          .map((r) => r.kind)
+          .sort(),
+      ).toEqual(['client', 'server']);
     }
     await c.keyCache.refreshIfChanged();
     for (const key of keys) expect(c.keyCache.resolve(key)?.projectUlid).toBe(project.ulid);
@@ -109,7 +119,9 @@ describeEachDatabase('admin: first start', (db: TestDatabase) => {
     const accounts = await fetch(`${base}${accountsPath}`, { headers: { authorization: `Bearer ${pat}` } });
     const accountsBody = await accounts.json();
     assertMatchesContract('GET', accountsPath, accounts.status, accountsBody, accounts.headers.get('content-type') ?? '');
-    expect((accountsBody as { data: Array<{ email: string; role: string }> }).data).toMatchObject([{ email: 'owner@vexil.local', role: 'owner' }]);
+    expect((accountsBody as { data: Array<{ email: string; role: string }> }).data).toMatchObject([
+      { email: 'owner@vexil.local', role: 'owner' },
+    ]);
     const flags = await fetch(`${base}/v1/flags`, { headers: { 'x-vexil-api-key': serverKey } });
     expect(flags.status).toBe(200);
   });

@@ -37,7 +37,9 @@ describeEachDatabase('admin: concurrent requests', (db) => {
   it('gives every account e-mail address once', async () => {
     const email = `${uniqueKey('same')}@example.com`;
     const results = await Promise.all(
-      ['member', 'admin', 'member'].map((role, i) => app.mgmt('POST', '/accounts', { name: `N${i}`, email: i === 1 ? email.toUpperCase() : email, role })),
+      ['member', 'admin', 'member'].map((role, i) =>
+        app.mgmt('POST', '/accounts', { name: `N${i}`, email: i === 1 ? email.toUpperCase() : email, role }),
+      ),
     );
     expect(results.map((r) => r.status).sort()).toEqual([200, 422, 422]);
     expect(await count(app, 'accounts', { email })).toBe(1);

@@ -44,7 +44,10 @@ describeEachDatabase('admin: environment keys', (db) => {
       expect(audit).toMatchObject({ subject_type: 'environment_key', result: 'success' });
       expect(JSON.stringify(audit)).not.toContain(data.key);
     }
-    const named = await app.mgmt('POST', `/projects/${project.key}/environments/production/keys`, { kind: 'server', name: 'Checkout service 🛒' });
+    const named = await app.mgmt('POST', `/projects/${project.key}/environments/production/keys`, {
+      kind: 'server',
+      name: 'Checkout service 🛒',
+    });
     expect(named.body.data.name).toBe('Checkout service 🛒');
   });
 

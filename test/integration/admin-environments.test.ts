@@ -50,7 +50,12 @@ describeEachDatabase('admin: environments', (db) => {
     });
 
     const minimal = await app.mgmt('POST', `/projects/${key}/environments`, { key: 'dev', name: 'Dev' });
-    expect(minimal.body.data).toMatchObject({ description: null, color: '#808080', comments_required: false, confirmation_required: false });
+    expect(minimal.body.data).toMatchObject({
+      description: null,
+      color: '#808080',
+      comments_required: false,
+      confirmation_required: false,
+    });
     const nullDescription = await app.mgmt('POST', `/projects/${key}/environments`, { key: 'qa', name: 'QA', description: null });
     expect(nullDescription.body.data.description).toBeNull();
     const row = await app.knex('environments').where('ulid', minimal.body.data.ulid).first('revision');
@@ -63,7 +68,9 @@ describeEachDatabase('admin: environments', (db) => {
   it('refuses a key taken in the project, but allows it in another project', async () => {
     const a = await createProject(app);
     const b = await createProject(app, uniqueKey('p'), []);
-    const taken = await expectNoWrites(app, () => app.mgmt('POST', `/projects/${a.key}/environments`, { key: 'production', name: 'Again' }));
+    const taken = await expectNoWrites(app, () =>
+      app.mgmt('POST', `/projects/${a.key}/environments`, { key: 'production', name: 'Again' }),
+    );
     expect(taken.status).toBe(422);
     expect(taken.body.errors).toEqual({ key: ['The key has already been taken.'] });
     expect((await app.mgmt('POST', `/projects/${b.key}/environments`, { key: 'production', name: 'Prod' })).status).toBe(200);
@@ -118,7 +125,11 @@ describeEachDatabase('admin: environments', (db) => {
 
     const rename = await app.mgmt('PUT', `/projects/${key}/environments/production`, { name: 'Prod' });
     expect(rename.body.data).toMatchObject({ name: 'Prod', description: 'Live traffic.', color: '#dc2626', comments_required: true });
-    const cleared = await app.mgmt('PUT', `/projects/${key}/environments/production`, { name: 'Prod', description: null, comments_required: false });
+    const cleared = await app.mgmt('PUT', `/projects/${key}/environments/production`, {
+      name: 'Prod',
+      description: null,
+      comments_required: false,
+    });
     expect(cleared.body.data).toMatchObject({ description: null, comments_required: false, confirmation_required: true });
     expect((await app.mgmt('GET', `/projects/${key}/environments/production`)).body.data).toEqual(cleared.body.data);
 
@@ -150,12 +161,22 @@ describeEachDatabase('admin: environments', (db) => {
 
   it('paginates environments and refuses cursors of other lists', async () => {
     const keys = ['e1', 'e2', 'e3', 'e4', 'e5'];
-    const { key } = await createProject(app, uniqueKey('p'), keys.map((k) => ({ key: k, name: k })));
-    const other = await createProject(app, uniqueKey('p'), keys.map((k) => ({ key: k, name: k })));
+    const { key } = await createProject(
+      app,
+      uniqueKey('p'),
+      keys.map((k) => ({ key: k, name: k })),
+    );
+    const other = await createProject(
+      app,
+      uniqueKey('p'),
+      keys.map((k) => ({ key: k, name: k })),
+    );
     expect((await collectAll(app, `/projects/${key}/environments`, app.ownerToken, 2)).map((e) => e.key)).toEqual(keys);
     const page = await app.mgmt('GET', `/projects/${key}/environments?per_page=2`);
     const cursor = encodeURIComponent(page.body.meta.next_cursor);
-    expect((await app.mgmt('GET', `/projects/${key}/environments?per_page=2&cursor=${cursor}`)).body.data.map((e: { key: string }) => e.key)).toEqual(['e3', 'e4']);
+    expect(
+      (await app.mgmt('GET', `/projects/${key}/environments?per_page=2&cursor=${cursor}`)).body.data.map((e: { key: string }) => e.key),
+    ).toEqual(['e3', 'e4']);
     const foreign = await app.mgmt('GET', `/projects/${other.key}/environments?cursor=${cursor}`);
     expect(foreign.status).toBe(422);
     expect(foreign.body.status).toBe('error');
@@ -182,7 +203,13 @@ describeEachDatabase('admin: environments', (db) => {
       ['PUT', { name: 'x' }],
       ['DELETE', undefined],
     ] as const) {
-      expect((await expectNoWrites(app, () => app.request(method, `/management/v1/projects/${p.key}/environments/prod`, { token: devOnly.token, body }))).status).toBe(404);
+      expect(
+        (
+          await expectNoWrites(app, () =>
+            app.request(method, `/management/v1/projects/${p.key}/environments/prod`, { token: devOnly.token, body }),
+          )
+        ).status,
+      ).toBe(404);
     }
     // Creating environments needs the whole project.
     const create = await expectNoWrites(app, () =>
@@ -191,7 +218,10 @@ describeEachDatabase('admin: environments', (db) => {
     expect(create.status).toBe(403);
     expect(create.body.required_scope).toBeUndefined();
     // Its own environment it may change.
-    const update = await app.request('PUT', `/management/v1/projects/${p.key}/environments/dev`, { token: devOnly.token, body: { name: 'Development' } });
+    const update = await app.request('PUT', `/management/v1/projects/${p.key}/environments/dev`, {
+      token: devOnly.token,
+      body: { name: 'Development' },
+    });
     expect(update.status).toBe(200);
   });
 
@@ -201,7 +231,12 @@ describeEachDatabase('admin: environments', (db) => {
       grants: { environments: [{ project: p.key, environment: 'development' }] },
     });
     const wider = await createManagementToken(app, ['projects:read'], {
-      grants: { environments: [{ project: p.key, environment: 'development' }, { project: p.key, environment: 'production' }] },
+      grants: {
+        environments: [
+          { project: p.key, environment: 'development' },
+          { project: p.key, environment: 'production' },
+        ],
+      },
     });
     expect((await app.mgmt('DELETE', `/projects/${p.key}/environments/development`)).status).toBe(200);
     const denied = await app.request('GET', '/management/v1/projects', { token: confined.token });

@@ -188,7 +188,11 @@ describeEachDatabase('admin: bad input on every administration operation', (db) 
       }
       for (const raw of ['', 'null', '"text"', '[]', '{"a":', '{}']) {
         const res = await expectNoWrites(app, () =>
-          app.request(op.method, `/management/v1${op.path()}`, { token: app.ownerToken, rawBody: raw, headers: { 'content-type': 'application/json' } }),
+          app.request(op.method, `/management/v1${op.path()}`, {
+            token: app.ownerToken,
+            rawBody: raw,
+            headers: { 'content-type': 'application/json' },
+          }),
         );
         expect([400, 422], raw).toContain(res.status);
       }
@@ -206,8 +210,18 @@ describeEachDatabase('admin: bad input on every administration operation', (db) 
       expect(cursors[list], list).toBeTruthy();
     }
     for (const list of lists) {
-      const foreign = Object.entries(cursors).filter(([other]) => other !== list).map(([, cursor]) => cursor);
-      for (const query of ['per_page=0', 'per_page=101', 'per_page=', 'per_page=1e9', 'cursor=%00', 'cursor=e30', ...foreign.map((c) => `cursor=${encodeURIComponent(c)}`)]) {
+      const foreign = Object.entries(cursors)
+        .filter(([other]) => other !== list)
+        .map(([, cursor]) => cursor);
+      for (const query of [
+        'per_page=0',
+        'per_page=101',
+        'per_page=',
+        'per_page=1e9',
+        'cursor=%00',
+        'cursor=e30',
+        ...foreign.map((c) => `cursor=${encodeURIComponent(c)}`),
+      ]) {
         const res = await app.mgmt('GET', `${list}?${query}`);
         expect(res.status, `${list}?${query}`).toBe(422);
         expect(Object.keys(res.body).sort(), `${list}?${query}`).toEqual(['code', 'message', 'status']);
@@ -218,20 +232,36 @@ describeEachDatabase('admin: bad input on every administration operation', (db) 
   it('answers empty header values sensibly, writing nothing', async () => {
     // An empty Idempotency-Key is the same as none: the request runs, nothing is replayed.
     const key = uniqueKey('p');
-    const emptyKey = await app.request('POST', '/management/v1/projects', { token: app.ownerToken, body: { key, name: 'P' }, headers: { 'idempotency-key': '' } });
+    const emptyKey = await app.request('POST', '/management/v1/projects', {
+      token: app.ownerToken,
+      body: { key, name: 'P' },
+      headers: { 'idempotency-key': '' },
+    });
     expect(emptyKey.status).toBe(200);
     expect(emptyKey.headers.get('x-idempotent-replayed')).toBeNull();
     const again = await expectNoWrites(app, () =>
-      app.request('POST', '/management/v1/projects', { token: app.ownerToken, body: { key, name: 'P' }, headers: { 'idempotency-key': '' } }),
+      app.request('POST', '/management/v1/projects', {
+        token: app.ownerToken,
+        body: { key, name: 'P' },
+        headers: { 'idempotency-key': '' },
+      }),
     );
     expect(again.status).toBe(422);
     expect(again.body.errors.key).toBeDefined();
     const longKey = await expectNoWrites(app, () =>
-      app.request('POST', '/management/v1/projects', { token: app.ownerToken, body: { key: uniqueKey('p'), name: 'P' }, headers: { 'idempotency-key': 'k'.repeat(256) } }),
+      app.request('POST', '/management/v1/projects', {
+        token: app.ownerToken,
+        body: { key: uniqueKey('p'), name: 'P' },
+        headers: { 'idempotency-key': 'k'.repeat(256) },
+      }),
     );
     expect(longKey.status).toBe(400);
     const noType = await expectNoWrites(app, () =>
-      app.request('POST', '/management/v1/projects', { token: app.ownerToken, rawBody: JSON.stringify({ key: uniqueKey('p'), name: 'P' }), headers: { 'content-type': '' } }),
+      app.request('POST', '/management/v1/projects', {
+        token: app.ownerToken,
+        rawBody: JSON.stringify({ key: uniqueKey('p'), name: 'P' }),
+        headers: { 'content-type': '' },
+      }),
     );
     expect(noType.status).toBe(415);
     const emptyAuth = await expectNoWrites(app, () => app.request('GET', '/management/v1/projects', { headers: { authorization: '' } }));

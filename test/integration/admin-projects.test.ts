@@ -77,14 +77,21 @@ describeEachDatabase('admin: projects', (db) => {
     expect(none.body).toEqual({ status: 'success', data: [], meta: { per_page: 25, next_cursor: null, prev_cursor: null } });
   });
 
-  it("creates environments with their colour, description and comment and confirmation settings", async () => {
+  it('creates environments with their colour, description and comment and confirmation settings', async () => {
     const key = uniqueKey('settings');
     const res = await app.mgmt('POST', '/projects', {
       key,
       name: 'Settings',
       environments: [
         { key: 'staging', name: 'Staging', color: '#2f80ed' },
-        { key: 'production', name: 'Production', description: 'What customers see', color: '#d93025', comments_required: true, confirmation_required: true },
+        {
+          key: 'production',
+          name: 'Production',
+          description: 'What customers see',
+          color: '#d93025',
+          comments_required: true,
+          confirmation_required: true,
+        },
       ],
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -93,7 +100,11 @@ describeEachDatabase('admin: projects', (db) => {
       { key: 'staging', description: null, color: '#2f80ed', comments_required: false, confirmation_required: false },
       { key: 'production', description: 'What customers see', color: '#d93025', comments_required: true, confirmation_required: true },
     ]);
-    const badColour = await app.mgmt('POST', '/projects', { key: uniqueKey('bad'), name: 'Bad', environments: [{ key: 'x', name: 'X', color: 'red' }] });
+    const badColour = await app.mgmt('POST', '/projects', {
+      key: uniqueKey('bad'),
+      name: 'Bad',
+      environments: [{ key: 'x', name: 'X', color: 'red' }],
+    });
     expect(badColour.status).toBe(422);
     expect(Object.keys(badColour.body.errors)).toEqual(['environments.0.color']);
   });
@@ -137,8 +148,14 @@ describeEachDatabase('admin: projects', (db) => {
       [{ key: uniqueKey('x'), name: 'x', colour: 'red' }, 'colour'],
       [{ key: uniqueKey('x'), name: 'x', environments: [{ key: 'a' }] }, 'environments.0.name'],
       [{ key: uniqueKey('x'), name: 'x', environments: [{ key: 'a', name: 'A', color: 'black' }] }, 'environments.0.color'],
-      [{ key: uniqueKey('x'), name: 'x', environments: [{ key: 'a', name: 'A', comments_required: 'yes' }] }, 'environments.0.comments_required'],
-      [{ key: uniqueKey('x'), name: 'x', environments: Array.from({ length: 21 }, (_, i) => ({ key: `e${i}`, name: 'E' })) }, 'environments'],
+      [
+        { key: uniqueKey('x'), name: 'x', environments: [{ key: 'a', name: 'A', comments_required: 'yes' }] },
+        'environments.0.comments_required',
+      ],
+      [
+        { key: uniqueKey('x'), name: 'x', environments: Array.from({ length: 21 }, (_, i) => ({ key: `e${i}`, name: 'E' })) },
+        'environments',
+      ],
       [{ key: uniqueKey('x'), name: 'bad \ud800 surrogate' }, 'name'],
       [{ key: uniqueKey('x'), name: 'nul \u0000 char' }, 'name'],
     ];
@@ -204,7 +221,10 @@ describeEachDatabase('admin: projects', (db) => {
     const blank = await expectNoWrites(app, () => app.mgmt('PUT', `/projects/${key}`, { name: ' \t ' }));
     expect(blank.status).toBe(422);
     // The document states the rule (a pattern), so it is a validation failure like any other.
-    expect(blank.body).toMatchObject({ code: 'validation_failed', errors: { name: ['The name field must not be blank or contain control characters.'] } });
+    expect(blank.body).toMatchObject({
+      code: 'validation_failed',
+      errors: { name: ['The name field must not be blank or contain control characters.'] },
+    });
     const entry = await lastAuditEntry(app);
     expect(entry).toMatchObject({ action: 'project.updated', result: 'invalid', status_code: 422 });
   });
@@ -246,7 +266,9 @@ describeEachDatabase('admin: projects', (db) => {
       created_at: now,
       updated_at: now,
     });
-    await app.knex('flag_values').insert({ ulid: value, flag_ulid: flag, display: 'true', display_digest: 'd', is_default: 1, created_at: now, updated_at: now });
+    await app
+      .knex('flag_values')
+      .insert({ ulid: value, flag_ulid: flag, display: 'true', display_digest: 'd', is_default: 1, created_at: now, updated_at: now });
     await app.knex('targets').insert({
       ulid: target,
       flag_ulid: flag,
@@ -256,7 +278,9 @@ describeEachDatabase('admin: projects', (db) => {
       created_at: now,
       updated_at: now,
     });
-    await app.knex('rules').insert({ ulid: rule, target_ulid: target, value_ulid: value, description: 'r', position: 0, created_at: now, updated_at: now });
+    await app
+      .knex('rules')
+      .insert({ ulid: rule, target_ulid: target, value_ulid: value, description: 'r', position: 0, created_at: now, updated_at: now });
     await app.knex('segments').insert({
       ulid: segment,
       project_ulid: ulid,
@@ -269,7 +293,9 @@ describeEachDatabase('admin: projects', (db) => {
       created_at: now,
       updated_at: now,
     });
-    await app.knex('criteria').insert({ ulid: criterion, rule_ulid: rule, selector: 'segment', sub_selector: null, comparer: 'in', position: 0, values: '["s"]' });
+    await app
+      .knex('criteria')
+      .insert({ ulid: criterion, rule_ulid: rule, selector: 'segment', sub_selector: null, comparer: 'in', position: 0, values: '["s"]' });
     await app.knex('criterion_segments').insert({ criterion_ulid: criterion, segment_ulid: segment });
     await app.knex('flag_telemetry').insert({ flag_ulid: flag, environment_ulid: envs[0]!.ulid, retrieved_count: 1 });
 
@@ -384,6 +410,8 @@ describeEachDatabase('admin: projects', (db) => {
       app.request('POST', '/management/v1/projects', { token: onlyA.token, body: { key: uniqueKey('x'), name: 'x' } }),
     );
     expect(create.status).toBe(403);
-    expect((await app.request('PUT', `/management/v1/projects/${a.key}`, { token: onlyA.token, body: { name: 'By token' } })).status).toBe(200);
+    expect((await app.request('PUT', `/management/v1/projects/${a.key}`, { token: onlyA.token, body: { name: 'By token' } })).status).toBe(
+      200,
+    );
   });
 });

@@ -51,7 +51,11 @@ describeEachDatabase('admin: management tokens', (db) => {
     expect(row.digest).toBe(digestSecret(data.token));
     expect(row.account_ulid).toBe(app.ownerUlid);
     expect(JSON.stringify(row)).not.toContain(data.token);
-    const grants = await app.knex('management_token_grants').where('token_ulid', data.ulid).orderBy('id').select('project_ulid', 'environment_ulid');
+    const grants = await app
+      .knex('management_token_grants')
+      .where('token_ulid', data.ulid)
+      .orderBy('id')
+      .select('project_ulid', 'environment_ulid');
     const staging = await app.knex('environments').where({ project_ulid: billing.ulid, key: 'staging' }).first('ulid');
     expect(grants).toEqual([
       { project_ulid: shop.ulid, environment_ulid: null },
@@ -70,7 +74,12 @@ describeEachDatabase('admin: management tokens', (db) => {
   it('defaults to the standard tier, no grants and no expiry', async () => {
     const res = await app.mgmt('POST', '/tokens', { name: 'CI', scopes: ['projects:read'] });
     expect(res.body.data).toMatchObject({ tier: 'standard', grants: { projects: [], environments: [] }, expires_at: null });
-    const empty = await app.mgmt('POST', '/tokens', { name: 'CI', scopes: ['projects:read'], grants: { projects: [], environments: [] }, expires_at: null });
+    const empty = await app.mgmt('POST', '/tokens', {
+      name: 'CI',
+      scopes: ['projects:read'],
+      grants: { projects: [], environments: [] },
+      expires_at: null,
+    });
     expect(empty.body.data.grants).toEqual({ projects: [], environments: [] });
     const list = await app.request('GET', '/management/v1/projects?per_page=100', { token: empty.body.data.token });
     expect(list.body.data.map((p: { key: string }) => p.key)).toEqual(expect.arrayContaining([shop.key, billing.key]));
@@ -80,7 +89,17 @@ describeEachDatabase('admin: management tokens', (db) => {
     const cases: Array<[unknown, string[]]> = [
       [{ name: 'x', scopes: ['projects:read'], grants: { projects: ['no-such'] } }, ['grants.projects.0']],
       [
-        { name: 'x', scopes: ['projects:read'], grants: { projects: [shop.key, 'nope'], environments: [{ project: 'nope', environment: 'a' }, { project: billing.key, environment: 'nope' }] } },
+        {
+          name: 'x',
+          scopes: ['projects:read'],
+          grants: {
+            projects: [shop.key, 'nope'],
+            environments: [
+              { project: 'nope', environment: 'a' },
+              { project: billing.key, environment: 'nope' },
+            ],
+          },
+        },
         ['grants.environments.0.project', 'grants.environments.1.environment', 'grants.projects.1'],
       ],
       [{ name: 'x', scopes: ['projects:read'], expires_at: new Date(Date.now() - 1000).toISOString() }, ['expires_at']],
@@ -145,7 +164,9 @@ describeEachDatabase('admin: management tokens', (db) => {
   });
 
   it('an expired token gets 401', async () => {
-    const t = await createManagementToken(app, ['projects:read'], { expires_at: new Date(app.clock.now().getTime() + 60_000).toISOString() });
+    const t = await createManagementToken(app, ['projects:read'], {
+      expires_at: new Date(app.clock.now().getTime() + 60_000).toISOString(),
+    });
     expect((await app.request('GET', '/management/v1/projects', { token: t.token })).status).toBe(200);
     app.clock.advance(61_000);
     const res = await app.request('GET', '/management/v1/projects', { token: t.token });
@@ -157,7 +178,15 @@ describeEachDatabase('admin: management tokens', (db) => {
   it('only an owner or admin personal access token manages tokens', async () => {
     const admin = await createAccountWithToken(app, 'admin');
     const member = await createAccountWithToken(app, 'member', [shop.key]);
-    const everything = await createManagementToken(app, ['projects:read', 'flags:read', 'flags:write', 'targets:read', 'targets:write', 'audit:read', 'config:write']);
+    const everything = await createManagementToken(app, [
+      'projects:read',
+      'flags:read',
+      'flags:write',
+      'targets:read',
+      'targets:write',
+      'audit:read',
+      'config:write',
+    ]);
     const byAdmin = await app.request('POST', '/management/v1/tokens', { token: admin.token, body: { name: 'x', scopes: ['flags:read'] } });
     expect(byAdmin.status).toBe(200);
     expect((await app.knex('management_tokens').where('ulid', byAdmin.body.data.ulid).first()).account_ulid).toBe(admin.ulid);

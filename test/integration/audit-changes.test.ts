@@ -5,7 +5,17 @@ import { expectOk } from '../support/expect-ok.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { WebhookReceiver } from './webhook-receiver.js';
 
-const webhooks: Config['webhooks'] = { allowHttp: true, allowPrivate: true, pollMs: 30, timeoutMs: 1000, retryBaseMs: 50, maxAgeMs: 60_000, disableAfter: 10, concurrency: 8, retentionDays: 30 };
+const webhooks: Config['webhooks'] = {
+  allowHttp: true,
+  allowPrivate: true,
+  pollMs: 30,
+  timeoutMs: 1000,
+  retryBaseMs: 50,
+  maxAgeMs: 60_000,
+  disableAfter: 10,
+  concurrency: 8,
+  retentionDays: 30,
+};
 
 // One change record feeds the audit log and the webhook event: the subject before and after.
 describeEachDatabase('audit entries record what changed', (db) => {
@@ -35,7 +45,9 @@ describeEachDatabase('audit entries record what changed', (db) => {
 
   it('shows a flag before and after an update, and only after its creation', async () => {
     await ok('POST', `${p}/flags`, { key: 'banner', name: 'Banner', type: 'string' });
-    expect((await entry('flag.created')).changes).toEqual({ after: expect.objectContaining({ key: 'banner', name: 'Banner', permanent: false }) });
+    expect((await entry('flag.created')).changes).toEqual({
+      after: expect.objectContaining({ key: 'banner', name: 'Banner', permanent: false }),
+    });
     await ok('PUT', `${p}/flags/banner`, { name: 'Banner v2', permanent: true });
     const updated = await entry('flag.updated');
     expect(updated.changes.before).toMatchObject({ name: 'Banner', permanent: false });
@@ -59,7 +71,11 @@ describeEachDatabase('audit entries record what changed', (db) => {
     const draft = await ok('POST', `${p}/flags/banner/environments/production/targets`);
     await ok('PUT', `${p}/flags/banner/environments/production/targets/${draft.ulid}/publish`, { comment: 'Say hello' });
     const published = await entry('target.published');
-    expect(published.changes).toMatchObject({ comment: 'Say hello', before: { status: 'draft' }, after: { status: 'published', comment: 'Say hello' } });
+    expect(published.changes).toMatchObject({
+      comment: 'Say hello',
+      before: { status: 'draft' },
+      after: { status: 'published', comment: 'Say hello' },
+    });
     await receiver.waitFor(() => receiver.received.length === 1);
     const event = JSON.parse(receiver.received[0]!.body);
     expect(event.data.changes).toEqual(published.changes);
@@ -73,8 +89,16 @@ describeEachDatabase('audit entries record what changed', (db) => {
     const values: Array<{ ulid: string; display: string }> = await ok('GET', `${p}/flags/banner/values`);
     const draft = await ok('POST', `${p}/flags/banner/environments/production/targets`);
     const rulesPath = `${p}/flags/banner/environments/production/targets/${draft.ulid}/rules`;
-    const rule = await ok('POST', rulesPath, { value_ulid: values[0]!.ulid, description: 'Staff', criteria: [{ selector: 'context', comparer: 'in', values: ['u-1'] }] });
-    await ok('PUT', `${rulesPath}/${rule.ulid}`, { value_ulid: values[0]!.ulid, description: 'Staff only', criteria: [{ selector: 'context', comparer: 'in', values: ['u-1'] }] });
+    const rule = await ok('POST', rulesPath, {
+      value_ulid: values[0]!.ulid,
+      description: 'Staff',
+      criteria: [{ selector: 'context', comparer: 'in', values: ['u-1'] }],
+    });
+    await ok('PUT', `${rulesPath}/${rule.ulid}`, {
+      value_ulid: values[0]!.ulid,
+      description: 'Staff only',
+      criteria: [{ selector: 'context', comparer: 'in', values: ['u-1'] }],
+    });
     const updated = await entry('target_rule.updated');
     expect(updated.changes.before.description).toBe('Staff');
     expect(updated.changes.after.description).toBe('Staff only');
@@ -87,16 +111,27 @@ describeEachDatabase('audit entries record what changed', (db) => {
     const draft = await ok('POST', `${p}/flags/banner/environments/production/targets`);
     const rulesPath = `${p}/flags/banner/environments/production/targets/${draft.ulid}/rules`;
     const existing: Array<{ ulid: string }> = await ok('GET', rulesPath);
-    const added = await ok('POST', rulesPath, { value_ulid: values[0]!.ulid, description: 'Last', criteria: [{ selector: 'context', comparer: 'in', values: ['u-9'] }] });
+    const added = await ok('POST', rulesPath, {
+      value_ulid: values[0]!.ulid,
+      description: 'Last',
+      criteria: [{ selector: 'context', comparer: 'in', values: ['u-9'] }],
+    });
     const order = [added.ulid, ...existing.map((r) => r.ulid)];
-    await ok('PUT', `${p}/flags/banner/environments/production/targets/${draft.ulid}/rules-order`, { rules: order.map((ulid, i) => ({ ulid, order: i })) });
+    await ok('PUT', `${p}/flags/banner/environments/production/targets/${draft.ulid}/rules-order`, {
+      rules: order.map((ulid, i) => ({ ulid, order: i })),
+    });
     const reordered = await entry('target_rule.reordered');
     expect(reordered.changes.before.map((r: { ulid: string }) => r.ulid)).toEqual([...existing.map((r) => r.ulid), added.ulid]);
     expect(reordered.changes.after.map((r: { ulid: string }) => r.ulid)).toEqual(order);
 
     const token = await ok('POST', '/tokens', { name: 'CI', scopes: ['flags:read'] });
     await ok('DELETE', `/tokens/${token.ulid}`);
-    const account = await ok('POST', '/accounts', { name: 'Member', email: `m-${Date.now()}@example.test`, role: 'member', projects: [projectKey] });
+    const account = await ok('POST', '/accounts', {
+      name: 'Member',
+      email: `m-${Date.now()}@example.test`,
+      role: 'member',
+      projects: [projectKey],
+    });
     const pat = await ok('POST', `/accounts/${account.ulid}/tokens`, { name: 'Laptop' });
     const patDigest = (await app.knex('personal_access_tokens').where('ulid', pat.ulid).first('digest')).digest as string;
     await ok('DELETE', `/accounts/${account.ulid}/tokens/${pat.ulid}`);
@@ -107,15 +142,30 @@ describeEachDatabase('audit entries record what changed', (db) => {
     await ok('PUT', `${p}/webhooks/${hook.ulid}`, { url: receiver.url, events: ['flag.*'], enabled: false });
 
     const all = async (action: string) => (await app.mgmt('GET', `/audit-logs?action=${action}&per_page=1`)).body.data[0];
-    expect((await all('token.created')).changes).toEqual({ after: expect.objectContaining({ ulid: token.ulid, name: 'CI', scopes: ['flags:read'], revoked_at: null }) });
-    expect((await all('token.revoked')).changes).toMatchObject({ before: { ulid: token.ulid, revoked_at: null }, after: { revoked_at: expect.any(String) } });
-    expect((await all('account.created')).changes).toEqual({ after: expect.objectContaining({ ulid: account.ulid, role: 'member', projects: [projectKey] }) });
+    expect((await all('token.created')).changes).toEqual({
+      after: expect.objectContaining({ ulid: token.ulid, name: 'CI', scopes: ['flags:read'], revoked_at: null }),
+    });
+    expect((await all('token.revoked')).changes).toMatchObject({
+      before: { ulid: token.ulid, revoked_at: null },
+      after: { revoked_at: expect.any(String) },
+    });
+    expect((await all('account.created')).changes).toEqual({
+      after: expect.objectContaining({ ulid: account.ulid, role: 'member', projects: [projectKey] }),
+    });
     expect((await all('personal_token.created')).changes).toMatchObject({ after: { ulid: pat.ulid, name: 'Laptop' } });
-    expect((await all('personal_token.revoked')).changes).toMatchObject({ before: { revoked_at: null }, after: { revoked_at: expect.any(String) } });
+    expect((await all('personal_token.revoked')).changes).toMatchObject({
+      before: { revoked_at: null },
+      after: { revoked_at: expect.any(String) },
+    });
     expect((await all('account.deleted')).changes).toMatchObject({ before: { ulid: account.ulid } });
     expect((await all('environment_key.created')).changes).toMatchObject({ after: { ulid: key.ulid, masked_key: key.masked_key } });
-    expect((await all('environment_key.revoked')).changes).toMatchObject({ before: { revoked_at: null }, after: { revoked_at: expect.any(String) } });
-    expect((await entry('webhook.created')).changes).toEqual({ after: expect.objectContaining({ ulid: hook.ulid, events: ['flag.*'], enabled: true }) });
+    expect((await all('environment_key.revoked')).changes).toMatchObject({
+      before: { revoked_at: null },
+      after: { revoked_at: expect.any(String) },
+    });
+    expect((await entry('webhook.created')).changes).toEqual({
+      after: expect.objectContaining({ ulid: hook.ulid, events: ['flag.*'], enabled: true }),
+    });
     expect((await entry('webhook.updated')).changes).toMatchObject({ before: { enabled: true }, after: { enabled: false } });
 
     // No secret, digest or sealed secret in any recorded change.
@@ -126,7 +176,9 @@ describeEachDatabase('audit entries record what changed', (db) => {
       (await app.knex('environment_keys').where('ulid', key.ulid).first('digest')).digest as string,
     ];
     const sealed = (await app.knex('webhooks').where('ulid', hook.ulid).first('secret_sealed')).secret_sealed as string;
-    const recorded = (await app.knex('audit_entries').whereNotNull('changes').select('changes')).map((r: { changes: string }) => r.changes).join('\n');
+    const recorded = (await app.knex('audit_entries').whereNotNull('changes').select('changes'))
+      .map((r: { changes: string }) => r.changes)
+      .join('\n');
     for (const needle of [...secrets, ...digests, sealed, 'digest', 'secret']) {
       expect(recorded.includes(needle), needle).toBe(false);
     }

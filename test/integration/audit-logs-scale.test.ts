@@ -74,9 +74,7 @@ describeEachDatabase('audit log page cost', (db) => {
       const query = auditListSql(dialect, 'audit_entries', queries[queries.length - 1] as AuditQuery);
       const plan =
         db.name === 'sqlite'
-          ? ((await trx.raw(`EXPLAIN QUERY PLAN ${query.sql}`, query.values)) as Array<{ detail: string }>)
-              .map((r) => r.detail)
-              .join(' | ')
+          ? ((await trx.raw(`EXPLAIN QUERY PLAN ${query.sql}`, query.values)) as Array<{ detail: string }>).map((r) => r.detail).join(' | ')
           : '';
       return { page, reads, plan };
     });

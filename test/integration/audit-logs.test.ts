@@ -89,7 +89,15 @@ describeEachDatabase('audit logs', (db) => {
       expect((await app.request('GET', expiredPath, { token: expired.token })).status).toBe(401);
 
       const a = await entryFor(missing);
-      expect(a).toMatchObject({ action: 'auth.missing_token', result: 'denied_auth', status_code: 401, actor: null, token: null, http_method: 'GET', http_path: missing });
+      expect(a).toMatchObject({
+        action: 'auth.missing_token',
+        result: 'denied_auth',
+        status_code: 401,
+        actor: null,
+        token: null,
+        http_method: 'GET',
+        http_path: missing,
+      });
       expect((await entryFor(invalid)).action).toBe('auth.invalid_token');
       expect(await entryFor(expiredPath)).toMatchObject({ action: 'auth.expired_token', result: 'denied_auth' });
     });
@@ -141,7 +149,12 @@ describeEachDatabase('audit logs', (db) => {
 
     it('shows system entries with actor system and no HTTP request', async () => {
       const subject = `tgt_${uniqueKey('sys')}`;
-      await app.composition.auditWriter.writeSystem(app.knex, { action: 'target.published', subjectType: 'target', subjectUlid: subject, subjectLabel: 'flag/production' });
+      await app.composition.auditWriter.writeSystem(app.knex, {
+        action: 'target.published',
+        subjectType: 'target',
+        subjectUlid: subject,
+        subjectLabel: 'flag/production',
+      });
       const res = await list(`?subject_ulid=${subject}`);
       expect(res.body.data).toEqual([
         expect.objectContaining({
@@ -169,8 +182,14 @@ describeEachDatabase('audit logs', (db) => {
         const res = await list(`?per_page=100&action=${action}`);
         expect(res.status, action).toBe(200);
         const data = res.body.data as Entry[];
-        expect(data.every((e) => e.action === action), action).toBe(true);
-        expect(data.some((e) => e.subject_ulid === marker), action).toBe(true);
+        expect(
+          data.every((e) => e.action === action),
+          action,
+        ).toBe(true);
+        expect(
+          data.some((e) => e.subject_ulid === marker),
+          action,
+        ).toBe(true);
       }
       const both = (await listAll(`&subject_ulid=${marker}`)) as Entry[];
       expect(both.map((e) => e.action).sort()).toEqual([...allActions].sort());
@@ -180,12 +199,18 @@ describeEachDatabase('audit logs', (db) => {
       const marker = `sub_${uniqueKey('f')}`;
       const token = await seedToken(app, { scopes: ['audit:read'], tier: 'unlimited' });
       for (const result of allResults) {
-        await app.composition.auditWriter.write(app.knex, system({ action: 'flag.read', result, subjectUlid: marker, subjectType: 'flag' }));
+        await app.composition.auditWriter.write(
+          app.knex,
+          system({ action: 'flag.read', result, subjectUlid: marker, subjectType: 'flag' }),
+        );
       }
       await app.composition.auditWriter.write(app.knex, system({ action: 'flag.read', subjectUlid: marker, subjectType: 'segment' }));
       for (const result of allResults) {
         const data = (await listAll(`&subject_ulid=${marker}&result=${result}`)) as Entry[];
-        expect(data.map((e) => e.result), result).toEqual(result === 'success' ? ['success', 'success'] : [result]);
+        expect(
+          data.map((e) => e.result),
+          result,
+        ).toEqual(result === 'success' ? ['success', 'success'] : [result]);
       }
       expect(((await listAll(`&subject_ulid=${marker}&subject_type=segment`)) as Entry[]).length).toBe(1);
       expect(((await listAll(`&subject_ulid=${marker}&subject_type=flag`)) as Entry[]).length).toBe(allResults.length);
@@ -214,7 +239,11 @@ describeEachDatabase('audit logs', (db) => {
       }
       const [t0, t1, t2] = created as [string, string, string];
       const q = (from?: string, to?: string) =>
-        listAll(`&subject_ulid=${marker}${from ? `&from=${encodeURIComponent(from)}` : ''}${to ? `&to=${encodeURIComponent(to)}` : ''}`, undefined, 'created_at_asc');
+        listAll(
+          `&subject_ulid=${marker}${from ? `&from=${encodeURIComponent(from)}` : ''}${to ? `&to=${encodeURIComponent(to)}` : ''}`,
+          undefined,
+          'created_at_asc',
+        );
       const times = async (from?: string, to?: string) => ((await q(from, to)) as Entry[]).map((e) => e.created_at);
       expect(await times(t1, t2)).toEqual([t1, t2]);
       expect(await times(t1, t1)).toEqual([t1]);
@@ -339,7 +368,8 @@ describeEachDatabase('audit logs', (db) => {
       });
       const onlyB = await seedToken(app, { scopes: ['audit:read'], tier: 'unlimited', projects: [b.ulid] });
       for (const publicLog of [false, true]) {
-        const seen = async (token: string) => labels((await listAll(`&subject_ulid=${marker}`, token, 'created_at_desc', 2, publicLog)) as Entry[]);
+        const seen = async (token: string) =>
+          labels((await listAll(`&subject_ulid=${marker}`, token, 'created_at_desc', 2, publicLog)) as Entry[]);
         expect(await seen(all.token)).toEqual(['a', 'a-dev', 'a-prod', 'b', 'none']);
         expect(await seen(app.ownerToken)).toEqual(['a', 'a-dev', 'a-prod', 'b', 'none']);
         expect(await seen(onlyA.token)).toEqual(['a', 'a-dev', 'a-prod']);
@@ -392,13 +422,23 @@ describeEachDatabase('audit logs', (db) => {
         },
       ]);
       const missing = (await listPublic('?per_page=5&action=auth.missing_key', undefined)).body.data;
-      expect(missing[0]).toMatchObject({ actor_type: 'anonymous', actor_ulid: null, environment: null, result: 'denied_auth', status_code: 401 });
+      expect(missing[0]).toMatchObject({
+        actor_type: 'anonymous',
+        actor_ulid: null,
+        environment: null,
+        result: 'denied_auth',
+        status_code: 401,
+      });
       const invalid = (await listPublic('?per_page=5&action=auth.invalid_key')).body.data;
       expect(invalid.length).toBeGreaterThanOrEqual(1);
       // The key of the wrong kind is refused with 403, and that refusal is an entry too.
       const recent = (await listPublic('?per_page=25')).body.data as Array<Record<string, unknown>>;
       expect(recent.some((entry) => entry.status_code === 403)).toBe(true);
-      expect((await listPublic('?per_page=5&action=api_docs.read')).body.data[0]).toMatchObject({ actor_type: 'anonymous', result: 'success', status_code: 200 });
+      expect((await listPublic('?per_page=5&action=api_docs.read')).body.data[0]).toMatchObject({
+        actor_type: 'anonymous',
+        result: 'success',
+        status_code: 200,
+      });
       // Public requests carry no management token.
       expect((await listPublic(`?management_token_ulid=${(await seedToken(app, { scopes: [] })).ulid}`)).body.data).toEqual([]);
     });
@@ -440,10 +480,29 @@ describeEachDatabase('audit logs', (db) => {
       await flushPublicAudit(app);
 
       // (settle() above read GET /v1/payload with the same key.)
-      const rows: Array<Record<string, unknown>> = await app.knex('public_audit_entries').where('actor_ulid', keyUlid).whereIn('http_path', ['/v1/flags', '/v1/flags/evaluated-flag']).orderBy('http_path').select('http_method', 'http_path', 'action', 'subject_type', 'subject_ulid', 'status_code');
+      const rows: Array<Record<string, unknown>> = await app
+        .knex('public_audit_entries')
+        .where('actor_ulid', keyUlid)
+        .whereIn('http_path', ['/v1/flags', '/v1/flags/evaluated-flag'])
+        .orderBy('http_path')
+        .select('http_method', 'http_path', 'action', 'subject_type', 'subject_ulid', 'status_code');
       expect(rows.map((row) => ({ ...row, status_code: Number(row.status_code) }))).toEqual([
-        { http_method: 'GET', http_path: '/v1/flags', action: 'flag.evaluated', subject_type: 'environment', subject_ulid: env.ulid, status_code: 200 },
-        { http_method: 'GET', http_path: '/v1/flags/evaluated-flag', action: 'flag.evaluated', subject_type: 'flag', subject_ulid: flag.ulid, status_code: 200 },
+        {
+          http_method: 'GET',
+          http_path: '/v1/flags',
+          action: 'flag.evaluated',
+          subject_type: 'environment',
+          subject_ulid: env.ulid,
+          status_code: 200,
+        },
+        {
+          http_method: 'GET',
+          http_path: '/v1/flags/evaluated-flag',
+          action: 'flag.evaluated',
+          subject_type: 'flag',
+          subject_ulid: flag.ulid,
+          status_code: 200,
+        },
       ]);
       const listed = (await listPublic(`?actor_ulid=${keyUlid}&action=flag.evaluated`)).body.data as Entry[];
       expect(listed.map((entry) => entry.subject_type).sort()).toEqual(['environment', 'flag']);

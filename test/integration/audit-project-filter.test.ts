@@ -27,10 +27,19 @@ describeEachDatabase('audit logs: the project filter', (db) => {
     const shopUlid = (await app.knex('projects').where('key', shop).first('ulid')).ulid;
     const first = await app.mgmt('GET', `/audit-logs?project=${shop}&per_page=2&sort=created_at_asc`);
     expect(first.status).toBe(200);
-    const second = await app.mgmt('GET', `/audit-logs?project=${shop}&per_page=2&sort=created_at_asc&cursor=${encodeURIComponent(first.body.meta.next_cursor)}`);
+    const second = await app.mgmt(
+      'GET',
+      `/audit-logs?project=${shop}&per_page=2&sort=created_at_asc&cursor=${encodeURIComponent(first.body.meta.next_cursor)}`,
+    );
     const entries = [...first.body.data, ...second.body.data];
     expect(labels(entries)).toEqual([`project.created ${shop}`, 'flag.created dark-mode', 'flag.updated dark-mode']);
-    const rows = await app.knex('audit_entries').whereIn('ulid', entries.map((e: { ulid: string }) => e.ulid)).select('project_ulid');
+    const rows = await app
+      .knex('audit_entries')
+      .whereIn(
+        'ulid',
+        entries.map((e: { ulid: string }) => e.ulid),
+      )
+      .select('project_ulid');
     expect(new Set(rows.map((r: { project_ulid: string }) => r.project_ulid))).toEqual(new Set([shopUlid]));
   });
 

@@ -65,9 +65,7 @@ describeEachDatabase('audit writes', (db) => {
     // 230 entries: batches of 100, 100 and 30 rows.
     const n = 230;
     for (let i = 0; i < n; i += 23) {
-      await Promise.all(
-        Array.from({ length: 23 }, (_, j) => app.request('GET', `/v1/flags/missing-${i + j}`, { apiKey: key.key })),
-      );
+      await Promise.all(Array.from({ length: 23 }, (_, j) => app.request('GET', `/v1/flags/missing-${i + j}`, { apiKey: key.key })));
     }
     await flushPublicAudit(app);
     const rows = await app.knex('public_audit_entries').where('actor_ulid', key.ulid).orderBy('ulid');

@@ -49,7 +49,14 @@ function operationsOf(app: TestApp): DocumentOperation[] {
       const op = item[method];
       if (!op) continue;
       const alsoScopes = (op['x-also-required-scopes'] as string[] | undefined) ?? [];
-      out.push({ id: op.operationId, method: method.toUpperCase(), template, scope: op['x-required-scope'], alsoScopes, hasBody: op.requestBody !== undefined });
+      out.push({
+        id: op.operationId,
+        method: method.toUpperCase(),
+        template,
+        scope: op['x-required-scope'],
+        alsoScopes,
+        hasBody: op.requestBody !== undefined,
+      });
     }
   }
   // Signing out ends the session every later call of a session caller needs.
@@ -103,25 +110,67 @@ describeEachDatabase('auth: every operation of the management document, for ever
       { name: 'member PAT', kind: 'pat', role: 'member', scopes: [], grants: 'none', headers: bearer(member.token) },
     );
     for (const scope of allScopes) {
-      callers.push({ name: `${scope} token`, kind: 'token', role: 'owner', scopes: [scope], grants: 'none', headers: bearer((await createManagementToken(app, [scope])).token) });
+      callers.push({
+        name: `${scope} token`,
+        kind: 'token',
+        role: 'owner',
+        scopes: [scope],
+        grants: 'none',
+        headers: bearer((await createManagementToken(app, [scope])).token),
+      });
     }
     const projectGranted = await createManagementToken(app, [...allScopes], { grants: { projects: [elsewhere] } });
-    callers.push({ name: 'token granted another project', kind: 'token', role: 'owner', scopes: allScopes, grants: 'other-project', headers: bearer(projectGranted.token) });
-    const environmentGranted = await createManagementToken(app, [...allScopes], { grants: { environments: [{ project, environment: 'development' }] } });
-    callers.push({ name: 'token granted one environment', kind: 'token', role: 'owner', scopes: allScopes, grants: 'environment', headers: bearer(environmentGranted.token) });
+    callers.push({
+      name: 'token granted another project',
+      kind: 'token',
+      role: 'owner',
+      scopes: allScopes,
+      grants: 'other-project',
+      headers: bearer(projectGranted.token),
+    });
+    const environmentGranted = await createManagementToken(app, [...allScopes], {
+      grants: { environments: [{ project, environment: 'development' }] },
+    });
+    callers.push({
+      name: 'token granted one environment',
+      kind: 'token',
+      role: 'owner',
+      scopes: allScopes,
+      grants: 'environment',
+      headers: bearer(environmentGranted.token),
+    });
 
     // Console sessions: the owner's own password, and a member's after choosing their own.
     const ownerEmail = (await app.knex('accounts').where('ulid', app.ownerUlid).first('email')).email as string;
     expect((await app.mgmt('PUT', `/accounts/${app.ownerUlid}/password`, { password })).status).toBe(200);
-    callers.push({ name: 'owner session', kind: 'session', role: 'owner', scopes: [], grants: 'none', headers: await sessionHeaders(ownerEmail) });
+    callers.push({
+      name: 'owner session',
+      kind: 'session',
+      role: 'owner',
+      scopes: [],
+      grants: 'none',
+      headers: await sessionHeaders(ownerEmail),
+    });
     expect((await app.mgmt('PUT', `/accounts/${member.ulid}/password`, { password: 'temporary password 1' })).status).toBe(200);
-    const temporary = await app.request('POST', '/management/v1/session', { body: { email: member.email, password: 'temporary password 1' } });
+    const temporary = await app.request('POST', '/management/v1/session', {
+      body: { email: member.email, password: 'temporary password 1' },
+    });
     const change = await app.request('PUT', '/management/v1/session/password', {
-      headers: { cookie: (temporary.headers.get('set-cookie') ?? '').split(';')[0] as string, 'x-csrf-token': temporary.body.data.csrf_token },
+      headers: {
+        cookie: (temporary.headers.get('set-cookie') ?? '').split(';')[0] as string,
+        'x-csrf-token': temporary.body.data.csrf_token,
+      },
       body: { current_password: 'temporary password 1', new_password: password },
     });
     expect(change.status, JSON.stringify(change.body)).toBe(200);
-    callers.push({ name: 'member session', kind: 'session', role: 'member', scopes: [], grants: 'none', headers: await sessionHeaders(member.email) });
+    callers.push({
+      name: 'member session',
+      kind: 'session',
+      role: 'member',
+      scopes: [],
+      grants: 'none',
+      headers: await sessionHeaders(member.email),
+    });
   });
   afterAll(async () => {
     await app?.close();
@@ -136,22 +185,26 @@ describeEachDatabase('auth: every operation of the management document, for ever
   it('refuses exactly the callers without the operation scope, on every operation', async () => {
     const wrong: string[] = [];
     // Callers side by side (each one's calls in order: a session signs out last).
-    await Promise.all(callers.map(async (caller) => {
-      for (const op of operations) {
-        const res: ApiResponse = await app.request(op.method, absentPath(op.template), {
-          headers: caller.headers,
-          ...(op.hasBody ? { body: {} } : {}),
-          skipContract: true,
-        });
-        const scopeRefusal = res.status === 403 && res.body?.required_scope !== undefined;
-        const lacking = [op.scope, ...op.alsoScopes].filter((scope) => scope !== 'none' && !mayUse(caller, scope, memberScopes));
-        const expected = op.scope === 'none' ? 'answer' : lacking.length > 0 ? 'refuse' : 'pass';
-        const fine =
-          res.status < 500 &&
-          (expected === 'refuse' ? scopeRefusal && lacking.includes(res.body.required_scope) : !scopeRefusal && (expected === 'answer' || res.status !== 401));
-        if (!fine) wrong.push(`${caller.name} ${op.id} (${op.scope}): ${res.status} ${JSON.stringify(res.body)}`);
-      }
-    }));
+    await Promise.all(
+      callers.map(async (caller) => {
+        for (const op of operations) {
+          const res: ApiResponse = await app.request(op.method, absentPath(op.template), {
+            headers: caller.headers,
+            ...(op.hasBody ? { body: {} } : {}),
+            skipContract: true,
+          });
+          const scopeRefusal = res.status === 403 && res.body?.required_scope !== undefined;
+          const lacking = [op.scope, ...op.alsoScopes].filter((scope) => scope !== 'none' && !mayUse(caller, scope, memberScopes));
+          const expected = op.scope === 'none' ? 'answer' : lacking.length > 0 ? 'refuse' : 'pass';
+          const fine =
+            res.status < 500 &&
+            (expected === 'refuse'
+              ? scopeRefusal && lacking.includes(res.body.required_scope)
+              : !scopeRefusal && (expected === 'answer' || res.status !== 401));
+          if (!fine) wrong.push(`${caller.name} ${op.id} (${op.scope}): ${res.status} ${JSON.stringify(res.body)}`);
+        }
+      }),
+    );
     expect(wrong).toEqual([]);
   }, 180_000);
 
@@ -162,7 +215,8 @@ describeEachDatabase('auth: every operation of the management document, for ever
       (op) => op.method === 'GET' && op.template.includes('{projectKey}') && !/\{(?!projectKey|environmentKey)\w+\}/.test(op.template),
     );
     expect(reads.length).toBeGreaterThan(10);
-    const realPath = (template: string) => `/management/v1${template.replace('{projectKey}', project).replace('{environmentKey}', 'production')}`;
+    const realPath = (template: string) =>
+      `/management/v1${template.replace('{projectKey}', project).replace('{environmentKey}', 'production')}`;
     for (const op of reads) {
       const owner = await app.request('GET', realPath(op.template), { token: app.ownerToken, skipContract: true });
       if (owner.status !== 200) wrong.push(`owner ${op.id}: ${owner.status}`);
@@ -171,7 +225,13 @@ describeEachDatabase('auth: every operation of the management document, for ever
         // The document: a project outside the grants is absent (404); with one environment granted,
         // project-level resources are readable, other environments absent, webhooks need the whole project (403).
         const expected =
-          caller.grants === 'other-project' ? 404 : op.template.includes('{environmentKey}') ? 404 : op.template.includes('/webhooks') ? 403 : 200;
+          caller.grants === 'other-project'
+            ? 404
+            : op.template.includes('{environmentKey}')
+              ? 404
+              : op.template.includes('/webhooks')
+                ? 403
+                : 200;
         if (res.status !== expected) wrong.push(`${caller.name} ${op.id}: ${res.status}, expected ${expected}`);
       }
       const stranger = await createAccountWithToken(app, 'member', []);

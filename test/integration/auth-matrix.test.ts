@@ -43,9 +43,23 @@ interface Operation {
 
 const operations: Operation[] = [
   { id: 'listProjects', scope: 'projects:read', level: 'global', method: 'GET', path: () => '/projects' },
-  { id: 'createProject', scope: 'config:write', level: 'no-grants', method: 'POST', path: () => '/projects', body: () => ({ key: uniqueKey('new'), name: 'New' }) },
+  {
+    id: 'createProject',
+    scope: 'config:write',
+    level: 'no-grants',
+    method: 'POST',
+    path: () => '/projects',
+    body: () => ({ key: uniqueKey('new'), name: 'New' }),
+  },
   { id: 'getProject', scope: 'projects:read', level: 'project', method: 'GET', path: (f) => `/projects/${f.project}` },
-  { id: 'updateProject', scope: 'config:write', level: 'whole-project', method: 'PUT', path: (f) => `/projects/${f.project}`, body: () => ({ name: 'Renamed' }) },
+  {
+    id: 'updateProject',
+    scope: 'config:write',
+    level: 'whole-project',
+    method: 'PUT',
+    path: (f) => `/projects/${f.project}`,
+    body: () => ({ name: 'Renamed' }),
+  },
   { id: 'deleteProject', scope: 'config:write', level: 'whole-project', method: 'DELETE', path: (f) => `/projects/${f.project}` },
   { id: 'listEnvironments', scope: 'projects:read', level: 'project', method: 'GET', path: (f) => `/projects/${f.project}/environments` },
   {
@@ -56,7 +70,13 @@ const operations: Operation[] = [
     path: (f) => `/projects/${f.project}/environments`,
     body: () => ({ key: uniqueKey('env'), name: 'Env' }),
   },
-  { id: 'getEnvironment', scope: 'projects:read', level: 'environment', method: 'GET', path: (f) => `/projects/${f.project}/environments/${f.environment}` },
+  {
+    id: 'getEnvironment',
+    scope: 'projects:read',
+    level: 'environment',
+    method: 'GET',
+    path: (f) => `/projects/${f.project}/environments/${f.environment}`,
+  },
   {
     id: 'updateEnvironment',
     scope: 'config:write',
@@ -65,8 +85,20 @@ const operations: Operation[] = [
     path: (f) => `/projects/${f.project}/environments/${f.environment}`,
     body: () => ({ name: 'Renamed' }),
   },
-  { id: 'deleteEnvironment', scope: 'config:write', level: 'environment', method: 'DELETE', path: (f) => `/projects/${f.project}/environments/${f.environment}` },
-  { id: 'listEnvironmentKeys', scope: 'config:write', level: 'environment', method: 'GET', path: (f) => `/projects/${f.project}/environments/${f.environment}/keys` },
+  {
+    id: 'deleteEnvironment',
+    scope: 'config:write',
+    level: 'environment',
+    method: 'DELETE',
+    path: (f) => `/projects/${f.project}/environments/${f.environment}`,
+  },
+  {
+    id: 'listEnvironmentKeys',
+    scope: 'config:write',
+    level: 'environment',
+    method: 'GET',
+    path: (f) => `/projects/${f.project}/environments/${f.environment}/keys`,
+  },
   {
     id: 'createEnvironmentKey',
     scope: 'config:write',
@@ -83,7 +115,14 @@ const operations: Operation[] = [
     path: (f) => `/projects/${f.project}/environments/${f.environment}/keys/${f.keyUlid}`,
   },
   { id: 'listManagementTokens', scope: 'personal', level: 'personal', method: 'GET', path: () => '/tokens' },
-  { id: 'createManagementToken', scope: 'personal', level: 'personal', method: 'POST', path: () => '/tokens', body: () => ({ name: 'x', scopes: ['flags:read'] }) },
+  {
+    id: 'createManagementToken',
+    scope: 'personal',
+    level: 'personal',
+    method: 'POST',
+    path: () => '/tokens',
+    body: () => ({ name: 'x', scopes: ['flags:read'] }),
+  },
   { id: 'revokeManagementToken', scope: 'personal', level: 'personal', method: 'DELETE', path: (f) => `/tokens/${f.tokenUlid}` },
   { id: 'listAccounts', scope: 'personal', level: 'personal', method: 'GET', path: () => '/accounts' },
   {
@@ -103,11 +142,30 @@ const operations: Operation[] = [
     path: (f) => `/accounts/${f.accountUlid}/tokens`,
     body: () => ({ name: 'x' }),
   },
-  { id: 'revokePersonalAccessToken', scope: 'personal', level: 'personal', method: 'DELETE', path: (f) => `/accounts/${f.accountUlid}/tokens/${f.patUlid}` },
+  {
+    id: 'revokePersonalAccessToken',
+    scope: 'personal',
+    level: 'personal',
+    method: 'DELETE',
+    path: (f) => `/accounts/${f.accountUlid}/tokens/${f.patUlid}`,
+  },
   // Webhooks receive every environment's changes: the whole project is needed.
   { id: 'listWebhooks', scope: 'config:write', level: 'whole-project', method: 'GET', path: (f) => `/projects/${f.project}/webhooks` },
-  { id: 'createWebhook', scope: 'config:write', level: 'whole-project', method: 'POST', path: (f) => `/projects/${f.project}/webhooks`, body: webhookBody },
-  { id: 'getWebhook', scope: 'config:write', level: 'whole-project', method: 'GET', path: (f) => `/projects/${f.project}/webhooks/${f.webhookUlid}` },
+  {
+    id: 'createWebhook',
+    scope: 'config:write',
+    level: 'whole-project',
+    method: 'POST',
+    path: (f) => `/projects/${f.project}/webhooks`,
+    body: webhookBody,
+  },
+  {
+    id: 'getWebhook',
+    scope: 'config:write',
+    level: 'whole-project',
+    method: 'GET',
+    path: (f) => `/projects/${f.project}/webhooks/${f.webhookUlid}`,
+  },
   {
     id: 'updateWebhook',
     scope: 'config:write',
@@ -116,7 +174,13 @@ const operations: Operation[] = [
     path: (f) => `/projects/${f.project}/webhooks/${f.webhookUlid}`,
     body: webhookBody,
   },
-  { id: 'deleteWebhook', scope: 'config:write', level: 'whole-project', method: 'DELETE', path: (f) => `/projects/${f.project}/webhooks/${f.webhookUlid}` },
+  {
+    id: 'deleteWebhook',
+    scope: 'config:write',
+    level: 'whole-project',
+    method: 'DELETE',
+    path: (f) => `/projects/${f.project}/webhooks/${f.webhookUlid}`,
+  },
   {
     id: 'listWebhookDeliveries',
     scope: 'config:write',
@@ -131,7 +195,13 @@ const operations: Operation[] = [
     method: 'POST',
     path: (f) => `/projects/${f.project}/webhooks/${f.webhookUlid}/deliveries/${f.deliveryUlid}/redeliver`,
   },
-  { id: 'pingWebhook', scope: 'config:write', level: 'whole-project', method: 'POST', path: (f) => `/projects/${f.project}/webhooks/${f.webhookUlid}/ping` },
+  {
+    id: 'pingWebhook',
+    scope: 'config:write',
+    level: 'whole-project',
+    method: 'POST',
+    path: (f) => `/projects/${f.project}/webhooks/${f.webhookUlid}/ping`,
+  },
 ];
 
 describeEachDatabase('auth: scope and grant matrix of the administration operations', (db) => {
@@ -168,9 +238,13 @@ describeEachDatabase('auth: scope and grant matrix of the administration operati
     app.request(op.method, `/management/v1${op.path(f)}`, { ...(token === undefined ? {} : { token }), body: op.body?.(f) });
 
   it('documents every administration operation with the scope the matrix expects', () => {
-    const paths = app.composition.documents.management.original.paths as Record<string, Record<string, { operationId?: string; 'x-required-scope'?: string }>>;
+    const paths = app.composition.documents.management.original.paths as Record<
+      string,
+      Record<string, { operationId?: string; 'x-required-scope'?: string }>
+    >;
     const documented = new Map<string, string | undefined>();
-    for (const item of Object.values(paths)) for (const op of Object.values(item)) if (op?.operationId) documented.set(op.operationId, op['x-required-scope']);
+    for (const item of Object.values(paths))
+      for (const op of Object.values(item)) if (op?.operationId) documented.set(op.operationId, op['x-required-scope']);
     for (const op of operations) {
       expect(documented.get(op.id), op.id).toBe(op.scope);
       expect(app.composition.managementHandlers[op.id], op.id).toBeTypeOf('function');
@@ -224,7 +298,8 @@ describeEachDatabase('auth: scope and grant matrix of the administration operati
         expect(envRes.status, JSON.stringify(envRes.body)).toBe(expected);
 
         const granted = await createManagementToken(app, [op.scope], {
-          grants: op.level === 'environment' ? { environments: [{ project: f.project, environment: f.environment }] } : { projects: [f.project] },
+          grants:
+            op.level === 'environment' ? { environments: [{ project: f.project, environment: f.environment }] } : { projects: [f.project] },
         });
         const ok = await call(op, f, granted.token);
         expect(ok.status, JSON.stringify(ok.body)).toBe(200);
@@ -259,7 +334,9 @@ describeEachDatabase('auth: scope and grant matrix of the administration operati
     const { hasScope } = await import('../../src/auth/principal.js');
     expect(hasScope(principal, 'targets:read')).toBe(true);
     expect(hasScope(principal, 'flags:read')).toBe(false);
-    const flagsWrite = await app.composition.authenticator.authenticate(`Bearer ${(await createManagementToken(app, ['flags:write'])).token}`);
+    const flagsWrite = await app.composition.authenticator.authenticate(
+      `Bearer ${(await createManagementToken(app, ['flags:write'])).token}`,
+    );
     expect(hasScope(flagsWrite, 'flags:read')).toBe(false);
     const configWrite = await createManagementToken(app, ['config:write']);
     const read = await app.request('GET', `/management/v1/projects/${f.project}`, { token: configWrite.token });

@@ -24,7 +24,13 @@ describeEachDatabase('auth: bearer tokens of the management API', (db) => {
       expect(res.status, JSON.stringify(headers)).toBe(401);
       expect(res.body, JSON.stringify(headers)).toEqual({ status: 'error', message, code: expect.any(String) });
       const entry = await app.knex('audit_entries').orderBy('ulid', 'desc').first();
-      expect(entry, JSON.stringify(headers)).toMatchObject({ action, result: 'denied_auth', status_code: 401, actor_type: null, token_ulid: null });
+      expect(entry, JSON.stringify(headers)).toMatchObject({
+        action,
+        result: 'denied_auth',
+        status_code: 401,
+        actor_type: null,
+        token_ulid: null,
+      });
     }
   }
 

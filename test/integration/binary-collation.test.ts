@@ -53,11 +53,22 @@ describe.runIf(onMariadb)('MariaDB: every table and column compares exactly', ()
     const names = Object.keys(migrations).filter((name) => name < '0012');
     try {
       await previous.migrate.latest({
-        migrationSource: { getMigrations: async () => names, getMigrationName: (n: string) => n, getMigration: async (n: string) => migrations[n]! },
+        migrationSource: {
+          getMigrations: async () => names,
+          getMigrationName: (n: string) => n,
+          getMigration: async (n: string) => migrations[n]!,
+        },
       });
       expect(await nonBinary(previous, database.name)).toContain('accounts.email utf8mb4_general_ci');
       const now = '2026-01-01T00:00:00.000Z';
-      await previous('accounts').insert({ ulid: 'usr_01J00000000000000000000001', name: 'Ada', email: 'ada@example.com', role: 'owner', created_at: now, updated_at: now });
+      await previous('accounts').insert({
+        ulid: 'usr_01J00000000000000000000001',
+        name: 'Ada',
+        email: 'ada@example.com',
+        role: 'owner',
+        created_at: now,
+        updated_at: now,
+      });
       expect(await previous('accounts').where('email', 'ADA@example.com').first()).toBeDefined();
     } finally {
       await previous.destroy();

@@ -9,11 +9,18 @@ describeEachDatabase('flags as code: rollouts in progress and publish comments',
   let app: TestApp;
   const projectKey = `rollouts-${Date.now().toString(36)}`;
   const p = `/projects/${projectKey}`;
-  type Serving = { value: string; comment?: string | null; rules: unknown[]; rollout: { mode: string; percentage: number; status: string } | null };
+  type Serving = {
+    value: string;
+    comment?: string | null;
+    rules: unknown[];
+    rollout: { mode: string; percentage: number; status: string } | null;
+  };
   const file = (production: Serving) => ({
     version: 1,
     project: { key: projectKey, name: 'Rollouts', description: '' },
-    environments: [{ key: 'production', name: 'Production', description: null, color: '#d93025', comments_required: true, confirmation_required: false }],
+    environments: [
+      { key: 'production', name: 'Production', description: null, color: '#d93025', comments_required: true, confirmation_required: false },
+    ],
     segments: [],
     flags: [
       {
@@ -33,12 +40,21 @@ describeEachDatabase('flags as code: rollouts in progress and publish comments',
       },
     ],
   });
-  const rollingOut = (value: string, percentage: number): Serving => ({ value, rules: [], rollout: { mode: 'manual', percentage, status: 'active' } });
+  const rollingOut = (value: string, percentage: number): Serving => ({
+    value,
+    rules: [],
+    rollout: { mode: 'manual', percentage, status: 'active' },
+  });
   const exported = async () => (await app.mgmt('GET', `${p}/configuration`)).body.flags[0].environments.production as Serving;
-  const apply = (body: unknown, comment = 'Release 42') => app.mgmt('POST', `${p}/configuration/apply?comment=${encodeURIComponent(comment)}`, body);
+  const apply = (body: unknown, comment = 'Release 42') =>
+    app.mgmt('POST', `${p}/configuration/apply?comment=${encodeURIComponent(comment)}`, body);
   const plan = (body: unknown) => app.mgmt('POST', `${p}/configuration/plan`, body);
   const newestTarget = async () => {
-    const targets = (await app.mgmt('GET', `${p}/flags/banner-text/environments/production/targets`)).body.data as Array<{ ulid: string; status: string; published_at: string | null }>;
+    const targets = (await app.mgmt('GET', `${p}/flags/banner-text/environments/production/targets`)).body.data as Array<{
+      ulid: string;
+      status: string;
+      published_at: string | null;
+    }>;
     return targets.filter((t) => t.status === 'published').sort((a, b) => ((a.published_at ?? '') < (b.published_at ?? '') ? 1 : -1))[0]!;
   };
 
@@ -76,7 +92,9 @@ describeEachDatabase('flags as code: rollouts in progress and publish comments',
     const completed = await apply(everyone);
     expect(completed.status, JSON.stringify(completed.body)).toBe(200);
     expect(await exported()).toEqual({ value: 'Winter sale', rules: [], rollout: null });
-    const actions = (await app.mgmt('GET', `/audit-logs?per_page=20&sort=created_at_desc`)).body.data.map((e: { action: string }) => e.action);
+    const actions = (await app.mgmt('GET', `/audit-logs?per_page=20&sort=created_at_desc`)).body.data.map(
+      (e: { action: string }) => e.action,
+    );
     expect(actions).toContain('target.rollout_updated');
     expect(actions).toContain('target.rollout_deleted');
     expect(actions).toContain('target.rollout_completed');
@@ -85,7 +103,9 @@ describeEachDatabase('flags as code: rollouts in progress and publish comments',
   it('refuses in plan and apply alike the percentage of a paused rollout, naming the path in the file', async () => {
     expect((await apply(file(rollingOut('Summer sale', 40)))).status).toBe(200);
     const target = await newestTarget();
-    const paused = await app.mgmt('PUT', `${p}/flags/banner-text/environments/production/targets/${target.ulid}/rollout`, { action: 'pause' });
+    const paused = await app.mgmt('PUT', `${p}/flags/banner-text/environments/production/targets/${target.ulid}/rollout`, {
+      action: 'pause',
+    });
     expect(paused.status, JSON.stringify(paused.body)).toBe(200);
     const changed = file(rollingOut('Summer sale', 60));
     for (const refused of [await plan(changed), await apply(changed)]) {
@@ -96,13 +116,16 @@ describeEachDatabase('flags as code: rollouts in progress and publish comments',
     expect((await exported()).rollout).toEqual({ mode: 'manual', percentage: 40, status: 'paused' });
   });
 
-  it("keeps the publish comment out of the export: an applied file exports as it was written and plans no change", async () => {
+  it('keeps the publish comment out of the export: an applied file exports as it was written and plans no change', async () => {
     const written = file({ value: 'Welcome', comment: null, rules: [], rollout: null });
     expect((await apply(written, 'Release 42')).status).toBe(200);
     expect((await newestTarget()) as unknown).toMatchObject({ status: 'published' });
-    const target = (await app.mgmt('GET', `${p}/flags/banner-text/environments/production/targets/${(await newestTarget()).ulid}`)).body.data;
+    const target = (await app.mgmt('GET', `${p}/flags/banner-text/environments/production/targets/${(await newestTarget()).ulid}`)).body
+      .data;
     expect(target.comment).toBe('Release 42');
-    const text = await (await fetch(`${app.baseUrl}/management/v1${p}/configuration?format=yaml`, { headers: { authorization: `Bearer ${app.ownerToken}` } })).text();
+    const text = await (
+      await fetch(`${app.baseUrl}/management/v1${p}/configuration?format=yaml`, { headers: { authorization: `Bearer ${app.ownerToken}` } })
+    ).text();
     expect(text).not.toMatch(/^\s+comment:/m);
     const { comment: _comment, ...withoutComment } = written.flags[0]!.environments.production;
     expect(YAML.parse(text).flags[0].environments.production).toEqual(withoutComment);

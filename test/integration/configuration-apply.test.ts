@@ -24,13 +24,18 @@ describeEachDatabase('flags as code: apply', (db) => {
   ];
 
   const exportText = async (app: TestApp) =>
-    (await fetch(`${app.baseUrl}/management/v1${p}/configuration?format=yaml`, { headers: { authorization: `Bearer ${app.ownerToken}` } })).text();
+    (
+      await fetch(`${app.baseUrl}/management/v1${p}/configuration?format=yaml`, { headers: { authorization: `Bearer ${app.ownerToken}` } })
+    ).text();
 
   async function evaluations(app: TestApp, flags: string[]): Promise<unknown[]> {
     const results = [];
     for (const flag of flags) {
       for (const context of contexts) {
-        const res = await app.mgmt('GET', `${p}/flags/${flag}/environments/production/evaluate?context=${encodeURIComponent(JSON.stringify(context))}`);
+        const res = await app.mgmt(
+          'GET',
+          `${p}/flags/${flag}/environments/production/evaluate?context=${encodeURIComponent(JSON.stringify(context))}`,
+        );
         results.push([flag, context.identifier, res.body.data?.value, res.body.data?.resolved_by]);
       }
     }
@@ -52,7 +57,15 @@ describeEachDatabase('flags as code: apply', (db) => {
   beforeAll(async () => {
     source = await startTestApp(db);
     target = await startTestApp(db);
-    await okSource('POST', '/projects', { key: projectKey, name: 'Apply shop', description: 'Round trip', environments: [{ key: 'staging', name: 'Staging' }, { key: 'production', name: 'Production' }] });
+    await okSource('POST', '/projects', {
+      key: projectKey,
+      name: 'Apply shop',
+      description: 'Round trip',
+      environments: [
+        { key: 'staging', name: 'Staging' },
+        { key: 'production', name: 'Production' },
+      ],
+    });
     await okSource('PUT', `${p}/environments/production`, { name: 'Production', color: '#aa0000', comments_required: true });
     await okSource('POST', `${p}/segments`, {
       key: 'pro-users',
@@ -65,7 +78,11 @@ describeEachDatabase('flags as code: apply', (db) => {
     const on = values.find((v) => v.display === 'true')!.ulid;
     const draft = await okSource('POST', `${p}/flags/checkout/environments/production/targets`);
     const targetPath = `${p}/flags/checkout/environments/production/targets/${draft.ulid}`;
-    await okSource('POST', `${targetPath}/rules`, { value_ulid: on, description: 'Pro', criteria: [{ selector: 'segment', comparer: 'in', values: ['pro-users'] }] });
+    await okSource('POST', `${targetPath}/rules`, {
+      value_ulid: on,
+      description: 'Pro',
+      criteria: [{ selector: 'segment', comparer: 'in', values: ['pro-users'] }],
+    });
     await okSource('POST', `${targetPath}/rules`, {
       value_ulid: on,
       description: 'Staff',
@@ -100,13 +117,15 @@ describeEachDatabase('flags as code: apply', (db) => {
     expect(applied.status, JSON.stringify(applied.body)).toBe(200);
     expect(applied.body.data.summary.publish).toBe(2);
     expect(await exportText(target)).toBe(await exportText(source));
-    expect(await evaluations(target, ['checkout', 'banner', 'limits'])).toEqual(await evaluations(source, ['checkout', 'banner', 'limits']));
+    expect(await evaluations(target, ['checkout', 'banner', 'limits'])).toEqual(
+      await evaluations(source, ['checkout', 'banner', 'limits']),
+    );
     expect(await publicAnswers(target)).toEqual(await publicAnswers(source));
 
     // Every change was audited as its own action, by this request's actor.
-    const actions = (await target.knex('audit_entries').where('http_path', `/management/v1${p}/configuration/apply`).orderBy('ulid').select('action')).map(
-      (r: { action: string }) => r.action,
-    );
+    const actions = (
+      await target.knex('audit_entries').where('http_path', `/management/v1${p}/configuration/apply`).orderBy('ulid').select('action')
+    ).map((r: { action: string }) => r.action);
     expect(actions).toContain('project.created');
     expect(actions).toContain('segment.created');
     expect(actions.filter((a: string) => a === 'target.published')).toHaveLength(2);
@@ -145,7 +164,10 @@ describeEachDatabase('flags as code: apply', (db) => {
       ['update', 'flag', 'checkout'],
       ['publish', 'serving', 'checkout'],
     ]);
-    const served = await okTarget('GET', `${p}/flags/checkout/environments/production/evaluate?context=${encodeURIComponent(JSON.stringify(contexts[0]))}`);
+    const served = await okTarget(
+      'GET',
+      `${p}/flags/checkout/environments/production/evaluate?context=${encodeURIComponent(JSON.stringify(contexts[0]))}`,
+    );
     expect(served).toMatchObject({ value: true, resolved_by: 'target' });
     const targets = await okTarget('GET', `${p}/flags/checkout/environments/production/targets`);
     expect(targets[0]).toMatchObject({ status: 'published', comment: 'Everyone gets it' });
@@ -211,7 +233,14 @@ describeEachDatabase('flags as code: apply', (db) => {
     const at = (key: string) => file.flags.findIndex((f: any) => f.key === key);
     // Changes that would be applied on their own: none of them may be written either.
     file.project.name = 'Renamed by a bad file';
-    file.environments.push({ key: 'qa', name: 'QA', description: null, color: '#00aa00', comments_required: false, confirmation_required: false });
+    file.environments.push({
+      key: 'qa',
+      name: 'QA',
+      description: null,
+      color: '#00aa00',
+      comments_required: false,
+      confirmation_required: false,
+    });
     file.segments.push({ key: 'newcomers', name: 'Newcomers', description: null, included: ['u-5'], excluded: [], rules: [] });
     file.flags.push({
       key: 'zz-new',
@@ -249,7 +278,12 @@ describeEachDatabase('flags as code: apply', (db) => {
     expect(['reference_not_found', 'state_conflict', 'value_type_mismatch']).toContain(refused.body.code);
     expect(await exportText(source)).toBe(before);
     // Audited as the refused apply it was, and nothing else: no change was recorded, so none was sent.
-    const entries = await source.knex('audit_entries').where('ulid', '>', since).whereNot('action', 'project.exported').orderBy('ulid').select('action', 'result', 'status_code');
+    const entries = await source
+      .knex('audit_entries')
+      .where('ulid', '>', since)
+      .whereNot('action', 'project.exported')
+      .orderBy('ulid')
+      .select('action', 'result', 'status_code');
     expect(entries).toEqual([{ action: 'project.applied', result: 'invalid', status_code: 422 }]);
 
     // A file the schema refuses is refused before anything is looked at, with paths inside it too.
@@ -261,7 +295,10 @@ describeEachDatabase('flags as code: apply', (db) => {
 
     // A bad file for a project this instance does not have: the project is not created.
     const newKey = `${projectKey}-new`;
-    const fresh = { ...(await source.mgmt('GET', `${p}/configuration`)).body, project: { key: newKey, name: 'New', description: 'Never made' } };
+    const fresh = {
+      ...(await source.mgmt('GET', `${p}/configuration`)).body,
+      project: { key: newKey, name: 'New', description: 'Never made' },
+    };
     fresh.flags[at('limits')].values.push({ value: '{not json', default: false });
     const unborn = await expectNoWrites(source, () => apply(fresh, newKey));
     expect(unborn.status).toBe(422);

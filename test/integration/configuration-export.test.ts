@@ -35,7 +35,12 @@ describeEachDatabase('flags as code: export', (db) => {
         { key: 'production', name: 'Production' },
       ],
     });
-    await ok('PUT', `${p}/environments/production`, { name: 'Production', color: '#aa0000', comments_required: true, confirmation_required: false });
+    await ok('PUT', `${p}/environments/production`, {
+      name: 'Production',
+      color: '#aa0000',
+      comments_required: true,
+      confirmation_required: false,
+    });
     await ok('POST', `${p}/segments`, {
       key: 'pro-users',
       name: 'Pro users',
@@ -88,7 +93,14 @@ describeEachDatabase('flags as code: export', (db) => {
       project: { key: projectKey, name: 'Export shop', description: 'Everything the shop serves' },
       environments: [
         { key: 'staging', name: 'Staging', description: null, color: '#808080', comments_required: false, confirmation_required: false },
-        { key: 'production', name: 'Production', description: null, color: '#aa0000', comments_required: true, confirmation_required: false },
+        {
+          key: 'production',
+          name: 'Production',
+          description: null,
+          color: '#aa0000',
+          comments_required: true,
+          confirmation_required: false,
+        },
       ],
       segments: [
         { key: 'beta', name: 'Beta', description: 'Early access', included: [], excluded: ['u-9'], rules: [] },

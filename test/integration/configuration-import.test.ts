@@ -91,7 +91,13 @@ describeEachDatabase('VEXIL_IMPORT_FILE', (db) => {
     const up = async () => {
       for (let i = 0; i < 600; i++) {
         if (child.exitCode !== null) throw new Error(`the server stopped: ${stderr}`);
-        if (await api('GET', '/projects').then((r) => r.ok, () => false)) return;
+        if (
+          await api('GET', '/projects').then(
+            (r) => r.ok,
+            () => false,
+          )
+        )
+          return;
         await new Promise((r) => setTimeout(r, 100));
       }
       throw new Error('the server did not start');
@@ -111,7 +117,8 @@ describeEachDatabase('VEXIL_IMPORT_FILE', (db) => {
     fs.writeFileSync(yaml, file);
     const server = await start(yaml);
     try {
-      const api = (route: string) => fetch(`http://127.0.0.1:${server.port}/management/v1${route}`, { headers: { authorization: `Bearer ${token}` } });
+      const api = (route: string) =>
+        fetch(`http://127.0.0.1:${server.port}/management/v1${route}`, { headers: { authorization: `Bearer ${token}` } });
       await server.up();
       // The file holds no keys: the start says how to create them.
       expect(server.stdout()).toContain(`Vexil imported project "shop" from ${yaml}. Its environments have no keys yet`);
@@ -121,7 +128,9 @@ describeEachDatabase('VEXIL_IMPORT_FILE', (db) => {
       const exported = await (await api('/projects/shop/configuration?format=yaml')).text();
       // The publish comment names the file; it is history, not configuration, so not exported.
       expect(exported).toBe(file);
-      const targets = (await (await api('/projects/shop/flags/new-checkout/environments/production/targets')).json()) as { data: Array<{ comment: string | null }> };
+      const targets = (await (await api('/projects/shop/flags/new-checkout/environments/production/targets')).json()) as {
+        data: Array<{ comment: string | null }>;
+      };
       expect(targets.data.map((t) => t.comment)).toEqual([`Imported from ${yaml}`]);
     } finally {
       server.child.kill('SIGTERM');
@@ -143,9 +152,15 @@ describeEachDatabase('VEXIL_IMPORT_FILE', (db) => {
       while (Date.now() < deadline && projects.length === 0) {
         // Probes and API requests at once, from the moment the port is open.
         const [probe, listed] = await Promise.all([
-          fetch(`${base}/ready`).then(async (r) => ({ status: r.status, reasons: ((await r.json()) as { reasons?: string[] }).reasons }), () => undefined),
+          fetch(`${base}/ready`).then(
+            async (r) => ({ status: r.status, reasons: ((await r.json()) as { reasons?: string[] }).reasons }),
+            () => undefined,
+          ),
           fetch(`${base}/management/v1/projects`, { headers: { authorization: `Bearer ${token}` } }).then(
-            async (r) => ({ status: r.status, keys: ((await r.json()) as { data?: Array<{ key: string }> }).data?.map((p) => p.key) ?? [] }),
+            async (r) => ({
+              status: r.status,
+              keys: ((await r.json()) as { data?: Array<{ key: string }> }).data?.map((p) => p.key) ?? [],
+            }),
             () => undefined,
           ),
         ]);
@@ -158,7 +173,9 @@ describeEachDatabase('VEXIL_IMPORT_FILE', (db) => {
       // the import keeps the event loop so busy that connections mostly wait to be accepted), then
       // "snapshots loading" until the environments were in memory.
       for (const answer of ready) {
-        expect([{ status: 200 }, { status: 503, reasons: ['starting'] }, { status: 503, reasons: ['snapshots loading'] }]).toContainEqual(answer);
+        expect([{ status: 200 }, { status: 503, reasons: ['starting'] }, { status: 503, reasons: ['snapshots loading'] }]).toContainEqual(
+          answer,
+        );
       }
       const readyBy = Date.now() + 10_000;
       while ((await fetch(`${base}/ready`)).status !== 200) {
@@ -218,9 +235,17 @@ describeEachDatabase('VEXIL_IMPORT_FILE', (db) => {
     try {
       await second.up();
       expect(await projectKeys(second)).toEqual(['kept']);
-      const mentions = second.stdout().split('\n').filter((line) => line.includes('VEXIL_IMPORT_FILE'));
+      const mentions = second
+        .stdout()
+        .split('\n')
+        .filter((line) => line.includes('VEXIL_IMPORT_FILE'));
       expect(mentions).toHaveLength(1);
-      expect(JSON.parse(mentions[0]!)).toMatchObject({ level: 30, file: yaml, projects: 1, msg: 'VEXIL_IMPORT_FILE: the database has projects already; the file is not applied' });
+      expect(JSON.parse(mentions[0]!)).toMatchObject({
+        level: 30,
+        file: yaml,
+        projects: 1,
+        msg: 'VEXIL_IMPORT_FILE: the database has projects already; the file is not applied',
+      });
       expect(second.stderr()).toBe('');
     } finally {
       await second.stop();
@@ -251,7 +276,12 @@ describeEachDatabase('VEXIL_IMPORT_FILE', (db) => {
       // Each instance says what it did in one line: applied the file (the second, if it applied
       // after the first committed, changes nothing), found the project at its start, or lost the race.
       const said = servers.map((server) =>
-        server.stdout().split('\n').filter((line) => /imported the configuration file|VEXIL_IMPORT_FILE: (the database has projects|another instance applied)/.test(line)),
+        server
+          .stdout()
+          .split('\n')
+          .filter((line) =>
+            /imported the configuration file|VEXIL_IMPORT_FILE: (the database has projects|another instance applied)/.test(line),
+          ),
       );
       for (const lines of said) expect(lines).toHaveLength(1);
       expect(said.flat().filter((line) => line.includes('imported the configuration file')).length).toBeGreaterThanOrEqual(1);

@@ -30,7 +30,7 @@ describeEachDatabase('flags as code: plan', (db) => {
     await app?.close();
   });
 
-  it('finds nothing to change in the project\'s own export, and writes nothing', async () => {
+  it("finds nothing to change in the project's own export, and writes nothing", async () => {
     const res = await expectNoWrites(app, () => plan(exported));
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ changes: [], summary: { create: 0, update: 0, delete: 0, publish: 0 } });
@@ -50,7 +50,10 @@ describeEachDatabase('flags as code: plan', (db) => {
       rollout: null,
     };
     const limit = file.flags.find((f: any) => f.key === 'limit');
-    limit.values = [{ value: '10.0', default: true }, { value: '2e1', default: false }];
+    limit.values = [
+      { value: '10.0', default: true },
+      { value: '2e1', default: false },
+    ];
     file.flags.push({
       key: 'theme',
       name: 'Theme',
@@ -134,15 +137,14 @@ describeEachDatabase('flags as code: plan', (db) => {
     const res = await expectNoWrites(app, () => plan(file));
     expect(res.status).toBe(422);
     // Audited as the refused plan it is (reading the project is not what the request did).
-    const entry = await app.knex('audit_entries').where('http_path', `/management/v1${p}/configuration/plan`).orderBy('ulid', 'desc').first('action', 'result');
+    const entry = await app
+      .knex('audit_entries')
+      .where('http_path', `/management/v1${p}/configuration/plan`)
+      .orderBy('ulid', 'desc')
+      .first('action', 'result');
     expect(entry).toEqual({ action: 'project.planned', result: 'invalid' });
     expect(Object.keys(res.body.errors).sort()).toEqual(
-      [
-        'project.key',
-        `flags.${index}.type`,
-        `flags.${limitIndex}.values.1.value`,
-        `flags.${limitIndex}.environments.production`,
-      ].sort(),
+      ['project.key', `flags.${index}.type`, `flags.${limitIndex}.values.1.value`, `flags.${limitIndex}.environments.production`].sort(),
     );
 
     const schemaInvalid = await plan({ ...copy(), flags: [{ key: 'Bad Key' }] });

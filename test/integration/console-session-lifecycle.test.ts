@@ -15,7 +15,11 @@ async function trySignIn(app: TestApp, email: string, password: string): Promise
   const res = await app.request('POST', '/management/v1/session', { body: { email, password } });
   if (res.status !== 200) return { status: res.status, body: res.body };
   const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] as string;
-  return { status: 200, body: res.body, session: { cookie, csrf: res.body.data.csrf_token, passwordChangeRequired: res.body.data.password_change_required } };
+  return {
+    status: 200,
+    body: res.body,
+    session: { cookie, csrf: res.body.data.csrf_token, passwordChangeRequired: res.body.data.password_change_required },
+  };
 }
 
 async function signIn(app: TestApp, email: string, password: string): Promise<Session> {
@@ -24,7 +28,10 @@ async function signIn(app: TestApp, email: string, password: string): Promise<Se
   return answer.session as Session;
 }
 
-const withSession = (session: Session, body?: unknown) => ({ headers: { cookie: session.cookie, 'x-csrf-token': session.csrf }, ...(body === undefined ? {} : { body }) });
+const withSession = (session: Session, body?: unknown) => ({
+  headers: { cookie: session.cookie, 'x-csrf-token': session.csrf },
+  ...(body === undefined ? {} : { body }),
+});
 
 /** GET /session with the cookie: 200 while the session lives, 401 once it has ended. */
 async function sessionStatus(app: TestApp, session: Session): Promise<number> {
@@ -49,12 +56,16 @@ describeEachDatabase('console session lifecycle', (db) => {
     const account = await createAccountWithToken(app, role, role === 'member' ? [] : undefined);
     await expectOk(app, 'PUT', `/accounts/${account.ulid}/password`, { password: 'temporary password 1' });
     const temporary = await signIn(app, account.email, 'temporary password 1');
-    const changed = await app.request('PUT', '/management/v1/session/password', withSession(temporary, { current_password: 'temporary password 1', new_password: ownPassword }));
+    const changed = await app.request(
+      'PUT',
+      '/management/v1/session/password',
+      withSession(temporary, { current_password: 'temporary password 1', new_password: ownPassword }),
+    );
     expect(changed.status).toBe(200);
     return account;
   }
 
-  it('refuses a deleted account\'s session cookie at once, and removes its sessions with the account', async () => {
+  it("refuses a deleted account's session cookie at once, and removes its sessions with the account", async () => {
     const account = await accountWithOwnPassword();
     const session = await signIn(app, account.email, ownPassword);
     expect(await sessionStatus(app, session)).toBe(200);
@@ -71,7 +82,10 @@ describeEachDatabase('console session lifecycle', (db) => {
     const first = await signIn(app, account.email, ownPassword);
     const second = await signIn(app, account.email, ownPassword);
     const admin = await accountWithOwnPassword('admin');
-    const reset = await app.request('PUT', `/management/v1/accounts/${account.ulid}/password`, { token: admin.token, body: { password: 'reset by the admin' } });
+    const reset = await app.request('PUT', `/management/v1/accounts/${account.ulid}/password`, {
+      token: admin.token,
+      body: { password: 'reset by the admin' },
+    });
     expect(reset.status).toBe(200);
     expect(await sessionStatus(app, first)).toBe(401);
     expect(await sessionStatus(app, second)).toBe(401);
@@ -85,7 +99,7 @@ describeEachDatabase('console session lifecycle', (db) => {
     expect(temporary.passwordChangeRequired).toBe(true);
   });
 
-  it('lets a temporary password\'s session only read itself, sign out and choose a new password', async () => {
+  it("lets a temporary password's session only read itself, sign out and choose a new password", async () => {
     const account = await createAccountWithToken(app, 'admin');
     await expectOk(app, 'PUT', `/accounts/${account.ulid}/password`, { password: 'given by the owner' });
     const session = await signIn(app, account.email, 'given by the owner');
@@ -99,10 +113,18 @@ describeEachDatabase('console session lifecycle', (db) => {
     const refusal = await lastAuditEntry(app);
     expect(refusal).toMatchObject({ action: 'grant.denied', result: 'denied_grant', status_code: 403, actor_email: account.email });
     // The same password again is not a choice.
-    const same = await app.request('PUT', '/management/v1/session/password', withSession(session, { current_password: 'given by the owner', new_password: 'given by the owner' }));
+    const same = await app.request(
+      'PUT',
+      '/management/v1/session/password',
+      withSession(session, { current_password: 'given by the owner', new_password: 'given by the owner' }),
+    );
     expect(same.status).toBe(422);
     expect(Object.keys(same.body.errors)).toEqual(['new_password']);
-    const chosen = await app.request('PUT', '/management/v1/session/password', withSession(session, { current_password: 'given by the owner', new_password: ownPassword }));
+    const chosen = await app.request(
+      'PUT',
+      '/management/v1/session/password',
+      withSession(session, { current_password: 'given by the owner', new_password: ownPassword }),
+    );
     expect(chosen.status).toBe(200);
     expect(await sessionStatus(app, session)).toBe(401);
     expect((await trySignIn(app, account.email, 'given by the owner')).status).toBe(401);

@@ -9,7 +9,11 @@ const password = 'correct horse battery staple';
 describeEachDatabase('console sessions behind a proxy', (db) => {
   const proxies: { name: string; config: object; forwarded: Record<string, string> }[] = [
     { name: 'VEXIL_PUBLIC_URL', config: { publicOrigin: 'https://flags.example.test' }, forwarded: {} },
-    { name: 'VEXIL_TRUST_PROXY', config: { trustProxy: true }, forwarded: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'flags.example.test' } },
+    {
+      name: 'VEXIL_TRUST_PROXY',
+      config: { trustProxy: true },
+      forwarded: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'flags.example.test' },
+    },
   ];
   describe.each(proxies)('with $name', ({ config, forwarded }) => {
     let app: TestApp;
@@ -29,7 +33,10 @@ describeEachDatabase('console sessions behind a proxy', (db) => {
     const fromBrowser = (origin: string, extra: Record<string, string> = {}) => ({ ...forwarded, origin, ...extra });
 
     it('signs in from the public https address with a Secure cookie, and the session writes from there', async () => {
-      const signedIn = await app.request('POST', '/management/v1/session', { headers: fromBrowser('https://flags.example.test'), body: { email, password } });
+      const signedIn = await app.request('POST', '/management/v1/session', {
+        headers: fromBrowser('https://flags.example.test'),
+        body: { email, password },
+      });
       expect(signedIn.status, JSON.stringify(signedIn.body)).toBe(200);
       const setCookie = signedIn.headers.get('set-cookie') ?? '';
       expect(setCookie).toMatch(/; secure/i);
@@ -50,7 +57,9 @@ describeEachDatabase('console sessions behind a proxy', (db) => {
         expect(foreign.body.code).toBe('csrf_failed');
       }
       expect(await app.knex('flags').where('key', 'foreign')).toEqual([]);
-      const signOut = await app.request('DELETE', '/management/v1/session', { headers: fromBrowser('https://flags.example.test', { cookie, 'x-csrf-token': signedIn.body.data.csrf_token }) });
+      const signOut = await app.request('DELETE', '/management/v1/session', {
+        headers: fromBrowser('https://flags.example.test', { cookie, 'x-csrf-token': signedIn.body.data.csrf_token }),
+      });
       expect(signOut.status).toBe(200);
       expect(signOut.headers.get('set-cookie')).toMatch(/; secure/i);
     });

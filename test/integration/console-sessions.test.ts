@@ -33,7 +33,14 @@ describeEachDatabase('console sessions', (db) => {
     const owner = await app.knex('accounts').where('ulid', app.ownerUlid).first('email');
     ownerEmail = owner.email;
     await expectOk(app, 'PUT', `/accounts/${app.ownerUlid}/password`, { password });
-    await expectOk(app, 'POST', '/projects', { key: projectKey, name: 'Console', environments: [{ key: 'staging', name: 'Staging' }, { key: 'production', name: 'Production' }] });
+    await expectOk(app, 'POST', '/projects', {
+      key: projectKey,
+      name: 'Console',
+      environments: [
+        { key: 'staging', name: 'Staging' },
+        { key: 'production', name: 'Production' },
+      ],
+    });
     await expectOk(app, 'PUT', `/projects/${projectKey}/environments/production`, { name: 'Production', confirmation_required: true });
     await expectOk(app, 'POST', `/projects/${projectKey}/flags`, { key: 'checkout', name: 'Checkout', type: 'boolean' });
   });
@@ -64,15 +71,23 @@ describeEachDatabase('console sessions', (db) => {
     const unknown = await app.request('POST', '/management/v1/session', { body: { email: 'nobody@example.test', password: 'nope' } });
     expect(unknown.body.message).toBe('Wrong email or password.');
     await new Promise((r) => setTimeout(r, 30));
-    const entry = await app.knex('audit_entries').where('action', 'auth.sign_in').orderBy('ulid', 'desc').first('result', 'status_code', 'subject_label');
+    const entry = await app
+      .knex('audit_entries')
+      .where('action', 'auth.sign_in')
+      .orderBy('ulid', 'desc')
+      .first('result', 'status_code', 'subject_label');
     // A failed attempt is recorded under the email it tried.
     expect(entry).toMatchObject({ result: 'denied_auth', status_code: 401, subject_label: 'nobody@example.test' });
     let limited;
-    for (let i = 0; i < 6; i++) limited = await app.request('POST', '/management/v1/session', { body: { email: 'Victim@example.test', password: 'x' } });
+    for (let i = 0; i < 6; i++)
+      limited = await app.request('POST', '/management/v1/session', { body: { email: 'Victim@example.test', password: 'x' } });
     expect(limited!.status).toBe(429);
     expect(Number(limited!.headers.get('retry-after'))).toBeGreaterThan(0);
     await new Promise((r) => setTimeout(r, 30));
-    const attempts = await app.knex('audit_entries').where({ action: 'auth.sign_in', subject_label: 'victim@example.test' }).select('status_code');
+    const attempts = await app
+      .knex('audit_entries')
+      .where({ action: 'auth.sign_in', subject_label: 'victim@example.test' })
+      .select('status_code');
     expect(attempts.map((a) => Number(a.status_code)).sort()).toEqual([401, 401, 401, 401, 401, 429]);
   });
 
@@ -80,16 +95,26 @@ describeEachDatabase('console sessions', (db) => {
     const session = await signIn(ownerEmail);
     const projects = await app.request('GET', '/management/v1/projects', withSession(session));
     expect(projects.status).toBe(200);
-    const created = await app.request('POST', `/management/v1/projects/${projectKey}/flags`, { ...withSession(session), body: { key: 'from-console', name: 'From the console', type: 'boolean' } });
+    const created = await app.request('POST', `/management/v1/projects/${projectKey}/flags`, {
+      ...withSession(session),
+      body: { key: 'from-console', name: 'From the console', type: 'boolean' },
+    });
     expect(created.status).toBe(200);
     await new Promise((r) => setTimeout(r, 30));
-    const entry = await app.knex('audit_entries').where('action', 'flag.created').orderBy('ulid', 'desc').first('actor_type', 'actor_email', 'token_name');
+    const entry = await app
+      .knex('audit_entries')
+      .where('action', 'flag.created')
+      .orderBy('ulid', 'desc')
+      .first('actor_type', 'actor_email', 'token_name');
     expect(entry).toMatchObject({ actor_type: 'account', actor_email: ownerEmail, token_name: 'Console session' });
   });
 
   it('refuses state-changing requests without the CSRF token or from another origin, and cross-origin sign-ins', async () => {
     const session = await signIn(ownerEmail);
-    const noToken = await app.request('POST', `/management/v1/projects/${projectKey}/flags`, { ...withSession({ cookie: session.cookie }), body: { key: 'csrf-1', name: 'x', type: 'boolean' } });
+    const noToken = await app.request('POST', `/management/v1/projects/${projectKey}/flags`, {
+      ...withSession({ cookie: session.cookie }),
+      body: { key: 'csrf-1', name: 'x', type: 'boolean' },
+    });
     expect(noToken.status).toBe(403);
     const foreign = await app.request('POST', `/management/v1/projects/${projectKey}/flags`, {
       ...withSession(session, { origin: 'https://evil.example' }),
@@ -97,7 +122,10 @@ describeEachDatabase('console sessions', (db) => {
     });
     expect(foreign.status).toBe(403);
     expect(await app.knex('flags').whereIn('key', ['csrf-1', 'csrf-2'])).toEqual([]);
-    const signInElsewhere = await app.request('POST', '/management/v1/session', { body: { email: ownerEmail, password }, headers: { origin: 'https://evil.example' } });
+    const signInElsewhere = await app.request('POST', '/management/v1/session', {
+      body: { email: ownerEmail, password },
+      headers: { origin: 'https://evil.example' },
+    });
     expect(signInElsewhere.status).toBe(403);
     // A Bearer token is judged by itself: no CSRF token needed.
     const bearer = await app.mgmt('POST', `/projects/${projectKey}/flags`, { key: 'bearer-ok', name: 'x', type: 'boolean' });
@@ -107,15 +135,24 @@ describeEachDatabase('console sessions', (db) => {
   it('publishes in a confirmation_required environment only from a session with the typed key', async () => {
     const base = `/management/v1/projects/${projectKey}/flags/checkout/environments/production/targets`;
     const draft = await app.mgmt('POST', `/projects/${projectKey}/flags/checkout/environments/production/targets`);
-    const bearer = await app.request('PUT', `${base}/${draft.body.data.ulid}/publish`, { token: app.ownerToken, body: { confirmation: 'production' } });
+    const bearer = await app.request('PUT', `${base}/${draft.body.data.ulid}/publish`, {
+      token: app.ownerToken,
+      body: { confirmation: 'production' },
+    });
     expect(bearer.status).toBe(422);
     const session = await signIn(ownerEmail);
     const missing = await app.request('PUT', `${base}/${draft.body.data.ulid}/publish`, { ...withSession(session), body: {} });
     expect(missing.status).toBe(422);
     expect(missing.body.errors.confirmation).toEqual(['Type the environment\'s key "production" to confirm publishing here.']);
-    const wrongKey = await app.request('PUT', `${base}/${draft.body.data.ulid}/publish`, { ...withSession(session), body: { confirmation: 'staging' } });
+    const wrongKey = await app.request('PUT', `${base}/${draft.body.data.ulid}/publish`, {
+      ...withSession(session),
+      body: { confirmation: 'staging' },
+    });
     expect(wrongKey.status).toBe(422);
-    const published = await app.request('PUT', `${base}/${draft.body.data.ulid}/publish`, { ...withSession(session), body: { confirmation: 'production' } });
+    const published = await app.request('PUT', `${base}/${draft.body.data.ulid}/publish`, {
+      ...withSession(session),
+      body: { confirmation: 'production' },
+    });
     expect(published.status).toBe(200);
     expect(published.body.data.status).toBe('published');
   });
@@ -133,10 +170,16 @@ describeEachDatabase('console sessions', (db) => {
 
     const a = await signIn(ownerEmail);
     const b = await signIn(ownerEmail);
-    const changed = await app.request('PUT', '/management/v1/session/password', { ...withSession(a), body: { current_password: password, new_password: 'an even longer passphrase' } });
+    const changed = await app.request('PUT', '/management/v1/session/password', {
+      ...withSession(a),
+      body: { current_password: password, new_password: 'an even longer passphrase' },
+    });
     expect(changed.status).toBe(200);
     expect((await app.request('GET', '/management/v1/session', withSession(b))).status).toBe(401);
-    const tooShort = await app.request('PUT', `/management/v1/accounts/${app.ownerUlid}/password`, { token: app.ownerToken, body: { password: 'short' } });
+    const tooShort = await app.request('PUT', `/management/v1/accounts/${app.ownerUlid}/password`, {
+      token: app.ownerToken,
+      body: { password: 'short' },
+    });
     expect(tooShort.status).toBe(422);
     await expectOk(app, 'PUT', `/accounts/${app.ownerUlid}/password`, { password });
   });
@@ -148,12 +191,18 @@ describeEachDatabase('console sessions', (db) => {
     // The owner's password for the member is temporary: the member chooses their own first.
     await expectOk(app, 'PUT', `/accounts/${member.ulid}/password`, { password: 'temporary for the member' });
     const temporary = await signIn(member.email, 'temporary for the member');
-    await app.request('PUT', '/management/v1/session/password', { ...withSession(temporary), body: { current_password: 'temporary for the member', new_password: password } });
+    await app.request('PUT', '/management/v1/session/password', {
+      ...withSession(temporary),
+      body: { current_password: 'temporary for the member', new_password: password },
+    });
     const session = await signIn(member.email);
     const listed = await app.request('GET', '/management/v1/projects', withSession(session));
     expect(listed.body.data.map((p: { key: string }) => p.key)).toEqual([projectKey]);
     expect((await app.request('GET', `/management/v1/projects/${other}`, withSession(session))).status).toBe(404);
-    const setOwner = await app.request('PUT', `/management/v1/accounts/${app.ownerUlid}/password`, { ...withSession(session), body: { password: 'a member cannot do this' } });
+    const setOwner = await app.request('PUT', `/management/v1/accounts/${app.ownerUlid}/password`, {
+      ...withSession(session),
+      body: { password: 'a member cannot do this' },
+    });
     expect(setOwner.status).toBe(403);
   });
 });

@@ -81,7 +81,13 @@ describe.runIf(!unavailable)('a database stopped with SIGSTOP', () => {
     token = /pat_[0-9A-Za-z]{32,}/.exec(stdout)?.[0] ?? '';
     serverKey = /srv_[0-9A-Za-z]{32,}/.exec(stdout)?.[0] ?? '';
     for (let i = 0; i < 100; i++) {
-      if (await fetch(`${base}/ready`).then((r) => r.ok, () => false)) break;
+      if (
+        await fetch(`${base}/ready`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
       await sleep(100);
     }
   }, 120_000);
@@ -100,7 +106,9 @@ describe.runIf(!unavailable)('a database stopped with SIGSTOP', () => {
     expect(token, stdout).not.toBe('');
     expect((await management('GET', '/projects')).status).toBe(200);
     expect((await fetch(`${base}/v1/flags`, { headers: { 'x-vexil-api-key': serverKey } })).status).toBe(200);
-    expect((await management('POST', '/projects/demo/flags', { key: 'outage-flag', name: 'Outage flag', type: 'boolean' })).status).toBe(200);
+    expect((await management('POST', '/projects/demo/flags', { key: 'outage-flag', name: 'Outage flag', type: 'boolean' })).status).toBe(
+      200,
+    );
 
     // Three clients create projects one after another; the server is stopped in the middle of it.
     const attempts: Attempt[] = [];
@@ -124,7 +132,11 @@ describe.runIf(!unavailable)('a database stopped with SIGSTOP', () => {
         expect(res.status, `${method} ${route}`).toBe(503);
         expect(res.headers.get('retry-after')).toMatch(/^[1-9][0-9]*$/);
         expect(res.headers.get('content-type')).toContain('application/json');
-        expect(await res.json()).toMatchObject({ status: 'error', message: expect.stringMatching(/database is unavailable/), code: 'database_unavailable' });
+        expect(await res.json()).toMatchObject({
+          status: 'error',
+          message: expect.stringMatching(/database is unavailable/),
+          code: 'database_unavailable',
+        });
         expect(Date.now() - started, `${method} ${route}`).toBeLessThan(limitMs);
       }
       // Evaluation is served from memory meanwhile, the POST twins (inputs in the body) included;
@@ -132,7 +144,11 @@ describe.runIf(!unavailable)('a database stopped with SIGSTOP', () => {
       expect((await fetch(`${base}/v1/flags`, { headers: { 'x-vexil-api-key': serverKey } })).status).toBe(200);
       const inputs = JSON.stringify({ context: { type: 'user', identifier: 'u-1' }, default_values: [] });
       const post = (route: string) =>
-        fetch(`${base}${route}`, { method: 'POST', headers: { 'x-vexil-api-key': serverKey, 'content-type': 'application/json' }, body: inputs });
+        fetch(`${base}${route}`, {
+          method: 'POST',
+          headers: { 'x-vexil-api-key': serverKey, 'content-type': 'application/json' },
+          body: inputs,
+        });
       const twin = await post('/v1/flags/evaluate');
       expect(twin.status).toBe(200);
       const listed = (await twin.json()) as { data: Array<{ flag: { key: string } }> };
@@ -180,14 +196,20 @@ describe.runIf(!unavailable)('a database stopped with SIGSTOP', () => {
     // just before it stopped may be there too: the README says to read back before repeating.)
     const knex = knexFactory({ client: 'mysql2', connection: { uri: `${mariadb!.url}/vexil` } as never });
     try {
-      const projects = (await knex('projects').where('key', 'like', 'hung-%').select('ulid', 'key')) as Array<{ ulid: string; key: string }>;
+      const projects = (await knex('projects').where('key', 'like', 'hung-%').select('ulid', 'key')) as Array<{
+        ulid: string;
+        key: string;
+      }>;
       const stored = new Map(projects.map((p) => [p.key, p.ulid]));
       for (const attempt of attempts) {
         if (attempt.status === 200) expect(stored.has(attempt.key), attempt.key).toBe(true);
       }
       for (const [key, ulid] of stored) {
         const envs = (await knex('environments').where('project_ulid', ulid).orderBy('key').select('key')) as Array<{ key: string }>;
-        expect(envs.map((e) => e.key), key).toEqual([...environments].sort());
+        expect(
+          envs.map((e) => e.key),
+          key,
+        ).toEqual([...environments].sort());
         expect(await knex('audit_entries').where({ action: 'project.created', subject_ulid: ulid }).first('ulid'), key).toBeDefined();
       }
       const orphans = await knex('environments').whereNotIn('project_ulid', knex('projects').select('ulid')).select('ulid');

@@ -10,7 +10,11 @@ describeEachDatabase('error codes', (db) => {
   const p = `/projects/codes-${Date.now().toString(36)}`;
   beforeAll(async () => {
     app = await startTestApp(db);
-    await expectOk(app, 'POST', '/projects', { key: p.slice('/projects/'.length), name: 'Codes', environments: [{ key: 'production', name: 'Production' }] });
+    await expectOk(app, 'POST', '/projects', {
+      key: p.slice('/projects/'.length),
+      name: 'Codes',
+      environments: [{ key: 'production', name: 'Production' }],
+    });
     await expectOk(app, 'PUT', `${p}/environments/production`, { name: 'Production', confirmation_required: true });
     await expectOk(app, 'POST', `${p}/flags`, { key: 'checkout', name: 'Checkout', type: 'boolean' });
   });
@@ -27,7 +31,11 @@ describeEachDatabase('error codes', (db) => {
     expect(await code(app.request('GET', '/management/v1/projects'))).toEqual([401, 'missing_token']);
     expect(await code(app.request('GET', '/management/v1/projects', { token: `pat_${'x'.repeat(40)}` }))).toEqual([401, 'invalid_token']);
     const readOnly = await createManagementToken(app, ['flags:read']);
-    expect(await code(app.request('POST', `/management/v1${p}/flags`, { token: readOnly.token, body: { key: 'x', name: 'x', type: 'boolean' } }))).toEqual([403, 'scope_missing']);
+    expect(
+      await code(
+        app.request('POST', `/management/v1${p}/flags`, { token: readOnly.token, body: { key: 'x', name: 'x', type: 'boolean' } }),
+      ),
+    ).toEqual([403, 'scope_missing']);
     expect(await code(app.mgmt('GET', `${p}/flags/nope`))).toEqual([404, 'not_found']);
     expect(await code(app.request('GET', '/v1/flags', { apiKey: `srv_${'y'.repeat(40)}` }))).toEqual([401, 'invalid_api_key']);
   });
@@ -44,10 +52,9 @@ describeEachDatabase('error codes', (db) => {
   it('names the rule that refused input the document allows; validation_failed only for input it does not', async () => {
     const flags = `${p}/flags`;
     expect(await code(app.mgmt('POST', flags, { key: 'checkout', name: 'Again', type: 'boolean' }))).toEqual([422, 'already_exists']);
-    expect(await code(app.mgmt('POST', '/tokens', { name: 'ci', scopes: ['flags:read'], grants: { projects: ['no-such-project'] } }))).toEqual([
-      422,
-      'reference_not_found',
-    ]);
+    expect(
+      await code(app.mgmt('POST', '/tokens', { name: 'ci', scopes: ['flags:read'], grants: { projects: ['no-such-project'] } })),
+    ).toEqual([422, 'reference_not_found']);
     expect(await code(app.mgmt('POST', '/tokens', { name: 'ci', scopes: ['flags:read'], expires_at: '2001-01-01T00:00:00Z' }))).toEqual([
       422,
       'date_not_in_future',
@@ -58,9 +65,15 @@ describeEachDatabase('error codes', (db) => {
     const publish = `${flags}/checkout/environments/staging/targets/${draft.ulid}/publish`;
     expect(await code(app.mgmt('PUT', publish, { comment: 'go', rollout_mode: 'manual' }))).toEqual([422, 'invalid_combination']);
     expect(await code(app.mgmt('PUT', publish, {}))).toEqual([422, 'comment_required']);
-    expect(await code(app.mgmt('GET', '/audit-logs?from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z'))).toEqual([422, 'invalid_combination']);
+    expect(await code(app.mgmt('GET', '/audit-logs?from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z'))).toEqual([
+      422,
+      'invalid_combination',
+    ]);
     // A body that breaks both a rule and the document: the document's failure names it.
-    expect(await code(app.mgmt('POST', flags, { key: 'checkout', name: 'Again', type: 'boolean', colour: 'red' }))).toEqual([422, 'validation_failed']);
+    expect(await code(app.mgmt('POST', flags, { key: 'checkout', name: 'Again', type: 'boolean', colour: 'red' }))).toEqual([
+      422,
+      'validation_failed',
+    ]);
   });
 
   it('tells validation failures from refusals by the current state', async () => {
@@ -73,9 +86,15 @@ describeEachDatabase('error codes', (db) => {
     await expectOk(app, 'PUT', `${p}/flags/checkout/environments/production/targets/${draft.ulid}`, { value_ulid: trueValue });
     expect(await code(app.mgmt('DELETE', `${p}/flags/checkout/values/${trueValue}`))).toEqual([422, 'value_in_use']);
     expect(await code(app.mgmt('DELETE', `${p}/flags/checkout/values/${falseValue}`))).toEqual([422, 'state_conflict']);
-    expect(await code(app.mgmt('PUT', `${p}/flags/checkout/environments/production/targets/${draft.ulid}/publish`, {}))).toEqual([422, 'confirmation_required']);
+    expect(await code(app.mgmt('PUT', `${p}/flags/checkout/environments/production/targets/${draft.ulid}/publish`, {}))).toEqual([
+      422,
+      'confirmation_required',
+    ]);
     const key = { headers: { 'idempotency-key': `codes-${Date.now()}` } };
     await app.mgmt('POST', `${p}/flags`, { key: 'idem', name: 'Idem', type: 'boolean' }, key);
-    expect(await code(app.mgmt('POST', `${p}/flags`, { key: 'idem-2', name: 'Other', type: 'boolean' }, key))).toEqual([422, 'idempotency_key_reused']);
+    expect(await code(app.mgmt('POST', `${p}/flags`, { key: 'idem-2', name: 'Other', type: 'boolean' }, key))).toEqual([
+      422,
+      'idempotency_key_reused',
+    ]);
   });
 });

@@ -48,7 +48,11 @@ describeEachDatabase('fast public reads answer as the Koa path does', (db) => {
     { name: 'an unavailable flag', path: '/v1/flags/unavailable' },
     { name: 'an invalid context', path: '/v1/flags/checkout', headers: { 'x-vexil-context': '{"type":"user"}' } },
     { name: 'an invalid default-value header', path: '/v1/flags', headers: { 'x-vexil-default-value': '[1]' } },
-    { name: 'a declared default', path: '/v1/flags/unavailable', headers: { 'x-vexil-default-value': JSON.stringify([{ key: 'unavailable', type: 'string', value: 'z' }]) } },
+    {
+      name: 'a declared default',
+      path: '/v1/flags/unavailable',
+      headers: { 'x-vexil-default-value': JSON.stringify([{ key: 'unavailable', type: 'string', value: 'z' }]) },
+    },
     { name: 'the payload', path: '/v1/payload' },
     { name: 'the payload, bad context', path: '/v1/payload', headers: { c: 'not json' } },
     { name: 'a client request id', path: '/v1/flags/checkout', headers: { 'x-request-id': 'trace-42' } },
@@ -69,7 +73,12 @@ describeEachDatabase('fast public reads answer as the Koa path does', (db) => {
       contentType: header('content-type'),
       etag: header('etag') === null ? null : 'present',
       challenge: header('www-authenticate'),
-      requestId: header('x-request-id') === 'trace-42' ? 'kept' : /^[0-9a-f-]{36}$/.test(header('x-request-id') ?? '') ? 'new' : header('x-request-id'),
+      requestId:
+        header('x-request-id') === 'trace-42'
+          ? 'kept'
+          : /^[0-9a-f-]{36}$/.test(header('x-request-id') ?? '')
+            ? 'new'
+            : header('x-request-id'),
     };
   }
 
@@ -81,7 +90,10 @@ describeEachDatabase('fast public reads answer as the Koa path does', (db) => {
     // A 304 for the ETag each server gave.
     for (const app of [fast, koa]) {
       const first = await app.request('GET', '/v1/payload', { apiKey: envs.get(app)!.serverKey });
-      const again = await app.request('GET', '/v1/payload', { apiKey: envs.get(app)!.serverKey, headers: { 'if-none-match': first.headers.get('etag')! } });
+      const again = await app.request('GET', '/v1/payload', {
+        apiKey: envs.get(app)!.serverKey,
+        headers: { 'if-none-match': first.headers.get('etag')! },
+      });
       expect(again.status).toBe(304);
       expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
       expect(again.headers.get('content-type')).toBeNull();
@@ -93,17 +105,27 @@ describeEachDatabase('fast public reads answer as the Koa path does', (db) => {
     const paths = ['/v1/flags/checkout', '/v1/flags', '/v1/flags/nope', '/v1/flags/Upper', '/v1/payload'];
     const entries = async (app: TestApp) => {
       const env = envs.get(app)!;
-      for (const path of paths) await app.request('GET', path, { apiKey: env.serverKey, headers: { 'x-request-id': `audit-${path.length}` } });
+      for (const path of paths)
+        await app.request('GET', path, { apiKey: env.serverKey, headers: { 'x-request-id': `audit-${path.length}` } });
       await app.composition.publicAudit.flush();
       const keyUlid = (await app.knex('environment_keys').where({ environment_ulid: env.ulid, kind: 'server' }).first()).ulid;
-      const rows = await app.knex('public_audit_entries').where('actor_ulid', keyUlid).whereIn('http_path', paths).orderBy('ulid', 'desc').limit(paths.length);
+      const rows = await app
+        .knex('public_audit_entries')
+        .where('actor_ulid', keyUlid)
+        .whereIn('http_path', paths)
+        .orderBy('ulid', 'desc')
+        .limit(paths.length);
       return rows.reverse().map((row) => ({
         path: row.http_path,
         method: row.http_method,
         action: row.action,
         actor: row.actor_type,
         environment: row.environment_ulid === env.ulid && row.environment_key === 'production',
-        subject: [row.subject_type, row.subject_ulid === null ? null : row.subject_ulid === env.ulid ? 'environment' : 'flag', row.subject_label],
+        subject: [
+          row.subject_type,
+          row.subject_ulid === null ? null : row.subject_ulid === env.ulid ? 'environment' : 'flag',
+          row.subject_label,
+        ],
         result: row.result,
         status: Number(row.status_code),
         count: Number(row.count),
@@ -111,7 +133,13 @@ describeEachDatabase('fast public reads answer as the Koa path does', (db) => {
     };
     const fromFast = await entries(fast);
     expect(fromFast).toEqual(await entries(koa));
-    expect(fromFast.map((e) => `${e.path} ${e.status}`)).toEqual(['/v1/flags/checkout 200', '/v1/flags 200', '/v1/flags/nope 404', '/v1/flags/Upper 404', '/v1/payload 200']);
+    expect(fromFast.map((e) => `${e.path} ${e.status}`)).toEqual([
+      '/v1/flags/checkout 200',
+      '/v1/flags 200',
+      '/v1/flags/nope 404',
+      '/v1/flags/Upper 404',
+      '/v1/payload 200',
+    ]);
 
     const series = async (app: TestApp) => {
       const text = (await app.request('GET', '/metrics')).body as string;

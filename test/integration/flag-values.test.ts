@@ -36,8 +36,7 @@ describeEachDatabase('flag values', (db) => {
   }
 
   const valuesPath = (flagKey: string) => `/projects/${project.key}/flags/${flagKey}/values`;
-  const envValuesPath = (flagKey: string, env = 'production') =>
-    `/projects/${project.key}/flags/${flagKey}/environments/${env}/values`;
+  const envValuesPath = (flagKey: string, env = 'production') => `/projects/${project.key}/flags/${flagKey}/environments/${env}/values`;
   const create = (flagKey: string, display: unknown) => app.mgmt('POST', valuesPath(flagKey), { display });
   const list = async (flagKey: string) => (await app.mgmt('GET', valuesPath(flagKey))).body.data as any[];
 
@@ -292,7 +291,11 @@ describeEachDatabase('flag values', (db) => {
       expect(res.status).toBe(200);
       expect(res.body.meta).toBeUndefined();
       expect(res.body.data.map((v: any) => v.value)).toEqual(Array.from({ length: 30 }, (_, i) => 30 - i));
-      expect(await auditEntryAfter(app, since)).toMatchObject({ action: 'flag_value.listed', subject_type: 'flag', subject_ulid: flag.ulid });
+      expect(await auditEntryAfter(app, since)).toMatchObject({
+        action: 'flag_value.listed',
+        subject_type: 'flag',
+        subject_ulid: flag.ulid,
+      });
       expect((await app.mgmt('GET', valuesPath('missing-flag'))).status).toBe(404);
     });
   });
@@ -305,7 +308,13 @@ describeEachDatabase('flag values', (db) => {
       const since = await lastAuditUlid(app);
       const res = await app.mgmt('PUT', `${valuesPath(flag.key)}/${value.ulid}`, { display: '{ "a" : [1, 2] }' });
       expect(res.status).toBe(200);
-      expect(res.body.data).toMatchObject({ ulid: value.ulid, display: '{"a":[1,2]}', value: { a: [1, 2] }, default: true, created_at: value.created_at });
+      expect(res.body.data).toMatchObject({
+        ulid: value.ulid,
+        display: '{"a":[1,2]}',
+        value: { a: [1, 2] },
+        default: true,
+        created_at: value.created_at,
+      });
       expect(res.body.data.updated_at > value.updated_at).toBe(true);
       expect(await auditEntryAfter(app, since)).toMatchObject({ action: 'flag_value.updated', subject_ulid: value.ulid });
       expect((await list(flag.key))[0]).toEqual(res.body.data);
@@ -423,7 +432,11 @@ describeEachDatabase('flag values', (db) => {
       const res = await app.mgmt('PATCH', `${valuesPath(flag.key)}/${b.ulid}/default`);
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({ ulid: b.ulid, display: 'b', default: true });
-      expect(await auditEntryAfter(app, since)).toMatchObject({ action: 'flag_value.default_set', subject_type: 'flag_value', subject_ulid: b.ulid });
+      expect(await auditEntryAfter(app, since)).toMatchObject({
+        action: 'flag_value.default_set',
+        subject_type: 'flag_value',
+        subject_ulid: b.ulid,
+      });
       expect((await list(flag.key)).map((v) => v.default)).toEqual([false, true, false]);
       expect(await revisions(app, project)).toEqual(bumped(before));
 
@@ -473,7 +486,10 @@ describeEachDatabase('flag values', (db) => {
         );
         expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
         const rows = await app.knex('flag_values').where('flag_ulid', flag.ulid).select('ulid', 'is_default');
-        expect(rows.filter((r: any) => Boolean(r.is_default)), `round ${round}`).toHaveLength(1);
+        expect(
+          rows.filter((r: any) => Boolean(r.is_default)),
+          `round ${round}`,
+        ).toHaveLength(1);
         expect((await list(flag.key)).filter((v) => v.default)).toHaveLength(1);
       }
     });

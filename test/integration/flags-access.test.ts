@@ -1,14 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDatabase } from '../support/databases.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import {
-  auditEntryAfter,
-  createManagementToken,
-  createProject,
-  lastAuditUlid,
-  snapshot,
-  type SeededProject,
-} from './flags-fixtures.js';
+import { auditEntryAfter, createManagementToken, createProject, lastAuditUlid, snapshot, type SeededProject } from './flags-fixtures.js';
 
 const allScopes = ['projects:read', 'flags:read', 'flags:write', 'targets:read', 'targets:write', 'audit:read', 'config:write'];
 
@@ -36,7 +29,13 @@ const operations: Operation[] = [
   { id: 'listFlags', method: 'GET', path: (w) => `${base(w)}/flags`, scope: 'flags:read' },
   { id: 'getFlag', method: 'GET', path: (w) => `${base(w)}/flags/f`, scope: 'flags:read' },
   { id: 'listFlagValues', method: 'GET', path: (w) => `${base(w)}/flags/s/values`, scope: 'flags:read' },
-  { id: 'createFlag', method: 'POST', path: (w) => `${base(w)}/flags`, body: { key: 'created', name: 'C', type: 'boolean' }, scope: 'flags:write' },
+  {
+    id: 'createFlag',
+    method: 'POST',
+    path: (w) => `${base(w)}/flags`,
+    body: { key: 'created', name: 'C', type: 'boolean' },
+    scope: 'flags:write',
+  },
   { id: 'updateFlag', method: 'PUT', path: (w) => `${base(w)}/flags/f`, body: { name: 'F2', permanent: true }, scope: 'flags:write' },
   { id: 'createFlagValueForFlag', method: 'POST', path: (w) => `${base(w)}/flags/s/values`, body: { display: 'x1' }, scope: 'flags:write' },
   {
@@ -57,7 +56,13 @@ const operations: Operation[] = [
     environmentPath: true,
   },
   { id: 'deleteFlagValue', method: 'DELETE', path: (w) => `${base(w)}/flags/s/values/${w.b}`, scope: 'flags:write' },
-  { id: 'bulkDeleteFlags', method: 'POST', path: (w) => `${base(w)}/flags/bulk-delete`, body: { flag_keys: ['created'] }, scope: 'flags:write' },
+  {
+    id: 'bulkDeleteFlags',
+    method: 'POST',
+    path: (w) => `${base(w)}/flags/bulk-delete`,
+    body: { flag_keys: ['created'] },
+    scope: 'flags:write',
+  },
   { id: 'deleteFlag', method: 'DELETE', path: (w) => `${base(w)}/flags/f`, scope: 'flags:write' },
 ];
 
@@ -122,7 +127,10 @@ describeEachDatabase('flags and flag values: authentication, scopes and grants',
     '%s: a token without its scope gets 403 naming the scope and changes nothing',
     async (_id, op) => {
       // Every other scope, flags:write included for reads: writing does not imply reading flags.
-      const token = await createManagementToken(app, allScopes.filter((s) => s !== op.scope));
+      const token = await createManagementToken(
+        app,
+        allScopes.filter((s) => s !== op.scope),
+      );
       const before = await snapshot(app);
       const since = await lastAuditUlid(app);
       const res = await send(op, world, token);
@@ -145,7 +153,7 @@ describeEachDatabase('flags and flag values: authentication, scopes and grants',
     },
   );
 
-  it('an environment path outside the token\'s environment grants is a 404', async () => {
+  it("an environment path outside the token's environment grants is a 404", async () => {
     const token = await createManagementToken(app, ['flags:read', 'flags:write'], {
       environments: [{ project: world.project, environment: 'development' }],
     });
@@ -158,7 +166,7 @@ describeEachDatabase('flags and flag values: authentication, scopes and grants',
   });
 
   describe('tokens that may act', () => {
-    it('the owner\'s personal access token runs every operation', async () => {
+    it("the owner's personal access token runs every operation", async () => {
       await expectAllSucceed(app.ownerToken);
     });
 

@@ -55,7 +55,10 @@ export async function createProject(
     }
   }
   const project = await app.knex('projects').where('key', key).first('ulid');
-  const envs: Array<{ ulid: string; key: string }> = await app.knex('environments').where('project_ulid', project.ulid).select('ulid', 'key');
+  const envs: Array<{ ulid: string; key: string }> = await app
+    .knex('environments')
+    .where('project_ulid', project.ulid)
+    .select('ulid', 'key');
   return { ulid: project.ulid, key, environments: Object.fromEntries(envs.map((e) => [e.key, e.ulid])) };
 }
 
@@ -171,7 +174,9 @@ export async function insertTarget(
 export async function insertRule(app: TestApp, targetUlid: string, valueUlid: string): Promise<string> {
   const ulid = newId('rule');
   const now = app.clock.now().toISOString();
-  await app.knex('rules').insert({ ulid, target_ulid: targetUlid, value_ulid: valueUlid, description: 'r', position: 0, created_at: now, updated_at: now });
+  await app
+    .knex('rules')
+    .insert({ ulid, target_ulid: targetUlid, value_ulid: valueUlid, description: 'r', position: 0, created_at: now, updated_at: now });
   await app.knex('criteria').insert({
     ulid: newId('criterion'),
     rule_ulid: ulid,

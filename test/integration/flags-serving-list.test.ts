@@ -11,14 +11,25 @@ describeEachDatabase('flags list with include=serving', (db) => {
 
   beforeAll(async () => {
     app = await startTestApp(db);
-    await ok('POST', '/projects', { key: projectKey, name: 'Overview', environments: [{ key: 'staging', name: 'Staging' }, { key: 'production', name: 'Production' }] });
+    await ok('POST', '/projects', {
+      key: projectKey,
+      name: 'Overview',
+      environments: [
+        { key: 'staging', name: 'Staging' },
+        { key: 'production', name: 'Production' },
+      ],
+    });
     await ok('POST', `${p}/flags`, { key: 'checkout', name: 'Checkout', type: 'boolean' });
     await ok('POST', `${p}/flags`, { key: 'empty', name: 'Empty', type: 'string' });
     await ok('POST', `${p}/flags`, { key: 'kept', name: 'Kept', type: 'boolean' });
     await ok('PUT', `${p}/flags/kept`, { name: 'Kept', permanent: true });
     await ok('POST', `${p}/flags/checkout/environments/production/serve`, { value: 'true' });
     const draft = await ok('POST', `${p}/flags/checkout/environments/staging/targets`);
-    await ok('PUT', `${p}/flags/checkout/environments/staging/targets/${draft.ulid}/publish`, { rollout_enabled: true, rollout_mode: 'manual', rollout_percentage: 40 });
+    await ok('PUT', `${p}/flags/checkout/environments/staging/targets/${draft.ulid}/publish`, {
+      rollout_enabled: true,
+      rollout_mode: 'manual',
+      rollout_percentage: 40,
+    });
     await ok('POST', `${p}/flags/checkout/environments/production/targets`);
   });
   afterAll(async () => {
@@ -31,8 +42,24 @@ describeEachDatabase('flags list with include=serving', (db) => {
     expect(fresh.status).toBe(200);
     const byKey = Object.fromEntries(fresh.body.data.map((f: { key: string }) => [f.key, f]));
     expect(byKey.checkout.environments).toEqual([
-      { environment_key: 'staging', value: 'false', served_by: 'target', rollout_percentage: 40, rollout_status: 'active', draft: false, scheduled_at: null },
-      { environment_key: 'production', value: 'true', served_by: 'target', rollout_percentage: null, rollout_status: null, draft: true, scheduled_at: null },
+      {
+        environment_key: 'staging',
+        value: 'false',
+        served_by: 'target',
+        rollout_percentage: 40,
+        rollout_status: 'active',
+        draft: false,
+        scheduled_at: null,
+      },
+      {
+        environment_key: 'production',
+        value: 'true',
+        served_by: 'target',
+        rollout_percentage: null,
+        rollout_status: null,
+        draft: true,
+        scheduled_at: null,
+      },
     ]);
     expect(byKey.empty.environments[0]).toMatchObject({ value: null, served_by: 'unavailable' });
     expect(byKey.kept.environments[1]).toMatchObject({ value: 'false', served_by: 'default' });

@@ -23,8 +23,7 @@ describeEachDatabase('flags', (db) => {
     await app?.close();
   });
 
-  const createFlag = (project: SeededProject, body: Record<string, unknown>) =>
-    app.mgmt('POST', `/projects/${project.key}/flags`, body);
+  const createFlag = (project: SeededProject, body: Record<string, unknown>) => app.mgmt('POST', `/projects/${project.key}/flags`, body);
 
   /** Expects a 422 in the field-keyed shape naming `field`, and no change to the data. */
   async function expectFieldRefusal(send: () => Promise<{ status: number; body: any }>, field: string) {
@@ -90,7 +89,13 @@ describeEachDatabase('flags', (db) => {
         include_in_client: false,
       });
       expect(res.status).toBe(200);
-      expect(res.body.data).toMatchObject({ type, description: 'What it does.', include_in_mobile: false, include_in_client: false, permanent: false });
+      expect(res.body.data).toMatchObject({
+        type,
+        description: 'What it does.',
+        include_in_mobile: false,
+        include_in_client: false,
+        permanent: false,
+      });
       const values = await app.mgmt('GET', `/projects/${project.key}/flags/f-${type}/values`);
       expect(values.body.data).toEqual([]);
     });
@@ -154,7 +159,11 @@ describeEachDatabase('flags', (db) => {
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ status: 'success', data: created });
       expect(await auditEntryAfter(app, since)).toMatchObject({ action: 'flag.read', subject_type: 'flag', subject_ulid: created.ulid });
-      for (const path of [`/projects/${project.key}/flags/g`, `/projects/${other.key}/flags/f`, `/projects/${project.key}/flags/NOT_A_KEY`]) {
+      for (const path of [
+        `/projects/${project.key}/flags/g`,
+        `/projects/${other.key}/flags/f`,
+        `/projects/${project.key}/flags/NOT_A_KEY`,
+      ]) {
         const missing = await app.mgmt('GET', path);
         expect(missing.status, path).toBe(404);
         expect(missing.body.status).toBe('error');
@@ -165,9 +174,8 @@ describeEachDatabase('flags', (db) => {
   describe('updateFlag', () => {
     it('replaces name and permanent, keeps omitted optional fields, and bumps every environment', async () => {
       const project = await createProject(app);
-      const created = (
-        await createFlag(project, { key: 'f', name: 'F', type: 'string', description: 'keep', include_in_client: false })
-      ).body.data;
+      const created = (await createFlag(project, { key: 'f', name: 'F', type: 'string', description: 'keep', include_in_client: false }))
+        .body.data;
       const before = await revisions(app, project);
       app.clock.advance(1000);
       const since = await lastAuditUlid(app);
@@ -243,7 +251,12 @@ describeEachDatabase('flags', (db) => {
       expect(await app.knex('flag_values').where('flag_ulid', keep.ulid)).toHaveLength(2);
       expect(await app.knex('rules').where('target_ulid', keptTarget)).toHaveLength(1);
       expect(await revisions(app, project)).toEqual(bumped(before));
-      expect(await auditEntryAfter(app, since)).toMatchObject({ action: 'flag.deleted', subject_type: 'flag', subject_ulid: flag.ulid, subject_label: 'gone' });
+      expect(await auditEntryAfter(app, since)).toMatchObject({
+        action: 'flag.deleted',
+        subject_type: 'flag',
+        subject_ulid: flag.ulid,
+        subject_label: 'gone',
+      });
 
       const again = await app.mgmt('DELETE', `/projects/${project.key}/flags/gone`);
       expect(again.status).toBe(404);
@@ -348,13 +361,17 @@ describeEachDatabase('flags', (db) => {
 
     const list = (query = '') => app.mgmt('GET', `/projects/${project.key}/flags${query}`);
 
-    it('lists the project\'s flags in creation order with the default page size', async () => {
+    it("lists the project's flags in creation order with the default page size", async () => {
       const since = await lastAuditUlid(app);
       const res = await list();
       expect(res.status).toBe(200);
       expect(res.body.data.map((f: any) => f.key)).toEqual(keys);
       expect(res.body.meta).toEqual({ per_page: 25, next_cursor: null, prev_cursor: null });
-      expect(await auditEntryAfter(app, since)).toMatchObject({ action: 'flag.listed', subject_type: 'project', subject_ulid: project.ulid });
+      expect(await auditEntryAfter(app, since)).toMatchObject({
+        action: 'flag.listed',
+        subject_type: 'project',
+        subject_ulid: project.ulid,
+      });
     });
 
     it('pages forwards and backwards with the cursors', async () => {
@@ -436,7 +453,7 @@ describeEachDatabase('flags', (db) => {
       expect(res.body).toEqual({ status: 'error', message: expect.any(String), code: expect.any(String) });
     });
 
-    it('refuses a cursor of another project\'s list', async () => {
+    it("refuses a cursor of another project's list", async () => {
       const other = await createProject(app);
       for (const key of ['x', 'y']) await createFlag(other, { key, name: key, type: 'boolean' });
       const page = await app.mgmt('GET', `/projects/${other.key}/flags?per_page=1`);

@@ -160,7 +160,10 @@ describeEachDatabase('idempotency keys', (db) => {
       await post(`/projects/${project.key}/flags`, { key: 'gone', name: 'G', type: 'boolean' }, undefined);
       const key = uniqueKey('idem');
       const del = (k: string) =>
-        app.request('DELETE', `/management/v1/projects/${project.key}/flags/gone`, { token: app.ownerToken, headers: { 'idempotency-key': k } });
+        app.request('DELETE', `/management/v1/projects/${project.key}/flags/gone`, {
+          token: app.ownerToken,
+          headers: { 'idempotency-key': k },
+        });
       expect((await del(key)).status).toBe(200);
       const second = await del(key);
       expect(second.status).toBe(404);
@@ -214,7 +217,11 @@ describeEachDatabase('idempotency keys', (db) => {
       const started = Date.now();
       const conflict = await post(`/projects/${project.key}/flags`, body, key);
       expect(conflict.status).toBe(409);
-      expect(conflict.body).toEqual({ status: 'error', message: expect.stringContaining('still being processed'), code: expect.any(String) });
+      expect(conflict.body).toEqual({
+        status: 'error',
+        message: expect.stringContaining('still being processed'),
+        code: expect.any(String),
+      });
       expect(Date.now() - started).toBeGreaterThanOrEqual(4000);
       expect(await count('flags', { project_ulid: project.ulid })).toBe(0);
 

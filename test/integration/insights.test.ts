@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase } from '../support/databases.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { Fixtures, contextHeader, managementToken, sleep, type EnvironmentFixture, type FlagFixture, type ProjectFixture } from './public-fixtures.js';
+import {
+  Fixtures,
+  contextHeader,
+  managementToken,
+  sleep,
+  type EnvironmentFixture,
+  type FlagFixture,
+  type ProjectFixture,
+} from './public-fixtures.js';
 
 const DAY = 86_400_000;
 
@@ -14,8 +22,7 @@ describeEachDatabase('insights: flag insights, stale flags, default-value report
   let clientKey: string;
   let flag: FlagFixture;
 
-  const insightsPath = (flagKey: string, envKey = env.key) =>
-    `/projects/${project.key}/flags/${flagKey}/environments/${envKey}/insights`;
+  const insightsPath = (flagKey: string, envKey = env.key) => `/projects/${project.key}/flags/${flagKey}/environments/${envKey}/insights`;
   const envPath = (suffix: string, envKey = env.key) => `/projects/${project.key}/environments/${envKey}/${suffix}`;
 
   beforeAll(async () => {
@@ -159,11 +166,21 @@ describeEachDatabase('insights: flag insights, stale flags, default-value report
   it('lists observed context types, attributes and their most frequent values', async () => {
     const send = (context: unknown) =>
       app.request('GET', '/v1/flags/tracked', { apiKey: env.serverKey, headers: { 'X-VEXIL-CONTEXT': contextHeader(context) } });
-    await send({ type: 'user', identifier: 'u1', attributes: [{ key: 'plan', values: [{ value: 'pro' }] }, { key: 'country', values: [{ value: 'FR' }] }] });
+    await send({
+      type: 'user',
+      identifier: 'u1',
+      attributes: [
+        { key: 'plan', values: [{ value: 'pro' }] },
+        { key: 'country', values: [{ value: 'FR' }] },
+      ],
+    });
     await send({ type: 'user', identifier: 'u2', attributes: [{ key: 'plan', values: [{ value: 'pro' }] }] });
     await send({ type: 'user', identifier: 'u3', attributes: [{ key: 'plan', values: [{ value: 'free' }, { value: 'trial' }] }] });
     await send({ type: 'organization', identifier: 'o1' });
-    await app.request('POST', '/ofrep/v1/evaluate/flags/tracked', { apiKey: env.serverKey, body: { context: { targetingKey: 'u4', plan: 'pro' } } });
+    await app.request('POST', '/ofrep/v1/evaluate/flags/tracked', {
+      apiKey: env.serverKey,
+      body: { context: { targetingKey: 'u4', plan: 'pro' } },
+    });
     await fx.flushTelemetry();
     const res = await app.mgmt('GET', envPath('context-attributes'));
     expect(res.status).toBe(200);
@@ -197,7 +214,11 @@ describeEachDatabase('insights: flag insights, stale flags, default-value report
       expect(res.status).toBe(200);
       await fx.flushTelemetry();
     }
-    const stored = await app.knex('context_observations').where({ environment_ulid: env.ulid, kind: 'value', name: 'many' }).count({ n: '*' }).first();
+    const stored = await app
+      .knex('context_observations')
+      .where({ environment_ulid: env.ulid, kind: 'value', name: 'many' })
+      .count({ n: '*' })
+      .first();
     expect(Number(stored!.n)).toBe(500);
     const res = await app.mgmt('GET', envPath('context-attributes'));
     const many = res.body.data.attributes.find((a: { key: string }) => a.key === 'many');

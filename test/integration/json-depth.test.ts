@@ -5,7 +5,8 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
 import { Fixtures, type EnvironmentFixture, type ProjectFixture } from './public-fixtures.js';
 
 const nestedArrays = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
-const deepContext = (depth: number) => `{"type":"user","identifier":"u1","attributes":[{"key":"a","values":[{"value":${JSON.stringify('x')}}]}],"x":${nestedArrays(depth)}}`;
+const deepContext = (depth: number) =>
+  `{"type":"user","identifier":"u1","attributes":[{"key":"a","values":[{"value":${JSON.stringify('x')}}]}],"x":${nestedArrays(depth)}}`;
 
 // Every JSON input has one depth limit, checked before it is read: too deep is a 400 or 422 in
 // the documented shape, never a 500 (a stack overflow while reading it).
@@ -42,14 +43,22 @@ describeEachDatabase('JSON inputs nested too deep', (db) => {
     const deepBody = { rawBody: `{"context":${nestedArrays(5000)}}`, headers: { 'content-type': 'application/json' } };
     const management = await app.request('POST', '/management/v1/projects', { token: app.ownerToken, ...deepBody });
     expect(management.status).toBe(400);
-    expect(management.body).toEqual({ status: 'error', message: `Request body nests arrays and objects more than ${MAX_JSON_INPUT_DEPTH} levels deep.`, code: 'bad_request' });
+    expect(management.body).toEqual({
+      status: 'error',
+      message: `Request body nests arrays and objects more than ${MAX_JSON_INPUT_DEPTH} levels deep.`,
+      code: 'bad_request',
+    });
     for (const path of ['/v1/flags/evaluate', '/v1/flags/checkout/evaluate', '/v1/payload', '/v1/flags/checkout/usage']) {
       const res = await app.request('POST', path, { apiKey: env.serverKey, ...deepBody });
       expect(res.status, path).toBe(400);
       expect(res.body, path).toEqual({ status: 'error', message: 'Request body is not valid JSON.', code: 'bad_request' });
     }
     // At the limit the body is read (and judged by its schema as usual).
-    const atLimit = await app.request('POST', '/management/v1/projects', { token: app.ownerToken, rawBody: `{"x":${nestedArrays(MAX_JSON_INPUT_DEPTH - 1)}}`, headers: { 'content-type': 'application/json' } });
+    const atLimit = await app.request('POST', '/management/v1/projects', {
+      token: app.ownerToken,
+      rawBody: `{"x":${nestedArrays(MAX_JSON_INPUT_DEPTH - 1)}}`,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(atLimit.status).toBe(422);
   });
 
@@ -58,14 +67,20 @@ describeEachDatabase('JSON inputs nested too deep', (db) => {
       ['x-vexil-context', /context/i],
       ['x-vexil-default-value', /Default values/],
     ] as const) {
-      const res = await app.request('GET', '/v1/flags/checkout', { apiKey: env.serverKey, headers: { [header]: header.includes('context') ? deepContext(5000) : `[${nestedArrays(5000)}]` } });
+      const res = await app.request('GET', '/v1/flags/checkout', {
+        apiKey: env.serverKey,
+        headers: { [header]: header.includes('context') ? deepContext(5000) : `[${nestedArrays(5000)}]` },
+      });
       expect(res.status, header).toBe(400);
       expect(res.body).toMatchObject({ status: 'error', code: 'bad_request', message: expect.stringMatching(message) });
     }
   });
 
   it('the management context query value nested too deep is a 422', async () => {
-    const res = await app.mgmt('GET', `/projects/${project.key}/flags/checkout/environments/${env.key}/evaluate?context=${encodeURIComponent(deepContext(3000))}`);
+    const res = await app.mgmt(
+      'GET',
+      `/projects/${project.key}/flags/checkout/environments/${env.key}/evaluate?context=${encodeURIComponent(deepContext(3000))}`,
+    );
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({ status: 'error' });
   });

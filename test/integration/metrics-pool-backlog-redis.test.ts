@@ -75,7 +75,9 @@ describe.skipIf(!redisAvailable)('metrics: Redis connection state', () => {
 
   beforeAll(async () => {
     const closed = net.createServer();
-    const port = await new Promise<number>((resolve) => closed.listen(0, '127.0.0.1', () => resolve((closed.address() as net.AddressInfo).port)));
+    const port = await new Promise<number>((resolve) =>
+      closed.listen(0, '127.0.0.1', () => resolve((closed.address() as net.AddressInfo).port)),
+    );
     await new Promise((resolve) => closed.close(resolve));
     connected = await startTestApp(testDatabases[0]!, { config: { redisUrl: testRedisUrl } });
     unreachable = await startTestApp(testDatabases[0]!, { config: { redisUrl: `redis://127.0.0.1:${port}` } });
@@ -87,7 +89,11 @@ describe.skipIf(!redisAvailable)('metrics: Redis connection state', () => {
 
   it('is 1 for each Redis client while connected and 0 while not', async () => {
     const state = async (app: TestApp, client: string) => sampleValue(await scrape(app), 'vexil_redis_connection_state', { client });
-    await waitFor(async () => (await state(connected, 'rate_limits')) === 1 && (await state(connected, 'change_notifications')) === 1, 5000, 'both clients connected');
+    await waitFor(
+      async () => (await state(connected, 'rate_limits')) === 1 && (await state(connected, 'change_notifications')) === 1,
+      5000,
+      'both clients connected',
+    );
     expect(await state(unreachable, 'rate_limits')).toBe(0);
     expect(await state(unreachable, 'change_notifications')).toBe(0);
   });

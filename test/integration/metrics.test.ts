@@ -51,8 +51,10 @@ describeEachDatabase('metrics: GET /metrics', (db) => {
     await app?.close();
   });
 
-  const evaluate = (key: string, context: unknown = { type: 'user', identifier: 'user-1', attributes: [{ key: 'plan', values: [{ value: contextValue }] }] }) =>
-    app.request('GET', `/v1/flags/${key}`, { apiKey: env.serverKey, headers: { 'x-vexil-context': contextHeader(context) } });
+  const evaluate = (
+    key: string,
+    context: unknown = { type: 'user', identifier: 'user-1', attributes: [{ key: 'plan', values: [{ value: contextValue }] }] },
+  ) => app.request('GET', `/v1/flags/${key}`, { apiKey: env.serverKey, headers: { 'x-vexil-context': contextHeader(context) } });
 
   it('answers the Prometheus text format; every name starts with vexil_, counters end in _total, units are in the names', async () => {
     const res = await app.request('GET', '/metrics');
@@ -100,7 +102,8 @@ describeEachDatabase('metrics: GET /metrics', (db) => {
     await app.request('GET', '/health');
     await app.request('GET', '/ready');
     const after = await scrape(app);
-    const moved = (labels: Record<string, string>) => sampleValue(after, durationCount, labels) - sampleValue(before, durationCount, labels);
+    const moved = (labels: Record<string, string>) =>
+      sampleValue(after, durationCount, labels) - sampleValue(before, durationCount, labels);
     expect(moved({ api: 'public', operation: 'getEvaluatedFlag', status_class: '2xx' })).toBe(2);
     expect(moved({ api: 'public', operation: 'getEvaluatedFlag', status_class: '4xx' })).toBe(1);
     expect(moved({ api: 'public', operation: 'unmatched', status_class: '4xx' })).toBe(1);
@@ -110,7 +113,9 @@ describeEachDatabase('metrics: GET /metrics', (db) => {
     expect(moved({ api: 'operations', operation: 'getReadiness', status_class: '2xx' })).toBe(1);
     // Buckets are cumulative and end with +Inf equal to the count.
     const series = { api: 'public', operation: 'getEvaluatedFlag', status_class: '2xx' };
-    const buckets = after.samples.filter((s) => s.name === 'vexil_http_request_duration_seconds_bucket' && Object.entries(series).every(([k, v]) => s.labels[k] === v));
+    const buckets = after.samples.filter(
+      (s) => s.name === 'vexil_http_request_duration_seconds_bucket' && Object.entries(series).every(([k, v]) => s.labels[k] === v),
+    );
     expect(buckets.at(-1)!.labels.le).toBe('+Inf');
     expect(buckets.at(-1)!.value).toBe(sampleValue(after, durationCount, series));
     for (let i = 1; i < buckets.length; i++) expect(buckets[i]!.value).toBeGreaterThanOrEqual(buckets[i - 1]!.value);
@@ -125,11 +130,20 @@ describeEachDatabase('metrics: GET /metrics', (db) => {
     await evaluate('by-default'); // default: nothing published
     await evaluate('by-rule', { type: 'user', identifier: 'user-2' }); // target: the rule does not match
     const after = await scrape(app);
-    const moved = (reason: string) => sampleValue(after, 'vexil_evaluations_total', { reason }) - sampleValue(before, 'vexil_evaluations_total', { reason });
-    expect({ target: moved('target'), rule: moved('rule'), rollout: moved('rollout'), default: moved('default') }).toEqual({ target: 2, rule: 1, rollout: 1, default: 1 });
+    const moved = (reason: string) =>
+      sampleValue(after, 'vexil_evaluations_total', { reason }) - sampleValue(before, 'vexil_evaluations_total', { reason });
+    expect({ target: moved('target'), rule: moved('rule'), rollout: moved('rollout'), default: moved('default') }).toEqual({
+      target: 2,
+      rule: 1,
+      rollout: 1,
+      default: 1,
+    });
     const labelValues = after.samples.flatMap((s) => Object.values(s.labels));
     for (const secret of [flagKey, 'by-rule', 'no-such', contextValue, 'user-1', env.serverKey, app.ownerToken]) {
-      expect(labelValues.filter((v) => v.includes(secret)), secret).toEqual([]);
+      expect(
+        labelValues.filter((v) => v.includes(secret)),
+        secret,
+      ).toEqual([]);
     }
   });
 
@@ -160,7 +174,8 @@ describeEachDatabase('metrics: GET /metrics', (db) => {
     await fx.flushTelemetry();
     const after = await scrape(app);
     const written = (buffer: string) =>
-      sampleValue(after, 'vexil_buffer_rows_written_total', { buffer }) - sampleValue(before, 'vexil_buffer_rows_written_total', { buffer });
+      sampleValue(after, 'vexil_buffer_rows_written_total', { buffer }) -
+      sampleValue(before, 'vexil_buffer_rows_written_total', { buffer });
     // The two evaluations and the scrape in between (not audited: /metrics is outside the APIs).
     expect(written('public_audit')).toBe(2);
     expect(written('telemetry')).toBeGreaterThanOrEqual(1);
@@ -189,7 +204,10 @@ describeEachDatabase('metrics: GET /metrics', (db) => {
     expect(sampleValue(after, 'vexil_db_query_duration_seconds_count', { operation: 'select' })).toBeGreaterThan(
       sampleValue(before, 'vexil_db_query_duration_seconds_count', { operation: 'select' }),
     );
-    expect(sampleValue(after, 'vexil_db_query_errors_total', { operation: 'select' }) - sampleValue(before, 'vexil_db_query_errors_total', { operation: 'select' })).toBe(1);
+    expect(
+      sampleValue(after, 'vexil_db_query_errors_total', { operation: 'select' }) -
+        sampleValue(before, 'vexil_db_query_errors_total', { operation: 'select' }),
+    ).toBe(1);
   });
 
   it('counts scheduler runs', async () => {
@@ -246,7 +264,9 @@ describeEachDatabase('metrics: rate limits, token and own port', (db) => {
     expect(missing.body).toMatchObject({ status: 'error', code: 'missing_token' });
     expect(missing.headers.get('www-authenticate')).toBe('Bearer realm="vexil-metrics"');
     for (const wrong of [`${token}x`, token.slice(1), 'x', `Basic ${token}`]) {
-      const res = await guarded.request('GET', '/metrics', { headers: { authorization: wrong.startsWith('Basic') ? wrong : `Bearer ${wrong}` } });
+      const res = await guarded.request('GET', '/metrics', {
+        headers: { authorization: wrong.startsWith('Basic') ? wrong : `Bearer ${wrong}` },
+      });
       expect(res.status, wrong).toBe(401);
       expect(JSON.stringify(res.body)).not.toContain(token);
     }

@@ -121,7 +121,10 @@ describeEachDatabase('two instances on one database', (db) => {
     const fromB = await b.request('GET', '/v1/payload', { apiKey: serverKey });
     expect(fromA.body.data.revision).toBe(fromB.body.data.revision);
     expect(fromA.headers.get('etag')).toBe(fromB.headers.get('etag'));
-    const revalidated = await b.request('GET', '/v1/payload', { apiKey: serverKey, headers: { 'If-None-Match': fromA.headers.get('etag')! } });
+    const revalidated = await b.request('GET', '/v1/payload', {
+      apiKey: serverKey,
+      headers: { 'If-None-Match': fromA.headers.get('etag')! },
+    });
     expect(revalidated.status).toBe(304);
   });
 
@@ -175,7 +178,11 @@ describeEachDatabase('two instances on one database', (db) => {
 
     expect((await a.mgmt('DELETE', `/accounts/${account.ulid}`)).status).toBe(200);
     const since = Date.now();
-    await waitFor(async () => (await Promise.all(onB.map(async (call) => (await call()).status))).every((status) => status === 401), 1000, 'deleted account on B');
+    await waitFor(
+      async () => (await Promise.all(onB.map(async (call) => (await call()).status))).every((status) => status === 401),
+      1000,
+      'deleted account on B',
+    );
     // One poll interval (250 ms), plus the time of the requests that notice it on a busy machine.
     expect(Date.now() - since).toBeLessThan(750);
     for (const call of onB) expect((await call()).body).toMatchObject({ status: 'error' });
@@ -262,7 +269,11 @@ describeEachDatabase('deployments with their own Redis channels', (db) => {
     const config = (channel: string) => ({ redisUrl, redisChannel: channel, revisionPollMs: 60_000 });
     apps.blueA = await startTestApp(db, { config: config(channels.blue) });
     const shared = { databaseUrl: apps.blueA.composition.core.config.databaseUrl, keepDatabase: true };
-    await apps.blueA.mgmt('POST', '/projects', { key: projectKey, name: 'Channels', environments: [{ key: 'production', name: 'Production' }] });
+    await apps.blueA.mgmt('POST', '/projects', {
+      key: projectKey,
+      name: 'Channels',
+      environments: [{ key: 'production', name: 'Production' }],
+    });
     serverKey = (await apps.blueA.mgmt('POST', `/projects/${projectKey}/environments/production/keys`, { kind: 'server' })).body.data.key;
     await apps.blueA.mgmt('POST', `/projects/${projectKey}/flags`, { key: 'announced', name: 'First', type: 'boolean' });
     // Started after the key and flag exist: they load both at start (their polls are slow here).
@@ -277,22 +288,25 @@ describeEachDatabase('deployments with their own Redis channels', (db) => {
     if (listener.isOpen) await listener.close();
   });
 
-  it.skipIf(!haveRedis)('announce a change on their own channel only, so only instances of the same deployment rebuild at once', async () => {
-    const before = { ...heard };
-    const renamed = await apps.blueA!.mgmt('PUT', `/projects/${projectKey}/flags/announced`, { name: 'Second', permanent: false });
-    expect(renamed.status).toBe(200);
-    await waitFor(async () => (await flagName(apps.blueB!)) === 'Second', 1000, 'the change on the other blue instance');
-    expect(heard[channels.blue]).toBeGreaterThan(before[channels.blue]!);
-    // The green deployment heard nothing and still serves what it loaded at start.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    expect(heard[channels.green]).toBe(before[channels.green]);
-    expect(await flagName(apps.green!)).toBe('First');
+  it.skipIf(!haveRedis)(
+    'announce a change on their own channel only, so only instances of the same deployment rebuild at once',
+    async () => {
+      const before = { ...heard };
+      const renamed = await apps.blueA!.mgmt('PUT', `/projects/${projectKey}/flags/announced`, { name: 'Second', permanent: false });
+      expect(renamed.status).toBe(200);
+      await waitFor(async () => (await flagName(apps.blueB!)) === 'Second', 1000, 'the change on the other blue instance');
+      expect(heard[channels.blue]).toBeGreaterThan(before[channels.blue]!);
+      // The green deployment heard nothing and still serves what it loaded at start.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(heard[channels.green]).toBe(before[channels.green]);
+      expect(await flagName(apps.green!)).toBe('First');
 
-    // And the other way round.
-    const fromGreen = await apps.green!.mgmt('PUT', `/projects/${projectKey}/flags/announced`, { name: 'Third', permanent: false });
-    expect(fromGreen.status).toBe(200);
-    await waitFor(async () => heard[channels.green]! > before[channels.green]!, 1000, 'the green announcement');
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    expect(await flagName(apps.blueB!)).toBe('Second');
-  });
+      // And the other way round.
+      const fromGreen = await apps.green!.mgmt('PUT', `/projects/${projectKey}/flags/announced`, { name: 'Third', permanent: false });
+      expect(fromGreen.status).toBe(200);
+      await waitFor(async () => heard[channels.green]! > before[channels.green]!, 1000, 'the green announcement');
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(await flagName(apps.blueB!)).toBe('Second');
+    },
+  );
 });

@@ -23,7 +23,11 @@ describe.runIf(mariadb)('a deadlock inside a nested transaction [mariadb]', () =
       t.string('name').primary();
       t.integer('value').notNullable();
     });
-    await knex('counters').insert([{ name: 'a', value: 0 }, { name: 'b', value: 0 }, ...Array.from({ length: 50 }, (_, i) => ({ name: `pad-${i}`, value: 0 }))]);
+    await knex('counters').insert([
+      { name: 'a', value: 0 },
+      { name: 'b', value: 0 },
+      ...Array.from({ length: 50 }, (_, i) => ({ name: `pad-${i}`, value: 0 })),
+    ]);
   });
   afterAll(async () => {
     await knex?.destroy();
@@ -61,7 +65,9 @@ describe.runIf(mariadb)('a deadlock inside a nested transaction [mariadb]', () =
     await rival;
     expect(attempts).toBe(2);
     // Only the rival's writes: each of a and b once, none of the refused transaction's.
-    const values = Object.fromEntries((await knex('counters').whereIn('name', ['a', 'b']).select('name', 'value')).map((r) => [r.name, r.value]));
+    const values = Object.fromEntries(
+      (await knex('counters').whereIn('name', ['a', 'b']).select('name', 'value')).map((r) => [r.name, r.value]),
+    );
     expect(values).toEqual({ a: 1, b: 1 });
   });
 });

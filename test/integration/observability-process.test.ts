@@ -22,7 +22,15 @@ interface Running {
 async function startVexil(env: Record<string, string>): Promise<Running> {
   const port = freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', '--import', './test/support/record-module-loads.mjs', 'src/main.ts'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', VEXIL_INIT_OWNER_TOKEN: ownerToken, VEXIL_DRAIN_MS: '0', ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      VEXIL_INIT_OWNER_TOKEN: ownerToken,
+      VEXIL_DRAIN_MS: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -31,7 +39,10 @@ async function startVexil(env: Record<string, string>): Promise<Running> {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const started = Date.now();
   for (;;) {
-    const up = await fetch(`http://127.0.0.1:${port}/ready`).then((r) => r.status === 200, () => false);
+    const up = await fetch(`http://127.0.0.1:${port}/ready`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (up) break;
     if (child.exitCode !== null || Date.now() - started > 30_000) throw new Error(`Vexil did not start:\n${output}`);
     await new Promise((r) => setTimeout(r, 100));
@@ -94,10 +105,19 @@ describe.each(testDatabases)('tracing of a real process ($name)', (db) => {
     expect(res.status).toBe(200);
     const requestId = res.headers.get('x-request-id');
 
-    const spans = await waitFor(() => {
-      const found = spansOf(traceId);
-      return found.some((s) => s.kind === 2) && found.some((s) => s.name === 'handler listProjects') && found.some((s) => s.kind === 3) && found;
-    }, 10_000, 'exported spans');
+    const spans = await waitFor(
+      () => {
+        const found = spansOf(traceId);
+        return (
+          found.some((s) => s.kind === 2) &&
+          found.some((s) => s.name === 'handler listProjects') &&
+          found.some((s) => s.kind === 3) &&
+          found
+        );
+      },
+      10_000,
+      'exported spans',
+    );
     const request = spans.find((s) => s.kind === 2) as ReceivedSpan;
     expect(request).toMatchObject({ name: 'GET /management/v1/projects', parentSpanId: parentId });
     expect(request.attributes).toMatchObject({
@@ -136,7 +156,9 @@ describe.each(testDatabases)('tracing of a real process ($name)', (db) => {
     }).then((r) => r.json() as Promise<{ data: { key: string } }>);
     const traceId = hex(16);
     const parentId = hex(8);
-    const evaluated = await fetch(`http://127.0.0.1:${vexil.port}/v1/flags`, { headers: { 'x-vexil-api-key': key.data.key, traceparent: `00-${traceId}-${parentId}-01` } });
+    const evaluated = await fetch(`http://127.0.0.1:${vexil.port}/v1/flags`, {
+      headers: { 'x-vexil-api-key': key.data.key, traceparent: `00-${traceId}-${parentId}-01` },
+    });
     expect(evaluated.status).toBe(200);
     const spans = await waitFor(() => spansOf(traceId).length >= 2 && spansOf(traceId), 10_000, 'evaluation spans');
     const request = spans.find((s) => s.kind === 2) as ReceivedSpan;
@@ -148,10 +170,14 @@ describe.each(testDatabases)('tracing of a real process ($name)', (db) => {
       const res = await fetch(`http://127.0.0.1:${vexil.port}/health`, { headers: traceparent ? { traceparent } : {} });
       expect(res.status).toBe(200);
     }
-    const fresh = await waitFor(() => {
-      const roots = receiver.spans().filter((s) => !before.has(s.spanId) && s.kind === 2 && s.attributes['url.path'] === '/health');
-      return roots.length === 3 && roots;
-    }, 10_000, 'health spans');
+    const fresh = await waitFor(
+      () => {
+        const roots = receiver.spans().filter((s) => !before.has(s.spanId) && s.kind === 2 && s.attributes['url.path'] === '/health');
+        return roots.length === 3 && roots;
+      },
+      10_000,
+      'health spans',
+    );
     for (const span of fresh) {
       expect(span.parentSpanId).toBe('');
       expect(span.traceId).not.toBe('0'.repeat(32));
@@ -169,14 +195,22 @@ describe('tracing and metrics settings of a real process', () => {
 
   it('exports OTLP protobuf by default, carrying the incoming trace and parent ids', async () => {
     const receiver = await new OtlpReceiver().start();
-    const vexil = await startVexil({ DATABASE_URL: `sqlite:${dir}/protobuf.db`, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '100' });
+    const vexil = await startVexil({
+      DATABASE_URL: `sqlite:${dir}/protobuf.db`,
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+    });
     try {
       const traceId = hex(16);
       const parentId = hex(8);
       await fetch(`http://127.0.0.1:${vexil.port}/management/v1/projects`, {
         headers: { authorization: `Bearer ${ownerToken}`, traceparent: `00-${traceId}-${parentId}-01` },
       });
-      const body = await waitFor(() => receiver.exports.find((e) => e.body.includes(Buffer.from(traceId, 'hex')))?.body, 10_000, 'a protobuf export');
+      const body = await waitFor(
+        () => receiver.exports.find((e) => e.body.includes(Buffer.from(traceId, 'hex')))?.body,
+        10_000,
+        'a protobuf export',
+      );
       const received = receiver.exports.find((e) => e.body === body)!;
       expect(received.contentType).toBe('application/x-protobuf');
       expect(received.path).toBe('/v1/traces');
@@ -209,7 +243,9 @@ describe('tracing and metrics settings of a real process', () => {
       const ok = await fetch(metrics, { headers: { authorization: `Bearer ${token}` } });
       expect(ok.status).toBe(200);
       const scraped = parseExposition(await ok.text());
-      expect(sampleValue(scraped, 'vexil_http_request_duration_seconds_count', { api: 'operations', operation: 'getHealth' })).toBeGreaterThanOrEqual(1);
+      expect(
+        sampleValue(scraped, 'vexil_http_request_duration_seconds_count', { api: 'operations', operation: 'getHealth' }),
+      ).toBeGreaterThanOrEqual(1);
       expect(sampleValue(scraped, 'vexil_process_resident_memory_bytes')).toBeGreaterThan(0);
     } finally {
       await vexil.stop();
@@ -218,7 +254,9 @@ describe('tracing and metrics settings of a real process', () => {
     expect(vexil.output()).not.toContain(token);
     // prom-client imports the OpenTelemetry API (a no-op facade without an SDK behind it); no SDK,
     // exporter or context manager is loaded.
-    const loaded = (fs.existsSync(modules) ? fs.readFileSync(modules, 'utf8') : '').split('\n').filter((name) => name !== '' && name !== '@opentelemetry/api');
+    const loaded = (fs.existsSync(modules) ? fs.readFileSync(modules, 'utf8') : '')
+      .split('\n')
+      .filter((name) => name !== '' && name !== '@opentelemetry/api');
     expect(loaded).toEqual([]);
   }, 60_000);
 
@@ -226,7 +264,14 @@ describe('tracing and metrics settings of a real process', () => {
     const run = (env: Record<string, string>) =>
       new Promise<{ code: number | null; output: string }>((resolve) => {
         const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-          env: { ...process.env, DATABASE_URL: `sqlite:${dir}/refused.db`, PORT: String(freePort()), HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env },
+          env: {
+            ...process.env,
+            DATABASE_URL: `sqlite:${dir}/refused.db`,
+            PORT: String(freePort()),
+            HOST: '127.0.0.1',
+            LOG_LEVEL: 'silent',
+            ...env,
+          },
           stdio: ['ignore', 'pipe', 'pipe'],
         });
         let output = '';

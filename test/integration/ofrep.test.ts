@@ -62,12 +62,21 @@ describeEachDatabase('OFREP: POST /ofrep/v1/evaluate/flags and /flags/{key}', (d
     const match = await single('checkout', { context: { targetingKey: 'user-1', plan: 'pro' } });
     expect(match.body).toMatchObject({ reason: 'TARGETING_MATCH', variant: 'true', value: true, metadata: { resolved_by: 'rule' } });
     const split = await single('split', { context: { targetingKey: 'user-1' } });
-    expect(split.body).toMatchObject({ reason: 'SPLIT', value: 'new', variant: 'new', metadata: { resolved_by: 'rollout', type: 'string' } });
+    expect(split.body).toMatchObject({
+      reason: 'SPLIT',
+      value: 'new',
+      variant: 'new',
+      metadata: { resolved_by: 'rollout', type: 'string' },
+    });
     const dflt = await single('limit', {});
     // No published target: the flag's default value, served without evaluation.
     expect(dflt.body).toMatchObject({ key: 'limit', reason: 'STATIC', value: 20, variant: '20', metadata: { resolved_by: 'default' } });
     const json = await single('theme', {});
-    expect(json.body).toMatchObject({ reason: 'STATIC', value: { dense: false, primary: '#0055ff' }, variant: '{"dense":false,"primary":"#0055ff"}' });
+    expect(json.body).toMatchObject({
+      reason: 'STATIC',
+      value: { dense: false, primary: '#0055ff' },
+      variant: '{"dense":false,"primary":"#0055ff"}',
+    });
   });
 
   it('maps context members to attributes: strings, booleans, numbers, arrays; contextType picks the type', async () => {
@@ -109,14 +118,24 @@ describeEachDatabase('OFREP: POST /ofrep/v1/evaluate/flags and /flags/{key}', (d
   });
 
   it("takes the protocol's re-fetch metadata on a bulk evaluation, refusing a flagConfigLastModified that is not a time", async () => {
-    for (const query of ['flagConfigLastModified=1771622898', 'flagConfigLastModified=2026-11-26T01:00:00Z', 'flagConfigEtag=abc&flagConfigLastModified=0']) {
+    for (const query of [
+      'flagConfigLastModified=1771622898',
+      'flagConfigLastModified=2026-11-26T01:00:00Z',
+      'flagConfigEtag=abc&flagConfigLastModified=0',
+    ]) {
       const res = await app.request('POST', `/ofrep/v1/evaluate/flags?${query}`, { apiKey: env.serverKey, body: {} });
       expect(res.status, query).toBe(200);
     }
     for (const value of ['', 'yesterday', '-5', '1.5', '2026-13-01T10:00:00Z', '2026-11-26T24:00:00Z']) {
-      const res = await app.request('POST', `/ofrep/v1/evaluate/flags?flagConfigLastModified=${encodeURIComponent(value)}`, { apiKey: env.serverKey, body: {} });
+      const res = await app.request('POST', `/ofrep/v1/evaluate/flags?flagConfigLastModified=${encodeURIComponent(value)}`, {
+        apiKey: env.serverKey,
+        body: {},
+      });
       expect(res.status, value).toBe(400);
-      expect(res.body, value).toEqual({ errorCode: 'PARSE_ERROR', errorDetails: 'flagConfigLastModified must be Unix seconds or a date-time.' });
+      expect(res.body, value).toEqual({
+        errorCode: 'PARSE_ERROR',
+        errorDetails: 'flagConfigLastModified must be Unix seconds or a date-time.',
+      });
     }
   });
 
@@ -183,7 +202,10 @@ describeEachDatabase('OFREP: POST /ofrep/v1/evaluate/flags and /flags/{key}', (d
 
   it('bulk-evaluates the flags the key may see, ordered by key, with an ETag and 304', async () => {
     const revision = 0;
-    const res = await app.request('POST', '/ofrep/v1/evaluate/flags', { apiKey: env.serverKey, body: { context: { targetingKey: 'user-1', plan: 'pro' } } });
+    const res = await app.request('POST', '/ofrep/v1/evaluate/flags', {
+      apiKey: env.serverKey,
+      body: { context: { targetingKey: 'user-1', plan: 'pro' } },
+    });
     expect(res.status).toBe(200);
     expect(res.body.flags.map((f: { key: string }) => f.key)).toEqual(['banner', 'checkout', 'limit', 'split', 'theme']);
     expect(res.body.flags[1]).toEqual({
@@ -253,7 +275,11 @@ describeEachDatabase('OFREP: POST /ofrep/v1/evaluate/flags and /flags/{key}', (d
 
   it('reports each flag’s own revision: a change to one flag (or to a segment it uses) moves only its revision', async () => {
     const p = `/projects/ofrep-rev-${db.name}-${Date.now().toString(36)}`;
-    await expectOk(app, 'POST', '/projects', { key: p.slice('/projects/'.length), name: 'Revisions', environments: [{ key: 'production', name: 'Production' }] });
+    await expectOk(app, 'POST', '/projects', {
+      key: p.slice('/projects/'.length),
+      name: 'Revisions',
+      environments: [{ key: 'production', name: 'Production' }],
+    });
     const serverKey: string = (await expectOk(app, 'POST', `${p}/environments/production/keys`, { kind: 'server' })).key;
     for (const key of ['alpha', 'beta', 'gamma']) await expectOk(app, 'POST', `${p}/flags`, { key, name: key, type: 'boolean' });
     const revisions = async () => {
@@ -303,7 +329,9 @@ describeEachDatabase('OFREP: POST /ofrep/v1/evaluate/flags and /flags/{key}', (d
     const other = await startTestApp(db, { databaseUrl: app.composition.core.config.databaseUrl, keepDatabase: true });
     try {
       const res = await other.request('POST', '/ofrep/v1/evaluate/flags', { apiKey: serverKey, body: { context: { targetingKey: 'u' } } });
-      expect(Object.fromEntries(res.body.flags.map((f: { key: string; metadata: { revision: number } }) => [f.key, f.metadata.revision]))).toEqual(afterSegment);
+      expect(
+        Object.fromEntries(res.body.flags.map((f: { key: string; metadata: { revision: number } }) => [f.key, f.metadata.revision])),
+      ).toEqual(afterSegment);
     } finally {
       await other.close();
     }

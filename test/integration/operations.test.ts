@@ -16,7 +16,9 @@ async function rawGet(port: number, path: string, headerLine: Buffer): Promise<{
   const chunks: Buffer[] = [];
   socket.on('data', (chunk: Buffer) => chunks.push(chunk));
   await new Promise<void>((resolve) => socket.once('connect', resolve));
-  socket.write(Buffer.concat([Buffer.from(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n`), headerLine, Buffer.from('\r\n\r\n')]));
+  socket.write(
+    Buffer.concat([Buffer.from(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n`), headerLine, Buffer.from('\r\n\r\n')]),
+  );
   await new Promise((resolve) => socket.once('close', resolve));
   const [head = ''] = Buffer.concat(chunks).toString('latin1').split('\r\n\r\n');
   const [statusLine = '', ...lines] = head.split('\r\n');
@@ -34,7 +36,11 @@ describeEachDatabase('operations: health, readiness, request ids, CORS', (db) =>
   let clientKey: string;
   beforeAll(async () => {
     app = await startTestApp(db);
-    await expectOk(app, 'POST', '/projects', { key: `ops-${Date.now().toString(36)}`, name: 'Ops', environments: [{ key: 'production', name: 'Production' }] });
+    await expectOk(app, 'POST', '/projects', {
+      key: `ops-${Date.now().toString(36)}`,
+      name: 'Ops',
+      environments: [{ key: 'production', name: 'Production' }],
+    });
     const project = (await app.mgmt('GET', '/projects')).body.data.at(-1).key;
     clientKey = (await expectOk(app, 'POST', `/projects/${project}/environments/production/keys`, { kind: 'client' })).key;
   });
@@ -48,7 +54,11 @@ describeEachDatabase('operations: health, readiness, request ids, CORS', (db) =>
     expect(health.body).toEqual({ status: 'ok' });
     const ready = await app.request('GET', '/ready');
     expect(ready.status).toBe(200);
-    expect(ready.body).toEqual({ status: 'ready', checks: { database: true, snapshots: true, accepting_traffic: true }, redis: 'not_configured' });
+    expect(ready.body).toEqual({
+      status: 'ready',
+      checks: { database: true, snapshots: true, accepting_traffic: true },
+      redis: 'not_configured',
+    });
     app.composition.readiness.shuttingDown = true;
     const draining = await app.request('GET', '/ready');
     expect(draining.status).toBe(503);
@@ -58,7 +68,11 @@ describeEachDatabase('operations: health, readiness, request ids, CORS', (db) =>
     app.composition.readiness.starting = true;
     const starting = await app.request('GET', '/ready');
     expect(starting.status).toBe(503);
-    expect(starting.body).toMatchObject({ status: 'not_ready', checks: { database: true, accepting_traffic: false }, reasons: ['starting'] });
+    expect(starting.body).toMatchObject({
+      status: 'not_ready',
+      checks: { database: true, accepting_traffic: false },
+      reasons: ['starting'],
+    });
     app.composition.readiness.starting = false;
     // Never audited.
     const audited = await app.knex('public_audit_entries').where('http_path', 'like', '%ready%').count({ n: '*' });
@@ -68,7 +82,10 @@ describeEachDatabase('operations: health, readiness, request ids, CORS', (db) =>
   it('answers every request with an X-Request-Id, keeping a sane one and replacing anything else', async () => {
     const fresh = await app.request('GET', '/health');
     expect(fresh.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-    const kept = await app.request('GET', '/management/v1/projects', { token: app.ownerToken, headers: { 'x-request-id': 'trace-42.a_b' } });
+    const kept = await app.request('GET', '/management/v1/projects', {
+      token: app.ownerToken,
+      headers: { 'x-request-id': 'trace-42.a_b' },
+    });
     expect(kept.headers.get('x-request-id')).toBe('trace-42.a_b');
     for (const bad of ['x'.repeat(10_000), 'has space', 'a'.repeat(129)]) {
       const res = await fetch(`${app.baseUrl}/health`, { headers: { 'x-request-id': bad } });
@@ -80,7 +97,13 @@ describeEachDatabase('operations: health, readiness, request ids, CORS', (db) =>
   it('never echoes an X-Request-Id with control characters or bytes outside ASCII (sent as raw bytes)', async () => {
     const port = Number(new URL(app.baseUrl).port);
     // fetch refuses to send these; a raw socket sends exactly the bytes given.
-    for (const bad of [Buffer.from('evil\tid'), Buffer.from('evil\u0001id', 'latin1'), Buffer.from('evil\u007fid', 'latin1'), Buffer.from('id-\u00e9', 'utf8'), Buffer.from('x'.repeat(10_000) + '\t')]) {
+    for (const bad of [
+      Buffer.from('evil\tid'),
+      Buffer.from('evil\u0001id', 'latin1'),
+      Buffer.from('evil\u007fid', 'latin1'),
+      Buffer.from('id-\u00e9', 'utf8'),
+      Buffer.from('x'.repeat(10_000) + '\t'),
+    ]) {
       const answer = await rawGet(port, '/health', Buffer.concat([Buffer.from('X-Request-Id: '), bad]));
       // Either Node's parser refuses the request (400, no id at all) or Vexil answers with an id of its own.
       const echoed = answer.headers['x-request-id'];
@@ -95,19 +118,31 @@ describeEachDatabase('operations: health, readiness, request ids, CORS', (db) =>
   it('lets browsers on other origins call the public API and OFREP, not the management API', async () => {
     const preflight = await fetch(`${app.baseUrl}/v1/payload`, {
       method: 'OPTIONS',
-      headers: { origin: 'https://app.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-vexil-api-key, x-vexil-context, if-none-match' },
+      headers: {
+        origin: 'https://app.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'x-vexil-api-key, x-vexil-context, if-none-match',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
     const allowed = (preflight.headers.get('access-control-allow-headers') ?? '').toLowerCase();
-    for (const header of ['x-vexil-api-key', 'x-vexil-context', 'x-vexil-default-value', 'if-none-match']) expect(allowed).toContain(header);
-    const payload = await fetch(`${app.baseUrl}/v1/payload`, { headers: { origin: 'https://app.example', 'x-vexil-api-key': clientKey, 'x-vexil-context': '{"type":"user","identifier":"u-1"}' } });
+    for (const header of ['x-vexil-api-key', 'x-vexil-context', 'x-vexil-default-value', 'if-none-match'])
+      expect(allowed).toContain(header);
+    const payload = await fetch(`${app.baseUrl}/v1/payload`, {
+      headers: { origin: 'https://app.example', 'x-vexil-api-key': clientKey, 'x-vexil-context': '{"type":"user","identifier":"u-1"}' },
+    });
     expect(payload.status).toBe(200);
     expect(payload.headers.get('access-control-allow-origin')).toBe('*');
     expect(payload.headers.get('access-control-expose-headers')).toContain('ETag');
-    const ofrep = await fetch(`${app.baseUrl}/ofrep/v1/evaluate/flags`, { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } });
+    const ofrep = await fetch(`${app.baseUrl}/ofrep/v1/evaluate/flags`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' },
+    });
     expect(ofrep.status).toBe(204);
-    const management = await fetch(`${app.baseUrl}/management/v1/projects`, { headers: { origin: 'https://app.example', authorization: `Bearer ${app.ownerToken}` } });
+    const management = await fetch(`${app.baseUrl}/management/v1/projects`, {
+      headers: { origin: 'https://app.example', authorization: `Bearer ${app.ownerToken}` },
+    });
     expect(management.headers.get('access-control-allow-origin')).toBeNull();
   });
 });
@@ -122,7 +157,10 @@ describeEachDatabase('operations: CORS settings', (db) => {
   });
 
   it('allows only the listed origins', async () => {
-    const ok = await fetch(`${listed.baseUrl}/v1/flags`, { method: 'OPTIONS', headers: { origin: 'https://shop.example', 'access-control-request-method': 'GET' } });
+    const ok = await fetch(`${listed.baseUrl}/v1/flags`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://shop.example', 'access-control-request-method': 'GET' },
+    });
     expect(ok.headers.get('access-control-allow-origin')).toBe('https://shop.example');
     expect(ok.headers.get('vary')).toContain('Origin');
     const other = await fetch(`${listed.baseUrl}/v1/flags`, { headers: { origin: 'https://evil.example' } });

@@ -31,13 +31,21 @@ describe('the server process', () => {
     for (let i = 0; i < 150 && !ready; i++) {
       await new Promise((r) => setTimeout(r, 200));
       // The port is taken before first start runs: wait for its message too.
-      ready = /srv_[0-9A-Za-z]{32,}/.test(stdout) && (await fetch(`http://127.0.0.1:${port}/v1/api-docs`).then((r) => r.ok, () => false));
+      ready =
+        /srv_[0-9A-Za-z]{32,}/.test(stdout) &&
+        (await fetch(`http://127.0.0.1:${port}/v1/api-docs`).then(
+          (r) => r.ok,
+          () => false,
+        ));
     }
     expect(ready).toBe(true);
 
     const token = /pat_[0-9A-Za-z]{32,}/.exec(stdout)?.[0];
     // The console's temporary password is printed with the token: it only lets the owner choose their own.
-    const password = /sign in as owner@vexil\.local\n +with the temporary password ([0-9A-Za-z]{20})\n +\(it only lets you choose your own password, until \d{4}-/.exec(stdout)?.[1];
+    const password =
+      /sign in as owner@vexil\.local\n +with the temporary password ([0-9A-Za-z]{20})\n +\(it only lets you choose your own password, until \d{4}-/.exec(
+        stdout,
+      )?.[1];
     expect(password).toBeDefined();
     expect(stdout).toContain(`Web console: open http://127.0.0.1:${port}/ and sign in as owner@vexil.local`);
     const signIn = await fetch(`http://127.0.0.1:${port}/management/v1/session`, {
@@ -65,7 +73,9 @@ describe('the server process', () => {
     // Request ids: a new one, or the client's own; the request's log line carries the one answered.
     const newId = flags.headers.get('x-request-id');
     expect(newId).toMatch(/^[0-9a-f-]{36}$/);
-    const unknown = await fetch(`http://127.0.0.1:${port}/v1/flags/no-such-flag`, { headers: { 'x-vexil-api-key': serverKey as string, 'x-request-id': 'client-chosen.id_1' } });
+    const unknown = await fetch(`http://127.0.0.1:${port}/v1/flags/no-such-flag`, {
+      headers: { 'x-vexil-api-key': serverKey as string, 'x-request-id': 'client-chosen.id_1' },
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.headers.get('x-request-id')).toBe('client-chosen.id_1');
 
@@ -81,7 +91,9 @@ describe('the server process', () => {
     expect(requestLines.length).toBeGreaterThanOrEqual(2);
     const logged = requestLines.map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(logged).toContainEqual(expect.objectContaining({ requestId: newId, method: 'GET', path: '/v1/flags', status: 200 }));
-    expect(logged).toContainEqual(expect.objectContaining({ requestId: 'client-chosen.id_1', method: 'GET', path: '/v1/flags/no-such-flag', status: 404 }));
+    expect(logged).toContainEqual(
+      expect.objectContaining({ requestId: 'client-chosen.id_1', method: 'GET', path: '/v1/flags/no-such-flag', status: 404 }),
+    );
     expect(logged.every((line) => typeof line.requestId === 'string' && line.requestId !== '')).toBe(true);
     expect(logLines.some((line) => line.includes('"msg":"stopped"'))).toBe(true);
   }, 60_000);

@@ -31,8 +31,16 @@ describeEachDatabase('names that are Object.prototype members', (db) => {
     const ctor = await ok('POST', `${p}/flags/constructor/values`, { display: 'constructor' });
     const draft = await ok('POST', `${p}/flags/constructor/environments/constructor/targets`);
     const targetPath = `${p}/flags/constructor/environments/constructor/targets/${draft.ulid}`;
-    await ok('POST', `${targetPath}/rules`, { value_ulid: proto.ulid, description: 'Proto', criteria: [{ selector: 'attribute', sub_selector: '__proto__', comparer: 'equal', values: ['x'] }] });
-    await ok('POST', `${targetPath}/rules`, { value_ulid: ctor.ulid, description: 'Ctor', criteria: [{ selector: 'segment', comparer: 'in', values: ['constructor'] }] });
+    await ok('POST', `${targetPath}/rules`, {
+      value_ulid: proto.ulid,
+      description: 'Proto',
+      criteria: [{ selector: 'attribute', sub_selector: '__proto__', comparer: 'equal', values: ['x'] }],
+    });
+    await ok('POST', `${targetPath}/rules`, {
+      value_ulid: ctor.ulid,
+      description: 'Ctor',
+      criteria: [{ selector: 'segment', comparer: 'in', values: ['constructor'] }],
+    });
     await ok('PUT', `${targetPath}/publish`, {});
     serverKey = (await ok('POST', `${p}/environments/constructor/keys`, { kind: 'server' })).key;
   });
@@ -45,7 +53,10 @@ describeEachDatabase('names that are Object.prototype members', (db) => {
 
   it('evaluates rules on attributes named __proto__ and toString, in the header and in an OFREP body', async () => {
     const evaluate = async (context: unknown) => {
-      const res = await source.request('GET', '/v1/flags/constructor', { apiKey: serverKey, headers: { 'x-vexil-context': JSON.stringify(context) } });
+      const res = await source.request('GET', '/v1/flags/constructor', {
+        apiKey: serverKey,
+        headers: { 'x-vexil-context': JSON.stringify(context) },
+      });
       expect(res.status).toBe(200);
       return res.body.data.flag.value;
     };
@@ -54,7 +65,11 @@ describeEachDatabase('names that are Object.prototype members', (db) => {
     expect(await evaluate(attribute('constructor', 'x'))).toEqual({ string: 'plain' });
 
     const ofrep = (rawBody: string) =>
-      source.request('POST', '/ofrep/v1/evaluate/flags/constructor', { apiKey: serverKey, rawBody, headers: { 'content-type': 'application/json' } });
+      source.request('POST', '/ofrep/v1/evaluate/flags/constructor', {
+        apiKey: serverKey,
+        rawBody,
+        headers: { 'content-type': 'application/json' },
+      });
     const proto = await ofrep('{"context":{"targetingKey":"u-1","__proto__":"x"},"__proto__":{"ignored":true}}');
     expect(proto.status).toBe(200);
     expect(proto.body).toMatchObject({ key: 'constructor', value: '__proto__', reason: 'TARGETING_MATCH' });
@@ -65,7 +80,10 @@ describeEachDatabase('names that are Object.prototype members', (db) => {
 
   it('lists attributes named __proto__ and constructor among the observed ones', async () => {
     for (const key of ['__proto__', 'constructor']) {
-      const res = await source.request('GET', '/v1/flags', { apiKey: serverKey, headers: { 'x-vexil-context': JSON.stringify(attribute(key, 'seen')) } });
+      const res = await source.request('GET', '/v1/flags', {
+        apiKey: serverKey,
+        headers: { 'x-vexil-context': JSON.stringify(attribute(key, 'seen')) },
+      });
       expect(res.status).toBe(200);
     }
     await new Fixtures(source).flushTelemetry();

@@ -28,11 +28,16 @@ describeEachDatabase('public audit modes', (db) => {
     return { app, clientKey: env.serverKey, keyUlid };
   }
 
-  const get = async (app: TestApp, path: string, apiKey?: string) => (await app.request('GET', path, apiKey === undefined ? {} : { apiKey })).status;
+  const get = async (app: TestApp, path: string, apiKey?: string) =>
+    (await app.request('GET', path, apiKey === undefined ? {} : { apiKey })).status;
 
   /** The key's evaluation entries through GET /api-public-audit-logs, oldest first (settle() read the payload with it too). */
   async function listed(app: TestApp, keyUlid: string): Promise<Listed[]> {
-    const res = await app.request('GET', `/management/v1/api-public-audit-logs?actor_ulid=${keyUlid}&action=flag.evaluated&sort=created_at_asc&per_page=100`, { token: app.ownerToken });
+    const res = await app.request(
+      'GET',
+      `/management/v1/api-public-audit-logs?actor_ulid=${keyUlid}&action=flag.evaluated&sort=created_at_asc&per_page=100`,
+      { token: app.ownerToken },
+    );
     expect(res.status).toBe(200);
     return res.body.data;
   }
@@ -66,7 +71,10 @@ describeEachDatabase('public audit modes', (db) => {
       await traffic(app, clientKey, '/v1/flags/errors-anonymous');
       await app.composition.publicAudit.flush();
       expect(summary(await listed(app, keyUlid))).toEqual(['missing 404 x1']);
-      const anonymous = await app.knex('public_audit_entries').where('http_path', '/v1/flags/errors-anonymous').select('action', 'status_code');
+      const anonymous = await app
+        .knex('public_audit_entries')
+        .where('http_path', '/v1/flags/errors-anonymous')
+        .select('action', 'status_code');
       expect(anonymous.map((row) => [row.action, Number(row.status_code)])).toEqual([['auth.missing_key', 401]]);
     } finally {
       await app.close();
@@ -123,7 +131,10 @@ describeEachDatabase('public audit modes', (db) => {
     for (let i = 0; i < 3; i++) expect(await get(app, '/v1/flags/off', clientKey)).toBe(200);
     const knex = app.knex;
     await app.composition.stopTasks();
-    const rows = await knex('public_audit_entries').where('actor_ulid', keyUlid).whereNot('http_path', '/v1/payload').select('subject_label', 'count');
+    const rows = await knex('public_audit_entries')
+      .where('actor_ulid', keyUlid)
+      .whereNot('http_path', '/v1/payload')
+      .select('subject_label', 'count');
     expect(rows.map((row) => [row.subject_label, Number(row.count)])).toEqual([['off', 3]]);
     await app.close();
   }, 120_000);
@@ -142,7 +153,9 @@ describeEachDatabase('public audit modes', (db) => {
         for (let i = 0; i < 6; i++) expect(await get(app, `/v1/flags/unknown-${i}`, clientKey)).toBe(404);
         expect(app.composition.publicAudit.droppedTotal - before).toBe(6 - (2 - held));
         const metrics = await app.request('GET', '/metrics');
-        const line = (metrics.body as string).split('\n').find((l) => l.startsWith('vexil_buffer_rows_dropped_total{buffer="public_audit"}'));
+        const line = (metrics.body as string)
+          .split('\n')
+          .find((l) => l.startsWith('vexil_buffer_rows_dropped_total{buffer="public_audit"}'));
         expect(Number(line?.split(' ')[1])).toBe(app.composition.publicAudit.droppedTotal);
       } finally {
         await app.close();

@@ -183,7 +183,11 @@ describeEachDatabase('public evaluation twins: context and default values in a b
         const res = await app.request('POST', path, { apiKey: key, body });
         expect([res.status, res.body], `${path} ${JSON.stringify(body)}`).toEqual([400, expected]);
       }
-      const malformed = await app.request('POST', path, { apiKey: key, rawBody: '{"context":', headers: { 'content-type': 'application/json' } });
+      const malformed = await app.request('POST', path, {
+        apiKey: key,
+        rawBody: '{"context":',
+        headers: { 'content-type': 'application/json' },
+      });
       expect([malformed.status, malformed.body], path).toEqual([400, notJson]);
       const extra = await app.request('POST', path, { apiKey: key, body: { context: de, defaults: [] } });
       expect([extra.status, extra.body], path).toEqual([400, invalidBody]);
@@ -230,11 +234,19 @@ describeEachDatabase('public evaluation twins: context and default values in a b
     // Declared defaults and contexts feed the insights as the headers do.
     await app.request('POST', '/v1/flags/evaluate', {
       apiKey: env.serverKey,
-      body: { context: { type: 'robot', identifier: 'r-1', attributes: [{ key: 'firmware', values: [{ value: '7.1' }] }] }, default_values: [{ key: 'phantom', type: 'boolean', value: true }] },
+      body: {
+        context: { type: 'robot', identifier: 'r-1', attributes: [{ key: 'firmware', values: [{ value: '7.1' }] }] },
+        default_values: [{ key: 'phantom', type: 'boolean', value: true }],
+      },
     });
     await fx.flushTelemetry();
     const reports = await app.mgmt('GET', `/projects/${project.key}/environments/${env.key}/default-value-reports`);
-    expect(reports.body.data.unknown_flags).toContainEqual({ flag_key: 'phantom', declared_type: 'boolean', count: 1, last_seen_at: expect.any(String) });
+    expect(reports.body.data.unknown_flags).toContainEqual({
+      flag_key: 'phantom',
+      declared_type: 'boolean',
+      count: 1,
+      last_seen_at: expect.any(String),
+    });
     const attributes = await app.mgmt('GET', `/projects/${project.key}/environments/${env.key}/context-attributes`);
     expect(attributes.body.data.context_types).toContainEqual({ type: 'robot', count: 1 });
     expect(attributes.body.data.attributes).toContainEqual({ key: 'firmware', count: 1, values: [{ value: '7.1', count: 1 }] });
@@ -250,7 +262,11 @@ describeEachDatabase('public evaluation twins: context and default values in a b
       result: 'success',
       status_code: 200,
     });
-    expect(byPath('/v1/flags/evaluate').at(-1)).toMatchObject({ action: 'flag.evaluated', subject_type: 'environment', subject_ulid: env.ulid });
+    expect(byPath('/v1/flags/evaluate').at(-1)).toMatchObject({
+      action: 'flag.evaluated',
+      subject_type: 'environment',
+      subject_ulid: env.ulid,
+    });
     expect(byPath('/v1/payload').at(-1)).toMatchObject({ action: 'payload.retrieved', result: 'success', actor_type: 'sdk_key' });
   });
 });

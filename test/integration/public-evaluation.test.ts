@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDatabase } from '../support/databases.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { Fixtures, contextHeader, sleep, waitFor, type EnvironmentFixture, type FlagFixture, type ProjectFixture } from './public-fixtures.js';
+import {
+  Fixtures,
+  contextHeader,
+  sleep,
+  waitFor,
+  type EnvironmentFixture,
+  type FlagFixture,
+  type ProjectFixture,
+} from './public-fixtures.js';
 
 const invalidKey = { status: 'error', message: 'Invalid API key provided.', code: expect.stringMatching(/^(invalid|missing)_api_key$/) };
 const invalidContext = { status: 'error', message: 'Context was supplied but is invalid.', code: 'bad_request' };
@@ -129,7 +137,10 @@ describeEachDatabase('public evaluation API: GET /v1/flags and /v1/flags/{flagKe
     });
     expect(emptyCanonical.body.data.flag.value).toEqual({ boolean: false });
     // Every header sent is checked, even an alias whose value the canonical header overrides.
-    const brokenAlias = await app.request('GET', '/v1/flags/checkout', { apiKey: env.serverKey, headers: { 'X-VEXIL-CONTEXT': us, C: '{' } });
+    const brokenAlias = await app.request('GET', '/v1/flags/checkout', {
+      apiKey: env.serverKey,
+      headers: { 'X-VEXIL-CONTEXT': us, C: '{' },
+    });
     expect(brokenAlias.status).toBe(400);
     expect(brokenAlias.body).toEqual(invalidContext);
   });
@@ -162,10 +173,17 @@ describeEachDatabase('public evaluation API: GET /v1/flags and /v1/flags/{flagKe
     }
   });
 
-  it('accepts 40 KB of headers (above Node\'s 16 KB default) and answers 431 without a body beyond 64 KB', async () => {
+  it("accepts 40 KB of headers (above Node's 16 KB default) and answers 431 without a body beyond 64 KB", async () => {
     // Attribute values of 1,000 characters: about 1 KB of header text each.
     const context = (kilobytes: number) =>
-      contextHeader({ type: 'user', identifier: 'u', attributes: Array.from({ length: kilobytes / 20 }, (_, i) => ({ key: `k${i}`, values: Array.from({ length: 20 }, () => ({ value: 'x'.repeat(1000) })) })) });
+      contextHeader({
+        type: 'user',
+        identifier: 'u',
+        attributes: Array.from({ length: kilobytes / 20 }, (_, i) => ({
+          key: `k${i}`,
+          values: Array.from({ length: 20 }, () => ({ value: 'x'.repeat(1000) })),
+        })),
+      });
     const forty = context(40);
     expect(forty.length).toBeGreaterThan(40_000);
     const accepted = await app.request('GET', '/v1/flags/checkout', { apiKey: env.serverKey, headers: { 'X-VEXIL-CONTEXT': forty } });

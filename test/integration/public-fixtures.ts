@@ -108,7 +108,9 @@ export class Fixtures {
   }
 
   /** A new project with one environment (`key`) and a mobile and a client key beside its server key. */
-  async keyedEnvironment(key?: string): Promise<{ project: ProjectFixture; env: EnvironmentFixture; mobileKey: string; clientKey: string }> {
+  async keyedEnvironment(
+    key?: string,
+  ): Promise<{ project: ProjectFixture; env: EnvironmentFixture; mobileKey: string; clientKey: string }> {
     const project = await this.project();
     const env = await this.environment(project, key);
     return { project, env, mobileKey: await this.key(env, 'mobile'), clientKey: await this.key(env, 'client') };
@@ -311,9 +313,7 @@ export class Fixtures {
 
   /** Writes the buffered telemetry now (the flusher's own interval is one second). */
   async flushTelemetry(app: TestApp = this.app): Promise<void> {
-    const flusher = app.composition.tasks.find((t) => t.name === 'telemetry-flusher') as unknown as
-      | { flush(): Promise<void> }
-      | undefined;
+    const flusher = app.composition.tasks.find((t) => t.name === 'telemetry-flusher') as unknown as { flush(): Promise<void> } | undefined;
     if (!flusher) throw new Error('no telemetry flusher task');
     await flusher.flush();
   }

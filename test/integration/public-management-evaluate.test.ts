@@ -23,7 +23,8 @@ describeEachDatabase('management evaluateFlag and evaluateFlagForContext', (db) 
     query: (flagKey, context, token) =>
       app.mgmt(
         'GET',
-        path(flagKey) + (context === undefined ? '' : `?context=${encodeURIComponent(typeof context === 'string' ? context : JSON.stringify(context))}`),
+        path(flagKey) +
+          (context === undefined ? '' : `?context=${encodeURIComponent(typeof context === 'string' ? context : JSON.stringify(context))}`),
         undefined,
         token ? { token } : {},
       ),
@@ -56,7 +57,13 @@ describeEachDatabase('management evaluateFlag and evaluateFlagForContext', (db) 
         data: { key: 'checkout', name: 'Checkout', type: 'string', value: 'a', resolved_by: 'default' },
       });
       const none = await evaluate('valueless');
-      expect(none.body.data, form).toEqual({ key: 'valueless', name: 'Flag valueless', type: 'json', value: null, resolved_by: 'unavailable' });
+      expect(none.body.data, form).toEqual({
+        key: 'valueless',
+        name: 'Flag valueless',
+        type: 'json',
+        value: null,
+        resolved_by: 'unavailable',
+      });
     }
   });
 
@@ -92,7 +99,10 @@ describeEachDatabase('management evaluateFlag and evaluateFlagForContext', (db) 
       const res = await forms.body('checkout', context);
       expect(res.status, JSON.stringify(context)).toBe(422);
       expect(res.body.code).toBe('validation_failed');
-      expect(Object.keys(res.body.errors).every((field) => field === 'context' || field.startsWith('context.')), JSON.stringify(res.body)).toBe(true);
+      expect(
+        Object.keys(res.body.errors).every((field) => field === 'context' || field.startsWith('context.')),
+        JSON.stringify(res.body),
+      ).toBe(true);
     }
     const extra = await app.mgmt('POST', path('checkout'), { context: { type: 'user', identifier: 'u' }, more: 1 });
     expect(extra.status).toBe(422);
@@ -126,7 +136,11 @@ describeEachDatabase('management evaluateFlag and evaluateFlagForContext', (db) 
       // (fx.settle fetched payloads, so retrieval counts exist; evaluation counts must not move.)
       expect(await row(), form).toEqual(before);
       expect(Number(before?.evaluated_count ?? 0), form).toBe(0);
-      const audit = await app.knex('audit_entries').where({ action: 'flag.evaluated', subject_ulid: flag.ulid }).andWhere('ulid', '>', marker?.last ?? '').first();
+      const audit = await app
+        .knex('audit_entries')
+        .where({ action: 'flag.evaluated', subject_ulid: flag.ulid })
+        .andWhere('ulid', '>', marker?.last ?? '')
+        .first();
       expect(audit, form).toMatchObject({
         result: 'success',
         status_code: 200,

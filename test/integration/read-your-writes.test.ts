@@ -17,7 +17,11 @@ describeEachDatabase('an instance sees its own writes', (db) => {
 
   beforeAll(async () => {
     app = await startTestApp(db, { config: { revisionPollMs: 5000 } });
-    const project = await app.mgmt('POST', '/projects', { key: projectKey, name: 'RYW', environments: [{ key: 'production', name: 'Production' }] });
+    const project = await app.mgmt('POST', '/projects', {
+      key: projectKey,
+      name: 'RYW',
+      environments: [{ key: 'production', name: 'Production' }],
+    });
     expect(project.status).toBe(200);
   });
   afterAll(async () => {

@@ -31,14 +31,21 @@ describeEachDatabase("the README's flags-as-code example", (db) => {
   });
 
   it('fits specs/project-configuration.schema.json', () => {
-    const validate = new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(fs.readFileSync('specs/project-configuration.schema.json', 'utf8')));
+    const validate = new Ajv2020({ allErrors: true, strict: false }).compile(
+      JSON.parse(fs.readFileSync('specs/project-configuration.schema.json', 'utf8')),
+    );
     expect(validate(file), JSON.stringify(validate.errors)).toBe(true);
   });
 
   it('plans and applies to an empty instance, which then exports the same bytes and serves what it says', async () => {
     const plan = await app.mgmt('POST', `${p}/configuration/plan`, file);
     expect(plan.status, JSON.stringify(plan.body)).toBe(200);
-    const planned = plan.body.data.changes.map((c: { action: string; kind: string; key: string; environment?: string }) => [c.action, c.kind, c.key, c.environment ?? null]);
+    const planned = plan.body.data.changes.map((c: { action: string; kind: string; key: string; environment?: string }) => [
+      c.action,
+      c.kind,
+      c.key,
+      c.environment ?? null,
+    ]);
     expect(planned).toContainEqual(['create', 'project', 'shop', null]);
     expect(planned).toContainEqual(['create', 'segment', 'beta-testers', null]);
     expect(planned.filter(([action]: string[]) => action === 'publish')).toHaveLength(3);
@@ -48,7 +55,9 @@ describeEachDatabase("the README's flags-as-code example", (db) => {
     expect(applied.status, JSON.stringify(applied.body)).toBe(200);
     expect(applied.body.data.changes).toEqual(plan.body.data.changes);
     expect((await app.mgmt('POST', `${p}/configuration/plan`, file)).body.data.changes).toEqual([]);
-    const exported = await fetch(`${app.baseUrl}/management/v1${p}/configuration?format=yaml`, { headers: { authorization: `Bearer ${app.ownerToken}` } });
+    const exported = await fetch(`${app.baseUrl}/management/v1${p}/configuration?format=yaml`, {
+      headers: { authorization: `Bearer ${app.ownerToken}` },
+    });
     expect(await exported.text()).toBe(text);
 
     // Production serves the rule to beta testers (by list and by email) and the rollout to half.
@@ -59,7 +68,13 @@ describeEachDatabase("the README's flags-as-code example", (db) => {
       return res.body.data.flag.value as Record<string, unknown>;
     };
     expect(await evaluate('new-checkout', { type: 'user', identifier: 'user-42' })).toEqual({ boolean: true });
-    expect(await evaluate('new-checkout', { type: 'user', identifier: 'u-1', attributes: [{ key: 'email', values: [{ value: 'ada@shop.example' }] }] })).toEqual({ boolean: true });
+    expect(
+      await evaluate('new-checkout', {
+        type: 'user',
+        identifier: 'u-1',
+        attributes: [{ key: 'email', values: [{ value: 'ada@shop.example' }] }],
+      }),
+    ).toEqual({ boolean: true });
     expect(await evaluate('new-checkout', { type: 'user', identifier: 'user-8' })).toEqual({ boolean: false });
     const banners = new Set<unknown>();
     for (let i = 0; i < 40; i++) banners.add((await evaluate('banner-text', { type: 'user', identifier: `visitor-${i}` })).string);

@@ -100,7 +100,9 @@ describeEachDatabase("the README's webhook verification example", (db) => {
     receiver.server.prependListener('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
-      res.on('finish', () => answers.push({ id: String(req.headers['webhook-id']), body: Buffer.concat(chunks).toString('utf8'), status: res.statusCode }));
+      res.on('finish', () =>
+        answers.push({ id: String(req.headers['webhook-id']), body: Buffer.concat(chunks).toString('utf8'), status: res.statusCode }),
+      );
     });
     await import(pathToFileURL(module).href);
 

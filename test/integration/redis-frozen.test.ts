@@ -41,7 +41,10 @@ describeEachDatabase('a frozen Redis', (db) => {
         managementRateLimits: { standard: 100_000, elevated: 100_000 },
       },
     });
-    expect((await app.mgmt('POST', '/projects', { key: projectKey, name: 'Frozen', environments: [{ key: 'production', name: 'Production' }] })).status).toBe(200);
+    expect(
+      (await app.mgmt('POST', '/projects', { key: projectKey, name: 'Frozen', environments: [{ key: 'production', name: 'Production' }] }))
+        .status,
+    ).toBe(200);
     expect((await app.mgmt('POST', `/projects/${projectKey}/flags`, { key: 'banner', name: 'Banner', type: 'boolean' })).status).toBe(200);
     apiKey = (await createEnvironmentKey(app, projectKey, 'production')).key;
   }, 60_000);
@@ -85,7 +88,9 @@ describeEachDatabase('a frozen Redis', (db) => {
           await timed('evaluation', () => app.request('GET', '/v1/flags/banner', { apiKey }));
           await timed('management read', () => app.mgmt('GET', `/projects/${projectKey}/flags`));
           // A write refreshes this instance and announces the change over Redis before answering.
-          await timed('management write', () => app.mgmt('POST', `/projects/${projectKey}/flags`, { key: `f-${flags++}`, name: 'Flag', type: 'boolean' }));
+          await timed('management write', () =>
+            app.mgmt('POST', `/projects/${projectKey}/flags`, { key: `f-${flags++}`, name: 'Flag', type: 'boolean' }),
+          );
           await timed('readiness', () => app.request('GET', '/ready'));
           await sleep(20);
         }

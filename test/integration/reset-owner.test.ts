@@ -56,7 +56,9 @@ describeEachDatabase('npm run reset-owner', (db) => {
   it('creates the owner account when the database has none', async () => {
     const empty = await db.create();
     try {
-      const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/tools/reset-owner.ts'], { env: { ...process.env, DATABASE_URL: empty.url } });
+      const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/tools/reset-owner.ts'], {
+        env: { ...process.env, DATABASE_URL: empty.url },
+      });
       expect(stdout).toContain('Owner account owner@vexil.local: new secrets');
       const config = { ...loadConfig({ DATABASE_URL: empty.url }), logLevel: 'silent' };
       const composition = await compose(config);

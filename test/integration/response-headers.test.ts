@@ -22,10 +22,15 @@ describe('response headers', () => {
 
   it('X-Content-Type-Options: nosniff on every answer: API, errors, pages, files, health, metrics', async () => {
     const answers: Array<[string, Response]> = [];
-    const get = async (path: string, init: RequestInit = {}) => answers.push([`${init.method ?? 'GET'} ${path}`, await fetch(app.baseUrl + path, init)]);
+    const get = async (path: string, init: RequestInit = {}) =>
+      answers.push([`${init.method ?? 'GET'} ${path}`, await fetch(app.baseUrl + path, init)]);
     await get('/management/v1/projects', { headers: { authorization: `Bearer ${app.ownerToken}` } });
     await get('/management/v1/projects'); // 401
-    await get('/management/v1/projects', { method: 'POST', headers: { authorization: `Bearer ${app.ownerToken}`, 'content-type': 'application/json' }, body: '{' }); // 400
+    await get('/management/v1/projects', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${app.ownerToken}`, 'content-type': 'application/json' },
+      body: '{',
+    }); // 400
     await get('/v1/flags'); // 401
     await get('/ofrep/v1/evaluate/flags', { method: 'POST' });
     await get('/definitely-not-a-path', { headers: { accept: 'application/json' } });

@@ -130,7 +130,14 @@ describeEachDatabase('targeting rules', (db) => {
       expect(first.ulid).toMatch(/^rul_/);
       expect(second.position).toBe(1);
       expect(second.criteria.data).toEqual([
-        { ulid: expect.stringMatching(/^crt_/), selector: 'attribute', sub_selector: 'email', comparer: 'isnull', position: 0, values: { data: [] } },
+        {
+          ulid: expect.stringMatching(/^crt_/),
+          selector: 'attribute',
+          sub_selector: 'email',
+          comparer: 'isnull',
+          position: 0,
+          values: { data: [] },
+        },
         {
           ulid: expect.stringMatching(/^crt_/),
           selector: 'context',
@@ -196,17 +203,32 @@ describeEachDatabase('targeting rules', (db) => {
         [rule({ description: 'x'.repeat(501) }), ['description']],
         [rule({ criteria: [{ selector: 'cookie', comparer: 'equal', values: ['x'] }] }), ['criteria.0.selector']],
         [rule({ criteria: [{ selector: 'attribute', sub_selector: 'a', comparer: 'like', values: ['x'] }] }), ['criteria.0.comparer']],
-        [rule({ criteria: [{ selector: 'attribute', sub_selector: 'a', comparer: 'equal', values: ['x'], bogus: true }] }), ['criteria.0.bogus']],
+        [
+          rule({ criteria: [{ selector: 'attribute', sub_selector: 'a', comparer: 'equal', values: ['x'], bogus: true }] }),
+          ['criteria.0.bogus'],
+        ],
         [rule({ value_ulid: bannerValue }), ['value_ulid']],
         [rule({ value_ulid: 'val_01J00000000000000000000000' }), ['value_ulid']],
         [rule({ criteria: [{ selector: 'attribute', comparer: 'equal', values: ['x'] }] }), ['criteria.0.sub_selector']],
-        [rule({ criteria: [{ selector: 'attribute', sub_selector: null, comparer: 'equal', values: ['x'] }] }), ['criteria.0.sub_selector']],
+        [
+          rule({ criteria: [{ selector: 'attribute', sub_selector: null, comparer: 'equal', values: ['x'] }] }),
+          ['criteria.0.sub_selector'],
+        ],
         [rule({ criteria: [{ selector: 'attribute', sub_selector: '', comparer: 'equal', values: ['x'] }] }), ['criteria.0.sub_selector']],
-        [rule({ criteria: [{ selector: 'segment', sub_selector: 'user', comparer: 'in', values: ['beta'] }] }), ['criteria.0.sub_selector']],
+        [
+          rule({ criteria: [{ selector: 'segment', sub_selector: 'user', comparer: 'in', values: ['beta'] }] }),
+          ['criteria.0.sub_selector'],
+        ],
         [rule({ criteria: [{ selector: 'attribute', sub_selector: 'a', comparer: 'equal' }] }), ['criteria.0.values']],
         [rule({ criteria: [{ selector: 'context', comparer: 'in', values: [] }] }), ['criteria.0.values']],
-        [rule({ criteria: [{ selector: 'attribute', sub_selector: 'age', comparer: 'gt', values: ['18', 'old'] }] }), ['criteria.0.values.1']],
-        [rule({ criteria: [{ selector: 'segment', comparer: 'in', values: ['beta', 'ghost', 'elsewhere'] }] }), ['criteria.0.values.1', 'criteria.0.values.2']],
+        [
+          rule({ criteria: [{ selector: 'attribute', sub_selector: 'age', comparer: 'gt', values: ['18', 'old'] }] }),
+          ['criteria.0.values.1'],
+        ],
+        [
+          rule({ criteria: [{ selector: 'segment', comparer: 'in', values: ['beta', 'ghost', 'elsewhere'] }] }),
+          ['criteria.0.values.1', 'criteria.0.values.2'],
+        ],
         [
           rule({
             criteria: [
@@ -257,7 +279,11 @@ describeEachDatabase('targeting rules', (db) => {
         const before = await snapshot();
         for (const values of [[], ['someone@example.com']]) {
           expectFieldErrors(
-            await app.mgmt('POST', rulesOf(target), rule({ criteria: [{ selector: 'attribute', sub_selector: 'email', comparer, values }] })),
+            await app.mgmt(
+              'POST',
+              rulesOf(target),
+              rule({ criteria: [{ selector: 'attribute', sub_selector: 'email', comparer, values }] }),
+            ),
             ['criteria.0.values'],
           );
         }
@@ -288,9 +314,20 @@ describeEachDatabase('targeting rules', (db) => {
       });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       const updated = res.body.data;
-      expect(updated).toMatchObject({ ulid: original.ulid, value_ulid: valFalse, description: 'replaced', position: 1, created_at: original.created_at });
+      expect(updated).toMatchObject({
+        ulid: original.ulid,
+        value_ulid: valFalse,
+        description: 'replaced',
+        position: 1,
+        created_at: original.created_at,
+      });
       expect(updated.criteria.data).toHaveLength(1);
-      expect(updated.criteria.data[0]).toMatchObject({ selector: 'segment', comparer: 'equal', position: 0, values: { data: [{ value: 'vip' }] } });
+      expect(updated.criteria.data[0]).toMatchObject({
+        selector: 'segment',
+        comparer: 'equal',
+        position: 0,
+        values: { data: [{ value: 'vip' }] },
+      });
       expect(oldCriteria).not.toContain(updated.criteria.data[0].ulid);
       expect(await app.knex('criteria').whereIn('ulid', oldCriteria).count({ n: '*' })).toEqual([{ n: 0 }]);
       expect(await app.knex('criterion_segments').whereIn('criterion_ulid', oldCriteria).count({ n: '*' })).toEqual([{ n: 0 }]);
@@ -299,9 +336,12 @@ describeEachDatabase('targeting rules', (db) => {
         { segment_ulid: vip.ulid },
       ]);
       expect((await listed(target))[1]).toEqual(updated);
-      expect(await app.knex('audit_entries').where({ action: 'target_rule.updated', subject_ulid: original.ulid, result: 'success' }).count({ n: '*' })).toEqual([
-        { n: 1 },
-      ]);
+      expect(
+        await app
+          .knex('audit_entries')
+          .where({ action: 'target_rule.updated', subject_ulid: original.ulid, result: 'success' })
+          .count({ n: '*' }),
+      ).toEqual([{ n: 1 }]);
     });
 
     it('refuses unknown rules, rules of another target and invalid bodies without changing anything', async () => {
@@ -337,9 +377,9 @@ describeEachDatabase('targeting rules', (db) => {
       ]);
       expect(await app.knex('criteria').where('rule_ulid', b.ulid).count({ n: '*' })).toEqual([{ n: 0 }]);
       expect(await app.knex('criterion_segments').where('criterion_ulid', b.criteria.data[0].ulid).count({ n: '*' })).toEqual([{ n: 0 }]);
-      expect(await app.knex('audit_entries').where({ action: 'target_rule.deleted', subject_ulid: b.ulid, result: 'success' }).count({ n: '*' })).toEqual([
-        { n: 1 },
-      ]);
+      expect(
+        await app.knex('audit_entries').where({ action: 'target_rule.deleted', subject_ulid: b.ulid, result: 'success' }).count({ n: '*' }),
+      ).toEqual([{ n: 1 }]);
       // Appending after a delete continues the numbering without gaps.
       expect((await createRule(target, rule({ description: 'd' }))).position).toBe(2);
       expectEnvelope(await app.mgmt('DELETE', `${rulesOf(target)}/${b.ulid}`), 404);
@@ -369,9 +409,12 @@ describeEachDatabase('targeting rules', (db) => {
       expect(shape(res.body.data)).toBe('D0 C1 B2 A3');
       expect(res.body.data[0].criteria.data).toHaveLength(1);
       expect(shape(await listed(target))).toBe('D0 C1 B2 A3');
-      expect(await app.knex('audit_entries').where({ action: 'target_rule.reordered', subject_ulid: target, result: 'success' }).count({ n: '*' })).toEqual([
-        { n: 1 },
-      ]);
+      expect(
+        await app
+          .knex('audit_entries')
+          .where({ action: 'target_rule.reordered', subject_ulid: target, result: 'success' })
+          .count({ n: '*' }),
+      ).toEqual([{ n: 1 }]);
     });
 
     it('reorders a subset among its own positions; unlisted rules keep theirs', async () => {
@@ -418,7 +461,9 @@ describeEachDatabase('targeting rules', (db) => {
       );
       expectFieldErrors(await app.mgmt('PUT', `${ENV}/targets/${target}/rules-order`, { rules: [] }), ['rules']);
       expectFieldErrors(await app.mgmt('PUT', `${ENV}/targets/${target}/rules-order`, { rules: [{ ulid: u.A }] }), ['rules.0.order']);
-      expectFieldErrors(await app.mgmt('PUT', `${ENV}/targets/${target}/rules-order`, { rules: [{ ulid: u.A, order: 'first' }] }), ['rules.0.order']);
+      expectFieldErrors(await app.mgmt('PUT', `${ENV}/targets/${target}/rules-order`, { rules: [{ ulid: u.A, order: 'first' }] }), [
+        'rules.0.order',
+      ]);
       expect(await snapshot()).toEqual(before);
       expect(shape(await listed(target))).toBe('A0 B1 C2 D3');
     });
@@ -447,7 +492,10 @@ describeEachDatabase('targeting rules', (db) => {
       const at = new Date(app.clock.now().getTime() + 86_400_000).toISOString();
       expect((await app.mgmt('PUT', `${ENV}/targets/${scheduled}/publish`, { scheduled_at: at })).status).toBe(200);
       const statuses = Object.fromEntries(
-        (await app.knex('targets').whereIn('ulid', [expiring, published, scheduled]).select('ulid', 'status')).map((t) => [t.ulid, t.status]),
+        (await app.knex('targets').whereIn('ulid', [expiring, published, scheduled]).select('ulid', 'status')).map((t) => [
+          t.ulid,
+          t.status,
+        ]),
       );
       expect(statuses).toEqual({ [expiring]: 'expired', [published]: 'published', [scheduled]: 'scheduled' });
 
@@ -467,7 +515,10 @@ describeEachDatabase('targeting rules', (db) => {
         expect((await app.mgmt('GET', rulesOf(target))).status).toBe(200);
       }
       expect(await snapshot()).toEqual(before);
-      const refusal = await app.knex('audit_entries').where({ action: 'target_rule.created', result: 'invalid', subject_ulid: scheduled }).first();
+      const refusal = await app
+        .knex('audit_entries')
+        .where({ action: 'target_rule.created', result: 'invalid', subject_ulid: scheduled })
+        .first();
       expect(refusal).toMatchObject({ subject_type: 'target_rule', status_code: 422 });
       expect(refusal.environment_ulid).toMatch(/^env_/);
     });

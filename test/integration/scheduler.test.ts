@@ -52,10 +52,14 @@ describeEachDatabase('scheduler', (db) => {
       const before = await revision(app, fx.envUlid);
       expect((await targetRow(app, draft.ulid)).status).toBe('scheduled');
 
-      const row = await eventually(async () => {
-        const r = await targetRow(app, draft.ulid);
-        return r.status === 'published' ? r : undefined;
-      }, 6000, 20);
+      const row = await eventually(
+        async () => {
+          const r = await targetRow(app, draft.ulid);
+          return r.status === 'published' ? r : undefined;
+        },
+        6000,
+        20,
+      );
       const late = app.clock.now().getTime() - at.getTime();
       expect(late).toBeGreaterThanOrEqual(0);
       expect(late).toBeLessThan(2000);
@@ -105,20 +109,28 @@ describeEachDatabase('scheduler', (db) => {
       const at = new Date(app.clock.now().getTime() + 60_000);
       await publish(app, fx, draft.ulid, { scheduled_at: at.toISOString(), rollout_enabled: true, rollout_mode: 'automatic' });
       app.clock.advance(60_000);
-      const row = await eventually(async () => {
-        const r = await targetRow(app, draft.ulid);
-        return r.status === 'published' ? r : undefined;
-      }, 2000, 20);
+      const row = await eventually(
+        async () => {
+          const r = await targetRow(app, draft.ulid);
+          return r.status === 'published' ? r : undefined;
+        },
+        2000,
+        20,
+      );
       expect(row).toMatchObject({ rollout_percentage: 1, rollout_status: 'active' });
     });
   });
 
   describe('automatic rollouts', () => {
     async function waitForPercentage(ulid: string, percentage: number) {
-      return eventually(async () => {
-        const r = await targetRow(app, ulid);
-        return r.rollout_percentage === percentage ? r : undefined;
-      }, 3000, 20);
+      return eventually(
+        async () => {
+          const r = await targetRow(app, ulid);
+          return r.rollout_percentage === percentage ? r : undefined;
+        },
+        3000,
+        20,
+      );
     }
 
     it('advances through 1, 5, 10, 25, 50, 100 once per interval and completes at 100', async () => {
@@ -153,7 +165,10 @@ describeEachDatabase('scheduler', (db) => {
         { action: 'target.rollout_updated', result: 'success' },
         { action: 'target.rollout_completed', result: 'success' },
       ]);
-      expect(await ok(app.mgmt('GET', `${fx.base}/targets/${target.ulid}`))).toMatchObject({ rollout_percentage: 100, rollout_status: 'completed' });
+      expect(await ok(app.mgmt('GET', `${fx.base}/targets/${target.ulid}`))).toMatchObject({
+        rollout_percentage: 100,
+        rollout_status: 'completed',
+      });
     });
 
     it('pause stops the clock; resume restarts the interval at the current step', async () => {
@@ -223,10 +238,14 @@ describeEachDatabase('scheduler with two instances on one database', (db) => {
       revisions.push(await revision(first, fx.envUlid));
     }
     advanceBoth(30_000);
-    await eventually(async () => {
-      const left = await first.knex('targets').whereIn('ulid', scheduled).where('status', 'scheduled').count({ n: '*' }).first();
-      return Number(left?.n) === 0 ? true : undefined;
-    }, 10_000, 25);
+    await eventually(
+      async () => {
+        const left = await first.knex('targets').whereIn('ulid', scheduled).where('status', 'scheduled').count({ n: '*' }).first();
+        return Number(left?.n) === 0 ? true : undefined;
+      },
+      10_000,
+      25,
+    );
     await ticks(5);
     for (const ulid of scheduled) {
       expect(await systemEntries(first, ulid), ulid).toEqual([{ action: 'target.published', result: 'success' }]);
@@ -243,10 +262,14 @@ describeEachDatabase('scheduler with two instances on one database', (db) => {
     for (const fx of fixtures) rollouts.push((await publishNew(first, fx, { rollout_enabled: true, rollout_mode: 'automatic' })).ulid);
     for (const step of [5, 10, 25, 50, 100]) {
       advanceBoth(stepMs);
-      await eventually(async () => {
-        const rows = await first.knex('targets').whereIn('ulid', rollouts).select('rollout_percentage');
-        return rows.every((r: { rollout_percentage: number }) => r.rollout_percentage === step) ? true : undefined;
-      }, 5000, 25);
+      await eventually(
+        async () => {
+          const rows = await first.knex('targets').whereIn('ulid', rollouts).select('rollout_percentage');
+          return rows.every((r: { rollout_percentage: number }) => r.rollout_percentage === step) ? true : undefined;
+        },
+        5000,
+        25,
+      );
       await ticks(3);
     }
     for (const ulid of rollouts) {

@@ -62,7 +62,13 @@ describeEachDatabase('secrets stay out of logs and audit entries (process)', (db
     for (let i = 0; i < 150; i++) {
       await new Promise((r) => setTimeout(r, 100));
       if (started.exitCode !== null) throw new Error(`server exited with ${started.exitCode}:\n${output}`);
-      if (await fetch(`${base}/ready`).then((r) => r.ok, () => false)) return started;
+      if (
+        await fetch(`${base}/ready`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        return started;
     }
     throw new Error(`server did not start:\n${output}`);
   }
@@ -109,7 +115,12 @@ describeEachDatabase('secrets stay out of logs and audit entries (process)', (db
     expect((await api('PUT', `/accounts/${owner.ulid}/password`, { password })).status).toBe(200);
     expect((await api('POST', '/session', { email: owner.email, password: wrongPassword }, {})).status).toBe(401);
     const first = await signIn(owner.email, password);
-    const change = await api('PUT', '/session/password', { current_password: password, new_password: changedPassword }, { cookie: first.cookie, 'x-csrf-token': first.csrf });
+    const change = await api(
+      'PUT',
+      '/session/password',
+      { current_password: password, new_password: changedPassword },
+      { cookie: first.cookie, 'x-csrf-token': first.csrf },
+    );
     expect(change.status).toBe(200);
     const second = await signIn(owner.email, changedPassword);
     expect((await api('GET', '/session', undefined, { cookie: second.cookie })).status).toBe(200);
@@ -142,10 +153,11 @@ describeEachDatabase('secrets stay out of logs and audit entries (process)', (db
     try {
       const entries = await knex('audit_entries').select();
       const actions = entries.map((e: { action: string }) => e.action);
-      for (const action of ['webhook.created', 'webhook.pinged', 'account.password_set', 'auth.sign_in', 'account.password_changed']) expect(actions).toContain(action);
-      expect(entries.filter((e: { action: string; result: string }) => e.action === 'auth.sign_in').map((e: { result: string }) => e.result)).toEqual(
-        expect.arrayContaining(['denied_auth', 'success']),
-      );
+      for (const action of ['webhook.created', 'webhook.pinged', 'account.password_set', 'auth.sign_in', 'account.password_changed'])
+        expect(actions).toContain(action);
+      expect(
+        entries.filter((e: { action: string; result: string }) => e.action === 'auth.sign_in').map((e: { result: string }) => e.result),
+      ).toEqual(expect.arrayContaining(['denied_auth', 'success']));
       const audited = JSON.stringify(entries);
       for (const [name, value] of Object.entries(secrets)) expect(audited.includes(value), `${name} in the audit entries`).toBe(false);
     } finally {

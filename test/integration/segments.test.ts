@@ -23,7 +23,10 @@ describeEachDatabase('segments', (db) => {
   });
 
   async function revisions(): Promise<Record<string, number>> {
-    const rows = await app.knex('environments').join('projects', 'projects.ulid', 'environments.project_ulid').select('projects.key as p', 'environments.key as e', 'environments.revision as r');
+    const rows = await app
+      .knex('environments')
+      .join('projects', 'projects.ulid', 'environments.project_ulid')
+      .select('projects.key as p', 'environments.key as e', 'environments.revision as r');
     return Object.fromEntries(rows.map((row) => [`${row.p}/${row.e}`, Number(row.r)]));
   }
 
@@ -31,7 +34,11 @@ describeEachDatabase('segments', (db) => {
     return {
       segments: await app.knex('segments').orderBy('ulid').select(),
       revisions: await revisions(),
-      changes: await app.knex('audit_entries').where('result', 'success').whereIn('action', ['segment.created', 'segment.updated', 'segment.deleted']).count({ n: '*' }),
+      changes: await app
+        .knex('audit_entries')
+        .where('result', 'success')
+        .whereIn('action', ['segment.created', 'segment.updated', 'segment.deleted'])
+        .count({ n: '*' }),
     };
   }
 
@@ -154,9 +161,18 @@ describeEachDatabase('segments', (db) => {
         [{ key: 'ok', name: 'x', included: ['a', 'a'] }, ['included']],
         [{ key: 'ok', name: 'x', excluded: [''] }, ['excluded.0']],
         [{ key: 'ok', name: 'x', rules: [{ criteria: [] }] }, ['rules.0.criteria']],
-        [{ key: 'ok', name: 'x', rules: [{ criteria: [{ selector: 'segment', comparer: 'in', values: ['taken'] }] }] }, ['rules.0.criteria.0.selector']],
-        [{ key: 'ok', name: 'x', rules: [{ criteria: [{ selector: 'context', comparer: 'gt', values: ['1'] }] }] }, ['rules.0.criteria.0.comparer']],
-        [{ key: 'ok', name: 'x', rules: [{ criteria: [{ selector: 'attribute', comparer: 'equal', values: ['1'] }] }] }, ['rules.0.criteria.0.sub_selector']],
+        [
+          { key: 'ok', name: 'x', rules: [{ criteria: [{ selector: 'segment', comparer: 'in', values: ['taken'] }] }] },
+          ['rules.0.criteria.0.selector'],
+        ],
+        [
+          { key: 'ok', name: 'x', rules: [{ criteria: [{ selector: 'context', comparer: 'gt', values: ['1'] }] }] },
+          ['rules.0.criteria.0.comparer'],
+        ],
+        [
+          { key: 'ok', name: 'x', rules: [{ criteria: [{ selector: 'attribute', comparer: 'equal', values: ['1'] }] }] },
+          ['rules.0.criteria.0.sub_selector'],
+        ],
         [
           { key: 'ok', name: 'x', rules: [{ criteria: [{ selector: 'attribute', sub_selector: 'a', comparer: 'isnull', values: [] }] }] },
           ['rules.0.criteria.0.values'],
@@ -208,9 +224,12 @@ describeEachDatabase('segments', (db) => {
       expect(after['shop/production']).toBe(before['shop/production']! + 1);
       expect(after['shop/development']).toBe(before['shop/development']! + 1);
       expect(after['other/development']).toBe(before['other/development']);
-      expect(await app.knex('audit_entries').where({ action: 'segment.updated', subject_ulid: created.ulid, result: 'success' }).count({ n: '*' })).toEqual([
-        { n: 1 },
-      ]);
+      expect(
+        await app
+          .knex('audit_entries')
+          .where({ action: 'segment.updated', subject_ulid: created.ulid, result: 'success' })
+          .count({ n: '*' }),
+      ).toEqual([{ n: 1 }]);
     });
 
     it('refuses a key change, invalid bodies and unknown segments without changing anything', async () => {
@@ -219,7 +238,10 @@ describeEachDatabase('segments', (db) => {
       expectFieldErrors(await app.mgmt('PUT', `${SEGMENTS}/stable`, { key: 'renamed', name: 'Stable' }), ['key']);
       expectFieldErrors(await app.mgmt('PUT', `${SEGMENTS}/stable`, { description: 'no name' }), ['name']);
       expectFieldErrors(
-        await app.mgmt('PUT', `${SEGMENTS}/stable`, { name: 'x', rules: [{ criteria: [{ selector: 'attribute', sub_selector: 'a', comparer: 'startswith' }] }] }),
+        await app.mgmt('PUT', `${SEGMENTS}/stable`, {
+          name: 'x',
+          rules: [{ criteria: [{ selector: 'attribute', sub_selector: 'a', comparer: 'startswith' }] }],
+        }),
         ['rules.0.criteria.0.values'],
       );
       expectEnvelope(await app.mgmt('PUT', `${SEGMENTS}/missing`, { name: 'x' }), 404);
@@ -266,9 +288,12 @@ describeEachDatabase('segments', (db) => {
       expect(res.body).toEqual({ status: 'success' });
       expectEnvelope(await app.mgmt('GET', `${SEGMENTS}/unused`), 404);
       expect((await revisions())['shop/production']).toBe(before['shop/production']! + 1);
-      expect(await app.knex('audit_entries').where({ action: 'segment.deleted', subject_ulid: created.ulid, result: 'success' }).count({ n: '*' })).toEqual([
-        { n: 1 },
-      ]);
+      expect(
+        await app
+          .knex('audit_entries')
+          .where({ action: 'segment.deleted', subject_ulid: created.ulid, result: 'success' })
+          .count({ n: '*' }),
+      ).toEqual([{ n: 1 }]);
       expectEnvelope(await app.mgmt('DELETE', `${SEGMENTS}/unused`), 404);
     });
 
@@ -291,7 +316,11 @@ describeEachDatabase('segments', (db) => {
       expectEnvelope(refused, 422);
       expect(refused.body.message).toContain('checkout');
       expect(await snapshot()).toEqual(before);
-      const refusal = await app.knex('audit_entries').where({ action: 'segment.deleted', result: 'invalid' }).orderBy('ulid', 'desc').first();
+      const refusal = await app
+        .knex('audit_entries')
+        .where({ action: 'segment.deleted', result: 'invalid' })
+        .orderBy('ulid', 'desc')
+        .first();
       expect(refusal).toMatchObject({ subject_type: 'segment', subject_label: 'held', status_code: 422, project_ulid: shopUlid });
 
       // Published: still held.

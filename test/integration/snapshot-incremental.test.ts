@@ -30,7 +30,11 @@ describeEachDatabase('incremental snapshot rebuilds', (db) => {
     const key = await app.mgmt('POST', `/projects/${project}/environments/production/keys`, { kind: 'server' });
     expect(key.status).toBe(200);
     serverKey = key.body.data.key;
-    const env = await app.knex('environments').where('key', 'production').whereIn('project_ulid', app.knex('projects').where('key', project).select('ulid')).first('ulid');
+    const env = await app
+      .knex('environments')
+      .where('key', 'production')
+      .whereIn('project_ulid', app.knex('projects').where('key', project).select('ulid'))
+      .first('ulid');
     environmentUlid = env.ulid;
   });
   afterAll(async () => {
@@ -44,10 +48,14 @@ describeEachDatabase('incremental snapshot rebuilds', (db) => {
   /** Waits until the app serves the current revision, then compares it with a full reload. */
   async function expectServedEqualsFullReload(): Promise<void> {
     const current = await revision();
-    const served = await waitFor(async () => {
-      const res = await app.request('GET', '/v1/payload', { apiKey: serverKey });
-      return res.status === 200 && res.body.data.revision >= current ? res : undefined;
-    }, 3000, `revision ${current}`);
+    const served = await waitFor(
+      async () => {
+        const res = await app.request('GET', '/v1/payload', { apiKey: serverKey });
+        return res.status === 200 && res.body.data.revision >= current ? res : undefined;
+      },
+      3000,
+      `revision ${current}`,
+    );
     const full = buildEnvironmentSnapshot((await loadEnvironmentConfig(app.knex, environmentUlid))!);
     expect(served.body.data.revision).toBe(full.revision);
     expect(served.headers.get('etag')).toBe(full.serverEtag);
@@ -77,7 +85,11 @@ describeEachDatabase('incremental snapshot rebuilds', (db) => {
     }
     const before = await revision();
     await publish('a-flag', 'true', {}, [
-      { value_ulid: await valueUlid('a-flag', 'false'), description: 'free', criteria: [{ selector: 'attribute', sub_selector: 'plan', comparer: 'equal', values: ['free'] }] },
+      {
+        value_ulid: await valueUlid('a-flag', 'false'),
+        description: 'free',
+        criteria: [{ selector: 'attribute', sub_selector: 'plan', comparer: 'equal', values: ['free'] }],
+      },
     ]);
     await expectServedEqualsFullReload();
     const changes = await loadChangesSince(app.knex, environmentUlid, before);
@@ -87,7 +99,9 @@ describeEachDatabase('incremental snapshot rebuilds', (db) => {
     // A rollout keeps the previous target serving outside it.
     await publish('a-flag', 'false', { rollout_enabled: true, rollout_mode: 'manual', rollout_percentage: 30 });
     await expectServedEqualsFullReload();
-    expect((await app.mgmt('PUT', `${flagsPath}/m-flag`, { name: 'Renamed', permanent: false, include_in_client: false })).status).toBe(200);
+    expect((await app.mgmt('PUT', `${flagsPath}/m-flag`, { name: 'Renamed', permanent: false, include_in_client: false })).status).toBe(
+      200,
+    );
     await expectServedEqualsFullReload();
     expect((await app.mgmt('PATCH', `${flagsPath}/m-flag/values/${await valueUlid('m-flag', 'true')}/default`)).status).toBe(200);
     await expectServedEqualsFullReload();
@@ -113,7 +127,13 @@ describeEachDatabase('incremental snapshot rebuilds', (db) => {
 
   it('keeps each flag’s newest change through pruning, so its own revision (OFREP metadata) survives', async () => {
     const flagUlid = async (key: string) =>
-      (await app.knex('flags').whereIn('project_ulid', app.knex('projects').where('key', project).select('ulid')).where('key', key).first('ulid')).ulid as string;
+      (
+        await app
+          .knex('flags')
+          .whereIn('project_ulid', app.knex('projects').where('key', project).select('ulid'))
+          .where('key', key)
+          .first('ulid')
+      ).ulid as string;
     const [quiet, busy] = [await flagUlid('a-flag'), await flagUlid('m-flag')];
     await app.knex.transaction((trx) => bumpEnvironmentRevision(trx, environmentUlid, [quiet]));
     const quietAt = await revision();
@@ -125,7 +145,8 @@ describeEachDatabase('incremental snapshot rebuilds', (db) => {
     // Pruning runs at every 50th revision: the last one removed what was older than this.
     const prunedUpTo = Math.floor(current / 50) * 50 - REVISION_CHANGES_KEPT;
     expect(prunedUpTo).toBeGreaterThan(quietAt);
-    const old: Array<{ flag_ulid: string | null }> = await app.knex('revision_changes')
+    const old: Array<{ flag_ulid: string | null }> = await app
+      .knex('revision_changes')
       .where('environment_ulid', environmentUlid)
       .where('revision', '<=', prunedUpTo)
       .select('flag_ulid');
@@ -138,7 +159,9 @@ describeEachDatabase('incremental snapshot rebuilds', (db) => {
     expect(full.flagRevision('m-flag')).toBe(current);
     await expectServedEqualsFullReload();
     const res = await app.request('POST', '/ofrep/v1/evaluate/flags', { apiKey: serverKey, body: {} });
-    const served = Object.fromEntries(res.body.flags.map((f: { key: string; metadata: { revision: number } }) => [f.key, f.metadata.revision]));
+    const served = Object.fromEntries(
+      res.body.flags.map((f: { key: string; metadata: { revision: number } }) => [f.key, f.metadata.revision]),
+    );
     expect(served).toEqual(Object.fromEntries(Object.keys(served).map((key) => [key, full.flagRevision(key)])));
   });
 });

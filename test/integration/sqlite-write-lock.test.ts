@@ -40,7 +40,10 @@ describe('a SQLite write lock held by another connection', () => {
 
   beforeAll(async () => {
     app = await startTestApp(sqlite, { config: { sqliteLockWaitMs: lockWaitMs } });
-    expect((await app.mgmt('POST', '/projects', { key: projectKey, name: 'Locked', environments: [{ key: 'production', name: 'Production' }] })).status).toBe(200);
+    expect(
+      (await app.mgmt('POST', '/projects', { key: projectKey, name: 'Locked', environments: [{ key: 'production', name: 'Production' }] }))
+        .status,
+    ).toBe(200);
     expect((await app.mgmt('POST', `/projects/${projectKey}/flags`, { key: 'banner', name: 'Banner', type: 'boolean' })).status).toBe(200);
     apiKey = (await createEnvironmentKey(app, projectKey, 'production')).key;
     other = new Database(app.composition.core.config.databaseUrl.slice('sqlite:'.length));
@@ -59,71 +62,87 @@ describe('a SQLite write lock held by another connection', () => {
   };
   const evaluate = () => app.request('GET', '/v1/flags/banner', { apiKey });
   // The 503 is documented for every management operation at once (the document's error table), not per operation.
-  const createFlag = (key: string) => app.mgmt('POST', `/projects/${projectKey}/flags`, { key, name: key, type: 'boolean' }, { skipContract: true });
+  const createFlag = (key: string) =>
+    app.mgmt('POST', `/projects/${projectKey}/flags`, { key, name: key, type: 'boolean' }, { skipContract: true });
   const publicAuditRows = async () => Number((await app.knex('public_audit_entries').count({ n: '*' }))[0]!.n);
 
   const readAuditRows = async () =>
-    Number((await app.knex('audit_entries').where({ http_method: 'GET', http_path: `/management/v1/projects/${projectKey}/flags` }).count({ n: '*' }))[0]!.n);
+    Number(
+      (
+        await app
+          .knex('audit_entries')
+          .where({ http_method: 'GET', http_path: `/management/v1/projects/${projectKey}/flags` })
+          .count({ n: '*' })
+      )[0]!.n,
+    );
 
-  it('keeps evaluations, /health and management reads answering; a write gets 503 database_unavailable after the wait', async () => {
-    const auditedBefore = await readAuditRows();
-    let reads = 0;
-    other.exec('BEGIN IMMEDIATE');
-    const lockedAt = Date.now();
-    const slow: string[] = [];
-    const evaluationTimes: number[] = [];
-    try {
-      // Writes keep trying (and failing after the wait) all along; the serving path must not notice.
-      let writing = true;
-      const refusals: Array<{ status: number; ms: number; code?: string }> = [];
-      const writer = (async () => {
-        for (let n = 0; writing; n++) {
-          const res = await timed(() => createFlag(`locked-${n}`));
-          const body = res.body as { status?: string; message?: string; code?: string };
-          refusals.push({ status: res.status, ms: res.ms, code: body.code });
-          if (res.status === 503) {
-            expect(body).toEqual({ status: 'error', message: expect.stringMatching(/database is unavailable/), code: 'database_unavailable' });
-            expect(res.headers.get('retry-after')).toMatch(/^[1-9][0-9]*$/);
+  it(
+    'keeps evaluations, /health and management reads answering; a write gets 503 database_unavailable after the wait',
+    async () => {
+      const auditedBefore = await readAuditRows();
+      let reads = 0;
+      other.exec('BEGIN IMMEDIATE');
+      const lockedAt = Date.now();
+      const slow: string[] = [];
+      const evaluationTimes: number[] = [];
+      try {
+        // Writes keep trying (and failing after the wait) all along; the serving path must not notice.
+        let writing = true;
+        const refusals: Array<{ status: number; ms: number; code?: string }> = [];
+        const writer = (async () => {
+          for (let n = 0; writing; n++) {
+            const res = await timed(() => createFlag(`locked-${n}`));
+            const body = res.body as { status?: string; message?: string; code?: string };
+            refusals.push({ status: res.status, ms: res.ms, code: body.code });
+            if (res.status === 503) {
+              expect(body).toEqual({
+                status: 'error',
+                message: expect.stringMatching(/database is unavailable/),
+                code: 'database_unavailable',
+              });
+              expect(res.headers.get('retry-after')).toMatch(/^[1-9][0-9]*$/);
+            }
           }
+        })();
+        while (Date.now() - lockedAt < holdMs) {
+          const evaluation = await timed(evaluate);
+          expect(evaluation.status).toBe(200);
+          evaluationTimes.push(evaluation.ms);
+          if (evaluation.ms > slowestAllowedMs) slow.push(`evaluation ${evaluation.ms} ms`);
+          const health = await timed(() => app.request('GET', '/health'));
+          expect(health.status).toBe(200);
+          if (health.ms > slowestAllowedMs) slow.push(`/health ${health.ms} ms`);
+          const read = await timed(() => app.mgmt('GET', `/projects/${projectKey}/flags`));
+          expect(read.status).toBe(200);
+          reads += 1;
+          if (read.ms > slowestAllowedMs) slow.push(`management read ${read.ms} ms`);
+          await sleep(20);
         }
-      })();
-      while (Date.now() - lockedAt < holdMs) {
-        const evaluation = await timed(evaluate);
-        expect(evaluation.status).toBe(200);
-        evaluationTimes.push(evaluation.ms);
-        if (evaluation.ms > slowestAllowedMs) slow.push(`evaluation ${evaluation.ms} ms`);
-        const health = await timed(() => app.request('GET', '/health'));
-        expect(health.status).toBe(200);
-        if (health.ms > slowestAllowedMs) slow.push(`/health ${health.ms} ms`);
-        const read = await timed(() => app.mgmt('GET', `/projects/${projectKey}/flags`));
-        expect(read.status).toBe(200);
-        reads += 1;
-        if (read.ms > slowestAllowedMs) slow.push(`management read ${read.ms} ms`);
-        await sleep(20);
+        writing = false;
+        await writer;
+        expect(refusals.length).toBeGreaterThan(0);
+        for (const refusal of refusals) {
+          expect(refusal).toMatchObject({ status: 503, code: 'database_unavailable' });
+          expect(refusal.ms).toBeGreaterThanOrEqual(lockWaitMs - 50);
+          expect(refusal.ms).toBeLessThan(lockWaitMs + 1500);
+        }
+        expect((await app.request('GET', '/ready')).status).toBe(200);
+      } finally {
+        if (other.inTransaction) other.exec('ROLLBACK');
       }
-      writing = false;
-      await writer;
-      expect(refusals.length).toBeGreaterThan(0);
-      for (const refusal of refusals) {
-        expect(refusal).toMatchObject({ status: 503, code: 'database_unavailable' });
-        expect(refusal.ms).toBeGreaterThanOrEqual(lockWaitMs - 50);
-        expect(refusal.ms).toBeLessThan(lockWaitMs + 1500);
-      }
-      expect((await app.request('GET', '/ready')).status).toBe(200);
-    } finally {
-      if (other.inTransaction) other.exec('ROLLBACK');
-    }
-    expect(slow).toEqual([]);
-    expect(evaluationTimes.length).toBeGreaterThan(5);
-    const median = [...evaluationTimes].sort((a, b) => a - b)[Math.floor(evaluationTimes.length / 2)]!;
-    expect(median).toBeLessThan(typicalMs);
-    // Nothing was half-written: the refused flags do not exist.
-    expect(await app.knex('flags').where('key', 'like', 'locked-%').count({ n: '*' })).toEqual([{ n: 0 }]);
-    // The reads' audit entries, kept while the lock was held, are written once it is released.
-    const deadline = Date.now() + 5000;
-    while ((await readAuditRows()) < auditedBefore + reads && Date.now() < deadline) await sleep(100);
-    expect(await readAuditRows()).toBe(auditedBefore + reads);
-  }, 60_000 + holdMs);
+      expect(slow).toEqual([]);
+      expect(evaluationTimes.length).toBeGreaterThan(5);
+      const median = [...evaluationTimes].sort((a, b) => a - b)[Math.floor(evaluationTimes.length / 2)]!;
+      expect(median).toBeLessThan(typicalMs);
+      // Nothing was half-written: the refused flags do not exist.
+      expect(await app.knex('flags').where('key', 'like', 'locked-%').count({ n: '*' })).toEqual([{ n: 0 }]);
+      // The reads' audit entries, kept while the lock was held, are written once it is released.
+      const deadline = Date.now() + 5000;
+      while ((await readAuditRows()) < auditedBefore + reads && Date.now() < deadline) await sleep(100);
+      expect(await readAuditRows()).toBe(auditedBefore + reads);
+    },
+    60_000 + holdMs,
+  );
 
   it('lets a write that started during the lock succeed when the lock is released within the wait', async () => {
     other.exec('BEGIN IMMEDIATE');

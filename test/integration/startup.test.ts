@@ -61,16 +61,20 @@ describe('a start refused for a reason the operator can fix', () => {
     expect(fs.existsSync(`${dir}/settings`)).toBe(false);
   }, 40_000);
 
-  it.runIf(redisAvailable)('logs whether Redis is connected', async () => {
-    const port = String(30000 + Math.floor(Math.random() * 20000));
-    const base = { DATABASE_URL: `sqlite:${dir}/redis/vexil.db`, PORT: port };
-    const connected = await runVexil({ ...base, REDIS_URL: testRedisUrl }, 30_000, /Redis connected/);
-    expect(connected.stdout).toContain('"channel":"vexil:environment-revisions","msg":"Redis connected');
-    const unreachable = await runVexil({ ...base, REDIS_URL: 'redis://127.0.0.1:1' }, 30_000, /Redis change notifications unavailable/);
-    expect(unreachable.stdout).toContain('Redis change notifications unavailable; polling continues');
-    const none = await runVexil(base, 30_000, /Vexil is listening/);
-    expect(none.stdout).toMatch(/"redis":"not configured".*"msg":"Vexil is listening"/);
-  }, 100_000);
+  it.runIf(redisAvailable)(
+    'logs whether Redis is connected',
+    async () => {
+      const port = String(30000 + Math.floor(Math.random() * 20000));
+      const base = { DATABASE_URL: `sqlite:${dir}/redis/vexil.db`, PORT: port };
+      const connected = await runVexil({ ...base, REDIS_URL: testRedisUrl }, 30_000, /Redis connected/);
+      expect(connected.stdout).toContain('"channel":"vexil:environment-revisions","msg":"Redis connected');
+      const unreachable = await runVexil({ ...base, REDIS_URL: 'redis://127.0.0.1:1' }, 30_000, /Redis change notifications unavailable/);
+      expect(unreachable.stdout).toContain('Redis change notifications unavailable; polling continues');
+      const none = await runVexil(base, 30_000, /Vexil is listening/);
+      expect(none.stdout).toMatch(/"redis":"not configured".*"msg":"Vexil is listening"/);
+    },
+    100_000,
+  );
 
   it('stops at a port in use on first start with one line, and keeps the first start for the next one', async () => {
     const blocker = net.createServer();
@@ -136,7 +140,10 @@ describe.runIf(withMariadb)('a MySQL/MariaDB database that does not exist', () =
     await admin.raw(`CREATE USER '${user}'@'%' IDENTIFIED BY 'pw'`);
     const url = new URL(mysqlBase);
     const run = await runVexil({ DATABASE_URL: `mysql://${user}:pw@${url.host}/${name}`, PORT: '0' });
-    expectOneClearLine(run, new RegExp(`^Vexil cannot start: database "${name}" does not exist on .*user "${user}" may not .*the user may not create it`));
+    expectOneClearLine(
+      run,
+      new RegExp(`^Vexil cannot start: database "${name}" does not exist on .*user "${user}" may not .*the user may not create it`),
+    );
     expect(run.stderr).not.toContain('pw@');
   }, 40_000);
 

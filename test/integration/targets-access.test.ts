@@ -19,7 +19,13 @@ const ops: Op[] = [
   { operationId: 'updateTarget', method: 'PUT', suffix: '/targets/{t}', body: { comment: 'x' }, scope: 'targets:write' },
   { operationId: 'deleteTarget', method: 'DELETE', suffix: '/targets/{t}', scope: 'targets:write' },
   { operationId: 'publishTarget', method: 'PUT', suffix: '/targets/{t}/publish', body: {}, scope: 'targets:write' },
-  { operationId: 'createRollout', method: 'POST', suffix: '/targets/{t}/rollout', body: { rollout_mode: 'automatic' }, scope: 'targets:write' },
+  {
+    operationId: 'createRollout',
+    method: 'POST',
+    suffix: '/targets/{t}/rollout',
+    body: { rollout_mode: 'automatic' },
+    scope: 'targets:write',
+  },
   { operationId: 'updateRollout', method: 'PUT', suffix: '/targets/{t}/rollout', body: { action: 'pause' }, scope: 'targets:write' },
   { operationId: 'deleteRollout', method: 'DELETE', suffix: '/targets/{t}/rollout', scope: 'targets:write' },
   { operationId: 'completeRollout', method: 'POST', suffix: '/targets/{t}/rollout/complete', scope: 'targets:write' },
@@ -110,10 +116,7 @@ describeEachDatabase('targets: scopes and grants', (db) => {
   describe('grant matrix', () => {
     it('a token granted another environment or project gets 404 and changes nothing', async () => {
       const elsewhere = await createFixture(app);
-      const grantsList = [
-        { environments: [{ project: fx.project, environment: fx.otherEnv }] },
-        { projects: [elsewhere.project] },
-      ];
+      const grantsList = [{ environments: [{ project: fx.project, environment: fx.otherEnv }] }, { projects: [elsewhere.project] }];
       for (const grants of grantsList) {
         const secret = await token(['targets:write'], grants);
         const before = await snapshot(app, fx);

@@ -60,7 +60,12 @@ describeEachDatabase('targets under concurrent publishes', (db) => {
         .select('ulid', 'published_at', 'status');
       expect(new Set(rows.map((r: { published_at: string }) => r.published_at)).size).toBe(10);
       expect(rows[0].status).toBe('published');
-      const audits = await app.knex('audit_entries').whereIn('subject_ulid', ulids).where({ action: 'target.published', result: 'success' }).count({ n: '*' }).first();
+      const audits = await app
+        .knex('audit_entries')
+        .whereIn('subject_ulid', ulids)
+        .where({ action: 'target.published', result: 'success' })
+        .count({ n: '*' })
+        .first();
       expect(Number(audits?.n)).toBe(10);
     }
   });

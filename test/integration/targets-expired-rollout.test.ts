@@ -55,7 +55,13 @@ describeEachDatabase('the rollout of an expired target', (db) => {
     // What older versions left behind: expired, rollout still active.
     await app.knex('targets').where('ulid', target).update({ status: 'expired' });
     await expiredRolloutsMigration(app.knex);
-    expect(await app.knex('targets').where('ulid', target).first('status', 'rollout_status')).toEqual({ status: 'expired', rollout_status: 'completed' });
-    expect(await app.knex('targets').where('ulid', untouched).first('status', 'rollout_status')).toEqual({ status: 'published', rollout_status: 'active' });
+    expect(await app.knex('targets').where('ulid', target).first('status', 'rollout_status')).toEqual({
+      status: 'expired',
+      rollout_status: 'completed',
+    });
+    expect(await app.knex('targets').where('ulid', untouched).first('status', 'rollout_status')).toEqual({
+      status: 'published',
+      rollout_status: 'active',
+    });
   });
 });

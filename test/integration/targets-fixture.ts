@@ -79,7 +79,11 @@ export async function snapshot(app: TestApp, fx: Fixture) {
     )
     .orderBy('ulid')
     .select('*');
-  const revisions = await app.knex('environments').whereIn('ulid', [fx.envUlid, fx.otherEnvUlid]).orderBy('ulid').select('ulid', 'revision');
+  const revisions = await app
+    .knex('environments')
+    .whereIn('ulid', [fx.envUlid, fx.otherEnvUlid])
+    .orderBy('ulid')
+    .select('ulid', 'revision');
   return { targets, rules, revisions: revisions.map((r: { ulid: string; revision: unknown }) => [r.ulid, Number(r.revision)]) };
 }
 

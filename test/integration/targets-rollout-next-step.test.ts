@@ -76,7 +76,10 @@ describeEachDatabase('targets: the next automatic rollout step', (db) => {
       // Not yet due: the scheduler leaves it, and the answer stays.
       app.clock.advance(stepMs - 1000);
       await publisher.advanceRollouts();
-      expect(await target(fx, ulid)).toMatchObject({ rollout_percentage: before.rollout_percentage, rollout_next_step_at: before.rollout_next_step_at });
+      expect(await target(fx, ulid)).toMatchObject({
+        rollout_percentage: before.rollout_percentage,
+        rollout_next_step_at: before.rollout_next_step_at,
+      });
       app.clock.advance(1000);
       await publisher.advanceRollouts();
       const after = await target(fx, ulid);
@@ -111,7 +114,10 @@ describeEachDatabase('targets: the next automatic rollout step', (db) => {
   it('is null for manual rollouts, unpublished and scheduled automatic ones, and removed or expired ones', async () => {
     const fx = await createFixture(app);
     const manual = await draft(fx);
-    expect(await publish(fx, manual, { rollout_enabled: true, rollout_mode: 'manual', rollout_percentage: 20 })).toMatchObject({ rollout_status: 'active', ...none });
+    expect(await publish(fx, manual, { rollout_enabled: true, rollout_mode: 'manual', rollout_percentage: 20 })).toMatchObject({
+      rollout_status: 'active',
+      ...none,
+    });
     const removed = await app.mgmt('DELETE', `${fx.base}/targets/${manual}/rollout`);
     expect(removed.body.data).toMatchObject({ rollout_mode: null, ...none });
 

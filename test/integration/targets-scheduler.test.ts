@@ -54,11 +54,23 @@ describeEachDatabase('targets: scheduled publishes and automatic rollouts', (db)
     expect(await revision(app, fx.envUlid)).toBe(rev + 1);
     const entries = await app.knex('audit_entries').where({ subject_ulid: scheduled, action: 'target.published' }).select('*');
     expect(entries).toHaveLength(1);
-    expect(entries[0]).toMatchObject({ actor_type: 'system', actor_ulid: null, token_ulid: null, result: 'success', subject_type: 'target' });
+    expect(entries[0]).toMatchObject({
+      actor_type: 'system',
+      actor_ulid: null,
+      token_ulid: null,
+      result: 'success',
+      subject_type: 'target',
+    });
     const listed = await app.mgmt('GET', `/audit-logs?subject_ulid=${scheduled}&action=target.published`);
     expect(listed.status, JSON.stringify(listed.body)).toBe(200);
     expect(listed.body.data).toHaveLength(1);
-    expect(listed.body.data[0]).toMatchObject({ actor: { type: 'system', ulid: null }, token: null, http_method: null, http_path: null, status_code: null });
+    expect(listed.body.data[0]).toMatchObject({
+      actor: { type: 'system', ulid: null },
+      token: null,
+      http_method: null,
+      http_path: null,
+      status_code: null,
+    });
   });
 
   it('a scheduled publish refused by a rollout in progress stays scheduled and is audited once', async () => {
@@ -118,7 +130,9 @@ describeEachDatabase('targets: scheduled publishes and automatic rollouts', (db)
     expect((await app.mgmt('PUT', `${fx.base}/targets/${t}/rollout`, { action: 'pause' })).status).toBe(200);
     app.clock.advance(3 * hour);
     await publisher.advanceRollouts();
-    expect(await app.knex('targets').where('ulid', t).first('rollout_percentage', 'rollout_status')).toMatchObject({ rollout_status: 'paused' });
+    expect(await app.knex('targets').where('ulid', t).first('rollout_percentage', 'rollout_status')).toMatchObject({
+      rollout_status: 'paused',
+    });
     expect(Number((await app.knex('targets').where('ulid', t).first('rollout_percentage')).rollout_percentage)).toBe(1);
     expect((await app.mgmt('PUT', `${fx.base}/targets/${t}/rollout`, { action: 'resume' })).status).toBe(200);
     app.clock.advance(hour);

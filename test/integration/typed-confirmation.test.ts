@@ -23,7 +23,10 @@ describeEachDatabase('typed confirmation of rollouts and flags-as-code publishes
 
   const ok = (method: string, path: string, body?: unknown) => expectOk(app, method, path, body);
   const bySession = (method: string, path: string, body?: unknown) =>
-    app.request(method, `/management/v1${path}`, { headers: { cookie: session.cookie, 'x-csrf-token': session.csrf }, ...(body === undefined ? {} : { body }) });
+    app.request(method, `/management/v1${path}`, {
+      headers: { cookie: session.cookie, 'x-csrf-token': session.csrf },
+      ...(body === undefined ? {} : { body }),
+    });
   const target = async (ulid: string) => ok('GET', `${locked}/targets/${ulid}`);
 
   function expectRefusedForTokens(res: ApiResponse): void {
@@ -43,7 +46,14 @@ describeEachDatabase('typed confirmation of rollouts and flags-as-code publishes
     await ok('PUT', `/accounts/${app.ownerUlid}/password`, { password });
     const signIn = await app.request('POST', '/management/v1/session', { body: { email: owner.email, password } });
     session = { cookie: (signIn.headers.get('set-cookie') ?? '').split(';')[0] as string, csrf: signIn.body.data.csrf_token };
-    await ok('POST', '/projects', { key: projectKey, name: 'Confirm', environments: [{ key: 'staging', name: 'Staging' }, { key: 'locked', name: 'Locked' }] });
+    await ok('POST', '/projects', {
+      key: projectKey,
+      name: 'Confirm',
+      environments: [
+        { key: 'staging', name: 'Staging' },
+        { key: 'locked', name: 'Locked' },
+      ],
+    });
     await ok('POST', `${p}/flags`, { key: 'checkout', name: 'Checkout', type: 'boolean' });
     // Set up while the environment does not require confirmation yet.
     const first = await ok('POST', `${locked}/targets`);
@@ -51,7 +61,9 @@ describeEachDatabase('typed confirmation of rollouts and flags-as-code publishes
     const values: Array<{ ulid: string; display: string }> = await ok('GET', `${p}/flags/checkout/values`);
     const second = await ok('POST', `${locked}/targets`);
     await ok('PUT', `${locked}/targets/${second.ulid}`, { value_ulid: values.find((v) => v.display === 'true')!.ulid });
-    rolling = (await ok('PUT', `${locked}/targets/${second.ulid}/publish`, { rollout_enabled: true, rollout_mode: 'manual', rollout_percentage: 10 })).ulid;
+    rolling = (
+      await ok('PUT', `${locked}/targets/${second.ulid}/publish`, { rollout_enabled: true, rollout_mode: 'manual', rollout_percentage: 10 })
+    ).ulid;
     draft = (await ok('POST', `${locked}/targets`)).ulid;
     await ok('PUT', `${p}/environments/locked`, { name: 'Locked', confirmation_required: true });
   });
@@ -74,19 +86,33 @@ describeEachDatabase('typed confirmation of rollouts and flags-as-code publishes
     expect(await target(rolling)).toMatchObject({ rollout_status: 'active', rollout_percentage: 10 });
     expect(await target(draft)).toMatchObject({ rollout_mode: null });
     // The refusal is audited with its rule.
-    const entry = await app.knex('audit_entries').where('action', 'target.rollout_deleted').orderBy('ulid', 'desc').first('result', 'status_code');
+    const entry = await app
+      .knex('audit_entries')
+      .where('action', 'target.rollout_deleted')
+      .orderBy('ulid', 'desc')
+      .first('result', 'status_code');
     expect(entry).toMatchObject({ result: 'invalid', status_code: 422 });
   });
 
   it('lets a console session change rollouts there only with the environment key typed', async () => {
     // Without and with a wrong confirmation: a field-keyed 422, nothing written.
     expectConfirmationField(await expectNoWrites(app, () => bySession('PUT', `${locked}/targets/${rolling}/rollout`, { action: 'pause' })));
-    expectConfirmationField(await expectNoWrites(app, () => bySession('PUT', `${locked}/targets/${rolling}/rollout`, { action: 'pause', confirmation: 'staging' })));
+    expectConfirmationField(
+      await expectNoWrites(app, () =>
+        bySession('PUT', `${locked}/targets/${rolling}/rollout`, { action: 'pause', confirmation: 'staging' }),
+      ),
+    );
     expectConfirmationField(await expectNoWrites(app, () => bySession('POST', `${locked}/targets/${rolling}/rollout/complete`)));
     expectConfirmationField(await expectNoWrites(app, () => bySession('DELETE', `${locked}/targets/${draft}/rollout`)));
-    expectConfirmationField(await expectNoWrites(app, () => bySession('POST', `${locked}/targets/${draft}/rollout`, { rollout_mode: 'automatic' })));
+    expectConfirmationField(
+      await expectNoWrites(app, () => bySession('POST', `${locked}/targets/${draft}/rollout`, { rollout_mode: 'automatic' })),
+    );
 
-    const created = await bySession('POST', `${locked}/targets/${draft}/rollout`, { rollout_mode: 'manual', rollout_percentage: 5, confirmation: 'locked' });
+    const created = await bySession('POST', `${locked}/targets/${draft}/rollout`, {
+      rollout_mode: 'manual',
+      rollout_percentage: 5,
+      confirmation: 'locked',
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     expect(created.body.data).toEqual({ ulid: draft, rollout_mode: 'manual', rollout_percentage: 5, rollout_status: 'active' });
 
@@ -99,7 +125,11 @@ describeEachDatabase('typed confirmation of rollouts and flags-as-code publishes
     const widened = await bySession('PUT', `${locked}/targets/${rolling}/rollout`, { rollout_percentage: 60, confirmation: 'locked' });
     expect(widened.body.data).toMatchObject({ rollout_status: 'active', rollout_percentage: 60 });
     // Both an action and a percentage (with a confirmation): one message for the body.
-    const both = await bySession('PUT', `${locked}/targets/${rolling}/rollout`, { action: 'pause', rollout_percentage: 5, confirmation: 'locked' });
+    const both = await bySession('PUT', `${locked}/targets/${rolling}/rollout`, {
+      action: 'pause',
+      rollout_percentage: 5,
+      confirmation: 'locked',
+    });
     expect(both.status).toBe(422);
     expect(Object.keys(both.body.errors)).toEqual(['body']);
     const completed = await bySession('POST', `${locked}/targets/${rolling}/rollout/complete`, { confirmation: 'locked' });
@@ -121,7 +151,9 @@ describeEachDatabase('typed confirmation of rollouts and flags-as-code publishes
   it('applies the same rule to promoting with publish', async () => {
     await ok('POST', `${p}/flags/checkout/environments/staging/serve`, { value: 'true' });
     const body = { from: 'staging', to: 'locked', publish: true };
-    expectRefusedForTokens(await expectNoWrites(app, () => app.mgmt('POST', `${p}/configuration/promote`, { ...body, confirmation: 'locked' })));
+    expectRefusedForTokens(
+      await expectNoWrites(app, () => app.mgmt('POST', `${p}/configuration/promote`, { ...body, confirmation: 'locked' })),
+    );
     expectConfirmationField(await expectNoWrites(app, () => bySession('POST', `${p}/configuration/promote`, body)));
     const promoted = await bySession('POST', `${p}/configuration/promote`, { ...body, confirmation: 'locked' });
     expect(promoted.status, JSON.stringify(promoted.body)).toBe(200);
@@ -134,7 +166,12 @@ describeEachDatabase('typed confirmation of rollouts and flags-as-code publishes
 
   it('applies the same rule to applying a configuration file, confirmed per environment', async () => {
     const file = (await app.mgmt('GET', `${p}/configuration`)).body;
-    file.flags.find((f: { key: string }) => f.key === 'checkout').environments.locked = { value: 'false', comment: null, rules: [], rollout: null };
+    file.flags.find((f: { key: string }) => f.key === 'checkout').environments.locked = {
+      value: 'false',
+      comment: null,
+      rules: [],
+      rollout: null,
+    };
     const apply = `${p}/configuration/apply`;
     expectRefusedForTokens(await expectNoWrites(app, () => app.mgmt('POST', `${apply}?confirmation=locked`, file)));
     expectConfirmationField(await expectNoWrites(app, () => bySession('POST', apply, file)));

@@ -60,7 +60,8 @@ export class WebhookReceiver {
   async waitFor(check: () => boolean, withinMs = 10_000): Promise<void> {
     const started = Date.now();
     while (!check()) {
-      if (Date.now() - started > withinMs) throw new Error(`receiver: condition not met within ${withinMs} ms (got ${this.received.length})`);
+      if (Date.now() - started > withinMs)
+        throw new Error(`receiver: condition not met within ${withinMs} ms (got ${this.received.length})`);
       await new Promise((r) => setTimeout(r, 20));
     }
   }

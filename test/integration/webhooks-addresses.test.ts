@@ -28,7 +28,11 @@ describeEachDatabase('webhook receiver addresses', (db) => {
     dropDatabase = database.drop;
     // Two instances of one database: one refuses private hosts, one allows them (to save
     // subscriptions the other must refuse at delivery). Neither delivers unless a test says so.
-    strict = await startTestApp(db, { config: { webhooks: { ...noDelivery, allowPrivate: false } }, databaseUrl: database.url, keepDatabase: true });
+    strict = await startTestApp(db, {
+      config: { webhooks: { ...noDelivery, allowPrivate: false } },
+      databaseUrl: database.url,
+      keepDatabase: true,
+    });
     lenient = await startTestApp(db, { config: { webhooks: noDelivery }, databaseUrl: database.url, keepDatabase: true });
     await expectOk(lenient, 'POST', '/projects', { key: projectKey, name: 'Addresses' });
   });
@@ -64,7 +68,9 @@ describeEachDatabase('webhook receiver addresses', (db) => {
     }
     expect(await strict.knex('webhooks').whereIn('url', refused)).toEqual([]);
     const hook = await expectOk(strict, 'POST', `${p}/webhooks`, { url: 'https://203.0.113.10/hook', events: ['*'] });
-    const moved = await expectNoWrites(strict, () => strict.mgmt('PUT', `${p}/webhooks/${hook.ulid}`, { url: `http://localhost:${port}/hook`, events: ['*'] }));
+    const moved = await expectNoWrites(strict, () =>
+      strict.mgmt('PUT', `${p}/webhooks/${hook.ulid}`, { url: `http://localhost:${port}/hook`, events: ['*'] }),
+    );
     expect(moved.status).toBe(422);
     expect(moved.body.errors.url).toEqual([expect.stringMatching(/"localhost" is a loopback, link-local or private address\.$/)]);
     await expectOk(strict, 'DELETE', `${p}/webhooks/${hook.ulid}`);
@@ -85,7 +91,11 @@ describeEachDatabase('webhook receiver addresses', (db) => {
       await delivering.close();
     }
     const event = await eventOf(hook);
-    expect(event).toMatchObject({ status: 'pending', last_status_code: null, last_error: expect.stringMatching(/"127\.0\.0\.1" is a loopback, link-local or private address/) });
+    expect(event).toMatchObject({
+      status: 'pending',
+      last_status_code: null,
+      last_error: expect.stringMatching(/"127\.0\.0\.1" is a loopback, link-local or private address/),
+    });
     expect(event.attempts).toBeGreaterThanOrEqual(1);
     expect(deliveries.receiver.received).toEqual([]);
     await expectOk(lenient, 'DELETE', `${p}/webhooks/${hook}`);
@@ -96,7 +106,10 @@ describeEachDatabase('webhook receiver addresses', (db) => {
     const hook = await savedLeniently(`http://internal.example.test:${port}/hook`);
     await change('private-name');
     await deliverAll(dispatcher({ settings: { allowPrivate: false }, resolve: async () => [{ address: '127.0.0.1', family: 4 }] }));
-    expect(await eventOf(hook)).toMatchObject({ attempts: 1, last_error: 'The url field\'s host "internal.example.test" is a loopback, link-local or private address.' });
+    expect(await eventOf(hook)).toMatchObject({
+      attempts: 1,
+      last_error: 'The url field\'s host "internal.example.test" is a loopback, link-local or private address.',
+    });
     expect(deliveries.receiver.received).toEqual([]);
     await expectOk(lenient, 'DELETE', `${p}/webhooks/${hook}`);
   });
@@ -129,7 +142,25 @@ describeEachDatabase('webhook receiver addresses', (db) => {
 
   it('keeps the URL host as the TLS server name (SNI) and checks the certificate against it', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vexil-tls-'));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${dir}/key.pem`, '-out', `${dir}/cert.pem`, '-days', '1', '-subj', '/CN=other.example.test'], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        `${dir}/key.pem`,
+        '-out',
+        `${dir}/cert.pem`,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=other.example.test',
+      ],
+      { stdio: 'ignore' },
+    );
     const names: string[] = [];
     const server = https.createServer(
       {

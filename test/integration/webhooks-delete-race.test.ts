@@ -37,7 +37,12 @@ describeEachDatabase('deleting a webhook subscription while an attempt is record
     try {
       expect(await store.find(deletion, project.ulid, hook.ulid, { lock: true })).toBeDefined();
       const nowIso = new Date().toISOString();
-      const recording = store.recordAttempt(event, 'claim-1', { status: 'failed', code: 500, error: 'HTTP 500', durationMs: 3, nextAttemptAt: null, nowIso }, 1000);
+      const recording = store.recordAttempt(
+        event,
+        'claim-1',
+        { status: 'failed', code: 500, error: 'HTTP 500', durationMs: 3, nextAttemptAt: null, nowIso },
+        1000,
+      );
       await sleep(300);
       await store.remove(deletion, hook.ulid);
       await deletion.commit();

@@ -46,7 +46,11 @@ describeEachDatabase('webhook delivery log', (db) => {
     ]);
 
     // When the head's retry comes, the backlog follows it, in order.
-    await app.knex('webhook_events').where('webhook_ulid', hook).where('status', 'pending').update({ next_attempt_at: '2000-01-01T00:00:00.000Z' });
+    await app
+      .knex('webhook_events')
+      .where('webhook_ulid', hook)
+      .where('status', 'pending')
+      .update({ next_attempt_at: '2000-01-01T00:00:00.000Z' });
     await deliverAll(slowRetries);
     expect(labels(deliveries.receiver.received)).toEqual(['backlog-1', deliveries.receiver.url, 'backlog-1', 'backlog-2']);
     expect((await log(hook)).map((d) => [d.sequence, d.status, d.attempts])).toEqual([
@@ -59,7 +63,10 @@ describeEachDatabase('webhook delivery log', (db) => {
   it('records how long each attempt took, failed ones included', async () => {
     const hook = (await ok('POST', `${p}/webhooks`, { url: deliveries.receiver.url, events: ['flag.created'] })).ulid;
     await ok('POST', `${p}/flags`, { key: 'timed', name: 'Timed', type: 'boolean' });
-    deliveries.receiver.answers = [{ status: 500, delayMs: 300 }, { status: 204, delayMs: 150 }];
+    deliveries.receiver.answers = [
+      { status: 500, delayMs: 300 },
+      { status: 204, delayMs: 150 },
+    ];
     const d = dispatcher({ settings: { retryBaseMs: 1 } });
     await deliverAll(d);
     const [failed] = await log(hook);

@@ -86,7 +86,10 @@ describeEachDatabase('webhook events', (db) => {
     expect(ofType('flag_value.updated')[0]!.data.changes).toMatchObject({ before: { display: 'Sale' }, after: { display: 'Big sale' } });
     expect(ofType('flag_value.default_set')[0]!.data.changes).toMatchObject({ after: { ulid: sale.ulid, default: true } });
     expect(ofType('flag_value.deleted')[0]!.data.changes).toMatchObject({ before: { display: 'Hello' } });
-    expect(ofType('segment.updated')[0]!.data.changes).toMatchObject({ before: { included: ['u-1'] }, after: { included: ['u-1', 'u-2'] } });
+    expect(ofType('segment.updated')[0]!.data.changes).toMatchObject({
+      before: { included: ['u-1'] },
+      after: { included: ['u-1', 'u-2'] },
+    });
     expect(ofType('segment.deleted')[0]!.data.changes).toMatchObject({ before: { key: 'staff' } });
   });
 
@@ -100,7 +103,12 @@ describeEachDatabase('webhook events', (db) => {
     // A manual rollout: published at 10 %, moved to 30 %, completed.
     const rolling = await ok('POST', targets);
     await ok('PUT', `${targets}/${rolling.ulid}`, { value_ulid: on });
-    await ok('PUT', `${targets}/${rolling.ulid}/publish`, { comment: 'Ten percent', rollout_enabled: true, rollout_mode: 'manual', rollout_percentage: 10 });
+    await ok('PUT', `${targets}/${rolling.ulid}/publish`, {
+      comment: 'Ten percent',
+      rollout_enabled: true,
+      rollout_mode: 'manual',
+      rollout_percentage: 10,
+    });
     await ok('PUT', `${targets}/${rolling.ulid}/rollout`, { rollout_percentage: 30 });
     await ok('POST', `${targets}/${rolling.ulid}/rollout/complete`);
     // A rollout set up on a draft, then dropped.
@@ -132,11 +140,26 @@ describeEachDatabase('webhook events', (db) => {
     ]);
     expect(delivered().every((e) => e.data.environment?.key === 'production')).toBe(true);
     const [updated] = ofType('target.rollout_updated');
-    expect(updated!.data.changes).toMatchObject({ before: { rollout_percentage: 10 }, after: { rollout_percentage: 30, rollout_status: 'active' } });
-    expect(ofType('target.rollout_completed')[0]!.data.changes).toMatchObject({ before: { rollout_percentage: 30 }, after: { rollout_percentage: 100, rollout_status: 'completed' } });
-    expect(ofType('target.rollout_initialized')[0]!.data.changes).toMatchObject({ before: { rollout_mode: null }, after: { rollout_mode: 'automatic', rollout_status: 'active' } });
-    expect(ofType('target.rollout_deleted')[0]!.data.changes).toMatchObject({ before: { rollout_mode: 'automatic' }, after: { rollout_mode: null } });
-    expect(ofType('target.scheduled')[0]!.data.changes).toMatchObject({ comment: 'Friday release', after: { status: 'scheduled', scheduled_at: at } });
+    expect(updated!.data.changes).toMatchObject({
+      before: { rollout_percentage: 10 },
+      after: { rollout_percentage: 30, rollout_status: 'active' },
+    });
+    expect(ofType('target.rollout_completed')[0]!.data.changes).toMatchObject({
+      before: { rollout_percentage: 30 },
+      after: { rollout_percentage: 100, rollout_status: 'completed' },
+    });
+    expect(ofType('target.rollout_initialized')[0]!.data.changes).toMatchObject({
+      before: { rollout_mode: null },
+      after: { rollout_mode: 'automatic', rollout_status: 'active' },
+    });
+    expect(ofType('target.rollout_deleted')[0]!.data.changes).toMatchObject({
+      before: { rollout_mode: 'automatic' },
+      after: { rollout_mode: null },
+    });
+    expect(ofType('target.scheduled')[0]!.data.changes).toMatchObject({
+      comment: 'Friday release',
+      after: { status: 'scheduled', scheduled_at: at },
+    });
     const bySystem = ofType('target.published')[1]!;
     expect(bySystem.data.actor).toMatchObject({ type: 'system', name: 'system' });
     expect(bySystem.data.changes).toEqual({
@@ -158,14 +181,17 @@ describeEachDatabase('webhook events', (db) => {
     await receiver.waitFor(() => receiver.received.length === 4);
     await settled();
     expect(delivered().map((e) => e.type)).toEqual(['flag.created', 'flag.updated', 'flag.deleted', 'flag.bulk_deleted']);
-    expect(ofType('flag.bulk_deleted')[0]!.data.changes).toEqual({ before: [expect.objectContaining({ key: 'patterned', name: 'Patterned 2' })] });
+    expect(ofType('flag.bulk_deleted')[0]!.data.changes).toEqual({
+      before: [expect.objectContaining({ key: 'patterned', name: 'Patterned 2' })],
+    });
   });
 
   it('announces each flag of a bulk delete as flag.deleted, as a single delete is announced', async () => {
     // The README's example subscription: it takes flag.deleted, not flag.bulk_deleted.
     await subscribe(['target.*', 'flag.deleted']);
     const made: Record<string, unknown> = {};
-    for (const key of ['alone', 'old-banner', 'legacy-search']) made[key] = await ok('POST', `${p}/flags`, { key, name: key, type: 'boolean' });
+    for (const key of ['alone', 'old-banner', 'legacy-search'])
+      made[key] = await ok('POST', `${p}/flags`, { key, name: key, type: 'boolean' });
     await ok('DELETE', `${p}/flags/alone`);
     // As the console deletes: several keys, one of them no longer there.
     await ok('POST', `${p}/flags/bulk-delete`, { flag_keys: ['legacy-search', 'missing', 'old-banner'] });
@@ -207,7 +233,8 @@ describeEachDatabase('webhook events', (db) => {
     await ok('POST', `${p}/flags`, { key: 'before-pause', name: 'Before', type: 'boolean' });
     await receiver.waitFor(() => receiver.received.length === 1);
     // The receiver has it; wait for the delivery task to record that too.
-    for (let i = 0; i < 100 && (await app.knex('webhook_events').where('webhook_ulid', hook).first('status')).status !== 'delivered'; i++) await sleep(20);
+    for (let i = 0; i < 100 && (await app.knex('webhook_events').where('webhook_ulid', hook).first('status')).status !== 'delivered'; i++)
+      await sleep(20);
     // A backlog left from before the pause: an event that could not be sent yet.
     await app.knex('webhook_events').where('webhook_ulid', hook).update({ status: 'pending', next_attempt_at: '2999-01-01T00:00:00.000Z' });
     await ok('PUT', `${p}/webhooks/${hook}`, { url: receiver.url, events: ['flag.*'], enabled: false });

@@ -49,7 +49,15 @@ describeEachDatabase('webhook expiry', (db) => {
       log = await ok('GET', `${p}/webhooks/${hook}/deliveries`);
     }
     const [doomed, next] = log;
-    expect(doomed).toMatchObject({ sequence: 1, status: 'failed', attempts: tries, last_status_code: 500, last_error: 'HTTP 500', next_attempt_at: null, delivered_at: null });
+    expect(doomed).toMatchObject({
+      sequence: 1,
+      status: 'failed',
+      attempts: tries,
+      last_status_code: 500,
+      last_error: 'HTTP 500',
+      next_attempt_at: null,
+      delivered_at: null,
+    });
     expect(next).toMatchObject({ sequence: 2, status: 'delivered', attempts: 1, last_status_code: 200 });
 
     // Retried within the window, given up only past it: the attempt before the last one was

@@ -27,7 +27,12 @@ describeEachDatabase('webhook order across concurrent transactions', (db) => {
     const project = await app.knex('projects').where('key', projectKey).first('ulid');
     const hook = await expectOk(app, 'POST', `/projects/${projectKey}/webhooks`, { url: receiver.url, events: ['flag.updated'] });
     const change = (trx: Parameters<Parameters<typeof app.knex.transaction>[0]>[0], label: string) =>
-      app.composition.auditWriter.writeSystem(trx, { action: 'flag.updated', subjectType: 'flag', subjectLabel: label, projectUlid: project.ulid });
+      app.composition.auditWriter.writeSystem(trx, {
+        action: 'flag.updated',
+        subjectType: 'flag',
+        subjectLabel: label,
+        projectUlid: project.ulid,
+      });
 
     // The first change takes its event id, then its transaction stays open for a while.
     let firstWritten!: () => void;
@@ -45,7 +50,10 @@ describeEachDatabase('webhook order across concurrent transactions', (db) => {
     await receiver.waitFor(() => receiver.received.length === 2);
     await sleep(200);
     expect(labels(receiver.received)).toEqual(['started first, committed last', 'started last']);
-    const log = (await expectOk(app, 'GET', `/projects/${projectKey}/webhooks/${hook.ulid}/deliveries`)) as Array<{ sequence: number; status: string }>;
+    const log = (await expectOk(app, 'GET', `/projects/${projectKey}/webhooks/${hook.ulid}/deliveries`)) as Array<{
+      sequence: number;
+      status: string;
+    }>;
     expect(log.map((d) => [d.sequence, d.status])).toEqual([
       [1, 'delivered'],
       [2, 'delivered'],

@@ -47,7 +47,10 @@ describeEachDatabase('webhook delivery across a kill -9', (db) => {
     for (let i = 0; i < 150; i++) {
       await new Promise((r) => setTimeout(r, 100));
       if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-      const up = await fetch(`http://127.0.0.1:${port}/v1/api-docs`).then((r) => r.ok, () => false);
+      const up = await fetch(`http://127.0.0.1:${port}/v1/api-docs`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (up) return child;
     }
     throw new Error('server did not start');
@@ -91,7 +94,9 @@ describeEachDatabase('webhook delivery across a kill -9', (db) => {
     // A one-second timeout: the lease of an attempt lasts six seconds.
     const first = await start(50, 1_000);
     expect((await api('POST', '/projects', { key: 'cut', name: 'Cut' })).status).toBe(200);
-    const hook = (await (await api('POST', '/projects/cut/webhooks', { url: receiver.url, events: ['flag.created'] })).json()) as { data: { ulid: string } };
+    const hook = (await (await api('POST', '/projects/cut/webhooks', { url: receiver.url, events: ['flag.created'] })).json()) as {
+      data: { ulid: string };
+    };
     expect((await api('POST', '/projects/cut/flags', { key: 'interrupted', name: 'Interrupted', type: 'boolean' })).status).toBe(200);
     await receiver.waitFor(() => receiver!.received.length === 1, 10_000);
     const cutAt = Date.now();
@@ -103,7 +108,12 @@ describeEachDatabase('webhook delivery across a kill -9', (db) => {
     expect(Date.now() - cutAt).toBeGreaterThan(4_000);
     expect(receiver.received[1]!.id).toBe(receiver.received[0]!.id);
     // The receiver has it; the instance records it right after.
-    const deliveries = async () => ((await (await api('GET', `/projects/cut/webhooks/${hook.data.ulid}/deliveries`)).json()) as { data: Array<{ status: string; attempts: number }> }).data;
+    const deliveries = async () =>
+      (
+        (await (await api('GET', `/projects/cut/webhooks/${hook.data.ulid}/deliveries`)).json()) as {
+          data: Array<{ status: string; attempts: number }>;
+        }
+      ).data;
     let log = await deliveries();
     for (let i = 0; i < 100 && log[0]?.status !== 'delivered'; i++) {
       await new Promise((r) => setTimeout(r, 20));

@@ -42,7 +42,8 @@ describeEachDatabase('webhook secrets at rest', (db) => {
 
   it('stores the secret sealed, not in clear, and deliveries still verify with the Standard Webhooks library', async () => {
     const statements: string[] = [];
-    const record = (query: { sql: string; bindings?: unknown[] }) => statements.push(`${query.sql} ${JSON.stringify(query.bindings ?? [])}`);
+    const record = (query: { sql: string; bindings?: unknown[] }) =>
+      statements.push(`${query.sql} ${JSON.stringify(query.bindings ?? [])}`);
     app.knex.on('query', record);
     const hook = await ok('POST', `${p}/webhooks`, { url: receiver.url, events: ['flag.created', 'flag.updated'] });
     await ok('PUT', `${p}/webhooks/${hook.ulid}`, { url: receiver.url, events: ['flag.created', 'flag.updated'], description: 'Renamed' });
@@ -68,7 +69,17 @@ describeEachDatabase('webhook secrets at rest', (db) => {
     const sentinel = `whsec_${randomBytes(12).toString('hex')}`;
     const failed = await app
       .knex('webhooks')
-      .insert({ ulid: newId('webhook'), project_ulid: 'prj_missing', url: 'https://example.test', events: '[]', environments: '[]', enabled: true, secret: sentinel, created_at: 'x', updated_at: 'x' })
+      .insert({
+        ulid: newId('webhook'),
+        project_ulid: 'prj_missing',
+        url: 'https://example.test',
+        events: '[]',
+        environments: '[]',
+        enabled: true,
+        secret: sentinel,
+        created_at: 'x',
+        updated_at: 'x',
+      })
       .then(
         () => undefined,
         (error: unknown) => error as Error & Record<string, unknown>,

@@ -24,7 +24,14 @@ describeEachDatabase('webhooks', (db) => {
 
   beforeAll(async () => {
     app = await startTestApp(db, { config: { webhooks: webhookSettings } });
-    await ok('POST', '/projects', { key: projectKey, name: 'Hooks', environments: [{ key: 'staging', name: 'Staging' }, { key: 'production', name: 'Production' }] });
+    await ok('POST', '/projects', {
+      key: projectKey,
+      name: 'Hooks',
+      environments: [
+        { key: 'staging', name: 'Staging' },
+        { key: 'production', name: 'Production' },
+      ],
+    });
   });
   beforeEach(async () => {
     receiver = await new WebhookReceiver().start();
@@ -59,7 +66,9 @@ describeEachDatabase('webhooks', (db) => {
       await new Promise((r) => setTimeout(r, 20));
       log = await app.mgmt('GET', `${p}/webhooks/${hook.ulid}/deliveries`);
     }
-    expect(log.body.data).toEqual([expect.objectContaining({ ulid: delivery.id, event_type: 'flag.created', status: 'delivered', attempts: 1, last_status_code: 200 })]);
+    expect(log.body.data).toEqual([
+      expect.objectContaining({ ulid: delivery.id, event_type: 'flag.created', status: 'delivered', attempts: 1, last_status_code: 200 }),
+    ]);
     await ok('DELETE', `${p}/webhooks/${hook.ulid}`);
     await receiver.close();
   });
@@ -127,7 +136,11 @@ describeEachDatabase('webhooks', (db) => {
       if (!state.enabled) break;
       await new Promise((r) => setTimeout(r, 20));
     }
-    expect(state).toMatchObject({ enabled: false, consecutive_failures: 4, disabled_reason: 'Disabled after 4 failed deliveries in a row.' });
+    expect(state).toMatchObject({
+      enabled: false,
+      consecutive_failures: 4,
+      disabled_reason: 'Disabled after 4 failed deliveries in a row.',
+    });
 
     const enabled = await ok('PUT', `${p}/webhooks/${hook.ulid}`, { url: receiver.url, events: ['webhook.ping'], enabled: true });
     expect(enabled).toMatchObject({ enabled: true, consecutive_failures: 0, disabled_reason: null });
@@ -150,7 +163,11 @@ describeEachDatabase('webhooks', (db) => {
     expect(unknownEvent.status).toBe(422);
     // Only families that exist can be patterns.
     expect((await app.mgmt('POST', `${p}/webhooks`, { url: receiver.url, events: ['flag.cr*'] })).status).toBe(422);
-    const unknownEnvironment = await app.mgmt('POST', `${p}/webhooks`, { url: receiver.url, events: ['*'], environments: ['production', 'qa', 'staging', 'dev'] });
+    const unknownEnvironment = await app.mgmt('POST', `${p}/webhooks`, {
+      url: receiver.url,
+      events: ['*'],
+      environments: ['production', 'qa', 'staging', 'dev'],
+    });
     expect(unknownEnvironment.status).toBe(422);
     expect(unknownEnvironment.body.errors).toEqual({
       'environments.1': ['Environment "qa" does not exist in this project.'],

@@ -142,7 +142,11 @@ try {
     codes[name] = await schemathesis(name, headers[name]);
   }
   exitCode = Object.values(codes).find((code) => code !== 0) ?? 0;
-  console.log(`schemathesis: ${Object.entries(codes).map(([name, code]) => `${name} exit ${code}`).join(', ')}`);
+  console.log(
+    `schemathesis: ${Object.entries(codes)
+      .map(([name, code]) => `${name} exit ${code}`)
+      .join(', ')}`,
+  );
 } catch (error) {
   console.error(error);
 } finally {

@@ -21,9 +21,7 @@ async function routesOf(doc: LoadedDocument): Promise<Route[]> {
       const raw = doc.dereferenced.paths[op.pathTemplate.slice(base.length)]?.[op.method] as {
         responses: Route['responses'];
       };
-      const pattern = new RegExp(
-        '^' + op.pathTemplate.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+') + '$',
-      );
+      const pattern = new RegExp('^' + op.pathTemplate.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+') + '$');
       return { op, pattern, params: (op.pathTemplate.match(/\{/g) ?? []).length, responses: raw.responses };
     })
     .sort((a, b) => a.params - b.params);

@@ -44,7 +44,10 @@ export async function startFreshServer({ root, tmpPrefix, env = {} }) {
   };
   for (let i = 0; ; i++) {
     if (child.exitCode !== null) throw new Error('the server stopped during start-up');
-    const ready = await fetch(`${baseUrl}/ready`).then((r) => r.ok, () => false);
+    const ready = await fetch(`${baseUrl}/ready`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) break;
     if (i > 150) {
       await stop();

@@ -66,7 +66,8 @@ export class OtlpReceiver {
         for (const scope of resource.scopeSpans ?? []) {
           for (const span of scope.spans ?? []) {
             const attributes: ReceivedSpan['attributes'] = {};
-            for (const a of (span.attributes as Array<{ key: string; value: AnyValue }> | undefined) ?? []) attributes[a.key] = attributeValue(a.value);
+            for (const a of (span.attributes as Array<{ key: string; value: AnyValue }> | undefined) ?? [])
+              attributes[a.key] = attributeValue(a.value);
             out.push({
               traceId: hexId(span.traceId),
               spanId: hexId(span.spanId),

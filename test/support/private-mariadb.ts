@@ -75,9 +75,13 @@ export async function startPrivateMariadb(): Promise<PrivateMariadb> {
     fs.rmSync(dir, { recursive: true, force: true });
   };
   try {
-    await run(installDb, ['--no-defaults', '--auth-root-authentication-method=normal', `--datadir=${datadir}`, `--user=${user}`, '--skip-test-db', ...innodb], {
-      timeout: 60_000,
-    });
+    await run(
+      installDb,
+      ['--no-defaults', '--auth-root-authentication-method=normal', `--datadir=${datadir}`, `--user=${user}`, '--skip-test-db', ...innodb],
+      {
+        timeout: 60_000,
+      },
+    );
     const port = await freePort();
     child = spawn(
       serverBinary,

@@ -23,7 +23,9 @@ async function redisReachable(): Promise<boolean> {
 export const redisAvailable: boolean = await (async () => {
   if (await redisReachable()) return true;
   if (process.env.CI || process.env.VEXIL_REQUIRE_REDIS === '1') {
-    throw new Error(`Redis is required for the integration tests but ${testRedisUrl} is not reachable (start redis-server, or set TEST_REDIS_URL).`);
+    throw new Error(
+      `Redis is required for the integration tests but ${testRedisUrl} is not reachable (start redis-server, or set TEST_REDIS_URL).`,
+    );
   }
   console.warn(`\n*** Redis not reachable at ${testRedisUrl}: the suites that need Redis are skipped. ***\n`);
   return false;

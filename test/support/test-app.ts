@@ -69,7 +69,14 @@ export async function seedOwner(knex: Knex, clock: Clock): Promise<{ token: stri
   const now = clock.now().toISOString();
   const ulid = newId('account');
   const token = generateSecret('pat_');
-  await knex('accounts').insert({ ulid, name: 'Test Owner', email: `owner-${ulid.toLowerCase()}@example.test`, role: 'owner', created_at: now, updated_at: now });
+  await knex('accounts').insert({
+    ulid,
+    name: 'Test Owner',
+    email: `owner-${ulid.toLowerCase()}@example.test`,
+    role: 'owner',
+    created_at: now,
+    updated_at: now,
+  });
   await knex('personal_access_tokens').insert({
     ulid: newId('personalAccessToken'),
     account_ulid: ulid,
@@ -125,8 +132,7 @@ export async function startTestApp(
     ownerToken: owner.token,
     ownerUlid: owner.ulid,
     request,
-    mgmt: (method, path, body, o = {}) =>
-      request(method, `/management/v1${path}`, { token: owner.token, ...o, body: body ?? o.body }),
+    mgmt: (method, path, body, o = {}) => request(method, `/management/v1${path}`, { token: owner.token, ...o, body: body ?? o.body }),
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

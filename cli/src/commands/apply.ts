@@ -22,7 +22,10 @@ export const apply: Command = {
       await withProgress(context.out.status, `Applying ${file} to project ${projectKey}`, () =>
         call(
           client.POST('/projects/{projectKey}/configuration/apply', {
-            params: { path: { projectKey }, query: { prune: context.options.prune === true, ...(comment === undefined ? {} : { comment }) } },
+            params: {
+              path: { projectKey },
+              query: { prune: context.options.prune === true, ...(comment === undefined ? {} : { comment }) },
+            },
             body: configuration,
           }),
         ),
@@ -31,7 +34,7 @@ export const apply: Command = {
     if (context.out.json) return printJson(context.out, result);
     printPlan(context.out, result.changes);
     const { create, update, delete: deleted, publish } = result.summary;
-    if (result.changes.length > 0) context.out.write(`\nApplied: ${create} created, ${update} updated, ${deleted} deleted, ${publish} published.\n`);
+    if (result.changes.length > 0)
+      context.out.write(`\nApplied: ${create} created, ${update} updated, ${deleted} deleted, ${publish} published.\n`);
   },
 };
-

@@ -55,7 +55,8 @@ function print(out: Output, entries: AuditEntry[]): void {
     for (const entry of entries) out.write(JSON.stringify(entry) + '\n');
     return;
   }
-  for (const e of entries) out.write(row([e.created_at, actorLabel(e), e.action, e.subject_label ?? e.subject_ulid, e.result, e.status_code]) + '\n');
+  for (const e of entries)
+    out.write(row([e.created_at, actorLabel(e), e.action, e.subject_label ?? e.subject_ulid, e.result, e.status_code]) + '\n');
 }
 
 /**

@@ -19,7 +19,7 @@ function parseContext(text: string | undefined): EvaluationContext | undefined {
 export const evaluate: Command = {
   words: ['evaluate'],
   summary: 'Evaluate a flag in an environment for a context, as the public API would',
-  usage: "vexil evaluate FLAG_KEY --project KEY --env ENV [--context '{\"type\":\"user\",\"identifier\":\"u-42\"}'] [--json]",
+  usage: 'vexil evaluate FLAG_KEY --project KEY --env ENV [--context \'{"type":"user","identifier":"u-42"}\'] [--json]',
   options: { ...connectionOptions, ...projectOption, env: { type: 'string', short: 'e' }, context: { type: 'string', short: 'c' } },
   async run(context) {
     const client = clientFor(context);

@@ -24,10 +24,16 @@ export const flagsList: Command = {
     const type = flagType(stringOption(context.options, 'type'));
     const search = stringOption(context.options, 'search');
     const flags = await collectPages((cursor) =>
-      call(client.GET('/projects/{projectKey}/flags', { params: { path: { projectKey }, query: { per_page: 100, cursor, type, search } } })),
+      call(
+        client.GET('/projects/{projectKey}/flags', { params: { path: { projectKey }, query: { per_page: 100, cursor, type, search } } }),
+      ),
     );
     if (context.out.json) return printJson(context.out, flags);
-    printTable(context.out, ['key', 'type', 'name', 'permanent'], flags.map((f) => [f.key, f.type, f.name, f.permanent ? 'yes' : 'no']));
+    printTable(
+      context.out,
+      ['key', 'type', 'name', 'permanent'],
+      flags.map((f) => [f.key, f.type, f.name, f.permanent ? 'yes' : 'no']),
+    );
   },
 };
 
@@ -54,6 +60,10 @@ export const flagsGet: Command = {
       ['client', flag.include_in_client ? 'yes' : 'no'],
     ]);
     context.out.write('\n');
-    printTable(context.out, ['value', 'default', 'ulid'], values.map((v) => [v.display, v.default ? 'yes' : '', v.ulid]));
+    printTable(
+      context.out,
+      ['value', 'default', 'ulid'],
+      values.map((v) => [v.display, v.default ? 'yes' : '', v.ulid]),
+    );
   },
 };

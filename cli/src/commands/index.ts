@@ -12,4 +12,19 @@ import { environmentsList, projectsList } from './projects.js';
 import { tokensCreate } from './tokens.js';
 
 /** Every command, in the order `vexil --help` lists them. */
-export const commands: Command[] = [login, projectsList, environmentsList, flagsList, flagsGet, flagsServe, evaluate, exportProject, plan, apply, promote, keysCreate, tokensCreate, auditTail];
+export const commands: Command[] = [
+  login,
+  projectsList,
+  environmentsList,
+  flagsList,
+  flagsGet,
+  flagsServe,
+  evaluate,
+  exportProject,
+  plan,
+  apply,
+  promote,
+  keysCreate,
+  tokensCreate,
+  auditTail,
+];

@@ -10,7 +10,13 @@ export const keysCreate: Command = {
   words: ['keys', 'create'],
   summary: 'Create an environment key (the secret is shown once)',
   usage: 'vexil keys create --project KEY --env ENV --kind server|mobile|client [--name NAME] [--json]',
-  options: { ...connectionOptions, ...projectOption, env: { type: 'string', short: 'e' }, kind: { type: 'string' }, name: { type: 'string' } },
+  options: {
+    ...connectionOptions,
+    ...projectOption,
+    env: { type: 'string', short: 'e' },
+    kind: { type: 'string' },
+    name: { type: 'string' },
+  },
   async run(context) {
     const client = clientFor(context);
     const projectKey = requireProject(context);

@@ -86,7 +86,8 @@ export const plan: Command = {
     else {
       printPlan(context.out, result.changes);
       const { create, update, delete: deleted, publish } = result.summary;
-      if (result.changes.length > 0) context.out.write(`\n${create} to create, ${update} to update, ${deleted} to delete, ${publish} to publish.\n`);
+      if (result.changes.length > 0)
+        context.out.write(`\n${create} to create, ${update} to update, ${deleted} to delete, ${publish} to publish.\n`);
     }
     return result.changes.length > 0 ? 2 : 0;
   },

@@ -12,7 +12,11 @@ export const projectsList: Command = {
     const client = clientFor(context);
     const projects = await collectPages((cursor) => call(client.GET('/projects', { params: { query: { per_page: 100, cursor } } })));
     if (context.out.json) return printJson(context.out, projects);
-    printTable(context.out, ['key', 'name', 'description'], projects.map((p) => [p.key, p.name, p.description]));
+    printTable(
+      context.out,
+      ['key', 'name', 'description'],
+      projects.map((p) => [p.key, p.name, p.description]),
+    );
   },
 };
 

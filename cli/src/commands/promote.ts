@@ -41,7 +41,11 @@ export const promote: Command = {
       )
     ).data;
     if (context.out.json) return printJson(context.out, result);
-    printTable(context.out, ['flag', 'status', 'target'], result.promoted.map((p) => [p.flag, p.status, p.target_ulid]));
+    printTable(
+      context.out,
+      ['flag', 'status', 'target'],
+      result.promoted.map((p) => [p.flag, p.status, p.target_ulid]),
+    );
     if (result.unchanged.length > 0) context.out.write(`Already the same: ${result.unchanged.join(', ')}\n`);
   },
 };
@@ -50,7 +54,13 @@ export const flagsServe: Command = {
   words: ['flags', 'serve'],
   summary: 'Serve a value of a flag in an environment now (draft and publish in one call)',
   usage: 'vexil flags serve FLAG_KEY VALUE --project KEY --env ENV [--comment TEXT] [--drop-rules] [--json]',
-  options: { ...connectionOptions, ...projectOption, env: { type: 'string', short: 'e' }, comment: { type: 'string' }, 'drop-rules': { type: 'boolean' } },
+  options: {
+    ...connectionOptions,
+    ...projectOption,
+    env: { type: 'string', short: 'e' },
+    comment: { type: 'string' },
+    'drop-rules': { type: 'boolean' },
+  },
   async run(context) {
     const projectKey = requireProject(context);
     const environmentKey = requireOption(context, 'env', 'VEXIL_ENV');

@@ -8,14 +8,18 @@ import type { components } from '../../../generated/management.js';
 type TokenCreate = components['schemas']['ManagementTokenCreate'];
 
 function list(text: string | undefined): string[] {
-  return (text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return (text ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** `--environments shop/production,shop/staging` as grant objects. */
 function environmentGrants(text: string | undefined): { project: string; environment: string }[] {
   return list(text).map((pair) => {
     const [project, environment, extra] = pair.split('/');
-    if (!project || !environment || extra !== undefined) throw new UsageError(`--environments takes PROJECT/ENVIRONMENT pairs, not "${pair}".`);
+    if (!project || !environment || extra !== undefined)
+      throw new UsageError(`--environments takes PROJECT/ENVIRONMENT pairs, not "${pair}".`);
     return { project, environment };
   });
 }

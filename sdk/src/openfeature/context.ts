@@ -61,7 +61,10 @@ export function fromOpenFeatureContext(input: Readonly<Record<string, unknown>> 
   if (typeof type !== 'string' || type.length === 0 || type.length > 200) {
     return { ok: false, code: 'INVALID_CONTEXT', message: 'contextType must be a string of 1 to 200 characters.' };
   }
-  return { ok: true, context: attributes.length === 0 ? { type, identifier: targetingKey } : { type, identifier: targetingKey, attributes } };
+  return {
+    ok: true,
+    context: attributes.length === 0 ? { type, identifier: targetingKey } : { type, identifier: targetingKey, attributes },
+  };
 }
 
 /** The served value in display form, as OFREP's `variant`: true/false, the number, the string, compact JSON. */
@@ -85,7 +88,13 @@ export function toResolution<T>(details: EvaluationDetails<T>): {
   if (details.flagType !== undefined) flagMetadata['type'] = details.flagType;
   if (details.revision !== null) flagMetadata['revision'] = details.revision;
   if (details.errorCode !== undefined) {
-    return { value: details.value, reason: 'ERROR', errorCode: details.errorCode, errorMessage: details.errorMessage ?? details.errorCode, flagMetadata };
+    return {
+      value: details.value,
+      reason: 'ERROR',
+      errorCode: details.errorCode,
+      errorMessage: details.errorMessage ?? details.errorCode,
+      flagMetadata,
+    };
   }
   return { value: details.value, reason: details.reason, variant: variantOf(details.value as JsonValue), flagMetadata };
 }

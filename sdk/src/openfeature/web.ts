@@ -38,7 +38,12 @@ function contextError(mapped: Extract<MappedContext, { ok: false }>): Error {
 }
 
 function notReady<T>(defaultValue: T): ResolutionDetails<T> {
-  return { value: defaultValue, reason: 'ERROR', errorCode: 'PROVIDER_NOT_READY' as ErrorCode, errorMessage: 'The Vexil provider is not initialized.' };
+  return {
+    value: defaultValue,
+    reason: 'ERROR',
+    errorCode: 'PROVIDER_NOT_READY' as ErrorCode,
+    errorMessage: 'The Vexil provider is not initialized.',
+  };
 }
 
 function isSyncError(error: VexilError): boolean {
@@ -72,7 +77,8 @@ export class VexilWebProvider implements Provider {
     this.unsubscribe = [
       client.on('ready', () => {
         this.errorAnnounced = false;
-        if (this.initialized && this.reconciling === 0) this.events.emit(ProviderEvents.Ready, { message: 'Vexil values confirmed by the service.' });
+        if (this.initialized && this.reconciling === 0)
+          this.events.emit(ProviderEvents.Ready, { message: 'Vexil values confirmed by the service.' });
       }),
       client.on('change', (e) => {
         // values arriving for a new context are announced by the SDK's own CONTEXT_CHANGED

@@ -191,7 +191,13 @@ export class FakeVexil {
       }
       const etag = this.etagFor(kind, contextHeader, defaultsHeader);
       const inm = headerValue(req, 'if-none-match');
-      if (inm !== undefined && inm.split(',').map((t) => t.trim().replace(/^W\//, '')).includes(etag)) {
+      if (
+        inm !== undefined &&
+        inm
+          .split(',')
+          .map((t) => t.trim().replace(/^W\//, ''))
+          .includes(etag)
+      ) {
         res.writeHead(304, { etag });
         res.end();
         return;

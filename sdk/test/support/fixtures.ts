@@ -40,7 +40,9 @@ export function baseConfig(revision = 1): EnvironmentConfig {
         default: { value: false },
         serving: {
           value: false,
-          rules: [{ value: true, criteria: [{ selector: 'attribute', sub_selector: 'plan', comparer: 'in', values: ['gold', 'platinum'] }] }],
+          rules: [
+            { value: true, criteria: [{ selector: 'attribute', sub_selector: 'plan', comparer: 'in', values: ['gold', 'platinum'] }] },
+          ],
         },
       }),
       flag({ key: 'orphan', type: 'string' }),
@@ -50,7 +52,12 @@ export function baseConfig(revision = 1): EnvironmentConfig {
         default: { value: { primary: '#000000', dense: false } },
         serving: {
           value: { primary: '#0055ff', dense: false },
-          rules: [{ value: { primary: '#0055ff', dense: true }, criteria: [{ selector: 'segment', sub_selector: null, comparer: 'in', values: ['beta'] }] }],
+          rules: [
+            {
+              value: { primary: '#0055ff', dense: true },
+              criteria: [{ selector: 'segment', sub_selector: null, comparer: 'in', values: ['beta'] }],
+            },
+          ],
         },
       }),
     ],

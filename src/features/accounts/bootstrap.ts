@@ -39,9 +39,7 @@ export async function bootstrapFirstStart(
   createDemo = true,
 ): Promise<FirstStartResult> {
   if (initOwnerToken !== undefined && !looksLikeSecret(initOwnerToken, ['pat_'])) {
-    throw new Error(
-      'VEXIL_INIT_OWNER_TOKEN must be a personal access token: "pat_" followed by 32 to 200 letters and digits.',
-    );
+    throw new Error('VEXIL_INIT_OWNER_TOKEN must be a personal access token: "pat_" followed by 32 to 200 letters and digits.');
   }
   const { knex, clock, logger } = core;
   const accounts = buildAccountService(core);
@@ -51,7 +49,9 @@ export async function bootstrapFirstStart(
   await knex('job_leases').insert({ name: leaseName, holder: null, expires_at: null }).onConflict('name').ignore();
   const created = await inTransaction(knex, async (trx) => {
     // Writing the row first takes its lock (MySQL row lock, SQLite write lock) before anything is read.
-    await trx('job_leases').where('name', leaseName).update({ holder: `pid-${process.pid}`, expires_at: clock.now().toISOString() });
+    await trx('job_leases')
+      .where('name', leaseName)
+      .update({ holder: `pid-${process.pid}`, expires_at: clock.now().toISOString() });
     const existing = await trx('accounts').count({ n: '*' }).first();
     if (Number((existing as { n: number | string } | undefined)?.n ?? 0) > 0) return undefined;
 
@@ -62,10 +62,13 @@ export async function bootstrapFirstStart(
     // choose their own password, within VEXIL_TEMPORARY_PASSWORD_DAYS.
     const password = generatePassword();
     const temporaryUntil = temporaryPasswordUntil(clock.now(), core.config.sessions.temporaryPasswordDays);
-    await trx('accounts').where('ulid', owner.ulid).update({ password_hash: await hashPassword(password), password_temporary_until: temporaryUntil });
+    await trx('accounts')
+      .where('ulid', owner.ulid)
+      .update({ password_hash: await hashPassword(password), password_temporary_until: temporaryUntil });
 
     const projectCount = await trx('projects').count({ n: '*' }).first();
-    if (!createDemo || Number((projectCount as { n: number | string } | undefined)?.n ?? 0) > 0) return { owner, pat, password, temporaryUntil, demo: undefined };
+    if (!createDemo || Number((projectCount as { n: number | string } | undefined)?.n ?? 0) > 0)
+      return { owner, pat, password, temporaryUntil, demo: undefined };
     const { project, environments } = await projects.createIn(trx, {
       key: 'demo',
       name: 'Demo',
@@ -80,7 +83,10 @@ export async function bootstrapFirstStart(
   });
 
   if (!created) {
-    if (initOwnerToken !== undefined) logger.warn('VEXIL_INIT_OWNER_TOKEN is ignored: the database already has accounts (see "Lost the owner token or password?" in the README)');
+    if (initOwnerToken !== undefined)
+      logger.warn(
+        'VEXIL_INIT_OWNER_TOKEN is ignored: the database already has accounts (see "Lost the owner token or password?" in the README)',
+      );
     return { outcome: 'existing' };
   }
   if (initOwnerToken !== undefined) {
@@ -90,9 +96,7 @@ export async function bootstrapFirstStart(
   const demo = created.demo;
   const lines = [
     '',
-    demo
-      ? 'Vexil first start: created the owner account and a demo project.'
-      : 'Vexil first start: created the owner account.',
+    demo ? 'Vexil first start: created the owner account and a demo project.' : 'Vexil first start: created the owner account.',
     'These secrets are shown only this once; store them now.',
     '',
     `  Owner personal access token (${created.owner.email}):`,

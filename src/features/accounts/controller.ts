@@ -28,9 +28,7 @@ export function accountHandlers(service: AccountService) {
       await service.delete(request.principal, request.params.accountUlid, request.audit);
       return { body: { status: 'success' } satisfies Schemas['SuccessStatus'] };
     },
-    async createPersonalAccessToken(
-      request: ManagementRequest<AccountPath, unknown, Schemas['PersonalAccessTokenCreate']>,
-    ) {
+    async createPersonalAccessToken(request: ManagementRequest<AccountPath, unknown, Schemas['PersonalAccessTokenCreate']>) {
       const token = await service.createPersonalToken(request.principal, request.params.accountUlid, request.body, request.audit);
       return { body: { status: 'success', data: token } satisfies Schemas['PersonalAccessTokenCreatedResponse'] };
     },

@@ -80,8 +80,19 @@ export class AccountService {
     const projects = await this.checkedProjects(trx, input);
     const now = this.deps.clock.now().toISOString();
     // E-mail addresses are unique regardless of case, so they are kept in lower case.
-    const record = { ulid: newId('account'), name: input.name, email: input.email.toLowerCase(), role: input.role, created_at: now, updated_at: now };
-    await this.deps.accounts.insert(trx, record, projects.map((p) => p.ulid));
+    const record = {
+      ulid: newId('account'),
+      name: input.name,
+      email: input.email.toLowerCase(),
+      role: input.role,
+      created_at: now,
+      updated_at: now,
+    };
+    await this.deps.accounts.insert(
+      trx,
+      record,
+      projects.map((p) => p.ulid),
+    );
     // Listed in project creation order, as the account lists show them.
     projects.sort((a, b) => (a.ulid < b.ulid ? -1 : 1));
     return { ...record, projects: projects.map((p) => p.key), password_status: 'none', password_temporary_until: null };
@@ -99,7 +110,8 @@ export class AccountService {
       if (before.role === 'owner') throw new ForbiddenError('Only an owner can change an owner account.');
       if (input.role === 'owner') throw new ForbiddenError('Only an owner can give the owner role.');
     }
-    if (before.ulid === principal.account.ulid && input.role !== before.role) throw new UnprocessableError('An account cannot change its own role.');
+    if (before.ulid === principal.account.ulid && input.role !== before.role)
+      throw new UnprocessableError('An account cannot change its own role.');
     return this.deps.tx.transaction(async (trx) => {
       const projects = await this.checkedProjects(trx, input);
       const owners = await this.deps.accounts.lockOwners(trx);
@@ -107,7 +119,15 @@ export class AccountService {
         throw new UnprocessableError('The last owner account keeps the owner role.');
       }
       const change = { name: input.name, role: input.role, updated_at: this.deps.clock.now().toISOString() };
-      if (!(await this.deps.accounts.update(trx, before.ulid, change, projects.map((p) => p.ulid)))) throw new NotFoundError(`Account "${ulid}" not found.`);
+      if (
+        !(await this.deps.accounts.update(
+          trx,
+          before.ulid,
+          change,
+          projects.map((p) => p.ulid),
+        ))
+      )
+        throw new NotFoundError(`Account "${ulid}" not found.`);
       const after = (await this.deps.accounts.find(trx, before.ulid)) as Account;
       await audit.commit(trx, { ...subject, changes: { before, after } });
       return after;
@@ -115,7 +135,10 @@ export class AccountService {
   }
 
   /** Checks name and projects (members only, each an existing project); the projects in creation order. */
-  private async checkedProjects(trx: Knex.Transaction, input: { name: string; role: Role; projects?: string[] }): Promise<Array<{ ulid: string; key: string }>> {
+  private async checkedProjects(
+    trx: Knex.Transaction,
+    input: { name: string; role: Role; projects?: string[] },
+  ): Promise<Array<{ ulid: string; key: string }>> {
     const rules = new TextRules().name('name', input.name);
     const projectKeys = input.projects ?? [];
     if (input.role !== 'member' && projectKeys.length > 0) {

@@ -55,7 +55,12 @@ export interface AccountStore {
   /** Throws a field-keyed 422 on `email` when the address is taken. */
   insert(trx: Knex.Transaction, record: AccountRecord, projectUlids: string[]): Promise<void>;
   /** Sets name and role and replaces the member's projects; false when the account is gone. */
-  update(trx: Knex.Transaction, ulid: string, change: { name: string; role: Role; updated_at: string }, projectUlids: string[]): Promise<boolean>;
+  update(
+    trx: Knex.Transaction,
+    ulid: string,
+    change: { name: string; role: Role; updated_at: string },
+    projectUlids: string[],
+  ): Promise<boolean>;
   /** Ulids of every owner account, locked until the transaction ends (MySQL). */
   lockOwners(trx: Knex.Transaction): Promise<string[]>;
   /** Deletes the account with its console sessions, personal access tokens and management tokens. */

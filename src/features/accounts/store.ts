@@ -27,13 +27,24 @@ export class KnexAccountStore implements AccountStore {
   constructor(private readonly dialect: Dialect) {}
 
   async listPage(db: Db, page: PageRequest): Promise<Page<Account>> {
-    const result = await paginateByUlid(db('accounts').select(...columns, hasPassword(db)), 'ulid', accountListName, page, (row: Record<string, unknown>) => row);
-    const projects = await this.projectsOf(db, result.data.map((r) => String(r.ulid)));
+    const result = await paginateByUlid(
+      db('accounts').select(...columns, hasPassword(db)),
+      'ulid',
+      accountListName,
+      page,
+      (row: Record<string, unknown>) => row,
+    );
+    const projects = await this.projectsOf(
+      db,
+      result.data.map((r) => String(r.ulid)),
+    );
     return { data: result.data.map((row) => toAccount(row, projects.get(String(row.ulid)) ?? [])), meta: result.meta };
   }
 
   async find(db: Db, ulid: string): Promise<Account | undefined> {
-    const row = await db('accounts').where('ulid', ulid).first(...columns, hasPassword(db));
+    const row = await db('accounts')
+      .where('ulid', ulid)
+      .first(...columns, hasPassword(db));
     if (!row) return undefined;
     return toAccount(row, (await this.projectsOf(db, [ulid])).get(ulid) ?? []);
   }
@@ -59,7 +70,12 @@ export class KnexAccountStore implements AccountStore {
     );
   }
 
-  async update(trx: Knex.Transaction, ulid: string, change: { name: string; role: Role; updated_at: string }, projectUlids: string[]): Promise<boolean> {
+  async update(
+    trx: Knex.Transaction,
+    ulid: string,
+    change: { name: string; role: Role; updated_at: string },
+    projectUlids: string[],
+  ): Promise<boolean> {
     if ((await trx('accounts').where('ulid', ulid).update(change)) === 0) return false;
     await trx('account_projects').where('account_ulid', ulid).delete();
     if (projectUlids.length === 0) return true;

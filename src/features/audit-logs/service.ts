@@ -3,14 +3,7 @@ import type { ResourceAccess } from '../../auth/principal.js';
 import { auditUlidLowerBound, auditUlidUpperBound } from '../../audit/audit-ids.js';
 import { InvalidQueryError, UnprocessableError } from '../../http/errors.js';
 import { decodeCursor, encodeCursor } from '../../http/pagination.js';
-import type {
-  AuditLogStore,
-  AuditQuery,
-  AuditSort,
-  AuditVisibility,
-  ManagementAuditRow,
-  PublicAuditStoredRow,
-} from './store-types.js';
+import type { AuditLogStore, AuditQuery, AuditSort, AuditVisibility, ManagementAuditRow, PublicAuditStoredRow } from './store-types.js';
 
 /** Query parameters of GET /audit-logs and GET /api-public-audit-logs, already validated by Ajv. */
 export interface AuditListParams {
@@ -106,7 +99,8 @@ export class AuditLogService {
       throw new InvalidQueryError('Invalid query parameter: from must not be after to.').withCode('invalid_combination');
     }
     const cursor = params.cursor ? decodeCursor(params.cursor, list) : undefined;
-    if (cursor && cursor.d !== 'n') throw new UnprocessableError('Invalid cursor: it is malformed or belongs to another list.').withCode('invalid_cursor');
+    if (cursor && cursor.d !== 'n')
+      throw new UnprocessableError('Invalid cursor: it is malformed or belongs to another list.').withCode('invalid_cursor');
     const query: AuditQuery = {
       limit: params.per_page + 1,
       sort,
@@ -142,12 +136,7 @@ export class AuditLogService {
     return { projects, environments };
   }
 
-  private page<Row extends { ulid: string }, T>(
-    rows: Row[],
-    query: AuditQuery,
-    list: string,
-    toItem: (row: Row) => T,
-  ): AuditPage<T> {
+  private page<Row extends { ulid: string }, T>(rows: Row[], query: AuditQuery, list: string, toItem: (row: Row) => T): AuditPage<T> {
     const perPage = query.limit - 1;
     const pageRows = rows.slice(0, perPage);
     const last = pageRows[pageRows.length - 1];
@@ -196,9 +185,7 @@ export function parseTime(name: string, value: string): number {
 export function toAuditEntry(row: ManagementAuditRow): AuditEntry {
   return {
     ulid: row.ulid,
-    actor: row.actor_type
-      ? { type: row.actor_type, ulid: row.actor_ulid, name: row.actor_name, email: row.actor_email }
-      : null,
+    actor: row.actor_type ? { type: row.actor_type, ulid: row.actor_ulid, name: row.actor_name, email: row.actor_email } : null,
     token: row.token_ulid ? { ulid: row.token_ulid, name: row.token_name ?? '' } : null,
     // System actions are stored with '' and 0 (the columns are NOT NULL) and read back as null.
     http_method: row.http_method === '' ? null : row.http_method,

@@ -2,12 +2,7 @@ import type { Knex } from 'knex';
 import { managementAuditColumns, publicAuditListedColumns } from '../../audit/audit-columns.js';
 import { selectArrays } from '../../storage/prepared-sql.js';
 import type { Dialect } from '../../storage/database.js';
-import type {
-  AuditLogStore,
-  AuditQuery,
-  ManagementAuditRow,
-  PublicAuditStoredRow,
-} from './store-types.js';
+import type { AuditLogStore, AuditQuery, ManagementAuditRow, PublicAuditStoredRow } from './store-types.js';
 
 const tables = { management: 'audit_entries', public: 'public_audit_entries' } as const;
 
@@ -40,8 +35,6 @@ const filterIndexes: Record<'audit_entries' | 'public_audit_entries', Array<[Fil
     ['subjectType', 'public_audit_entries_subject_type_ulid_index'],
   ],
 };
-
-
 
 // Rows come back as arrays (prepared-sql.ts, selectArrays): one object literal of a fixed shape
 // per row is cheaper than the drivers' objects built column by column.

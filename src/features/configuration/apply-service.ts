@@ -4,7 +4,14 @@ import type { CoreDeps } from '../../core.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { inTransaction } from '../../storage/transaction.js';
 import type { ConfigurationExportService } from './export-service.js';
-import { absentProject, normaliseConfiguration, planConfiguration, type ConfigurationChange, type ConfigurationPlan, type ProjectConfiguration } from './plan.js';
+import {
+  absentProject,
+  normaliseConfiguration,
+  planConfiguration,
+  type ConfigurationChange,
+  type ConfigurationPlan,
+  type ProjectConfiguration,
+} from './plan.js';
 import { servingStep } from './rollout-change.js';
 import { ServingWriter, type Serving } from './serving-writer.js';
 import { actingContext, type ActingContext } from './transactional-services.js';
@@ -40,9 +47,19 @@ export class ConfigurationApplyService {
     private readonly auditWriter: AuditWriter,
   ) {}
 
-  async apply(principal: ManagementPrincipal, projectKey: string, desired: ProjectConfiguration, options: ApplyOptions, audit: AuditTrail): Promise<ConfigurationPlan> {
+  async apply(
+    principal: ManagementPrincipal,
+    projectKey: string,
+    desired: ProjectConfiguration,
+    options: ApplyOptions,
+    audit: AuditTrail,
+  ): Promise<ConfigurationPlan> {
     if (desired.project?.key !== projectKey) {
-      throw ValidationError.field('project.key', `The file describes project "${desired.project?.key}", not "${projectKey}".`, 'invalid_combination');
+      throw ValidationError.field(
+        'project.key',
+        `The file describes project "${desired.project?.key}", not "${projectKey}".`,
+        'invalid_combination',
+      );
     }
     return inTransaction(this.core.knex, async (trx) => {
       const acting = actingContext(trx, this.core, this.auditWriter, principal, projectKey, audit);
@@ -50,11 +67,13 @@ export class ConfigurationApplyService {
       // A new instance: the file creates its project, the plan's first change (an administrator's
       // token without grants can).
       let newProject = false;
-      const current = await this.exporter.export(principal, projectKey, { purpose: 'Applying a configuration file' }, audit, trx).catch((error: unknown) => {
-        if (!(error instanceof NotFoundError)) throw error;
-        newProject = true;
-        return absentProject(projectKey, desired);
-      });
+      const current = await this.exporter
+        .export(principal, projectKey, { purpose: 'Applying a configuration file' }, audit, trx)
+        .catch((error: unknown) => {
+          if (!(error instanceof NotFoundError)) throw error;
+          newProject = true;
+          return absentProject(projectKey, desired);
+        });
       // Reading the project described the request as an export; it is an apply, refused or not.
       audit.describe({ action: 'project.applied' });
       const { configuration, errors } = normaliseConfiguration(desired, current);
@@ -62,7 +81,10 @@ export class ConfigurationApplyService {
       const plan = planConfiguration(current, configuration, { ...options, newProject });
       for (const change of plan.changes) {
         if (!hasScope(principal, scopeOf[change.kind])) {
-          throw new ForbiddenError(`Applying this file needs the ${scopeOf[change.kind]} scope (${change.kind} ${change.key}).`, scopeOf[change.kind]);
+          throw new ForbiddenError(
+            `Applying this file needs the ${scopeOf[change.kind]} scope (${change.kind} ${change.key}).`,
+            scopeOf[change.kind],
+          );
         }
       }
       const run = new ApplyRun(acting, options);
@@ -94,15 +116,25 @@ class ApplyRun {
       case 'project':
         if (change.action === 'create') {
           // Its environments follow as changes of their own, with their settings.
-          await services.projects.create(principal, { key: projectKey, name: after!.name, description: after!.description, environments: [] }, this.acting.newTrail());
+          await services.projects.create(
+            principal,
+            { key: projectKey, name: after!.name, description: after!.description, environments: [] },
+            this.acting.newTrail(),
+          );
         } else {
-          await services.projects.update(principal, projectKey, { name: after!.name, description: after!.description }, this.acting.newTrail());
+          await services.projects.update(
+            principal,
+            projectKey,
+            { name: after!.name, description: after!.description },
+            this.acting.newTrail(),
+          );
         }
         return;
       case 'environment': {
         if (change.action === 'delete') return services.environments.delete(principal, projectKey, change.key, this.acting.newTrail());
         const { key, ...settings } = after as ProjectConfiguration['environments'][number];
-        if (change.action === 'create') await services.environments.create(principal, projectKey, { key, ...settings }, this.acting.newTrail());
+        if (change.action === 'create')
+          await services.environments.create(principal, projectKey, { key, ...settings }, this.acting.newTrail());
         else await services.environments.update(principal, projectKey, key, settings, this.acting.newTrail());
         return;
       }
@@ -137,7 +169,11 @@ class ApplyRun {
       return;
     }
     if (step.kind === 'replace') await this.serving.endRollout(change.key, environment, confirmation);
-    await this.serving.write(change.key, environment, serving, { publish: true, comment: serving.comment ?? this.options.comment ?? null, ...confirmation });
+    await this.serving.write(change.key, environment, serving, {
+      publish: true,
+      comment: serving.comment ?? this.options.comment ?? null,
+      ...confirmation,
+    });
   }
 
   private async applyFlag(change: ConfigurationChange): Promise<void> {

@@ -45,9 +45,17 @@ export function configurationController(
       return { body: { status: 'success', data: plan } };
     },
     async applyProjectConfiguration(
-      request: ManagementRequest<Op<'applyProjectConfiguration'>['path'], { prune?: boolean; comment?: string; confirmation?: string }, ProjectConfiguration>,
+      request: ManagementRequest<
+        Op<'applyProjectConfiguration'>['path'],
+        { prune?: boolean; comment?: string; confirmation?: string },
+        ProjectConfiguration
+      >,
     ) {
-      const options = { prune: request.query.prune === true, comment: request.query.comment, confirmed: request.query.confirmation?.split(',') };
+      const options = {
+        prune: request.query.prune === true,
+        comment: request.query.comment,
+        confirmed: request.query.confirmation?.split(','),
+      };
       const applied = await applier.apply(request.principal, request.params.projectKey, request.body, options, request.audit);
       return { body: { status: 'success', data: applied } };
     },

@@ -7,7 +7,15 @@ import type { Knex } from 'knex';
 import type { Dialect } from '../../storage/database.js';
 import { KnexSegmentsStore } from '../segments/store.js';
 import type { SegmentRecord, SegmentsReader } from '../segments/store-types.js';
-import { ConfigurationExportStore, type CriterionRow, EnvironmentRow, FlagRow, RuleRow, ServingTargetRow, ValueRow } from './export-store.js';
+import {
+  ConfigurationExportStore,
+  type CriterionRow,
+  EnvironmentRow,
+  FlagRow,
+  RuleRow,
+  ServingTargetRow,
+  ValueRow,
+} from './export-store.js';
 
 type Schemas = components['schemas'];
 export type ProjectConfiguration = Schemas['ProjectConfiguration'];
@@ -69,12 +77,21 @@ export class ConfigurationExportService {
     db: Knex = this.knex,
   ): Promise<ProjectConfiguration> {
     if (!hasScope(principal, 'targets:read')) {
-      throw new ForbiddenError(`${options.purpose ?? 'Exporting a project'} needs the targets:read scope as well as flags:read.`, 'targets:read');
+      throw new ForbiddenError(
+        `${options.purpose ?? 'Exporting a project'} needs the targets:read scope as well as flags:read.`,
+        'targets:read',
+      );
     }
     const store = new ConfigurationExportStore(db);
     const segments = new KnexSegmentsStore(db, this.dialect);
     const project = await segments.resolveProject(principal.access, projectKey);
-    audit.describe({ action: 'project.exported', subjectType: 'project', subjectUlid: project.ulid, subjectLabel: project.key, projectUlid: project.ulid });
+    audit.describe({
+      action: 'project.exported',
+      subjectType: 'project',
+      subjectUlid: project.ulid,
+      subjectLabel: project.key,
+      projectUlid: project.ulid,
+    });
     const environments = this.selectEnvironments(
       (await store.environments(project.ulid)).filter((e) => principal.access.canSeeEnvironment(project.ulid, e.ulid)),
       options.environments,
@@ -82,7 +99,10 @@ export class ConfigurationExportService {
     const flags = await store.flags(project.ulid);
     const flagUlids = flags.map((f) => f.ulid);
     const values = await store.values(flagUlids);
-    const targets = await store.servingTargets(flagUlids, environments.map((e) => e.ulid));
+    const targets = await store.servingTargets(
+      flagUlids,
+      environments.map((e) => e.ulid),
+    );
     const rules = await store.rules(targets.map((t) => t.ulid));
     const criteria = await store.criteria(rules.map((r) => r.ulid));
 
@@ -157,7 +177,9 @@ class ServingBuilder {
   forFlag(targets: ServingTargetRow[]): { environmentKey: string; serving: ConfigurationServing }[] {
     return targets
       .map((target) => ({ target, environment: this.environmentOrder.get(target.environment_ulid) }))
-      .filter((entry): entry is { target: ServingTargetRow; environment: { key: string; index: number } } => entry.environment !== undefined)
+      .filter(
+        (entry): entry is { target: ServingTargetRow; environment: { key: string; index: number } } => entry.environment !== undefined,
+      )
       .sort((a, b) => a.environment.index - b.environment.index)
       .map(({ target, environment }) => ({ environmentKey: environment.key, serving: this.serving(target) }));
   }

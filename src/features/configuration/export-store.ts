@@ -111,7 +111,10 @@ export class ConfigurationExportStore {
         .whereIn('flag_ulid', chunk)
         .whereIn('environment_ulid', environmentUlids as string[])
         .where('status', 'published')
-        .orderBy([{ column: 'published_at', order: 'desc' }, { column: 'ulid', order: 'desc' }])
+        .orderBy([
+          { column: 'published_at', order: 'desc' },
+          { column: 'ulid', order: 'desc' },
+        ])
         .select('ulid', 'flag_ulid', 'environment_ulid', 'value_ulid', 'comment', 'rollout_mode', 'rollout_percentage', 'rollout_status'),
     );
     const newest = new Map<string, ServingTargetRow>();
@@ -124,13 +127,19 @@ export class ConfigurationExportStore {
 
   async rules(targetUlids: readonly string[]): Promise<RuleRow[]> {
     return inChunks(targetUlids, (chunk) =>
-      this.db('rules').whereIn('target_ulid', chunk).orderBy(['target_ulid', 'position']).select('ulid', 'target_ulid', 'value_ulid', 'description'),
+      this.db('rules')
+        .whereIn('target_ulid', chunk)
+        .orderBy(['target_ulid', 'position'])
+        .select('ulid', 'target_ulid', 'value_ulid', 'description'),
     );
   }
 
   async criteria(ruleUlids: readonly string[]): Promise<CriterionRow[]> {
     const rows = await inChunks(ruleUlids, (chunk) =>
-      this.db('criteria').whereIn('rule_ulid', chunk).orderBy(['rule_ulid', 'position']).select('rule_ulid', 'selector', 'sub_selector', 'comparer', 'values'),
+      this.db('criteria')
+        .whereIn('rule_ulid', chunk)
+        .orderBy(['rule_ulid', 'position'])
+        .select('rule_ulid', 'selector', 'sub_selector', 'comparer', 'values'),
     );
     return rows.map((r) => ({ ...r, values: JSON.parse(r.values as string) as string[] }));
   }

@@ -97,7 +97,10 @@ export async function importConfigurationFile(
     // Instances started together on an empty database all try; the first commits, the others
     // find its project (the key taken) and start on what it wrote. A failed apply wrote nothing.
     if ((await projectCount(composition)) > 0) {
-      core.logger.info({ file, project: projectKey }, 'VEXIL_IMPORT_FILE: another instance applied the file first; it is not applied again');
+      core.logger.info(
+        { file, project: projectKey },
+        'VEXIL_IMPORT_FILE: another instance applied the file first; it is not applied again',
+      );
       return;
     }
     if (error instanceof ValidationError) {

@@ -10,12 +10,15 @@ import { ServeService } from './serve-service.js';
 export function createConfigurationFeature(deps: FeatureDeps) {
   const exporter = new ConfigurationExportService(deps.knex, deps.dialect);
   return {
-    managementHandlers: configurationController({
-      exporter,
-      planner: new ConfigurationPlanService(exporter),
-      applier: new ConfigurationApplyService(deps, exporter, deps.auditWriter),
-      promoter: new PromoteService(deps, exporter, deps.auditWriter),
-      server: new ServeService(deps, deps.auditWriter),
-    }, deps.config.rolloutStepMs),
+    managementHandlers: configurationController(
+      {
+        exporter,
+        planner: new ConfigurationPlanService(exporter),
+        applier: new ConfigurationApplyService(deps, exporter, deps.auditWriter),
+        promoter: new PromoteService(deps, exporter, deps.auditWriter),
+        server: new ServeService(deps, deps.auditWriter),
+      },
+      deps.config.rolloutStepMs,
+    ),
   };
 }

@@ -17,11 +17,13 @@ export class ConfigurationPlanService {
   ): Promise<ConfigurationPlan> {
     // A project that does not exist yet is planned as apply would make it: created by the file.
     let newProject = false;
-    const current = await this.exporter.export(principal, projectKey, { purpose: 'Planning a configuration file' }, audit).catch((error: unknown) => {
-      if (!(error instanceof NotFoundError)) throw error;
-      newProject = true;
-      return absentProject(projectKey, desired);
-    });
+    const current = await this.exporter
+      .export(principal, projectKey, { purpose: 'Planning a configuration file' }, audit)
+      .catch((error: unknown) => {
+        if (!(error instanceof NotFoundError)) throw error;
+        newProject = true;
+        return absentProject(projectKey, desired);
+      });
     // Reading the project described the request as an export; it is a plan, refused or not.
     audit.describe({ action: 'project.planned' });
     const { configuration, errors } = normaliseConfiguration(desired, current);

@@ -47,7 +47,10 @@ function servedPart(serving: ConfigurationServing) {
       value: r.value,
       criteria: r.criteria.map((c) => ({ ...c, sub_selector: c.sub_selector ?? null, values: c.values ?? null })),
     })),
-    rollout: serving.rollout === null ? null : { mode: serving.rollout.mode, percentage: serving.rollout.mode === 'manual' ? serving.rollout.percentage : null },
+    rollout:
+      serving.rollout === null
+        ? null
+        : { mode: serving.rollout.mode, percentage: serving.rollout.mode === 'manual' ? serving.rollout.percentage : null },
   };
 }
 
@@ -125,7 +128,11 @@ export function normaliseConfiguration(
             if (criterion.selector !== 'segment') return;
             for (const key of criterion.values ?? []) {
               if (!segmentKeys.has(key)) {
-                add(`${servingPath}.rules.${r}.criteria.${c}.values`, `The segment "${key}" is not in the file's segments.`, 'reference_not_found');
+                add(
+                  `${servingPath}.rules.${r}.criteria.${c}.values`,
+                  `The segment "${key}" is not in the file's segments.`,
+                  'reference_not_found',
+                );
               }
             }
           });
@@ -165,10 +172,22 @@ export function planConfiguration(
   const projectFields = differing(current.project, desired.project, ['name', 'description']);
   if (options.newProject) change({ action: 'create', kind: 'project', key: desired.project.key, after: desired.project });
   else if (projectFields.length > 0) {
-    change({ action: 'update', kind: 'project', key: desired.project.key, fields: projectFields, before: current.project, after: desired.project });
+    change({
+      action: 'update',
+      kind: 'project',
+      key: desired.project.key,
+      fields: projectFields,
+      before: current.project,
+      after: desired.project,
+    });
   }
 
-  const keyed = <T extends { key: string }>(kind: ConfigurationChange['kind'], before: T[], after: T[], fields: readonly (keyof T & string)[]) => {
+  const keyed = <T extends { key: string }>(
+    kind: ConfigurationChange['kind'],
+    before: T[],
+    after: T[],
+    fields: readonly (keyof T & string)[],
+  ) => {
     const existing = byKey(before);
     for (const item of after) {
       const was = existing.get(item.key);
@@ -182,15 +201,22 @@ export function planConfiguration(
     const wanted = new Set(after.map((i) => i.key));
     for (const item of before) if (!wanted.has(item.key)) change({ action: 'delete', kind, key: item.key, before: item });
   };
-  keyed('environment', current.environments, desired.environments, ['name', 'description', 'color', 'comments_required', 'confirmation_required']);
+  keyed('environment', current.environments, desired.environments, [
+    'name',
+    'description',
+    'color',
+    'comments_required',
+    'confirmation_required',
+  ]);
   keyed('segment', current.segments, desired.segments, ['name', 'description', 'included', 'excluded', 'rules']);
   const strip = ({ values: _values, environments: _environments, ...settings }: ConfigurationFlag) => settings;
-  keyed(
-    'flag',
-    current.flags.map(strip),
-    desired.flags.map(strip),
-    ['name', 'description', 'permanent', 'include_in_mobile', 'include_in_client'],
-  );
+  keyed('flag', current.flags.map(strip), desired.flags.map(strip), [
+    'name',
+    'description',
+    'permanent',
+    'include_in_mobile',
+    'include_in_client',
+  ]);
 
   const currentFlags = byKey(current.flags);
   for (const flag of desired.flags) {
@@ -199,11 +225,13 @@ export function planConfiguration(
     for (const value of flag.values) {
       const old = values.get(value.value);
       if (!old) change({ action: 'create', kind: 'flag_value', key: flag.key, value: value.value, after: value });
-      else if (old.default !== value.default) change({ action: 'update', kind: 'flag_value', key: flag.key, value: value.value, fields: ['default'], before: old, after: value });
+      else if (old.default !== value.default)
+        change({ action: 'update', kind: 'flag_value', key: flag.key, value: value.value, fields: ['default'], before: old, after: value });
     }
     if (options.prune) {
       const wanted = new Set(flag.values.map((v) => v.value));
-      for (const old of was?.values ?? []) if (!wanted.has(old.value)) change({ action: 'delete', kind: 'flag_value', key: flag.key, value: old.value, before: old });
+      for (const old of was?.values ?? [])
+        if (!wanted.has(old.value)) change({ action: 'delete', kind: 'flag_value', key: flag.key, value: old.value, before: old });
     }
   }
   for (const flag of desired.flags) {

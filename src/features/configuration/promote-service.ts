@@ -35,7 +35,8 @@ export class PromoteService {
   ) {}
 
   async promote(principal: ManagementPrincipal, projectKey: string, input: PromoteInput, audit: AuditTrail): Promise<PromoteResult> {
-    if (input.from === input.to) throw ValidationError.field('to', 'The to field must name another environment than from.', 'invalid_combination');
+    if (input.from === input.to)
+      throw ValidationError.field('to', 'The to field must name another environment than from.', 'invalid_combination');
     return inTransaction(this.core.knex, async (trx) => {
       const current = await this.exporter.export(principal, projectKey, { purpose: 'Promoting between environments' }, audit, trx);
       // Reading the project described the request as an export; it is a promote, refused or not.

@@ -42,7 +42,8 @@ export class ServeService {
       const writer = new ServingWriter(actingContext(trx, this.core, this.auditWriter, principal, path.projectKey, audit));
       const displays = await writer.valueUlids(flag.key);
       const display = [...displays].find(([, ulid]) => ulid === input.value)?.[0] ?? this.normalised(flag.type, input.value);
-      if (!displays.has(display)) throw ValidationError.field('value', `The flag "${flag.key}" has no value ${input.value}.`, 'reference_not_found');
+      if (!displays.has(display))
+        throw ValidationError.field('value', `The flag "${flag.key}" has no value ${input.value}.`, 'reference_not_found');
       return writer.write(
         flag.key,
         environment.key,

@@ -49,18 +49,35 @@ export class ServingWriter {
   }
 
   private by(options: Pick<WriteServingOptions, 'confirmation'>) {
-    return { console: this.acting.principal.type === 'console_session', ...(options.confirmation === undefined ? {} : { confirmation: options.confirmation }) };
+    return {
+      console: this.acting.principal.type === 'console_session',
+      ...(options.confirmation === undefined ? {} : { confirmation: options.confirmation }),
+    };
   }
 
   /** Sets the percentage of the manual rollout in progress (the rollout's own update operation). */
-  async setRolloutPercentage(flagKey: string, environmentKey: string, percentage: number, options: Pick<WriteServingOptions, 'confirmation'>): Promise<TargetRecord> {
+  async setRolloutPercentage(
+    flagKey: string,
+    environmentKey: string,
+    percentage: number,
+    options: Pick<WriteServingOptions, 'confirmation'>,
+  ): Promise<TargetRecord> {
     const { ctx, target } = await this.served(flagKey, environmentKey);
     if (target.rollout_percentage === percentage) return target;
-    return this.acting.services.targets.updateRollout(ctx, target.ulid, { rollout_percentage: percentage, ...this.by(options) }, this.commit(this.acting.newTrail()));
+    return this.acting.services.targets.updateRollout(
+      ctx,
+      target.ulid,
+      { rollout_percentage: percentage, ...this.by(options) },
+      this.commit(this.acting.newTrail()),
+    );
   }
 
   /** Completes the rollout in progress: its value serves everyone. */
-  async completeRollout(flagKey: string, environmentKey: string, options: Pick<WriteServingOptions, 'confirmation'>): Promise<TargetRecord> {
+  async completeRollout(
+    flagKey: string,
+    environmentKey: string,
+    options: Pick<WriteServingOptions, 'confirmation'>,
+  ): Promise<TargetRecord> {
     const { ctx, target } = await this.served(flagKey, environmentKey);
     return this.acting.services.targets.completeRollout(ctx, target.ulid, this.commit(this.acting.newTrail()), this.by(options));
   }
@@ -87,9 +104,11 @@ export class ServingWriter {
     const { target } = await services.targets.create(ctx, this.commit(this.acting.newTrail()));
     const path = { projectKey, flagKey, environmentKey, targetUlid: target.ulid };
     const valueUlid = values.get(serving.value) as string;
-    if (valueUlid !== target.value_ulid) await services.targets.update(ctx, target.ulid, { value_ulid: valueUlid }, this.commit(this.acting.newTrail()));
+    if (valueUlid !== target.value_ulid)
+      await services.targets.update(ctx, target.ulid, { value_ulid: valueUlid }, this.commit(this.acting.newTrail()));
     if (serving.rules !== undefined) {
-      for (const rule of await services.rules.list(this.caller(), path)) await services.rules.delete(this.caller(), { ...path, ruleUlid: rule.ulid });
+      for (const rule of await services.rules.list(this.caller(), path))
+        await services.rules.delete(this.caller(), { ...path, ruleUlid: rule.ulid });
       for (const rule of serving.rules) {
         await services.rules.create(this.caller(), path, {
           value_ulid: values.get(rule.value) as string,
@@ -108,7 +127,11 @@ export class ServingWriter {
         console: principal.type === 'console_session',
         ...(options.confirmation === undefined ? {} : { confirmation: options.confirmation }),
         ...(rollout
-          ? { rollout_enabled: true, rollout_mode: rollout.mode, ...(rollout.mode === 'manual' ? { rollout_percentage: rollout.percentage } : {}) }
+          ? {
+              rollout_enabled: true,
+              rollout_mode: rollout.mode,
+              ...(rollout.mode === 'manual' ? { rollout_percentage: rollout.percentage } : {}),
+            }
           : {}),
       },
       this.commit(this.acting.newTrail()),

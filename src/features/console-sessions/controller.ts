@@ -20,12 +20,18 @@ export function consoleSessionController(service: ConsoleSessionService) {
   return {
     async createSession(request: ManagementRequest<unknown, unknown, Schemas['SignIn']>) {
       // Login CSRF: a foreign page must not sign a browser in to an account of its choosing.
-      if (!sameOrigin(request.ctx, service.publicOrigin)) throw new ForbiddenError('Cross-origin requests are refused.').withCode('csrf_failed');
+      if (!sameOrigin(request.ctx, service.publicOrigin))
+        throw new ForbiddenError('Cross-origin requests are refused.').withCode('csrf_failed');
       // Failed and rate-limited attempts are audited under the email they tried, so they can be found per account.
       request.audit.describe({ action: 'auth.sign_in', subjectType: 'account', subjectLabel: request.body.email.toLowerCase() });
       const { secret, session, principal } = await service.signIn(request.body.email, request.body.password, request.ctx.ip);
       request.audit.principal = principal;
-      request.audit.describe({ action: 'auth.sign_in', subjectType: 'account', subjectUlid: principal.account.ulid, subjectLabel: principal.account.email });
+      request.audit.describe({
+        action: 'auth.sign_in',
+        subjectType: 'account',
+        subjectUlid: principal.account.ulid,
+        subjectLabel: principal.account.email,
+      });
       setSessionCookie(request.ctx, service, secret, service.absoluteMs);
       return { body: { status: 'success', data: session } };
     },
@@ -46,7 +52,12 @@ export function consoleSessionController(service: ConsoleSessionService) {
     async changeOwnPassword(request: ManagementRequest<unknown, unknown, Schemas['PasswordChange']>) {
       currentSession(request);
       await service.changeOwnPassword(request.principal, request.body.current_password, request.body.new_password);
-      request.audit.describe({ action: 'account.password_changed', subjectType: 'account', subjectUlid: request.principal.account.ulid, subjectLabel: request.principal.account.email });
+      request.audit.describe({
+        action: 'account.password_changed',
+        subjectType: 'account',
+        subjectUlid: request.principal.account.ulid,
+        subjectLabel: request.principal.account.email,
+      });
       setSessionCookie(request.ctx, service, null);
       return { body: { status: 'success' } };
     },

@@ -12,7 +12,12 @@ export function buildConsoleSessionService(deps: Pick<FeatureDeps, 'knex' | 'clo
     // One address may try several accounts (an office behind one NAT): ten times the account's free failures.
     new SignInThrottle({ freeFailures: sessions.signInAttempts, freeAddressFailures: sessions.signInAttempts * 10, windowMs: 15 * 60_000 }),
     deps.clock,
-    { absoluteMs: sessions.hours * 3_600_000, idleMs: sessions.idleMinutes * 60_000, temporaryPasswordDays: sessions.temporaryPasswordDays, publicOrigin: deps.config.publicOrigin },
+    {
+      absoluteMs: sessions.hours * 3_600_000,
+      idleMs: sessions.idleMinutes * 60_000,
+      temporaryPasswordDays: sessions.temporaryPasswordDays,
+      publicOrigin: deps.config.publicOrigin,
+    },
   );
 }
 

@@ -38,7 +38,8 @@ export function csrfTokenOf(secret: string): string {
 }
 
 function checkNewPassword(field: string, password: string): void {
-  if (password.length < minPasswordLength) throw ValidationError.field(field, `The ${field} field must be at least ${minPasswordLength} characters long.`);
+  if (password.length < minPasswordLength)
+    throw ValidationError.field(field, `The ${field} field must be at least ${minPasswordLength} characters long.`);
   if (password.length > 200) throw ValidationError.field(field, `The ${field} field must be at most 200 characters long.`);
 }
 
@@ -74,7 +75,11 @@ export class ConsoleSessionService {
   }
 
   /** Checks the password and opens a session; the caller sets the cookie from `secret`. */
-  async signIn(email: string, password: string, clientIp: string): Promise<{ secret: string; session: ConsoleSession; principal: ManagementPrincipal }> {
+  async signIn(
+    email: string,
+    password: string,
+    clientIp: string,
+  ): Promise<{ secret: string; session: ConsoleSession; principal: ManagementPrincipal }> {
     // Normalised once, here where it enters: every spelling of an address is one account and one count.
     const normalised = normaliseEmail(email);
     const wait = this.throttle.retryAfter(normalised, clientIp);
@@ -141,10 +146,15 @@ export class ConsoleSessionService {
   async changeOwnPassword(principal: ManagementPrincipal, current: string, next: string): Promise<void> {
     const account = await this.store.accountByUlid(principal.account.ulid);
     if (!account || !(await verifyPassword(current, account.password_hash))) {
-      throw ValidationError.field('current_password', 'The current_password field does not match the account\'s password.', 'invalid_credentials');
+      throw ValidationError.field(
+        'current_password',
+        "The current_password field does not match the account's password.",
+        'invalid_credentials',
+      );
     }
     checkNewPassword('new_password', next);
-    if (next.normalize('NFKC') === current.normalize('NFKC')) throw ValidationError.field('new_password', 'The new_password field must differ from the current password.', 'invalid_combination');
+    if (next.normalize('NFKC') === current.normalize('NFKC'))
+      throw ValidationError.field('new_password', 'The new_password field must differ from the current password.', 'invalid_combination');
     const hash = await hashPassword(next);
     const now = this.clock.now().toISOString();
     await this.store.transaction((trx) => this.store.setPassword(trx, account.ulid, hash, null, now));
@@ -158,14 +168,21 @@ export class ConsoleSessionService {
   async setPassword(principal: ManagementPrincipal, accountUlid: string, password: string, audit: Auditor): Promise<void> {
     const account = await this.store.accountByUlid(accountUlid);
     if (!account) throw new NotFoundError(`Account "${accountUlid}" not found.`);
-    if (account.role === 'owner' && principal.account.role !== 'owner') throw new ForbiddenError('Only an owner can set an owner\'s password.');
+    if (account.role === 'owner' && principal.account.role !== 'owner')
+      throw new ForbiddenError("Only an owner can set an owner's password.");
     checkNewPassword('password', password);
     const hash = await hashPassword(password);
     const now = this.clock.now();
-    const temporaryUntil = account.ulid === principal.account.ulid ? null : temporaryPasswordUntil(now, this.settings.temporaryPasswordDays);
+    const temporaryUntil =
+      account.ulid === principal.account.ulid ? null : temporaryPasswordUntil(now, this.settings.temporaryPasswordDays);
     await this.store.transaction(async (trx) => {
       await this.store.setPassword(trx, account.ulid, hash, temporaryUntil, now.toISOString());
-      await audit.commit(trx, { action: 'account.password_set', subjectType: 'account', subjectUlid: account.ulid, subjectLabel: account.email });
+      await audit.commit(trx, {
+        action: 'account.password_set',
+        subjectType: 'account',
+        subjectUlid: account.ulid,
+        subjectLabel: account.email,
+      });
     });
   }
 
@@ -173,7 +190,10 @@ export class ConsoleSessionService {
     return this.settings.temporaryPasswordDays;
   }
 
-  private async principalOf(sessionUlid: string, account: Omit<SessionAccount, 'password_hash' | 'password_temporary_until'>): Promise<ManagementPrincipal> {
+  private async principalOf(
+    sessionUlid: string,
+    account: Omit<SessionAccount, 'password_hash' | 'password_temporary_until'>,
+  ): Promise<ManagementPrincipal> {
     const projects = await this.accountProjects(account.ulid, account.role);
     return {
       type: 'console_session',
@@ -186,10 +206,21 @@ export class ConsoleSessionService {
     };
   }
 
-  private async view(ulid: string, account: Omit<SessionAccount, 'password_hash'>, secret: string, expiresAt: string): Promise<ConsoleSession> {
+  private async view(
+    ulid: string,
+    account: Omit<SessionAccount, 'password_hash'>,
+    secret: string,
+    expiresAt: string,
+  ): Promise<ConsoleSession> {
     return {
       ulid,
-      account: { ulid: account.ulid, name: account.name, email: account.email, role: account.role, projects: await this.accountProjects(account.ulid, account.role) },
+      account: {
+        ulid: account.ulid,
+        name: account.name,
+        email: account.email,
+        role: account.role,
+        projects: await this.accountProjects(account.ulid, account.role),
+      },
       csrf_token: csrfTokenOf(secret),
       expires_at: expiresAt,
       password_change_required: account.password_temporary_until !== null,

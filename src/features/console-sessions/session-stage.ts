@@ -40,7 +40,9 @@ export async function authenticateSession(ctx: Koa.Context, sessions: ConsoleSes
   state.managementPrincipal = principal;
   state.consoleSession = { ulid: session.ulid, secret };
   if (session.password_change_required && !temporaryPasswordOperations.has(state.operation?.operationId ?? '')) {
-    throw new ForbiddenError('Choose your own password first (PUT /session/password): a temporary password only allows that.').withCode('password_change_required');
+    throw new ForbiddenError('Choose your own password first (PUT /session/password): a temporary password only allows that.').withCode(
+      'password_change_required',
+    );
   }
   return true;
 }

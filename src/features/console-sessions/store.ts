@@ -24,13 +24,15 @@ export class ConsoleSessionStore {
   constructor(private readonly knex: Knex) {}
 
   async accountByEmail(email: string): Promise<SessionAccount | undefined> {
-    return (await this.knex('accounts').where('email', email.toLowerCase()).first('ulid', 'name', 'email', 'role', 'password_hash', 'password_temporary_until')) as
-      | SessionAccount
-      | undefined;
+    return (await this.knex('accounts')
+      .where('email', email.toLowerCase())
+      .first('ulid', 'name', 'email', 'role', 'password_hash', 'password_temporary_until')) as SessionAccount | undefined;
   }
 
   async accountByUlid(ulid: string): Promise<SessionAccount | undefined> {
-    return (await this.knex('accounts').where('ulid', ulid).first('ulid', 'name', 'email', 'role', 'password_hash', 'password_temporary_until')) as SessionAccount | undefined;
+    return (await this.knex('accounts')
+      .where('ulid', ulid)
+      .first('ulid', 'name', 'email', 'role', 'password_hash', 'password_temporary_until')) as SessionAccount | undefined;
   }
 
   async insertSession(row: SessionRow & { digest: string }): Promise<void> {
@@ -41,7 +43,18 @@ export class ConsoleSessionStore {
     const row = await this.knex('console_sessions as s')
       .join('accounts as a', 'a.ulid', 's.account_ulid')
       .where('s.digest', digest)
-      .first('s.ulid', 's.account_ulid', 's.created_at', 's.last_seen_at', 's.expires_at', 'a.name', 'a.email', 'a.role', 'a.password_hash', 'a.password_temporary_until');
+      .first(
+        's.ulid',
+        's.account_ulid',
+        's.created_at',
+        's.last_seen_at',
+        's.expires_at',
+        'a.name',
+        'a.email',
+        'a.role',
+        'a.password_hash',
+        'a.password_temporary_until',
+      );
     if (!row) return undefined;
     const { name, email, role, password_hash, password_temporary_until, ...session } = row;
     return { ...session, account: { ulid: row.account_ulid, name, email, role, password_hash, password_temporary_until } };
@@ -57,14 +70,18 @@ export class ConsoleSessionStore {
 
   /** Sets the password (temporary until the given time, or the person's own) and ends every session of the account. */
   async setPassword(trx: Knex.Transaction, accountUlid: string, hash: string, temporaryUntil: string | null, now: string): Promise<void> {
-    await trx('accounts').where('ulid', accountUlid).update({ password_hash: hash, password_temporary_until: temporaryUntil, updated_at: now });
+    await trx('accounts')
+      .where('ulid', accountUlid)
+      .update({ password_hash: hash, password_temporary_until: temporaryUntil, updated_at: now });
     await trx('console_sessions').where('account_ulid', accountUlid).delete();
   }
 
   /** Projects a member account was given; null for owners and admins (every project). */
   async accountProjects(accountUlid: string, role: string): Promise<string[] | null> {
     if (role !== 'member') return null;
-    const rows = (await this.knex('account_projects').where('account_ulid', accountUlid).select('project_ulid')) as Array<{ project_ulid: string }>;
+    const rows = (await this.knex('account_projects').where('account_ulid', accountUlid).select('project_ulid')) as Array<{
+      project_ulid: string;
+    }>;
     return rows.map((r) => r.project_ulid);
   }
 

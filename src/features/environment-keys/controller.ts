@@ -15,9 +15,7 @@ export function environmentKeyHandlers(service: EnvironmentKeyService) {
       const keys = await service.list(request.principal, projectKey, environmentKey, request.audit);
       return { body: { status: 'success', data: keys } satisfies Schemas['EnvironmentKeyListResponse'] };
     },
-    async createEnvironmentKey(
-      request: ManagementRequest<EnvironmentPath, unknown, Schemas['EnvironmentKeyCreate']>,
-    ) {
+    async createEnvironmentKey(request: ManagementRequest<EnvironmentPath, unknown, Schemas['EnvironmentKeyCreate']>) {
       const { projectKey, environmentKey } = request.params;
       const key = await service.create(request.principal, projectKey, environmentKey, request.body, request.audit);
       return { body: { status: 'success', data: key } satisfies Schemas['EnvironmentKeyCreatedResponse'] };

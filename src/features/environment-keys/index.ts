@@ -30,8 +30,11 @@ export function createEnvironmentKeysFeature(deps: FeatureDeps) {
   const refreshKeysAfterWrite: Stage = async (ctx, next) => {
     await next();
     if (ctx.method === 'GET' || ctx.method === 'HEAD' || ctx.status >= 400) return;
-    await refreshBeforeAnswering(ctx, refreshBudgetMs(deps), () => deps.keyCache.refreshIfChanged(), (err) =>
-      deps.logger.error({ err }, 'environment keys could not be refreshed'),
+    await refreshBeforeAnswering(
+      ctx,
+      refreshBudgetMs(deps),
+      () => deps.keyCache.refreshIfChanged(),
+      (err) => deps.logger.error({ err }, 'environment keys could not be refreshed'),
     );
   };
   return {

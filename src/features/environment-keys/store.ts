@@ -9,12 +9,17 @@ const columns = ['ulid', 'kind', 'name', 'masked_key', 'created_at', 'revoked_at
 
 export class KnexEnvironmentKeyStore implements EnvironmentKeyStore {
   async listForEnvironment(db: Db, environmentUlid: string): Promise<EnvironmentKey[]> {
-    const rows = await db('environment_keys').where('environment_ulid', environmentUlid).orderBy('ulid').select(...columns);
+    const rows = await db('environment_keys')
+      .where('environment_ulid', environmentUlid)
+      .orderBy('ulid')
+      .select(...columns);
     return rows.map(toKey);
   }
 
   async find(db: Db, environmentUlid: string, ulid: string): Promise<EnvironmentKey | undefined> {
-    const row = await db('environment_keys').where({ environment_ulid: environmentUlid, ulid }).first(...columns);
+    const row = await db('environment_keys')
+      .where({ environment_ulid: environmentUlid, ulid })
+      .first(...columns);
     return row ? toKey(row) : undefined;
   }
 

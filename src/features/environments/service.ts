@@ -64,12 +64,7 @@ export class EnvironmentService {
     return toEnvironment(environment);
   }
 
-  async create(
-    principal: ManagementPrincipal,
-    projectKey: string,
-    input: EnvironmentCreateInput,
-    audit: Auditor,
-  ): Promise<Environment> {
+  async create(principal: ManagementPrincipal, projectKey: string, input: EnvironmentCreateInput, audit: Auditor): Promise<Environment> {
     requireAdministrator(principal);
     const project = await resolveProject(this.deps.db, this.deps.projects, principal.access, projectKey);
     audit.describe({ action: 'environment.created', ...projectSubject(project) });
@@ -77,7 +72,11 @@ export class EnvironmentService {
     validate(input);
     return this.deps.tx.transaction(async (trx) => {
       const environment = await this.createIn(trx, project, input);
-      await audit.commit(trx, { action: 'environment.created', ...environmentSubject(project, environment), changes: { after: environment } });
+      await audit.commit(trx, {
+        action: 'environment.created',
+        ...environmentSubject(project, environment),
+        changes: { after: environment },
+      });
       return environment;
     });
   }
@@ -145,7 +144,11 @@ export class EnvironmentService {
       if (!(await this.deps.environments.delete(trx, environment.ulid))) {
         throw new NotFoundError(`Environment "${environmentKey}" not found.`);
       }
-      await audit.commit(trx, { action: 'environment.deleted', ...environmentSubject(project, environment), changes: { before: toEnvironment(environment) } });
+      await audit.commit(trx, {
+        action: 'environment.deleted',
+        ...environmentSubject(project, environment),
+        changes: { before: toEnvironment(environment) },
+      });
     });
   }
 }

@@ -28,7 +28,9 @@ const columns = [
 
 export class KnexEnvironmentStore implements EnvironmentStore {
   async listPage(db: Db, projectUlid: string, page: PageRequest, visible: string[] | null): Promise<Page<Environment>> {
-    const query = db('environments').where('project_ulid', projectUlid).select(...columns);
+    const query = db('environments')
+      .where('project_ulid', projectUlid)
+      .select(...columns);
     if (visible !== null) query.whereIn('ulid', visible);
     return paginateByUlid(query, 'ulid', environmentListName(projectUlid), page, (row) => toEnvironment(toRecord(row)));
   }
@@ -39,7 +41,9 @@ export class KnexEnvironmentStore implements EnvironmentStore {
   }
 
   async findByKey(db: Db, projectUlid: string, key: string): Promise<EnvironmentRecord | undefined> {
-    const row = await db('environments').where({ project_ulid: projectUlid, key }).first(...columns);
+    const row = await db('environments')
+      .where({ project_ulid: projectUlid, key })
+      .first(...columns);
     return row ? toRecord(row) : undefined;
   }
 

@@ -189,10 +189,7 @@ export function publicEvaluationHandlers({ service, decoder, hub, keyCache }: Ev
 /** Management handlers: evaluateFlag and its twin evaluateFlagForContext (specs/management.yaml). */
 export function managementEvaluationHandlers({ service, decoder, knex }: EvaluationHandlerDeps) {
   /** Audits and evaluates; `readContext` runs once the path is resolved (GET: a 404 wins over a bad context). */
-  const evaluate = async (
-    request: ManagementRequest<EvaluateParams>,
-    readContext: () => Context | null,
-  ) => {
+  const evaluate = async (request: ManagementRequest<EvaluateParams>, readContext: () => Context | null) => {
     const { project, flag, environment } = await findFlagEnvironment(knex, request.principal.access, request.params);
     request.audit.describe({
       action: auditActionByOperation[request.operation.operationId] ?? 'flag.evaluated',

@@ -1,12 +1,5 @@
 import type Koa from 'koa';
-import {
-  BadRequestError,
-  NotFoundError,
-  OfrepError,
-  InvalidQueryError,
-  ValidationError,
-  publicMessages,
-} from '../../http/errors.js';
+import { BadRequestError, NotFoundError, OfrepError, InvalidQueryError, ValidationError, publicMessages } from '../../http/errors.js';
 import { operationState } from '../../http/operation.js';
 import type { Stage } from '../../http/openapi/router.js';
 import { invalidDefaultsMessage, targetingKeyMissingMessage } from './inputs.js';
@@ -90,7 +83,8 @@ function reshape(operationId: string, error: unknown, ctx: Koa.Context): unknown
   if (error instanceof NotFoundError) return new NotFoundError(publicMessages.flagNotFound);
   if (evaluationBodyOperations.has(operationId)) {
     // The handler's own 400s already carry the header operations' messages.
-    const own = error instanceof BadRequestError && (error.message === publicMessages.invalidContext || error.message === invalidDefaultsMessage);
+    const own =
+      error instanceof BadRequestError && (error.message === publicMessages.invalidContext || error.message === invalidDefaultsMessage);
     if (error instanceof BadRequestError && !own) return new BadRequestError(usageMessages.malformedJson);
     if (error instanceof ValidationError) {
       // As with the headers, the context is checked first.

@@ -54,8 +54,7 @@ export function createEvaluationFeature(deps: FeatureDeps) {
   const announcing = notifier.connected?.bind(notifier);
   if (announcing) reportRedisConnection(deps.metrics, 'change_notifications', announcing);
   const logFailure = (err: unknown) => deps.logger.error({ err }, 'environment snapshots could not be refreshed');
-  const refreshAndAnnounce = (refresh: () => Promise<EnvironmentRevision[]>) =>
-    refresh().then((changed) => notifier.publish(changed));
+  const refreshAndAnnounce = (refresh: () => Promise<EnvironmentRevision[]>) => refresh().then((changed) => notifier.publish(changed));
   notifier.onChange((changed) => {
     if (cache.isBehind(changed)) cache.refreshAfterCurrent().catch(logFailure);
   });
@@ -107,12 +106,26 @@ export function createEvaluationFeature(deps: FeatureDeps) {
 }
 
 /** What /metrics reads from the serving path at scrape time: snapshots, streams, the telemetry buffer. */
-function observeServingState(metrics: Metrics, cache: SnapshotCache, hub: StreamHub, telemetry: TelemetryBuffer, flusher: TelemetryFlusher): void {
+function observeServingState(
+  metrics: Metrics,
+  cache: SnapshotCache,
+  hub: StreamHub,
+  telemetry: TelemetryBuffer,
+  flusher: TelemetryFlusher,
+): void {
   const perEnvironment = (value: (entry: EnvironmentSnapshot, now: number) => number) => () => {
     const now = Date.now();
-    return [...cache.all()].map((entry) => ({ labels: { environment: entry.environmentUlid, environment_key: entry.environmentKey }, value: value(entry, now) }));
+    return [...cache.all()].map((entry) => ({
+      labels: { environment: entry.environmentUlid, environment_key: entry.environmentKey },
+      value: value(entry, now),
+    }));
   };
-  metrics.collect('gauge', 'vexil_snapshot_revision', 'Configuration revision this instance serves, per environment.', perEnvironment((entry) => entry.revision));
+  metrics.collect(
+    'gauge',
+    'vexil_snapshot_revision',
+    'Configuration revision this instance serves, per environment.',
+    perEnvironment((entry) => entry.revision),
+  );
   metrics.collect(
     'gauge',
     'vexil_snapshot_age_seconds',

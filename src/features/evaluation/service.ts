@@ -32,9 +32,7 @@ export interface OfrepItemFailure {
 }
 
 /** What a payload request answers: 304 (notModified) or the body, with its ETag either way. */
-export type PayloadResult =
-  | { notModified: true; etag: string }
-  | { notModified: false; etag: string; json?: string; body?: unknown };
+export type PayloadResult = { notModified: true; etag: string } | { notModified: false; etag: string; json?: string; body?: unknown };
 
 export interface ManagementEvaluation {
   key: string;

@@ -23,9 +23,7 @@ const pathOf = (params: FlagParams & { environmentKey?: string }): ValuePath => 
 
 /** Handlers of the flag value operations, keyed by operationId (specs/management.yaml). */
 export function flagValueHandlers(service: FlagValueService) {
-  const create = async (
-    request: ManagementRequest<FlagParams | EnvironmentParams, unknown, Schemas['FlagValueWrite']>,
-  ) => {
+  const create = async (request: ManagementRequest<FlagParams | EnvironmentParams, unknown, Schemas['FlagValueWrite']>) => {
     const data = await service.create(caller(request), pathOf(request.params), request.body.display);
     const body: Schemas['FlagValueResponse'] = { status: 'success', data };
     return { body };

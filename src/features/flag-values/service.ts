@@ -87,9 +87,7 @@ export class FlagValueService {
     caller.audit.describe({ action, projectUlid: project.ulid });
     const flag = await this.store.findFlag(project, path.flagKey);
     const environment =
-      path.environmentKey === undefined
-        ? undefined
-        : await this.store.findEnvironment(caller.access, project, path.environmentKey);
+      path.environmentKey === undefined ? undefined : await this.store.findEnvironment(caller.access, project, path.environmentKey);
     caller.audit.describe({
       action,
       subjectType: 'flag',

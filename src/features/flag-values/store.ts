@@ -5,15 +5,7 @@ import { translateStorageErrors } from '../../storage/db-errors.js';
 import type { Dialect } from '../../storage/database.js';
 import { bumpProjectRevisions } from '../../storage/revisions.js';
 import { inTransaction } from '../../storage/transaction.js';
-import {
-  bool,
-  findEnvironment,
-  findFlag,
-  findProject,
-  type EnvironmentRef,
-  type FlagRef,
-  type ProjectRef,
-} from '../shared/lookup.js';
+import { bool, findEnvironment, findFlag, findProject, type EnvironmentRef, type FlagRef, type ProjectRef } from '../shared/lookup.js';
 import type { FlagValueRecord, FlagValueStore, FlagValueStoreTx, ValueUsage } from './store-types.js';
 
 const valueColumns = ['ulid', 'flag_ulid', 'display', 'display_digest', 'is_default', 'created_at', 'updated_at'] as const;
@@ -52,7 +44,10 @@ export class KnexFlagValueStore implements FlagValueStore {
   }
 
   async listValues(flagUlid: string): Promise<FlagValueRecord[]> {
-    const rows = await this.knex('flag_values').where('flag_ulid', flagUlid).orderBy('ulid').select(...valueColumns);
+    const rows = await this.knex('flag_values')
+      .where('flag_ulid', flagUlid)
+      .orderBy('ulid')
+      .select(...valueColumns);
     return rows.map(toValueRecord);
   }
 
@@ -83,7 +78,9 @@ class KnexFlagValueStoreTx implements FlagValueStoreTx {
   }
 
   async findValue(flagUlid: string, valueUlid: string): Promise<FlagValueRecord | undefined> {
-    const query = this.handle('flag_values').where({ flag_ulid: flagUlid, ulid: valueUlid }).first(...valueColumns);
+    const query = this.handle('flag_values')
+      .where({ flag_ulid: flagUlid, ulid: valueUlid })
+      .first(...valueColumns);
     if (this.mysql) query.forUpdate();
     const row = await query;
     return row ? toValueRecord(row) : undefined;

@@ -55,9 +55,7 @@ export function flagHandlers(service: FlagService) {
       return { body };
     },
 
-    async bulkDeleteFlags(
-      request: ManagementRequest<ProjectParams, unknown, Schemas['BulkDeleteRequest']>,
-    ) {
+    async bulkDeleteFlags(request: ManagementRequest<ProjectParams, unknown, Schemas['BulkDeleteRequest']>) {
       const data = await service.bulkDelete(caller(request), request.params.projectKey, request.body.flag_keys);
       const body: Schemas['BulkDeleteResponse'] = { status: 'success', data };
       return { body };

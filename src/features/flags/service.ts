@@ -70,7 +70,14 @@ const flagNotFound = (key: string) => new NotFoundError(`Flag "${key}" not found
 
 /** The audit record of one deleted flag, however it was deleted (one at a time or in bulk). */
 function flagDeletion(projectUlid: string, flag: FlagRecord): AuditSubject {
-  return { action: 'flag.deleted', subjectType: 'flag', subjectUlid: flag.ulid, subjectLabel: flag.key, projectUlid, changes: { before: toFlagResource(flag) } };
+  return {
+    action: 'flag.deleted',
+    subjectType: 'flag',
+    subjectUlid: flag.ulid,
+    subjectLabel: flag.key,
+    projectUlid,
+    changes: { before: toFlagResource(flag) },
+  };
 }
 
 /**
@@ -82,7 +89,12 @@ export class FlagService {
     private readonly store: FlagStore,
     private readonly clock: Clock,
     /** The console's view of a page (serving-overview.ts); absent where no database is (unit tests). */
-    private readonly overview?: (projectUlid: string, flags: FlagRecord[], staleDays: number, now: Date) => Promise<Map<string, FlagOverview>>,
+    private readonly overview?: (
+      projectUlid: string,
+      flags: FlagRecord[],
+      staleDays: number,
+      now: Date,
+    ) => Promise<Map<string, FlagOverview>>,
   ) {}
 
   async list(

@@ -25,11 +25,17 @@ export async function servingOverview(
   const result = new Map<string, FlagOverview>();
   if (flags.length === 0) return result;
   const flagUlids = flags.map((f) => f.ulid);
-  const environments = (await db('environments').where('project_ulid', projectUlid).orderBy('ulid').select('ulid', 'key')) as Array<{ ulid: string; key: string }>;
+  const environments = (await db('environments').where('project_ulid', projectUlid).orderBy('ulid').select('ulid', 'key')) as Array<{
+    ulid: string;
+    key: string;
+  }>;
   const targets = (await db('targets')
     .whereIn('flag_ulid', flagUlids)
     .whereIn('status', ['published', 'draft', 'scheduled'])
-    .orderBy([{ column: 'published_at', order: 'desc' }, { column: 'ulid', order: 'desc' }])
+    .orderBy([
+      { column: 'published_at', order: 'desc' },
+      { column: 'ulid', order: 'desc' },
+    ])
     .select('flag_ulid', 'environment_ulid', 'status', 'value_ulid', 'rollout_percentage', 'rollout_status', 'scheduled_at')) as Array<{
     flag_ulid: string;
     environment_ulid: string;
@@ -45,7 +51,10 @@ export async function servingOverview(
     display: string;
     is_default: unknown;
   }>;
-  const usage = (await db('flag_telemetry').whereIn('flag_ulid', flagUlids).whereNotNull('last_used_at').select('flag_ulid', 'last_used_at')) as Array<{
+  const usage = (await db('flag_telemetry')
+    .whereIn('flag_ulid', flagUlids)
+    .whereNotNull('last_used_at')
+    .select('flag_ulid', 'last_used_at')) as Array<{
     flag_ulid: string;
     last_used_at: string;
   }>;
@@ -68,7 +77,8 @@ export async function servingOverview(
         environment_key: environment.key,
         value: published ? (display.get(published.value_ulid) ?? null) : fallback,
         served_by: published ? 'target' : fallback !== null ? 'default' : 'unavailable',
-        rollout_percentage: published?.rollout_status === 'active' || published?.rollout_status === 'paused' ? published.rollout_percentage : null,
+        rollout_percentage:
+          published?.rollout_status === 'active' || published?.rollout_status === 'paused' ? published.rollout_percentage : null,
         rollout_status: published?.rollout_status === 'active' || published?.rollout_status === 'paused' ? published.rollout_status : null,
         draft: here.some((t) => t.status === 'draft'),
         scheduled_at: scheduled?.scheduled_at ?? null,

@@ -7,17 +7,8 @@ import { SQLITE_UNICODE_LOWER, type Dialect } from '../../storage/database.js';
 import { bumpProjectRevisions } from '../../storage/revisions.js';
 import { inTransaction } from '../../storage/transaction.js';
 import { bool, findProject, type ProjectRef } from '../shared/lookup.js';
-import type {
-  FlagChanges,
-  FlagListFilter,
-  FlagRecord,
-  FlagStore,
-  FlagStoreTx,
-  FlagType,
-  FlagValueInsert,
-} from './store-types.js';
+import type { FlagChanges, FlagListFilter, FlagRecord, FlagStore, FlagStoreTx, FlagType, FlagValueInsert } from './store-types.js';
 import type { Db } from '../../storage/db.js';
-
 
 const flagColumns = [
   'ulid',
@@ -68,7 +59,9 @@ export class KnexFlagStore implements FlagStore {
   }
 
   listFlags(projectUlid: string, filter: FlagListFilter, page: PageRequest): Promise<Page<FlagRecord>> {
-    const query = this.knex('flags').where('project_ulid', projectUlid).select(...flagColumns);
+    const query = this.knex('flags')
+      .where('project_ulid', projectUlid)
+      .select(...flagColumns);
     if (filter.type) query.where('type', filter.type);
     if (filter.search !== undefined && filter.search !== '') {
       // Lower case on both sides: the column may carry a binary collation (utf8mb4_bin on
@@ -85,7 +78,9 @@ export class KnexFlagStore implements FlagStore {
   }
 
   async findFlag(projectUlid: string, key: string): Promise<FlagRecord | undefined> {
-    const row = await this.knex('flags').where({ project_ulid: projectUlid, key }).first(...flagColumns);
+    const row = await this.knex('flags')
+      .where({ project_ulid: projectUlid, key })
+      .first(...flagColumns);
     return row ? toFlagRecord(row) : undefined;
   }
 
@@ -120,7 +115,10 @@ class KnexFlagStoreTx implements FlagStoreTx {
 
   async lockFlags(projectUlid: string, keys: string[]): Promise<FlagRecord[]> {
     if (keys.length === 0) return [];
-    const query = this.handle('flags').where('project_ulid', projectUlid).whereIn('key', keys).select(...flagColumns);
+    const query = this.handle('flags')
+      .where('project_ulid', projectUlid)
+      .whereIn('key', keys)
+      .select(...flagColumns);
     // Ulid order: concurrent bulk deletes lock rows in the same order, so they cannot deadlock.
     query.orderBy('ulid');
     if (this.dialect === 'mysql') query.forUpdate();

@@ -11,9 +11,7 @@ export interface HandlerOutcome {
   body: unknown;
 }
 
-export type IdempotentResult<T> =
-  | { replayed: false; value: T }
-  | { replayed: true; status: number; body: unknown };
+export type IdempotentResult<T> = { replayed: false; value: T } | { replayed: true; status: number; body: unknown };
 
 export interface IdempotencyOptions {
   /** How long a duplicate waits for the first request to finish before it gets a 409. */
@@ -108,7 +106,9 @@ export class IdempotencyService {
         continue;
       }
       if (existing.requestDigest !== requestDigest) {
-        throw new UnprocessableError('This Idempotency-Key was already used with a different request body.').withCode('idempotency_key_reused');
+        throw new UnprocessableError('This Idempotency-Key was already used with a different request body.').withCode(
+          'idempotency_key_reused',
+        );
       }
       if (existing.state === 'completed' && existing.responseStatus !== null) {
         return {

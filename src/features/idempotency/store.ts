@@ -50,9 +50,7 @@ export class KnexIdempotencyStore implements IdempotencyStore {
   }
 
   async complete(id: number, status: number, body: string | null): Promise<void> {
-    await this.knex(table)
-      .where({ id, state: 'in_progress' })
-      .update({ state: 'completed', response_status: status, response_body: body });
+    await this.knex(table).where({ id, state: 'in_progress' }).update({ state: 'completed', response_status: status, response_body: body });
   }
 
   async release(id: number): Promise<void> {

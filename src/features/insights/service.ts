@@ -61,10 +61,7 @@ export class InsightsService {
     return auditActionByOperation[operationId] ?? fallback;
   }
 
-  async flagInsights(
-    caller: Caller,
-    params: { projectKey: string; flagKey: string; environmentKey: string },
-  ): Promise<FlagInsights> {
+  async flagInsights(caller: Caller, params: { projectKey: string; flagKey: string; environmentKey: string }): Promise<FlagInsights> {
     const { project, flag, environment } = await this.store.findFlagEnvironment(caller.access, params);
     caller.audit.describe({
       action: this.action('getFlagInsights', 'flag.insights_read'),
@@ -130,10 +127,7 @@ export class InsightsService {
       });
   }
 
-  async defaultValueReports(
-    caller: Caller,
-    params: { projectKey: string; environmentKey: string },
-  ): Promise<DefaultValueReports> {
+  async defaultValueReports(caller: Caller, params: { projectKey: string; environmentKey: string }): Promise<DefaultValueReports> {
     const { project, environment } = await this.store.findEnvironment(caller.access, params);
     caller.audit.describe({
       action: this.action('listDefaultValueReports', 'flag.default_value_reports_read'),
@@ -158,10 +152,7 @@ export class InsightsService {
     };
   }
 
-  async contextAttributes(
-    caller: Caller,
-    params: { projectKey: string; environmentKey: string },
-  ): Promise<ContextAttributes> {
+  async contextAttributes(caller: Caller, params: { projectKey: string; environmentKey: string }): Promise<ContextAttributes> {
     const { project, environment } = await this.store.findEnvironment(caller.access, params);
     caller.audit.describe({
       action: this.action('listContextAttributes', 'context_attribute.listed'),
@@ -172,8 +163,10 @@ export class InsightsService {
       environmentUlid: environment.ulid,
     });
     const rows = await this.store.contextObservations(environment.ulid);
-    const byCount = <T extends { count: number }>(name: (x: T) => string) => (a: T, b: T) =>
-      b.count - a.count || byText(name(a), name(b));
+    const byCount =
+      <T extends { count: number }>(name: (x: T) => string) =>
+      (a: T, b: T) =>
+        b.count - a.count || byText(name(a), name(b));
     const values = new Map<string, Array<{ value: string; count: number }>>();
     for (const r of rows) {
       if (r.kind !== 'value') continue;

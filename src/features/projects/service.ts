@@ -49,9 +49,7 @@ export class ProjectService {
   async list(principal: ManagementPrincipal, page: PageRequest): Promise<Page<Project>> {
     const { db, projects } = this.deps;
     const access = principal.access;
-    const visible = access.restricted
-      ? visibleAmong(await projects.allUlids(db), true, (u) => access.canSeeProject(u))
-      : null;
+    const visible = access.restricted ? visibleAmong(await projects.allUlids(db), true, (u) => access.canSeeProject(u)) : null;
     return projects.listPage(db, page, visible);
   }
 

@@ -24,14 +24,19 @@ export class KnexProjectStore implements ProjectStore {
   }
 
   async findByKey(db: Db, key: string): Promise<Project | undefined> {
-    const row = await db('projects').where('key', key).first(...columns);
+    const row = await db('projects')
+      .where('key', key)
+      .first(...columns);
     return row ? toProject(row) : undefined;
   }
 
   async insert(trx: Knex.Transaction, project: Project): Promise<void> {
-    await translateStorageErrors(async () => {
-      await trx('projects').insert(project);
-    }, { unique_violation: keyTaken });
+    await translateStorageErrors(
+      async () => {
+        await trx('projects').insert(project);
+      },
+      { unique_violation: keyTaken },
+    );
   }
 
   async update(trx: Knex.Transaction, ulid: string, patch: Pick<Project, 'name' | 'description' | 'updated_at'>): Promise<boolean> {

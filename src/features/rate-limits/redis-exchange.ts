@@ -124,7 +124,8 @@ export class RedisCountExchange {
     }
     let multi = this.client.multi();
     // The window is part of the key; the expiry only cleans up (a little after the window ends).
-    for (const entry of batch) multi = multi.incrBy(this.settings.prefix + entry.key, entry.delta).pExpire(this.settings.prefix + entry.key, entry.ttlMs + 1000);
+    for (const entry of batch)
+      multi = multi.incrBy(this.settings.prefix + entry.key, entry.delta).pExpire(this.settings.prefix + entry.key, entry.ttlMs + 1000);
     const replies = await multi.exec();
     return batch.map((_, i) => Number(replies[2 * i]));
   }

@@ -60,8 +60,7 @@ export function managementRateLimit(
 ): Stage {
   return async (ctx, next) => {
     const principal = operationState(ctx).managementPrincipal;
-    const limit =
-      principal && principal.tier !== 'unlimited' ? config.managementRateLimits[principal.tier] : 0;
+    const limit = principal && principal.tier !== 'unlimited' ? config.managementRateLimits[principal.tier] : 0;
     if (principal && limit > 0) {
       const decision = limiter.take(`token:${principal.tokenUlid}`, limit, clock.now().getTime());
       ctx.set('X-RateLimit-Limit', String(decision.limit));

@@ -4,15 +4,7 @@ import type { Clock } from '../../clock.js';
 import { FieldErrorList, NotFoundError, UnprocessableError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import { normaliseCriteria, segmentKeysOf, type CriterionInput, type NormalisedCriterion } from './criteria.js';
-import type {
-  CriterionRecord,
-  ResolvedTarget,
-  RuleRecord,
-  RulesStore,
-  RulesWriter,
-  SegmentLink,
-  TargetPath,
-} from './store-types.js';
+import type { CriterionRecord, ResolvedTarget, RuleRecord, RulesStore, RulesWriter, SegmentLink, TargetPath } from './store-types.js';
 
 /** The audit trail as services use it. */
 export type AuditPort = Pick<AuditTrail, 'commit' | 'describe'>;
@@ -124,7 +116,10 @@ export class RulesService {
       rule.criteria = criteria;
       const { criteria: _omit, ...row } = rule;
       await w.insertRule(row, criteria, links);
-      await caller.audit.commit(w.trx, { ...this.ruleSubject(resolved, rule, 'target_rule.created'), changes: { after: toRuleView(rule) } });
+      await caller.audit.commit(w.trx, {
+        ...this.ruleSubject(resolved, rule, 'target_rule.created'),
+        changes: { after: toRuleView(rule) },
+      });
       return toRuleView(rule);
     });
   }
@@ -173,7 +168,10 @@ export class RulesService {
       const remaining = rules.filter((r) => r.ulid !== current.ulid);
       const changes = remaining.map((r, i) => ({ ulid: r.ulid, position: i, was: r.position })).filter((c) => c.was !== c.position);
       if (changes.length > 0) await w.setPositions(changes, this.clock.now().toISOString());
-      await caller.audit.commit(w.trx, { ...this.ruleSubject(resolved, current, 'target_rule.deleted'), changes: { before: toRuleView(current) } });
+      await caller.audit.commit(w.trx, {
+        ...this.ruleSubject(resolved, current, 'target_rule.deleted'),
+        changes: { before: toRuleView(current) },
+      });
     });
   }
 

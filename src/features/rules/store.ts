@@ -18,7 +18,6 @@ import type {
 } from './store-types.js';
 import type { Db } from '../../storage/db.js';
 
-
 interface CriterionDbRow {
   ulid: string;
   rule_ulid: string;

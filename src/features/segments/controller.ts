@@ -24,9 +24,7 @@ export function segmentsController(service: SegmentsService) {
       });
       return { body: { status: 'success', ...page } };
     },
-    async createSegment(
-      request: ManagementRequest<Path<'createSegment'>, unknown, Loose<components['schemas']['SegmentCreate']>>,
-    ) {
+    async createSegment(request: ManagementRequest<Path<'createSegment'>, unknown, Loose<components['schemas']['SegmentCreate']>>) {
       const body = request.body as SegmentCreateInput;
       return { body: { status: 'success', data: await service.create(caller(request), request.params.projectKey, body) } };
     },
@@ -34,9 +32,7 @@ export function segmentsController(service: SegmentsService) {
       const { projectKey, segmentKey } = request.params;
       return { body: { status: 'success', data: await service.get(caller(request), projectKey, segmentKey) } };
     },
-    async updateSegment(
-      request: ManagementRequest<Path<'updateSegment'>, unknown, Loose<components['schemas']['SegmentUpdate']>>,
-    ) {
+    async updateSegment(request: ManagementRequest<Path<'updateSegment'>, unknown, Loose<components['schemas']['SegmentUpdate']>>) {
       const { projectKey, segmentKey } = request.params;
       const body = request.body as SegmentUpdateInput;
       return { body: { status: 'success', data: await service.update(caller(request), projectKey, segmentKey, body) } };

@@ -10,7 +10,6 @@ import { duplicateKey } from './errors.js';
 import type { SegmentRecord, SegmentRuleRecord, SegmentsReader, SegmentsStore, SegmentsWriter } from './store-types.js';
 import type { Db } from '../../storage/db.js';
 
-
 interface SegmentRow {
   ulid: string;
   project_ulid: string;
@@ -84,13 +83,7 @@ class KnexSegmentsReader implements SegmentsReader {
 
   listSegments(projectUlid: string, page: PageRequest): Promise<Page<SegmentRecord>> {
     const query = this.db('segments').where('project_ulid', projectUlid).select(columns);
-    return paginateByUlid<SegmentRow & Record<string, unknown>, SegmentRecord>(
-      query,
-      'ulid',
-      `segments:${projectUlid}`,
-      page,
-      toRecord,
-    );
+    return paginateByUlid<SegmentRow & Record<string, unknown>, SegmentRecord>(query, 'ulid', `segments:${projectUlid}`, page, toRecord);
   }
 
   async findSegment(projectUlid: string, key: string, options: { lock?: boolean } = {}): Promise<SegmentRecord | undefined> {

@@ -29,7 +29,6 @@ export interface FlagRef {
   project_ulid: string;
 }
 
-
 export async function findProject(db: Db, access: ResourceAccess, projectKey: string): Promise<ProjectRef> {
   const row = await db('projects').where('key', projectKey).first('ulid', 'key', 'name');
   if (!row || !access.canSeeProject(row.ulid)) throw new NotFoundError(`Project "${projectKey}" not found.`);

@@ -9,7 +9,6 @@ type Schemas = components['schemas'];
 type FlagEnvPath = operations['listTargets']['parameters']['path'];
 type TargetPath = operations['getTarget']['parameters']['path'];
 
-
 const isConsole = (request: Pick<ManagementRequest, 'principal'>) => request.principal.type === 'console_session';
 
 /** The typed confirmation a request carries in its body, and whether a person in the console sent it. */
@@ -74,8 +73,18 @@ export function targetHandlers(knex: Knex, service: TargetService) {
     async createRollout(request: ManagementRequest<TargetPath, unknown, Schemas['RolloutCreate']>) {
       const ctx = await resolve(request);
       request.audit.describe(service.readSubject(ctx, 'target.rollout_initialized', request.params.targetUlid));
-      const t = await service.createRollout(ctx, request.params.targetUlid, { ...request.body, ...confirmationOf(request) }, commit(request));
-      return success({ ulid: t.ulid, rollout_mode: t.rollout_mode, rollout_percentage: t.rollout_percentage, rollout_status: t.rollout_status });
+      const t = await service.createRollout(
+        ctx,
+        request.params.targetUlid,
+        { ...request.body, ...confirmationOf(request) },
+        commit(request),
+      );
+      return success({
+        ulid: t.ulid,
+        rollout_mode: t.rollout_mode,
+        rollout_percentage: t.rollout_percentage,
+        rollout_status: t.rollout_status,
+      });
     },
 
     async updateRollout(request: ManagementRequest<TargetPath, unknown, Schemas['RolloutUpdate']>) {

@@ -76,11 +76,7 @@ export class TargetPublisher {
   }
 
   /** A refused scheduled publish is audited once (not on every tick while it stays refused). */
-  private async recordRefusal(
-    scope: TargetScope,
-    action: string,
-    outcome: Extract<SystemOutcome, { kind: 'refused' }>,
-  ): Promise<void> {
+  private async recordRefusal(scope: TargetScope, action: string, outcome: Extract<SystemOutcome, { kind: 'refused' }>): Promise<void> {
     this.logger?.warn({ target: scope.target.ulid, reason: outcome.message }, 'scheduled publish refused');
     if (await this.store.lastSystemFailure(scope.target.ulid, action)) return;
     await this.audit.writeSystem(

@@ -20,7 +20,13 @@ export interface NextRolloutStep {
  * rollout advances by itself; any other target has none.
  */
 export function nextRolloutStep(target: TargetRecord, stepMs: number): NextRolloutStep | null {
-  if (target.status !== 'published' || target.rollout_mode !== 'automatic' || target.rollout_status !== 'active' || target.rollout_step_started_at === null) return null;
+  if (
+    target.status !== 'published' ||
+    target.rollout_mode !== 'automatic' ||
+    target.rollout_status !== 'active' ||
+    target.rollout_step_started_at === null
+  )
+    return null;
   return {
     at: new Date(new Date(target.rollout_step_started_at).getTime() + stepMs).toISOString(),
     percentage: nextAutomaticStep(target.rollout_percentage),

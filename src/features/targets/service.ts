@@ -5,15 +5,7 @@ import { FieldErrorList, NotFoundError, UnprocessableError, ValidationError } fr
 import { newId } from '../../ids.js';
 import { automaticSteps, nextAutomaticStep, stepIsDue } from './rollout-steps.js';
 import { targetView } from './view.js';
-import type {
-  RolloutMode,
-  TargetPatch,
-  TargetRecord,
-  TargetScope,
-  TargetStatus,
-  TargetStore,
-  TargetTransaction,
-} from './store-types.js';
+import type { RolloutMode, TargetPatch, TargetRecord, TargetScope, TargetStatus, TargetStore, TargetTransaction } from './store-types.js';
 
 /** Commits the audit entry of a change inside its transaction (request.audit.commit, or a system writer). */
 export type AuditCommit = (trx: Knex.Transaction, subject: AuditSubject) => Promise<void>;
@@ -312,7 +304,11 @@ export class TargetService {
         errors.add('rollout_mode', 'The rollout_mode field is prohibited unless rollout_enabled is true.', 'invalid_combination');
       }
       if (input.rollout_percentage !== undefined) {
-        errors.add('rollout_percentage', 'The rollout_percentage field is prohibited unless rollout_enabled is true.', 'invalid_combination');
+        errors.add(
+          'rollout_percentage',
+          'The rollout_percentage field is prohibited unless rollout_enabled is true.',
+          'invalid_combination',
+        );
       }
       requested = input.rollout_enabled === false ? null : undefined;
     }
@@ -378,8 +374,7 @@ export class TargetService {
     if (rollout && older.some(inProgress)) throw new UnprocessableError(messages.rolloutInProgress);
 
     const latest = await tx.latestPublishedAt(target.flag_ulid, target.environment_ulid);
-    const publishedAt =
-      latest !== null && latest >= nowIso ? new Date(new Date(latest).getTime() + 1).toISOString() : nowIso;
+    const publishedAt = latest !== null && latest >= nowIso ? new Date(new Date(latest).getTime() + 1).toISOString() : nowIso;
     const patch: TargetPatch = {
       status: 'published',
       published_at: publishedAt,
@@ -415,12 +410,7 @@ export class TargetService {
     );
   }
 
-  async createRollout(
-    ctx: FlagEnvironment,
-    targetUlid: string,
-    input: RolloutCreateInput,
-    audit: AuditCommit,
-  ): Promise<TargetRecord> {
+  async createRollout(ctx: FlagEnvironment, targetUlid: string, input: RolloutCreateInput, audit: AuditCommit): Promise<TargetRecord> {
     const errors = new FieldErrorList();
     const rollout = rolloutFields(errors, input.rollout_mode, input.rollout_percentage);
     errors.check();
@@ -447,12 +437,7 @@ export class TargetService {
     });
   }
 
-  async updateRollout(
-    ctx: FlagEnvironment,
-    targetUlid: string,
-    input: RolloutUpdateInput,
-    audit: AuditCommit,
-  ): Promise<TargetRecord> {
+  async updateRollout(ctx: FlagEnvironment, targetUlid: string, input: RolloutUpdateInput, audit: AuditCommit): Promise<TargetRecord> {
     const hasAction = input.action !== undefined;
     const hasPercentage = input.rollout_percentage !== undefined;
     if (hasAction === hasPercentage) {
@@ -589,7 +574,10 @@ export class TargetService {
             ? { mode: target.rollout_mode, percentage: target.rollout_percentage }
             : null;
         const published = await this.publishLocked(tx, target, { comment: target.comment, rollout, from: ['scheduled'], now });
-        await audit(tx.trx, this.subject(ctx, 'target.published', target.ulid, { before: target, after: published, comment: target.comment }));
+        await audit(
+          tx.trx,
+          this.subject(ctx, 'target.published', target.ulid, { before: target, after: published, comment: target.comment }),
+        );
         return { kind: 'done', action: 'target.published', target: published } as const;
       });
     } catch (error) {

@@ -15,7 +15,6 @@ import type {
 } from './store-types.js';
 import type { Db } from '../../storage/db.js';
 
-
 const columns = [
   'ulid',
   'flag_ulid',
@@ -186,7 +185,10 @@ class KnexTargetTransaction implements TargetTransaction {
   }
 
   async copyRules(fromTargetUlid: string, toTargetUlid: string, now: string): Promise<void> {
-    const rules = await this.trx('rules').where('target_ulid', fromTargetUlid).orderBy([{ column: 'position' }, { column: 'ulid' }]).select('*');
+    const rules = await this.trx('rules')
+      .where('target_ulid', fromTargetUlid)
+      .orderBy([{ column: 'position' }, { column: 'ulid' }])
+      .select('*');
     if (rules.length === 0) return;
     const ruleMap = new Map<string, string>();
     const newRules = rules.map((rule: Record<string, unknown>) => {
@@ -196,7 +198,10 @@ class KnexTargetTransaction implements TargetTransaction {
     });
     await this.trx('rules').insert(newRules);
 
-    const criteria = await this.trx('criteria').whereIn('rule_ulid', [...ruleMap.keys()]).orderBy([{ column: 'position' }, { column: 'ulid' }]).select('*');
+    const criteria = await this.trx('criteria')
+      .whereIn('rule_ulid', [...ruleMap.keys()])
+      .orderBy([{ column: 'position' }, { column: 'ulid' }])
+      .select('*');
     if (criteria.length === 0) return;
     const criterionMap = new Map<string, string>();
     const newCriteria = criteria.map((criterion: Record<string, unknown>) => {
@@ -207,7 +212,9 @@ class KnexTargetTransaction implements TargetTransaction {
     // Chunked: a rule may have up to 50 criteria, each with up to 1000 values (large rows).
     for (let i = 0; i < newCriteria.length; i += 50) await this.trx('criteria').insert(newCriteria.slice(i, i + 50));
 
-    const links = await this.trx('criterion_segments').whereIn('criterion_ulid', [...criterionMap.keys()]).select('*');
+    const links = await this.trx('criterion_segments')
+      .whereIn('criterion_ulid', [...criterionMap.keys()])
+      .select('*');
     const newLinks = links.map((link: Record<string, unknown>) => ({
       ...link,
       criterion_ulid: criterionMap.get(String(link.criterion_ulid)),

@@ -15,9 +15,7 @@ export function managementTokenHandlers(service: ManagementTokenService) {
       const page = await service.list(pageOf(request.query));
       return { body: { status: 'success', data: page.data, meta: page.meta } satisfies Schemas['ManagementTokenListResponse'] };
     },
-    async createManagementToken(
-      request: ManagementRequest<Record<string, never>, unknown, Schemas['ManagementTokenCreate']>,
-    ) {
+    async createManagementToken(request: ManagementRequest<Record<string, never>, unknown, Schemas['ManagementTokenCreate']>) {
       const token = await service.create(request.principal, request.body, request.audit);
       return { body: { status: 'success', data: token } satisfies Schemas['ManagementTokenCreatedResponse'] };
     },

@@ -74,7 +74,5 @@ export function grantsView(rows: GrantRow[]): TokenGrants {
 
 /** Whether a grant row lies inside what is about to be deleted. */
 export function grantInside(grant: Pick<GrantRow, 'project_ulid' | 'environment_ulid'>, target: GrantTarget): boolean {
-  return 'projectUlid' in target
-    ? grant.project_ulid === target.projectUlid
-    : grant.environment_ulid === target.environmentUlid;
+  return 'projectUlid' in target ? grant.project_ulid === target.projectUlid : grant.environment_ulid === target.environmentUlid;
 }

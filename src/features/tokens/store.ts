@@ -26,12 +26,17 @@ export class KnexManagementTokenStore implements ManagementTokenStore {
       page,
       (row: Record<string, unknown>) => row,
     );
-    const grants = await this.grantsOf(db, result.data.map((r) => String(r.ulid)));
+    const grants = await this.grantsOf(
+      db,
+      result.data.map((r) => String(r.ulid)),
+    );
     return { data: result.data.map((row) => toToken(row, grants.get(String(row.ulid)) ?? [])), meta: result.meta };
   }
 
   async find(db: Db, ulid: string): Promise<ManagementToken | undefined> {
-    const row = await db('management_tokens').where('ulid', ulid).first(...columns);
+    const row = await db('management_tokens')
+      .where('ulid', ulid)
+      .first(...columns);
     if (!row) return undefined;
     const grants = await this.grantsOf(db, [ulid]);
     return toToken(row, grants.get(ulid) ?? []);
@@ -60,10 +65,7 @@ export class KnexManagementTokenStore implements ManagementTokenStore {
   }
 
   async revoke(trx: Knex.Transaction, ulid: string, now: string): Promise<boolean> {
-    const changed = await trx('management_tokens')
-      .where('ulid', ulid)
-      .whereNull('revoked_at')
-      .update({ revoked_at: now, updated_at: now });
+    const changed = await trx('management_tokens').where('ulid', ulid).whereNull('revoked_at').update({ revoked_at: now, updated_at: now });
     return changed > 0;
   }
 
@@ -73,19 +75,12 @@ export class KnexManagementTokenStore implements ManagementTokenStore {
     else touched.where('environment_ulid', target.environmentUlid);
     const candidates: string[] = (await touched).map((r: { token_ulid: string }) => r.token_ulid);
     if (candidates.length === 0) return [];
-    const rows: Array<{ token_ulid: string; project_ulid: string; environment_ulid: string | null }> = await trx(
-      'management_token_grants',
-    )
+    const rows: Array<{ token_ulid: string; project_ulid: string; environment_ulid: string | null }> = await trx('management_token_grants')
       .whereIn('token_ulid', candidates)
       .select('token_ulid', 'project_ulid', 'environment_ulid');
-    const confined = candidates.filter((ulid) =>
-      rows.filter((r) => r.token_ulid === ulid).every((r) => grantInside(r, target)),
-    );
+    const confined = candidates.filter((ulid) => rows.filter((r) => r.token_ulid === ulid).every((r) => grantInside(r, target)));
     if (confined.length === 0) return [];
-    await trx('management_tokens')
-      .whereIn('ulid', confined)
-      .whereNull('revoked_at')
-      .update({ revoked_at: now, updated_at: now });
+    await trx('management_tokens').whereIn('ulid', confined).whereNull('revoked_at').update({ revoked_at: now, updated_at: now });
     return confined;
   }
 

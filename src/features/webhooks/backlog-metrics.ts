@@ -14,14 +14,25 @@ export function recordWebhookBacklog(knex: Knex, clock: Clock, metrics: Metrics)
     pending ??= knex('webhook_events')
       .where('status', 'pending')
       .first(knex.raw('count(*) as count'), knex.raw('min(created_at) as oldest'))
-      .then((row: { count: number | string; oldest: string | null } | undefined) => ({ count: Number(row?.count ?? 0), oldest: row?.oldest ?? null }))
+      .then((row: { count: number | string; oldest: string | null } | undefined) => ({
+        count: Number(row?.count ?? 0),
+        oldest: row?.oldest ?? null,
+      }))
       .finally(() => setImmediate(() => (pending = undefined)));
     return pending;
   };
-  metrics.collectQueried('vexil_webhook_backlog_events', 'Webhook events waiting to be delivered (pending), all subscriptions.', async () => [{ value: (await read()).count }]);
-  metrics.collectQueried('vexil_webhook_oldest_pending_age_seconds', 'Seconds the oldest pending webhook event has waited (0 when none waits).', async () => {
-    const { oldest } = await read();
-    const age = oldest === null ? 0 : Math.max(0, (clock.now().getTime() - new Date(oldest).getTime()) / 1000);
-    return [{ value: age }];
-  });
+  metrics.collectQueried(
+    'vexil_webhook_backlog_events',
+    'Webhook events waiting to be delivered (pending), all subscriptions.',
+    async () => [{ value: (await read()).count }],
+  );
+  metrics.collectQueried(
+    'vexil_webhook_oldest_pending_age_seconds',
+    'Seconds the oldest pending webhook event has waited (0 when none waits).',
+    async () => {
+      const { oldest } = await read();
+      const age = oldest === null ? 0 : Math.max(0, (clock.now().getTime() - new Date(oldest).getTime()) / 1000);
+      return [{ value: age }];
+    },
+  );
 }

@@ -25,7 +25,11 @@ export function deliveryAgents(): DeliveryAgents {
 function pinnedLookup(addresses: ResolvedAddress[]): LookupFunction {
   return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
     const first = addresses[0] as ResolvedAddress;
-    if (options?.all) callback(null, addresses.map((a) => ({ address: a.address, family: a.family })));
+    if (options?.all)
+      callback(
+        null,
+        addresses.map((a) => ({ address: a.address, family: a.family })),
+      );
     else callback(null, first.address, first.family);
   }) as LookupFunction;
 }

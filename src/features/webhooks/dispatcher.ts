@@ -157,7 +157,8 @@ export class WebhookDispatcher {
     const attempts = event.attempts + 1;
     const expired = done.getTime() - Date.parse(event.created_at) >= this.settings.maxAgeMs;
     const status = outcome.ok ? 'delivered' : expired ? 'failed' : 'pending';
-    const nextAttemptAt = status === 'pending' ? new Date(done.getTime() + retryDelayMs(attempts, this.settings.retryBaseMs)).toISOString() : null;
+    const nextAttemptAt =
+      status === 'pending' ? new Date(done.getTime() + retryDelayMs(attempts, this.settings.retryBaseMs)).toISOString() : null;
     const recorded = await this.deps.store.recordAttempt(
       event,
       token,
@@ -170,7 +171,8 @@ export class WebhookDispatcher {
       return 'stop';
     }
     this.deps.onAttempt?.(status === 'pending' ? 'retrying' : status);
-    if (!outcome.ok) this.deps.logger.warn({ webhookEvent: event.ulid, code: outcome.code, error: outcome.error, attempts }, 'webhook delivery failed');
+    if (!outcome.ok)
+      this.deps.logger.warn({ webhookEvent: event.ulid, code: outcome.code, error: outcome.error, attempts }, 'webhook delivery failed');
     return status === 'pending' ? 'stop' : 'continue';
   }
 

@@ -12,7 +12,8 @@ import { WebhookStore } from './store.js';
 
 /** The events a subscription can ask for: the document's WebhookEventType. */
 function eventTypes(deps: FeatureDeps): EventTypes {
-  const schemas = (deps.documents.management.dereferenced as unknown as { components: { schemas: Record<string, { enum?: string[] }> } }).components.schemas;
+  const schemas = (deps.documents.management.dereferenced as unknown as { components: { schemas: Record<string, { enum?: string[] }> } })
+    .components.schemas;
   return new EventTypes(schemas.WebhookEventType?.enum ?? []);
 }
 
@@ -22,7 +23,9 @@ function sealSecretsTask(secrets: WebhookSecrets, deps: FeatureDeps): Background
   return {
     name: 'webhook-secrets',
     start() {
-      running ??= secrets.upgradeStoredSecrets(deps.logger).catch((err: unknown) => deps.logger.error({ err }, 'sealing webhook secrets failed'));
+      running ??= secrets
+        .upgradeStoredSecrets(deps.logger)
+        .catch((err: unknown) => deps.logger.error({ err }, 'sealing webhook secrets failed'));
     },
     async stop() {
       await running;
@@ -43,6 +46,10 @@ export function createWebhooksFeature(deps: FeatureDeps) {
   recordWebhookBacklog(deps.knex, deps.clock, deps.metrics);
   return {
     managementHandlers: webhooksController(new WebhookService(store, outbox, secrets, settings, deps.clock)),
-    tasks: [sealSecretsTask(secrets, deps), dispatcher.task(), webhookRetentionTask(store, deps.clock, settings.retentionDays, deps.logger)],
+    tasks: [
+      sealSecretsTask(secrets, deps),
+      dispatcher.task(),
+      webhookRetentionTask(store, deps.clock, settings.retentionDays, deps.logger),
+    ],
   };
 }

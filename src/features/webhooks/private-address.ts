@@ -27,7 +27,15 @@ function isPrivateIpv4(address: ipaddr.IPv4): boolean {
   return privateIpv4Ranges.has(address.range()) || reservedIpv4.some((cidr) => address.match(cidr));
 }
 
-const privateIpv6Ranges = new Set<string>(['unspecified', 'linkLocal', 'multicast', 'loopback', 'uniqueLocal', 'deprecatedSiteLocal', 'discard']);
+const privateIpv6Ranges = new Set<string>([
+  'unspecified',
+  'linkLocal',
+  'multicast',
+  'loopback',
+  'uniqueLocal',
+  'deprecatedSiteLocal',
+  'discard',
+]);
 // RFC 8215's local-use NAT64 prefix: the network decides where the IPv4 part sits.
 const localNat64 = ipaddr.IPv6.parseCIDR('64:ff9b:1::/48');
 

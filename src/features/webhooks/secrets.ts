@@ -56,7 +56,9 @@ export class WebhookSecrets {
   }
 
   private async storedKey(): Promise<SecretKey | undefined> {
-    const row = (await this.knex('secret_keys').where('name', generatedKeyName).first('key_material')) as { key_material: string } | undefined;
+    const row = (await this.knex('secret_keys').where('name', generatedKeyName).first('key_material')) as
+      | { key_material: string }
+      | undefined;
     return row ? secretKey(Buffer.from(row.key_material, 'base64')) : undefined;
   }
 
@@ -92,7 +94,11 @@ export class WebhookSecrets {
    */
   async upgradeStoredSecrets(logger: Logger): Promise<number> {
     const ring = await this.keyRing();
-    const rows = (await this.knex('webhooks').select('ulid', 'secret', 'secret_sealed')) as Array<{ ulid: string; secret: string | null; secret_sealed: string | null }>;
+    const rows = (await this.knex('webhooks').select('ulid', 'secret', 'secret_sealed')) as Array<{
+      ulid: string;
+      secret: string | null;
+      secret_sealed: string | null;
+    }>;
     let changed = 0;
     for (const row of rows) {
       const keyId = row.secret_sealed ? sealedWith(row.secret_sealed) : undefined;

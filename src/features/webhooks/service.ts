@@ -193,11 +193,15 @@ export class WebhookService {
     if (!original) throw new NotFoundError(`Delivery "${deliveryUlid}" not found.`);
     return this.store.transaction(async (trx) => {
       // A ping stays a ping (outside the order); a change event takes the next place in it.
-      const sequence = original.sequence === null ? null : (await this.store.nextSequences(trx, [webhook.ulid], { enabledOnly: false })).get(webhook.ulid);
+      const sequence =
+        original.sequence === null ? null : (await this.store.nextSequences(trx, [webhook.ulid], { enabledOnly: false })).get(webhook.ulid);
       if (sequence === undefined) throw new NotFoundError(`Webhook "${ulid}" not found.`);
       const copy = this.outbox.event(webhook.ulid, original.event_type, original.payload, sequence);
       await this.store.insertEvents(trx, [copy]);
-      await caller.audit.commit(trx, { ...this.subject(project, 'webhook.redelivered', webhook), changes: { after: toDeliveryView(copy) } });
+      await caller.audit.commit(trx, {
+        ...this.subject(project, 'webhook.redelivered', webhook),
+        changes: { after: toDeliveryView(copy) },
+      });
       return toDeliveryView(copy);
     });
   }

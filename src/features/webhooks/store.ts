@@ -19,7 +19,10 @@ export interface WebhookRecord {
 }
 
 /** The subscription fields a change may set (never the secret, which is written once). */
-export type WebhookChange = Pick<WebhookRecord, 'url' | 'events' | 'environments' | 'description' | 'enabled' | 'consecutive_failures' | 'disabled_reason' | 'updated_at'>;
+export type WebhookChange = Pick<
+  WebhookRecord,
+  'url' | 'events' | 'environments' | 'description' | 'enabled' | 'consecutive_failures' | 'disabled_reason' | 'updated_at'
+>;
 
 export interface WebhookEventRecord {
   ulid: string;
@@ -55,8 +58,19 @@ export interface AttemptRecord {
   nowIso: string;
 }
 
-
-const webhookColumns = ['ulid', 'project_ulid', 'url', 'events', 'environments', 'description', 'enabled', 'consecutive_failures', 'disabled_reason', 'created_at', 'updated_at'];
+const webhookColumns = [
+  'ulid',
+  'project_ulid',
+  'url',
+  'events',
+  'environments',
+  'description',
+  'enabled',
+  'consecutive_failures',
+  'disabled_reason',
+  'created_at',
+  'updated_at',
+];
 const eventColumns = [
   'ulid',
   'webhook_ulid',
@@ -105,8 +119,11 @@ export class WebhookStore {
    * checked in this one clock, so instances whose clocks disagree cannot steal each other's.
    */
   private databaseTime(plusMs = 0): Knex.Raw {
-    if (this.dialect === 'sqlite') return this.knex.raw(`strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)`, [`+${(plusMs / 1000).toFixed(3)} seconds`]);
-    return this.knex.raw(`concat(left(date_format(utc_timestamp(3) + interval ? microsecond, '%Y-%m-%dT%H:%i:%s.%f'), 23), 'Z')`, [plusMs * 1000]);
+    if (this.dialect === 'sqlite')
+      return this.knex.raw(`strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)`, [`+${(plusMs / 1000).toFixed(3)} seconds`]);
+    return this.knex.raw(`concat(left(date_format(utc_timestamp(3) + interval ? microsecond, '%Y-%m-%dT%H:%i:%s.%f'), 23), 'Z')`, [
+      plusMs * 1000,
+    ]);
   }
 
   list(projectUlid: string, page: PageRequest): Promise<Page<WebhookRecord>> {
@@ -199,7 +216,9 @@ export class WebhookStore {
   }
 
   async findEvent(webhookUlid: string, ulid: string): Promise<WebhookEventRecord | undefined> {
-    const row = (await this.knex('webhook_events').where({ webhook_ulid: webhookUlid, ulid }).first(eventColumns)) as WebhookEventRecord | undefined;
+    const row = (await this.knex('webhook_events').where({ webhook_ulid: webhookUlid, ulid }).first(eventColumns)) as
+      | WebhookEventRecord
+      | undefined;
     return row ? toEvent(row) : undefined;
   }
 
@@ -213,7 +232,10 @@ export class WebhookStore {
     const heads = this.knex
       .from('webhooks as w')
       .where('w.enabled', true)
-      .select('w.ulid as webhook_ulid', this.knex.raw(`(select min(e2.sequence) from webhook_events e2 where e2.webhook_ulid = w.ulid and e2.status = 'pending') as head`))
+      .select(
+        'w.ulid as webhook_ulid',
+        this.knex.raw(`(select min(e2.sequence) from webhook_events e2 where e2.webhook_ulid = w.ulid and e2.status = 'pending') as head`),
+      )
       .as('h');
     const queue = (await this.knex
       .from(heads)
@@ -238,9 +260,11 @@ export class WebhookStore {
 
   /** The head of a subscription's queue when it is due and free, with what sending it needs. */
   async queueHead(webhookUlid: string, nowIso: string): Promise<DueEvent | undefined> {
-    const head = (await this.knex('webhook_events').where({ webhook_ulid: webhookUlid, status: 'pending' }).whereNotNull('sequence').min({ head: 'sequence' }).first()) as
-      | { head: number | string | null }
-      | undefined;
+    const head = (await this.knex('webhook_events')
+      .where({ webhook_ulid: webhookUlid, status: 'pending' })
+      .whereNotNull('sequence')
+      .min({ head: 'sequence' })
+      .first()) as { head: number | string | null } | undefined;
     if (head?.head === null || head?.head === undefined) return undefined;
     return this.dueEvent((q) => q.where({ 'e.webhook_ulid': webhookUlid, 'e.sequence': head.head }), nowIso);
   }
@@ -280,39 +304,56 @@ export class WebhookStore {
    * lease ran out and was taken over writes nothing (its result would overwrite a newer one).
    * Returns whether it was recorded.
    */
-  async recordAttempt(event: Pick<WebhookEventRecord, 'ulid' | 'webhook_ulid'>, token: string, outcome: AttemptRecord, disableAfter: number): Promise<boolean> {
+  async recordAttempt(
+    event: Pick<WebhookEventRecord, 'ulid' | 'webhook_ulid'>,
+    token: string,
+    outcome: AttemptRecord,
+    disableAfter: number,
+  ): Promise<boolean> {
     return inTransaction(this.knex, async (trx) => {
       // The subscription's row first, then its event: the order every change and a subscription's
       // deletion lock them in, so recording a result cannot deadlock with them.
       if (this.dialect === 'mysql') await trx('webhooks').where('ulid', event.webhook_ulid).forUpdate().first('ulid');
-      const recorded = await trx('webhook_events').where({ ulid: event.ulid, lease_token: token, status: 'pending' }).update({
-        status: outcome.status,
-        last_status_code: outcome.code,
-        last_error: outcome.error?.slice(0, 500) ?? null,
-        last_duration_ms: outcome.durationMs,
-        next_attempt_at: outcome.nextAttemptAt,
-        delivered_at: outcome.status === 'delivered' ? outcome.nowIso : null,
-        locked_until: null,
-        lease_token: null,
-      });
+      const recorded = await trx('webhook_events')
+        .where({ ulid: event.ulid, lease_token: token, status: 'pending' })
+        .update({
+          status: outcome.status,
+          last_status_code: outcome.code,
+          last_error: outcome.error?.slice(0, 500) ?? null,
+          last_duration_ms: outcome.durationMs,
+          next_attempt_at: outcome.nextAttemptAt,
+          delivered_at: outcome.status === 'delivered' ? outcome.nowIso : null,
+          locked_until: null,
+          lease_token: null,
+        });
       if (recorded !== 1) return false;
       if (outcome.status === 'delivered') {
         await trx('webhooks').where('ulid', event.webhook_ulid).where('consecutive_failures', '>', 0).update({ consecutive_failures: 0 });
         return true;
       }
-      await trx('webhooks').where('ulid', event.webhook_ulid).update({ consecutive_failures: trx.raw('consecutive_failures + 1') });
+      await trx('webhooks')
+        .where('ulid', event.webhook_ulid)
+        .update({ consecutive_failures: trx.raw('consecutive_failures + 1') });
       await trx('webhooks')
         .where('ulid', event.webhook_ulid)
         .where('enabled', true)
         .where('consecutive_failures', '>=', disableAfter)
-        .update({ enabled: false, disabled_reason: `Disabled after ${disableAfter} failed deliveries in a row.`, updated_at: outcome.nowIso });
+        .update({
+          enabled: false,
+          disabled_reason: `Disabled after ${disableAfter} failed deliveries in a row.`,
+          updated_at: outcome.nowIso,
+        });
       return true;
     });
   }
 
   /** Deletes delivered and failed events created before `beforeIso`, at most `limit`; returns how many. */
   async purgeSettled(beforeIso: string, limit: number): Promise<number> {
-    const rows = (await this.knex('webhook_events').whereIn('status', ['delivered', 'failed']).where('created_at', '<', beforeIso).limit(limit).select('ulid')) as Array<{ ulid: string }>;
+    const rows = (await this.knex('webhook_events')
+      .whereIn('status', ['delivered', 'failed'])
+      .where('created_at', '<', beforeIso)
+      .limit(limit)
+      .select('ulid')) as Array<{ ulid: string }>;
     if (rows.length === 0) return 0;
     await this.knex('webhook_events')
       .whereIn(

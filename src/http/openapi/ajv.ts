@@ -2,9 +2,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 
 // ajv-formats is CommonJS with a default export; under NodeNext the function sits one level down.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
-  ajv: Ajv,
-) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
 
 export type AjvInstance = Ajv;
 export type { ErrorObject };

@@ -44,17 +44,12 @@ export function readOperations(doc: OpenApiDocument): OperationSpec[] {
       if (!op) continue;
       const own = (op.parameters as ParameterSpec[] | undefined) ?? [];
       // Operation-level parameters override path-level ones with the same name and location.
-      const parameters = [
-        ...shared.filter((s) => !own.some((o) => o.name === s.name && o.in === s.in)),
-        ...own,
-      ]
+      const parameters = [...shared.filter((s) => !own.some((o) => o.name === s.name && o.in === s.in)), ...own]
         .filter((p) => p.in !== ('cookie' as string))
         // A parameter described by `content` (e.g. a JSON document in a header) arrives as text:
         // the router checks it is a string; its handler decodes and validates the document.
         .map((p) => (p.schema === undefined && (p as { content?: unknown }).content ? { ...p, schema: { type: 'string' } } : p));
-      const body = op.requestBody as
-        | { required?: boolean; content?: Record<string, { schema?: Record<string, unknown> }> }
-        | undefined;
+      const body = op.requestBody as { required?: boolean; content?: Record<string, { schema?: Record<string, unknown> }> } | undefined;
       const security = (op.security as unknown[] | undefined) ?? globalSecurity ?? [];
       const pathTemplate = base + pathKey;
       result.push({
@@ -78,8 +73,10 @@ export function readOperations(doc: OpenApiDocument): OperationSpec[] {
 
 /** Whether any response of an operation declares the `Cache-Control: no-store` header. */
 function declaresNoStore(responses: unknown): boolean {
-  return Object.values((responses ?? {}) as Record<string, { headers?: Record<string, { schema?: { enum?: unknown[] } }> }>).some((response) => {
-    const header = Object.entries(response.headers ?? {}).find(([name]) => name.toLowerCase() === 'cache-control')?.[1];
-    return header?.schema?.enum?.includes('no-store') === true;
-  });
+  return Object.values((responses ?? {}) as Record<string, { headers?: Record<string, { schema?: { enum?: unknown[] } }> }>).some(
+    (response) => {
+      const header = Object.entries(response.headers ?? {}).find(([name]) => name.toLowerCase() === 'cache-control')?.[1];
+      return header?.schema?.enum?.includes('no-store') === true;
+    },
+  );
 }

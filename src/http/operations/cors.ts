@@ -23,7 +23,10 @@ export function parseCorsOrigins(raw: string | undefined): CorsOrigins {
   const value = (raw ?? '*').trim();
   if (value === '' || value === '*') return '*';
   if (value === 'none') return 'none';
-  return value.split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean);
+  return value
+    .split(',')
+    .map((o) => o.trim().replace(/\/+$/, ''))
+    .filter(Boolean);
 }
 
 /**

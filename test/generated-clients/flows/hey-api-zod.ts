@@ -23,12 +23,17 @@ const asOwner = { authorization: `Bearer ${ownerToken}` };
 
 let serverKey = '';
 await step('management requests and answers through the zod schemas', async () => {
-  check(!mgmt.zProjectCreate.safeParse({ key: projectKey, name: ' \u2028\u3000' }).success, 'zProjectCreate refuses a blank name (U+2028 and U+3000 are blank)');
+  check(
+    !mgmt.zProjectCreate.safeParse({ key: projectKey, name: ' \u2028\u3000' }).success,
+    'zProjectCreate refuses a blank name (U+2028 and U+3000 are blank)',
+  );
   check(!mgmt.zProjectCreate.safeParse({ key: projectKey, name: 'a\u0007' }).success, 'zProjectCreate refuses a control character');
   const project = mgmt.zProjectCreate.parse({ key: projectKey, name: 'Zürich\u2028flow' });
   mgmt.zCreateProjectResponse.parse(await send('POST', `${base}/management/v1/projects`, asOwner, project));
   const keyBody = mgmt.zEnvironmentKeyCreate.parse({ kind: 'server' });
-  const created = mgmt.zCreateEnvironmentKeyResponse.parse(await send('POST', `${base}/management/v1/projects/${projectKey}/environments/production/keys`, asOwner, keyBody));
+  const created = mgmt.zCreateEnvironmentKeyResponse.parse(
+    await send('POST', `${base}/management/v1/projects/${projectKey}/environments/production/keys`, asOwner, keyBody),
+  );
   serverKey = created.data.key;
   const flag = mgmt.zFlagCreate.parse({ key: 'max-cart-items', name: 'Maximum cart items', type: 'number' });
   mgmt.zCreateFlagResponse.parse(await send('POST', `${base}/management/v1/projects/${projectKey}/flags`, asOwner, flag));
@@ -38,7 +43,9 @@ await step('management requests and answers through the zod schemas', async () =
 await step('an evaluation through the zod schemas', async () => {
   const limit = 123456789.125;
   const request = pub.zEvaluationRequest.parse({ default_values: [{ key: 'max-cart-items', type: 'number', value: limit }] });
-  const answer = pub.zEvaluateFlagResponse.parse(await send('POST', `${base}/v1/flags/max-cart-items/evaluate`, { 'x-vexil-api-key': serverKey }, request));
+  const answer = pub.zEvaluateFlagResponse.parse(
+    await send('POST', `${base}/v1/flags/max-cart-items/evaluate`, { 'x-vexil-api-key': serverKey }, request),
+  );
   check(answer.data.flag.value.number === limit, 'zEvaluateFlagResponse parses the evaluation; the declared number comes back exactly');
 });
 

@@ -12,7 +12,11 @@ import { check, env, step } from './common';
 
 const base = env('VEXIL_URL');
 const ownerToken = env('VEXIL_OWNER_TOKEN');
-managementClient.setConfig({ baseUrl: `${base}/management/v1`, auth: (scheme) => (scheme.type === 'http' ? ownerToken : undefined), throwOnError: true });
+managementClient.setConfig({
+  baseUrl: `${base}/management/v1`,
+  auth: (scheme) => (scheme.type === 'http' ? ownerToken : undefined),
+  throwOnError: true,
+});
 
 const projectKey = 'hey-api-flow';
 const environmentKey = 'production';
@@ -41,7 +45,11 @@ await step('set-up through the management SDK', async () => {
   const draft = body(await mgmt.createTarget({ path: flagPath })).data;
   await mgmt.createRule({
     path: { ...flagPath, targetUlid: draft.ulid },
-    body: { value_ulid: on, description: 'One city', criteria: [{ selector: 'attribute', sub_selector: 'city', comparer: 'equal', values: [city] }] },
+    body: {
+      value_ulid: on,
+      description: 'One city',
+      criteria: [{ selector: 'attribute', sub_selector: 'city', comparer: 'equal', values: [city] }],
+    },
   });
   await mgmt.publishTarget({ path: { ...flagPath, targetUlid: draft.ulid }, body: {} });
   const preview = body(await mgmt.evaluateFlagForContext({ path: flagPath, body: { context: inCity } })).data;
@@ -62,7 +70,10 @@ await step('context and default values in the bodies of the public twins', async
   check(JSON.stringify(one.flag.value.json) === JSON.stringify(nested), 'evaluateFlag serves the declared default');
 
   const payload = body(await pub.getPayloadForContext({ body: { context: inCity, default_values: declared }, auth: () => clientKey })).data;
-  check(payload.kind === 'client' && payload.flags.find((f) => f.key === 'checkout')?.value === true, 'getPayloadForContext for a client key');
+  check(
+    payload.kind === 'client' && payload.flags.find((f) => f.key === 'checkout')?.value === true,
+    'getPayloadForContext for a client key',
+  );
 });
 
 console.log('hey-api flow: done');

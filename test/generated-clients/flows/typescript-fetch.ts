@@ -48,10 +48,16 @@ await step('documentation and projects', async () => {
   check(created.data.key === project, 'createProject');
   await projects.createProject({ projectCreate: { key: 'ts-flow-scratch', name: 'Scratch', environments: [] } });
   check((await projects.getProject({ projectKey: project })).data.name === 'TypeScript flow', 'getProject');
-  const renamed = await projects.updateProject({ projectKey: project, projectUpdate: { name: 'TypeScript flow (renamed)', description: 'Through typescript-fetch' } });
+  const renamed = await projects.updateProject({
+    projectKey: project,
+    projectUpdate: { name: 'TypeScript flow (renamed)', description: 'Through typescript-fetch' },
+  });
   check(renamed.data.description === 'Through typescript-fetch', 'updateProject');
   const listed = await projects.listProjects({ perPage: 100 });
-  check(listed.data.some((p) => p.key === project), 'listProjects');
+  check(
+    listed.data.some((p) => p.key === project),
+    'listProjects',
+  );
   await projects.deleteProject({ projectKey: 'ts-flow-scratch' });
 });
 
@@ -70,10 +76,17 @@ await step('environments and keys', async () => {
   check(listed.data.map((e) => e.key).join() === 'development,production,staging,scratch', 'listEnvironments');
   await environments.deleteEnvironment({ projectKey: project, environmentKey: 'scratch' });
 
-  const spare = await keys.createEnvironmentKey({ projectKey: project, environmentKey: production, environmentKeyCreate: { kind: 'mobile' } });
+  const spare = await keys.createEnvironmentKey({
+    projectKey: project,
+    environmentKey: production,
+    environmentKeyCreate: { kind: 'mobile' },
+  });
   check(spare.data.key.startsWith('mob_'), 'createEnvironmentKey shows the secret once');
   const list = await keys.listEnvironmentKeys({ projectKey: project, environmentKey: production });
-  check(list.data.some((k) => k.ulid === spare.data.ulid), 'listEnvironmentKeys');
+  check(
+    list.data.some((k) => k.ulid === spare.data.ulid),
+    'listEnvironmentKeys',
+  );
   await keys.revokeEnvironmentKey({ projectKey: project, environmentKey: production, keyUlid: spare.data.ulid });
 });
 
@@ -84,17 +97,27 @@ await step('flags and values', async () => {
   await flags.createFlag({ projectKey: project, flagCreate: { key: 'banner', name: 'Banner', type: 'string', description: null } });
   await flags.createFlag({ projectKey: project, flagCreate: { key: 'theme', name: 'Theme', type: 'json' } });
   check((await flags.getFlag({ projectKey: project, flagKey: 'checkout' })).data.type === 'boolean', 'getFlag');
-  const updated = await flags.updateFlag({ projectKey: project, flagKey: 'checkout', flagUpdate: { name: 'New checkout', permanent: true } });
+  const updated = await flags.updateFlag({
+    projectKey: project,
+    flagKey: 'checkout',
+    flagUpdate: { name: 'New checkout', permanent: true },
+  });
   check(updated.data.permanent === true, 'updateFlag');
   const listed = await flags.listFlags({ projectKey: project, type: 'boolean' });
   check(listed.data.map((f) => f.key).join() === 'checkout', 'listFlags filtered by type');
 
-  for (const value of (await values.listFlagValues({ projectKey: project, flagKey: 'checkout' })).data) valueUlids.set(`checkout:${value.display}`, value.ulid);
+  for (const value of (await values.listFlagValues({ projectKey: project, flagKey: 'checkout' })).data)
+    valueUlids.set(`checkout:${value.display}`, value.ulid);
   check(valueUlids.has('checkout:true') && valueUlids.has('checkout:false'), 'listFlagValues');
   const welcome = await values.createFlagValueForFlag({ projectKey: project, flagKey: 'banner', flagValueWrite: { display: 'Welcome' } });
   check(welcome.data._default === true, 'createFlagValueForFlag: the first value is the default');
   const hello = await values.createFlagValue({ ...flagPath('banner'), flagValueWrite: { display: 'Hello' } });
-  const renamed = await values.updateFlagValue({ projectKey: project, flagKey: 'banner', valueUlid: hello.data.ulid, flagValueWrite: { display: 'Hello there' } });
+  const renamed = await values.updateFlagValue({
+    projectKey: project,
+    flagKey: 'banner',
+    valueUlid: hello.data.ulid,
+    flagValueWrite: { display: 'Hello there' },
+  });
   check(renamed.data.value === 'Hello there', 'updateFlagValue');
   const setDefault = await values.setDefaultFlagValueForFlag({ projectKey: project, flagKey: 'banner', valueUlid: hello.data.ulid });
   check(setDefault.data._default === true, 'setDefaultFlagValueForFlag');
@@ -107,7 +130,11 @@ await step('flags and values', async () => {
 await step('targets, rules and rollouts', async () => {
   const draft = (await targets.createTarget(flagPath('checkout'))).data;
   check(draft.status === 'draft', 'createTarget');
-  const updated = await targets.updateTarget({ ...flagPath('checkout'), targetUlid: draft.ulid, targetUpdate: { valueUlid: valueUlids.get('checkout:false'), comment: 'base off' } });
+  const updated = await targets.updateTarget({
+    ...flagPath('checkout'),
+    targetUlid: draft.ulid,
+    targetUpdate: { valueUlid: valueUlids.get('checkout:false'), comment: 'base off' },
+  });
   check(updated.data.valueUlid === valueUlids.get('checkout:false'), 'updateTarget');
   check((await targets.getTarget({ ...flagPath('checkout'), targetUlid: draft.ulid })).data.ulid === draft.ulid, 'getTarget');
   const criterion = { selector: 'attribute' as const, subSelector: 'city', comparer: 'in' as const, values: [city, 'Basel'] };
@@ -119,31 +146,59 @@ await step('targets, rules and rollouts', async () => {
   const second = await rules.createRule({
     ...flagPath('checkout'),
     targetUlid: draft.ulid,
-    ruleWrite: { valueUlid: valueUlids.get('checkout:true')!, description: 'Staff', criteria: [{ selector: 'context', comparer: 'in', values: ['staff-1'] }] },
+    ruleWrite: {
+      valueUlid: valueUlids.get('checkout:true')!,
+      description: 'Staff',
+      criteria: [{ selector: 'context', comparer: 'in', values: ['staff-1'] }],
+    },
   });
   const rewritten = await rules.updateRule({
     ...flagPath('checkout'),
     targetUlid: draft.ulid,
     ruleUlid: second.data.ulid,
-    ruleWrite: { valueUlid: valueUlids.get('checkout:true')!, description: 'Staff and friends', criteria: [{ selector: 'context', comparer: 'in', values: ['staff-1', 'friend-2'] }] },
+    ruleWrite: {
+      valueUlid: valueUlids.get('checkout:true')!,
+      description: 'Staff and friends',
+      criteria: [{ selector: 'context', comparer: 'in', values: ['staff-1', 'friend-2'] }],
+    },
   });
   check(rewritten.data.criteria.data[0]!.values.data.length === 2, 'updateRule');
   const reordered = await rules.reorderRules({
     ...flagPath('checkout'),
     targetUlid: draft.ulid,
-    rulesOrder: { rules: [{ ulid: second.data.ulid, order: 0 }, { ulid: rule.data.ulid, order: 1 }] },
+    rulesOrder: {
+      rules: [
+        { ulid: second.data.ulid, order: 0 },
+        { ulid: rule.data.ulid, order: 1 },
+      ],
+    },
   });
   check(reordered.data[0]!.ulid === second.data.ulid, 'reorderRules');
   await rules.deleteRule({ ...flagPath('checkout'), targetUlid: draft.ulid, ruleUlid: second.data.ulid });
   const listed = await rules.listRules({ ...flagPath('checkout'), targetUlid: draft.ulid });
-  check(listed.data.length === 1 && listed.data[0]!.criteria.data[0]!.values.data[0]!.value === city, 'listRules: the criterion value arrived intact');
-  const published = await targets.publishTarget({ ...flagPath('checkout'), targetUlid: draft.ulid, targetPublish: { comment: 'typescript-fetch flow' } });
+  check(
+    listed.data.length === 1 && listed.data[0]!.criteria.data[0]!.values.data[0]!.value === city,
+    'listRules: the criterion value arrived intact',
+  );
+  const published = await targets.publishTarget({
+    ...flagPath('checkout'),
+    targetUlid: draft.ulid,
+    targetPublish: { comment: 'typescript-fetch flow' },
+  });
   check(published.data.status === 'published', 'publishTarget');
 
   // A rollout configured on a draft, published, moved and completed.
   const next = (await targets.createTarget(flagPath('checkout'))).data;
-  await targets.updateTarget({ ...flagPath('checkout'), targetUlid: next.ulid, targetUpdate: { valueUlid: valueUlids.get('checkout:true') } });
-  const rollout = await rollouts.createRollout({ ...flagPath('checkout'), targetUlid: next.ulid, rolloutCreate: { rolloutMode: 'manual', rolloutPercentage: 10 } });
+  await targets.updateTarget({
+    ...flagPath('checkout'),
+    targetUlid: next.ulid,
+    targetUpdate: { valueUlid: valueUlids.get('checkout:true') },
+  });
+  const rollout = await rollouts.createRollout({
+    ...flagPath('checkout'),
+    targetUlid: next.ulid,
+    rolloutCreate: { rolloutMode: 'manual', rolloutPercentage: 10 },
+  });
   check(rollout.data.rolloutStatus === 'active', 'createRollout');
   await targets.publishTarget({ ...flagPath('checkout'), targetUlid: next.ulid, targetPublish: {} });
   const moved = await rollouts.updateRollout({ ...flagPath('checkout'), targetUlid: next.ulid, rolloutUpdate: { rolloutPercentage: 50 } });
@@ -168,7 +223,9 @@ await step('evaluation, context and default values', async () => {
   const preview = await evaluation.evaluateFlagForContext({ ...flagPath('checkout'), managementEvaluationRequest: { context: inCity } });
   check(preview.data.resolvedBy === 'rule', 'evaluateFlagForContext: the context arrived intact (rule matched)');
 
-  const serverKey = (await keys.createEnvironmentKey({ projectKey: project, environmentKey: production, environmentKeyCreate: { kind: 'server' } })).data.key;
+  const serverKey = (
+    await keys.createEnvironmentKey({ projectKey: project, environmentKey: production, environmentKeyCreate: { kind: 'server' } })
+  ).data.key;
   const publicConfig = new pub.Configuration({ basePath: base, apiKey: serverKey });
   const publicEvaluation = new pub.EvaluationApi(publicConfig);
   const declared: pub.DefaultValueDeclaration[] = [
@@ -178,7 +235,10 @@ await step('evaluation, context and default values', async () => {
   const all = await publicEvaluation.evaluateFlags({ evaluationRequest: { context: inCity, defaultValues: declared } });
   const byKey = new Map(all.data.map((item) => [item.flag.key, item.flag.value]));
   check(byKey.get('checkout')?._boolean === true, 'public evaluateFlags: the context arrived intact');
-  check(JSON.stringify(byKey.get('theme')?.json) === JSON.stringify(nested), 'public evaluateFlags: the nested JSON default arrived intact');
+  check(
+    JSON.stringify(byKey.get('theme')?.json) === JSON.stringify(nested),
+    'public evaluateFlags: the nested JSON default arrived intact',
+  );
   // This client sends a context header as JSON text (not the default-value header: it joins arrays
   // with commas), in Latin-1, so only ASCII survives: non-ASCII text goes in the body.
   const basel = { type: 'user', identifier: 'u-2', attributes: [{ key: 'city', values: [{ value: 'Basel' }] }] };
@@ -190,16 +250,26 @@ await step('every public operation', async () => {
   // A flag whose rule serves another value than its target, so each check below tells that the
   // context arrived (checkout serves true either way); deleted at the end of this step.
   await flags.createFlag({ projectKey: project, flagCreate: { key: 'greeting', name: 'Greeting', type: 'string' } });
-  const hello = (await values.createFlagValueForFlag({ projectKey: project, flagKey: 'greeting', flagValueWrite: { display: 'Hello' } })).data.ulid;
-  const gruezi = (await values.createFlagValueForFlag({ projectKey: project, flagKey: 'greeting', flagValueWrite: { display: 'Grüezi' } })).data.ulid;
+  const hello = (await values.createFlagValueForFlag({ projectKey: project, flagKey: 'greeting', flagValueWrite: { display: 'Hello' } }))
+    .data.ulid;
+  const gruezi = (await values.createFlagValueForFlag({ projectKey: project, flagKey: 'greeting', flagValueWrite: { display: 'Grüezi' } }))
+    .data.ulid;
   const draft = (await targets.createTarget(flagPath('greeting'))).data.ulid;
   await targets.updateTarget({ ...flagPath('greeting'), targetUlid: draft, targetUpdate: { valueUlid: hello } });
   const criterion = { selector: 'attribute' as const, subSelector: 'city', comparer: 'in' as const, values: [city, 'Basel'] };
-  await rules.createRule({ ...flagPath('greeting'), targetUlid: draft, ruleWrite: { valueUlid: gruezi, description: 'Swiss cities', criteria: [criterion] } });
+  await rules.createRule({
+    ...flagPath('greeting'),
+    targetUlid: draft,
+    ruleWrite: { valueUlid: gruezi, description: 'Swiss cities', criteria: [criterion] },
+  });
   await targets.publishTarget({ ...flagPath('greeting'), targetUlid: draft, targetPublish: {} });
 
-  const serverKey = (await keys.createEnvironmentKey({ projectKey: project, environmentKey: production, environmentKeyCreate: { kind: 'server' } })).data.key;
-  const clientKey = (await keys.createEnvironmentKey({ projectKey: project, environmentKey: production, environmentKeyCreate: { kind: 'client' } })).data.key;
+  const serverKey = (
+    await keys.createEnvironmentKey({ projectKey: project, environmentKey: production, environmentKeyCreate: { kind: 'server' } })
+  ).data.key;
+  const clientKey = (
+    await keys.createEnvironmentKey({ projectKey: project, environmentKey: production, environmentKeyCreate: { kind: 'client' } })
+  ).data.key;
   const server = new pub.Configuration({ basePath: base, apiKey: serverKey });
   const client = new pub.Configuration({ basePath: base, apiKey: clientKey });
 
@@ -216,7 +286,10 @@ await step('every public operation', async () => {
   const basel = { type: 'user', identifier: 'u-2', attributes: [{ key: 'city', values: [{ value: 'Basel' }] }] };
   const declared: pub.DefaultValueDeclaration[] = [{ key: 'theme', type: 'json', value: nested }];
   const listed = await evaluation.listEvaluatedFlags({ xVEXILCONTEXT: basel });
-  check(listed.data.map((item) => item.flag.key).join() === 'banner,checkout,greeting', 'listEvaluatedFlags leaves out the unavailable flag');
+  check(
+    listed.data.map((item) => item.flag.key).join() === 'banner,checkout,greeting',
+    'listEvaluatedFlags leaves out the unavailable flag',
+  );
   check(listed.data[2]!.flag.value.string === 'Grüezi', 'listEvaluatedFlags: the context header arrived intact (rule matched)');
   const greeting = await evaluation.evaluateFlag({ flagKey: 'greeting', evaluationRequest: { context: inCity } });
   check(greeting.data.flag.value.string === 'Grüezi', 'evaluateFlag: the context arrived intact (rule on a non-ASCII value matched)');
@@ -228,7 +301,10 @@ await step('every public operation', async () => {
   const serverSdk = new pub.SDKApi(server);
   const clientSdk = new pub.SDKApi(client);
   const compiled = (await serverSdk.getPayload()).data;
-  check(compiled.kind === 'server' && compiled.config.flags.map((f) => f.key).join() === 'banner,checkout,greeting,theme', 'getPayload (server key): the compiled configuration');
+  check(
+    compiled.kind === 'server' && compiled.config.flags.map((f) => f.key).join() === 'banner,checkout,greeting,theme',
+    'getPayload (server key): the compiled configuration',
+  );
   const evaluated = (await clientSdk.getPayload({ xVEXILCONTEXT: basel })).data;
   const byHeader = evaluated.kind === 'client' ? evaluated.flags.find((f) => f.key === 'greeting') : undefined;
   check(byHeader?.value === 'Grüezi' && byHeader.resolvedBy === 'rule', 'getPayload (client key): the context header arrived intact');
@@ -246,7 +322,10 @@ await step('every public operation', async () => {
   const stream = await serverSdk.streamPayloadChangesRaw({});
   check(stream.raw.headers.get('content-type')?.startsWith('text/event-stream'), 'streamPayloadChanges opens an event stream');
   const first = pub.PayloadStreamEventFromJSON(await firstEvent(stream.raw));
-  check(pub.instanceOfPayloadStreamEvent(first) && (JSON.parse(first.data) as { etag: string }).etag === compiled.etag, 'streamPayloadChanges announces the payload ETag first');
+  check(
+    pub.instanceOfPayloadStreamEvent(first) && (JSON.parse(first.data) as { etag: string }).etag === compiled.etag,
+    'streamPayloadChanges announces the payload ETag first',
+  );
 
   const ofrep = new pub.OFREPApi(server);
   const ofrepContext = { context: { targetingKey: 'u-1', city } };
@@ -254,7 +333,9 @@ await step('every public operation', async () => {
   check(single.value === 'Grüezi' && single.reason === 'TARGETING_MATCH', 'ofrepEvaluateFlag: the context arrived intact');
   const bulk = await ofrep.ofrepEvaluateFlagsRaw({ ofrepEvaluationRequest: ofrepContext });
   check((await bulk.value()).flags.map((f) => f.key).join() === 'banner,checkout,greeting', 'ofrepEvaluateFlags');
-  const notModified = await statusOf(ofrep.ofrepEvaluateFlags({ ifNoneMatch: bulk.raw.headers.get('etag') ?? '', ofrepEvaluationRequest: ofrepContext }));
+  const notModified = await statusOf(
+    ofrep.ofrepEvaluateFlags({ ifNoneMatch: bulk.raw.headers.get('etag') ?? '', ofrepEvaluationRequest: ofrepContext }),
+  );
   check(notModified === 304, 'ofrepEvaluateFlags answers 304 for the same context and ETag');
 
   await flags.deleteFlag({ projectKey: project, flagKey: 'greeting' });
@@ -264,7 +345,11 @@ await step('segments', async () => {
   const created = await segments.createSegment({ projectKey: project, segmentCreate: { key: 'beta', name: 'Beta' } });
   check(created.data.included.length === 0, 'createSegment with a minimal body');
   check((await segments.getSegment({ projectKey: project, segmentKey: 'beta' })).data.key === 'beta', 'getSegment');
-  const updated = await segments.updateSegment({ projectKey: project, segmentKey: 'beta', segmentUpdate: { name: 'Beta', included: new Set(['u-7']) } });
+  const updated = await segments.updateSegment({
+    projectKey: project,
+    segmentKey: 'beta',
+    segmentUpdate: { name: 'Beta', included: new Set(['u-7']) },
+  });
   check(updated.data.included.join() === 'u-7', 'updateSegment');
   check((await segments.listSegments({ projectKey: project })).data.length === 1, 'listSegments');
   await segments.deleteSegment({ projectKey: project, segmentKey: 'beta' });
@@ -281,13 +366,22 @@ await step('insights', async () => {
 await step('management tokens, accounts and a console session', async () => {
   const token = await tokens.createManagementToken({ managementTokenCreate: { name: 'ci', scopes: new Set(['flags:read' as const]) } });
   check(token.data.token.startsWith('mgt_') && token.data.tier === 'standard', 'createManagementToken with a minimal body');
-  check((await tokens.listManagementTokens({})).data.some((t) => t.ulid === token.data.ulid), 'listManagementTokens');
+  check(
+    (await tokens.listManagementTokens({})).data.some((t) => t.ulid === token.data.ulid),
+    'listManagementTokens',
+  );
   await tokens.revokeManagementToken({ tokenUlid: token.data.ulid });
 
   const email = `member-${Date.now()}@example.com`;
   const account = await accounts.createAccount({ accountCreate: { name: 'Member', email, role: 'member', projects: new Set([project]) } });
-  check((await accounts.listAccounts({})).data.some((a) => a.ulid === account.data.ulid), 'listAccounts');
-  const renamed = await accounts.updateAccount({ accountUlid: account.data.ulid, accountUpdate: { name: 'Member (renamed)', role: 'member', projects: new Set([project]) } });
+  check(
+    (await accounts.listAccounts({})).data.some((a) => a.ulid === account.data.ulid),
+    'listAccounts',
+  );
+  const renamed = await accounts.updateAccount({
+    accountUlid: account.data.ulid,
+    accountUpdate: { name: 'Member (renamed)', role: 'member', projects: new Set([project]) },
+  });
   check(renamed.data.name === 'Member (renamed)', 'updateAccount');
   const pat = await accounts.createPersonalAccessToken({ accountUlid: account.data.ulid, personalAccessTokenCreate: { name: 'laptop' } });
   check(pat.data.token.startsWith('pat_'), 'createPersonalAccessToken');
@@ -317,16 +411,26 @@ await step('management tokens, accounts and a console session', async () => {
 });
 
 await step('webhooks', async () => {
-  const created = await webhooks.createWebhook({ projectKey: project, webhookWrite: { url: webhookUrl, events: new Set(['target.published' as const]) } });
+  const created = await webhooks.createWebhook({
+    projectKey: project,
+    webhookWrite: { url: webhookUrl, events: new Set(['target.published' as const]) },
+  });
   check(created.data.secret.startsWith('whsec_'), 'createWebhook shows the signing secret once');
   const hook = created.data.ulid;
   check((await webhooks.getWebhook({ projectKey: project, webhookUlid: hook })).data.url === webhookUrl, 'getWebhook');
-  const updated = await webhooks.updateWebhook({ projectKey: project, webhookUlid: hook, webhookWrite: { url: webhookUrl, events: new Set(['*' as const]), description: 'all' } });
+  const updated = await webhooks.updateWebhook({
+    projectKey: project,
+    webhookUlid: hook,
+    webhookWrite: { url: webhookUrl, events: new Set(['*' as const]), description: 'all' },
+  });
   check(updated.data.description === 'all', 'updateWebhook');
   check((await webhooks.listWebhooks({ projectKey: project })).data.length === 1, 'listWebhooks');
   const ping = await webhooks.pingWebhook({ projectKey: project, webhookUlid: hook });
   const deliveries = await webhooks.listWebhookDeliveries({ projectKey: project, webhookUlid: hook });
-  check(deliveries.data.some((d) => d.ulid === ping.data.ulid), 'listWebhookDeliveries');
+  check(
+    deliveries.data.some((d) => d.ulid === ping.data.ulid),
+    'listWebhookDeliveries',
+  );
   const again = await webhooks.redeliverWebhookDelivery({ projectKey: project, webhookUlid: hook, deliveryUlid: ping.data.ulid });
   check(again.data.ulid !== ping.data.ulid, 'redeliverWebhookDelivery queues a new delivery');
   await webhooks.deleteWebhook({ projectKey: project, webhookUlid: hook });
@@ -339,7 +443,10 @@ await step('flags as code', async () => {
   check(plan.data.changes.length === 0, 'planProjectConfiguration: the exported file changes nothing');
   const applied = await flagsAsCode.applyProjectConfiguration({ projectKey: project, projectConfiguration: exported });
   check(applied.data.changes.length === 0, 'applyProjectConfiguration');
-  const promoted = await flagsAsCode.promoteConfiguration({ projectKey: project, promoteRequest: { from: production, to: staging, publish: true } });
+  const promoted = await flagsAsCode.promoteConfiguration({
+    projectKey: project,
+    promoteRequest: { from: production, to: staging, publish: true },
+  });
   check(promoted.data.promoted.length === 1, 'promoteConfiguration');
   const served = await targets.serveFlagValue({ ...flagPath('banner', staging), serveRequest: { value: 'Hello there' } });
   check(served.data.status === 'published', 'serveFlagValue');

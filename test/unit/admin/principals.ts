@@ -3,13 +3,7 @@ import { ResourceAccess, type ManagementPrincipal, type Role, type Scope } from 
 
 let n = 0;
 export function principal(
-  options: {
-    role?: Role;
-    type?: ManagementPrincipal['type'];
-    scopes?: Scope[] | null;
-    access?: ResourceAccess;
-    accountUlid?: string;
-  } = {},
+  options: { role?: Role; type?: ManagementPrincipal['type']; scopes?: Scope[] | null; access?: ResourceAccess; accountUlid?: string } = {},
 ): ManagementPrincipal {
   n += 1;
   return {

@@ -106,7 +106,9 @@ describe('AuditLogService', () => {
       ['b1', 'prj_b', 'env_b1'],
       ['none', null, null],
     ];
-    rows.forEach(([label, project, env], i) => store.management.push(row(i, { subject_label: label, project_ulid: project, environment_ulid: env })));
+    rows.forEach(([label, project, env], i) =>
+      store.management.push(row(i, { subject_label: label, project_ulid: project, environment_ulid: env })),
+    );
     const service = new AuditLogService(store);
     const labels = async (access: ResourceAccess) =>
       (await service.listManagement(access, { per_page: 100 })).data.map((e) => e.subject_label).sort();
@@ -121,7 +123,13 @@ describe('AuditLogService', () => {
 
   it('ignores empty ulid filters and an empty cursor', async () => {
     const { store, service } = setup(3);
-    const page = await service.listManagement(all, { per_page: 10, cursor: '', subject_ulid: '', management_token_ulid: '', actor_ulid: '' });
+    const page = await service.listManagement(all, {
+      per_page: 10,
+      cursor: '',
+      subject_ulid: '',
+      management_token_ulid: '',
+      actor_ulid: '',
+    });
     expect(page.data.length).toBe(store.management.length);
     expect((await service.listManagement(all, { per_page: 10, subject_ulid: 'x' })).data).toEqual([]);
   });
@@ -154,7 +162,18 @@ describe('AuditLogService', () => {
   });
 
   it('maps system entries to null method, path and status', () => {
-    const entry = toAuditEntry(row(0, { actor_type: 'system', actor_ulid: null, actor_name: 'system', actor_email: null, token_ulid: null, http_method: '', http_path: '', status_code: 0 }));
+    const entry = toAuditEntry(
+      row(0, {
+        actor_type: 'system',
+        actor_ulid: null,
+        actor_name: 'system',
+        actor_email: null,
+        token_ulid: null,
+        http_method: '',
+        http_path: '',
+        status_code: 0,
+      }),
+    );
     expect(entry).toMatchObject({
       actor: { type: 'system', ulid: null, name: 'system', email: null },
       token: null,

@@ -24,7 +24,14 @@ function fakeKnex() {
     },
   };
   // Knex's client is an event emitter (query events).
-  const knex = { client: { driverName: 'better-sqlite3', acquireConnection: async () => connection, releaseConnection: async () => {}, emit: () => true } };
+  const knex = {
+    client: {
+      driverName: 'better-sqlite3',
+      acquireConnection: async () => connection,
+      releaseConnection: async () => {},
+      emit: () => true,
+    },
+  };
   return { knex: knex as unknown as Knex, statements, state };
 }
 

@@ -165,7 +165,14 @@ describe('publicAuditMiddleware', () => {
     projectUlid: 'prj_1',
   };
 
-  function ctx(options: { path: string; operationId?: string; principal?: PublicPrincipal; headers?: Record<string, string>; params?: Record<string, string>; status?: number }) {
+  function ctx(options: {
+    path: string;
+    operationId?: string;
+    principal?: PublicPrincipal;
+    headers?: Record<string, string>;
+    params?: Record<string, string>;
+    status?: number;
+  }) {
     const headers = options.headers ?? {};
     return {
       method: 'GET',
@@ -276,7 +283,9 @@ describe('public audit modes', () => {
     for (let i = 0; i < 5; i++) buffer.record(entry(1000 + i));
     await buffer.flush();
     const rows = db.inserts.flat();
-    expect(rows.filter((r) => r.status_code === 200).map((r) => r.http_path)).toEqual([10, 20, 30, 40, 50, 60, 70, 80, 90, 100].map((i) => `/v1/flags/${i}`));
+    expect(rows.filter((r) => r.status_code === 200).map((r) => r.http_path)).toEqual(
+      [10, 20, 30, 40, 50, 60, 70, 80, 90, 100].map((i) => `/v1/flags/${i}`),
+    );
     expect(rows.filter((r) => r.status_code === 401).length).toBe(5);
   });
 
@@ -284,7 +293,12 @@ describe('public audit modes', () => {
     const db = fakeKnex();
     let now = new Date('2026-05-01T10:00:10.000Z');
     const buffer = new PublicAuditBuffer(db.knex, { now: () => now }, logger, { mode: parsePublicAuditMode('aggregate') });
-    const flag = (label: string, status = 200) => ({ ...ok(0, status), subject_type: 'flag', subject_label: label, http_path: `/v1/flags/${label}` });
+    const flag = (label: string, status = 200) => ({
+      ...ok(0, status),
+      subject_type: 'flag',
+      subject_label: label,
+      http_path: `/v1/flags/${label}`,
+    });
     for (let i = 0; i < 7; i++) buffer.record(flag('checkout'));
     buffer.record(flag('checkout', 404));
     buffer.record(flag('banner'));
@@ -324,7 +338,9 @@ describe('public audit modes', () => {
     const recording = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line).msg) });
     const buffer = new PublicAuditBuffer(db.knex, clock, recording, { capacity: 2 });
     for (let i = 0; i < 50; i++) buffer.record(entry(i));
-    expect(lines).toEqual(['public audit buffer full: entries are dropped until the database catches up (counted in vexil_buffer_rows_dropped_total)']);
+    expect(lines).toEqual([
+      'public audit buffer full: entries are dropped until the database catches up (counted in vexil_buffer_rows_dropped_total)',
+    ]);
     await buffer.flush();
     expect(lines.slice(1)).toEqual(['public audit buffer has room again']);
     expect(buffer.droppedTotal).toBe(48);

@@ -140,7 +140,10 @@ describe('authenticateManagement stage', () => {
     const at = (method: string, pathTemplate: string) =>
       ({ method, state: { operation: { pathTemplate } }, get: () => bearer }) as unknown as Koa.Context;
     await stage(at('POST', '/management/v1/projects/{projectKey}/flags'), async () => {});
-    await stage(at('PUT', '/management/v1/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets/{targetUlid}/publish'), async () => {});
+    await stage(
+      at('PUT', '/management/v1/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets/{targetUlid}/publish'),
+      async () => {},
+    );
     await stage(at('DELETE', '/management/v1/projects/{projectKey}/flags/{flagKey}'), async () => {});
     expect(state.lookups).toBe(1);
     await stage(at('DELETE', '/management/v1/tokens/{tokenUlid}'), async () => {});

@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { openSecret, parseSecretKeyMaterial, sealSecret, sealedWith, secretKey, SecretKeyMissingError } from '../../../src/auth/secret-box.js';
+import {
+  openSecret,
+  parseSecretKeyMaterial,
+  sealSecret,
+  sealedWith,
+  secretKey,
+  SecretKeyMissingError,
+} from '../../../src/auth/secret-box.js';
 import { loadConfig } from '../../../src/config.js';
 import { SettingError } from '../../../src/settings.js';
 
@@ -53,7 +60,9 @@ describe('sealed secrets', () => {
       loadConfig({ VEXIL_SECRET_KEY_PREVIOUS: `${current.toString('hex')},${bad}` });
       expect.unreachable();
     } catch (error) {
-      expect((error as Error).message).toBe('VEXIL_SECRET_KEY_PREVIOUS (key 2) must be 32 bytes as 64 hex digits or base64 (openssl rand -base64 32)');
+      expect((error as Error).message).toBe(
+        'VEXIL_SECRET_KEY_PREVIOUS (key 2) must be 32 bytes as 64 hex digits or base64 (openssl rand -base64 32)',
+      );
     }
   });
 });

@@ -67,7 +67,9 @@ describe('loadConfig', () => {
 
   it('never repeats a refused URL or token, which may hold a secret', () => {
     expect(() => loadConfig({ REDIS_URL: 'http://user:s3cret@host' })).toThrow(/^(?!.*s3cret)/);
-    expect(() => loadConfig({ VEXIL_INIT_OWNER_TOKEN: 'pat_s3cret' })).toThrow(/^VEXIL_INIT_OWNER_TOKEN must be a personal access token(?!.*s3cret)/);
+    expect(() => loadConfig({ VEXIL_INIT_OWNER_TOKEN: 'pat_s3cret' })).toThrow(
+      /^VEXIL_INIT_OWNER_TOKEN must be a personal access token(?!.*s3cret)/,
+    );
     const token = `pat_${'a1'.repeat(20)}`;
     expect(loadConfig({ VEXIL_INIT_OWNER_TOKEN: token }).initOwnerToken).toBe(token);
   });

@@ -59,7 +59,10 @@ describe('parseContext', () => {
     ['attribute value is a boolean', { type: 'user', identifier: 'u1', attributes: [{ key: 'vip', values: [{ value: true }] }] }],
     ['attribute value is null', { type: 'user', identifier: 'u1', attributes: [{ key: 'vip', values: [{ value: null }] }] }],
     ['attribute value object without value', { type: 'user', identifier: 'u1', attributes: [{ key: 'vip', values: [{}] }] }],
-    ['attribute value with extra member', { type: 'user', identifier: 'u1', attributes: [{ key: 'vip', values: [{ value: 'x', other: 1 }] }] }],
+    [
+      'attribute value with extra member',
+      { type: 'user', identifier: 'u1', attributes: [{ key: 'vip', values: [{ value: 'x', other: 1 }] }] },
+    ],
     ['attribute with extra member', { type: 'user', identifier: 'u1', attributes: [{ key: 'vip', values: [], kind: 'x' }] }],
     ['attributes as null', { type: 'user', identifier: 'u1', attributes: null }],
   ];
@@ -110,7 +113,13 @@ describe('parseDefaultValues', () => {
     ['json containing a function', [{ key: 'a', type: 'json', value: [() => 1] }]],
     ['json nested too deeply', [{ key: 'a', type: 'json', value: JSON.parse('['.repeat(70) + ']'.repeat(70)) }]],
     ['extra member', [{ key: 'a', type: 'boolean', value: true, note: 'x' }]],
-    ['one bad entry among good ones', [{ key: 'a', type: 'boolean', value: true }, { key: 'b', type: 'boolean', value: 1 }]],
+    [
+      'one bad entry among good ones',
+      [
+        { key: 'a', type: 'boolean', value: true },
+        { key: 'b', type: 'boolean', value: 1 },
+      ],
+    ],
   ];
   it.each(invalid)('rejects %s', (_label, input) => {
     const result = parseDefaultValues(input);
@@ -140,10 +149,26 @@ describe('parseNumeric', () => {
     expect(parseNumeric(s)).toBe(n);
   });
 
-  it.each(['', '-', '+1', ' 1', '1 ', '.5', '5.', '1.2.3', '0x10', '1e', '1e+', 'e5', 'Infinity', '-Infinity', 'NaN', '1e400', '1_000', '١٢'])(
-    '%j is not numeric',
-    (s) => {
-      expect(Number.isNaN(parseNumeric(s))).toBe(true);
-    },
-  );
+  it.each([
+    '',
+    '-',
+    '+1',
+    ' 1',
+    '1 ',
+    '.5',
+    '5.',
+    '1.2.3',
+    '0x10',
+    '1e',
+    '1e+',
+    'e5',
+    'Infinity',
+    '-Infinity',
+    'NaN',
+    '1e400',
+    '1_000',
+    '١٢',
+  ])('%j is not numeric', (s) => {
+    expect(Number.isNaN(parseNumeric(s))).toBe(true);
+  });
 });

@@ -35,7 +35,19 @@ function pooledConfig(seed: number): EnvironmentConfig {
   const pool = Array.from({ length: 8 }, () => criterion(r, ATTRIBUTES, false));
   const segs: CompiledSegment[] = segments(r, ATTRIBUTES).map((s) => ({
     ...s,
-    rules: [{ criteria: [{ ...pick(r, pool.filter((c) => c.selector !== 'segment')) }] }, ...s.rules],
+    rules: [
+      {
+        criteria: [
+          {
+            ...pick(
+              r,
+              pool.filter((c) => c.selector !== 'segment'),
+            ),
+          },
+        ],
+      },
+      ...s.rules,
+    ],
   }));
   const flags: CompiledFlag[] = Array.from({ length: 10 }, (_, i) => {
     const serving = pooledTarget(r, pool, `f${i}-s`);

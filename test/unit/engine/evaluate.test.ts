@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  compileSnapshot,
-  evaluateAll,
-  evaluateFlag,
-  type CompiledFlag,
-  type EnvironmentConfig,
-} from '../../../src/engine/index.js';
+import { compileSnapshot, evaluateAll, evaluateFlag, type CompiledFlag, type EnvironmentConfig } from '../../../src/engine/index.js';
 
 function flag(key: string, extra: Partial<CompiledFlag> = {}): CompiledFlag {
   return {
@@ -158,8 +152,7 @@ describe('evaluateAll', () => {
 
   it('filters by platform', () => {
     const s = compileSnapshot(config);
-    const keys = (platform: 'server' | 'mobile' | 'client'): string[] =>
-      evaluateAll(s, null, [], { platform }).map((o) => o.key);
+    const keys = (platform: 'server' | 'mobile' | 'client'): string[] => evaluateAll(s, null, [], { platform }).map((o) => o.key);
     expect(keys('server')).toEqual(['b', 'a', 'mobile-off', 'client-off']);
     expect(keys('mobile')).toEqual(['b', 'a', 'client-off']);
     expect(keys('client')).toEqual(['b', 'a', 'mobile-off']);

@@ -31,7 +31,12 @@ export function criterion(r: Rand, attributes: readonly string[], inSegment: boo
   const roll = r();
   const values = Array.from({ length: 1 + Math.floor(r() * 3) }, () => pick(r, VALUES));
   if (roll < 0.15) {
-    return { selector: 'context', sub_selector: r() < 0.5 ? null : pick(r, TYPES), comparer: pick(r, ['equal', 'notin']), values: ['u1', 'u2', 'o1'].slice(0, 1 + Math.floor(r() * 3)) };
+    return {
+      selector: 'context',
+      sub_selector: r() < 0.5 ? null : pick(r, TYPES),
+      comparer: pick(r, ['equal', 'notin']),
+      values: ['u1', 'u2', 'o1'].slice(0, 1 + Math.floor(r() * 3)),
+    };
   }
   if (roll < 0.25 && !inSegment) {
     return { selector: 'segment', sub_selector: null, comparer: pick(r, ['in', 'notin']), values: [pick(r, SEGMENT_KEYS)] };
@@ -86,4 +91,3 @@ export function contexts(r: Rand, attributes: readonly string[], count: number):
   }
   return out;
 }
-

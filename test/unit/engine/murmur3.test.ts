@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  BUCKET_COUNT,
-  bucketOf,
-  inRollout,
-  murmur3,
-  murmur3Bytes,
-  murmur3Continue,
-  murmur3Prefix,
-} from '../../../src/engine/index.js';
+import { BUCKET_COUNT, bucketOf, inRollout, murmur3, murmur3Bytes, murmur3Continue, murmur3Prefix } from '../../../src/engine/index.js';
 
 // Published reference values (Appleby's SMHasher-compatible MurmurHash3_x86_32), as used by the
 // test suites of many independent implementations.
@@ -106,7 +98,15 @@ describe('murmur3', () => {
       for (let i = 0; i < len; i++) {
         const kind = rand(5);
         const code =
-          kind === 0 ? rand(0x80) : kind === 1 ? 0x80 + rand(0x780) : kind === 2 ? 0x800 + rand(0xf800) : kind === 3 ? 0xd800 + rand(0x800) : rand(0x80);
+          kind === 0
+            ? rand(0x80)
+            : kind === 1
+              ? 0x80 + rand(0x780)
+              : kind === 2
+                ? 0x800 + rand(0xf800)
+                : kind === 3
+                  ? 0xd800 + rand(0x800)
+                  : rand(0x80);
         s += String.fromCharCode(code);
         if (kind === 3 && code < 0xdc00 && rand(2) === 0) s += String.fromCharCode(0xdc00 + rand(0x400));
       }
@@ -118,7 +118,23 @@ describe('murmur3', () => {
 
 describe('murmur3Prefix / murmur3Continue', () => {
   it('equals murmur3 of the concatenation (each part encoded on its own)', () => {
-    const parts = ['', 'a', 'ab', 'abc', 'abcd', 'abcde', 'new-checkout/', 'ü', '€uro', '🚀x', 'x\ud800', '\udc00y', 'user', '/', 'user-42'];
+    const parts = [
+      '',
+      'a',
+      'ab',
+      'abc',
+      'abcd',
+      'abcde',
+      'new-checkout/',
+      'ü',
+      '€uro',
+      '🚀x',
+      'x\ud800',
+      '\udc00y',
+      'user',
+      '/',
+      'user-42',
+    ];
     for (const prefix of parts) {
       for (const seed of [0, 1, 0x9747b28c]) {
         const state = murmur3Prefix(prefix, seed);

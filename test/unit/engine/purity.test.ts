@@ -8,14 +8,25 @@ const files = readdirSync(engineDir).filter((f) => f.endsWith('.ts'));
 /** Every module specifier imported or re-exported by a source file. */
 function specifiers(source: string): string[] {
   const out: string[] = [];
-  const re = /(?:\bimport|\bexport)\s[^'"]*?from\s*['"]([^'"]+)['"]|\bimport\s*['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)|\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)/g;
+  const re =
+    /(?:\bimport|\bexport)\s[^'"]*?from\s*['"]([^'"]+)['"]|\bimport\s*['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)|\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)/g;
   for (const m of source.matchAll(re)) out.push((m[1] ?? m[2] ?? m[3] ?? m[4]) as string);
   return out;
 }
 
 describe('src/engine is a pure module', () => {
   it('has the expected files', () => {
-    for (const f of ['types.ts', 'murmur3.ts', 'bucket.ts', 'numeric.ts', 'context.ts', 'comparers.ts', 'snapshot.ts', 'evaluate.ts', 'index.ts']) {
+    for (const f of [
+      'types.ts',
+      'murmur3.ts',
+      'bucket.ts',
+      'numeric.ts',
+      'context.ts',
+      'comparers.ts',
+      'snapshot.ts',
+      'evaluate.ts',
+      'index.ts',
+    ]) {
       expect(files).toContain(f);
     }
   });

@@ -133,7 +133,11 @@ describe('updateSnapshot', () => {
     });
     const previous = compileSnapshot({ revision: 1, flags: [mk('a', ['p', 'q'])], segments: [] });
     // compiled alone, 'r' would take slot 0 and 'q' slot 1: reused flag 'a' needs the old numbering
-    const updated = updateSnapshot(previous, { revision: 2, flags: [mk('b', ['r', 'q']), mk('a', ['p', 'q'])], segments: [] }, new Set(['b']));
+    const updated = updateSnapshot(
+      previous,
+      { revision: 2, flags: [mk('b', ['r', 'q']), mk('a', ['p', 'q'])], segments: [] },
+      new Set(['b']),
+    );
     expect(updated.attributeSlots.get('p')).toBe(previous.attributeSlots.get('p'));
     expect(updated.attributeSlots.get('q')).toBe(previous.attributeSlots.get('q'));
     expect(updated.attributeSlots.get('r')).toBe(2);

@@ -142,10 +142,8 @@ function section(name: string): void {
 function crit(selector: string, sub: string | null, comparer: string, values: string[] = []): Criterion {
   return { selector, sub_selector: sub, comparer, values };
 }
-const attr = (name: string, comparer: string, values: string[] = []): Criterion =>
-  crit('attribute', name, comparer, values);
-const ctxCrit = (comparer: string, values: string[], type: string | null = null): Criterion =>
-  crit('context', type, comparer, values);
+const attr = (name: string, comparer: string, values: string[] = []): Criterion => crit('attribute', name, comparer, values);
+const ctxCrit = (comparer: string, values: string[], type: string | null = null): Criterion => crit('context', type, comparer, values);
 const segCrit = (comparer: string, values: string[]): Criterion => crit('segment', null, comparer, values);
 
 function ctx(identifier: string, attrs: Record<string, string[]> = {}, type = 'user'): Ctx {
@@ -207,8 +205,18 @@ oneRule('attribute equal: single value matches', [attr('plan', 'equal', ['gold']
 oneRule('attribute equal: different value', [attr('plan', 'equal', ['gold'])], ctx('u1', { plan: ['silver'] }), false);
 oneRule('attribute equal: case-sensitive', [attr('plan', 'equal', ['gold'])], ctx('u1', { plan: ['Gold'] }), false);
 oneRule('attribute equal: no numeric coercion ("10" vs "10.0")', [attr('n', 'equal', ['10'])], ctx('u1', { n: ['10.0'] }), false);
-oneRule('attribute equal: multi-valued attribute, any value matches', [attr('groups', 'equal', ['beta'])], ctx('u1', { groups: ['alpha', 'beta'] }), true);
-oneRule('attribute equal: several criterion values, any matches', [attr('plan', 'equal', ['gold', 'platinum'])], ctx('u1', { plan: ['platinum'] }), true);
+oneRule(
+  'attribute equal: multi-valued attribute, any value matches',
+  [attr('groups', 'equal', ['beta'])],
+  ctx('u1', { groups: ['alpha', 'beta'] }),
+  true,
+);
+oneRule(
+  'attribute equal: several criterion values, any matches',
+  [attr('plan', 'equal', ['gold', 'platinum'])],
+  ctx('u1', { plan: ['platinum'] }),
+  true,
+);
 oneRule('attribute equal: attribute absent', [attr('plan', 'equal', ['gold'])], ctx('u1', { other: ['gold'] }), false);
 oneRule('attribute equal: context without attributes', [attr('plan', 'equal', ['gold'])], ctx('u1'), false);
 oneRule('attribute equal: empty string equals empty string', [attr('plan', 'equal', [''])], ctx('u1', { plan: [''] }), true);
@@ -220,45 +228,105 @@ oneRule('attribute notequal: different value', [attr('plan', 'notequal', ['gold'
 oneRule('attribute notequal: equal value', [attr('plan', 'notequal', ['gold'])], ctx('u1', { plan: ['gold'] }), false);
 oneRule('attribute notequal: attribute absent matches (negation)', [attr('plan', 'notequal', ['gold'])], ctx('u1'), true);
 oneRule('attribute notequal: no context matches (negation)', [attr('plan', 'notequal', ['gold'])], null, true);
-oneRule('attribute notequal: multi-valued, one value equal -> negation fails', [attr('groups', 'notequal', ['beta'])], ctx('u1', { groups: ['alpha', 'beta'] }), false);
-oneRule('attribute notequal: multi-valued, none equal', [attr('groups', 'notequal', ['beta'])], ctx('u1', { groups: ['alpha', 'gamma'] }), true);
+oneRule(
+  'attribute notequal: multi-valued, one value equal -> negation fails',
+  [attr('groups', 'notequal', ['beta'])],
+  ctx('u1', { groups: ['alpha', 'beta'] }),
+  false,
+);
+oneRule(
+  'attribute notequal: multi-valued, none equal',
+  [attr('groups', 'notequal', ['beta'])],
+  ctx('u1', { groups: ['alpha', 'gamma'] }),
+  true,
+);
 oneRule('attribute in: value in list', [attr('country', 'in', ['fr', 'de', 'nl'])], ctx('u1', { country: ['de'] }), true);
 oneRule('attribute in: value not in list', [attr('country', 'in', ['fr', 'de', 'nl'])], ctx('u1', { country: ['uk'] }), false);
 const many = ['a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'a8', 'a9', 'a10', 'a11', 'a12'];
 oneRule('attribute in: long list, member', [attr('code', 'in', many)], ctx('u1', { code: ['a11'] }), true);
 oneRule('attribute in: long list, non-member', [attr('code', 'in', many)], ctx('u1', { code: ['a13'] }), false);
-oneRule('attribute in: multi-valued attribute, one value in list', [attr('country', 'in', ['fr', 'de'])], ctx('u1', { country: ['uk', 'fr'] }), true);
+oneRule(
+  'attribute in: multi-valued attribute, one value in list',
+  [attr('country', 'in', ['fr', 'de'])],
+  ctx('u1', { country: ['uk', 'fr'] }),
+  true,
+);
 oneRule('attribute notin: value not in list', [attr('country', 'notin', ['fr', 'de'])], ctx('u1', { country: ['uk'] }), true);
 oneRule('attribute notin: value in list', [attr('country', 'notin', ['fr', 'de'])], ctx('u1', { country: ['fr'] }), false);
 oneRule('attribute notin: long list, member', [attr('code', 'notin', many)], ctx('u1', { code: ['a12'] }), false);
 oneRule('attribute notin: attribute absent matches', [attr('country', 'notin', ['fr'])], ctx('u1'), true);
-oneRule('attribute notin: multi-valued, one value in list -> negation fails', [attr('country', 'notin', ['fr'])], ctx('u1', { country: ['uk', 'fr'] }), false);
+oneRule(
+  'attribute notin: multi-valued, one value in list -> negation fails',
+  [attr('country', 'notin', ['fr'])],
+  ctx('u1', { country: ['uk', 'fr'] }),
+  false,
+);
 
 section('attribute: contains / startswith / endswith and negations');
 
-oneRule('attribute contains: substring present', [attr('email', 'contains', ['@example'])], ctx('u1', { email: ['ann@example.com'] }), true);
+oneRule(
+  'attribute contains: substring present',
+  [attr('email', 'contains', ['@example'])],
+  ctx('u1', { email: ['ann@example.com'] }),
+  true,
+);
 oneRule('attribute contains: substring absent', [attr('email', 'contains', ['@example'])], ctx('u1', { email: ['ann@test.org'] }), false);
 oneRule('attribute contains: case-sensitive', [attr('email', 'contains', ['EXAMPLE'])], ctx('u1', { email: ['ann@example.com'] }), false);
 oneRule('attribute contains: whole value', [attr('email', 'contains', ['abc'])], ctx('u1', { email: ['abc'] }), true);
-oneRule('attribute contains: any criterion value', [attr('email', 'contains', ['@foo', '@example'])], ctx('u1', { email: ['ann@example.com'] }), true);
+oneRule(
+  'attribute contains: any criterion value',
+  [attr('email', 'contains', ['@foo', '@example'])],
+  ctx('u1', { email: ['ann@example.com'] }),
+  true,
+);
 oneRule('attribute contains: any attribute value', [attr('tags', 'contains', ['vip'])], ctx('u1', { tags: ['new', 'super-vip'] }), true);
-oneRule('attribute contains: empty criterion value matches a present value', [attr('email', 'contains', [''])], ctx('u1', { email: ['x'] }), true);
+oneRule(
+  'attribute contains: empty criterion value matches a present value',
+  [attr('email', 'contains', [''])],
+  ctx('u1', { email: ['x'] }),
+  true,
+);
 oneRule('attribute contains: attribute absent', [attr('email', 'contains', [''])], ctx('u1'), false);
 oneRule('attribute contains: multi-byte characters', [attr('city', 'contains', ['ü'])], ctx('u1', { city: ['Zürich'] }), true);
-oneRule('attribute notcontains: substring absent', [attr('email', 'notcontains', ['@example'])], ctx('u1', { email: ['ann@test.org'] }), true);
-oneRule('attribute notcontains: substring present', [attr('email', 'notcontains', ['@example'])], ctx('u1', { email: ['ann@example.com'] }), false);
+oneRule(
+  'attribute notcontains: substring absent',
+  [attr('email', 'notcontains', ['@example'])],
+  ctx('u1', { email: ['ann@test.org'] }),
+  true,
+);
+oneRule(
+  'attribute notcontains: substring present',
+  [attr('email', 'notcontains', ['@example'])],
+  ctx('u1', { email: ['ann@example.com'] }),
+  false,
+);
 oneRule('attribute notcontains: attribute absent matches', [attr('email', 'notcontains', ['@example'])], ctx('u1'), true);
-oneRule('attribute notcontains: one of several values contains -> fails', [attr('tags', 'notcontains', ['vip'])], ctx('u1', { tags: ['new', 'vip'] }), false);
+oneRule(
+  'attribute notcontains: one of several values contains -> fails',
+  [attr('tags', 'notcontains', ['vip'])],
+  ctx('u1', { tags: ['new', 'vip'] }),
+  false,
+);
 oneRule('attribute startswith: prefix', [attr('version', 'startswith', ['2.'])], ctx('u1', { version: ['2.14.0'] }), true);
 oneRule('attribute startswith: not a prefix', [attr('version', 'startswith', ['2.'])], ctx('u1', { version: ['12.0'] }), false);
-oneRule('attribute startswith: criterion longer than value', [attr('version', 'startswith', ['2.14.0.1'])], ctx('u1', { version: ['2.14.0'] }), false);
+oneRule(
+  'attribute startswith: criterion longer than value',
+  [attr('version', 'startswith', ['2.14.0.1'])],
+  ctx('u1', { version: ['2.14.0'] }),
+  false,
+);
 oneRule('attribute startswith: attribute absent', [attr('version', 'startswith', ['2.'])], null, false);
 oneRule('attribute notstartswith: not a prefix', [attr('version', 'notstartswith', ['2.'])], ctx('u1', { version: ['3.0'] }), true);
 oneRule('attribute notstartswith: prefix', [attr('version', 'notstartswith', ['2.'])], ctx('u1', { version: ['2.0'] }), false);
 oneRule('attribute notstartswith: attribute absent matches', [attr('version', 'notstartswith', ['2.'])], ctx('u1'), true);
 oneRule('attribute endswith: suffix', [attr('email', 'endswith', ['.org'])], ctx('u1', { email: ['ann@test.org'] }), true);
 oneRule('attribute endswith: not a suffix', [attr('email', 'endswith', ['.org'])], ctx('u1', { email: ['ann@test.org.uk'] }), false);
-oneRule('attribute endswith: any criterion value', [attr('email', 'endswith', ['.com', '.org'])], ctx('u1', { email: ['ann@test.org'] }), true);
+oneRule(
+  'attribute endswith: any criterion value',
+  [attr('email', 'endswith', ['.com', '.org'])],
+  ctx('u1', { email: ['ann@test.org'] }),
+  true,
+);
 oneRule('attribute notendswith: not a suffix', [attr('email', 'notendswith', ['.org'])], ctx('u1', { email: ['ann@test.com'] }), true);
 oneRule('attribute notendswith: suffix', [attr('email', 'notendswith', ['.org'])], ctx('u1', { email: ['ann@test.org'] }), false);
 oneRule('attribute notendswith: attribute absent matches', [attr('email', 'notendswith', ['.org'])], ctx('u1', { other: ['x.org'] }), true);
@@ -283,7 +351,12 @@ oneRule('attribute gt: Infinity is not numeric', [attr('score', 'gt', ['1'])], c
 oneRule('attribute gt: overflowing exponent is not numeric', [attr('score', 'gt', ['1'])], ctx('u1', { score: ['1e400'] }), false);
 oneRule('attribute gt: empty string is not numeric', [attr('score', 'gt', ['-1'])], ctx('u1', { score: [''] }), false);
 oneRule('attribute gt: multi-valued, one numeric value greater', [attr('score', 'gt', ['10'])], ctx('u1', { score: ['abc', '20'] }), true);
-oneRule('attribute gt: any criterion value (greater than the smallest)', [attr('score', 'gt', ['100', '5'])], ctx('u1', { score: ['6'] }), true);
+oneRule(
+  'attribute gt: any criterion value (greater than the smallest)',
+  [attr('score', 'gt', ['100', '5'])],
+  ctx('u1', { score: ['6'] }),
+  true,
+);
 oneRule('attribute gt: non-numeric criterion values are skipped', [attr('score', 'gt', ['x', '5'])], ctx('u1', { score: ['6'] }), true);
 oneRule('attribute gt: attribute absent', [attr('score', 'gt', ['5'])], ctx('u1'), false);
 oneRule('attribute gte: equal', [attr('age', 'gte', ['18'])], ctx('u1', { age: ['18'] }), true);
@@ -319,26 +392,46 @@ oneRule('attribute notnull: no context', [attr('email', 'notnull')], null, false
 
 section('attribute: malformed criteria and context details');
 
-oneRule('attribute criterion without sub_selector never matches', [crit('attribute', null, 'equal', ['x'])], ctx('u1', { x: ['x'] }), false);
-oneRule('attribute criterion without sub_selector never matches, even negated', [crit('attribute', null, 'notequal', ['x'])], ctx('u1'), false);
+oneRule(
+  'attribute criterion without sub_selector never matches',
+  [crit('attribute', null, 'equal', ['x'])],
+  ctx('u1', { x: ['x'] }),
+  false,
+);
+oneRule(
+  'attribute criterion without sub_selector never matches, even negated',
+  [crit('attribute', null, 'notequal', ['x'])],
+  ctx('u1'),
+  false,
+);
 oneRule('unknown comparer never matches', [attr('plan', 'matches', ['gold'])], ctx('u1', { plan: ['gold'] }), false);
 oneRule('unknown selector never matches', [crit('device', 'plan', 'equal', ['gold'])], ctx('u1', { plan: ['gold'] }), false);
-oneRule('attribute sent twice: values are combined', [attr('plan', 'equal', ['gold'])], {
-  type: 'user',
-  identifier: 'u1',
-  attributes: [
-    { key: 'plan', values: [{ value: 'silver' }] },
-    { key: 'plan', values: [{ value: 'gold' }] },
-  ],
-}, true);
-oneRule('attribute sent twice: notequal sees both values', [attr('plan', 'notequal', ['gold'])], {
-  type: 'user',
-  identifier: 'u1',
-  attributes: [
-    { key: 'plan', values: [{ value: 'silver' }] },
-    { key: 'plan', values: [{ value: 'gold' }] },
-  ],
-}, false);
+oneRule(
+  'attribute sent twice: values are combined',
+  [attr('plan', 'equal', ['gold'])],
+  {
+    type: 'user',
+    identifier: 'u1',
+    attributes: [
+      { key: 'plan', values: [{ value: 'silver' }] },
+      { key: 'plan', values: [{ value: 'gold' }] },
+    ],
+  },
+  true,
+);
+oneRule(
+  'attribute sent twice: notequal sees both values',
+  [attr('plan', 'notequal', ['gold'])],
+  {
+    type: 'user',
+    identifier: 'u1',
+    attributes: [
+      { key: 'plan', values: [{ value: 'silver' }] },
+      { key: 'plan', values: [{ value: 'gold' }] },
+    ],
+  },
+  false,
+);
 oneRule('context name is not an attribute', [attr('name', 'equal', ['Ann'])], { type: 'user', identifier: 'u1', name: 'Ann' }, false);
 oneRule('context identifier is not an attribute', [attr('identifier', 'equal', ['u1'])], ctx('u1'), false);
 
@@ -365,7 +458,20 @@ oneRule('context notequal: no context matches', [ctxCrit('notequal', ['u1'])], n
 oneRule('context notin: no context matches', [ctxCrit('notin', ['u1'])], null, true);
 oneRule('context notequal with sub_selector: no context never matches', [ctxCrit('notequal', ['u1'], 'user')], null, false);
 oneRule('context equal: identifier comparison is case-sensitive', [ctxCrit('equal', ['U1'])], ctx('u1'), false);
-for (const comparer of ['contains', 'notcontains', 'startswith', 'notstartswith', 'endswith', 'notendswith', 'gt', 'gte', 'lt', 'lte', 'isnull', 'notnull']) {
+for (const comparer of [
+  'contains',
+  'notcontains',
+  'startswith',
+  'notstartswith',
+  'endswith',
+  'notendswith',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'isnull',
+  'notnull',
+]) {
   oneRule(`context ${comparer}: not allowed on context selector, never matches`, [ctxCrit(comparer, ['u'])], ctx('u1'), false);
 }
 
@@ -395,10 +501,34 @@ oneRule('segment equal: exclusion beats matching rule', [segCrit('equal', ['beta
 oneRule('segment equal: inclusion beats exclusion', [segCrit('equal', ['beta'])], ctx('u-both'), true, segs);
 oneRule('segment equal: member by rule', [segCrit('equal', ['beta'])], ctx('u7', { plan: ['gold'] }), true, segs);
 oneRule('segment equal: rule does not match', [segCrit('equal', ['beta'])], ctx('u7', { plan: ['free'] }), false, segs);
-oneRule('segment equal: segment rule criteria are AND-ed (all match)', [segCrit('equal', ['staff'])], ctx('u8', { email: ['ann@vexil.dev'], verified: ['true'] }), true, segs);
-oneRule('segment equal: segment rule criteria are AND-ed (one fails)', [segCrit('equal', ['staff'])], ctx('u8', { email: ['ann@vexil.dev'], verified: ['false'] }), false, segs);
-oneRule('segment equal: segment rules are OR-ed (second rule, context selector)', [segCrit('equal', ['staff'])], ctx('founder'), true, segs);
-oneRule('segment equal: segment context rule respects sub_selector type', [segCrit('equal', ['staff'])], ctx('founder', {}, 'organization'), false, segs);
+oneRule(
+  'segment equal: segment rule criteria are AND-ed (all match)',
+  [segCrit('equal', ['staff'])],
+  ctx('u8', { email: ['ann@vexil.dev'], verified: ['true'] }),
+  true,
+  segs,
+);
+oneRule(
+  'segment equal: segment rule criteria are AND-ed (one fails)',
+  [segCrit('equal', ['staff'])],
+  ctx('u8', { email: ['ann@vexil.dev'], verified: ['false'] }),
+  false,
+  segs,
+);
+oneRule(
+  'segment equal: segment rules are OR-ed (second rule, context selector)',
+  [segCrit('equal', ['staff'])],
+  ctx('founder'),
+  true,
+  segs,
+);
+oneRule(
+  'segment equal: segment context rule respects sub_selector type',
+  [segCrit('equal', ['staff'])],
+  ctx('founder', {}, 'organization'),
+  false,
+  segs,
+);
 oneRule('segment equal: segment without rules, not included', [segCrit('equal', ['empty'])], ctx('u9'), false, segs);
 oneRule('segment in: member of one of the listed segments', [segCrit('in', ['staff', 'beta'])], ctx('u-inc'), true, segs);
 oneRule('segment in: member of none of the listed segments', [segCrit('in', ['staff', 'beta'])], ctx('u9'), false, segs);
@@ -406,7 +536,13 @@ oneRule('segment notequal: not a member', [segCrit('notequal', ['beta'])], ctx('
 oneRule('segment notequal: member', [segCrit('notequal', ['beta'])], ctx('u-inc'), false, segs);
 oneRule('segment notin: member of a listed segment', [segCrit('notin', ['staff', 'beta'])], ctx('u7', { plan: ['gold'] }), false, segs);
 oneRule('segment notin: member of no listed segment', [segCrit('notin', ['staff', 'beta'])], ctx('u-exc'), true, segs);
-oneRule('segment equal: sub_selector is ignored on the segment selector', [crit('segment', 'organization', 'equal', ['beta'])], ctx('u-inc'), true, segs);
+oneRule(
+  'segment equal: sub_selector is ignored on the segment selector',
+  [crit('segment', 'organization', 'equal', ['beta'])],
+  ctx('u-inc'),
+  true,
+  segs,
+);
 oneRule('segment equal: unknown segment key', [segCrit('equal', ['nope'])], ctx('u-inc'), false, segs);
 oneRule('segment notequal: unknown segment key matches', [segCrit('notequal', ['nope'])], ctx('u-inc'), true, segs);
 oneRule('segment equal: no context, member lists do not apply', [segCrit('equal', ['empty'])], null, false, segs);
@@ -422,8 +558,27 @@ oneRule('segment rule with a negated segment criterion never matches', [segCrit(
   segNoRules,
   { key: 'outer', included: [], excluded: [], rules: [{ criteria: [segCrit('notequal', ['empty'])] }] },
 ]);
-oneRule('segment membership memoised across criteria of one rule', [segCrit('equal', ['beta']), segCrit('notin', ['staff']), segCrit('in', ['beta', 'staff'])], ctx('u7', { plan: ['gold'] }), true, segs);
-for (const comparer of ['contains', 'notcontains', 'startswith', 'notstartswith', 'endswith', 'notendswith', 'gt', 'gte', 'lt', 'lte', 'isnull', 'notnull']) {
+oneRule(
+  'segment membership memoised across criteria of one rule',
+  [segCrit('equal', ['beta']), segCrit('notin', ['staff']), segCrit('in', ['beta', 'staff'])],
+  ctx('u7', { plan: ['gold'] }),
+  true,
+  segs,
+);
+for (const comparer of [
+  'contains',
+  'notcontains',
+  'startswith',
+  'notstartswith',
+  'endswith',
+  'notendswith',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'isnull',
+  'notnull',
+]) {
   oneRule(`segment ${comparer}: not allowed on segment selector, never matches`, [segCrit(comparer, ['beta'])], ctx('u-inc'), false, segs);
 }
 
@@ -433,34 +588,71 @@ section('rules: order and AND');
   const flagOf = (rules: Rule[]): Flag[] => [stringFlag('f', { value: 'base', rules })];
   const r1: Rule = { value: 'first', criteria: [attr('plan', 'equal', ['gold'])] };
   const r2: Rule = { value: 'second', criteria: [attr('country', 'equal', ['fr'])] };
-  add('rules: first matching rule wins', flagOf([r1, r2]), 'f', ctx('u1', { plan: ['gold'], country: ['fr'] }), { value: 'first', resolved_by: 'rule' });
-  add('rules: order decides (reversed)', flagOf([r2, r1]), 'f', ctx('u1', { plan: ['gold'], country: ['fr'] }), { value: 'second', resolved_by: 'rule' });
-  add('rules: second rule when the first does not match', flagOf([r1, r2]), 'f', ctx('u1', { plan: ['free'], country: ['fr'] }), { value: 'second', resolved_by: 'rule' });
+  add('rules: first matching rule wins', flagOf([r1, r2]), 'f', ctx('u1', { plan: ['gold'], country: ['fr'] }), {
+    value: 'first',
+    resolved_by: 'rule',
+  });
+  add('rules: order decides (reversed)', flagOf([r2, r1]), 'f', ctx('u1', { plan: ['gold'], country: ['fr'] }), {
+    value: 'second',
+    resolved_by: 'rule',
+  });
+  add('rules: second rule when the first does not match', flagOf([r1, r2]), 'f', ctx('u1', { plan: ['free'], country: ['fr'] }), {
+    value: 'second',
+    resolved_by: 'rule',
+  });
   add('rules: no rule matches -> target value', flagOf([r1, r2]), 'f', ctx('u1', { plan: ['free'], country: ['de'] }), BASE);
   const and3: Rule = {
     value: 'all-three',
     criteria: [attr('plan', 'equal', ['gold']), attr('age', 'gte', ['18']), ctxCrit('notin', ['blocked'])],
   };
-  add('rules: AND of three criteria, all match', flagOf([and3]), 'f', ctx('u1', { plan: ['gold'], age: ['30'] }), { value: 'all-three', resolved_by: 'rule' });
+  add('rules: AND of three criteria, all match', flagOf([and3]), 'f', ctx('u1', { plan: ['gold'], age: ['30'] }), {
+    value: 'all-three',
+    resolved_by: 'rule',
+  });
   add('rules: AND of three criteria, first fails', flagOf([and3]), 'f', ctx('u1', { plan: ['free'], age: ['30'] }), BASE);
   add('rules: AND of three criteria, middle fails', flagOf([and3]), 'f', ctx('u1', { plan: ['gold'], age: ['17'] }), BASE);
   add('rules: AND of three criteria, last fails', flagOf([and3]), 'f', ctx('blocked', { plan: ['gold'], age: ['30'] }), BASE);
-  add('rules: AND fails on first rule, second rule matches', flagOf([and3, r2]), 'f', ctx('blocked', { plan: ['gold'], age: ['30'], country: ['fr'] }), { value: 'second', resolved_by: 'rule' });
-  add('rules: rule without criteria matches everything', flagOf([{ value: 'catch-all', criteria: [] }, r1]), 'f', ctx('u1', { plan: ['gold'] }), { value: 'catch-all', resolved_by: 'rule' });
-  add('rules: rule without criteria matches without context', flagOf([{ value: 'catch-all', criteria: [] }]), 'f', null, { value: 'catch-all', resolved_by: 'rule' });
+  add(
+    'rules: AND fails on first rule, second rule matches',
+    flagOf([and3, r2]),
+    'f',
+    ctx('blocked', { plan: ['gold'], age: ['30'], country: ['fr'] }),
+    { value: 'second', resolved_by: 'rule' },
+  );
+  add(
+    'rules: rule without criteria matches everything',
+    flagOf([{ value: 'catch-all', criteria: [] }, r1]),
+    'f',
+    ctx('u1', { plan: ['gold'] }),
+    { value: 'catch-all', resolved_by: 'rule' },
+  );
+  add('rules: rule without criteria matches without context', flagOf([{ value: 'catch-all', criteria: [] }]), 'f', null, {
+    value: 'catch-all',
+    resolved_by: 'rule',
+  });
   add('rules: target without rules serves its value', flagOf([]), 'f', ctx('u1'), BASE);
   add('rules: no rules and no context -> target value', flagOf([]), 'f', null, BASE);
-  add('rules: rule value may equal the target value, still resolved by rule', flagOf([{ value: 'base', criteria: [ctxCrit('equal', ['u1'])] }]), 'f', ctx('u1'), { value: 'base', resolved_by: 'rule' });
+  add(
+    'rules: rule value may equal the target value, still resolved by rule',
+    flagOf([{ value: 'base', criteria: [ctxCrit('equal', ['u1'])] }]),
+    'f',
+    ctx('u1'),
+    { value: 'base', resolved_by: 'rule' },
+  );
 }
 
 section('rollout');
 
 function rolloutFlag(key: string, percentage: number, previous: boolean, extra: Partial<Flag> = {}): Flag {
-  return stringFlag(key, { value: 'new', rules: [] }, {
-    previous: previous ? { value: 'old', rules: [] } : null,
-    rollout: { percentage },
-    ...extra,
-  });
+  return stringFlag(
+    key,
+    { value: 'new', rules: [] },
+    {
+      previous: previous ? { value: 'old', rules: [] } : null,
+      rollout: { percentage },
+      ...extra,
+    },
+  );
 }
 const NEW = { value: 'new', resolved_by: 'rollout' } as const;
 const OLD = { value: 'old', resolved_by: 'target' } as const;
@@ -490,28 +682,64 @@ for (const p of [1, 5, 10, 25, 50, 75, 99]) {
   add('rollout 100%: bucket 0 is inside', [rolloutFlag(key, 100, true)], key, ctx(zero), NEW);
   add('rollout 100%: no context -> previous target', [rolloutFlag(key, 100, true)], key, null, OLD);
   add('rollout 100%: no context, no previous -> flag default', [rolloutFlag(key, 100, false)], key, null, DEFAULT);
-  add('rollout 100%: no context, no previous, no default -> unavailable', [rolloutFlag(key, 100, false, { default: null })], key, null, null);
-  add('rollout 100%: no context, no previous, no default, declared default served', [rolloutFlag(key, 100, false, { default: null })], key, null, { value: 'declared', resolved_by: 'default' }, {
-    declared: [{ key, type: 'string', value: 'declared' }],
-  });
+  add(
+    'rollout 100%: no context, no previous, no default -> unavailable',
+    [rolloutFlag(key, 100, false, { default: null })],
+    key,
+    null,
+    null,
+  );
+  add(
+    'rollout 100%: no context, no previous, no default, declared default served',
+    [rolloutFlag(key, 100, false, { default: null })],
+    key,
+    null,
+    { value: 'declared', resolved_by: 'default' },
+    {
+      declared: [{ key, type: 'string', value: 'declared' }],
+    },
+  );
 }
 {
   const key = 'rollout-50';
   const inside = identifierWithBucket(key, 'user', 4999);
   const outside = identifierWithBucket(key, 'user', 5000);
-  add('rollout 50%: outside, no previous, no default -> unavailable', [rolloutFlag(key, 50, false, { default: null })], key, ctx(outside), null);
+  add(
+    'rollout 50%: outside, no previous, no default -> unavailable',
+    [rolloutFlag(key, 50, false, { default: null })],
+    key,
+    ctx(outside),
+    null,
+  );
   add('rollout 50%: inside, no previous, no default -> serving', [rolloutFlag(key, 50, false, { default: null })], key, ctx(inside), NEW);
-  add('rollout 50%: outside, no previous, no default, declared default', [rolloutFlag(key, 50, false, { default: null })], key, ctx(outside), { value: 'declared', resolved_by: 'default' }, {
-    declared: [{ key, type: 'string', value: 'declared' }],
-  });
+  add(
+    'rollout 50%: outside, no previous, no default, declared default',
+    [rolloutFlag(key, 50, false, { default: null })],
+    key,
+    ctx(outside),
+    { value: 'declared', resolved_by: 'default' },
+    {
+      declared: [{ key, type: 'string', value: 'declared' }],
+    },
+  );
   // rules of the chosen target
   const withRules = (): Flag =>
-    stringFlag(key, { value: 'new', rules: [{ value: 'new-rule', criteria: [attr('plan', 'equal', ['gold'])] }] }, {
-      previous: { value: 'old', rules: [{ value: 'old-rule', criteria: [attr('plan', 'equal', ['gold'])] }] },
-      rollout: { percentage: 50 },
-    });
-  add('rollout 50%: inside and a serving rule matches -> rule', [withRules()], key, ctx(inside, { plan: ['gold'] }), { value: 'new-rule', resolved_by: 'rule' });
-  add('rollout 50%: outside and a previous rule matches -> previous rule', [withRules()], key, ctx(outside, { plan: ['gold'] }), { value: 'old-rule', resolved_by: 'rule' });
+    stringFlag(
+      key,
+      { value: 'new', rules: [{ value: 'new-rule', criteria: [attr('plan', 'equal', ['gold'])] }] },
+      {
+        previous: { value: 'old', rules: [{ value: 'old-rule', criteria: [attr('plan', 'equal', ['gold'])] }] },
+        rollout: { percentage: 50 },
+      },
+    );
+  add('rollout 50%: inside and a serving rule matches -> rule', [withRules()], key, ctx(inside, { plan: ['gold'] }), {
+    value: 'new-rule',
+    resolved_by: 'rule',
+  });
+  add('rollout 50%: outside and a previous rule matches -> previous rule', [withRules()], key, ctx(outside, { plan: ['gold'] }), {
+    value: 'old-rule',
+    resolved_by: 'rule',
+  });
   add('rollout 50%: inside, no rule matches -> serving value', [withRules()], key, ctx(inside, { plan: ['free'] }), NEW);
   add('rollout 50%: outside, no rule matches -> previous value', [withRules()], key, ctx(outside, { plan: ['free'] }), OLD);
   add('rollout 50%: no context, previous rule cannot match -> previous value', [withRules()], key, null, OLD);
@@ -522,8 +750,20 @@ for (const p of [1, 5, 10, 25, 50, 75, 99]) {
     if (bucket(key, 'user', id) < 5000 && bucket(key, 'organization', id) >= 5000) typed = id;
   }
   if (typed === undefined) throw new Error('no typed identifier');
-  add(`rollout 50%: context type is part of the key (user bucket ${bucket(key, 'user', typed)})`, [rolloutFlag(key, 50, true)], key, ctx(typed, {}, 'user'), NEW);
-  add(`rollout 50%: context type is part of the key (organization bucket ${bucket(key, 'organization', typed)})`, [rolloutFlag(key, 50, true)], key, ctx(typed, {}, 'organization'), OLD);
+  add(
+    `rollout 50%: context type is part of the key (user bucket ${bucket(key, 'user', typed)})`,
+    [rolloutFlag(key, 50, true)],
+    key,
+    ctx(typed, {}, 'user'),
+    NEW,
+  );
+  add(
+    `rollout 50%: context type is part of the key (organization bucket ${bucket(key, 'organization', typed)})`,
+    [rolloutFlag(key, 50, true)],
+    key,
+    ctx(typed, {}, 'organization'),
+    OLD,
+  );
   // the flag key is part of the bucketing key
   const otherKey = 'rollout-50-other';
   let keyed: string | undefined;
@@ -532,8 +772,20 @@ for (const p of [1, 5, 10, 25, 50, 75, 99]) {
     if (bucket(key, 'user', id) < 5000 && bucket(otherKey, 'user', id) >= 5000) keyed = id;
   }
   if (keyed === undefined) throw new Error('no keyed identifier');
-  add('rollout 50%: flag key is part of the key (inside for this flag)', [rolloutFlag(key, 50, true), rolloutFlag(otherKey, 50, true)], key, ctx(keyed), NEW);
-  add('rollout 50%: flag key is part of the key (outside for the other flag)', [rolloutFlag(key, 50, true), rolloutFlag(otherKey, 50, true)], otherKey, ctx(keyed), OLD);
+  add(
+    'rollout 50%: flag key is part of the key (inside for this flag)',
+    [rolloutFlag(key, 50, true), rolloutFlag(otherKey, 50, true)],
+    key,
+    ctx(keyed),
+    NEW,
+  );
+  add(
+    'rollout 50%: flag key is part of the key (outside for the other flag)',
+    [rolloutFlag(key, 50, true), rolloutFlag(otherKey, 50, true)],
+    otherKey,
+    ctx(keyed),
+    OLD,
+  );
 }
 {
   // UTF-8 bytes of non-ASCII identifiers
@@ -543,8 +795,17 @@ for (const p of [1, 5, 10, 25, 50, 75, 99]) {
   add('rollout 30%: non-ASCII identifier, bucket 2999 (UTF-8 hashing) -> serving', [rolloutFlag(key, 30, true)], key, ctx(inside), NEW);
   add('rollout 30%: non-ASCII identifier, bucket 3000 (UTF-8 hashing) -> previous', [rolloutFlag(key, 30, true)], key, ctx(outside), OLD);
 }
-add('no rollout: previous target is ignored', [stringFlag('f', { value: 'new', rules: [] }, { previous: { value: 'old', rules: [] } })], 'f', ctx('u1'), { value: 'new', resolved_by: 'target' });
-add('no rollout: no context -> serving target value', [stringFlag('f', { value: 'new', rules: [] })], 'f', null, { value: 'new', resolved_by: 'target' });
+add(
+  'no rollout: previous target is ignored',
+  [stringFlag('f', { value: 'new', rules: [] }, { previous: { value: 'old', rules: [] } })],
+  'f',
+  ctx('u1'),
+  { value: 'new', resolved_by: 'target' },
+);
+add('no rollout: no context -> serving target value', [stringFlag('f', { value: 'new', rules: [] })], 'f', null, {
+  value: 'new',
+  resolved_by: 'target',
+});
 
 section('defaults and unavailable flags');
 
@@ -553,25 +814,46 @@ section('defaults and unavailable flags');
   add('no published target -> flag default value', noTarget(), 'f', ctx('u1'), DEFAULT);
   add('no published target, no context -> flag default value', noTarget(), 'f', null, DEFAULT);
   add('no target, no default -> unavailable', noTarget({ default: null }), 'f', ctx('u1'), null);
-  add('no target, no default, declared default of the same type -> served', noTarget({ default: null }), 'f', ctx('u1'), { value: 'mine', resolved_by: 'default' }, {
-    declared: [{ key: 'f', type: 'string', value: 'mine' }],
-  });
+  add(
+    'no target, no default, declared default of the same type -> served',
+    noTarget({ default: null }),
+    'f',
+    ctx('u1'),
+    { value: 'mine', resolved_by: 'default' },
+    {
+      declared: [{ key: 'f', type: 'string', value: 'mine' }],
+    },
+  );
   add('no target, no default, declared default of another type -> unavailable', noTarget({ default: null }), 'f', ctx('u1'), null, {
     declared: [{ key: 'f', type: 'boolean', value: true }],
   });
   add('no target, no default, declared default for another key -> unavailable', noTarget({ default: null }), 'f', ctx('u1'), null, {
     declared: [{ key: 'g', type: 'string', value: 'mine' }],
   });
-  add('no target, no default, first declaration of the matching type is served', noTarget({ default: null }), 'f', ctx('u1'), { value: 'second', resolved_by: 'default' }, {
-    declared: [
-      { key: 'f', type: 'number', value: 1 },
-      { key: 'f', type: 'string', value: 'second' },
-      { key: 'f', type: 'string', value: 'third' },
-    ],
-  });
-  add('no target, no default, declared default, no context', noTarget({ default: null }), 'f', null, { value: 'mine', resolved_by: 'default' }, {
-    declared: [{ key: 'f', type: 'string', value: 'mine' }],
-  });
+  add(
+    'no target, no default, first declaration of the matching type is served',
+    noTarget({ default: null }),
+    'f',
+    ctx('u1'),
+    { value: 'second', resolved_by: 'default' },
+    {
+      declared: [
+        { key: 'f', type: 'number', value: 1 },
+        { key: 'f', type: 'string', value: 'second' },
+        { key: 'f', type: 'string', value: 'third' },
+      ],
+    },
+  );
+  add(
+    'no target, no default, declared default, no context',
+    noTarget({ default: null }),
+    'f',
+    null,
+    { value: 'mine', resolved_by: 'default' },
+    {
+      declared: [{ key: 'f', type: 'string', value: 'mine' }],
+    },
+  );
   add('flag default wins over a declared default', noTarget(), 'f', ctx('u1'), DEFAULT, {
     declared: [{ key: 'f', type: 'string', value: 'mine' }],
   });
@@ -583,10 +865,13 @@ section('defaults and unavailable flags');
     declared: [{ key: 'missing', type: 'string', value: 'mine' }],
   });
   add('empty configuration -> unavailable', [], 'f', null, null, { declared: [{ key: 'f', type: 'string', value: 'mine' }] });
-  add('duplicate flag key: the first occurrence is used', [
-    stringFlag('f', { value: 'first', rules: [] }),
-    stringFlag('f', { value: 'second', rules: [] }),
-  ], 'f', ctx('u1'), { value: 'first', resolved_by: 'target' });
+  add(
+    'duplicate flag key: the first occurrence is used',
+    [stringFlag('f', { value: 'first', rules: [] }), stringFlag('f', { value: 'second', rules: [] })],
+    'f',
+    ctx('u1'),
+    { value: 'first', resolved_by: 'target' },
+  );
 }
 
 section('flag types');
@@ -596,47 +881,101 @@ section('flag types');
     { ...stringFlag(key, serving), type, default: def === undefined ? null : { value: def } },
   ];
   const vip = [attr('plan', 'equal', ['vip'])];
-  add('boolean: rule value true', typed('boolean', false, { value: false, rules: [{ value: true, criteria: vip }] }), 't', ctx('u1', { plan: ['vip'] }), { value: true, resolved_by: 'rule' });
-  add('boolean: target value false', typed('boolean', false, { value: false, rules: [{ value: true, criteria: vip }] }), 't', ctx('u1'), { value: false, resolved_by: 'target' });
-  add('boolean: default false', typed('boolean', false, null), 't', ctx('u1'), { value: false, resolved_by: 'default' });
-  add('boolean: declared default true', typed('boolean', undefined, null), 't', null, { value: true, resolved_by: 'default' }, {
-    declared: [{ key: 't', type: 'boolean', value: true }],
+  add(
+    'boolean: rule value true',
+    typed('boolean', false, { value: false, rules: [{ value: true, criteria: vip }] }),
+    't',
+    ctx('u1', { plan: ['vip'] }),
+    { value: true, resolved_by: 'rule' },
+  );
+  add('boolean: target value false', typed('boolean', false, { value: false, rules: [{ value: true, criteria: vip }] }), 't', ctx('u1'), {
+    value: false,
+    resolved_by: 'target',
   });
+  add('boolean: default false', typed('boolean', false, null), 't', ctx('u1'), { value: false, resolved_by: 'default' });
+  add(
+    'boolean: declared default true',
+    typed('boolean', undefined, null),
+    't',
+    null,
+    { value: true, resolved_by: 'default' },
+    {
+      declared: [{ key: 't', type: 'boolean', value: true }],
+    },
+  );
   add('boolean: declared string default does not fit', typed('boolean', undefined, null), 't', null, null, {
     declared: [{ key: 't', type: 'string', value: 'true' }],
   });
-  add('number: rule value', typed('number', 0, { value: 10, rules: [{ value: 42.5, criteria: vip }] }), 't', ctx('u1', { plan: ['vip'] }), { value: 42.5, resolved_by: 'rule' });
+  add('number: rule value', typed('number', 0, { value: 10, rules: [{ value: 42.5, criteria: vip }] }), 't', ctx('u1', { plan: ['vip'] }), {
+    value: 42.5,
+    resolved_by: 'rule',
+  });
   add('number: negative target value', typed('number', 0, { value: -3, rules: [] }), 't', ctx('u1'), { value: -3, resolved_by: 'target' });
   add('number: zero default', typed('number', 0, null), 't', null, { value: 0, resolved_by: 'default' });
-  add('number: declared default', typed('number', undefined, null), 't', ctx('u1'), { value: 7, resolved_by: 'default' }, {
-    declared: [{ key: 't', type: 'number', value: 7 }],
-  });
+  add(
+    'number: declared default',
+    typed('number', undefined, null),
+    't',
+    ctx('u1'),
+    { value: 7, resolved_by: 'default' },
+    {
+      declared: [{ key: 't', type: 'number', value: 7 }],
+    },
+  );
   add('number: declared json default does not fit', typed('number', undefined, null), 't', ctx('u1'), null, {
     declared: [{ key: 't', type: 'json', value: 7 }],
   });
   add('string: empty string value', typed('string', 'x', { value: '', rules: [] }), 't', ctx('u1'), { value: '', resolved_by: 'target' });
-  add('string: unicode value', typed('string', 'x', { value: 'héllo wörld 🚀', rules: [] }), 't', ctx('u1'), { value: 'héllo wörld 🚀', resolved_by: 'target' });
+  add('string: unicode value', typed('string', 'x', { value: 'héllo wörld 🚀', rules: [] }), 't', ctx('u1'), {
+    value: 'héllo wörld 🚀',
+    resolved_by: 'target',
+  });
   const nested: Json = { theme: { colors: ['#000000', '#ffffff'], dark: true }, limits: { max: 10, ratio: 0.5 }, tags: [], note: null };
-  add('json: nested object rule value', typed('json', {}, { value: { a: 1 }, rules: [{ value: nested, criteria: vip }] }), 't', ctx('u1', { plan: ['vip'] }), { value: nested, resolved_by: 'rule' });
-  add('json: array target value', typed('json', [], { value: [1, 'two', { three: [3] }], rules: [] }), 't', ctx('u1'), { value: [1, 'two', { three: [3] }], resolved_by: 'target' });
+  add(
+    'json: nested object rule value',
+    typed('json', {}, { value: { a: 1 }, rules: [{ value: nested, criteria: vip }] }),
+    't',
+    ctx('u1', { plan: ['vip'] }),
+    { value: nested, resolved_by: 'rule' },
+  );
+  add('json: array target value', typed('json', [], { value: [1, 'two', { three: [3] }], rules: [] }), 't', ctx('u1'), {
+    value: [1, 'two', { three: [3] }],
+    resolved_by: 'target',
+  });
   add('json: null is a servable default value', typed('json', null, null), 't', ctx('u1'), { value: null, resolved_by: 'default' });
   add('json: null target value', typed('json', {}, { value: null, rules: [] }), 't', ctx('u1'), { value: null, resolved_by: 'target' });
-  add('json: scalar string value', typed('json', {}, { value: 'just a string', rules: [] }), 't', ctx('u1'), { value: 'just a string', resolved_by: 'target' });
-  add('json: declared nested default', typed('json', undefined, null), 't', null, { value: { fallback: [1, 2, { deep: true }] }, resolved_by: 'default' }, {
-    declared: [{ key: 't', type: 'json', value: { fallback: [1, 2, { deep: true }] } }],
+  add('json: scalar string value', typed('json', {}, { value: 'just a string', rules: [] }), 't', ctx('u1'), {
+    value: 'just a string',
+    resolved_by: 'target',
   });
+  add(
+    'json: declared nested default',
+    typed('json', undefined, null),
+    't',
+    null,
+    { value: { fallback: [1, 2, { deep: true }] }, resolved_by: 'default' },
+    {
+      declared: [{ key: 't', type: 'json', value: { fallback: [1, 2, { deep: true }] } }],
+    },
+  );
   add('json: declared boolean default does not fit', typed('json', undefined, null), 't', null, null, {
     declared: [{ key: 't', type: 'boolean', value: false }],
   });
-  add('json: rollout serves nested value', [
-    {
-      ...stringFlag('rollout-json', { value: { v: 2, list: [2] }, rules: [] }),
-      type: 'json',
-      default: { value: { v: 0 } },
-      previous: { value: { v: 1, list: [1] }, rules: [] },
-      rollout: { percentage: 100 },
-    },
-  ], 'rollout-json', ctx('anyone'), { value: { v: 2, list: [2] }, resolved_by: 'rollout' });
+  add(
+    'json: rollout serves nested value',
+    [
+      {
+        ...stringFlag('rollout-json', { value: { v: 2, list: [2] }, rules: [] }),
+        type: 'json',
+        default: { value: { v: 0 } },
+        previous: { value: { v: 1, list: [1] }, rules: [] },
+        rollout: { percentage: 100 },
+      },
+    ],
+    'rollout-json',
+    ctx('anyone'),
+    { value: { v: 2, list: [2] }, resolved_by: 'rollout' },
+  );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -19,9 +19,10 @@ interface Vector {
   expected: { value: unknown; resolved_by: string } | null;
 }
 
-const file = JSON.parse(
-  readFileSync(new URL('../../../specs/evaluation-vectors.json', import.meta.url), 'utf8'),
-) as { description: string; vectors: Vector[] };
+const file = JSON.parse(readFileSync(new URL('../../../specs/evaluation-vectors.json', import.meta.url), 'utf8')) as {
+  description: string;
+  vectors: Vector[];
+};
 
 function pick(outcome: EvaluationOutcome | undefined): { value: unknown; resolved_by: string } | null {
   return outcome === undefined ? null : { value: outcome.value, resolved_by: outcome.resolved_by };
@@ -44,8 +45,7 @@ describe('specs/evaluation-vectors.json', () => {
       const snapshot = compileSnapshot(v.config);
       const type = snapshot.flag(v.flag_key)?.type;
       const declaration =
-        v.declared_defaults.find((d) => d.key === v.flag_key && d.type === type) ??
-        v.declared_defaults.find((d) => d.key === v.flag_key);
+        v.declared_defaults.find((d) => d.key === v.flag_key && d.type === type) ?? v.declared_defaults.find((d) => d.key === v.flag_key);
       const outcome = evaluateFlag(snapshot, v.flag_key, v.context, declaration);
       expect(pick(outcome)).toEqual(v.expected);
       if (outcome !== undefined) {

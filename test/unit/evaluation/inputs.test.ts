@@ -48,7 +48,9 @@ describe('InputDecoder', () => {
     expect(declarations).toHaveLength(3);
     expect(decoder.defaultsHeader({})).toEqual([]);
     for (const text of ['x', '{}', '[{"key":"a","type":"boolean","value":"true"}]', '[{"key":"a","type":"number","value":null}]']) {
-      expect(() => decoder.defaultsHeader({ 'x-vexil-default-value': text }), text).toThrow('Default values were supplied but are invalid.');
+      expect(() => decoder.defaultsHeader({ 'x-vexil-default-value': text }), text).toThrow(
+        'Default values were supplied but are invalid.',
+      );
     }
   });
 
@@ -92,7 +94,10 @@ describe('ofrepContext', () => {
   });
 
   it('defaults the context type to user and treats absent or empty contexts as none', () => {
-    expect(ofrepContext({ context: { targetingKey: 'u' } })).toEqual({ ok: true, context: { type: 'user', identifier: 'u', attributes: [] } });
+    expect(ofrepContext({ context: { targetingKey: 'u' } })).toEqual({
+      ok: true,
+      context: { type: 'user', identifier: 'u', attributes: [] },
+    });
     expect(ofrepContext(undefined)).toEqual({ ok: true, context: null });
     expect(ofrepContext({})).toEqual({ ok: true, context: null });
     expect(ofrepContext({ context: {} })).toEqual({ ok: true, context: null });

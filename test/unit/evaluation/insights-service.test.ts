@@ -28,7 +28,14 @@ describe('InsightsService', () => {
       created_at: daysAgo(createdDaysAgo),
       updated_at: daysAgo(createdDaysAgo),
     });
-    store.flags = [flag('fresh', 1), flag('unused', 90), flag('kept', 90, true), flag('used-old', 90), flag('used-new', 90), flag('used-older', 90)];
+    store.flags = [
+      flag('fresh', 1),
+      flag('unused', 90),
+      flag('kept', 90, true),
+      flag('used-old', 90),
+      flag('used-new', 90),
+      flag('used-older', 90),
+    ];
     const used = (ulid: string, at: string) =>
       store.telemetry.set(`${ulid}|env_1`, {
         last_retrieved_at: null,

@@ -54,7 +54,9 @@ describe('EvaluationService', () => {
       { key: 'copy', name: 'Flag copy', type: 'string', value: { string: 'hi' } },
       { key: 'limits', name: 'Flag limits', type: 'json', value: { json: { max: 3 } } },
     ]);
-    const withDefault = JSON.parse(await service.listEvaluated(principal('server'), null, [{ key: 'none', type: 'number', value: 4 }])).data;
+    const withDefault = JSON.parse(
+      await service.listEvaluated(principal('server'), null, [{ key: 'none', type: 'number', value: 4 }]),
+    ).data;
     expect(withDefault.at(-1).flag).toEqual({ key: 'none', name: 'Flag none', type: 'number', value: { number: 4 } });
   });
 
@@ -64,7 +66,9 @@ describe('EvaluationService', () => {
     expect(flagOf(await service.getEvaluated(principal('server'), 'beta', context, []))).toMatchObject({ value: { boolean: true } });
     await expect(service.getEvaluated(principal('server'), 'nope', null, [])).rejects.toThrow(NotFoundError);
     await expect(service.getEvaluated(principal('server'), 'none', null, [])).rejects.toThrow('Feature flag not found.');
-    expect(flagOf(await service.getEvaluated(principal('server'), 'none', null, [{ key: 'none', type: 'number', value: 1 }]))).toMatchObject({
+    expect(
+      flagOf(await service.getEvaluated(principal('server'), 'none', null, [{ key: 'none', type: 'number', value: 1 }])),
+    ).toMatchObject({
       value: { number: 1 },
     });
   });
@@ -74,13 +78,21 @@ describe('EvaluationService', () => {
   });
 
   it('records evaluation, default reports and contexts in the buffer', async () => {
-    await service.getEvaluated(principal('server'), 'beta', { type: 'user', identifier: 'u' }, [{ key: 'ghost', type: 'string', value: 'x' }]);
+    await service.getEvaluated(principal('server'), 'beta', { type: 'user', identifier: 'u' }, [
+      { key: 'ghost', type: 'string', value: 'x' },
+    ]);
     await service.listEvaluated(principal('server'), null, [{ key: 'beta', type: 'boolean', value: true }]);
     const batch = telemetry.drain((env, platform) => service.flagUlidsFor(env, platform));
     expect(batch.flags.find((f) => f.flagUlid === 'flg_beta')).toMatchObject({ evaluated: 2, lastEvaluatedAt: '2026-03-01T12:00:00.000Z' });
     expect(batch.flags.find((f) => f.flagUlid === 'flg_none')).toMatchObject({ evaluated: 1 });
     const reports = batch.defaultReports.map((r) => `${r.kind}:${r.flagKey}:${r.count}`).sort();
-    expect(reports).toEqual(['missing_default:beta:1', 'missing_default:copy:1', 'missing_default:limits:1', 'missing_default:none:1', 'unknown_flag:ghost:1']);
+    expect(reports).toEqual([
+      'missing_default:beta:1',
+      'missing_default:copy:1',
+      'missing_default:limits:1',
+      'missing_default:none:1',
+      'unknown_flag:ghost:1',
+    ]);
     expect(batch.contexts.map((c) => `${c.kind}:${c.name}`)).toEqual(['type:user']);
   });
 
@@ -120,9 +132,15 @@ describe('EvaluationService', () => {
       // Nothing recorded about the flag's changes: revision 0.
       metadata: { resolved_by: 'rule', type: 'boolean', revision: 0 },
     });
-    expect(await service.ofrepEvaluate(principal('server'), 'copy', null)).toMatchObject({ reason: 'STATIC', metadata: { resolved_by: 'default' } });
+    expect(await service.ofrepEvaluate(principal('server'), 'copy', null)).toMatchObject({
+      reason: 'STATIC',
+      metadata: { resolved_by: 'default' },
+    });
     await expect(service.ofrepEvaluate(principal('mobile'), 'copy', null)).rejects.toThrow(OfrepError);
-    await expect(service.ofrepEvaluate(principal('server'), 'none', null)).rejects.toMatchObject({ errorCode: 'FLAG_NOT_FOUND', flagKey: 'none' });
+    await expect(service.ofrepEvaluate(principal('server'), 'none', null)).rejects.toMatchObject({
+      errorCode: 'FLAG_NOT_FOUND',
+      flagKey: 'none',
+    });
     const bulk = await service.ofrepEvaluateAll(principal('client'), null, undefined);
     expect(bulk.notModified).toBe(false);
     if (bulk.notModified) return;
@@ -135,7 +153,14 @@ describe('EvaluationService', () => {
   it('reports each flag’s own revision in OFREP metadata: a change to one flag moves only its own', async () => {
     await cache.refresh();
     const before = source.environments.get('env_1')!.config.flags;
-    source.change('env_1', config(13, before.map((f) => (f.key === 'copy' ? { ...f, name: 'Copy v2' } : f))), ['copy']);
+    source.change(
+      'env_1',
+      config(
+        13,
+        before.map((f) => (f.key === 'copy' ? { ...f, name: 'Copy v2' } : f)),
+      ),
+      ['copy'],
+    );
     const revisions = async () => {
       const bulk = await service.ofrepEvaluateAll(principal('server'), null, undefined);
       if (bulk.notModified) throw new Error('expected a body');
@@ -144,7 +169,11 @@ describe('EvaluationService', () => {
     // The snapshot updated with the changed flag only, and one loaded whole, agree.
     await cache.refresh();
     expect(source.flagLoads).toBe(1);
-    expect(await revisions()).toEqual([['beta', 0], ['copy', 13], ['limits', 0]]);
+    expect(await revisions()).toEqual([
+      ['beta', 0],
+      ['copy', 13],
+      ['limits', 0],
+    ]);
     const fresh = new EvaluationService(new SnapshotCache(source, pino({ level: 'silent' })), new TelemetryBuffer(), clock);
     expect((await fresh.ofrepEvaluate(principal('server'), 'copy', null)).metadata.revision).toBe(13);
     expect((await fresh.ofrepEvaluate(principal('server'), 'beta', null)).metadata.revision).toBe(0);

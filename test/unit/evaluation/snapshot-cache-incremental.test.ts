@@ -93,7 +93,14 @@ describe('SnapshotCache, incremental rebuilds', () => {
     source.change('env_1', config(2, [stringFlag('a', 'a'), country]), ['b']);
     await cache.refresh();
     const entry = cache.get('env_1')!;
-    const german: Context = { type: 'user', identifier: 'u2', attributes: [{ key: 'country', values: [{ value: 'DE' }] }, { key: 'plan', values: [{ value: 'pro' }] }] };
+    const german: Context = {
+      type: 'user',
+      identifier: 'u2',
+      attributes: [
+        { key: 'country', values: [{ value: 'DE' }] },
+        { key: 'plan', values: [{ value: 'pro' }] },
+      ],
+    };
     expect(evaluateFlag(entry.snapshot, 'b', german)).toMatchObject({ value: 'b-de', resolved_by: 'rule' });
     expect(evaluateFlag(entry.snapshot, 'a', german)).toMatchObject({ value: 'a-pro', resolved_by: 'rule' });
   });

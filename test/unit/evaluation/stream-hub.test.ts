@@ -37,10 +37,7 @@ describe('StreamHub', () => {
   it('announces the current ETag, then a new one on each change, and nothing when it did not change', async () => {
     const { source, cache, hub } = await setup();
     const sink = new Sink();
-    const close = hub.open(
-      { environmentUlid: 'env_1', sink, etagFor: (e) => e.serverEtag, authorized: () => true },
-      cache.get('env_1')!,
-    );
+    const close = hub.open({ environmentUlid: 'env_1', sink, etagFor: (e) => e.serverEtag, authorized: () => true }, cache.get('env_1')!);
     expect(sink.chunks).toEqual([etagEvent(cache.get('env_1')!.serverEtag)]);
     source.set({ ulid: 'env_1', config: config(2, []) });
     await cache.refresh();

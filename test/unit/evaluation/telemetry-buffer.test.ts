@@ -17,8 +17,26 @@ describe('TelemetryBuffer', () => {
     buffer.recordFlag('env_2', 'flg_a', 'retrieved', 1, T1);
     const batch = buffer.drain(none);
     expect(batch.flags).toEqual([
-      { environmentUlid: 'env_1', flagUlid: 'flg_a', retrieved: 0, used: 5, evaluated: 1, lastRetrievedAt: null, lastUsedAt: T2, lastEvaluatedAt: T1 },
-      { environmentUlid: 'env_2', flagUlid: 'flg_a', retrieved: 1, used: 0, evaluated: 0, lastRetrievedAt: T1, lastUsedAt: null, lastEvaluatedAt: null },
+      {
+        environmentUlid: 'env_1',
+        flagUlid: 'flg_a',
+        retrieved: 0,
+        used: 5,
+        evaluated: 1,
+        lastRetrievedAt: null,
+        lastUsedAt: T2,
+        lastEvaluatedAt: T1,
+      },
+      {
+        environmentUlid: 'env_2',
+        flagUlid: 'flg_a',
+        retrieved: 1,
+        used: 0,
+        evaluated: 0,
+        lastRetrievedAt: T1,
+        lastUsedAt: null,
+        lastEvaluatedAt: null,
+      },
     ]);
     expect(buffer.size).toBe(0);
     expect(buffer.drain(none)).toEqual({ flags: [], defaultReports: [], contexts: [] });
@@ -74,7 +92,15 @@ describe('TelemetryBuffer', () => {
     buffer.recordContext('env_2', { type: 'plan', identifier: 'u' }, T2);
     buffer.recordContext(
       'env_1',
-      { type: 'plan', identifier: 'u', attributes: [{ key: 'a', values: many.slice(0, 5) }, { key: 'b', values: [] }, { key: 'a', values: many }] },
+      {
+        type: 'plan',
+        identifier: 'u',
+        attributes: [
+          { key: 'a', values: many.slice(0, 5) },
+          { key: 'b', values: [] },
+          { key: 'a', values: many },
+        ],
+      },
       T2,
     );
     const batch = buffer.drain(none);

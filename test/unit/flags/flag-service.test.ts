@@ -101,9 +101,7 @@ describe('FlagService', () => {
     it('reports a project the caller cannot reach as not found', async () => {
       const access = new ResourceAccess(null, { projects: new Set(['prj_B']), environments: new Map() });
       const { caller } = recordingCaller(access);
-      await expect(service.create(caller, 'shop', { key: 'x', name: 'X', type: 'string' })).rejects.toBeInstanceOf(
-        NotFoundError,
-      );
+      await expect(service.create(caller, 'shop', { key: 'x', name: 'X', type: 'string' })).rejects.toBeInstanceOf(NotFoundError);
       await expect(service.list(caller, 'shop', {}, { per_page: 25 })).rejects.toBeInstanceOf(NotFoundError);
       await expect(service.create(caller, 'other', { key: 'x', name: 'X', type: 'string' })).resolves.toBeTruthy();
       expect(store.state.flags).toHaveLength(1);
@@ -132,7 +130,12 @@ describe('FlagService', () => {
         include_in_mobile: true,
       });
       expect(await service.get(caller, 'shop', 'f')).toEqual(updated);
-      const cleared = await service.update(caller, 'shop', 'f', { name: 'G', permanent: false, description: null, include_in_client: true });
+      const cleared = await service.update(caller, 'shop', 'f', {
+        name: 'G',
+        permanent: false,
+        description: null,
+        include_in_client: true,
+      });
       expect(cleared).toMatchObject({ description: null, include_in_client: true, permanent: false });
       expect(committed.map((c) => c.action)).toEqual(['flag.created', 'flag.updated', 'flag.updated']);
       expect(store.state.revisions[project.ulid]).toBe(4);
@@ -179,8 +182,22 @@ describe('FlagService', () => {
       committed.length = 0;
       await service.bulkDelete(caller, 'shop', ['c', 'zz', 'a']);
       expect(committed).toEqual([
-        { action: 'flag.deleted', subjectType: 'flag', subjectUlid: c.ulid, subjectLabel: 'c', projectUlid: project.ulid, changes: { before: c } },
-        { action: 'flag.deleted', subjectType: 'flag', subjectUlid: a.ulid, subjectLabel: 'a', projectUlid: project.ulid, changes: { before: a } },
+        {
+          action: 'flag.deleted',
+          subjectType: 'flag',
+          subjectUlid: c.ulid,
+          subjectLabel: 'c',
+          projectUlid: project.ulid,
+          changes: { before: c },
+        },
+        {
+          action: 'flag.deleted',
+          subjectType: 'flag',
+          subjectUlid: a.ulid,
+          subjectLabel: 'a',
+          projectUlid: project.ulid,
+          changes: { before: a },
+        },
         expect.objectContaining({ action: 'flag.bulk_deleted', subjectLabel: 'c, a', changes: { before: [c, a] } }),
       ]);
     });
@@ -245,9 +262,9 @@ describe('FlagService', () => {
       const otherPage = await service.list(caller, 'other', {}, { per_page: 1 });
       expect(otherPage.meta.next_cursor).toBeNull();
       const shopPage = await service.list(caller, 'shop', {}, { per_page: 1 });
-      await expect(
-        service.list(caller, 'other', {}, { per_page: 1, cursor: shopPage.meta.next_cursor as string }),
-      ).rejects.toBeInstanceOf(UnprocessableError);
+      await expect(service.list(caller, 'other', {}, { per_page: 1, cursor: shopPage.meta.next_cursor as string })).rejects.toBeInstanceOf(
+        UnprocessableError,
+      );
     });
   });
 });

@@ -28,7 +28,14 @@ describe('FlagValueService', () => {
   let store: FakeFlagValueStore;
   let service: FlagValueService;
   const project = { ulid: 'prj_A', key: 'shop', name: 'Shop' };
-  const env = { ulid: 'env_P', key: 'production', name: 'Production', project_ulid: 'prj_A', comments_required: false, confirmation_required: false };
+  const env = {
+    ulid: 'env_P',
+    key: 'production',
+    name: 'Production',
+    project_ulid: 'prj_A',
+    comments_required: false,
+    confirmation_required: false,
+  };
   const flagOf = (key: string, type: FlagType) => ({ ulid: `flg_${key}`, key, name: key, type, project_ulid: 'prj_A' });
   const path = (flagKey: string, environmentKey?: string) => ({ projectKey: 'shop', flagKey, environmentKey });
 

@@ -44,7 +44,8 @@ describe.each(Object.entries(documents))('the %s document for typed clients', (_
   it('gives every counter it answers (`count`, `..._count`) format int64', () => {
     // UsageReport's count is a request member bounded far below 2^31.
     const counters = schemas(document, '#').filter(
-      ([at, schema]) => schema.type === 'integer' && /\/properties\/(\w+_)?count$/.test(at) && !at.startsWith('#/components/schemas/UsageReport/'),
+      ([at, schema]) =>
+        schema.type === 'integer' && /\/properties\/(\w+_)?count$/.test(at) && !at.startsWith('#/components/schemas/UsageReport/'),
     );
     expect(counters.filter(([, schema]) => schema.format !== 'int64').map(([at]) => at)).toEqual([]);
   });

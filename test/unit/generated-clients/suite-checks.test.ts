@@ -7,7 +7,11 @@ import { openapiGeneratorProblems } from '../../generated-clients/generators.js'
 
 /** The judgements the generated-clients suite makes (test/generated-clients): they must be able to fail. */
 describe('generated-clients suite: openapi-generator output', () => {
-  const caller = (frame: string) => [`Caller+0\t at org.openapitools.codegen.utils.ModelUtils.getSimpleRef(ModelUtils.java:396)`, `Caller+1\t at ${frame}(X.java:1)`, 'Caller+2\t at y(Y.java:2)'];
+  const caller = (frame: string) => [
+    `Caller+0\t at org.openapitools.codegen.utils.ModelUtils.getSimpleRef(ModelUtils.java:396)`,
+    `Caller+1\t at ${frame}(X.java:1)`,
+    'Caller+2\t at y(Y.java:2)',
+  ];
   const nullName = '[main] WARN  o.o.codegen.utils.ModelUtils - Failed to get the schema name: null';
 
   it('accepts the python generator’s own warning only from where it comes from', () => {
@@ -15,9 +19,7 @@ describe('generated-clients suite: openapi-generator output', () => {
     expect(openapiGeneratorProblems(known, 'python')).toEqual([]);
     expect(openapiGeneratorProblems(known, 'typescript-fetch')).toHaveLength(1);
     const elsewhere = [nullName, ...caller('org.openapitools.codegen.OpenAPINormalizer.isSelfReference')].join('\n');
-    expect(openapiGeneratorProblems(elsewhere, 'python')).toEqual([
-      expect.stringContaining('Failed to get the schema name: null'),
-    ]);
+    expect(openapiGeneratorProblems(elsewhere, 'python')).toEqual([expect.stringContaining('Failed to get the schema name: null')]);
   });
 
   it('accepts the go and java generators’ known warnings only from those generators and callers', () => {
@@ -32,8 +34,18 @@ describe('generated-clients suite: openapi-generator output', () => {
       '[main] WARN  o.o.c.languages.AbstractJavaCodegen - Ignoring complex example on request body',
       'Caller+0\t at org.openapitools.codegen.languages.AbstractJavaCodegen.setParameterExampleValue(AbstractJavaCodegen.java:1827)',
     ];
-    expect(openapiGeneratorProblems([...javaExample, 'Caller+1\t at org.openapitools.codegen.DefaultCodegen.fromRequestBody(DefaultCodegen.java:8581)'].join('\n'), 'java')).toEqual([]);
-    expect(openapiGeneratorProblems([...javaExample, 'Caller+1\t at org.openapitools.codegen.DefaultCodegen.fromParameter(DefaultCodegen.java:1)'].join('\n'), 'java')).toHaveLength(1);
+    expect(
+      openapiGeneratorProblems(
+        [...javaExample, 'Caller+1\t at org.openapitools.codegen.DefaultCodegen.fromRequestBody(DefaultCodegen.java:8581)'].join('\n'),
+        'java',
+      ),
+    ).toEqual([]);
+    expect(
+      openapiGeneratorProblems(
+        [...javaExample, 'Caller+1\t at org.openapitools.codegen.DefaultCodegen.fromParameter(DefaultCodegen.java:1)'].join('\n'),
+        'java',
+      ),
+    ).toHaveLength(1);
   });
 
   it('reports any other warning or error, and every schema the generator had to name', () => {
@@ -146,10 +158,13 @@ describe('generated-clients suite: the checking proxy on an event stream', () =>
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
     target = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
   });
-  afterAll(() => new Promise<void>((resolve) => {
-    upstream.closeAllConnections();
-    upstream.close(() => resolve());
-  }));
+  afterAll(
+    () =>
+      new Promise<void>((resolve) => {
+        upstream.closeAllConnections();
+        upstream.close(() => resolve());
+      }),
+  );
 
   /** Reads until `text` has arrived, then closes the stream, as a client that wants one event does. */
   async function readUntil(url: string, text: string): Promise<void> {
@@ -177,7 +192,9 @@ describe('generated-clients suite: the checking proxy on an event stream', () =>
         ['GET /stream/{kind}', 0],
       ]);
       expect(proxy.failures).toEqual([
-        expect.stringMatching(/^GET \/stream\/bad \(stream\): event does not match the schema: .*"allowedValues".* event: \{"event":"other"/),
+        expect.stringMatching(
+          /^GET \/stream\/bad \(stream\): event does not match the schema: .*"allowedValues".* event: \{"event":"other"/,
+        ),
         expect.stringMatching(/^GET \/stream\/bad \(stream\): event does not match the schema: .*"additionalProperty":"id"/),
         'GET /stream/empty (stream): the stream closed before its first event',
       ]);

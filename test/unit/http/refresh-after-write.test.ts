@@ -8,10 +8,24 @@ const never = () => new Promise<never>(() => {});
 describe('the refreshes a write awaits before answering', () => {
   it('wait for a refresh that finishes, and report one that fails', async () => {
     const ctx = request();
-    expect(await refreshBeforeAnswering(ctx, 1000, async () => 'ok', () => undefined)).toBe('refreshed');
+    expect(
+      await refreshBeforeAnswering(
+        ctx,
+        1000,
+        async () => 'ok',
+        () => undefined,
+      ),
+    ).toBe('refreshed');
     const errors: unknown[] = [];
     const failure = new Error('database unavailable');
-    expect(await refreshBeforeAnswering(ctx, 1000, () => Promise.reject(failure), (err) => errors.push(err))).toBe('refreshed');
+    expect(
+      await refreshBeforeAnswering(
+        ctx,
+        1000,
+        () => Promise.reject(failure),
+        (err) => errors.push(err),
+      ),
+    ).toBe('refreshed');
     expect(errors).toEqual([failure]);
   });
 
@@ -37,7 +51,14 @@ describe('the refreshes a write awaits before answering', () => {
     const errors: unknown[] = [];
     let fail!: (err: Error) => void;
     const pending = new Promise<never>((_, reject) => (fail = reject));
-    expect(await refreshBeforeAnswering(request(), 20, () => pending, (err) => errors.push(err))).toBe('late');
+    expect(
+      await refreshBeforeAnswering(
+        request(),
+        20,
+        () => pending,
+        (err) => errors.push(err),
+      ),
+    ).toBe('late');
     fail(new Error('late failure'));
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(errors).toHaveLength(1);

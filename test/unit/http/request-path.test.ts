@@ -127,7 +127,10 @@ describe('stages specialised per operation', () => {
 });
 
 describe('public authentication', () => {
-  const keys = { resolve: (secret: string | undefined) => (secret === 'srv_ok' ? { kind: 'server' } : secret === 'cli_ok' ? { kind: 'client' } : undefined) };
+  const keys = {
+    resolve: (secret: string | undefined) =>
+      secret === 'srv_ok' ? { kind: 'server' } : secret === 'cli_ok' ? { kind: 'client' } : undefined,
+  };
   const stage = authenticatePublic(keys as unknown as EnvironmentKeyCache);
 
   it('is left out of open operations and checks the key kinds of each operation', async () => {

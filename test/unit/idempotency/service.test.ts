@@ -32,7 +32,11 @@ describe('IdempotencyService', () => {
       return { outcome: { status: 200, body: { status: 'success', data: { n: runs } } }, value: 'ran' };
     };
     expect(await service.run(scope, { a: 1 }, execute)).toEqual({ replayed: false, value: 'ran' });
-    expect(await service.run(scope, { a: 1 }, execute)).toEqual({ replayed: true, status: 200, body: { status: 'success', data: { n: 1 } } });
+    expect(await service.run(scope, { a: 1 }, execute)).toEqual({
+      replayed: true,
+      status: 200,
+      body: { status: 'success', data: { n: 1 } },
+    });
     expect(runs).toBe(1);
   });
 
@@ -74,7 +78,11 @@ describe('IdempotencyService', () => {
     await service.run(scope, {}, respond(500, { status: 'error' }));
     expect(store.records.size).toBe(0);
     expect((await service.run(scope, {}, respond(404, { status: 'error', message: 'nope' }))).replayed).toBe(false);
-    expect(await service.run(scope, {}, respond(200, {}))).toEqual({ replayed: true, status: 404, body: { status: 'error', message: 'nope' } });
+    expect(await service.run(scope, {}, respond(200, {}))).toEqual({
+      replayed: true,
+      status: 404,
+      body: { status: 'error', message: 'nope' },
+    });
   });
 
   it('releases the key when the handler throws, so a retry runs', async () => {

@@ -138,6 +138,8 @@ describe('metrics and tracing settings', () => {
     expect(() => tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toThrow(
       /OTEL_EXPORTER_OTLP_PROTOCOL must be one of http\/protobuf, http\/json/,
     );
-    expect(() => tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_TRACES_SAMPLER_ARG: '2' })).toThrow(/OTEL_TRACES_SAMPLER_ARG/);
+    expect(() => tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_TRACES_SAMPLER_ARG: '2' })).toThrow(
+      /OTEL_TRACES_SAMPLER_ARG/,
+    );
   });
 });

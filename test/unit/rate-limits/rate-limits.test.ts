@@ -167,7 +167,11 @@ describe('RedisCountExchange', () => {
     await settle();
     expect(health.state).toBe('down');
     expect(fake.sent).toHaveLength(1);
-    expect([limiter.take('ip', 3, t0).allowed, limiter.take('ip', 3, t0).allowed, limiter.take('ip', 3, t0).allowed]).toEqual([true, true, false]);
+    expect([limiter.take('ip', 3, t0).allowed, limiter.take('ip', 3, t0).allowed, limiter.take('ip', 3, t0).allowed]).toEqual([
+      true,
+      true,
+      false,
+    ]);
     expect(logs.filter((msg) => /Redis unavailable/.test(msg))).toHaveLength(1);
     // Redis answers at last: the requests counted meanwhile go in the next exchange.
     fake.pending[0]!.resolve([1, 1]);
@@ -210,7 +214,11 @@ describe('rate-limit stages', () => {
     const stage = managementRateLimit(new RateLimiter(new WindowCounts()), { managementRateLimits: { standard: 1, elevated: 2 } }, clock);
     const c = ctx('/management/v1/projects', { tokenUlid: 'mgt_1', tier: 'standard' });
     await stage(c, next);
-    expect(c.headers).toEqual({ 'X-RateLimit-Limit': '1', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String((t0 + 60_000) / 1000) });
+    expect(c.headers).toEqual({
+      'X-RateLimit-Limit': '1',
+      'X-RateLimit-Remaining': '0',
+      'X-RateLimit-Reset': String((t0 + 60_000) / 1000),
+    });
     const refused = ctx('/management/v1/projects', { tokenUlid: 'mgt_1', tier: 'standard' });
     const error = await stage(refused, next).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitedError);

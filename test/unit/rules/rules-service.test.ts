@@ -132,17 +132,28 @@ describe('RulesService', () => {
       expect(listed.map((r) => r.description)).toEqual(['first', 'second']);
       expect(listed[1]).toEqual(second);
       expect(caller.committed.map((c) => c.action)).toEqual(['target_rule.created', 'target_rule.created']);
-      expect(caller.committed[0]).toMatchObject({ subjectType: 'target_rule', subjectUlid: first.ulid, projectUlid: 'prj_1', environmentUlid: 'env_1' });
+      expect(caller.committed[0]).toMatchObject({
+        subjectType: 'target_rule',
+        subjectUlid: first.ulid,
+        projectUlid: 'prj_1',
+        environmentUlid: 'env_1',
+      });
       expect(caller.described.at(-1)).toMatchObject({ action: 'target_rule.listed', subjectUlid: 'tgt_draft' });
     });
 
     it('links segment criteria to their segments', async () => {
-      const rule = await service.create(makeCaller(), path(), body({ criteria: [{ selector: 'segment', comparer: 'in', values: ['beta', 'vip', 'beta'] }] }));
+      const rule = await service.create(
+        makeCaller(),
+        path(),
+        body({ criteria: [{ selector: 'segment', comparer: 'in', values: ['beta', 'vip', 'beta'] }] }),
+      );
       const criterion = rule.criteria.data[0]!;
-      expect(store.state.links.filter((l) => l.criterion_ulid === criterion.ulid).map((l) => l.segment_ulid).sort()).toEqual([
-        'seg_beta',
-        'seg_vip',
-      ]);
+      expect(
+        store.state.links
+          .filter((l) => l.criterion_ulid === criterion.ulid)
+          .map((l) => l.segment_ulid)
+          .sort(),
+      ).toEqual(['seg_beta', 'seg_vip']);
     });
 
     it.each(['published', 'scheduled', 'expired'])('refuses a %s target with the standard envelope error', async (status) => {
@@ -209,7 +220,11 @@ describe('RulesService', () => {
     });
 
     it.each(['isnull', 'notnull'])('%s takes no values: present (even empty) is refused', async (comparer) => {
-      const ok = await service.create(makeCaller(), path(), body({ criteria: [{ selector: 'attribute', sub_selector: 'email', comparer }] }));
+      const ok = await service.create(
+        makeCaller(),
+        path(),
+        body({ criteria: [{ selector: 'attribute', sub_selector: 'email', comparer }] }),
+      );
       expect(ok.criteria.data[0]?.values.data).toEqual([]);
       for (const values of [[], ['x']]) {
         const errors = await fieldsOf(
@@ -221,7 +236,9 @@ describe('RulesService', () => {
     });
 
     it('requires at least one value for the other comparers', async () => {
-      const missing = await fieldsOf(service.create(makeCaller(), path(), body({ criteria: [{ selector: 'attribute', sub_selector: 'a', comparer: 'equal' }] })));
+      const missing = await fieldsOf(
+        service.create(makeCaller(), path(), body({ criteria: [{ selector: 'attribute', sub_selector: 'a', comparer: 'equal' }] })),
+      );
       expect(missing).toHaveProperty(['criteria.0.values']);
       const empty = await fieldsOf(
         service.create(makeCaller(), path(), body({ criteria: [{ selector: 'context', comparer: 'in', values: [] }] })),
@@ -231,20 +248,34 @@ describe('RulesService', () => {
 
     it('requires numbers for ordering comparers', async () => {
       const errors = await fieldsOf(
-        service.create(makeCaller(), path(), body({ criteria: [{ selector: 'attribute', sub_selector: 'age', comparer: 'gte', values: ['18', 'eighteen', '1e3'] }] })),
+        service.create(
+          makeCaller(),
+          path(),
+          body({ criteria: [{ selector: 'attribute', sub_selector: 'age', comparer: 'gte', values: ['18', 'eighteen', '1e3'] }] }),
+        ),
       );
       expect(Object.keys(errors)).toEqual(['criteria.0.values.1']);
     });
 
     it('requires sub_selector for attribute, forbids it for segment, allows it for context', async () => {
-      const noSub = await fieldsOf(service.create(makeCaller(), path(), body({ criteria: [{ selector: 'attribute', comparer: 'equal', values: ['x'] }] })));
+      const noSub = await fieldsOf(
+        service.create(makeCaller(), path(), body({ criteria: [{ selector: 'attribute', comparer: 'equal', values: ['x'] }] })),
+      );
       expect(noSub).toHaveProperty(['criteria.0.sub_selector']);
       const nullSub = await fieldsOf(
-        service.create(makeCaller(), path(), body({ criteria: [{ selector: 'attribute', sub_selector: null, comparer: 'equal', values: ['x'] }] })),
+        service.create(
+          makeCaller(),
+          path(),
+          body({ criteria: [{ selector: 'attribute', sub_selector: null, comparer: 'equal', values: ['x'] }] }),
+        ),
       );
       expect(nullSub).toHaveProperty(['criteria.0.sub_selector']);
       const segmentSub = await fieldsOf(
-        service.create(makeCaller(), path(), body({ criteria: [{ selector: 'segment', sub_selector: 'user', comparer: 'in', values: ['beta'] }] })),
+        service.create(
+          makeCaller(),
+          path(),
+          body({ criteria: [{ selector: 'segment', sub_selector: 'user', comparer: 'in', values: ['beta'] }] }),
+        ),
       );
       expect(segmentSub).toHaveProperty(['criteria.0.sub_selector']);
       const context = await service.create(
@@ -257,7 +288,11 @@ describe('RulesService', () => {
 
     it('requires segment values to be segments of the project', async () => {
       const errors = await fieldsOf(
-        service.create(makeCaller(), path(), body({ criteria: [{ selector: 'segment', comparer: 'in', values: ['beta', 'elsewhere', 'ghost'] }] })),
+        service.create(
+          makeCaller(),
+          path(),
+          body({ criteria: [{ selector: 'segment', comparer: 'in', values: ['beta', 'elsewhere', 'ghost'] }] }),
+        ),
       );
       expect(Object.keys(errors).sort()).toEqual(['criteria.0.values.1', 'criteria.0.values.2']);
       expect(store.state.rules).toHaveLength(0);
@@ -290,7 +325,12 @@ describe('RulesService', () => {
       const rule = await service.create(
         caller,
         path(),
-        body({ criteria: [{ selector: 'segment', comparer: 'in', values: ['beta'] }, { selector: 'context', comparer: 'equal', values: ['u'] }] }),
+        body({
+          criteria: [
+            { selector: 'segment', comparer: 'in', values: ['beta'] },
+            { selector: 'context', comparer: 'equal', values: ['u'] },
+          ],
+        }),
       );
       const oldCriteria = rule.criteria.data.map((c) => c.ulid);
       const updated = await service.update(
@@ -298,7 +338,13 @@ describe('RulesService', () => {
         { ...path(), ruleUlid: rule.ulid },
         { value_ulid: 'val_false', description: 'replaced', criteria: [{ selector: 'segment', comparer: 'notin', values: ['vip'] }] },
       );
-      expect(updated).toMatchObject({ ulid: rule.ulid, position: 1, value_ulid: 'val_false', description: 'replaced', created_at: rule.created_at });
+      expect(updated).toMatchObject({
+        ulid: rule.ulid,
+        position: 1,
+        value_ulid: 'val_false',
+        description: 'replaced',
+        created_at: rule.created_at,
+      });
       expect(updated.criteria.data).toHaveLength(1);
       expect(oldCriteria).not.toContain(updated.criteria.data[0]?.ulid);
       expect(store.state.criteria.filter((c) => c.rule_ulid === rule.ulid)).toHaveLength(1);
@@ -311,10 +357,12 @@ describe('RulesService', () => {
       const rule = await service.create(makeCaller(), path(), body());
       const before = structuredClone(store.state);
       await expect(service.update(makeCaller(), { ...path(), ruleUlid: 'rul_missing' }, body())).rejects.toBeInstanceOf(NotFoundError);
-      await expect(service.update(makeCaller(), { ...path('tgt_draft2'), ruleUlid: rule.ulid }, body())).rejects.toBeInstanceOf(NotFoundError);
-      await expect(service.update(makeCaller(), { ...path(), ruleUlid: rule.ulid }, body({ value_ulid: 'val_banner', description: 'x' }))).rejects.toBeInstanceOf(
-        ValidationError,
+      await expect(service.update(makeCaller(), { ...path('tgt_draft2'), ruleUlid: rule.ulid }, body())).rejects.toBeInstanceOf(
+        NotFoundError,
       );
+      await expect(
+        service.update(makeCaller(), { ...path(), ruleUlid: rule.ulid }, body({ value_ulid: 'val_banner', description: 'x' })),
+      ).rejects.toBeInstanceOf(ValidationError);
       store.state.targets[0]!.status = 'published';
       await expect(service.update(makeCaller(), { ...path(), ruleUlid: rule.ulid }, body({ description: 'x' }))).rejects.toBeInstanceOf(
         UnprocessableError,
@@ -328,7 +376,11 @@ describe('RulesService', () => {
     it('removes the rule with its criteria and links and renumbers the rest', async () => {
       const caller = makeCaller();
       const a = await service.create(caller, path(), body({ description: 'a' }));
-      const b = await service.create(caller, path(), body({ description: 'b', criteria: [{ selector: 'segment', comparer: 'in', values: ['beta'] }] }));
+      const b = await service.create(
+        caller,
+        path(),
+        body({ description: 'b', criteria: [{ selector: 'segment', comparer: 'in', values: ['beta'] }] }),
+      );
       const c = await service.create(caller, path(), body({ description: 'c' }));
       await service.delete(caller, { ...path(), ruleUlid: b.ulid });
       const listed = await service.list(caller, path());
@@ -377,9 +429,19 @@ describe('RulesService', () => {
 
     it('reorders a subset among its own positions; the others keep theirs', async () => {
       const u = await fourRules();
-      await service.reorder(makeCaller(), path(), { rules: [{ ulid: u.D, order: 0 }, { ulid: u.A, order: 1 }] });
+      await service.reorder(makeCaller(), path(), {
+        rules: [
+          { ulid: u.D, order: 0 },
+          { ulid: u.A, order: 1 },
+        ],
+      });
       expect(await order()).toBe('D0 B1 C2 A3');
-      await service.reorder(makeCaller(), path(), { rules: [{ ulid: u.C, order: 5 }, { ulid: u.B, order: 6 }] });
+      await service.reorder(makeCaller(), path(), {
+        rules: [
+          { ulid: u.C, order: 5 },
+          { ulid: u.B, order: 6 },
+        ],
+      });
       expect(await order()).toBe('D0 C1 B2 A3');
     });
 
@@ -407,7 +469,12 @@ describe('RulesService', () => {
     it('refuses a ulid listed twice and non-draft targets without changing anything', async () => {
       const u = await fourRules();
       const errors = await fieldsOf(
-        service.reorder(makeCaller(), path(), { rules: [{ ulid: u.B, order: 0 }, { ulid: u.B, order: 1 }] }),
+        service.reorder(makeCaller(), path(), {
+          rules: [
+            { ulid: u.B, order: 0 },
+            { ulid: u.B, order: 1 },
+          ],
+        }),
       );
       expect(Object.keys(errors)).toEqual(['rules.1.ulid']);
       store.state.targets[0]!.status = 'published';

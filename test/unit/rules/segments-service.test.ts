@@ -74,7 +74,12 @@ describe('SegmentsService', () => {
       excluded: ['u-3'],
       rules: [
         { criteria: [{ selector: 'attribute', sub_selector: 'beta', comparer: 'equal', values: ['true'] }] },
-        { criteria: [{ selector: 'attribute', sub_selector: 'email', comparer: 'notnull' }, { selector: 'context', comparer: 'in', values: ['org-1'] }] },
+        {
+          criteria: [
+            { selector: 'attribute', sub_selector: 'email', comparer: 'notnull' },
+            { selector: 'context', comparer: 'in', values: ['org-1'] },
+          ],
+        },
       ],
     });
     expect(created.rules).toEqual([
@@ -117,7 +122,11 @@ describe('SegmentsService', () => {
         ],
       }),
     );
-    expect(Object.keys(errors).sort()).toEqual(['rules.1.criteria.0.selector', 'rules.1.criteria.1.comparer', 'rules.1.criteria.2.values.0']);
+    expect(Object.keys(errors).sort()).toEqual([
+      'rules.1.criteria.0.selector',
+      'rules.1.criteria.1.comparer',
+      'rules.1.criteria.2.values.0',
+    ]);
     expect(store.state.segments).toHaveLength(0);
   });
 
@@ -132,7 +141,15 @@ describe('SegmentsService', () => {
     });
     const caller = makeCaller();
     const updated = await service.update(caller, 'shop', 'beta', { name: 'Beta 2' });
-    expect(updated).toMatchObject({ ulid: created.ulid, key: 'beta', name: 'Beta 2', description: null, included: [], excluded: [], rules: [] });
+    expect(updated).toMatchObject({
+      ulid: created.ulid,
+      key: 'beta',
+      name: 'Beta 2',
+      description: null,
+      included: [],
+      excluded: [],
+      rules: [],
+    });
     expect(updated.created_at).toBe(created.created_at);
     expect(updated.updated_at > created.updated_at).toBe(true);
     expect(await service.get(makeCaller(), 'shop', 'beta')).toEqual(updated);

@@ -4,7 +4,9 @@ import { isDatabaseUnavailable, isRetryableConflict, storageFailureOf, translate
 describe('a database that is not answering', () => {
   it('is recognised in the errors of the pool, the driver and the connection', () => {
     expect(isDatabaseUnavailable(Object.assign(new Error('Timeout acquiring a connection'), { name: 'KnexTimeoutError' }))).toBe(true);
-    expect(isDatabaseUnavailable(Object.assign(new Error('Query inactivity timeout'), { code: 'PROTOCOL_SEQUENCE_TIMEOUT', fatal: true }))).toBe(true);
+    expect(
+      isDatabaseUnavailable(Object.assign(new Error('Query inactivity timeout'), { code: 'PROTOCOL_SEQUENCE_TIMEOUT', fatal: true })),
+    ).toBe(true);
     expect(isDatabaseUnavailable(Object.assign(new Error('connect ETIMEDOUT'), { code: 'ETIMEDOUT' }))).toBe(true);
     // Knex's ROLLBACK on the connection a query timeout has just closed: mysql2 gives it no code.
     const rollback = Object.assign(new Error("ROLLBACK - Can't add new command when connection is in closed state"), { fatal: true });
@@ -37,7 +39,11 @@ describe('the storage-error adapter', () => {
     ];
     for (const [code, failure] of cases) expect(storageFailureOf(driverError(code)), code).toBe(failure);
     expect(storageFailureOf(undefined)).toBeUndefined();
-    expect([driverError('ER_LOCK_DEADLOCK'), driverError('SQLITE_BUSY'), driverError('ER_DUP_ENTRY')].map(isRetryableConflict)).toEqual([true, true, false]);
+    expect([driverError('ER_LOCK_DEADLOCK'), driverError('SQLITE_BUSY'), driverError('ER_DUP_ENTRY')].map(isRetryableConflict)).toEqual([
+      true,
+      true,
+      false,
+    ]);
   });
 
   it('throws the domain error named for a failure, and any other error as it came', async () => {

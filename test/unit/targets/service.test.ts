@@ -422,7 +422,13 @@ describe('TargetPublisher (system actions)', () => {
     expect(statuses()).toEqual({ [old.ulid]: 'expired', [d.ulid]: 'published' });
     expect(store.state.targets.get(d.ulid)).toMatchObject({ scheduled_at: null, published_at: clock.now().toISOString() });
     expect(entries).toEqual([
-      expect.objectContaining({ action: 'target.published', subjectType: 'target', subjectUlid: d.ulid, subjectLabel: 'checkout/production', result: 'success' }),
+      expect.objectContaining({
+        action: 'target.published',
+        subjectType: 'target',
+        subjectUlid: d.ulid,
+        subjectLabel: 'checkout/production',
+        result: 'success',
+      }),
     ]);
     expect(await publisher.publishDueTargets()).toEqual({ published: 0, refused: 0 });
   });

@@ -18,7 +18,11 @@ function plainEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 /** Imports one test-support module in its own process, as a test file would. */
 function importSupport(module: string, env: Record<string, string>) {
   const code = `await import(${JSON.stringify(path.resolve('test/support', module))});`;
-  return spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { env: plainEnv(env), encoding: 'utf8', timeout: 30_000 });
+  return spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+    env: plainEnv(env),
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
 }
 
 describe('services the tests need', () => {

@@ -9,13 +9,27 @@ describe('webhook URLs', () => {
   it('accept https to public addresses only', async () => {
     expect(await refuseWebhookUrl('https://203.0.113.10/hook', strict)).toBeUndefined();
     expect(await refuseWebhookUrl('http://203.0.113.10/hook', strict)).toBe('The url field must be an https URL.');
-    expect(await refuseWebhookUrl('ftp://203.0.113.10/hook', { ...strict, allowHttp: true })).toBe('The url field must be an http or https URL.');
+    expect(await refuseWebhookUrl('ftp://203.0.113.10/hook', { ...strict, allowHttp: true })).toBe(
+      'The url field must be an http or https URL.',
+    );
     expect(await refuseWebhookUrl('not a url', strict)).toBe('The url field must be an absolute URL.');
     expect(await refuseWebhookUrl('https://user:pw@203.0.113.10/', strict)).toBe('The url field must not carry credentials.');
   });
 
   it('refuse loopback, link-local and private addresses unless allowed', async () => {
-    for (const host of ['127.0.0.1', '10.1.2.3', '172.20.0.1', '192.168.1.1', '169.254.169.254', '0.0.0.0', '[::1]', '[fe80::1]', '[fd00::1]', '[::ffff:127.0.0.1]', 'localhost']) {
+    for (const host of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.20.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '0.0.0.0',
+      '[::1]',
+      '[fe80::1]',
+      '[fd00::1]',
+      '[::ffff:127.0.0.1]',
+      'localhost',
+    ]) {
       expect(await refuseWebhookUrl(`https://${host}/hook`, strict), host).toMatch(/loopback, link-local or private address/);
       expect(await refuseWebhookUrl(`https://${host}/hook`, { ...strict, allowPrivate: true }), host).toBeUndefined();
     }
@@ -28,7 +42,11 @@ describe('webhook signatures', () => {
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
     const body = JSON.stringify({ type: 'flag.created', timestamp: '2026-01-01T00:00:00.000Z', data: {} });
     const timestamp = Math.floor(Date.now() / 1000);
-    const headers = { 'webhook-id': 'whe_1', 'webhook-timestamp': String(timestamp), 'webhook-signature': signWebhook(secret, 'whe_1', timestamp, body) };
+    const headers = {
+      'webhook-id': 'whe_1',
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signWebhook(secret, 'whe_1', timestamp, body),
+    };
     expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
     expect(() => new Webhook(secret).verify(body.replace('flag', 'flog'), headers)).toThrow();
     expect(() => new Webhook(generateWebhookSecret()).verify(body, headers)).toThrow();
@@ -92,7 +110,14 @@ describe('webhook addresses in every IPv6 spelling of a private IPv4 address', (
 
   it('are accepted when every address they carry is public', async () => {
     const { isPrivateAddress } = await import('../../../src/features/webhooks/url-guard.js');
-    for (const address of ['2002:cb00:7107::1', '64:ff9b::cb00:7107', '::ffff:203.0.113.7', '2001:0:cb00:7107:8000:63bf:34ff:8ef8', '2606:4700::1111', '8.8.8.8']) {
+    for (const address of [
+      '2002:cb00:7107::1',
+      '64:ff9b::cb00:7107',
+      '::ffff:203.0.113.7',
+      '2001:0:cb00:7107:8000:63bf:34ff:8ef8',
+      '2606:4700::1111',
+      '8.8.8.8',
+    ]) {
       expect(isPrivateAddress(address), address).toBe(false);
     }
   });

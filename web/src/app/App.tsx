@@ -17,7 +17,8 @@ import { SessionContext } from './session';
 /** Routes by screen: each pattern names the screen that answers it. */
 function Screen({ path }: { path: string }) {
   let params: Record<string, string> | undefined;
-  if ((params = match('/projects/:project/flags/:flag', path))) return <FlagScreen project={params.project as string} flag={params.flag as string} />;
+  if ((params = match('/projects/:project/flags/:flag', path)))
+    return <FlagScreen project={params.project as string} flag={params.flag as string} />;
   if ((params = match('/projects/:project/flags', path))) return <FlagsScreen project={params.project as string} />;
   if ((params = match('/projects/:project/segments', path))) return <SegmentsScreen project={params.project as string} />;
   if ((params = match('/projects/:project/insights', path))) return <InsightsScreen project={params.project as string} />;
@@ -37,10 +38,13 @@ export function App() {
   const { path } = useLocation();
 
   useEffect(() => {
-    api.GET('/session').then(({ data }) => {
-      setCsrfToken(data?.data.csrf_token);
-      setSession(data?.data ?? null);
-    }, () => setSession(null));
+    api.GET('/session').then(
+      ({ data }) => {
+        setCsrfToken(data?.data.csrf_token);
+        setSession(data?.data ?? null);
+      },
+      () => setSession(null),
+    );
   }, []);
 
   const signOut = async () => {

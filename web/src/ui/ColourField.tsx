@@ -9,7 +9,19 @@ const hex = /^#[0-9a-fA-F]{6}$/;
  * pasting a brand colour. The text may be mid-edit (not yet a colour); the picker keeps the last
  * valid one. The API's message for `name` is shown beneath.
  */
-export function ColourField({ label, name, value, onChange, problem }: { label: string; name: string; value: string; onChange: (value: string) => void; problem?: ApiProblem }) {
+export function ColourField({
+  label,
+  name,
+  value,
+  onChange,
+  problem,
+}: {
+  label: string;
+  name: string;
+  value: string;
+  onChange: (value: string) => void;
+  problem?: ApiProblem;
+}) {
   const id = useId();
   const messages = fieldMessages(problem, name);
   return (

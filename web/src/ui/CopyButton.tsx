@@ -18,9 +18,22 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
         {label}
       </button>{' '}
       {outcome === 'select' ? (
-        <input ref={field} readOnly value={text} aria-label="Text to copy" size={Math.min(text.length, 60)} onFocus={(e) => e.target.select()} />
+        <input
+          ref={field}
+          readOnly
+          value={text}
+          aria-label="Text to copy"
+          size={Math.min(text.length, 60)}
+          onFocus={(e) => e.target.select()}
+        />
       ) : null}{' '}
-      <span role="status">{outcome === 'copied' ? 'Copied to the clipboard.' : outcome === 'select' ? 'Select and copy: the text is selected, press Ctrl+C (⌘C on a Mac).' : ''}</span>
+      <span role="status">
+        {outcome === 'copied'
+          ? 'Copied to the clipboard.'
+          : outcome === 'select'
+            ? 'Select and copy: the text is selected, press Ctrl+C (⌘C on a Mac).'
+            : ''}
+      </span>
     </span>
   );
 }

@@ -54,7 +54,17 @@ export function Dialog({ control, title, children }: { control: DialogControl; t
 }
 
 /** The end of a dialog's form: its submit button (`children`), Cancel, and what went wrong. */
-export function DialogActions({ control, disabled, problem, children }: { control: DialogControl; disabled: boolean; problem: ApiError | undefined; children: ReactNode }) {
+export function DialogActions({
+  control,
+  disabled,
+  problem,
+  children,
+}: {
+  control: DialogControl;
+  disabled: boolean;
+  problem: ApiError | undefined;
+  children: ReactNode;
+}) {
   return (
     <>
       <div className="actions">

@@ -60,7 +60,15 @@ export function CheckboxField({ label, name, problem, hint, ...input }: Omit<Inp
   return (
     <div className="field checkbox">
       <label htmlFor={control.id}>
-        <input id={control.id} type="checkbox" name={name} aria-invalid={control.invalid} aria-describedby={control.describedBy} {...input} /> {label}
+        <input
+          id={control.id}
+          type="checkbox"
+          name={name}
+          aria-invalid={control.invalid}
+          aria-describedby={control.describedBy}
+          {...input}
+        />{' '}
+        {label}
       </label>
       {control.extras}
     </div>

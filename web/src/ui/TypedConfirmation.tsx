@@ -26,7 +26,16 @@ export function TypedConfirmation({
       <label htmlFor={id}>
         Type <strong>{expected}</strong> to {what}
       </label>
-      <input id={id} name="confirmation" autoComplete="off" autoFocus={autoFocus} value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={messages.length > 0} aria-describedby={messages.length > 0 ? `${id}-error` : undefined} />
+      <input
+        id={id}
+        name="confirmation"
+        autoComplete="off"
+        autoFocus={autoFocus}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={messages.length > 0}
+        aria-describedby={messages.length > 0 ? `${id}-error` : undefined}
+      />
       <FieldMessages id={`${id}-error`} messages={messages} />
     </div>
   );
@@ -36,7 +45,17 @@ export function TypedConfirmation({
  * A deletion that cannot be undone: the danger button (`children` is its label) runs `remove` once
  * the person has typed `expected`; what the API refuses is shown beneath.
  */
-export function DeleteAfterTyping({ expected, what, remove, children }: { expected: string; what: string; remove: () => Promise<unknown>; children: ReactNode }) {
+export function DeleteAfterTyping({
+  expected,
+  what,
+  remove,
+  children,
+}: {
+  expected: string;
+  what: string;
+  remove: () => Promise<unknown>;
+  children: ReactNode;
+}) {
   const [typed, setTyped] = useState('');
   const action = useAction();
   return (

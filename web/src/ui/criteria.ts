@@ -25,7 +25,11 @@ export const comparerText: Record<Comparer, string> = {
 /** A criterion as a sentence: "attribute plan is one of pro, enterprise". */
 export function criterionText(c: { selector: string; sub_selector?: string | null; comparer: Comparer; values?: string[] }): string {
   const subject =
-    c.selector === 'attribute' ? `attribute ${c.sub_selector ?? ''}` : c.selector === 'context' ? `context identifier${c.sub_selector ? ` (type ${c.sub_selector})` : ''}` : 'segment';
+    c.selector === 'attribute'
+      ? `attribute ${c.sub_selector ?? ''}`
+      : c.selector === 'context'
+        ? `context identifier${c.sub_selector ? ` (type ${c.sub_selector})` : ''}`
+        : 'segment';
   return `${subject} ${comparerText[c.comparer]}${c.comparer === 'isnull' || c.comparer === 'notnull' ? '' : ` ${(c.values ?? []).join(', ')}`}`;
 }
 

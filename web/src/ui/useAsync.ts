@@ -3,7 +3,10 @@ import type { ApiError } from '../api/client';
 import { problemFrom } from './ErrorMessage';
 
 /** Loads data for a screen; `reload` fetches again after a change. */
-export function useAsync<T>(load: () => Promise<T>, deps: unknown[]): { data?: T; problem?: ApiError; loading: boolean; reload: () => void } {
+export function useAsync<T>(
+  load: () => Promise<T>,
+  deps: unknown[],
+): { data?: T; problem?: ApiError; loading: boolean; reload: () => void } {
   const [state, setState] = useState<{ data?: T; problem?: ApiError; loading: boolean }>({ loading: true });
   const [tick, setTick] = useState(0);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the caller lists what `load` reads (deps), as useEffect's own list would
@@ -23,7 +26,12 @@ export function useAsync<T>(load: () => Promise<T>, deps: unknown[]): { data?: T
 }
 
 /** Runs an action, keeping its problem for display. */
-export function useAction(): { run: (action: () => Promise<unknown>) => Promise<boolean>; problem?: ApiError; busy: boolean; clear: () => void } {
+export function useAction(): {
+  run: (action: () => Promise<unknown>) => Promise<boolean>;
+  problem?: ApiError;
+  busy: boolean;
+  clear: () => void;
+} {
   const [problem, setProblem] = useState<ApiError>();
   const [busy, setBusy] = useState(false);
   const run = useCallback(async (action: () => Promise<unknown>) => {

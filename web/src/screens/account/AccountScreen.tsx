@@ -26,8 +26,26 @@ export function AccountScreen() {
       </p>
       <h2>Change password</h2>
       <form onSubmit={submit}>
-        <Field label="Current password" name="current_password" type="password" autoComplete="current-password" required value={current} onChange={(e) => setCurrent(e.target.value)} problem={action.problem} />
-        <Field label="New password (at least 12 characters)" name="new_password" type="password" autoComplete="new-password" required value={next} onChange={(e) => setNext(e.target.value)} problem={action.problem} />
+        <Field
+          label="Current password"
+          name="current_password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={current}
+          onChange={(e) => setCurrent(e.target.value)}
+          problem={action.problem}
+        />
+        <Field
+          label="New password (at least 12 characters)"
+          name="new_password"
+          type="password"
+          autoComplete="new-password"
+          required
+          value={next}
+          onChange={(e) => setNext(e.target.value)}
+          problem={action.problem}
+        />
         <ErrorMessage problem={action.problem} />
         <button type="submit" disabled={action.busy}>
           Change password

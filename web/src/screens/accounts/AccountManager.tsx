@@ -19,7 +19,9 @@ export function passwordText(account: Schemas['Account']): string {
   if (account.password_status === 'none') return 'none yet: cannot sign in to the console';
   if (account.password_status === 'set') return 'their own';
   const until = account.password_temporary_until ?? '';
-  return until <= new Date().toISOString() ? `temporary, expired ${until.slice(0, 16).replace('T', ' ')}` : `temporary until ${until.slice(0, 16).replace('T', ' ')}`;
+  return until <= new Date().toISOString()
+    ? `temporary, expired ${until.slice(0, 16).replace('T', ' ')}`
+    : `temporary until ${until.slice(0, 16).replace('T', ' ')}`;
 }
 
 function EditAccount({ account, projects, onSaved }: { account: Schemas['Account']; projects: Schemas['Project'][]; onSaved: () => void }) {
@@ -30,7 +32,12 @@ function EditAccount({ account, projects, onSaved }: { account: Schemas['Account
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void save.run(async () => {
-      await unwrap(api.PUT('/accounts/{accountUlid}', { params: { path: { accountUlid: account.ulid } }, body: { name, role, ...(role === 'member' ? { projects: chosen } : {}) } }));
+      await unwrap(
+        api.PUT('/accounts/{accountUlid}', {
+          params: { path: { accountUlid: account.ulid } },
+          body: { name, role, ...(role === 'member' ? { projects: chosen } : {}) },
+        }),
+      );
       onSaved();
     });
   };
@@ -47,7 +54,11 @@ function EditAccount({ account, projects, onSaved }: { account: Schemas['Account
           </select>
         </label>
       </div>
-      {role === 'member' ? <ProjectChoice legend="Projects" projects={projects} chosen={chosen} onChange={setChosen} problem={save.problem} /> : <p>Owners and admins reach every project.</p>}
+      {role === 'member' ? (
+        <ProjectChoice legend="Projects" projects={projects} chosen={chosen} onChange={setChosen} problem={save.problem} />
+      ) : (
+        <p>Owners and admins reach every project.</p>
+      )}
       <button type="submit" disabled={save.busy}>
         Save {account.email}
       </button>
@@ -100,7 +111,10 @@ function SetTemporaryPassword({ account, onSet }: { account: Schemas['Account'];
 function DeleteAccount({ account, onDeleted }: { account: Schemas['Account']; onDeleted: () => void }) {
   return (
     <div>
-      <p>Deletes the account, its personal access tokens and the management tokens it created, and ends its console sessions at once. Audit entries keep its name.</p>
+      <p>
+        Deletes the account, its personal access tokens and the management tokens it created, and ends its console sessions at once. Audit
+        entries keep its name.
+      </p>
       <DeleteAfterTyping
         expected={account.email}
         what="delete this account"
@@ -116,7 +130,17 @@ function DeleteAccount({ account, onDeleted }: { account: Schemas['Account']; on
 }
 
 /** One account: who, what role and projects, its password state; edit, set a temporary password, delete. */
-export function AccountManager({ account, projects, self, onChanged }: { account: Schemas['Account']; projects: Schemas['Project'][]; self: boolean; onChanged: () => void }) {
+export function AccountManager({
+  account,
+  projects,
+  self,
+  onChanged,
+}: {
+  account: Schemas['Account'];
+  projects: Schemas['Project'][];
+  self: boolean;
+  onChanged: () => void;
+}) {
   return (
     <article className="environment" aria-labelledby={`acc-${account.ulid}`}>
       <h2 id={`acc-${account.ulid}`}>

@@ -15,7 +15,10 @@ export function AccountsScreen() {
   const { session } = useSession();
   // Each account is a form: a page of them at a time.
   const pages = useCursorPages();
-  const accounts = useAsync(() => unwrap(api.GET('/accounts', { params: { query: { per_page: 25, cursor: pages.cursor } } })), [pages.cursor]);
+  const accounts = useAsync(
+    () => unwrap(api.GET('/accounts', { params: { query: { per_page: 25, cursor: pages.cursor } } })),
+    [pages.cursor],
+  );
   const projects = useAsync(() => allPages((cursor) => unwrap(api.GET('/projects', { params: { query: { per_page: 100, cursor } } }))), []);
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
@@ -38,14 +41,28 @@ export function AccountsScreen() {
       <h1>Accounts</h1>
       <ErrorMessage problem={accounts.problem ?? projects.problem} />
       {accounts.data?.data.map((account) => (
-        <AccountManager key={account.ulid} account={account} projects={projectList} self={account.ulid === session.account.ulid} onChanged={accounts.reload} />
+        <AccountManager
+          key={account.ulid}
+          account={account}
+          projects={projectList}
+          self={account.ulid === session.account.ulid}
+          onChanged={accounts.reload}
+        />
       ))}
       <Pager pages={pages} nextCursor={accounts.data?.meta.next_cursor} loading={accounts.loading} label="Pages of accounts" />
       <form onSubmit={submit} aria-label="New account">
         <h2>New account</h2>
         <div className="inline">
           <Field label="Name" name="name" required value={name} onChange={(e) => setName(e.target.value)} problem={create.problem} />
-          <Field label="Email" name="email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} problem={create.problem} />
+          <Field
+            label="Email"
+            name="email"
+            type="email"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            problem={create.problem}
+          />
           <label>
             Role{' '}
             <select value={role} onChange={(e) => setRole(e.target.value as Schemas['AccountRole'])}>
@@ -55,7 +72,15 @@ export function AccountsScreen() {
             </select>
           </label>
         </div>
-        {role === 'member' ? <ProjectChoice legend="Projects of the new member" projects={projectList} chosen={chosen} onChange={setChosen} problem={create.problem} /> : null}
+        {role === 'member' ? (
+          <ProjectChoice
+            legend="Projects of the new member"
+            projects={projectList}
+            chosen={chosen}
+            onChange={setChosen}
+            problem={create.problem}
+          />
+        ) : null}
         <p>The account can sign in to the console once you set a temporary password for it.</p>
         <button type="submit" disabled={create.busy}>
           Create account

@@ -12,7 +12,8 @@ function shown(value: unknown): string {
 
 /** Field by field: what was there before and after; unchanged fields are left out of updates. */
 export function diffRows(before: unknown, after: unknown): Array<{ field: string; before: string; after: string }> {
-  if (!isRecord(before) && !isRecord(after)) return before === undefined && after === undefined ? [] : [{ field: 'value', before: shown(before), after: shown(after) }];
+  if (!isRecord(before) && !isRecord(after))
+    return before === undefined && after === undefined ? [] : [{ field: 'value', before: shown(before), after: shown(after) }];
   const b = isRecord(before) ? before : {};
   const a = isRecord(after) ? after : {};
   const fields = [...new Set([...Object.keys(b), ...Object.keys(a)])];
@@ -31,7 +32,9 @@ export function AuditChanges({ changes, label }: { changes: Changes; label: stri
       {rows.length > 0 ? (
         <details>
           <summary>
-            {kind === 'Changed' ? `Changed: ${rows.map((r) => r.field).join(', ')}` : `${kind}: the ${label} as it was then (${rows.length} fields)`}
+            {kind === 'Changed'
+              ? `Changed: ${rows.map((r) => r.field).join(', ')}`
+              : `${kind}: the ${label} as it was then (${rows.length} fields)`}
           </summary>
           <dl className="diff" aria-label={`Changes of ${label}`}>
             {rows.map((row) => (

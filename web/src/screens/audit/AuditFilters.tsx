@@ -38,8 +38,32 @@ export const initialFilters: AuditFilterValues = {
   project: '',
 };
 
-const results: Schemas['AuditResult'][] = ['success', 'denied_auth', 'denied_scope', 'denied_plan', 'denied_grant', 'not_found', 'invalid', 'conflict', 'rate_limited', 'error'];
-const subjectTypes: Schemas['AuditSubjectType'][] = ['project', 'environment', 'environment_key', 'flag', 'flag_value', 'target', 'target_rule', 'segment', 'management_token', 'account', 'personal_token', 'webhook'];
+const results: Schemas['AuditResult'][] = [
+  'success',
+  'denied_auth',
+  'denied_scope',
+  'denied_plan',
+  'denied_grant',
+  'not_found',
+  'invalid',
+  'conflict',
+  'rate_limited',
+  'error',
+];
+const subjectTypes: Schemas['AuditSubjectType'][] = [
+  'project',
+  'environment',
+  'environment_key',
+  'flag',
+  'flag_value',
+  'target',
+  'target_rule',
+  'segment',
+  'management_token',
+  'account',
+  'personal_token',
+  'webhook',
+];
 
 /** datetime-local text as the API's date-time (empty: no bound). */
 const isoOrUndefined = (text: string) => (text ? new Date(text).toISOString() : undefined);
@@ -63,7 +87,19 @@ export function auditQuery(filters: AuditFilterValues, cursor: string | undefine
   };
 }
 
-function Choice({ label, name, value, options, onChange }: { label: string; name: keyof AuditFilterValues; value: string; options: Array<[string, string]>; onChange: (value: string) => void }) {
+function Choice({
+  label,
+  name,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  name: keyof AuditFilterValues;
+  value: string;
+  options: Array<[string, string]>;
+  onChange: (value: string) => void;
+}) {
   return (
     <SelectField label={label} name={name} value={value} onChange={(e) => onChange(e.target.value)}>
       {options.map(([v, text]) => (
@@ -76,11 +112,28 @@ function Choice({ label, name, value, options, onChange }: { label: string; name
 }
 
 /** The filters of the audit logs, with the accounts and tokens offered by name where ulids are asked. */
-export function AuditFilters({ log, filters, onChange }: { log: Log; filters: AuditFilterValues; onChange: (name: keyof AuditFilterValues, value: string) => void }) {
+export function AuditFilters({
+  log,
+  filters,
+  onChange,
+}: {
+  log: Log;
+  filters: AuditFilterValues;
+  onChange: (name: keyof AuditFilterValues, value: string) => void;
+}) {
   const id = useId();
-  const accounts = useAsync(() => allPages((cursor) => unwrap(api.GET('/accounts', { params: { query: { per_page: 100, cursor } } }))).catch(() => undefined), []);
-  const tokens = useAsync(() => allPages((cursor) => unwrap(api.GET('/tokens', { params: { query: { per_page: 100, cursor } } }))).catch(() => undefined), []);
-  const projects = useAsync(() => allPages((cursor) => unwrap(api.GET('/projects', { params: { query: { per_page: 100, cursor } } }))).catch(() => undefined), []);
+  const accounts = useAsync(
+    () => allPages((cursor) => unwrap(api.GET('/accounts', { params: { query: { per_page: 100, cursor } } }))).catch(() => undefined),
+    [],
+  );
+  const tokens = useAsync(
+    () => allPages((cursor) => unwrap(api.GET('/tokens', { params: { query: { per_page: 100, cursor } } }))).catch(() => undefined),
+    [],
+  );
+  const projects = useAsync(
+    () => allPages((cursor) => unwrap(api.GET('/projects', { params: { query: { per_page: 100, cursor } } }))).catch(() => undefined),
+    [],
+  );
   const any: [string, string] = ['', 'any'];
   const text = (label: string, name: keyof AuditFilterValues, extra: Record<string, unknown> = {}) => (
     <Field label={label} name={name} value={filters[name]} onChange={(e) => onChange(name, e.target.value)} {...extra} />
@@ -88,19 +141,54 @@ export function AuditFilters({ log, filters, onChange }: { log: Log; filters: Au
   return (
     <div className="filters inline" role="search" aria-label="Audit filters">
       {text('Action', 'action', { placeholder: 'target.published' })}
-      <Choice label="Project" name="project" value={filters.project} options={[any, ...(projects.data?.data.map((p): [string, string] => [p.key, p.key]) ?? [])]} onChange={(v) => onChange('project', v)} />
-      <Choice label="Result" name="result" value={filters.result} options={[any, ...results.map((r): [string, string] => [r, r])]} onChange={(v) => onChange('result', v)} />
-      <Choice label="Subject type" name="subject_type" value={filters.subject_type} options={[any, ...subjectTypes.map((t): [string, string] => [t, t])]} onChange={(v) => onChange('subject_type', v)} />
+      <Choice
+        label="Project"
+        name="project"
+        value={filters.project}
+        options={[any, ...(projects.data?.data.map((p): [string, string] => [p.key, p.key]) ?? [])]}
+        onChange={(v) => onChange('project', v)}
+      />
+      <Choice
+        label="Result"
+        name="result"
+        value={filters.result}
+        options={[any, ...results.map((r): [string, string] => [r, r])]}
+        onChange={(v) => onChange('result', v)}
+      />
+      <Choice
+        label="Subject type"
+        name="subject_type"
+        value={filters.subject_type}
+        options={[any, ...subjectTypes.map((t): [string, string] => [t, t])]}
+        onChange={(v) => onChange('subject_type', v)}
+      />
       {text('Subject ulid', 'subject_ulid')}
-      {text(log === 'management' ? 'Actor ulid (account or token)' : 'Actor ulid (environment key)', 'actor_ulid', { list: log === 'management' ? `${id}-actors` : undefined })}
+      {text(log === 'management' ? 'Actor ulid (account or token)' : 'Actor ulid (environment key)', 'actor_ulid', {
+        list: log === 'management' ? `${id}-actors` : undefined,
+      })}
       {text('Management token ulid', 'management_token_ulid', {
         list: `${id}-tokens`,
         hint: log === 'public' ? 'public API requests carry no management token' : undefined,
       })}
       {text('From', 'from', { type: 'datetime-local' })}
       {text('To', 'to', { type: 'datetime-local' })}
-      <Choice label="Order" name="sort" value={filters.sort} options={[['created_at_desc', 'newest first'], ['created_at_asc', 'oldest first']]} onChange={(v) => onChange('sort', v)} />
-      <Choice label="Per page" name="per_page" value={filters.per_page} options={['10', '25', '50', '100'].map((n): [string, string] => [n, n])} onChange={(v) => onChange('per_page', v)} />
+      <Choice
+        label="Order"
+        name="sort"
+        value={filters.sort}
+        options={[
+          ['created_at_desc', 'newest first'],
+          ['created_at_asc', 'oldest first'],
+        ]}
+        onChange={(v) => onChange('sort', v)}
+      />
+      <Choice
+        label="Per page"
+        name="per_page"
+        value={filters.per_page}
+        options={['10', '25', '50', '100'].map((n): [string, string] => [n, n])}
+        onChange={(v) => onChange('per_page', v)}
+      />
       <datalist id={`${id}-actors`}>
         {accounts.data?.data.map((a) => (
           <option key={a.ulid} value={a.ulid}>

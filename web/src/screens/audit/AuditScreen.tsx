@@ -57,7 +57,8 @@ function ManagementRow({ entry }: { entry: Schemas['AuditEntry'] }) {
 function PublicRow({ entry }: { entry: Schemas['PublicAuditEntry'] }) {
   const who = (
     <>
-      {entry.actor_type === 'sdk_key' ? `key ${entry.actor_ulid ?? ''}` : 'anonymous'} {entry.environment ? `(${entry.environment.key})` : ''}
+      {entry.actor_type === 'sdk_key' ? `key ${entry.actor_ulid ?? ''}` : 'anonymous'}{' '}
+      {entry.environment ? `(${entry.environment.key})` : ''}
     </>
   );
   return <EntryRow entry={entry} who={who} what={<code>{entry.action}</code>} />;
@@ -71,17 +72,18 @@ export function AuditScreen() {
   const [cursors, setCursors] = useState<string[]>([]);
   const query = auditQuery(filters, cursors.at(-1));
   const key = JSON.stringify([log, query]);
-  const page = useAsync(
-    async (): Promise<{ management?: Schemas['AuditEntryListResponse']; traffic?: Schemas['PublicAuditEntryListResponse']; meta: Schemas['AuditListMeta'] }> => {
-      if (log === 'management') {
-        const management = await unwrap(api.GET('/audit-logs', { params: { query } }));
-        return { management, meta: management.meta };
-      }
-      const traffic = await unwrap(api.GET('/api-public-audit-logs', { params: { query } }));
-      return { traffic, meta: traffic.meta };
-    },
-    [key],
-  );
+  const page = useAsync(async (): Promise<{
+    management?: Schemas['AuditEntryListResponse'];
+    traffic?: Schemas['PublicAuditEntryListResponse'];
+    meta: Schemas['AuditListMeta'];
+  }> => {
+    if (log === 'management') {
+      const management = await unwrap(api.GET('/audit-logs', { params: { query } }));
+      return { management, meta: management.meta };
+    }
+    const traffic = await unwrap(api.GET('/api-public-audit-logs', { params: { query } }));
+    return { traffic, meta: traffic.meta };
+  }, [key]);
   const set = (name: keyof AuditFilterValues, value: string) => {
     setCursors([]);
     setFilters((f) => ({ ...f, [name]: value }));
@@ -94,10 +96,12 @@ export function AuditScreen() {
       <fieldset>
         <legend>Log</legend>
         <label>
-          <input type="radio" name="log" checked={log === 'management'} onChange={() => (setCursors([]), setLog('management'))} /> Management requests
+          <input type="radio" name="log" checked={log === 'management'} onChange={() => (setCursors([]), setLog('management'))} />{' '}
+          Management requests
         </label>{' '}
         <label>
-          <input type="radio" name="log" checked={log === 'public'} onChange={() => (setCursors([]), setLog('public'))} /> Public API traffic
+          <input type="radio" name="log" checked={log === 'public'} onChange={() => (setCursors([]), setLog('public'))} /> Public API
+          traffic
         </label>
       </fieldset>
       <AuditFilters log={log} filters={filters} onChange={set} />
@@ -113,8 +117,12 @@ export function AuditScreen() {
           </tr>
         </thead>
         <tbody>
-          {page.data?.management?.data.map((entry) => <ManagementRow key={entry.ulid} entry={entry} />)}
-          {page.data?.traffic?.data.map((entry) => <PublicRow key={entry.ulid} entry={entry} />)}
+          {page.data?.management?.data.map((entry) => (
+            <ManagementRow key={entry.ulid} entry={entry} />
+          ))}
+          {page.data?.traffic?.data.map((entry) => (
+            <PublicRow key={entry.ulid} entry={entry} />
+          ))}
         </tbody>
       </table>
       {entries && entries.length === 0 ? <p>No entries match.</p> : null}

@@ -8,7 +8,21 @@ type Selector = Schemas['Selector'];
 
 // The document's rule (CriterionWrite): attribute criteria take every comparer, context and segment the four below.
 const everySelectorComparers: Comparer[] = ['equal', 'notequal', 'in', 'notin'];
-const attributeComparers: Comparer[] = [...everySelectorComparers, 'gt', 'gte', 'lt', 'lte', 'isnull', 'notnull', 'contains', 'notcontains', 'startswith', 'endswith', 'notstartswith', 'notendswith'];
+const attributeComparers: Comparer[] = [
+  ...everySelectorComparers,
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'isnull',
+  'notnull',
+  'contains',
+  'notcontains',
+  'startswith',
+  'endswith',
+  'notstartswith',
+  'notendswith',
+];
 export const comparersOf = (selector: Selector): Comparer[] => (selector === 'attribute' ? attributeComparers : everySelectorComparers);
 export const takesValues = (comparer: Comparer) => comparer !== 'isnull' && comparer !== 'notnull';
 
@@ -23,13 +37,19 @@ export interface CriterionDraft {
 export const emptyCriterion = (): CriterionDraft => ({ selector: 'attribute', subSelector: '', comparer: 'equal', values: '' });
 
 export function criterionDraftOf(criterion: Schemas['Criterion']): CriterionDraft {
-  return { selector: criterion.selector, subSelector: criterion.sub_selector ?? '', comparer: criterion.comparer, values: criterion.values.data.map((v) => v.value).join(', ') };
+  return {
+    selector: criterion.selector,
+    subSelector: criterion.sub_selector ?? '',
+    comparer: criterion.comparer,
+    values: criterion.values.data.map((v) => v.value).join(', '),
+  };
 }
 
 /** The request body's criterion (CriterionWrite) for what the form holds. */
 export function criterionWrite(draft: CriterionDraft): Schemas['CriterionWrite'] {
   const criterion: Schemas['CriterionWrite'] = { selector: draft.selector, comparer: draft.comparer };
-  if (draft.selector === 'attribute' || (draft.selector === 'context' && draft.subSelector.trim() !== '')) criterion.sub_selector = draft.subSelector.trim();
+  if (draft.selector === 'attribute' || (draft.selector === 'context' && draft.subSelector.trim() !== ''))
+    criterion.sub_selector = draft.subSelector.trim();
   if (takesValues(draft.comparer)) {
     criterion.values = draft.values
       .split(',')
@@ -77,7 +97,10 @@ export function CriterionEditor({
       : criterion.selector === 'attribute'
         ? (observed?.attributes.find((a) => a.key === criterion.subSelector)?.values.map((v) => v.value) ?? [])
         : [];
-  const names = criterion.selector === 'attribute' ? (observed?.attributes.map((a) => a.key) ?? []) : (observed?.context_types.map((t) => t.type) ?? []);
+  const names =
+    criterion.selector === 'attribute'
+      ? (observed?.attributes.map((a) => a.key) ?? [])
+      : (observed?.context_types.map((t) => t.type) ?? []);
   const set = (patch: Partial<CriterionDraft>) => onChange({ ...criterion, ...patch });
   return (
     <fieldset className="criterion">
@@ -113,21 +136,37 @@ export function CriterionEditor({
           <option key={name} value={name} />
         ))}
       </datalist>
-      <SelectField label={`Comparer of criterion ${n}`} name={`${at}.comparer`} problem={problem} value={criterion.comparer} onChange={(e) => set({ comparer: e.target.value as Comparer })}>
+      <SelectField
+        label={`Comparer of criterion ${n}`}
+        name={`${at}.comparer`}
+        problem={problem}
+        value={criterion.comparer}
+        onChange={(e) => set({ comparer: e.target.value as Comparer })}
+      >
         {comparersOf(criterion.selector).map((c) => (
           <option key={c}>{c}</option>
         ))}
       </SelectField>
       {takesValues(criterion.comparer) ? (
         <Field
-          label={criterion.selector === 'segment' ? `Segment keys of criterion ${n} (comma-separated)` : criterion.selector === 'context' ? `Identifiers of criterion ${n} (comma-separated)` : `Values of criterion ${n} (comma-separated)`}
+          label={
+            criterion.selector === 'segment'
+              ? `Segment keys of criterion ${n} (comma-separated)`
+              : criterion.selector === 'context'
+                ? `Identifiers of criterion ${n} (comma-separated)`
+                : `Values of criterion ${n} (comma-separated)`
+          }
           name={`${at}.values`}
           problem={problem}
           list={valuesId}
           autoComplete="off"
           value={criterion.values}
           onChange={(e) => set({ values: e.target.value })}
-          hint={candidates.length > 0 ? `${criterion.selector === 'segment' ? 'Segments' : 'Seen'}: ${candidates.slice(0, 8).join(', ')}` : undefined}
+          hint={
+            candidates.length > 0
+              ? `${criterion.selector === 'segment' ? 'Segments' : 'Seen'}: ${candidates.slice(0, 8).join(', ')}`
+              : undefined
+          }
         />
       ) : null}
       <datalist id={valuesId}>

@@ -10,7 +10,11 @@ import { RuleEditor } from './RuleEditor';
 const targetPath = '/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets/{targetUlid}' as const;
 
 function describeCriteria(rule: Schemas['Rule']): string {
-  return rule.criteria.data.map((c) => `${c.selector}${c.sub_selector ? ` ${c.sub_selector}` : ''} ${c.comparer} ${c.values.data.map((v) => v.value).join(', ')}`.trim()).join(' and ');
+  return rule.criteria.data
+    .map((c) =>
+      `${c.selector}${c.sub_selector ? ` ${c.sub_selector}` : ''} ${c.comparer} ${c.values.data.map((v) => v.value).join(', ')}`.trim(),
+    )
+    .join(' and ');
 }
 
 /** `rules` with the rule at `from` moved to `to`. */
@@ -22,7 +26,17 @@ function moved<T>(rules: T[], from: number, to: number): T[] {
 }
 
 /** The draft of one environment: base value, ordered rules with their criteria, publish. */
-export function DraftEditor({ context, draft, onChange, onPublished }: { context: PanelContext; draft: Schemas['Target']; onChange: () => void; onPublished: () => void }) {
+export function DraftEditor({
+  context,
+  draft,
+  onChange,
+  onPublished,
+}: {
+  context: PanelContext;
+  draft: Schemas['Target'];
+  onChange: () => void;
+  onPublished: () => void;
+}) {
   const path = { ...targetsPath(context), targetUlid: draft.ulid };
   const rules = useAsync(() => unwrap(api.GET(`${targetPath}/rules`, { params: { path } })), [draft.ulid]);
   const action = useAction();
@@ -81,7 +95,14 @@ export function DraftEditor({ context, draft, onChange, onPublished }: { context
   return (
     <section className="draft" aria-label={`Draft in ${context.environment.name}`}>
       <h3>Draft in {context.environment.name}</h3>
-      <SelectField label="Base value" name="value_ulid" value={draft.value_ulid} onChange={(e) => setBase(e.target.value)} problem={action.problem} hint="Served when no rule matches.">
+      <SelectField
+        label="Base value"
+        name="value_ulid"
+        value={draft.value_ulid}
+        onChange={(e) => setBase(e.target.value)}
+        problem={action.problem}
+        hint="Served when no rule matches."
+      >
         {context.values.map((v) => (
           <option key={v.ulid} value={v.ulid}>
             {v.display}
@@ -106,16 +127,32 @@ export function DraftEditor({ context, draft, onChange, onPublished }: { context
               />
             </li>
           ) : (
-            <li key={rule.ulid} className={`rule${dragged === index ? ' dragging' : ''}${dropAt === index && dragged !== index ? ' drop-target' : ''}`} data-rule={rule.description} {...dragHandlers(index)}>
+            <li
+              key={rule.ulid}
+              className={`rule${dragged === index ? ' dragging' : ''}${dropAt === index && dragged !== index ? ' drop-target' : ''}`}
+              data-rule={rule.description}
+              {...dragHandlers(index)}
+            >
               <span className="handle" aria-hidden="true">
                 ⠿
               </span>{' '}
-              <strong>{rule.description}</strong>: serve <code>{displayOf(context.values, rule.value_ulid)}</code> when {describeCriteria(rule)}{' '}
+              <strong>{rule.description}</strong>: serve <code>{displayOf(context.values, rule.value_ulid)}</code> when{' '}
+              {describeCriteria(rule)}{' '}
               <span className="rule-actions">
-                <button type="button" disabled={index === 0} onClick={() => reorder(index, index - 1)} aria-label={`Move ${rule.description} up`}>
+                <button
+                  type="button"
+                  disabled={index === 0}
+                  onClick={() => reorder(index, index - 1)}
+                  aria-label={`Move ${rule.description} up`}
+                >
                   Up
                 </button>
-                <button type="button" disabled={index === ruleList.length - 1} onClick={() => reorder(index, index + 1)} aria-label={`Move ${rule.description} down`}>
+                <button
+                  type="button"
+                  disabled={index === ruleList.length - 1}
+                  onClick={() => reorder(index, index + 1)}
+                  aria-label={`Move ${rule.description} down`}
+                >
                   Down
                 </button>
                 <button type="button" onClick={() => setEditing(rule.ulid)} aria-label={`Edit ${rule.description}`}>

@@ -19,7 +19,8 @@ export interface PanelContext {
 }
 
 export const targetsPath = (c: PanelContext) => ({ projectKey: c.project, flagKey: c.flag, environmentKey: c.environment.key });
-export const displayOf = (values: Schemas['FlagValue'][], ulid: string | null | undefined) => values.find((v) => v.ulid === ulid)?.display ?? '?';
+export const displayOf = (values: Schemas['FlagValue'][], ulid: string | null | undefined) =>
+  values.find((v) => v.ulid === ulid)?.display ?? '?';
 
 /** One environment of a flag: what it serves now and why, its draft, rollouts and history. */
 export function EnvironmentPanel(props: Omit<PanelContext, 'observed'>) {
@@ -27,32 +28,37 @@ export function EnvironmentPanel(props: Omit<PanelContext, 'observed'>) {
   const path = targetsPath(props);
   const heading = useRef<HTMLHeadingElement>(null);
   const observed = useAsync(
-    () => unwrap(api.GET('/projects/{projectKey}/environments/{environmentKey}/context-attributes', { params: { path: { projectKey: props.project, environmentKey: environment.key } } })),
+    () =>
+      unwrap(
+        api.GET('/projects/{projectKey}/environments/{environmentKey}/context-attributes', {
+          params: { path: { projectKey: props.project, environmentKey: environment.key } },
+        }),
+      ),
     [props.project, environment.key],
   );
   const context: PanelContext = { ...props, observed: observed.data?.data };
   // Values change what the default serves: read again when they do.
-  const served = useAsync(() => unwrap(api.GET('/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/evaluate', { params: { path } })), [
-    context.project,
-    context.flag,
-    environment.key,
-    values.map((v) => `${v.ulid}:${v.default}`).join(),
-  ]);
-  const targets = useAsync(() => unwrap(api.GET('/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets', { params: { path } })), [
-    context.project,
-    context.flag,
-    environment.key,
-  ]);
-  const insights = useAsync(() => unwrap(api.GET('/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/insights', { params: { path } })), [
-    context.project,
-    context.flag,
-    environment.key,
-  ]);
+  const served = useAsync(
+    () => unwrap(api.GET('/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/evaluate', { params: { path } })),
+    [context.project, context.flag, environment.key, values.map((v) => `${v.ulid}:${v.default}`).join()],
+  );
+  const targets = useAsync(
+    () => unwrap(api.GET('/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets', { params: { path } })),
+    [context.project, context.flag, environment.key],
+  );
+  const insights = useAsync(
+    () => unwrap(api.GET('/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/insights', { params: { path } })),
+    [context.project, context.flag, environment.key],
+  );
   const createDraft = useAction();
   const cancel = useAction();
   const cancelScheduled = (targetUlid: string) =>
     void cancel.run(async () => {
-      await unwrap(api.DELETE('/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets/{targetUlid}', { params: { path: { ...path, targetUlid } } }));
+      await unwrap(
+        api.DELETE('/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets/{targetUlid}', {
+          params: { path: { ...path, targetUlid } },
+        }),
+      );
       targets.reload();
     });
   const refresh = () => {
@@ -92,10 +98,14 @@ export function EnvironmentPanel(props: Omit<PanelContext, 'observed'>) {
           <button
             type="button"
             disabled={createDraft.busy}
-            onClick={() => void createDraft.run(async () => {
-              await unwrap(api.POST('/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets', { params: { path } }));
-              targets.reload();
-            })}
+            onClick={() =>
+              void createDraft.run(async () => {
+                await unwrap(
+                  api.POST('/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets', { params: { path } }),
+                );
+                targets.reload();
+              })
+            }
           >
             New draft in {environment.name}
           </button>
@@ -125,7 +135,9 @@ export function EnvironmentPanel(props: Omit<PanelContext, 'observed'>) {
                   <code>{displayOf(values, target.value_ulid)}</code>
                 </td>
                 <td>{target.comment ?? ''}</td>
-                <td>{target.rollout_mode ? `${target.rollout_mode} ${target.rollout_percentage ?? ''}% ${target.rollout_status ?? ''}` : ''}</td>
+                <td>
+                  {target.rollout_mode ? `${target.rollout_mode} ${target.rollout_percentage ?? ''}% ${target.rollout_status ?? ''}` : ''}
+                </td>
                 <td>
                   {target.published_at ?? target.scheduled_at ?? ''}
                   {target.status === 'scheduled' ? (

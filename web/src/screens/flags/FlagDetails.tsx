@@ -14,9 +14,17 @@ export function FlagDetails({ project, flag, onSaved }: { project: string; flag:
   const save = useAction();
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const body: Schemas['FlagUpdate'] = { name, permanent, description: description || null, include_in_mobile: mobile, include_in_client: client };
+    const body: Schemas['FlagUpdate'] = {
+      name,
+      permanent,
+      description: description || null,
+      include_in_mobile: mobile,
+      include_in_client: client,
+    };
     void save.run(async () => {
-      await unwrap(api.PUT('/projects/{projectKey}/flags/{flagKey}', { params: { path: { projectKey: project, flagKey: flag.key } }, body }));
+      await unwrap(
+        api.PUT('/projects/{projectKey}/flags/{flagKey}', { params: { path: { projectKey: project, flagKey: flag.key } }, body }),
+      );
       onSaved();
     });
   };
@@ -24,12 +32,36 @@ export function FlagDetails({ project, flag, onSaved }: { project: string; flag:
     <form onSubmit={submit} className="details" aria-label="Flag details">
       <div className="inline">
         <Field label="Name" name="name" value={name} onChange={(e) => setName(e.target.value)} problem={save.problem} />
-        <Field label="Description" name="description" value={description} onChange={(e) => setDescription(e.target.value)} problem={save.problem} />
+        <Field
+          label="Description"
+          name="description"
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+          problem={save.problem}
+        />
       </div>
       <div className="inline">
-        <CheckboxField label="Permanent (never stale)" name="permanent" checked={permanent} onChange={(e) => setPermanent(e.target.checked)} problem={save.problem} />
-        <CheckboxField label="In mobile payloads" name="include_in_mobile" checked={mobile} onChange={(e) => setMobile(e.target.checked)} problem={save.problem} />
-        <CheckboxField label="In client (browser) payloads" name="include_in_client" checked={client} onChange={(e) => setClient(e.target.checked)} problem={save.problem} />
+        <CheckboxField
+          label="Permanent (never stale)"
+          name="permanent"
+          checked={permanent}
+          onChange={(e) => setPermanent(e.target.checked)}
+          problem={save.problem}
+        />
+        <CheckboxField
+          label="In mobile payloads"
+          name="include_in_mobile"
+          checked={mobile}
+          onChange={(e) => setMobile(e.target.checked)}
+          problem={save.problem}
+        />
+        <CheckboxField
+          label="In client (browser) payloads"
+          name="include_in_client"
+          checked={client}
+          onChange={(e) => setClient(e.target.checked)}
+          problem={save.problem}
+        />
       </div>
       <button type="submit" disabled={save.busy}>
         Save details

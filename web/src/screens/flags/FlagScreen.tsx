@@ -13,11 +13,22 @@ export function FlagScreen({ project, flag }: { project: string; flag: string })
   const details = useAsync(() => unwrap(api.GET('/projects/{projectKey}/flags/{flagKey}', { params: { path } })), [project, flag]);
   const values = useAsync(() => unwrap(api.GET('/projects/{projectKey}/flags/{flagKey}/values', { params: { path } })), [project, flag]);
   const environments = useAsync(
-    () => allPages((cursor) => unwrap(api.GET('/projects/{projectKey}/environments', { params: { path: { projectKey: project }, query: { per_page: 100, cursor } } }))),
+    () =>
+      allPages((cursor) =>
+        unwrap(
+          api.GET('/projects/{projectKey}/environments', { params: { path: { projectKey: project }, query: { per_page: 100, cursor } } }),
+        ),
+      ),
     [project],
   );
   // Segment keys offered in segment criteria (the first 100; more can be typed).
-  const segments = useAsync(() => allPages((cursor) => unwrap(api.GET('/projects/{projectKey}/segments', { params: { path: { projectKey: project }, query: { per_page: 100, cursor } } }))), [project]);
+  const segments = useAsync(
+    () =>
+      allPages((cursor) =>
+        unwrap(api.GET('/projects/{projectKey}/segments', { params: { path: { projectKey: project }, query: { per_page: 100, cursor } } })),
+      ),
+    [project],
+  );
   return (
     <section>
       <p>
@@ -27,11 +38,20 @@ export function FlagScreen({ project, flag }: { project: string; flag: string })
         {details.data?.data.name ?? flag} <code>{flag}</code>
       </h1>
       <ErrorMessage problem={details.problem ?? values.problem ?? environments.problem} />
-      {details.data ? <FlagDetails key={details.data.data.updated_at} project={project} flag={details.data.data} onSaved={details.reload} /> : null}
+      {details.data ? (
+        <FlagDetails key={details.data.data.updated_at} project={project} flag={details.data.data} onSaved={details.reload} />
+      ) : null}
       {values.data ? <FlagValues project={project} flag={flag} values={values.data.data} onChange={values.reload} /> : null}
       {values.data && environments.data
         ? environments.data.data.map((environment) => (
-            <EnvironmentPanel key={environment.ulid} project={project} flag={flag} environment={environment} values={values.data?.data ?? []} segments={segments.data?.data} />
+            <EnvironmentPanel
+              key={environment.ulid}
+              project={project}
+              flag={flag}
+              environment={environment}
+              values={values.data?.data ?? []}
+              segments={segments.data?.data}
+            />
           ))
         : null}
     </section>

@@ -7,26 +7,47 @@ import { useAction } from '../../ui/useAsync';
 const valuePath = '/projects/{projectKey}/flags/{flagKey}/values/{valueUlid}' as const;
 
 /** One value: its display, edit in place, make default, delete (the API says why a value in use cannot go). */
-function ValueRow({ project, flag, value, onChange }: { project: string; flag: string; value: Schemas['FlagValue']; onChange: () => void }) {
+function ValueRow({
+  project,
+  flag,
+  value,
+  onChange,
+}: {
+  project: string;
+  flag: string;
+  value: Schemas['FlagValue'];
+  onChange: () => void;
+}) {
   const path = { projectKey: project, flagKey: flag, valueUlid: value.ulid };
   const [editing, setEditing] = useState(false);
   const [display, setDisplay] = useState(value.display);
   const action = useAction();
   const save = (event: FormEvent) => {
     event.preventDefault();
-    void action.run(() => unwrap(api.PUT(valuePath, { params: { path }, body: { display } }))).then((done) => {
-      if (!done) return;
-      setEditing(false);
-      onChange();
-    });
+    void action
+      .run(() => unwrap(api.PUT(valuePath, { params: { path }, body: { display } })))
+      .then((done) => {
+        if (!done) return;
+        setEditing(false);
+        onChange();
+      });
   };
-  const makeDefault = () => void action.run(() => unwrap(api.PATCH(`${valuePath}/default`, { params: { path } }))).then((done) => done && onChange());
+  const makeDefault = () =>
+    void action.run(() => unwrap(api.PATCH(`${valuePath}/default`, { params: { path } }))).then((done) => done && onChange());
   const remove = () => void action.run(() => unwrap(api.DELETE(valuePath, { params: { path } }))).then((done) => done && onChange());
   return (
     <li>
       {editing ? (
         <form onSubmit={save} className="inline" aria-label={`Edit value ${value.display}`}>
-          <Field label={`New display of ${value.display}`} name="display" required autoFocus value={display} onChange={(e) => setDisplay(e.target.value)} problem={action.problem} />
+          <Field
+            label={`New display of ${value.display}`}
+            name="display"
+            required
+            autoFocus
+            value={display}
+            onChange={(e) => setDisplay(e.target.value)}
+            problem={action.problem}
+          />
           <button type="submit" disabled={action.busy}>
             Save value
           </button>
@@ -65,13 +86,28 @@ function ValueRow({ project, flag, value, onChange }: { project: string; flag: s
 }
 
 /** A flag's values: add, edit, set default, delete. */
-export function FlagValues({ project, flag, values, onChange }: { project: string; flag: string; values: Schemas['FlagValue'][]; onChange: () => void }) {
+export function FlagValues({
+  project,
+  flag,
+  values,
+  onChange,
+}: {
+  project: string;
+  flag: string;
+  values: Schemas['FlagValue'][];
+  onChange: () => void;
+}) {
   const [display, setDisplay] = useState('');
   const action = useAction();
   const add = (event: FormEvent) => {
     event.preventDefault();
     void action.run(async () => {
-      await unwrap(api.POST('/projects/{projectKey}/flags/{flagKey}/values', { params: { path: { projectKey: project, flagKey: flag } }, body: { display } }));
+      await unwrap(
+        api.POST('/projects/{projectKey}/flags/{flagKey}/values', {
+          params: { path: { projectKey: project, flagKey: flag } },
+          body: { display },
+        }),
+      );
       setDisplay('');
       onChange();
     });
@@ -85,7 +121,14 @@ export function FlagValues({ project, flag, values, onChange }: { project: strin
         ))}
       </ul>
       <form onSubmit={add} className="inline" aria-label="Add a value">
-        <Field label="New value" name="display" required value={display} onChange={(e) => setDisplay(e.target.value)} problem={action.problem} />
+        <Field
+          label="New value"
+          name="display"
+          required
+          value={display}
+          onChange={(e) => setDisplay(e.target.value)}
+          problem={action.problem}
+        />
         <button type="submit" disabled={action.busy}>
           Add value
         </button>

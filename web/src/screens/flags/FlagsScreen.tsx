@@ -21,13 +21,21 @@ export function FlagsScreen({ project }: { project: string }) {
     () =>
       unwrap(
         api.GET('/projects/{projectKey}/flags', {
-          params: { path: { projectKey: project }, query: { per_page: 50, cursor, search: search || undefined, type: type || undefined, include: 'serving' } },
+          params: {
+            path: { projectKey: project },
+            query: { per_page: 50, cursor, search: search || undefined, type: type || undefined, include: 'serving' },
+          },
         }),
       ),
     [project, search, type, cursor],
   );
   const environments = useAsync(
-    () => allPages((cursor) => unwrap(api.GET('/projects/{projectKey}/environments', { params: { path: { projectKey: project }, query: { per_page: 100, cursor } } }))),
+    () =>
+      allPages((cursor) =>
+        unwrap(
+          api.GET('/projects/{projectKey}/environments', { params: { path: { projectKey: project }, query: { per_page: 100, cursor } } }),
+        ),
+      ),
     [project],
   );
   const colour = (key: string) => environments.data?.data.find((e) => e.key === key)?.color ?? '#808080';
@@ -36,7 +44,12 @@ export function FlagsScreen({ project }: { project: string }) {
   const bulk = useAction();
   const bulkDelete = () =>
     void bulk.run(async () => {
-      await unwrap(api.POST('/projects/{projectKey}/flags/bulk-delete', { params: { path: { projectKey: project } }, body: { flag_keys: [...selected] } }));
+      await unwrap(
+        api.POST('/projects/{projectKey}/flags/bulk-delete', {
+          params: { path: { projectKey: project } },
+          body: { flag_keys: [...selected] },
+        }),
+      );
       setSelected(new Set());
       setConfirmBulk('');
       flags.reload();
@@ -57,7 +70,13 @@ export function FlagsScreen({ project }: { project: string }) {
     <section>
       <h1>Flags of {project}</h1>
       <div className="filters" role="search">
-        <Field label="Search key or name" name="search" type="search" value={search} onChange={(e) => (pages.restart(), setSearch(e.target.value))} />
+        <Field
+          label="Search key or name"
+          name="search"
+          type="search"
+          value={search}
+          onChange={(e) => (pages.restart(), setSearch(e.target.value))}
+        />
         <label>
           Type{' '}
           <select value={type} onChange={(e) => (pages.restart(), setType(e.target.value as FlagType | ''))}>
@@ -120,7 +139,12 @@ export function FlagsScreen({ project }: { project: string }) {
       </table>
       {selected.size > 0 ? (
         <div className="bulk">
-          <TypedConfirmation expected={`delete ${selected.size}`} value={confirmBulk} onChange={setConfirmBulk} what={`delete ${[...selected].join(', ')}`} />
+          <TypedConfirmation
+            expected={`delete ${selected.size}`}
+            value={confirmBulk}
+            onChange={setConfirmBulk}
+            what={`delete ${[...selected].join(', ')}`}
+          />
           <button type="button" disabled={confirmBulk !== `delete ${selected.size}` || bulk.busy} onClick={bulkDelete}>
             Delete selected flags
           </button>
@@ -132,7 +156,13 @@ export function FlagsScreen({ project }: { project: string }) {
       <form onSubmit={submit} className="inline">
         <Field label="Key" name="key" required value={key} onChange={(e) => setKey(e.target.value)} problem={create.problem} />
         <Field label="Name" name="name" required value={name} onChange={(e) => setName(e.target.value)} problem={create.problem} />
-        <SelectField label="Type" name="type" value={newType} onChange={(e) => setNewType(e.target.value as FlagType)} problem={create.problem}>
+        <SelectField
+          label="Type"
+          name="type"
+          value={newType}
+          onChange={(e) => setNewType(e.target.value as FlagType)}
+          problem={create.problem}
+        >
           {flagTypes.map((t) => (
             <option key={t}>{t}</option>
           ))}

@@ -9,7 +9,11 @@ import { targetsPath, type PanelContext } from './EnvironmentPanel';
 type RolloutChoice = 'none' | Schemas['RolloutMode'];
 
 /** The publish request for what the dialog holds (TargetPublish). */
-function publishBody(choice: { comment: string; scheduledAt: string; rollout: RolloutChoice; percentage: string; confirmation: string }, draft: Schemas['Target'], confirm: boolean): Schemas['TargetPublish'] {
+function publishBody(
+  choice: { comment: string; scheduledAt: string; rollout: RolloutChoice; percentage: string; confirmation: string },
+  draft: Schemas['Target'],
+  confirm: boolean,
+): Schemas['TargetPublish'] {
   const body: Schemas['TargetPublish'] = { comment: choice.comment || null };
   if (choice.scheduledAt) body.scheduled_at = new Date(choice.scheduledAt).toISOString();
   if (choice.rollout !== 'none') {
@@ -29,7 +33,15 @@ function publishBody(choice: { comment: string; scheduledAt: string; rollout: Ro
  * schedule, rollout (manual percentage or automatic), and the typed key where confirmation is
  * required. Opened from the draft editor; focus returns to the panel once published.
  */
-export function PublishDialog({ context, draft, onPublished }: { context: PanelContext; draft: Schemas['Target']; onPublished: () => void }) {
+export function PublishDialog({
+  context,
+  draft,
+  onPublished,
+}: {
+  context: PanelContext;
+  draft: Schemas['Target'];
+  onPublished: () => void;
+}) {
   const { environment } = context;
   const dialog = useDialog();
   const [comment, setComment] = useState(draft.comment ?? '');
@@ -42,7 +54,12 @@ export function PublishDialog({ context, draft, onPublished }: { context: PanelC
     event.preventDefault();
     const body = publishBody({ comment, scheduledAt, rollout, percentage, confirmation }, draft, environment.confirmation_required);
     void action.run(async () => {
-      await unwrap(api.PUT('/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets/{targetUlid}/publish', { params: { path: { ...targetsPath(context), targetUlid: draft.ulid } }, body }));
+      await unwrap(
+        api.PUT('/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets/{targetUlid}/publish', {
+          params: { path: { ...targetsPath(context), targetUlid: draft.ulid } },
+          body,
+        }),
+      );
       dialog.close({ restoreFocus: false });
       onPublished();
     });
@@ -64,23 +81,58 @@ export function PublishDialog({ context, draft, onPublished }: { context: PanelC
             onChange={(e) => setComment(e.target.value)}
             problem={action.problem}
           />
-          <Field label="Schedule for (optional)" name="scheduled_at" type="datetime-local" value={scheduledAt} onChange={(e) => setScheduledAt(e.target.value)} problem={action.problem} />
+          <Field
+            label="Schedule for (optional)"
+            name="scheduled_at"
+            type="datetime-local"
+            value={scheduledAt}
+            onChange={(e) => setScheduledAt(e.target.value)}
+            problem={action.problem}
+          />
           <fieldset>
             <legend>Rollout</legend>
             {(['none', 'manual', 'automatic'] as const).map((mode) => (
               <label key={mode}>
-                <input type="radio" name={`rollout-${environment.key}`} value={mode} checked={rollout === mode} onChange={() => setRollout(mode)} /> {mode === 'none' ? 'everyone at once' : mode}
+                <input
+                  type="radio"
+                  name={`rollout-${environment.key}`}
+                  value={mode}
+                  checked={rollout === mode}
+                  onChange={() => setRollout(mode)}
+                />{' '}
+                {mode === 'none' ? 'everyone at once' : mode}
               </label>
             ))}
             {rollout === 'manual' ? (
-              <Field label="Percentage" name="rollout_percentage" type="number" min={1} max={100} value={percentage} onChange={(e) => setPercentage(e.target.value)} problem={action.problem} />
+              <Field
+                label="Percentage"
+                name="rollout_percentage"
+                type="number"
+                min={1}
+                max={100}
+                value={percentage}
+                onChange={(e) => setPercentage(e.target.value)}
+                problem={action.problem}
+              />
             ) : null}
-            {rollout === 'automatic' ? <p className="hint">Starts at 1 % and advances through 5, 10, 25, 50 and 100 %, one step per interval.</p> : null}
+            {rollout === 'automatic' ? (
+              <p className="hint">Starts at 1 % and advances through 5, 10, 25, 50 and 100 %, one step per interval.</p>
+            ) : null}
           </fieldset>
           {environment.confirmation_required ? (
-            <TypedConfirmation expected={environment.key} value={confirmation} onChange={setConfirmation} what={`publish in ${environment.name}`} messages={confirmationMessages} />
+            <TypedConfirmation
+              expected={environment.key}
+              value={confirmation}
+              onChange={setConfirmation}
+              what={`publish in ${environment.name}`}
+              messages={confirmationMessages}
+            />
           ) : null}
-          <DialogActions control={dialog} disabled={action.busy || (environment.confirmation_required && confirmation !== environment.key)} problem={action.problem}>
+          <DialogActions
+            control={dialog}
+            disabled={action.busy || (environment.confirmation_required && confirmation !== environment.key)}
+            problem={action.problem}
+          >
             Publish to {environment.name}
           </DialogActions>
         </form>

@@ -3,7 +3,8 @@ import type { PanelContext } from './EnvironmentPanel';
 import { PublishedTarget } from './PublishedTarget';
 import { RolloutControls } from './RolloutControls';
 
-const newestFirst = (a: Schemas['Target'], b: Schemas['Target']) => (b.published_at ?? '').localeCompare(a.published_at ?? '') || b.ulid.localeCompare(a.ulid);
+const newestFirst = (a: Schemas['Target'], b: Schemas['Target']) =>
+  (b.published_at ?? '').localeCompare(a.published_at ?? '') || b.ulid.localeCompare(a.ulid);
 const rolling = (t: Schemas['Target']) => t.rollout_status === 'active' || t.rollout_status === 'paused';
 
 /**
@@ -11,7 +12,15 @@ const rolling = (t: Schemas['Target']) => t.rollout_status === 'active' || t.rol
  * and rollout. While its rollout is in progress the contexts outside it get the previous publish
  * (or, with none, the flag's default value), which is shown too.
  */
-export function PublishedConfiguration({ context, targets, onRolloutChange }: { context: PanelContext; targets: Schemas['Target'][]; onRolloutChange: () => void }) {
+export function PublishedConfiguration({
+  context,
+  targets,
+  onRolloutChange,
+}: {
+  context: PanelContext;
+  targets: Schemas['Target'][];
+  onRolloutChange: () => void;
+}) {
   const { environment } = context;
   const [current, previous] = targets.filter((t) => t.status === 'published').sort(newestFirst);
   const id = `published-${environment.key}`;
@@ -32,7 +41,10 @@ export function PublishedConfiguration({ context, targets, onRolloutChange }: { 
               )}
             </>
           ) : (
-            <p>{current.rollout_mode ? `Its ${current.rollout_mode} rollout is complete: every` : 'No rollout: every'} context gets this publish.</p>
+            <p>
+              {current.rollout_mode ? `Its ${current.rollout_mode} rollout is complete: every` : 'No rollout: every'} context gets this
+              publish.
+            </p>
           )}
         </>
       ) : (

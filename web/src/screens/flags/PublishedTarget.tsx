@@ -8,18 +8,17 @@ const rulesPath = '/projects/{projectKey}/flags/{flagKey}/environments/{environm
 
 /** One published target, read-only: its base value and its rules in evaluation order, as the API has them. */
 export function PublishedTarget({ context, target, label }: { context: PanelContext; target: Schemas['Target']; label: string }) {
-  const rules = useAsync(() => unwrap(api.GET(rulesPath, { params: { path: { ...targetsPath(context), targetUlid: target.ulid } } })), [
-    context.project,
-    context.flag,
-    context.environment.key,
-    target.ulid,
-  ]);
+  const rules = useAsync(
+    () => unwrap(api.GET(rulesPath, { params: { path: { ...targetsPath(context), targetUlid: target.ulid } } })),
+    [context.project, context.flag, context.environment.key, target.ulid],
+  );
   const list = rules.data?.data;
   return (
     <div className="published-target">
       <p>
         Published {target.published_at ?? ''}
-        {target.comment ? ` · “${target.comment}”` : ''}. Base value, served when no rule matches: <code>{displayOf(context.values, target.value_ulid)}</code>
+        {target.comment ? ` · “${target.comment}”` : ''}. Base value, served when no rule matches:{' '}
+        <code>{displayOf(context.values, target.value_ulid)}</code>
       </p>
       <ErrorMessage problem={rules.problem} />
       {list && list.length === 0 ? <p>No rules: every context gets the base value.</p> : null}
@@ -27,7 +26,8 @@ export function PublishedTarget({ context, target, label }: { context: PanelCont
         <ol className="published-rules" aria-label={label}>
           {list.map((rule) => (
             <li key={rule.ulid}>
-              <strong>{rule.description}</strong>: serves <code>{displayOf(context.values, rule.value_ulid)}</code> when {ruleCriteriaText(rule)}
+              <strong>{rule.description}</strong>: serves <code>{displayOf(context.values, rule.value_ulid)}</code> when{' '}
+              {ruleCriteriaText(rule)}
             </li>
           ))}
         </ol>

@@ -27,7 +27,9 @@ function NextStep({ target }: { target: Schemas['Target'] }) {
       </p>
     );
   }
-  return target.rollout_mode === 'automatic' && target.rollout_status === 'paused' ? <p>Paused: no automatic step until the rollout is resumed.</p> : null;
+  return target.rollout_mode === 'automatic' && target.rollout_status === 'paused' ? (
+    <p>Paused: no automatic step until the rollout is resumed.</p>
+  ) : null;
 }
 
 /**
@@ -64,8 +66,15 @@ export function RolloutControls({ context, target, onChange }: { context: PanelC
     label,
     run: (typed) => unwrap(api.PUT(rolloutPath, { params: { path }, body: typed === undefined ? body : { ...body, confirmation: typed } })),
   });
-  const complete: Change = { label: 'Complete rollout', run: (typed) => unwrap(api.POST(`${rolloutPath}/complete`, { params: { path }, body: typed === undefined ? {} : { confirmation: typed } })) };
-  const remove: Change = { label: 'Remove rollout', run: (typed) => unwrap(api.DELETE(rolloutPath, { params: { path, query: typed === undefined ? {} : { confirmation: typed } } })) };
+  const complete: Change = {
+    label: 'Complete rollout',
+    run: (typed) =>
+      unwrap(api.POST(`${rolloutPath}/complete`, { params: { path }, body: typed === undefined ? {} : { confirmation: typed } })),
+  };
+  const remove: Change = {
+    label: 'Remove rollout',
+    run: (typed) => unwrap(api.DELETE(rolloutPath, { params: { path, query: typed === undefined ? {} : { confirmation: typed } } })),
+  };
   return (
     <section className="rollout" aria-label={`Rollout in ${environment.name}`}>
       <p role="status">
@@ -85,8 +94,20 @@ export function RolloutControls({ context, target, onChange }: { context: PanelC
         )}
         {target.rollout_mode === 'manual' && target.rollout_status === 'active' ? (
           <span className="inline">
-            <Field label="New percentage" name="rollout_percentage" type="number" min={1} max={100} value={percentage} onChange={(e) => setPercentage(e.target.value)} problem={dialog.isOpen ? undefined : action.problem} />
-            <button type="button" onClick={() => request(update(`Set the rollout to ${percentage}%`, { rollout_percentage: Number(percentage) }))}>
+            <Field
+              label="New percentage"
+              name="rollout_percentage"
+              type="number"
+              min={1}
+              max={100}
+              value={percentage}
+              onChange={(e) => setPercentage(e.target.value)}
+              problem={dialog.isOpen ? undefined : action.problem}
+            />
+            <button
+              type="button"
+              onClick={() => request(update(`Set the rollout to ${percentage}%`, { rollout_percentage: Number(percentage) }))}
+            >
               Set percentage
             </button>
           </span>
@@ -101,7 +122,14 @@ export function RolloutControls({ context, target, onChange }: { context: PanelC
       {dialog.isOpen ? null : <ErrorMessage problem={action.problem} />}
       <Dialog control={dialog} title={`${pending?.label ?? 'Change the rollout'} in ${environment.name}`}>
         <form onSubmit={confirm} aria-label={`Confirm the rollout change in ${environment.name}`}>
-          <TypedConfirmation expected={environment.key} value={confirmation} onChange={setConfirmation} what={`change the rollout in ${environment.name}`} autoFocus messages={fieldMessages(action.problem, 'confirmation')} />
+          <TypedConfirmation
+            expected={environment.key}
+            value={confirmation}
+            onChange={setConfirmation}
+            what={`change the rollout in ${environment.name}`}
+            autoFocus
+            messages={fieldMessages(action.problem, 'confirmation')}
+          />
           <DialogActions control={dialog} disabled={action.busy || confirmation !== environment.key} problem={action.problem}>
             {pending?.label ?? 'Confirm'}
           </DialogActions>

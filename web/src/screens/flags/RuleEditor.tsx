@@ -12,7 +12,19 @@ const rulesPath = '/projects/{projectKey}/flags/{flagKey}/environments/{environm
  * A rule's form: description, the value it serves, and its criteria (all must match). Without
  * `rule` it adds a rule after the others; with one it replaces that rule whole (PUT).
  */
-export function RuleEditor({ context, draft, rule, onSaved, onCancel }: { context: PanelContext; draft: Schemas['Target']; rule?: Schemas['Rule']; onSaved: () => void; onCancel?: () => void }) {
+export function RuleEditor({
+  context,
+  draft,
+  rule,
+  onSaved,
+  onCancel,
+}: {
+  context: PanelContext;
+  draft: Schemas['Target'];
+  rule?: Schemas['Rule'];
+  onSaved: () => void;
+  onCancel?: () => void;
+}) {
   const path = { ...targetsPath(context), targetUlid: draft.ulid };
   const [description, setDescription] = useState(rule?.description ?? '');
   const [valueUlid, setValueUlid] = useState(rule?.value_ulid ?? context.values[0]?.ulid ?? '');
@@ -33,9 +45,26 @@ export function RuleEditor({ context, draft, rule, onSaved, onCancel }: { contex
     });
   };
   return (
-    <form onSubmit={submit} className="rule-form" aria-label={rule ? `Edit rule ${rule.description}` : `New rule in ${context.environment.name}`}>
-      <Field label="Rule description" name="description" required value={description} onChange={(e) => setDescription(e.target.value)} problem={action.problem} />
-      <SelectField label="Serve" name="value_ulid" value={valueUlid} onChange={(e) => setValueUlid(e.target.value)} problem={action.problem}>
+    <form
+      onSubmit={submit}
+      className="rule-form"
+      aria-label={rule ? `Edit rule ${rule.description}` : `New rule in ${context.environment.name}`}
+    >
+      <Field
+        label="Rule description"
+        name="description"
+        required
+        value={description}
+        onChange={(e) => setDescription(e.target.value)}
+        problem={action.problem}
+      />
+      <SelectField
+        label="Serve"
+        name="value_ulid"
+        value={valueUlid}
+        onChange={(e) => setValueUlid(e.target.value)}
+        problem={action.problem}
+      >
         {context.values.map((v) => (
           <option key={v.ulid} value={v.ulid}>
             {v.display}

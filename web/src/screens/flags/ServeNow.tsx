@@ -20,7 +20,12 @@ export function ServeNow({ context, onServed }: { context: PanelContext; onServe
       await unwrap(
         api.POST('/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/serve', {
           params: { path: targetsPath(context) },
-          body: { value: valueUlid, drop_rules: dropRules, comment: comment || null, ...(environment.confirmation_required ? { confirmation } : {}) },
+          body: {
+            value: valueUlid,
+            drop_rules: dropRules,
+            comment: comment || null,
+            ...(environment.confirmation_required ? { confirmation } : {}),
+          },
         }),
       );
       setConfirmation('');
@@ -37,10 +42,30 @@ export function ServeNow({ context, onServed }: { context: PanelContext; onServe
           </option>
         ))}
       </SelectField>
-      <CheckboxField label="to everyone (drop the rules)" name="drop_rules" checked={dropRules} onChange={(e) => setDropRules(e.target.checked)} problem={action.problem} />
-      {environment.comments_required ? <Field label="Comment (required here)" name="comment" value={comment} onChange={(e) => setComment(e.target.value)} problem={action.problem} /> : null}
+      <CheckboxField
+        label="to everyone (drop the rules)"
+        name="drop_rules"
+        checked={dropRules}
+        onChange={(e) => setDropRules(e.target.checked)}
+        problem={action.problem}
+      />
+      {environment.comments_required ? (
+        <Field
+          label="Comment (required here)"
+          name="comment"
+          value={comment}
+          onChange={(e) => setComment(e.target.value)}
+          problem={action.problem}
+        />
+      ) : null}
       {environment.confirmation_required ? (
-        <TypedConfirmation expected={environment.key} value={confirmation} onChange={setConfirmation} what={`serve in ${environment.name}`} messages={fieldMessages(action.problem, 'confirmation')} />
+        <TypedConfirmation
+          expected={environment.key}
+          value={confirmation}
+          onChange={setConfirmation}
+          what={`serve in ${environment.name}`}
+          messages={fieldMessages(action.problem, 'confirmation')}
+        />
       ) : null}
       <button type="submit" disabled={action.busy || (environment.confirmation_required && confirmation !== environment.key)}>
         Serve in {environment.name}

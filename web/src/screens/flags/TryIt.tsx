@@ -45,7 +45,15 @@ export function TryIt({ context }: { context: PanelContext }) {
     <form onSubmit={submit} className="try-it" aria-label={`Try it in ${context.environment.name}`}>
       <h3>Try it in {context.environment.name}</h3>
       <div className="inline">
-        <Field label="Context type" name="type" list={typesId} autoComplete="off" required value={type} onChange={(e) => setType(e.target.value)} />
+        <Field
+          label="Context type"
+          name="type"
+          list={typesId}
+          autoComplete="off"
+          required
+          value={type}
+          onChange={(e) => setType(e.target.value)}
+        />
         <datalist id={typesId}>
           {observed?.context_types.map((t) => (
             <option key={t.type} value={t.type} />
@@ -54,7 +62,12 @@ export function TryIt({ context }: { context: PanelContext }) {
         <Field label="Identifier" name="identifier" value={identifier} onChange={(e) => setIdentifier(e.target.value)} />
       </div>
       {observed && observed.context_types.length > 0 ? (
-        <SelectField label="Observed context types" name="observed_type" value="" onChange={(e) => e.target.value && setType(e.target.value)}>
+        <SelectField
+          label="Observed context types"
+          name="observed_type"
+          value=""
+          onChange={(e) => e.target.value && setType(e.target.value)}
+        >
           <option value="">pick a type…</option>
           {observed.context_types.map((t) => (
             <option key={t.type} value={t.type}>
@@ -67,8 +80,22 @@ export function TryIt({ context }: { context: PanelContext }) {
         <legend>Attributes</legend>
         {rows.map((row, index) => (
           <div key={index} className="inline">
-            <Field label={`Attribute ${index + 1} name`} name={`attributes.${index}.key`} list={namesId} autoComplete="off" value={row.key} onChange={(e) => setRow(index, { key: e.target.value })} />
-            <Field label={`Attribute ${index + 1} value`} name={`attributes.${index}.value`} list={`${valuesId}-${index}`} autoComplete="off" value={row.value} onChange={(e) => setRow(index, { value: e.target.value })} />
+            <Field
+              label={`Attribute ${index + 1} name`}
+              name={`attributes.${index}.key`}
+              list={namesId}
+              autoComplete="off"
+              value={row.key}
+              onChange={(e) => setRow(index, { key: e.target.value })}
+            />
+            <Field
+              label={`Attribute ${index + 1} value`}
+              name={`attributes.${index}.value`}
+              list={`${valuesId}-${index}`}
+              autoComplete="off"
+              value={row.value}
+              onChange={(e) => setRow(index, { value: e.target.value })}
+            />
             <datalist id={`${valuesId}-${index}`}>
               {observed?.attributes
                 .find((a) => a.key === row.key)

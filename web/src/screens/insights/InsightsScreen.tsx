@@ -10,7 +10,19 @@ import '../../ui/admin.css';
 const when = (iso: string | null) => (iso ? iso.replace('T', ' ').slice(0, 16) : 'never');
 
 /** A report's rows as a table, or `empty` when there are none; nothing until they are loaded. */
-function ReportTable<Row>({ label, columns, rows, row, empty }: { label: string; columns: string[]; rows: Row[] | undefined; row: (row: Row) => ReactNode; empty: ReactNode }) {
+function ReportTable<Row>({
+  label,
+  columns,
+  rows,
+  row,
+  empty,
+}: {
+  label: string;
+  columns: string[];
+  rows: Row[] | undefined;
+  row: (row: Row) => ReactNode;
+  empty: ReactNode;
+}) {
   if (!rows) return null;
   if (rows.length === 0) return <p>{empty}</p>;
   return (
@@ -31,8 +43,14 @@ function ReportTable<Row>({ label, columns, rows, row, empty }: { label: string;
 
 function EnvironmentInsights({ project, environment, days }: { project: string; environment: Schemas['Environment']; days: number }) {
   const path = { projectKey: project, environmentKey: environment.key };
-  const stale = useAsync(() => unwrap(api.GET('/projects/{projectKey}/environments/{environmentKey}/stale-flags', { params: { path, query: { days } } })), [project, environment.key, days]);
-  const reports = useAsync(() => unwrap(api.GET('/projects/{projectKey}/environments/{environmentKey}/default-value-reports', { params: { path } })), [project, environment.key]);
+  const stale = useAsync(
+    () => unwrap(api.GET('/projects/{projectKey}/environments/{environmentKey}/stale-flags', { params: { path, query: { days } } })),
+    [project, environment.key, days],
+  );
+  const reports = useAsync(
+    () => unwrap(api.GET('/projects/{projectKey}/environments/{environmentKey}/default-value-reports', { params: { path } })),
+    [project, environment.key],
+  );
   const flagLink = (key: string) => <Link to={`/projects/${project}/flags/${encodeURIComponent(key)}`}>{key}</Link>;
   return (
     <article className="environment" style={{ borderColor: environment.color }} aria-labelledby={`ins-${environment.ulid}`}>
@@ -93,11 +111,27 @@ function EnvironmentInsights({ project, environment, days }: { project: string; 
 /** Stale flags and default-value reports per environment (each flag page shows its own last use). */
 export function InsightsScreen({ project }: { project: string }) {
   const [days, setDays] = useState(30);
-  const environments = useAsync(() => allPages((cursor) => unwrap(api.GET('/projects/{projectKey}/environments', { params: { path: { projectKey: project }, query: { per_page: 100, cursor } } }))), [project]);
+  const environments = useAsync(
+    () =>
+      allPages((cursor) =>
+        unwrap(
+          api.GET('/projects/{projectKey}/environments', { params: { path: { projectKey: project }, query: { per_page: 100, cursor } } }),
+        ),
+      ),
+    [project],
+  );
   return (
     <section>
       <h1>Insights of {project}</h1>
-      <Field label="Stale after days" name="days" type="number" min={1} max={3650} value={days} onChange={(e) => setDays(Math.min(3650, Math.max(1, Number(e.target.value) || 1)))} />
+      <Field
+        label="Stale after days"
+        name="days"
+        type="number"
+        min={1}
+        max={3650}
+        value={days}
+        onChange={(e) => setDays(Math.min(3650, Math.max(1, Number(e.target.value) || 1)))}
+      />
       <ErrorMessage problem={environments.problem} />
       {environments.data?.data.map((environment) => (
         <EnvironmentInsights key={environment.ulid} project={project} environment={environment} days={days} />

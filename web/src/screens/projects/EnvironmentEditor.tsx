@@ -7,7 +7,15 @@ import { EnvironmentKeys } from './EnvironmentKeys';
 import { bodyOf, draftOf, EnvironmentFields } from './EnvironmentFields';
 
 /** One environment: its settings, its keys, and its deletion after typing its key. */
-export function EnvironmentEditor({ project, environment, onChanged }: { project: string; environment: Schemas['Environment']; onChanged: () => void }) {
+export function EnvironmentEditor({
+  project,
+  environment,
+  onChanged,
+}: {
+  project: string;
+  environment: Schemas['Environment'];
+  onChanged: () => void;
+}) {
   const [draft, setDraft] = useState(() => draftOf(environment));
   const [saved, setSaved] = useState(false);
   const save = useAction();
@@ -39,7 +47,10 @@ export function EnvironmentEditor({ project, environment, onChanged }: { project
       <EnvironmentKeys project={project} environment={environment} />
       <details className="manage">
         <summary>Delete {environment.key}</summary>
-        <p>Deletes the environment with what its flags serve there, its rules and its keys (which stop working at once). Audit entries are kept.</p>
+        <p>
+          Deletes the environment with what its flags serve there, its rules and its keys (which stop working at once). Audit entries are
+          kept.
+        </p>
         <DeleteAfterTyping
           expected={environment.key}
           what={`delete the environment ${environment.key}`}

@@ -3,7 +3,9 @@ import { ColourField } from '../../ui/ColourField';
 import { CheckboxField, Field } from '../../ui/Field';
 
 /** What the environment forms edit (the key only at creation). */
-export type EnvironmentDraft = Pick<Schemas['Environment'], 'name' | 'color' | 'comments_required' | 'confirmation_required'> & { description: string };
+export type EnvironmentDraft = Pick<Schemas['Environment'], 'name' | 'color' | 'comments_required' | 'confirmation_required'> & {
+  description: string;
+};
 
 export function draftOf(environment?: Schemas['Environment']): EnvironmentDraft {
   return {
@@ -21,15 +23,35 @@ export function bodyOf(draft: EnvironmentDraft) {
 }
 
 /** Name, description, colour and the two publishing safeguards, with the API's messages by field. */
-export function EnvironmentFields({ draft, onChange, problem }: { draft: EnvironmentDraft; onChange: (draft: EnvironmentDraft) => void; problem?: ApiProblem }) {
+export function EnvironmentFields({
+  draft,
+  onChange,
+  problem,
+}: {
+  draft: EnvironmentDraft;
+  onChange: (draft: EnvironmentDraft) => void;
+  problem?: ApiProblem;
+}) {
   const set = <K extends keyof EnvironmentDraft>(name: K, value: EnvironmentDraft[K]) => onChange({ ...draft, [name]: value });
   return (
     <>
       <Field label="Name" name="name" required value={draft.name} onChange={(e) => set('name', e.target.value)} problem={problem} />
-      <Field label="Description" name="description" value={draft.description} onChange={(e) => set('description', e.target.value)} problem={problem} />
+      <Field
+        label="Description"
+        name="description"
+        value={draft.description}
+        onChange={(e) => set('description', e.target.value)}
+        problem={problem}
+      />
       <ColourField label="Colour" name="color" value={draft.color} onChange={(value) => set('color', value)} problem={problem} />
       <div className="checks">
-        <CheckboxField label="Comment required to publish" name="comments_required" checked={draft.comments_required} onChange={(e) => set('comments_required', e.target.checked)} problem={problem} />
+        <CheckboxField
+          label="Comment required to publish"
+          name="comments_required"
+          checked={draft.comments_required}
+          onChange={(e) => set('comments_required', e.target.checked)}
+          problem={problem}
+        />
         <CheckboxField
           label="Typed confirmation required to publish (only in the console)"
           name="confirmation_required"

@@ -7,19 +7,26 @@ import { useAction, useAsync } from '../../ui/useAsync';
 /** An environment's keys: listed masked, created with the secret shown once, revoked. */
 export function EnvironmentKeys({ project, environment }: { project: string; environment: Schemas['Environment'] }) {
   const path = { projectKey: project, environmentKey: environment.key };
-  const keys = useAsync(() => unwrap(api.GET('/projects/{projectKey}/environments/{environmentKey}/keys', { params: { path } })), [project, environment.key]);
+  const keys = useAsync(
+    () => unwrap(api.GET('/projects/{projectKey}/environments/{environmentKey}/keys', { params: { path } })),
+    [project, environment.key],
+  );
   const [kind, setKind] = useState<Schemas['EnvironmentKeyKind']>('server');
   const [secret, setSecret] = useState<string>();
   const action = useAction();
   const create = () =>
     void action.run(async () => {
-      const created = await unwrap(api.POST('/projects/{projectKey}/environments/{environmentKey}/keys', { params: { path }, body: { kind } }));
+      const created = await unwrap(
+        api.POST('/projects/{projectKey}/environments/{environmentKey}/keys', { params: { path }, body: { kind } }),
+      );
       setSecret(created.data.key);
       keys.reload();
     });
   const revoke = (keyUlid: string) =>
     void action.run(async () => {
-      await unwrap(api.DELETE('/projects/{projectKey}/environments/{environmentKey}/keys/{keyUlid}', { params: { path: { ...path, keyUlid } } }));
+      await unwrap(
+        api.DELETE('/projects/{projectKey}/environments/{environmentKey}/keys/{keyUlid}', { params: { path: { ...path, keyUlid } } }),
+      );
       setSecret(undefined);
       keys.reload();
     });

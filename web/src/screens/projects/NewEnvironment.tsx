@@ -12,7 +12,9 @@ export function NewEnvironment({ project, onCreated }: { project: string; onCrea
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void create.run(async () => {
-      await unwrap(api.POST('/projects/{projectKey}/environments', { params: { path: { projectKey: project } }, body: { key, ...bodyOf(draft) } }));
+      await unwrap(
+        api.POST('/projects/{projectKey}/environments', { params: { path: { projectKey: project } }, body: { key, ...bodyOf(draft) } }),
+      );
       setKey('');
       setDraft(draftOf());
       onCreated();
@@ -22,7 +24,15 @@ export function NewEnvironment({ project, onCreated }: { project: string; onCrea
     <form onSubmit={submit} aria-label="New environment">
       <h2>New environment</h2>
       <div className="inline">
-        <Field label="Key" name="key" required value={key} onChange={(e) => setKey(e.target.value)} problem={create.problem} hint="cannot change later" />
+        <Field
+          label="Key"
+          name="key"
+          required
+          value={key}
+          onChange={(e) => setKey(e.target.value)}
+          problem={create.problem}
+          hint="cannot change later"
+        />
         <EnvironmentFields draft={draft} onChange={setDraft} problem={create.problem} />
       </div>
       <button type="submit" disabled={create.busy}>

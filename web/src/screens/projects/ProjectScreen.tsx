@@ -27,7 +27,14 @@ function ProjectDetails({ project, onSaved }: { project: Schemas['Project']; onS
   return (
     <form onSubmit={submit} aria-label="Project details" className="inline">
       <Field label="Project name" name="name" required value={name} onChange={(e) => setName(e.target.value)} problem={save.problem} />
-      <Field label="Project description" name="description" size={50} value={description} onChange={(e) => setDescription(e.target.value)} problem={save.problem} />
+      <Field
+        label="Project description"
+        name="description"
+        size={50}
+        value={description}
+        onChange={(e) => setDescription(e.target.value)}
+        problem={save.problem}
+      />
       <button type="submit" disabled={save.busy}>
         Save project
       </button>
@@ -43,7 +50,12 @@ export function ProjectScreen({ project }: { project: string }) {
   // Each environment is a form with its keys: a page of them at a time.
   const pages = useCursorPages();
   const environments = useAsync(
-    () => unwrap(api.GET('/projects/{projectKey}/environments', { params: { path: { projectKey: project }, query: { per_page: 25, cursor: pages.cursor } } })),
+    () =>
+      unwrap(
+        api.GET('/projects/{projectKey}/environments', {
+          params: { path: { projectKey: project }, query: { per_page: 25, cursor: pages.cursor } },
+        }),
+      ),
     [project, pages.cursor],
   );
   const shown = details.data?.data;

@@ -9,7 +9,10 @@ import { useAction, useAsync } from '../../ui/useAsync';
 /** The projects the account may see, paged by the server. */
 export function ProjectsScreen() {
   const pages = useCursorPages();
-  const projects = useAsync(() => unwrap(api.GET('/projects', { params: { query: { per_page: 50, cursor: pages.cursor } } })), [pages.cursor]);
+  const projects = useAsync(
+    () => unwrap(api.GET('/projects', { params: { query: { per_page: 50, cursor: pages.cursor } } })),
+    [pages.cursor],
+  );
   const [key, setKey] = useState('');
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
@@ -59,7 +62,13 @@ export function ProjectsScreen() {
       <form onSubmit={submit} className="inline">
         <Field label="Key" name="key" required value={key} onChange={(e) => setKey(e.target.value)} problem={create.problem} />
         <Field label="Name" name="name" required value={name} onChange={(e) => setName(e.target.value)} problem={create.problem} />
-        <Field label="Description" name="description" value={description} onChange={(e) => setDescription(e.target.value)} problem={create.problem} />
+        <Field
+          label="Description"
+          name="description"
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+          problem={create.problem}
+        />
         <button type="submit" disabled={create.busy}>
           Create project
         </button>

@@ -21,7 +21,12 @@ export const blankCriterion = (): CriterionDraft => ({ selector: 'attribute', su
 
 export function draftRules(rules: Schemas['SegmentRule'][]): RuleDraft[] {
   return rules.map((rule) =>
-    rule.criteria.map((c) => ({ selector: c.selector, sub_selector: c.sub_selector ?? '', comparer: c.comparer, values: (c.values ?? []).join(', ') })),
+    rule.criteria.map((c) => ({
+      selector: c.selector,
+      sub_selector: c.sub_selector ?? '',
+      comparer: c.comparer,
+      values: (c.values ?? []).join(', '),
+    })),
   );
 }
 
@@ -63,7 +68,11 @@ function CriterionRow({
             value={criterion.selector}
             onChange={(e) => {
               const selector = e.target.value as CriterionDraft['selector'];
-              onChange({ ...criterion, selector, comparer: comparersOf(selector).includes(criterion.comparer) ? criterion.comparer : 'equal' });
+              onChange({
+                ...criterion,
+                selector,
+                comparer: comparersOf(selector).includes(criterion.comparer) ? criterion.comparer : 'equal',
+              });
             }}
           >
             <option value="attribute">an attribute</option>
@@ -72,11 +81,19 @@ function CriterionRow({
         </div>
         <div className="field">
           <label htmlFor={`${id}-sub`}>{criterion.selector === 'attribute' ? 'Attribute name' : 'Context type (optional)'}</label>
-          <input id={`${id}-sub`} value={criterion.sub_selector} onChange={(e) => onChange({ ...criterion, sub_selector: e.target.value })} />
+          <input
+            id={`${id}-sub`}
+            value={criterion.sub_selector}
+            onChange={(e) => onChange({ ...criterion, sub_selector: e.target.value })}
+          />
         </div>
         <div className="field">
           <label htmlFor={`${id}-comparer`}>Comparer</label>
-          <select id={`${id}-comparer`} value={criterion.comparer} onChange={(e) => onChange({ ...criterion, comparer: e.target.value as Comparer })}>
+          <select
+            id={`${id}-comparer`}
+            value={criterion.comparer}
+            onChange={(e) => onChange({ ...criterion, comparer: e.target.value as Comparer })}
+          >
             {comparers.map((c) => (
               <option key={c} value={c}>
                 {comparerText[c]} ({c})
@@ -104,7 +121,15 @@ function CriterionRow({
  * criterion compares an attribute (any comparer) or the context identifier (equal, notequal, in,
  * notin); the API's messages appear by the criterion they name.
  */
-export function RulesEditor({ rules, onChange, problem }: { rules: RuleDraft[]; onChange: (rules: RuleDraft[]) => void; problem?: ApiProblem }) {
+export function RulesEditor({
+  rules,
+  onChange,
+  problem,
+}: {
+  rules: RuleDraft[];
+  onChange: (rules: RuleDraft[]) => void;
+  problem?: ApiProblem;
+}) {
   const setRule = (i: number, rule: RuleDraft) => onChange(rules.map((r, j) => (j === i ? rule : r)));
   return (
     <fieldset>
@@ -118,8 +143,20 @@ export function RulesEditor({ rules, onChange, problem }: { rules: RuleDraft[]; 
                 key={j}
                 label={`Criterion ${j + 1} of rule ${i + 1}`}
                 criterion={criterion}
-                onChange={(c) => setRule(i, rule.map((x, k) => (k === j ? c : x)))}
-                onRemove={() => (rule.length === 1 ? onChange(rules.filter((_, k) => k !== i)) : setRule(i, rule.filter((_, k) => k !== j)))}
+                onChange={(c) =>
+                  setRule(
+                    i,
+                    rule.map((x, k) => (k === j ? c : x)),
+                  )
+                }
+                onRemove={() =>
+                  rule.length === 1
+                    ? onChange(rules.filter((_, k) => k !== i))
+                    : setRule(
+                        i,
+                        rule.filter((_, k) => k !== j),
+                      )
+                }
                 messages={fieldMessages(problem, `rules.${i}.criteria.${j}`)}
               />
             ))}

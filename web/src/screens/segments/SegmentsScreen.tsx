@@ -24,7 +24,13 @@ function SegmentEditor({ project, segment, onChange }: { project: string; segmen
       await unwrap(
         api.PUT('/projects/{projectKey}/segments/{segmentKey}', {
           params: { path },
-          body: { name, description: description.trim() ? description : null, included: commaList(included), excluded: commaList(excluded), rules: rulesBody(rules) },
+          body: {
+            name,
+            description: description.trim() ? description : null,
+            included: commaList(included),
+            excluded: commaList(excluded),
+            rules: rulesBody(rules),
+          },
         }),
       );
       onChange();
@@ -34,10 +40,29 @@ function SegmentEditor({ project, segment, onChange }: { project: string; segmen
     <form onSubmit={submit} aria-label={`Edit segment ${segment.key}`}>
       <div className="inline">
         <Field label="Name" name="name" required value={name} onChange={(e) => setName(e.target.value)} problem={save.problem} />
-        <Field label="Description" name="description" size={40} value={description} onChange={(e) => setDescription(e.target.value)} problem={save.problem} />
+        <Field
+          label="Description"
+          name="description"
+          size={40}
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+          problem={save.problem}
+        />
       </div>
-      <Field label="Always members (identifiers, comma-separated)" name="included" value={included} onChange={(e) => setIncluded(e.target.value)} problem={save.problem} />
-      <Field label="Never members (identifiers, comma-separated)" name="excluded" value={excluded} onChange={(e) => setExcluded(e.target.value)} problem={save.problem} />
+      <Field
+        label="Always members (identifiers, comma-separated)"
+        name="included"
+        value={included}
+        onChange={(e) => setIncluded(e.target.value)}
+        problem={save.problem}
+      />
+      <Field
+        label="Never members (identifiers, comma-separated)"
+        name="excluded"
+        value={excluded}
+        onChange={(e) => setExcluded(e.target.value)}
+        problem={save.problem}
+      />
       <RulesEditor rules={rules} onChange={setRules} problem={save.problem} />
       <button type="submit" disabled={save.busy}>
         Save {segment.key}
@@ -55,7 +80,11 @@ function DeleteSegment({ project, segment, onDeleted }: { project: string; segme
         expected={segment.key}
         what={`delete the segment ${segment.key}`}
         remove={async () => {
-          await unwrap(api.DELETE('/projects/{projectKey}/segments/{segmentKey}', { params: { path: { projectKey: project, segmentKey: segment.key } } }));
+          await unwrap(
+            api.DELETE('/projects/{projectKey}/segments/{segmentKey}', {
+              params: { path: { projectKey: project, segmentKey: segment.key } },
+            }),
+          );
           onDeleted();
         }}
       >
@@ -107,7 +136,12 @@ function SegmentCard({ project, segment, onChange }: { project: string; segment:
 export function SegmentsScreen({ project }: { project: string }) {
   const pages = useCursorPages();
   const segments = useAsync(
-    () => unwrap(api.GET('/projects/{projectKey}/segments', { params: { path: { projectKey: project }, query: { per_page: 25, cursor: pages.cursor } } })),
+    () =>
+      unwrap(
+        api.GET('/projects/{projectKey}/segments', {
+          params: { path: { projectKey: project }, query: { per_page: 25, cursor: pages.cursor } },
+        }),
+      ),
     [project, pages.cursor],
   );
   const [key, setKey] = useState('');
@@ -145,7 +179,14 @@ export function SegmentsScreen({ project }: { project: string }) {
         <div className="inline">
           <Field label="Key" name="key" required value={key} onChange={(e) => setKey(e.target.value)} problem={create.problem} />
           <Field label="Name" name="name" required value={name} onChange={(e) => setName(e.target.value)} problem={create.problem} />
-          <Field label="Description" name="description" size={40} value={description} onChange={(e) => setDescription(e.target.value)} problem={create.problem} />
+          <Field
+            label="Description"
+            name="description"
+            size={40}
+            value={description}
+            onChange={(e) => setDescription(e.target.value)}
+            problem={create.problem}
+          />
         </div>
         <RulesEditor rules={rules} onChange={setRules} problem={create.problem} />
         <button type="submit" disabled={create.busy}>

@@ -39,8 +39,8 @@ export function ChoosePassword({
     <main id="main" className="sign-in">
       <h1>Choose your password</h1>
       <p>
-        You signed in as <strong>{email}</strong> with a temporary password. It only lets you choose your own password; nothing else works until you
-        do.
+        You signed in as <strong>{email}</strong> with a temporary password. It only lets you choose your own password; nothing else works
+        until you do.
       </p>
       <form onSubmit={submit}>
         {temporaryPassword === undefined ? (
@@ -65,7 +65,15 @@ export function ChoosePassword({
           onChange={(e) => setNext(e.target.value)}
           problem={action.problem}
         />
-        <Field label="New password again" name="new_password_again" type="password" autoComplete="new-password" required value={repeated} onChange={(e) => setRepeated(e.target.value)} />
+        <Field
+          label="New password again"
+          name="new_password_again"
+          type="password"
+          autoComplete="new-password"
+          required
+          value={repeated}
+          onChange={(e) => setRepeated(e.target.value)}
+        />
         {mismatch ? (
           <div role="alert" className="error">
             The two new passwords differ.

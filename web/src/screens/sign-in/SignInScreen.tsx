@@ -50,8 +50,26 @@ export function SignInScreen({
     <main id="main" className="sign-in">
       <h1>Sign in to Vexil</h1>
       <form onSubmit={submit}>
-        <Field label="Email" name="email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} problem={action.problem} />
-        <Field label="Password" name="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} problem={action.problem} />
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="username"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          problem={action.problem}
+        />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          problem={action.problem}
+        />
         <ErrorMessage problem={action.problem} />
         <button type="submit" disabled={action.busy}>
           Sign in

@@ -14,7 +14,9 @@ export const noGrants: Grants = { projects: [], environments: [] };
 /** How a token's grants read: every project, or each granted project and environment. */
 export function grantsText(grants: Grants): string {
   if (grants.projects.length === 0 && grants.environments.length === 0) return 'every project';
-  return [...grants.projects.map((p) => `${p} (whole project)`), ...grants.environments.map((e) => `${e.project} / ${e.environment}`)].join(', ');
+  return [...grants.projects.map((p) => `${p} (whole project)`), ...grants.environments.map((e) => `${e.project} / ${e.environment}`)].join(
+    ', ',
+  );
 }
 
 const wholeProject = '';
@@ -26,7 +28,16 @@ export function GrantsPicker({ grants, onChange, problem }: { grants: Grants; on
   const [project, setProject] = useState('');
   const [environment, setEnvironment] = useState(wholeProject);
   const environments = useAsync(
-    () => (project ? allPages((cursor) => unwrap(api.GET('/projects/{projectKey}/environments', { params: { path: { projectKey: project }, query: { per_page: 100, cursor } } }))) : Promise.resolve(undefined)),
+    () =>
+      project
+        ? allPages((cursor) =>
+            unwrap(
+              api.GET('/projects/{projectKey}/environments', {
+                params: { path: { projectKey: project }, query: { per_page: 100, cursor } },
+              }),
+            ),
+          )
+        : Promise.resolve(undefined),
     [project],
   );
   const add = () => {

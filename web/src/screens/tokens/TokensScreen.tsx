@@ -8,7 +8,15 @@ import { useAction, useAsync } from '../../ui/useAsync';
 import '../../ui/admin.css';
 import { GrantsPicker, grantsText, noGrants, type Grants } from './GrantsPicker';
 
-const scopes: Schemas['TokenScope'][] = ['projects:read', 'flags:read', 'flags:write', 'targets:read', 'targets:write', 'audit:read', 'config:write'];
+const scopes: Schemas['TokenScope'][] = [
+  'projects:read',
+  'flags:read',
+  'flags:write',
+  'targets:read',
+  'targets:write',
+  'audit:read',
+  'config:write',
+];
 const tiers: Schemas['TokenTier'][] = ['standard', 'elevated', 'unlimited'];
 
 const day = (iso: string) => iso.replace('T', ' ').slice(0, 16);
@@ -136,7 +144,14 @@ export function TokensScreen() {
           </select>
         </label>
         <GrantsPicker grants={grants} onChange={setGrants} problem={create.problem} />
-        <Field label="Expires (optional)" name="expires_at" type="datetime-local" value={expires} onChange={(e) => setExpires(e.target.value)} problem={create.problem} />
+        <Field
+          label="Expires (optional)"
+          name="expires_at"
+          type="datetime-local"
+          value={expires}
+          onChange={(e) => setExpires(e.target.value)}
+          problem={create.problem}
+        />
         <button type="submit" disabled={create.busy}>
           Create token
         </button>
