@@ -26,6 +26,8 @@ export interface Config {
   /** Public API requests per minute per client IP; 0 turns the limit off. */
   publicRateLimit: number;
   trustProxy: boolean;
+  /** GET /v1/flags, /v1/flags/{key} and /v1/payload answered in front of Koa (src/http/fast-public-reads.ts); on unless VEXIL_FAST_PUBLIC_READS=false. */
+  fastPublicReads: boolean;
   /**
    * The origin (scheme, host, port) people reach the console at when a proxy in front rewrites
    * the scheme or host (VEXIL_PUBLIC_URL); console requests from it pass the same-origin check.
@@ -87,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisTimeoutMs: integerSetting(env, 'VEXIL_REDIS_TIMEOUT_MS', 500, { min: 10, max: 60_000 }),
     publicRateLimit: integer(env, 'VEXIL_PUBLIC_RATE_LIMIT', 100),
     trustProxy: booleanSetting(env, 'VEXIL_TRUST_PROXY', false),
+    fastPublicReads: booleanSetting(env, 'VEXIL_FAST_PUBLIC_READS', true),
     publicOrigin: publicOrigin(env),
     managementRateLimits: {
       standard: integer(env, 'VEXIL_RATE_LIMIT_STANDARD', 60),

@@ -28,6 +28,8 @@ interface FastRoute {
   validators: OperationValidators;
   handler: (request: PublicRequest) => Promise<OperationResult>;
   kinds: readonly string[];
+  /** The public stages before authentication (the per-IP rate limit, a synchronous in-memory count). */
+  before: Stage[];
   /** The public stages after authentication, specialised for the operation (error shaping). */
   after: Stage[];
   /** Duration series by status class (index: status / 100), made on first use. */
@@ -39,18 +41,18 @@ const noQuery: Record<string, unknown> = Object.freeze({}) as Record<string, unk
 
 /**
  * GET /v1/flags, GET /v1/flags/{flagKey} and GET /v1/payload answered in front of Koa, through the
- * same steps as the Koa path (src/app.ts): request id, request log line, the public stages after
- * authentication (given a context holding only `state` and `params`), the operation's Ajv checks,
- * the same handler, the error envelope of error-middleware.ts, the public audit entry and the
- * request-duration metric. Every request it cannot answer the same way goes to Koa untouched:
- * other methods or paths, a query string, an escaped or literal path segment, a browser request
- * (Origin: CORS), a missing, unknown or wrong-kind key (the refusal and its audit), and every
- * operation with a stage before authentication (the public rate limit, when on) or while trace
- * export is on: those stay on the Koa path alone.
+ * same steps as the Koa path (src/app.ts): request id, nosniff, request log line, the public
+ * stages before authentication (the per-IP rate limit, counted in memory) and after it (given a
+ * context holding `state`, `params`, `ip` and `set`), the operation's Ajv checks, the same handler,
+ * the error envelope of error-middleware.ts, the public audit entry and the request-duration
+ * metric. Every request it cannot answer the same way goes to Koa untouched: other methods or
+ * paths, a query string, an escaped or literal path segment, a browser request (Origin: CORS), a
+ * missing, unknown or wrong-kind key (the refusal and its audit), and everything while trace
+ * export is on.
  */
 export function withFastPublicReads(c: Composition, koa: Callback): Callback {
   const { config, logger } = c.core;
-  if (c.tracing) return koa;
+  if (c.tracing || !config.fastPublicReads) return koa;
 
   const operations = new Map(readOperations(c.documents.public.dereferenced).map((op) => [op.operationId, op]));
   const route = (operationId: string): FastRoute | undefined => {
@@ -58,9 +60,9 @@ export function withFastPublicReads(c: Composition, koa: Callback): Callback {
     // The handler map is typed per operation; here every handler takes the common request shape.
     const handler = c.publicHandlers[operationId as keyof typeof c.publicHandlers] as unknown as FastRoute['handler'] | undefined;
     if (!op || !handler || op.method !== 'get') return undefined;
-    if (stagesFor(c.publicStages.beforeAuthentication, op).length > 0) return undefined;
+    const before = stagesFor(c.publicStages.beforeAuthentication, op);
     const after = stagesFor(c.publicStages.afterAuthentication, op);
-    return { op, validators: compileValidators(op), handler, kinds: allowedKinds(operationId), after, durations: [] };
+    return { op, validators: compileValidators(op), handler, kinds: allowedKinds(operationId), before, after, durations: [] };
   };
   const list = route('listEvaluatedFlags');
   const single = route('getEvaluatedFlag');
@@ -80,27 +82,43 @@ export function withFastPublicReads(c: Composition, koa: Callback): Callback {
     const given = req.headers['x-request-id'];
     const requestId = typeof given === 'string' && saneRequestId.test(given) ? given : randomUUID();
     const params: Record<string, string> = flagKey === undefined ? {} : { flagKey };
-    const state = { operation: r.op, publicPrincipal: principal };
+    const state: { operation: OperationSpec; publicPrincipal?: PublicPrincipal } = { operation: r.op };
+    // Headers the stages set (the rate-limit figures), kept on success and refusal alike, as Koa does.
+    const stageHeaders: Record<string, string> = {};
     // What these stages and handlers read of Koa's context: the request state (the operation, the
-    // principal, the audit subject a handler names) and the path parameters.
-    const ctx = { state, params } as unknown as Koa.Context;
+    // principal, the audit subject a handler names), the path parameters, the client address (the
+    // per-IP rate limit) and header writes.
+    const ctx = {
+      state,
+      params,
+      ip: clientIp(req, config.trustProxy),
+      set: (name: string, value: string) => {
+        stageHeaders[name] = value;
+      },
+    } as unknown as Koa.Context;
     let status: number;
     let headers: Record<string, string> | undefined;
     let body: unknown;
+    let result: OperationResult = {};
+    const handle = async (): Promise<void> => {
+      r.validators.path(params);
+      r.validators.headers(req.headers as Record<string, unknown>);
+      result = await r.handler({
+        params,
+        query: r.validators.checksQuery ? r.validators.query({}) : noQuery,
+        body: undefined,
+        headers: req.headers,
+        operation: r.op,
+        ctx,
+        principal,
+      });
+    };
     try {
-      let result: OperationResult = {};
-      await runStages(r.after, 0, ctx, async () => {
-        r.validators.path(params);
-        r.validators.headers(req.headers as Record<string, unknown>);
-        result = await r.handler({
-          params,
-          query: r.validators.checksQuery ? r.validators.query({}) : noQuery,
-          body: undefined,
-          headers: req.headers,
-          operation: r.op,
-          ctx,
-          principal,
-        });
+      // The principal is known already, but as on the Koa path the stages before authentication
+      // (the rate limit) run without it: a refused request is audited without its key.
+      await runStages(r.before, 0, ctx, async () => {
+        state.publicPrincipal = principal;
+        await runStages(r.after, 0, ctx, handle);
       });
       status = result.status ?? 200;
       headers = result.headers;
@@ -108,10 +126,10 @@ export function withFastPublicReads(c: Composition, koa: Callback): Callback {
     } catch (caught) {
       ({ status, headers, body } = errorAnswer(caught, path, requestId, req.method ?? 'GET'));
     }
-    respond(res, status, requestId, headers, body);
+    respond(res, status, requestId, { ...stageHeaders, ...headers }, body);
 
     recordPublicRequest(c.publicAudit, {
-      principal,
+      principal: state.publicPrincipal,
       operationId: r.op.operationId,
       status,
       keyRefused: false,
@@ -174,6 +192,16 @@ export function withFastPublicReads(c: Composition, koa: Callback): Callback {
   };
 }
 
+/** The client address as Koa's `ctx.ip` reads it: the first X-Forwarded-For entry only behind a trusted proxy. */
+function clientIp(req: IncomingMessage, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = req.headers['x-forwarded-for'];
+    const first = typeof forwarded === 'string' ? forwarded.split(',', 1)[0]?.trim() : undefined;
+    if (first) return first;
+  }
+  return req.socket.remoteAddress ?? '';
+}
+
 function apiKeyOf(req: IncomingMessage): string | undefined {
   for (const header of apiKeyHeaders) {
     const value = req.headers[header];
@@ -185,6 +213,7 @@ function apiKeyOf(req: IncomingMessage): string | undefined {
 /** Writes the answer as Koa would: JSON for objects, the byte length, no body on 304. */
 function respond(res: ServerResponse, status: number, requestId: string, headers: Record<string, string> | undefined, body: unknown): void {
   res.statusCode = status;
+  res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('X-Request-Id', requestId);
   if (headers) for (const name in headers) res.setHeader(name, headers[name] as string);
   if (status === 304 || status === 204 || body === undefined || body === null) {

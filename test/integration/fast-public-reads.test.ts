@@ -4,9 +4,9 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
 import { contextHeader, Fixtures, type EnvironmentFixture } from './public-fixtures.js';
 
 /**
- * GET /v1/flags, /v1/flags/{flagKey} and /v1/payload are answered in front of Koa when the public
- * rate limit is off (src/http/fast-public-reads.ts), and by the Koa path when it is on. The same
- * requests to both servers get the same answers and the same audit entries.
+ * GET /v1/flags, /v1/flags/{flagKey} and /v1/payload are answered in front of Koa
+ * (src/http/fast-public-reads.ts), and by the Koa path with VEXIL_FAST_PUBLIC_READS=false. The same
+ * requests to both servers get the same answers, rate-limit refusals and audit entries.
  */
 describeEachDatabase('fast public reads answer as the Koa path does', (db) => {
   let fast: TestApp;
@@ -27,8 +27,8 @@ describeEachDatabase('fast public reads answer as the Koa path does', (db) => {
   }
 
   beforeAll(async () => {
-    fast = await startTestApp(db);
-    koa = await startTestApp(db, { config: { publicRateLimit: 1_000_000 } });
+    fast = await startTestApp(db, { config: { publicRateLimit: 1_000_000 } });
+    koa = await startTestApp(db, { config: { publicRateLimit: 1_000_000, fastPublicReads: false } });
     await seed(fast);
     await seed(koa);
   }, 120_000);
@@ -151,4 +151,43 @@ describeEachDatabase('fast public reads answer as the Koa path does', (db) => {
     };
     expect(await series(fast)).toEqual(await series(koa));
   });
+
+  it('counts the per-IP rate limit alike, and refuses over it alike', async () => {
+    // Behind a trusted proxy, so that these requests count for an address of their own (the
+    // seeding's requests count for the loopback address).
+    const limited = await startTestApp(db, { config: { publicRateLimit: 3, trustProxy: true } });
+    const viaKoa = await startTestApp(db, { config: { publicRateLimit: 3, trustProxy: true, fastPublicReads: false } });
+    try {
+      await seed(limited);
+      await seed(viaKoa);
+      const answers = async (app: TestApp) => {
+        const seen = [];
+        for (let i = 0; i < 5; i++) {
+          const res = await app.request('GET', '/v1/flags/checkout', {
+            apiKey: envs.get(app)!.serverKey,
+            headers: { 'x-forwarded-for': '203.0.113.7, 10.0.0.1' },
+          });
+          seen.push({
+            status: res.status,
+            body: res.status === 429 ? res.body : null,
+            limit: res.headers.get('x-ratelimit-limit'),
+            remaining: res.headers.get('x-ratelimit-remaining'),
+            retryAfter: res.headers.get('retry-after') === null ? null : 'present',
+            nosniff: res.headers.get('x-content-type-options'),
+          });
+        }
+        await app.composition.publicAudit.flush();
+        const refused = await app.knex('public_audit_entries').where({ status_code: 429, http_path: '/v1/flags/checkout' }).select('actor_type', 'action', 'result');
+        return { seen, refused };
+      };
+      const [a, b] = [await answers(limited), await answers(viaKoa)];
+      expect(a).toEqual(b);
+      expect(a.seen.map((s) => s.status)).toEqual([200, 200, 200, 429, 429]);
+      expect(a.seen[3]).toMatchObject({ limit: '3', remaining: '0', retryAfter: 'present', nosniff: 'nosniff' });
+      expect(a.refused).toHaveLength(2);
+    } finally {
+      await limited.close();
+      await viaKoa.close();
+    }
+  }, 120_000);
 });
