@@ -177,7 +177,10 @@ describeEachDatabase('fast public reads answer as the Koa path does', (db) => {
           });
         }
         await app.composition.publicAudit.flush();
-        const refused = await app.knex('public_audit_entries').where({ status_code: 429, http_path: '/v1/flags/checkout' }).select('actor_type', 'action', 'result');
+        const refused = await app
+          .knex('public_audit_entries')
+          .where({ status_code: 429, http_path: '/v1/flags/checkout' })
+          .select('actor_type', 'action', 'result');
         return { seen, refused };
       };
       const [a, b] = [await answers(limited), await answers(viaKoa)];
