@@ -4203,7 +4203,7 @@ export interface components {
         AuditResultFilter: components["schemas"]["AuditResult"];
         /** @description Only entries whose subject is of this type. */
         AuditSubjectTypeFilter: components["schemas"]["AuditSubjectType"];
-        /** @description Only entries about this subject. */
+        /** @description Only entries about this subject, matched exactly (white space is refused with 422). */
         AuditSubjectUlidFilter: string;
         /** @description Only requests made with this management token (`mgt_...`). */
         AuditManagementTokenUlidFilter: string;
@@ -7909,7 +7909,7 @@ export interface operations {
                 result?: components["parameters"]["AuditResultFilter"];
                 /** @description Only entries whose subject is of this type. */
                 subject_type?: components["parameters"]["AuditSubjectTypeFilter"];
-                /** @description Only entries about this subject. */
+                /** @description Only entries about this subject, matched exactly (white space is refused with 422). */
                 subject_ulid?: components["parameters"]["AuditSubjectUlidFilter"];
                 /** @description Only requests made with this management token (`mgt_...`). */
                 management_token_ulid?: components["parameters"]["AuditManagementTokenUlidFilter"];
@@ -7973,7 +7973,7 @@ export interface operations {
                 result?: components["parameters"]["AuditResultFilter"];
                 /** @description Only entries whose subject is of this type. */
                 subject_type?: components["parameters"]["AuditSubjectTypeFilter"];
-                /** @description Only entries about this subject. */
+                /** @description Only entries about this subject, matched exactly (white space is refused with 422). */
                 subject_ulid?: components["parameters"]["AuditSubjectUlidFilter"];
                 /** @description Only requests made with this management token (`mgt_...`). */
                 management_token_ulid?: components["parameters"]["AuditManagementTokenUlidFilter"];

@@ -128,6 +128,21 @@ describeEachDatabase('identifiers and e-mail addresses match exactly', (db) => {
     expect((await app.request('GET', '/management/v1/projects', { token: token.token, skipContract: true })).status).toBe(403);
   });
 
+  it('audit-log filters by ulid match exactly: another case finds nothing, padding is refused', async () => {
+    const token = await createManagementToken(app, ['flags:read']);
+    await app.request('GET', '/management/v1/projects', { token: token.token, skipContract: true });
+    await app.composition.publicAudit.flush();
+    const entries = async (query: string) => app.mgmt('GET', `/audit-logs?${query}`);
+    expect((await entries(`management_token_ulid=${token.ulid}`)).body.data.length).toBeGreaterThan(0);
+    expect((await entries(`management_token_ulid=${token.ulid.toUpperCase()}`)).body.data).toEqual([]);
+    for (const name of ['management_token_ulid', 'actor_ulid', 'subject_ulid']) {
+      const padded = await entries(`${name}=${token.ulid}%20`);
+      expect(padded.status, name).toBe(422);
+      expect(padded.body.code, name).toBe('invalid_query');
+      expect((await app.mgmt('GET', `/api-public-audit-logs?${name}=x%20`)).status, name).toBe(422);
+    }
+  });
+
   it('e-mail addresses are stored in lower case and refused when not valid', async () => {
     const email = `Mixed.${Date.now()}@Example.TEST`;
     const created = await app.mgmt('POST', '/accounts', { name: 'Mixed', email, role: 'admin' });
