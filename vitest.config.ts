@@ -5,8 +5,10 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'sdk/test/**/*.test.ts'],
     // The console's browser suite has its own configuration (test/browser/vitest.config.ts).
     exclude: ['test/browser/**', '**/node_modules/**'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Generous limits: a hanging test still fails, but a server start or a CLI process on a
+    // machine busy with the other suites (make test runs two at a time) is not taken for one.
+    testTimeout: 90_000,
+    hookTimeout: 180_000,
     pool: 'forks',
     // Two test files at a time: most of their time is spent waiting on servers, processes and
     // databases, and Vitest's default on two cores (one file at a time) leaves a core idle.

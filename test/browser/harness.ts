@@ -70,7 +70,8 @@ export async function startVexil(env: Record<string, string> = {}): Promise<Runn
     return res.body.data;
   };
   let up = false;
-  for (let i = 0; i < 300 && !up; i++) {
+  // Up to 120 s: a start on a machine busy with other suites can take tens of seconds.
+  for (let i = 0; i < 1200 && !up; i++) {
     await new Promise((r) => setTimeout(r, 100));
     up = await api('GET', '/projects').then(
       (r) => r.status === 200,

@@ -44,7 +44,7 @@ async function startVexil(env: Record<string, string>): Promise<Running> {
       () => false,
     );
     if (up) break;
-    if (child.exitCode !== null || Date.now() - started > 30_000) throw new Error(`Vexil did not start:\n${output}`);
+    if (child.exitCode !== null || Date.now() - started > 120_000) throw new Error(`Vexil did not start:\n${output}`);
     await new Promise((r) => setTimeout(r, 100));
   }
   return {

@@ -131,7 +131,7 @@ describe('readiness of a real process', () => {
       const database = await db.create();
       const server = start({ DATABASE_URL: database.url, VEXIL_DRAIN_MS: '1000' });
       try {
-        await waitUntil(async () => (await status(server.port, '/ready')) === 200, 30_000);
+        await waitUntil(async () => (await status(server.port, '/ready')) === 200, 120_000);
         const apiKey = await createServerKey(server.port);
         const headers = { 'x-vexil-api-key': apiKey };
         await waitUntil(async () => (await fetch(`http://127.0.0.1:${server.port}/v1/flags`, { headers })).status === 200, 5000);
@@ -194,7 +194,7 @@ describe('readiness of a real process', () => {
       const proxyPort = await proxy.start();
       const server = start({ DATABASE_URL: `mysql://root@127.0.0.1:${proxyPort}/${name}`, LOG_LEVEL: 'info' });
       try {
-        await waitUntil(async () => (await status(server.port, '/ready')) === 200, 30_000);
+        await waitUntil(async () => (await status(server.port, '/ready')) === 200, 120_000);
         proxy.pause();
         const paused = Date.now();
         await waitUntil(async () => (await status(server.port, '/ready')) === 503, 3000);

@@ -59,7 +59,7 @@ describeEachDatabase('secrets stay out of logs and audit entries (process)', (db
     });
     started.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     started.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    for (let i = 0; i < 150; i++) {
+    for (let i = 0; i < 1200; i++) {
       await new Promise((r) => setTimeout(r, 100));
       if (started.exitCode !== null) throw new Error(`server exited with ${started.exitCode}:\n${output}`);
       if (

@@ -44,7 +44,7 @@ describeEachDatabase('webhook delivery across a kill -9', (db) => {
       stdio: 'ignore',
     });
     children.push(child);
-    for (let i = 0; i < 150; i++) {
+    for (let i = 0; i < 1200; i++) {
       await new Promise((r) => setTimeout(r, 100));
       if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
       const up = await fetch(`http://127.0.0.1:${port}/v1/api-docs`).then(

@@ -49,7 +49,7 @@ export async function startFreshServer({ root, tmpPrefix, env = {} }) {
       () => false,
     );
     if (ready) break;
-    if (i > 150) {
+    if (i > 600) {
       await stop();
       throw new Error('the server did not start');
     }
