@@ -3900,7 +3900,10 @@ export interface components {
             subject_label: string | null;
             result: components["schemas"]["AuditResult"];
             status_code: number;
-            /** @description The number of requests this entry stands for: 1, or in the `aggregate` mode of `VEXIL_PUBLIC_AUDIT` the number of the minute's requests it groups. */
+            /**
+             * Format: int64
+             * @description The number of requests this entry stands for: 1, or in the `aggregate` mode of `VEXIL_PUBLIC_AUDIT` the number of the minute's requests it groups.
+             */
             count: number;
             /** Format: date-time */
             created_at: string;

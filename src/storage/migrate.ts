@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { StartupError } from '../startup-error.js';
 import { withoutQueryTimeout } from './database.js';
 import { isUniqueViolation } from './db-errors.js';
+import { isSqliteBusy } from './sqlite-lock-wait.js';
 
 const source: Knex.MigrationSource<string> = {
   getMigrations: async () => Object.keys(migrations),
@@ -66,7 +67,9 @@ export async function migrateToLatest(knex: Knex, logger: Logger, wait: Migratio
       await withoutQueryTimeout(knex, () => knex.migrate.latest({ migrationSource: source }));
       return;
     } catch (error) {
-      if (!isConcurrentMigration(error)) throw error;
+      // On SQLite another instance's migration may also show as a busy database: Knex's migrator
+      // runs its transactions on its own Knex instance, outside the asynchronous lock wait.
+      if (!isConcurrentMigration(error) && !isSqliteBusy(error)) throw error;
       await removeDuplicateLockRows(knex);
       if (Date.now() - started >= wait.lockWaitMs) {
         throw new StartupError(

@@ -8,6 +8,7 @@ import { generateSecret } from '../../src/auth/secrets.js';
 import { compose, type Composition } from '../../src/composition-root.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { bootstrapFirstStart } from '../../src/features/accounts/bootstrap.js';
+import { UnauthorizedError } from '../../src/http/errors.js';
 import { assertMatchesContract } from '../support/contract.js';
 import { describeEachDatabase, type TestDatabase } from '../support/databases.js';
 import { testConfig } from '../support/test-app.js';
@@ -140,7 +141,7 @@ describeEachDatabase('admin: first start', (db: TestDatabase) => {
     // Once an account exists the variable changes nothing.
     const other = generateSecret('pat_');
     expect((await bootstrapFirstStart(c.core, other)).outcome).toBe('existing');
-    await expect(c.authenticator.authenticate(`Bearer ${other}`)).rejects.toMatchObject({ status: 401 });
+    await expect(c.authenticator.authenticate(`Bearer ${other}`)).rejects.toBeInstanceOf(UnauthorizedError);
   });
 
   it('refuses to start with a VEXIL_INIT_OWNER_TOKEN that is no personal access token', async () => {

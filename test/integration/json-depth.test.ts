@@ -21,6 +21,8 @@ describeEachDatabase('JSON inputs nested too deep', (db) => {
     fx = new Fixtures(app);
     ({ project, env } = await fx.keyedEnvironment());
     await fx.flag(project, { key: 'checkout', type: 'boolean' });
+    // The keys are written straight to the database: wait until this instance serves them.
+    await fx.settle(env);
   });
   afterAll(async () => {
     await app?.close();

@@ -27,7 +27,8 @@ function importSupport(module: string, env: Record<string, string>) {
 
 describe('services the tests need', () => {
   it('are required by make test', () => {
-    const recipe = execFileSync('make', ['-n', 'test'], { env: plainEnv(), encoding: 'utf8' });
+    // -B: every recipe as from a fresh clone, whatever this tree has built already.
+    const recipe = execFileSync('make', ['-n', '-B', 'test'], { env: plainEnv(), encoding: 'utf8' });
     const vitest = recipe.split('\n').filter((line) => /npx vitest run\s*$/.test(line));
     expect(vitest, recipe).toHaveLength(1);
     expect(vitest[0]).toContain('VEXIL_REQUIRE_MARIADB=1');
