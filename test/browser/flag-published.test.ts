@@ -83,9 +83,10 @@ describe('the console: what each environment serves now', () => {
     const shown = published('Staging');
     await shown.getByText('Rollout: manual, 30%, active').waitFor();
     expect(await shown.innerText()).toMatch(/“gift for some”\. Base value, served when no rule matches: Gift/);
-    expect(await items('Staging', 'Published rules in Staging')).toEqual([
-      'Pro plan: serves Sale when attribute plan is one of pro, team and attribute country equals FR',
-    ]);
+    // The panel's parts load with their own requests: the rules follow the rollout line shortly.
+    await expect
+      .poll(() => items('Staging', 'Published rules in Staging'), { timeout: 10_000 })
+      .toEqual(['Pro plan: serves Sale when attribute plan is one of pro, team and attribute country equals FR']);
     expect(await items('Staging', 'Rules of the previous publish in Staging')).toEqual([
       'Pro plan: serves Sale when attribute plan is one of pro, team and attribute country equals FR',
       'Beta: serves Gift when segment equals beta',
