@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase } from '../support/databases.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { createCliProject } from './cli-project.js';
 import { runCli, startCli } from './run-cli.js';
 
 // The default project kept at login, error messages as printed, and following the audit log.
@@ -17,18 +18,7 @@ describeEachDatabase('the vexil CLI with a default project', (db) => {
     app = await startTestApp(db);
     home = fs.mkdtempSync(path.join(os.tmpdir(), 'vexil-cli-defaults-'));
     env = { HOME: home, XDG_CONFIG_HOME: path.join(home, 'config') };
-    const project = await app.mgmt('POST', '/projects', {
-      key: projectKey,
-      name: 'Defaults',
-      environments: [
-        { key: 'staging', name: 'Staging' },
-        { key: 'production', name: 'Production' },
-      ],
-    });
-    expect(project.status).toBe(200);
-    expect(
-      (await app.mgmt('POST', `/projects/${projectKey}/flags`, { key: 'new-checkout', name: 'New checkout', type: 'boolean' })).status,
-    ).toBe(200);
+    await createCliProject(app, projectKey, 'Defaults');
   });
   afterAll(async () => {
     await app?.close();

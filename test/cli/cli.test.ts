@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase } from '../support/databases.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { createCliProject } from './cli-project.js';
 import { runCli, startCli } from './run-cli.js';
 
 const noStackTrace = (text: string) => expect(text).not.toMatch(/\n\s+at /);
@@ -20,18 +21,7 @@ describeEachDatabase('the vexil CLI', (db) => {
     app = await startTestApp(db);
     home = fs.mkdtempSync(path.join(os.tmpdir(), 'vexil-cli-'));
     env = { HOME: home, XDG_CONFIG_HOME: path.join(home, 'config') };
-    const project = await app.mgmt('POST', '/projects', {
-      key: projectKey,
-      name: 'CLI project',
-      environments: [
-        { key: 'staging', name: 'Staging' },
-        { key: 'production', name: 'Production' },
-      ],
-    });
-    expect(project.status).toBe(200);
-    expect(
-      (await app.mgmt('POST', `/projects/${projectKey}/flags`, { key: 'new-checkout', name: 'New checkout', type: 'boolean' })).status,
-    ).toBe(200);
+    await createCliProject(app, projectKey, 'CLI project');
     expect((await app.mgmt('POST', `/projects/${projectKey}/flags`, { key: 'banner-text', name: 'Banner', type: 'string' })).status).toBe(
       200,
     );
@@ -171,7 +161,7 @@ describeEachDatabase('the vexil CLI', (db) => {
       headers: { authorization: `Bearer ${app.ownerToken}` },
     });
     expect(fs.readFileSync(file, 'utf8')).toBe(await served.text());
-    expect(fs.readFileSync(file, 'utf8')).toMatch(/^version: 1\nproject:\n  key: /);
+    expect(fs.readFileSync(file, 'utf8')).toMatch(/^version: 1\nproject:\n {2}key: /);
 
     const json = await runCli(['export', '--project', projectKey, '--json'], env);
     expect(json.code, json.stderr).toBe(0);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { createCliProject } from './cli-project.js';
 import { runCli, runCliInTerminal } from './run-cli.js';
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -32,18 +33,7 @@ describe('the vexil CLI at a terminal', () => {
     app = await startTestApp(testDatabases[0]!);
     home = fs.mkdtempSync(path.join(os.tmpdir(), 'vexil-tty-'));
     env = { HOME: home, VEXIL_URL: app.baseUrl, VEXIL_TOKEN: app.ownerToken };
-    const project = await app.mgmt('POST', '/projects', {
-      key: projectKey,
-      name: 'Terminal',
-      environments: [
-        { key: 'staging', name: 'Staging' },
-        { key: 'production', name: 'Production' },
-      ],
-    });
-    expect(project.status).toBe(200);
-    expect(
-      (await app.mgmt('POST', `/projects/${projectKey}/flags`, { key: 'new-checkout', name: 'New checkout', type: 'boolean' })).status,
-    ).toBe(200);
+    await createCliProject(app, projectKey, 'Terminal');
   });
   afterAll(async () => {
     await app?.close();
@@ -104,7 +94,7 @@ describe('the vexil CLI at a terminal', () => {
     const exported = await runCliInTerminal(['export', '--project', projectKey], env);
     expect(exported.code).toBe(0);
     const yaml = afterProgress(exported.output, `Exporting project ${projectKey}`);
-    expect(yaml).toMatch(/^version: 1\nproject:\n  key: /);
+    expect(yaml).toMatch(/^version: 1\nproject:\n {2}key: /);
 
     fs.writeFileSync(path.join(home, 'plan.yaml'), yaml.replace('name: New checkout', 'name: New checkout v2'));
     // From the file's folder, so the progress line names it as typed.
