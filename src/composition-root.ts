@@ -119,11 +119,15 @@ export interface ComposeOptions {
 export async function compose(config: Config, options: ComposeOptions = {}): Promise<Composition> {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
-  const { knex, dialect } = openDatabase(config.databaseUrl, {
-    acquireMs: config.databaseAcquireTimeoutMs,
-    queryMs: config.databaseQueryTimeoutMs,
-    lockWaitMs: config.sqliteLockWaitMs,
-  });
+  const { knex, dialect } = openDatabase(
+    config.databaseUrl,
+    {
+      acquireMs: config.databaseAcquireTimeoutMs,
+      queryMs: config.databaseQueryTimeoutMs,
+      lockWaitMs: config.sqliteLockWaitMs,
+    },
+    (message, fields) => logger.warn(fields ?? {}, message),
+  );
   const metrics = new Metrics();
   recordDatabaseMetrics(knex, metrics);
   const tracing = await startTracing(config.tracing, logger);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { createTablesWithBinaryCollation } from './binary-collation.js';
+import { type Checkpointer, SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES, startCheckpointer } from './sqlite-checkpointer.js';
 import { beginImmediate, SQLITE_BUSY_TIMEOUT_MS, waitOutLocks } from './sqlite-lock-wait.js';
 
 export type Dialect = 'sqlite' | 'mysql';
@@ -116,11 +117,31 @@ function knexWarning(message: unknown): void {
   if (!reportedElsewhere.some((start) => text.startsWith(start))) console.warn(message);
 }
 
+/** What the database layer reports that is not an error of a query (the server's logger). */
+export type DatabaseWarning = (message: string, fields?: Record<string, unknown>) => void;
+
+const warnOnConsole: DatabaseWarning = (message, fields) => console.warn(message, fields ?? '');
+
 /** Builds a Knex instance from `sqlite:PATH` or `mysql://user:pass@host:port/db`. */
-export function openDatabase(url: string, timeouts: DatabaseTimeouts = defaultTimeouts): Database {
+export function openDatabase(url: string, timeouts: DatabaseTimeouts = defaultTimeouts, warn: DatabaseWarning = warnOnConsole): Database {
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length);
-    if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    const onDisk = file !== ':memory:' && file !== '';
+    if (onDisk) fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    // WAL checkpoints of a database file run on a worker thread (sqlite-checkpointer.ts), started
+    // once the first connection has made the file; until then, and if it cannot run, inline.
+    let checkpointer: Checkpointer | undefined;
+    let autocheckpointPages = onDisk ? 0 : SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES;
+    let current: SqliteConnection | undefined;
+    const checkpointInline = (reason: string) => {
+      autocheckpointPages = SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES;
+      try {
+        current?.pragma(`wal_autocheckpoint = ${autocheckpointPages}`);
+      } catch {
+        // A closed connection: the next one is made with the inline setting.
+      }
+      warn('SQLite checkpoints run on the serving thread again', { reason });
+    };
     const knex = knexFactory({
       client: 'better-sqlite3',
       connection: { filename: file },
@@ -138,6 +159,15 @@ export function openDatabase(url: string, timeouts: DatabaseTimeouts = defaultTi
           // SQLite's busy wait blocks the event loop: none here, the lock is waited for asynchronously.
           conn.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
           conn.pragma('synchronous = NORMAL');
+          conn.pragma(`wal_autocheckpoint = ${autocheckpointPages}`);
+          current = conn;
+          if (onDisk && !checkpointer) {
+            try {
+              checkpointer = startCheckpointer({ file: path.resolve(file), fallBack: checkpointInline });
+            } catch (error) {
+              checkpointInline((error as Error).message);
+            }
+          }
           cachePreparedStatements(conn);
           beginImmediate(conn);
           // SQLite's LOWER() folds ASCII letters only; searches use this Unicode-aware one.
@@ -149,6 +179,14 @@ export function openDatabase(url: string, timeouts: DatabaseTimeouts = defaultTi
       },
     });
     waitOutLocks(knex, timeouts.lockWaitMs ?? defaultTimeouts.lockWaitMs!);
+    // Closing the database ends its checkpoint worker first (one last checkpoint), whoever closes it.
+    // (knex.destroy() is read-only; it calls the client's destroy, which is not.)
+    const client = knex.client as { destroy(callback?: unknown): Promise<void> };
+    const destroyClient = client.destroy.bind(client);
+    client.destroy = async (callback?: unknown) => {
+      await checkpointer?.stop();
+      return destroyClient(callback);
+    };
     return { knex, dialect: 'sqlite' };
   }
   if (url.startsWith('mysql://') || url.startsWith('mariadb://')) {
