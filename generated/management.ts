@@ -1169,9 +1169,11 @@ export interface paths {
         get: operations["getTarget"];
         /**
          * Update a draft target
-         * @description Changes the draft's base value (`value_ulid`, served when no rule matches) and/or its
-         *     comment; at least one of the two. Omitted fields keep their values; `comment: null`
-         *     clears the comment.
+         * @description Changes the draft's base value (`value_ulid`, served when no rule matches), its base
+         *     split (`split`: several values by weight, schema `Split`; null removes it) and/or its
+         *     comment; at least one field. Omitted fields keep their values; `comment: null` clears
+         *     the comment. A split is refused with 422 naming the field (`errors["split.shares"]`,
+         *     `errors["split.shares.0.value_ulid"]`).
          *     Required scope: `targets:write`.
          *     A 422 means a body validation failure (including a `value_ulid` that is not a value of
          *     this flag, `errors.value_ulid`), a target that is not a draft (`ErrorEnvelope`), or an
@@ -1458,6 +1460,7 @@ export interface paths {
          * @description Appends a rule after the existing rules of a draft target. A rule serves `value_ulid`
          *     when all of its criteria match (AND); rules are tried in position order and the first
          *     match wins.
+         *     With `split` the rule serves one of several values by weight instead (schema `Split`).
          *
          *     Criteria:
          *     - `selector` `attribute`: compares the context attribute named by `sub_selector`
@@ -2937,7 +2940,18 @@ export interface components {
              * @enum {string}
              */
             resolved_by: "rule" | "rollout" | "target" | "default" | "unavailable";
+            split?: components["schemas"]["EvaluationSplit"];
         };
+        /**
+         * @description Set when a weighted split chose the value, null otherwise: which split (`rule`: the
+         *     position of the matching rule; null: the target's base split), the served value
+         *     (`variant`, its display form) and its share (`weight`, thousandths of a percent).
+         */
+        EvaluationSplit: {
+            rule: number | null;
+            variant: string;
+            weight: number;
+        } | null;
         /**
          * @description The input of `evaluateFlagForContext`: the context to evaluate for, the same document as
          *     the `context` query parameter of `evaluateFlag` (as a JSON value rather than JSON text).
@@ -3000,8 +3014,9 @@ export interface components {
             ulid: string;
             flag_ulid: string;
             environment_ulid: string;
-            /** @description Base value, served when no rule matches. */
+            /** @description Base value, served when no rule matches (with a split, only to contexts without its bucketing value). */
             value_ulid: string;
+            split?: components["schemas"]["Split"];
             /**
              * @description `draft` (editable), `scheduled` (will publish at `scheduled_at`), `published`
              *     (serving, or serving the rest of a rollout), `expired` (replaced by a newer publish).
@@ -3052,6 +3067,7 @@ export interface components {
         TargetUpdate: {
             /** @description Ulid of a value of this flag. */
             value_ulid?: string;
+            split?: components["schemas"]["SplitWrite"];
             comment?: string | null;
         };
         TargetPublish: {
@@ -3503,8 +3519,9 @@ export interface components {
              */
             ulid: string;
             target_ulid: string;
-            /** @description Value served when the rule matches. */
+            /** @description Value served when the rule matches (with a split, only to contexts without its bucketing value). */
             value_ulid: string;
+            split?: components["schemas"]["Split"];
             description: string;
             /** @description Evaluation order within the target, from 0, lowest first. */
             position: number;
@@ -3518,9 +3535,49 @@ export interface components {
         RuleCriteria: {
             data: components["schemas"]["Criterion"][];
         };
+        /**
+         * @description A weighted split: the rule (or the target's base) serves one of several values of the
+         *     flag by weight instead of its one `value_ulid`. Weights are in thousandths of a percent
+         *     and sum to 100000 (100 %). Each context is bucketed by the first value of `attribute`
+         *     (null: its identifier), salted with the flag key, so it keeps its value on the server,
+         *     in the SDK, over OFREP and across restarts; a context never moves between two values
+         *     whose weights both stay the same, and raising one weight while the others keep their
+         *     proportions moves only contexts to that value (the method is in the public document,
+         *     "Evaluation order"). A context without a bucketing value gets `value_ulid`. Null
+         *     (always present in responses): no split.
+         */
+        Split: {
+            attribute: string | null;
+            shares: components["schemas"]["SplitShare"][];
+        } | null;
+        /** @description One value of a split and its weight. */
+        SplitShare: {
+            value_ulid: string;
+            /** @description Thousandths of a percent. */
+            weight: number;
+        };
+        /**
+         * @description A weighted split (see `Split`). On a rule (a full replacement) absent or null means no
+         *     split; on `updateTarget` absent keeps the draft's split and null removes it. Refused
+         *     with 422 naming the field: weights that do not sum to 100000 (`split.shares`), a value
+         *     that is not one of this flag's or is listed twice (`split.shares.N.value_ulid`).
+         *     Every combination with rules, segments and rollouts is supported: a rollout chooses the
+         *     target first, then that target's splits divide the contexts it serves.
+         */
+        SplitWrite: {
+            /** @description Context attribute to bucket by; absent or null for the context identifier. */
+            attribute?: string | null;
+            shares: components["schemas"]["SplitShareWrite"][];
+        } | null;
+        SplitShareWrite: {
+            value_ulid: string;
+            /** @description Thousandths of a percent (25.5 % is 25500). */
+            weight: number;
+        };
         RuleWrite: {
             /** @description Ulid of a value of this flag. */
             value_ulid: string;
+            split?: components["schemas"]["SplitWrite"];
             description: string;
             /** @description Criteria that must all match (AND). */
             criteria: components["schemas"]["CriterionWrite"][];

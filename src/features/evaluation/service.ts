@@ -6,6 +6,7 @@ import {
   type Context,
   type DefaultValueDeclaration,
   type EvaluationOutcome,
+  type EvaluationSplit,
   type FlagType,
   type JsonValue,
   type ResolvedBy,
@@ -22,7 +23,7 @@ export interface OfrepSuccess {
   reason: 'TARGETING_MATCH' | 'SPLIT' | 'STATIC';
   variant: string;
   value: JsonValue;
-  metadata: { resolved_by: ResolvedBy; type: FlagType; revision: number };
+  metadata: { resolved_by: ResolvedBy; type: FlagType; revision: number; split_weight?: number };
 }
 
 export interface OfrepItemFailure {
@@ -40,6 +41,7 @@ export interface ManagementEvaluation {
   type: FlagType;
   value: JsonValue;
   resolved_by: ResolvedBy | 'unavailable';
+  split: EvaluationSplit | null;
 }
 
 /**
@@ -53,8 +55,9 @@ const reasons: Record<ResolvedBy, OfrepSuccess['reason']> = {
   default: 'STATIC',
 };
 
-/** OFREP `variant`: the value in display form. */
+/** OFREP `variant`: the value in display form (a split's own variant when a split chose it). */
 export function variantOf(outcome: EvaluationOutcome): string {
+  if (outcome.split !== undefined) return outcome.split.variant;
   switch (outcome.type) {
     case 'boolean':
       return outcome.value === true ? 'true' : 'false';
@@ -66,12 +69,16 @@ export function variantOf(outcome: EvaluationOutcome): string {
 }
 
 export function toOfrepSuccess(outcome: EvaluationOutcome, revision: number): OfrepSuccess {
+  const split = outcome.split;
   return {
     key: outcome.key,
-    reason: reasons[outcome.resolved_by],
+    reason: split !== undefined ? 'SPLIT' : reasons[outcome.resolved_by],
     variant: variantOf(outcome),
     value: outcome.value,
-    metadata: { resolved_by: outcome.resolved_by, type: outcome.type, revision },
+    metadata:
+      split !== undefined
+        ? { resolved_by: outcome.resolved_by, type: outcome.type, revision, split_weight: split.weight }
+        : { resolved_by: outcome.resolved_by, type: outcome.type, revision },
   };
 }
 
@@ -232,7 +239,11 @@ export class EvaluationService {
           etag,
           revision: entry.revision,
           environment: { ulid: entry.environmentUlid, key: entry.environmentKey },
-          flags: outcomes.map((o) => ({ key: o.key, name: o.name, type: o.type, value: o.value, resolved_by: o.resolved_by })),
+          flags: outcomes.map((o) =>
+            o.split === undefined
+              ? { key: o.key, name: o.name, type: o.type, value: o.value, resolved_by: o.resolved_by }
+              : { key: o.key, name: o.name, type: o.type, value: o.value, resolved_by: o.resolved_by, split: o.split },
+          ),
         },
       },
     };
@@ -301,8 +312,15 @@ export class EvaluationService {
   ): Promise<ManagementEvaluation> {
     const entry = await this.cache.getFresh(environmentUlid);
     const outcome = entry ? evaluateFlag(entry.snapshot, flag.key, context) : undefined;
-    if (!outcome) return { key: flag.key, name: flag.name, type: flag.type, value: null, resolved_by: 'unavailable' };
-    return { key: outcome.key, name: outcome.name, type: outcome.type, value: outcome.value, resolved_by: outcome.resolved_by };
+    if (!outcome) return { key: flag.key, name: flag.name, type: flag.type, value: null, resolved_by: 'unavailable', split: null };
+    return {
+      key: outcome.key,
+      name: outcome.name,
+      type: outcome.type,
+      value: outcome.value,
+      resolved_by: outcome.resolved_by,
+      split: outcome.split ?? null,
+    };
   }
 
   /** Flag ulids of an environment visible on a platform (expands whole-environment telemetry). */
