@@ -9,8 +9,10 @@ import type { Knex } from 'knex';
  */
 export async function up(knex: Knex): Promise<void> {
   // MySQL/MariaDB: exact comparison of text, and the collation of the ulids they reference
-  // (0012_binary_collation); SQLite ignores both.
+  // (0012_binary_collation); SQLite compares exactly already.
+  const mysql = knex.client.config.client === 'mysql2';
   const binary = (t: Knex.CreateTableBuilder): void => {
+    if (!mysql) return;
     t.charset('utf8mb4');
     t.collate('utf8mb4_bin');
   };

@@ -1,0 +1,239 @@
+/**
+ * Weighted splits over HTTP: a rule's split and a target's base split are written, refused when
+ * invalid (nothing written), copied into the next draft, kept from deleting their values, and
+ * served: public evaluation, the server payload, OFREP (reason SPLIT) and the management preview.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeEachDatabase } from '../support/databases.js';
+import { startTestApp, type ApiResponse, type TestApp } from '../support/test-app.js';
+import { waitFor } from './public-fixtures.js';
+
+const FLAG = '/projects/lab/flags/layout';
+const ENV = `${FLAG}/environments/production`;
+
+describeEachDatabase('weighted splits', (db) => {
+  let app: TestApp;
+  const value: Record<string, string> = {};
+  let otherFlagValue: string;
+  let serverKey: string;
+
+  beforeAll(async () => {
+    app = await startTestApp(db);
+    expect((await app.mgmt('POST', '/projects', { key: 'lab', name: 'Lab' })).status).toBe(200);
+    expect((await app.mgmt('POST', '/projects/lab/flags', { key: 'layout', name: 'Layout', type: 'string' })).status).toBe(200);
+    expect((await app.mgmt('POST', '/projects/lab/flags', { key: 'other', name: 'Other', type: 'string' })).status).toBe(200);
+    for (const display of ['control', 'blue', 'green', 'legacy']) {
+      const res = await app.mgmt('POST', `${FLAG}/values`, { display });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      value[display] = res.body.data.ulid;
+    }
+    otherFlagValue = (await app.mgmt('POST', '/projects/lab/flags/other/values', { display: 'x' })).body.data.ulid;
+    const key = await app.mgmt('POST', '/projects/lab/environments/production/keys', { kind: 'server' });
+    expect(key.status, JSON.stringify(key.body)).toBe(200);
+    serverKey = key.body.data.key;
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  const split = (attribute: string | null, ...shares: [string, number][]) => ({
+    ...(attribute === null ? {} : { attribute }),
+    shares: shares.map(([display, weight]) => ({ value_ulid: value[display], weight })),
+  });
+  const stored = (attribute: string | null, ...shares: [string, number][]) => ({
+    attribute,
+    shares: shares.map(([display, weight]) => ({ value_ulid: value[display], weight })),
+  });
+  const gold = [{ selector: 'attribute', sub_selector: 'plan', comparer: 'equal', values: ['gold'] }];
+
+  async function newDraft(): Promise<string> {
+    const res = await app.mgmt('POST', `${ENV}/targets`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.data.ulid;
+  }
+
+  async function splitRows() {
+    return {
+      splits: await app.knex('splits').orderBy('owner_ulid').select(),
+      shares: await app.knex('split_shares').orderBy(['owner_ulid', 'position']).select(),
+      rules: await app.knex('rules').orderBy('ulid').select(),
+      targets: await app.knex('targets').orderBy('ulid').select(),
+    };
+  }
+
+  function expectFieldErrors(res: ApiResponse, fields: string[]): void {
+    expect(res.status, JSON.stringify(res.body)).toBe(422);
+    for (const field of fields) expect(Object.keys(res.body.errors), JSON.stringify(res.body)).toContain(field);
+  }
+
+  describe('writing', () => {
+    it('stores a rule split and a base split, shows them, and replaces or removes them', async () => {
+      const target = await newDraft();
+      const created = await app.mgmt('POST', `${ENV}/targets/${target}/rules`, {
+        value_ulid: value.control,
+        description: 'gold A/B',
+        criteria: gold,
+        split: split('account', ['blue', 50000], ['green', 50000]),
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      expect(created.body.data.split).toEqual(stored('account', ['blue', 50000], ['green', 50000]));
+      const listed = await app.mgmt('GET', `${ENV}/targets/${target}/rules`);
+      expect(listed.body.data[0].split).toEqual(stored('account', ['blue', 50000], ['green', 50000]));
+
+      // A PUT replaces the whole rule: without split, the rule has none.
+      const replaced = await app.mgmt('PUT', `${ENV}/targets/${target}/rules/${created.body.data.ulid}`, {
+        value_ulid: value.control,
+        description: 'gold',
+        criteria: gold,
+      });
+      expect(replaced.status, JSON.stringify(replaced.body)).toBe(200);
+      expect(replaced.body.data.split).toBeNull();
+      expect(await app.knex('splits').where('owner_ulid', created.body.data.ulid).select()).toEqual([]);
+
+      const based = await app.mgmt('PUT', `${ENV}/targets/${target}`, { split: split(null, ['control', 34000], ['blue', 33000], ['green', 33000]) });
+      expect(based.status, JSON.stringify(based.body)).toBe(200);
+      expect(based.body.data.split).toEqual(stored(null, ['control', 34000], ['blue', 33000], ['green', 33000]));
+      // Absent keeps it; null removes it.
+      const commented = await app.mgmt('PUT', `${ENV}/targets/${target}`, { comment: 'A/B/C' });
+      expect(commented.body.data.split).toEqual(stored(null, ['control', 34000], ['blue', 33000], ['green', 33000]));
+      const removed = await app.mgmt('PUT', `${ENV}/targets/${target}`, { split: null });
+      expect(removed.status, JSON.stringify(removed.body)).toBe(200);
+      expect(removed.body.data.split).toBeNull();
+      expect((await app.mgmt('DELETE', `${ENV}/targets/${target}`)).status).toBe(200);
+    });
+
+    it('refuses invalid splits with 422 naming the field, and writes nothing', async () => {
+      const target = await newDraft();
+      const before = await splitRows();
+      const rule = (s: unknown) => ({ value_ulid: value.control, description: 'r', criteria: gold, split: s });
+      expectFieldErrors(await app.mgmt('POST', `${ENV}/targets/${target}/rules`, rule(split(null, ['blue', 50000], ['green', 40000]))), ['split.shares']);
+      expectFieldErrors(
+        await app.mgmt('POST', `${ENV}/targets/${target}/rules`, rule({ shares: [{ value_ulid: otherFlagValue, weight: 50000 }, { value_ulid: value.blue, weight: 50000 }] })),
+        ['split.shares.0.value_ulid'],
+      );
+      expectFieldErrors(await app.mgmt('POST', `${ENV}/targets/${target}/rules`, rule(split(null, ['blue', 50000], ['blue', 50000]))), [
+        'split.shares.1.value_ulid',
+      ]);
+      // The document's own limits: at least two shares, weights within 0..100000.
+      expect((await app.mgmt('POST', `${ENV}/targets/${target}/rules`, rule(split(null, ['blue', 100000])))).status).toBe(422);
+      expect((await app.mgmt('PUT', `${ENV}/targets/${target}`, { split: split(null, ['blue', 100001], ['green', -1]) })).status).toBe(422);
+      expectFieldErrors(await app.mgmt('PUT', `${ENV}/targets/${target}`, { split: split(null, ['blue', 1], ['green', 1]) }), ['split.shares']);
+      expect(await splitRows()).toEqual(before);
+      expect((await app.mgmt('DELETE', `${ENV}/targets/${target}`)).status).toBe(200);
+    });
+
+    it('keeps a value a split serves from being deleted, and removes the splits with their draft', async () => {
+      const target = await newDraft();
+      const rule = await app.mgmt('POST', `${ENV}/targets/${target}/rules`, {
+        value_ulid: value.control,
+        description: 'r',
+        criteria: gold,
+        split: split(null, ['legacy', 10000], ['green', 90000]),
+      });
+      expect(rule.status).toBe(200);
+      const refused = await app.mgmt('DELETE', `${FLAG}/values/${value.legacy}`);
+      expect(refused.status, JSON.stringify(refused.body)).toBe(422);
+      expect(refused.body.code).toBe('value_in_use');
+      expect((await app.mgmt('DELETE', `${ENV}/targets/${target}`)).status).toBe(200);
+      expect(await app.knex('splits').whereIn('owner_ulid', [target, rule.body.data.ulid]).select()).toEqual([]);
+      expect(await app.knex('split_shares').whereIn('owner_ulid', [target, rule.body.data.ulid]).select()).toEqual([]);
+    });
+  });
+
+  describe('serving', () => {
+    let ruleUlid: string;
+
+    beforeAll(async () => {
+      const target = await newDraft();
+      expect((await app.mgmt('PUT', `${ENV}/targets/${target}`, { value_ulid: value.control, split: split(null, ['blue', 50000], ['green', 50000]) })).status).toBe(200);
+      const rule = await app.mgmt('POST', `${ENV}/targets/${target}/rules`, {
+        value_ulid: value.legacy,
+        description: 'gold accounts',
+        criteria: gold,
+        split: split('account', ['control', 0], ['legacy', 100000]),
+      });
+      expect(rule.status).toBe(200);
+      ruleUlid = rule.body.data.ulid;
+      const published = await app.mgmt('PUT', `${ENV}/targets/${target}/publish`, {});
+      expect(published.status, JSON.stringify(published.body)).toBe(200);
+      await waitFor(
+        async () => {
+          const res = await app.request('GET', '/v1/payload', { apiKey: serverKey });
+          return res.body.data?.config?.flags?.find((f: { key: string }) => f.key === 'layout')?.serving?.split !== undefined;
+        },
+        30_000,
+        'the published split',
+      );
+    });
+
+    const withContext = (context: unknown) => ({ apiKey: serverKey, headers: { 'X-VEXIL-CONTEXT': JSON.stringify(context) } });
+
+    it('puts the splits in the server payload', async () => {
+      const res = await app.request('GET', '/v1/payload', { apiKey: serverKey });
+      const flag = res.body.data.config.flags.find((f: { key: string }) => f.key === 'layout');
+      expect(flag.serving.value).toBe('control');
+      expect(flag.serving.split).toEqual({
+        attribute: null,
+        shares: [
+          { variant: 'blue', value: 'blue', weight: 50000 },
+          { variant: 'green', value: 'green', weight: 50000 },
+        ],
+      });
+      expect(flag.serving.rules[0].split).toEqual({
+        attribute: 'account',
+        shares: [
+          { variant: 'control', value: 'control', weight: 0 },
+          { variant: 'legacy', value: 'legacy', weight: 100000 },
+        ],
+      });
+    });
+
+    it('serves the split and names it in public evaluation, OFREP and the management preview', async () => {
+      const seen = new Set<string>();
+      for (let i = 0; i < 40; i++) {
+        const res = await app.request('GET', '/v1/flags/layout', withContext({ type: 'user', identifier: `user-${i}` }));
+        expect(res.status).toBe(200);
+        const served = res.body.data.flag;
+        seen.add(served.value.string);
+        expect(served.split).toEqual({ rule: null, variant: served.value.string, weight: 50000 });
+      }
+      expect([...seen].sort()).toEqual(['blue', 'green']);
+
+      const goldContext = { type: 'user', identifier: 'u1', attributes: [{ key: 'plan', values: [{ value: 'gold' }] }, { key: 'account', values: [{ value: 'acme' }] }] };
+      const ruleServed = await app.request('GET', '/v1/flags/layout', withContext(goldContext));
+      expect(ruleServed.body.data.flag).toMatchObject({ value: { string: 'legacy' }, split: { rule: 0, variant: 'legacy', weight: 100000 } });
+
+      const ofrep = await app.request('POST', '/ofrep/v1/evaluate/flags/layout', {
+        apiKey: serverKey,
+        body: { context: { targetingKey: 'u1', plan: 'gold', account: 'acme' } },
+      });
+      expect(ofrep.status, JSON.stringify(ofrep.body)).toBe(200);
+      expect(ofrep.body).toMatchObject({ reason: 'SPLIT', variant: 'legacy', value: 'legacy', metadata: { resolved_by: 'rule', split_weight: 100000 } });
+
+      const preview = await app.mgmt('POST', `${ENV}/evaluate`, { context: goldContext });
+      expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+      expect(preview.body.data).toMatchObject({ value: 'legacy', resolved_by: 'rule', split: { rule: 0, variant: 'legacy', weight: 100000 } });
+    });
+
+    it('serves the plain value to a context without the bucketing attribute', async () => {
+      const noAccount = { type: 'user', identifier: 'u1', attributes: [{ key: 'plan', values: [{ value: 'gold' }] }] };
+      const res = await app.request('GET', '/v1/flags/layout', withContext(noAccount));
+      expect(res.body.data.flag).toEqual({ key: 'layout', name: 'Layout', type: 'string', value: { string: 'legacy' } });
+      const preview = await app.mgmt('POST', `${ENV}/evaluate`, {});
+      expect(preview.body.data).toMatchObject({ value: 'control', resolved_by: 'target', split: null });
+      const ofrep = await app.request('POST', '/ofrep/v1/evaluate/flags/layout', { apiKey: serverKey, body: { context: { targetingKey: 'u2', plan: 'gold' } } });
+      expect(ofrep.body).toMatchObject({ reason: 'TARGETING_MATCH', variant: 'legacy' });
+      expect(ofrep.body.metadata.split_weight).toBeUndefined();
+    });
+
+    it('copies the splits into the next draft', async () => {
+      const draft = await app.mgmt('POST', `${ENV}/targets`);
+      expect(draft.status).toBe(200);
+      expect(draft.body.data.split).toEqual(stored(null, ['blue', 50000], ['green', 50000]));
+      const rules = await app.mgmt('GET', `${ENV}/targets/${draft.body.data.ulid}/rules`);
+      expect(rules.body.data[0].ulid).not.toBe(ruleUlid);
+      expect(rules.body.data[0].split).toEqual(stored('account', ['control', 0], ['legacy', 100000]));
+      expect((await app.mgmt('DELETE', `${ENV}/targets/${draft.body.data.ulid}`)).status).toBe(200);
+    });
+  });
+});
