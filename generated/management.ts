@@ -849,6 +849,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/exposures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Count the contexts each split value reached, per day
+         * @description Exposure counts of the flag's weighted splits in the environment: for each UTC day of
+         *     the last `days` days (today included) and each variant (a value's display form) a split
+         *     served, the number of distinct contexts (by type and identifier) that received it. Counted
+         *     from the server's evaluations (`GET /v1/flags`, `GET /v1/flags/{flagKey}`, client
+         *     payloads, OFREP) and from SDK usage reports that carry a context (`POST
+         *     /v1/flags/{flagKey}/usage`: the server evaluates the flag again for that context, in
+         *     memory). The counts are approximate: distinct contexts are counted with a HyperLogLog
+         *     sketch of 1024 registers (a standard error of about 3 %; small counts are close to exact),
+         *     which lets every instance and every flush add its contexts without counting one twice.
+         *     They are written in batches, so they may lag by a few seconds. Ordered by day, newest
+         *     first, then by variant. Days and variants without exposures are absent. Not paginated.
+         *     Required scope: `flags:read`. Audited as `flag.insights_read`.
+         *     A 422 means `days` is invalid.
+         */
+        get: operations["listSplitExposures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{projectKey}/flags/{flagKey}/values": {
         parameters: {
             query?: never;
@@ -3712,6 +3760,23 @@ export interface components {
             status: "success";
             data: components["schemas"]["FlagInsights"];
         };
+        /** @description The distinct contexts that received one variant of the flag's splits on one UTC day (approximate). */
+        SplitExposure: {
+            /**
+             * Format: date
+             * @example 2026-11-26
+             */
+            day: string;
+            /** @description The served value's display form. */
+            variant: string;
+            /** Format: int64 */
+            contexts: number;
+        };
+        SplitExposureListResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["SplitExposure"][];
+        };
         StaleFlag: {
             key: string;
             name: string;
@@ -3827,7 +3892,7 @@ export interface components {
          *     flag.deleted; `bulkDeleteFlags` flag.bulk_deleted (after a flag.deleted entry for each
          *     deleted flag); `evaluateFlag` and
          *     `evaluateFlagForContext` flag.evaluated;
-         *     `getFlagInsights` flag.insights_read; `listStaleFlags` flag.stale_listed;
+         *     `getFlagInsights` and `listSplitExposures` flag.insights_read; `listStaleFlags` flag.stale_listed;
          *     `listDefaultValueReports` flag.default_value_reports_read; `listContextAttributes`
          *     context_attribute.listed; `listFlagValues` flag_value.listed; `createFlagValue` and
          *     `createFlagValueForFlag` flag_value.created; `updateFlagValue` flag_value.updated;
@@ -5848,6 +5913,54 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listSplitExposures: {
+        parameters: {
+            query?: {
+                /** @description Number of UTC days to list, today included. */
+                days?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The exposure counts. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SplitExposureListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableQuery"];
             429: components["responses"]["TooManyRequests"];
         };
     };

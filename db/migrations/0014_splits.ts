@@ -30,9 +30,24 @@ export async function up(knex: Knex): Promise<void> {
     t.primary(['owner_ulid', 'position']);
     t.index(['value_ulid']);
   });
+  // Exposure counts: per environment, flag, UTC day and served variant, a distinct-count sketch
+  // of the contexts that received it (src/runtime/distinct-sketch.ts), merged by every flush.
+  await knex.schema.createTable('split_exposures', (t) => {
+    binary(t);
+    t.string('environment_ulid', 40).notNullable().references('environments.ulid').onDelete('CASCADE');
+    t.string('flag_ulid', 40).notNullable().references('flags.ulid').onDelete('CASCADE');
+    t.string('day', 10).notNullable();
+    // Variants are display forms of up to 64 KB: the key holds their SHA-256.
+    t.string('variant_digest', 64).notNullable();
+    t.text('variant', 'mediumtext').notNullable();
+    t.text('registers').notNullable();
+    t.string('updated_at', 24).notNullable();
+    t.primary(['environment_ulid', 'flag_ulid', 'day', 'variant_digest']);
+  });
 }
 
 export async function down(knex: Knex): Promise<void> {
+  await knex.schema.dropTable('split_exposures');
   await knex.schema.dropTable('split_shares');
   await knex.schema.dropTable('splits');
 }

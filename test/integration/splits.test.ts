@@ -226,6 +226,51 @@ describeEachDatabase('weighted splits', (db) => {
       expect(ofrep.body.metadata.split_weight).toBeUndefined();
     });
 
+    it('counts the distinct contexts each variant reached today, from evaluations and usage reports', async () => {
+      const exposures = async (): Promise<{ day: string; variant: string; contexts: number }[]> => {
+        const res = await app.mgmt('GET', `${ENV}/exposures?days=2`);
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        return res.body.data;
+      };
+      const today = new Date().toISOString().slice(0, 10);
+      const counted = (rows: { day: string; variant: string; contexts: number }[], variant: string) =>
+        rows.find((r) => r.day === today && r.variant === variant)?.contexts ?? 0;
+      const got = new Map<string, number>();
+      // Contexts exposure-0..29, each evaluated twice and through two paths: counted once each.
+      for (let i = 0; i < 30; i++) {
+        const context = { type: 'user', identifier: `exposure-${i}` };
+        const res = await app.request('GET', '/v1/flags/layout', withContext(context));
+        got.set(res.body.data.flag.value.string, (got.get(res.body.data.flag.value.string) ?? 0) + 1);
+        await app.request('POST', '/ofrep/v1/evaluate/flags/layout', { apiKey: serverKey, body: { context: { targetingKey: `exposure-${i}`, contextType: 'user' } } });
+      }
+      // An SDK that evaluated locally reports its use with the context: counted by the variant that context gets.
+      const reported = await app.request('POST', '/v1/flags/layout/usage', { apiKey: serverKey, body: { count: 3, context: { type: 'user', identifier: 'reporter-1' } } });
+      expect(reported.status, JSON.stringify(reported.body)).toBe(200);
+      const reporterVariant = (await app.request('GET', '/v1/flags/layout', withContext({ type: 'user', identifier: 'reporter-1' }))).body.data.flag.value.string;
+      got.set(reporterVariant, (got.get(reporterVariant) ?? 0) + 1);
+      // With user-0..39 of the test before, 40 + 30 + 1 distinct contexts reached the base split
+      // (u1 got the rule); the sketch is close to exact at this size.
+      const rows = await waitFor(
+        async () => {
+          const list = await exposures();
+          return counted(list, 'blue') + counted(list, 'green') >= 68 ? list : undefined;
+        },
+        30_000,
+        'the exposure counts',
+      );
+      for (const r of rows) expect(r).toMatchObject({ day: today, variant: expect.any(String), contexts: expect.any(Number) });
+      const total = counted(rows, 'blue') + counted(rows, 'green');
+      expect(total).toBeLessThanOrEqual(74);
+      expect(counted(rows, 'blue')).toBeGreaterThanOrEqual(got.get('blue') ?? 0);
+      expect(counted(rows, 'green')).toBeGreaterThanOrEqual(got.get('green') ?? 0);
+      // Evaluating the same contexts again adds nobody.
+      for (let i = 0; i < 5; i++) await app.request('GET', '/v1/flags/layout', withContext({ type: 'user', identifier: `exposure-${i}` }));
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      const again = await exposures();
+      expect(counted(again, 'blue') + counted(again, 'green')).toBe(total);
+      expect((await app.mgmt('GET', `${ENV}/exposures?days=0`)).status).toBe(422);
+    });
+
     it('copies the splits into the next draft', async () => {
       const draft = await app.mgmt('POST', `${ENV}/targets`);
       expect(draft.status).toBe(200);

@@ -15,6 +15,7 @@ import { NotFoundError, OfrepError, UnauthorizedError, publicMessages } from '..
 import { digestParts, entityTag, ifNoneMatchMatches } from '../../runtime/etag.js';
 import type { EnvironmentSnapshot, SnapshotCache } from '../../runtime/snapshot-cache.js';
 import type { Platform, TelemetryBuffer } from '../../runtime/telemetry-buffer.js';
+import { contextHash, ExposureBuffer } from '../../runtime/exposure-buffer.js';
 import { newEvaluationCounts, type EvaluationCounts } from '../../observability/metrics.js';
 import { evaluatedFlagJson, evaluatedListJson } from './evaluated-json.js';
 
@@ -103,7 +104,23 @@ export class EvaluationService {
     private readonly clock: Clock,
     /** Evaluations served, by reason (read by /metrics): plain increments on the serving path. */
     private readonly evaluations: EvaluationCounts = newEvaluationCounts(),
+    /** Exposure counts of splits: which contexts received which variant (in memory, flushed in the background). */
+    readonly exposures: ExposureBuffer = new ExposureBuffer(),
   ) {}
+
+  /** Records the contexts that received a split's variant (outcomes without a split are skipped). */
+  private expose(entry: EnvironmentSnapshot, context: Context | null, outcomes: readonly EvaluationOutcome[], at: string): void {
+    if (context === null) return;
+    let hash: number | undefined;
+    for (let i = 0; i < outcomes.length; i++) {
+      const outcome = outcomes[i] as EvaluationOutcome;
+      if (outcome.split === undefined) continue;
+      const flagUlid = entry.flagUlids.get(outcome.key);
+      if (flagUlid === undefined) continue;
+      hash ??= contextHash(context.type, context.identifier);
+      this.exposures.record(entry.environmentUlid, flagUlid, outcome.split.variant, hash, at);
+    }
+  }
 
   private count(outcomes: readonly EvaluationOutcome[]): void {
     for (let i = 0; i < outcomes.length; i++) this.evaluations[outcomes[i]!.resolved_by]++;
@@ -160,6 +177,7 @@ export class EvaluationService {
     this.telemetry.recordWholeEnvironment(entry.environmentUlid, 'server', 'evaluated', at);
     this.reportDefaults(entry, entry.snapshot.keys(), declarations, at);
     this.observe(entry, context, at);
+    this.expose(entry, context, outcomes, at);
     return evaluatedListJson(entry.snapshot, outcomes);
   }
 
@@ -184,6 +202,7 @@ export class EvaluationService {
     this.reportDefaults(entry, info ? [flagKey] : [], declarations, at);
     this.observe(entry, context, at);
     if (!outcome) throw new NotFoundError(publicMessages.flagNotFound);
+    this.expose(entry, context, [outcome], at);
     return evaluatedFlagJson(entry.snapshot, outcome);
   }
 
@@ -195,6 +214,11 @@ export class EvaluationService {
     const at = this.now();
     this.telemetry.recordFlag(entry.environmentUlid, flagUlid, 'used', count, at);
     this.observe(entry, context, at);
+    // The SDK evaluated locally: which variant its context got is evaluated again here, in memory.
+    if (context !== null) {
+      const outcome = evaluateFlag(entry.snapshot, flagKey, context);
+      if (outcome !== undefined) this.expose(entry, context, [outcome], at);
+    }
   }
 
   /** The ETag GET /v1/payload (and the stream) announces for this key, context and defaults. */
@@ -229,6 +253,7 @@ export class EvaluationService {
     const requested = entry.config.flags.filter((f) => visibleOn(platform, f)).map((f) => f.key);
     this.reportDefaults(entry, requested, declarations, at);
     this.observe(entry, context, at);
+    this.expose(entry, context, outcomes, at);
     return {
       notModified: false,
       etag,
@@ -262,6 +287,7 @@ export class EvaluationService {
     if (visible && flagUlid) this.telemetry.recordFlag(entry.environmentUlid, flagUlid, 'evaluated', 1, at);
     this.observe(entry, context, at);
     if (!outcome) throw new OfrepError(404, 'FLAG_NOT_FOUND', publicMessages.flagNotFound, flagKey);
+    this.expose(entry, context, [outcome], at);
     return toOfrepSuccess(outcome, entry.flagRevision(outcome.key));
   }
 
@@ -277,18 +303,24 @@ export class EvaluationService {
     // `*` does not match: the ETag is per context, so `*` cannot say the client holds this one.
     if (ifNoneMatchMatches(ifNoneMatch, etag, false)) return { notModified: true, etag };
     const flags: Array<OfrepSuccess | OfrepItemFailure> = [];
+    const served: EvaluationOutcome[] = [];
     try {
       for (const outcome of evaluateAll(entry.snapshot, context, [], { platform })) {
         flags.push(toOfrepSuccess(outcome, entry.flagRevision(outcome.key)));
+        served.push(outcome);
       }
     } catch {
+      served.length = 0;
       // Should the engine fail on one flag, report that flag and evaluate the others one by one.
       flags.length = 0;
       for (const info of entry.snapshot.flags()) {
         if (!visibleOn(platform, info)) continue;
         try {
           const outcome = evaluateFlag(entry.snapshot, info.key, context);
-          if (outcome) flags.push(toOfrepSuccess(outcome, entry.flagRevision(outcome.key)));
+          if (outcome) {
+            flags.push(toOfrepSuccess(outcome, entry.flagRevision(outcome.key)));
+            served.push(outcome);
+          }
         } catch {
           flags.push({ key: info.key, errorCode: 'GENERAL', errorDetails: 'The flag could not be evaluated.' });
         }
@@ -298,6 +330,7 @@ export class EvaluationService {
     const at = this.now();
     this.telemetry.recordWholeEnvironment(entry.environmentUlid, platform, 'evaluated', at);
     this.observe(entry, context, at);
+    this.expose(entry, context, served, at);
     return { notModified: false, etag, flags };
   }
 
