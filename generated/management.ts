@@ -3432,6 +3432,7 @@ export interface components {
             comment?: string | null;
             /** @description Targeting rules in evaluation order. */
             rules: components["schemas"]["ConfigurationRule"][];
+            split?: components["schemas"]["ConfigurationSplit"];
             rollout: components["schemas"]["ConfigurationRollout"];
         };
         ConfigurationRule: {
@@ -3439,6 +3440,23 @@ export interface components {
             /** @description Display form of the value served when the rule matches. */
             value: string;
             criteria: components["schemas"]["CriterionWrite"][];
+            split?: components["schemas"]["ConfigurationSplit"];
+        };
+        /**
+         * @description A weighted split of a rule or of the base (schema `Split`): values by display form with
+         *     their weights in thousandths of a percent, summing to 100000. `value` of the rule or
+         *     base is then served to contexts without a bucketing value. Absent: no split (an export
+         *     writes it only where there is one).
+         */
+        ConfigurationSplit: {
+            /** @description Context attribute to bucket by; absent or null for the context identifier. */
+            attribute?: string | null;
+            shares: components["schemas"]["ConfigurationSplitShare"][];
+        };
+        ConfigurationSplitShare: {
+            /** @description Display form of one of the flag's values. */
+            value: string;
+            weight: number;
         };
         /** @description The rollout of the newest published target while one is active or paused; null otherwise. */
         ConfigurationRollout: {
