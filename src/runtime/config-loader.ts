@@ -331,7 +331,11 @@ async function compileFlags(
       }));
       const split = compileSplit(r.ulid);
       // `split` only where one is configured, so configurations without splits read as before.
-      rules.push(split ? { value: values.get(r.value_ulid) as JsonValue, criteria, split } : { value: values.get(r.value_ulid) as JsonValue, criteria });
+      rules.push(
+        split
+          ? { value: values.get(r.value_ulid) as JsonValue, criteria, split }
+          : { value: values.get(r.value_ulid) as JsonValue, criteria },
+      );
     }
     const split = compileSplit(t.ulid);
     return split ? { value: values.get(t.value_ulid) as JsonValue, rules, split } : { value: values.get(t.value_ulid) as JsonValue, rules };

@@ -10,7 +10,13 @@ export interface ExposureFlusher extends BackgroundTask {
 }
 
 /** Drains the exposure buffer every `intervalMs`; stop() writes what is left. Flushes never overlap. */
-export function exposureFlusher(buffer: ExposureBuffer, store: ExposureStore, clock: Clock, intervalMs: number, logger: Logger): ExposureFlusher {
+export function exposureFlusher(
+  buffer: ExposureBuffer,
+  store: ExposureStore,
+  clock: Clock,
+  intervalMs: number,
+  logger: Logger,
+): ExposureFlusher {
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
   let chain: Promise<void> = Promise.resolve();

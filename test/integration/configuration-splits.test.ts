@@ -82,7 +82,14 @@ describeEachDatabase('flags as code: splits', (db) => {
     const served = targets.find((t: any) => t.status === 'published');
     expect(served.split.shares.map((s: any) => s.weight)).toEqual([34000, 33000, 33000]);
     const preview = await ok('POST', `${p}/flags/layout/environments/staging/evaluate`, {
-      context: { type: 'user', identifier: 'u1', attributes: [{ key: 'plan', values: [{ value: 'new' }] }, { key: 'account', values: [{ value: 'a1' }] }] },
+      context: {
+        type: 'user',
+        identifier: 'u1',
+        attributes: [
+          { key: 'plan', values: [{ value: 'new' }] },
+          { key: 'account', values: [{ value: 'a1' }] },
+        ],
+      },
     });
     expect(preview).toMatchObject({ resolved_by: 'rule', split: { rule: 0, weight: 50000 } });
 
@@ -112,7 +119,10 @@ describeEachDatabase('flags as code: splits', (db) => {
     expect(refused.status, JSON.stringify(refused.body)).toBe(422);
     const i = file.flags.findIndex((f: any) => f.key === 'layout');
     expect(Object.keys(refused.body.errors)).toEqual(
-      expect.arrayContaining([`flags.${i}.environments.staging.split.shares`, `flags.${i}.environments.staging.rules.0.split.shares.1.value`]),
+      expect.arrayContaining([
+        `flags.${i}.environments.staging.split.shares`,
+        `flags.${i}.environments.staging.rules.0.split.shares.1.value`,
+      ]),
     );
   });
 

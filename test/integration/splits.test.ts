@@ -90,7 +90,9 @@ describeEachDatabase('weighted splits', (db) => {
       expect(replaced.body.data.split).toBeNull();
       expect(await app.knex('splits').where('owner_ulid', created.body.data.ulid).select()).toEqual([]);
 
-      const based = await app.mgmt('PUT', `${ENV}/targets/${target}`, { split: split(null, ['control', 34000], ['blue', 33000], ['green', 33000]) });
+      const based = await app.mgmt('PUT', `${ENV}/targets/${target}`, {
+        split: split(null, ['control', 34000], ['blue', 33000], ['green', 33000]),
+      });
       expect(based.status, JSON.stringify(based.body)).toBe(200);
       expect(based.body.data.split).toEqual(stored(null, ['control', 34000], ['blue', 33000], ['green', 33000]));
       // Absent keeps it; null removes it.
@@ -106,9 +108,20 @@ describeEachDatabase('weighted splits', (db) => {
       const target = await newDraft();
       const before = await splitRows();
       const rule = (s: unknown) => ({ value_ulid: value.control, description: 'r', criteria: gold, split: s });
-      expectFieldErrors(await app.mgmt('POST', `${ENV}/targets/${target}/rules`, rule(split(null, ['blue', 50000], ['green', 40000]))), ['split.shares']);
+      expectFieldErrors(await app.mgmt('POST', `${ENV}/targets/${target}/rules`, rule(split(null, ['blue', 50000], ['green', 40000]))), [
+        'split.shares',
+      ]);
       expectFieldErrors(
-        await app.mgmt('POST', `${ENV}/targets/${target}/rules`, rule({ shares: [{ value_ulid: otherFlagValue, weight: 50000 }, { value_ulid: value.blue, weight: 50000 }] })),
+        await app.mgmt(
+          'POST',
+          `${ENV}/targets/${target}/rules`,
+          rule({
+            shares: [
+              { value_ulid: otherFlagValue, weight: 50000 },
+              { value_ulid: value.blue, weight: 50000 },
+            ],
+          }),
+        ),
         ['split.shares.0.value_ulid'],
       );
       expectFieldErrors(await app.mgmt('POST', `${ENV}/targets/${target}/rules`, rule(split(null, ['blue', 50000], ['blue', 50000]))), [
@@ -117,7 +130,9 @@ describeEachDatabase('weighted splits', (db) => {
       // The document's own limits: at least two shares, weights within 0..100000.
       expect((await app.mgmt('POST', `${ENV}/targets/${target}/rules`, rule(split(null, ['blue', 100000])))).status).toBe(422);
       expect((await app.mgmt('PUT', `${ENV}/targets/${target}`, { split: split(null, ['blue', 100001], ['green', -1]) })).status).toBe(422);
-      expectFieldErrors(await app.mgmt('PUT', `${ENV}/targets/${target}`, { split: split(null, ['blue', 1], ['green', 1]) }), ['split.shares']);
+      expectFieldErrors(await app.mgmt('PUT', `${ENV}/targets/${target}`, { split: split(null, ['blue', 1], ['green', 1]) }), [
+        'split.shares',
+      ]);
       expect(await splitRows()).toEqual(before);
       expect((await app.mgmt('DELETE', `${ENV}/targets/${target}`)).status).toBe(200);
     });
@@ -145,7 +160,14 @@ describeEachDatabase('weighted splits', (db) => {
 
     beforeAll(async () => {
       const target = await newDraft();
-      expect((await app.mgmt('PUT', `${ENV}/targets/${target}`, { value_ulid: value.control, split: split(null, ['blue', 50000], ['green', 50000]) })).status).toBe(200);
+      expect(
+        (
+          await app.mgmt('PUT', `${ENV}/targets/${target}`, {
+            value_ulid: value.control,
+            split: split(null, ['blue', 50000], ['green', 50000]),
+          })
+        ).status,
+      ).toBe(200);
       const rule = await app.mgmt('POST', `${ENV}/targets/${target}/rules`, {
         value_ulid: value.legacy,
         description: 'gold accounts',
@@ -199,20 +221,39 @@ describeEachDatabase('weighted splits', (db) => {
       }
       expect([...seen].sort()).toEqual(['blue', 'green']);
 
-      const goldContext = { type: 'user', identifier: 'u1', attributes: [{ key: 'plan', values: [{ value: 'gold' }] }, { key: 'account', values: [{ value: 'acme' }] }] };
+      const goldContext = {
+        type: 'user',
+        identifier: 'u1',
+        attributes: [
+          { key: 'plan', values: [{ value: 'gold' }] },
+          { key: 'account', values: [{ value: 'acme' }] },
+        ],
+      };
       const ruleServed = await app.request('GET', '/v1/flags/layout', withContext(goldContext));
-      expect(ruleServed.body.data.flag).toMatchObject({ value: { string: 'legacy' }, split: { rule: 0, variant: 'legacy', weight: 100000 } });
+      expect(ruleServed.body.data.flag).toMatchObject({
+        value: { string: 'legacy' },
+        split: { rule: 0, variant: 'legacy', weight: 100000 },
+      });
 
       const ofrep = await app.request('POST', '/ofrep/v1/evaluate/flags/layout', {
         apiKey: serverKey,
         body: { context: { targetingKey: 'u1', plan: 'gold', account: 'acme' } },
       });
       expect(ofrep.status, JSON.stringify(ofrep.body)).toBe(200);
-      expect(ofrep.body).toMatchObject({ reason: 'SPLIT', variant: 'legacy', value: 'legacy', metadata: { resolved_by: 'rule', split_weight: 100000 } });
+      expect(ofrep.body).toMatchObject({
+        reason: 'SPLIT',
+        variant: 'legacy',
+        value: 'legacy',
+        metadata: { resolved_by: 'rule', split_weight: 100000 },
+      });
 
       const preview = await app.mgmt('POST', `${ENV}/evaluate`, { context: goldContext });
       expect(preview.status, JSON.stringify(preview.body)).toBe(200);
-      expect(preview.body.data).toMatchObject({ value: 'legacy', resolved_by: 'rule', split: { rule: 0, variant: 'legacy', weight: 100000 } });
+      expect(preview.body.data).toMatchObject({
+        value: 'legacy',
+        resolved_by: 'rule',
+        split: { rule: 0, variant: 'legacy', weight: 100000 },
+      });
     });
 
     it('serves the plain value to a context without the bucketing attribute', async () => {
@@ -221,7 +262,10 @@ describeEachDatabase('weighted splits', (db) => {
       expect(res.body.data.flag).toEqual({ key: 'layout', name: 'Layout', type: 'string', value: { string: 'legacy' } });
       const preview = await app.mgmt('POST', `${ENV}/evaluate`, {});
       expect(preview.body.data).toMatchObject({ value: 'control', resolved_by: 'target', split: null });
-      const ofrep = await app.request('POST', '/ofrep/v1/evaluate/flags/layout', { apiKey: serverKey, body: { context: { targetingKey: 'u2', plan: 'gold' } } });
+      const ofrep = await app.request('POST', '/ofrep/v1/evaluate/flags/layout', {
+        apiKey: serverKey,
+        body: { context: { targetingKey: 'u2', plan: 'gold' } },
+      });
       expect(ofrep.body).toMatchObject({ reason: 'TARGETING_MATCH', variant: 'legacy' });
       expect(ofrep.body.metadata.split_weight).toBeUndefined();
     });
@@ -241,12 +285,19 @@ describeEachDatabase('weighted splits', (db) => {
         const context = { type: 'user', identifier: `exposure-${i}` };
         const res = await app.request('GET', '/v1/flags/layout', withContext(context));
         got.set(res.body.data.flag.value.string, (got.get(res.body.data.flag.value.string) ?? 0) + 1);
-        await app.request('POST', '/ofrep/v1/evaluate/flags/layout', { apiKey: serverKey, body: { context: { targetingKey: `exposure-${i}`, contextType: 'user' } } });
+        await app.request('POST', '/ofrep/v1/evaluate/flags/layout', {
+          apiKey: serverKey,
+          body: { context: { targetingKey: `exposure-${i}`, contextType: 'user' } },
+        });
       }
       // An SDK that evaluated locally reports its use with the context: counted by the variant that context gets.
-      const reported = await app.request('POST', '/v1/flags/layout/usage', { apiKey: serverKey, body: { count: 3, context: { type: 'user', identifier: 'reporter-1' } } });
+      const reported = await app.request('POST', '/v1/flags/layout/usage', {
+        apiKey: serverKey,
+        body: { count: 3, context: { type: 'user', identifier: 'reporter-1' } },
+      });
       expect(reported.status, JSON.stringify(reported.body)).toBe(200);
-      const reporterVariant = (await app.request('GET', '/v1/flags/layout', withContext({ type: 'user', identifier: 'reporter-1' }))).body.data.flag.value.string;
+      const reporterVariant = (await app.request('GET', '/v1/flags/layout', withContext({ type: 'user', identifier: 'reporter-1' }))).body
+        .data.flag.value.string;
       got.set(reporterVariant, (got.get(reporterVariant) ?? 0) + 1);
       // With user-0..39 of the test before, 40 + 30 + 1 distinct contexts reached the base split
       // (u1 got the rule); the sketch is close to exact at this size.

@@ -43,7 +43,9 @@ type ConfigurationSplit = NonNullable<ConfigurationServing['split']>;
 
 /** A split as compared: an absent attribute is the identifier, like null. */
 function splitPart(split: ConfigurationSplit | undefined) {
-  return split === undefined ? null : { attribute: split.attribute ?? null, shares: split.shares.map((s) => ({ value: s.value, weight: s.weight })) };
+  return split === undefined
+    ? null
+    : { attribute: split.attribute ?? null, shares: split.shares.map((s) => ({ value: s.value, weight: s.weight })) };
 }
 
 /** What a serving configuration is compared on: the publish comment is history, not configuration. */
@@ -135,12 +137,17 @@ export function normaliseConfiguration(
         if (split === undefined) return undefined;
         const total = split.shares.reduce((sum, s) => sum + s.weight, 0);
         if (total !== SPLIT_WEIGHT_TOTAL) {
-          add(`${field}.shares`, `The weights of the split must sum to ${SPLIT_WEIGHT_TOTAL} (100 %); they sum to ${total}.`, 'validation_failed');
+          add(
+            `${field}.shares`,
+            `The weights of the split must sum to ${SPLIT_WEIGHT_TOTAL} (100 %); they sum to ${total}.`,
+            'validation_failed',
+          );
         }
         const seen = new Set<string>();
         const shares = split.shares.map((share, k) => {
           const value = known(share.value, `${field}.shares.${k}.value`);
-          if (seen.has(value)) add(`${field}.shares.${k}.value`, `The value ${share.value} appears twice in the split.`, 'invalid_combination');
+          if (seen.has(value))
+            add(`${field}.shares.${k}.value`, `The value ${share.value} appears twice in the split.`, 'invalid_combination');
           seen.add(value);
           return { value, weight: share.weight };
         });

@@ -96,7 +96,13 @@ export function createEvaluationFeature(deps: FeatureDeps) {
     deps.logger,
   );
 
-  const exposureWriter = exposureFlusher(exposures, new KnexExposureStore(deps.knex, deps.dialect), deps.clock, TELEMETRY_FLUSH_MS, deps.logger);
+  const exposureWriter = exposureFlusher(
+    exposures,
+    new KnexExposureStore(deps.knex, deps.dialect),
+    deps.clock,
+    TELEMETRY_FLUSH_MS,
+    deps.logger,
+  );
 
   observeServingState(deps.metrics, cache, hub, telemetry, flusher);
 

@@ -53,8 +53,14 @@ describe('weighted splits', () => {
 
   it('after raising one weight by 10 points, moves no context between two values whose weights stayed the same', () => {
     const contexts = users(10_000);
-    const before = served(splitFlag({ attribute: null, shares: [share('a', 25), share('b', 25), share('c', 25), share('d', 25)] }), contexts);
-    const after = served(splitFlag({ attribute: null, shares: [share('a', 35), share('b', 15), share('c', 25), share('d', 25)] }), contexts);
+    const before = served(
+      splitFlag({ attribute: null, shares: [share('a', 25), share('b', 25), share('c', 25), share('d', 25)] }),
+      contexts,
+    );
+    const after = served(
+      splitFlag({ attribute: null, shares: [share('a', 35), share('b', 15), share('c', 25), share('d', 25)] }),
+      contexts,
+    );
     let moved = 0;
     for (let i = 0; i < contexts.length; i++) {
       const [was, is] = [before[i]!, after[i]!];
@@ -130,10 +136,17 @@ describe('weighted splits', () => {
 
   it('buckets by the chosen attribute, and serves the plain value to a context without it', () => {
     const flag = splitFlag({ attribute: 'account', shares: [share('a', 50), share('b', 50)] });
-    const inAccount = (id: string, account: string): Context => ({ type: 'user', identifier: id, attributes: [{ key: 'account', values: [{ value: account }] }] });
+    const inAccount = (id: string, account: string): Context => ({
+      type: 'user',
+      identifier: id,
+      attributes: [{ key: 'account', values: [{ value: account }] }],
+    });
     // Every member of one account gets one value, whatever their identifiers.
     for (let a = 0; a < 20; a++) {
-      const values = served(flag, Array.from({ length: 10 }, (_, i) => inAccount(`user-${i}`, `account-${a}`)));
+      const values = served(
+        flag,
+        Array.from({ length: 10 }, (_, i) => inAccount(`user-${i}`, `account-${a}`)),
+      );
       expect(new Set(values).size).toBe(1);
     }
     const snapshot = compileSnapshot({ revision: 1, flags: [flag], segments: [] });

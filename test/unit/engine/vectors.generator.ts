@@ -989,7 +989,6 @@ section('flag types');
   );
 }
 
-
 section('splits');
 
 // Reference of the split method (specs/public.yaml, "Evaluation order", step 3a), written from
@@ -1034,9 +1033,21 @@ const bySplit = (resolvedBy: string, rule: number | null, share: SplitShare) => 
     add(`split on the base 34/33/33: ${id} -> ${share.variant}`, flags, key, ctx(id), bySplit('target', null, share));
   }
   const id = bucketingValueFor(key, split, 'b');
-  add('split on the base: the context type does not take part in bucketing', flags, key, ctx(id, {}, 'account'), bySplit('target', null, split.shares[1] as SplitShare));
+  add(
+    'split on the base: the context type does not take part in bucketing',
+    flags,
+    key,
+    ctx(id, {}, 'account'),
+    bySplit('target', null, split.shares[1] as SplitShare),
+  );
   add('split on the base: no context -> the base value, no split', flags, key, null, { value: 'base', resolved_by: 'target' });
-  add('split on the base: a matching rule without a split wins', [stringFlag(key, { value: 'base', rules: [{ value: 'hit', criteria: [attr('plan', 'equal', ['gold'])] }], split })], key, ctx(id, { plan: ['gold'] }), HIT);
+  add(
+    'split on the base: a matching rule without a split wins',
+    [stringFlag(key, { value: 'base', rules: [{ value: 'hit', criteria: [attr('plan', 'equal', ['gold'])] }], split })],
+    key,
+    ctx(id, { plan: ['gold'] }),
+    HIT,
+  );
 }
 {
   const key = 'split-fifty';
@@ -1049,13 +1060,20 @@ const bySplit = (resolvedBy: string, rule: number | null, share: SplitShare) => 
   }
   // 0.001 % granularity: a share of 1 (0.001 %) against 99999.
   const tiny = splitOf(null, shareOf('rare', 1), shareOf('common', 99999));
-  add('split 0.001/99.999: visitor-0 -> common', [stringFlag(key, { value: 'base', rules: [], split: tiny })], key, ctx('visitor-0'), bySplit('target', null, refSplitChoice(key, tiny, 'visitor-0')));
+  add(
+    'split 0.001/99.999: visitor-0 -> common',
+    [stringFlag(key, { value: 'base', rules: [], split: tiny })],
+    key,
+    ctx('visitor-0'),
+    bySplit('target', null, refSplitChoice(key, tiny, 'visitor-0')),
+  );
 }
 {
   const key = 'split-zero';
   const split = splitOf(null, shareOf('never', 0), shareOf('always', 100000));
   const flags = [stringFlag(key, { value: 'base', rules: [], split })];
-  for (const id of ['u1', 'u2', 'u3']) add(`split with a weight of 0: ${id} -> the other value`, flags, key, ctx(id), bySplit('target', null, split.shares[1] as SplitShare));
+  for (const id of ['u1', 'u2', 'u3'])
+    add(`split with a weight of 0: ${id} -> the other value`, flags, key, ctx(id), bySplit('target', null, split.shares[1] as SplitShare));
 }
 {
   const key = 'split-rule';
@@ -1067,10 +1085,22 @@ const bySplit = (resolvedBy: string, rule: number | null, share: SplitShare) => 
   const flags = [stringFlag(key, { value: 'base', rules })];
   for (const share of split.shares) {
     const id = bucketingValueFor(key, split, share.variant);
-    add(`split on rule 1: ${id} -> ${share.variant}, the split names rule 1`, flags, key, ctx(id, { plan: ['gold'] }), bySplit('rule', 1, share));
+    add(
+      `split on rule 1: ${id} -> ${share.variant}, the split names rule 1`,
+      flags,
+      key,
+      ctx(id, { plan: ['gold'] }),
+      bySplit('rule', 1, share),
+    );
   }
-  add('split on rule 1: the rule does not match -> the base value', flags, key, ctx('u1', { plan: ['silver'] }), { value: 'base', resolved_by: 'target' });
-  add('split on rule 1: an earlier rule matches -> its value', flags, key, ctx('u1', { plan: ['free'] }), { value: 'first', resolved_by: 'rule' });
+  add('split on rule 1: the rule does not match -> the base value', flags, key, ctx('u1', { plan: ['silver'] }), {
+    value: 'base',
+    resolved_by: 'target',
+  });
+  add('split on rule 1: an earlier rule matches -> its value', flags, key, ctx('u1', { plan: ['free'] }), {
+    value: 'first',
+    resolved_by: 'rule',
+  });
 }
 {
   const key = 'split-attribute';
@@ -1080,15 +1110,36 @@ const bySplit = (resolvedBy: string, rule: number | null, share: SplitShare) => 
   for (const share of split.shares) {
     const account = bucketingValueFor(key, split, share.variant, 'acct-');
     for (const id of ['u1', 'u2']) {
-      add(`split by attribute account: ${id} of ${account} -> ${share.variant}`, flags, key, ctx(id, { account: [account] }), bySplit('target', null, share));
+      add(
+        `split by attribute account: ${id} of ${account} -> ${share.variant}`,
+        flags,
+        key,
+        ctx(id, { account: [account] }),
+        bySplit('target', null, share),
+      );
     }
-    add(`split by attribute account on a rule: ${account} -> ${share.variant}`, flags, key, ctx('u9', { account: [account], plan: ['gold'] }), bySplit('rule', 0, share));
+    add(
+      `split by attribute account on a rule: ${account} -> ${share.variant}`,
+      flags,
+      key,
+      ctx('u9', { account: [account], plan: ['gold'] }),
+      bySplit('rule', 0, share),
+    );
   }
   const x = bucketingValueFor(key, split, 'x', 'acct-');
   const y = bucketingValueFor(key, split, 'y', 'acct-');
-  add('split by attribute: several values -> the first one buckets', flags, key, ctx('u1', { account: [y, x] }), bySplit('target', null, split.shares[1] as SplitShare));
+  add(
+    'split by attribute: several values -> the first one buckets',
+    flags,
+    key,
+    ctx('u1', { account: [y, x] }),
+    bySplit('target', null, split.shares[1] as SplitShare),
+  );
   add('split by attribute: attribute missing -> the base value', flags, key, ctx('u1'), { value: 'base', resolved_by: 'target' });
-  add('split by attribute: empty first value -> the base value', flags, key, ctx('u1', { account: ['', x] }), { value: 'base', resolved_by: 'target' });
+  add('split by attribute: empty first value -> the base value', flags, key, ctx('u1', { account: ['', x] }), {
+    value: 'base',
+    resolved_by: 'target',
+  });
   add('split by attribute on a rule: attribute missing -> the rule value', flags, key, ctx('u1', { plan: ['gold'] }), HIT);
   add('split by attribute: no context -> the base value', flags, key, null, { value: 'base', resolved_by: 'target' });
 }
@@ -1096,7 +1147,11 @@ const bySplit = (resolvedBy: string, rule: number | null, share: SplitShare) => 
   const key = 'split-rollout';
   const split = splitOf(null, shareOf('x', 50000), shareOf('y', 50000));
   const flags = [
-    stringFlag(key, { value: 'new', rules: [], split }, { previous: { value: 'old', rules: [], split: splitOf(null, shareOf('p', 100000)) }, rollout: { percentage: 50 } }),
+    stringFlag(
+      key,
+      { value: 'new', rules: [], split },
+      { previous: { value: 'old', rules: [], split: splitOf(null, shareOf('p', 100000)) }, rollout: { percentage: 50 } },
+    ),
   ];
   for (const share of split.shares) {
     let id = '';
@@ -1107,22 +1162,40 @@ const bySplit = (resolvedBy: string, rule: number | null, share: SplitShare) => 
         break;
       }
     }
-    add(`split with a rollout: ${id} inside the rollout -> the new target's split gives ${share.variant}, resolved_by rollout`, flags, key, ctx(id), bySplit('rollout', null, share));
+    add(
+      `split with a rollout: ${id} inside the rollout -> the new target's split gives ${share.variant}, resolved_by rollout`,
+      flags,
+      key,
+      ctx(id),
+      bySplit('rollout', null, share),
+    );
   }
   const outside = identifierWithBucket(key, 'user', 5000);
-  add("split with a rollout: bucket 5000 outside -> the previous target's split", flags, key, ctx(outside), bySplit('target', null, shareOf('p', 100000)));
+  add(
+    "split with a rollout: bucket 5000 outside -> the previous target's split",
+    flags,
+    key,
+    ctx(outside),
+    bySplit('target', null, shareOf('p', 100000)),
+  );
   add('split with a rollout: no context -> the previous target value, no split', flags, key, null, { value: 'old', resolved_by: 'target' });
 }
 {
   const key = 'split-json';
-  const split = splitOf(null, shareOf('{"theme":"dark"}', 50000, { theme: 'dark' }), shareOf('{"theme":"light"}', 50000, { theme: 'light' }));
+  const split = splitOf(
+    null,
+    shareOf('{"theme":"dark"}', 50000, { theme: 'dark' }),
+    shareOf('{"theme":"light"}', 50000, { theme: 'light' }),
+  );
   const flags: Flag[] = [{ ...stringFlag(key, { value: { theme: 'none' }, rules: [], split }), type: 'json', default: { value: null } }];
   for (const share of split.shares) {
     const id = bucketingValueFor(key, split, share.variant);
     add(`split of json values: ${id} -> ${share.variant}`, flags, key, ctx(id), bySplit('target', null, share));
   }
   const numbers = splitOf(null, shareOf('1', 50000, 1), shareOf('2.5', 50000, 2.5));
-  const numberFlags: Flag[] = [{ ...stringFlag('split-number', { value: 0, rules: [], split: numbers }), type: 'number', default: { value: 0 } }];
+  const numberFlags: Flag[] = [
+    { ...stringFlag('split-number', { value: 0, rules: [], split: numbers }), type: 'number', default: { value: 0 } },
+  ];
   for (const share of numbers.shares) {
     const id = bucketingValueFor('split-number', numbers, share.variant);
     add(`split of numbers: ${id} -> ${share.variant}`, numberFlags, 'split-number', ctx(id), bySplit('target', null, share));
