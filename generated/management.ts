@@ -878,9 +878,9 @@ export interface paths {
          *     the last `days` days (today included) and each variant (a value's display form) a split
          *     served, the number of distinct contexts (by type and identifier) that received it. Counted
          *     from the server's evaluations (`GET /v1/flags`, `GET /v1/flags/{flagKey}`, client
-         *     payloads, OFREP) and from SDK usage reports that carry a context (`POST
-         *     /v1/flags/{flagKey}/usage`: the server evaluates the flag again for that context, in
-         *     memory). The counts are approximate: distinct contexts are counted with a HyperLogLog
+         *     payloads, OFREP) and from SDK usage reports (`POST /v1/flags/{flagKey}/usage`: its
+         *     `context` and `contexts`, each evaluated again on the server, in memory; the SDK sends
+         *     up to 100 distinct contexts per flag and report). The counts are approximate: distinct contexts are counted with a HyperLogLog
          *     sketch of 1024 registers (a standard error of about 3 %; small counts are close to exact),
          *     which lets every instance and every flush add its contexts without counting one twice.
          *     They are written in batches, so they may lag by a few seconds. Ordered by day, newest

@@ -557,6 +557,13 @@ export interface components {
             /** @description Number of uses to record; 1 when absent. */
             count?: number;
             context?: components["schemas"]["Context"];
+            /**
+             * @description Other contexts that received a value of one of the flag's weighted splits since the
+             *     last report (an SDK evaluating locally sends up to 100 distinct ones per report and
+             *     flag). Each is counted once in the flag's exposure counts, by the value the server
+             *     evaluates for it; they add nothing to `count`.
+             */
+            contexts?: components["schemas"]["Context"][];
         };
         SuccessStatus: {
             /** @enum {string} */

@@ -35,7 +35,15 @@ const asString = (target) => ({
 const scenarioFlag = scenarioConfig.flags[0];
 const splitSnapshot = compileSnapshot({
   ...scenarioConfig,
-  flags: [{ ...scenarioFlag, type: 'string', default: { value: 'base' }, serving: asString(scenarioFlag.serving), previous: asString(scenarioFlag.previous) }],
+  flags: [
+    {
+      ...scenarioFlag,
+      type: 'string',
+      default: { value: 'base' },
+      serving: asString(scenarioFlag.serving),
+      previous: asString(scenarioFlag.previous),
+    },
+  ],
 });
 const contexts = scenarioContexts.map((raw) => {
   const parsed = parseContext(raw);

@@ -227,6 +227,7 @@ export class VexilServerClient extends BaseClient {
       this.countUse(key, context);
       if (flag.type !== type) return 'TYPE_MISMATCH';
       const outcome = evaluateFlag(snapshot, key, context);
+      if (outcome?.split !== undefined && context !== null) this.countExposure(key, context);
       return outcome === undefined ? DECLARED : outcome;
     } catch {
       // a context the engine could not read (malformed attributes, throwing getters...)

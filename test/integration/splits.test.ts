@@ -322,6 +322,26 @@ describeEachDatabase('weighted splits', (db) => {
       expect((await app.mgmt('GET', `${ENV}/exposures?days=0`)).status).toBe(422);
     });
 
+    it('counts the other contexts a usage report carries, once each, and refuses an invalid one', async () => {
+      const today = new Date().toISOString().slice(0, 10);
+      const total = async () =>
+        ((await app.mgmt('GET', `${ENV}/exposures`)).body.data as { day: string; contexts: number }[])
+          .filter((r) => r.day === today)
+          .reduce((sum, r) => sum + r.contexts, 0);
+      await waitFor(async () => ((await total()) >= 68 ? true : undefined), 30_000, 'the earlier exposures');
+      const before = await total();
+      const contexts = Array.from({ length: 10 }, (_, i) => ({ type: 'user', identifier: `sdk-user-${i}` }));
+      const reported = await app.request('POST', '/v1/flags/layout/usage', { apiKey: serverKey, body: { count: 10, contexts } });
+      expect(reported.status, JSON.stringify(reported.body)).toBe(200);
+      await waitFor(async () => ((await total()) >= before + 9 ? true : undefined), 30_000, 'the reported contexts');
+      expect(await total()).toBeLessThanOrEqual(before + 11);
+      const refused = await app.request('POST', '/v1/flags/layout/usage', {
+        apiKey: serverKey,
+        body: { count: 1, contexts: [{ type: 'user', identifier: '' }] },
+      });
+      expect(refused.status).toBe(400);
+    });
+
     it('copies the splits into the next draft', async () => {
       const draft = await app.mgmt('POST', `${ENV}/targets`);
       expect(draft.status).toBe(200);

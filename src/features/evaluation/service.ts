@@ -207,17 +207,23 @@ export class EvaluationService {
   }
 
   /** POST /v1/flags/{flagKey}/usage: "Flag used", `count` times. */
-  async recordUsage(principal: PublicPrincipal, flagKey: string, count: number, context: Context | null): Promise<void> {
+  async recordUsage(
+    principal: PublicPrincipal,
+    flagKey: string,
+    count: number,
+    context: Context | null,
+    exposed: readonly Context[] = [],
+  ): Promise<void> {
     const entry = await this.environment(principal);
     const flagUlid = entry.flagUlids.get(flagKey);
     if (!flagUlid || !entry.snapshot.has(flagKey)) throw new NotFoundError(publicMessages.flagNotFound);
     const at = this.now();
     this.telemetry.recordFlag(entry.environmentUlid, flagUlid, 'used', count, at);
     this.observe(entry, context, at);
-    // The SDK evaluated locally: which variant its context got is evaluated again here, in memory.
-    if (context !== null) {
-      const outcome = evaluateFlag(entry.snapshot, flagKey, context);
-      if (outcome !== undefined) this.expose(entry, context, [outcome], at);
+    // The SDK evaluated locally: which variant its contexts got is evaluated again here, in memory.
+    for (const used of context === null ? exposed : [context, ...exposed]) {
+      const outcome = evaluateFlag(entry.snapshot, flagKey, used);
+      if (outcome !== undefined) this.expose(entry, used, [outcome], at);
     }
   }
 
