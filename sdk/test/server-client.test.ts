@@ -511,7 +511,7 @@ describe('usage reporting', () => {
   });
 
   it("sends the distinct contexts a split served with the flag's report, up to 100, for its exposure counts", async () => {
-    const config = baseConfig();
+    const base = baseConfig();
     const split = {
       attribute: null,
       shares: [
@@ -519,7 +519,10 @@ describe('usage reporting', () => {
         { variant: 'B', value: 'B', weight: 50000 },
       ],
     };
-    config.flags = config.flags.map((f) => (f.key === 'banner' ? { ...f, serving: { value: 'base', rules: [], split } } : f));
+    const config = {
+      ...base,
+      flags: base.flags.map((f) => (f.key === 'banner' ? { ...f, serving: { value: 'base', rules: [], split } } : f)),
+    };
     const f = await fake(config);
     const c = client(f, { usage: { intervalMs: 60_000 } });
     await c.ready();
