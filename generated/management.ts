@@ -2991,7 +2991,7 @@ export interface components {
             split?: components["schemas"]["EvaluationSplit"];
         };
         /**
-         * @description Set when a weighted split chose the value, null otherwise: which split (`rule`: the
+         * @description Present only when a weighted split chose the value: which split (`rule`: the
          *     position of the matching rule; null: the target's base split), the served value
          *     (`variant`, its display form) and its share (`weight`, thousandths of a percent).
          */
@@ -2999,7 +2999,7 @@ export interface components {
             rule: number | null;
             variant: string;
             weight: number;
-        } | null;
+        };
         /**
          * @description The input of `evaluateFlagForContext`: the context to evaluate for, the same document as
          *     the `context` query parameter of `evaluateFlag` (as a JSON value rather than JSON text).

@@ -42,7 +42,8 @@ export interface ManagementEvaluation {
   type: FlagType;
   value: JsonValue;
   resolved_by: ResolvedBy | 'unavailable';
-  split: EvaluationSplit | null;
+  /** Present only when a split chose the value. */
+  split?: EvaluationSplit;
 }
 
 /**
@@ -351,15 +352,10 @@ export class EvaluationService {
   ): Promise<ManagementEvaluation> {
     const entry = await this.cache.getFresh(environmentUlid);
     const outcome = entry ? evaluateFlag(entry.snapshot, flag.key, context) : undefined;
-    if (!outcome) return { key: flag.key, name: flag.name, type: flag.type, value: null, resolved_by: 'unavailable', split: null };
-    return {
-      key: outcome.key,
-      name: outcome.name,
-      type: outcome.type,
-      value: outcome.value,
-      resolved_by: outcome.resolved_by,
-      split: outcome.split ?? null,
-    };
+    if (!outcome) return { key: flag.key, name: flag.name, type: flag.type, value: null, resolved_by: 'unavailable' };
+    const { key, name, type, value, resolved_by, split } = outcome;
+    // `split` only when a split chose the value, so other answers read as before.
+    return split === undefined ? { key, name, type, value, resolved_by } : { key, name, type, value, resolved_by, split };
   }
 
   /** Flag ulids of an environment visible on a platform (expands whole-environment telemetry). */

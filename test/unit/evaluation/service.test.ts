@@ -186,12 +186,10 @@ describe('EvaluationService', () => {
       type: 'number',
       value: null,
       resolved_by: 'unavailable',
-      split: null,
     });
     expect(await service.evaluateForManagement('env_1', { key: 'beta', name: 'Beta', type: 'boolean' }, null)).toMatchObject({
       value: false,
       resolved_by: 'target',
-      split: null,
     });
     expect(telemetry.size).toBe(0);
   });
