@@ -155,6 +155,50 @@ describeEachDatabase('weighted splits', (db) => {
     });
   });
 
+  it('removes splits with the flag, environment or project that holds them', async () => {
+    const ownersLeft = async (owners: string[]) => ({
+      splits: (await app.knex('splits').whereIn('owner_ulid', owners).select()).length,
+      shares: (await app.knex('split_shares').whereIn('owner_ulid', owners).select()).length,
+    });
+    /** A draft of `flag` in `environment` with a base split and a rule split; their owners' ulids. */
+    const splitDraft = async (project: string, flag: string, environment: string): Promise<string[]> => {
+      const values: string[] = [];
+      for (const display of ['p', 'q'])
+        values.push((await app.mgmt('POST', `/projects/${project}/flags/${flag}/values`, { display })).body.data.ulid);
+      const path = `/projects/${project}/flags/${flag}/environments/${environment}/targets`;
+      const target = (await app.mgmt('POST', path)).body.data.ulid as string;
+      const shares = { shares: values.map((value_ulid) => ({ value_ulid, weight: 50000 })) };
+      expect((await app.mgmt('PUT', `${path}/${target}`, { split: shares })).status).toBe(200);
+      const rule = await app.mgmt('POST', `${path}/${target}/rules`, {
+        value_ulid: values[0],
+        description: 'r',
+        criteria: gold,
+        split: shares,
+      });
+      expect(rule.status).toBe(200);
+      const owners = [target, rule.body.data.ulid as string];
+      expect(await ownersLeft(owners)).toEqual({ splits: 2, shares: 4 });
+      return owners;
+    };
+
+    expect((await app.mgmt('POST', '/projects/lab/flags', { key: 'doomed', name: 'Doomed', type: 'string' })).status).toBe(200);
+    const flagOwners = await splitDraft('lab', 'doomed', 'production');
+    expect((await app.mgmt('DELETE', '/projects/lab/flags/doomed')).status).toBe(200);
+    expect(await ownersLeft(flagOwners)).toEqual({ splits: 0, shares: 0 });
+
+    expect((await app.mgmt('POST', '/projects/lab/environments', { key: 'sandbox', name: 'Sandbox' })).status).toBe(200);
+    const environmentOwners = await splitDraft('lab', 'other', 'sandbox');
+    expect((await app.mgmt('DELETE', '/projects/lab/environments/sandbox')).status).toBe(200);
+    expect(await ownersLeft(environmentOwners)).toEqual({ splits: 0, shares: 0 });
+
+    expect((await app.mgmt('POST', '/projects', { key: 'gone', name: 'Gone' })).status).toBe(200);
+    expect((await app.mgmt('POST', '/projects/gone/flags', { key: 'f', name: 'F', type: 'string' })).status).toBe(200);
+    const environment = (await app.mgmt('GET', '/projects/gone/environments')).body.data[0].key as string;
+    const projectOwners = await splitDraft('gone', 'f', environment);
+    expect((await app.mgmt('DELETE', '/projects/gone')).status).toBe(200);
+    expect(await ownersLeft(projectOwners)).toEqual({ splits: 0, shares: 0 });
+  });
+
   describe('serving', () => {
     let ruleUlid: string;
 

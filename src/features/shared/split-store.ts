@@ -2,6 +2,7 @@
  * The SQL of splits (tables `splits` and `split_shares`, db/migrations/0014_splits.ts), shared
  * by the stores of rules and targets, whose rows own them.
  */
+import type { Knex } from 'knex';
 import type { Db } from '../../storage/db.js';
 import type { SplitRecord } from './splits.js';
 
@@ -49,6 +50,19 @@ export async function writeSplit(db: Db, ownerUlid: string, split: SplitRecord |
   await db('splits').insert({ owner_ulid: ownerUlid, attribute: split.attribute });
   const rows = split.shares.map((s, position) => ({ owner_ulid: ownerUlid, position, value_ulid: s.value_ulid, weight: s.weight }));
   for (let i = 0; i < rows.length; i += 100) await db('split_shares').insert(rows.slice(i, i + 100));
+}
+
+/**
+ * Removes the splits of the targets `targets` selects (a query of target ulids) and of their
+ * rules: what deleting a flag, an environment or a project takes with it (the splits tables
+ * have no foreign key to their owners).
+ */
+export async function deleteSplitsOfTargets(db: Db, targets: (db: Db) => Knex.QueryBuilder): Promise<void> {
+  const rules = (d: Db) => d('rules').select('ulid').whereIn('target_ulid', targets(d));
+  for (const owners of [targets, rules]) {
+    await db('split_shares').whereIn('owner_ulid', owners(db)).delete();
+    await db('splits').whereIn('owner_ulid', owners(db)).delete();
+  }
 }
 
 /** Gives each new owner a copy of its old owner's split (`owners`: old ulid -> new ulid). */
