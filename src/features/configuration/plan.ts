@@ -140,7 +140,7 @@ export function normaliseConfiguration(
           add(
             `${field}.shares`,
             `The weights of the split must sum to ${SPLIT_WEIGHT_TOTAL} (100 %); they sum to ${total}.`,
-            'validation_failed',
+            'invalid_combination',
           );
         }
         const seen = new Set<string>();

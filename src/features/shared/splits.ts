@@ -51,6 +51,8 @@ export async function checkSplit(
     errors.add(
       'split.shares',
       `The weights of split.shares must sum to ${SPLIT_WEIGHT_TOTAL} (100 %, in thousandths of a percent); they sum to ${total}.`,
+      // Each weight fits the document alone; only their sum breaks the rule.
+      'invalid_combination',
     );
   }
   const seen = new Set<string>();
