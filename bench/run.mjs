@@ -236,6 +236,7 @@ async function runEngine() {
     row.detail = [
       `evaluations per second of CPU time (process.cpuUsage, median of ${r.rounds} rounds of 1 s); per second of wall time: ${fmtInt(r.evalsPerWallSecond)}`,
       `1,000 users, every rule fails on its third criterion; resolved_by ${JSON.stringify(r.resolved)}`,
+      `with a 34/33/33 split on both targets' base: ${fmtInt(r.splitEvalsPerCpuSecond)} evaluations per second of CPU time (the split's cost: ${fmtInt(1e9 / r.splitEvalsPerCpuSecond - 1e9 / r.evalsPerCpuSecond)} ns each); served ${JSON.stringify(r.splitServed)}`,
     ];
   } catch (error) {
     if (error instanceof NotAvailable) markUnavailable('5', error.message);

@@ -849,6 +849,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/exposures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Count the contexts each split value reached, per day
+         * @description Exposure counts of the flag's weighted splits in the environment: for each UTC day of
+         *     the last `days` days (today included) and each variant (a value's display form) a split
+         *     served, the number of distinct contexts (by type and identifier) that received it. Counted
+         *     from the server's evaluations (`GET /v1/flags`, `GET /v1/flags/{flagKey}`, client
+         *     payloads, OFREP) and from SDK usage reports (`POST /v1/flags/{flagKey}/usage`: its
+         *     `context` and `contexts`, each evaluated again on the server, in memory; the SDK sends
+         *     up to 100 distinct contexts per flag and report). The counts are approximate: distinct contexts are counted with a HyperLogLog
+         *     sketch of 1024 registers (a standard error of about 3 %; small counts are close to exact),
+         *     which lets every instance and every flush add its contexts without counting one twice.
+         *     They are written in batches, so they may lag by a few seconds. Ordered by day, newest
+         *     first, then by variant. Days and variants without exposures are absent. Not paginated.
+         *     Required scope: `flags:read`. Audited as `flag.insights_read`.
+         *     A 422 means `days` is invalid.
+         */
+        get: operations["listSplitExposures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{projectKey}/flags/{flagKey}/values": {
         parameters: {
             query?: never;
@@ -1169,9 +1217,11 @@ export interface paths {
         get: operations["getTarget"];
         /**
          * Update a draft target
-         * @description Changes the draft's base value (`value_ulid`, served when no rule matches) and/or its
-         *     comment; at least one of the two. Omitted fields keep their values; `comment: null`
-         *     clears the comment.
+         * @description Changes the draft's base value (`value_ulid`, served when no rule matches), its base
+         *     split (`split`: several values by weight, schema `Split`; null removes it) and/or its
+         *     comment; at least one field. Omitted fields keep their values; `comment: null` clears
+         *     the comment. A split is refused with 422 naming the field (`errors["split.shares"]`,
+         *     `errors["split.shares.0.value_ulid"]`).
          *     Required scope: `targets:write`.
          *     A 422 means a body validation failure (including a `value_ulid` that is not a value of
          *     this flag, `errors.value_ulid`), a target that is not a draft (`ErrorEnvelope`), or an
@@ -1458,6 +1508,7 @@ export interface paths {
          * @description Appends a rule after the existing rules of a draft target. A rule serves `value_ulid`
          *     when all of its criteria match (AND); rules are tried in position order and the first
          *     match wins.
+         *     With `split` the rule serves one of several values by weight instead (schema `Split`).
          *
          *     Criteria:
          *     - `selector` `attribute`: compares the context attribute named by `sub_selector`
@@ -2937,6 +2988,17 @@ export interface components {
              * @enum {string}
              */
             resolved_by: "rule" | "rollout" | "target" | "default" | "unavailable";
+            split?: components["schemas"]["EvaluationSplit"];
+        };
+        /**
+         * @description Present only when a weighted split chose the value: which split (`rule`: the
+         *     position of the matching rule; null: the target's base split), the served value
+         *     (`variant`, its display form) and its share (`weight`, thousandths of a percent).
+         */
+        EvaluationSplit: {
+            rule: number | null;
+            variant: string;
+            weight: number;
         };
         /**
          * @description The input of `evaluateFlagForContext`: the context to evaluate for, the same document as
@@ -3000,8 +3062,9 @@ export interface components {
             ulid: string;
             flag_ulid: string;
             environment_ulid: string;
-            /** @description Base value, served when no rule matches. */
+            /** @description Base value, served when no rule matches (with a split, only to contexts without its bucketing value). */
             value_ulid: string;
+            split?: components["schemas"]["Split"];
             /**
              * @description `draft` (editable), `scheduled` (will publish at `scheduled_at`), `published`
              *     (serving, or serving the rest of a rollout), `expired` (replaced by a newer publish).
@@ -3052,6 +3115,7 @@ export interface components {
         TargetUpdate: {
             /** @description Ulid of a value of this flag. */
             value_ulid?: string;
+            split?: components["schemas"]["SplitWrite"];
             comment?: string | null;
         };
         TargetPublish: {
@@ -3368,6 +3432,7 @@ export interface components {
             comment?: string | null;
             /** @description Targeting rules in evaluation order. */
             rules: components["schemas"]["ConfigurationRule"][];
+            split?: components["schemas"]["ConfigurationSplit"];
             rollout: components["schemas"]["ConfigurationRollout"];
         };
         ConfigurationRule: {
@@ -3375,6 +3440,23 @@ export interface components {
             /** @description Display form of the value served when the rule matches. */
             value: string;
             criteria: components["schemas"]["CriterionWrite"][];
+            split?: components["schemas"]["ConfigurationSplit"];
+        };
+        /**
+         * @description A weighted split of a rule or of the base (schema `Split`): values by display form with
+         *     their weights in thousandths of a percent, summing to 100000. `value` of the rule or
+         *     base is then served to contexts without a bucketing value. Absent: no split (an export
+         *     writes it only where there is one).
+         */
+        ConfigurationSplit: {
+            /** @description Context attribute to bucket by; absent or null for the context identifier. */
+            attribute?: string | null;
+            shares: components["schemas"]["ConfigurationSplitShare"][];
+        };
+        ConfigurationSplitShare: {
+            /** @description Display form of one of the flag's values. */
+            value: string;
+            weight: number;
         };
         /** @description The rollout of the newest published target while one is active or paused; null otherwise. */
         ConfigurationRollout: {
@@ -3503,8 +3585,9 @@ export interface components {
              */
             ulid: string;
             target_ulid: string;
-            /** @description Value served when the rule matches. */
+            /** @description Value served when the rule matches (with a split, only to contexts without its bucketing value). */
             value_ulid: string;
+            split?: components["schemas"]["Split"];
             description: string;
             /** @description Evaluation order within the target, from 0, lowest first. */
             position: number;
@@ -3518,9 +3601,49 @@ export interface components {
         RuleCriteria: {
             data: components["schemas"]["Criterion"][];
         };
+        /**
+         * @description A weighted split: the rule (or the target's base) serves one of several values of the
+         *     flag by weight instead of its one `value_ulid`. Weights are in thousandths of a percent
+         *     and sum to 100000 (100 %). Each context is bucketed by the first value of `attribute`
+         *     (null: its identifier), salted with the flag key, so it keeps its value on the server,
+         *     in the SDK, over OFREP and across restarts; a context never moves between two values
+         *     whose weights both stay the same, and raising one weight while the others keep their
+         *     proportions moves only contexts to that value (the method is in the public document,
+         *     "Evaluation order"). A context without a bucketing value gets `value_ulid`. Null
+         *     (always present in responses): no split.
+         */
+        Split: {
+            attribute: string | null;
+            shares: components["schemas"]["SplitShare"][];
+        } | null;
+        /** @description One value of a split and its weight. */
+        SplitShare: {
+            value_ulid: string;
+            /** @description Thousandths of a percent. */
+            weight: number;
+        };
+        /**
+         * @description A weighted split (see `Split`). On a rule (a full replacement) absent or null means no
+         *     split; on `updateTarget` absent keeps the draft's split and null removes it. Refused
+         *     with 422 naming the field: weights that do not sum to 100000 (`split.shares`), a value
+         *     that is not one of this flag's or is listed twice (`split.shares.N.value_ulid`).
+         *     Every combination with rules, segments and rollouts is supported: a rollout chooses the
+         *     target first, then that target's splits divide the contexts it serves.
+         */
+        SplitWrite: {
+            /** @description Context attribute to bucket by; absent or null for the context identifier. */
+            attribute?: string | null;
+            shares: components["schemas"]["SplitShareWrite"][];
+        } | null;
+        SplitShareWrite: {
+            value_ulid: string;
+            /** @description Thousandths of a percent (25.5 % is 25500). */
+            weight: number;
+        };
         RuleWrite: {
             /** @description Ulid of a value of this flag. */
             value_ulid: string;
+            split?: components["schemas"]["SplitWrite"];
             description: string;
             /** @description Criteria that must all match (AND). */
             criteria: components["schemas"]["CriterionWrite"][];
@@ -3655,6 +3778,23 @@ export interface components {
             status: "success";
             data: components["schemas"]["FlagInsights"];
         };
+        /** @description The distinct contexts that received one variant of the flag's splits on one UTC day (approximate). */
+        SplitExposure: {
+            /**
+             * Format: date
+             * @example 2026-11-26
+             */
+            day: string;
+            /** @description The served value's display form. */
+            variant: string;
+            /** Format: int64 */
+            contexts: number;
+        };
+        SplitExposureListResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["SplitExposure"][];
+        };
         StaleFlag: {
             key: string;
             name: string;
@@ -3770,7 +3910,7 @@ export interface components {
          *     flag.deleted; `bulkDeleteFlags` flag.bulk_deleted (after a flag.deleted entry for each
          *     deleted flag); `evaluateFlag` and
          *     `evaluateFlagForContext` flag.evaluated;
-         *     `getFlagInsights` flag.insights_read; `listStaleFlags` flag.stale_listed;
+         *     `getFlagInsights` and `listSplitExposures` flag.insights_read; `listStaleFlags` flag.stale_listed;
          *     `listDefaultValueReports` flag.default_value_reports_read; `listContextAttributes`
          *     context_attribute.listed; `listFlagValues` flag_value.listed; `createFlagValue` and
          *     `createFlagValueForFlag` flag_value.created; `updateFlagValue` flag_value.updated;
@@ -5791,6 +5931,54 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listSplitExposures: {
+        parameters: {
+            query?: {
+                /** @description Number of UTC days to list, today included. */
+                days?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The exposure counts. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SplitExposureListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableQuery"];
             429: components["responses"]["TooManyRequests"];
         };
     };

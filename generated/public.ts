@@ -514,6 +514,17 @@ export interface components {
             name: string;
             type: components["schemas"]["FlagType"];
             value: components["schemas"]["EvaluatedFlagValue"];
+            split?: components["schemas"]["EvaluationSplit"];
+        };
+        /**
+         * @description Present only when a weighted split chose the value: which split (`rule`: the position of
+         *     the matching rule among the target's rules; null: the target's base split), the served
+         *     value (`variant`, its display form) and its share (`weight`, thousandths of a percent).
+         */
+        EvaluationSplit: {
+            rule: number | null;
+            variant: string;
+            weight: number;
         };
         EvaluatedFlagItem: {
             flag: components["schemas"]["EvaluatedFlag"];
@@ -546,6 +557,13 @@ export interface components {
             /** @description Number of uses to record; 1 when absent. */
             count?: number;
             context?: components["schemas"]["Context"];
+            /**
+             * @description Other contexts that received a value of one of the flag's weighted splits since the
+             *     last report (an SDK evaluating locally sends up to 100 distinct ones per report and
+             *     flag). Each is counted once in the flag's exposure counts, by the value the server
+             *     evaluates for it; they add nothing to `count`.
+             */
+            contexts?: components["schemas"]["Context"][];
         };
         SuccessStatus: {
             /** @enum {string} */
@@ -672,11 +690,32 @@ export interface components {
             value: components["schemas"]["JsonValue"];
             /** @description The target's rules in position order. */
             rules: components["schemas"]["CompiledRule"][];
+            split?: components["schemas"]["CompiledSplit"];
         } | null;
         /** @description A targeting rule; it matches when all its criteria match. */
         CompiledRule: {
             value: components["schemas"]["JsonValue"];
             criteria: components["schemas"]["CompiledCriterion"][];
+            split?: components["schemas"]["CompiledSplit"];
+        };
+        /**
+         * @description A weighted split of a rule or a target's base (see "Evaluation order", step 3a): present
+         *     only where one is configured. `value` of the rule or target is then served only to
+         *     contexts without a bucketing value.
+         */
+        CompiledSplit: {
+            /** @description The context attribute whose first value buckets the context; null for the context identifier. */
+            attribute: string | null;
+            /** @description The split's values in their configured order; their weights sum to 100000. */
+            shares: components["schemas"]["CompiledSplitShare"][];
+        } | null;
+        /** @description One value of a split. */
+        CompiledSplitShare: {
+            /** @description The value's display form; it names the value in results and salts its bucketing. */
+            variant: string;
+            value: components["schemas"]["JsonValue"];
+            /** @description Thousandths of a percent. */
+            weight: number;
         };
         CompiledCriterion: {
             /** @enum {string} */
@@ -725,6 +764,7 @@ export interface components {
             type: components["schemas"]["FlagType"];
             value: components["schemas"]["JsonValue"];
             resolved_by: components["schemas"]["ResolvedBy"];
+            split?: components["schemas"]["EvaluationSplit"];
         };
         /** @description The payload for mobile and client keys. */
         ClientPayload: {
@@ -805,7 +845,8 @@ export interface components {
         OfrepEvaluationSuccess: {
             key: string;
             /**
-             * @description An OFREP reason: `TARGETING_MATCH` (`resolved_by` rule), `SPLIT` (rollout), `STATIC`
+             * @description An OFREP reason: `TARGETING_MATCH` (`resolved_by` rule), `SPLIT` (rollout, or a
+             *     weighted split chose the value, whatever `resolved_by`), `STATIC`
              *     (target, and default: the flag has no published target in this environment, so its
              *     default value is served without any evaluation). The protocol has no `DEFAULT`
              *     reason; `metadata.resolved_by` tells the two `STATIC` cases apart.
@@ -822,8 +863,8 @@ export interface components {
         };
         /**
          * @description `resolved_by` (Vexil's resolution), `type` (the flag type) and `revision` (the flag's
-         *     own revision in this environment). OFREP allows further members whose values are
-         *     booleans, strings or numbers; Vexil sends these three.
+         *     own revision in this environment), and `split_weight` when a weighted split chose the
+         *     value. OFREP allows further members whose values are booleans, strings or numbers.
          */
         OfrepFlagMetadata: {
             resolved_by: components["schemas"]["ResolvedBy"];
@@ -836,6 +877,11 @@ export interface components {
              *     environment was created (or since before Vexil recorded per-flag changes).
              */
             revision: number;
+            /**
+             * @description Present only when a weighted split chose the value: the served value's weight in
+             *     thousandths of a percent (100000 is 100 %).
+             */
+            split_weight?: number;
         };
         /**
          * @description OFREP evaluation failure of one flag: `FLAG_NOT_FOUND` (404), `PARSE_ERROR`,

@@ -155,6 +155,11 @@ export abstract class BaseClient extends Emitter<ClientEvents> {
     if (this.usage !== undefined && this.statusValue !== 'closed') this.usage.count(key, context);
   }
 
+  /** A weighted split of the flag served this context (local evaluation): for its exposure counts. */
+  protected countExposure(key: string, context: Context): void {
+    if (this.usage !== undefined && this.statusValue !== 'closed') this.usage.expose(key, context);
+  }
+
   protected markSucceeded(): void {
     if (this.statusValue === 'closed') return;
     this.lastError = undefined;

@@ -7,7 +7,7 @@
  */
 import { BaseClient } from './base-client.js';
 import { contextFingerprint, headerJson, INVALID_CONTEXT, normalizeContext } from './context.js';
-import { errorDetails, reasonFor } from './details.js';
+import { errorDetails, servedDetails } from './details.js';
 import {
   VexilError,
   type ClientFlag,
@@ -85,7 +85,12 @@ function readClientPayload(body: unknown): ClientPayload {
 }
 
 function sameFlag(a: ClientFlag, b: ClientFlag): boolean {
-  return a.type === b.type && a.resolved_by === b.resolved_by && JSON.stringify(a.value) === JSON.stringify(b.value);
+  return (
+    a.type === b.type &&
+    a.resolved_by === b.resolved_by &&
+    JSON.stringify(a.value) === JSON.stringify(b.value) &&
+    JSON.stringify(a.split) === JSON.stringify(b.split)
+  );
 }
 
 export class VexilClientSideClient extends BaseClient {
@@ -289,7 +294,7 @@ export class VexilClientSideClient extends BaseClient {
     const revision = this.revision;
     if (typeof f === 'string')
       return errorDetails(key, defaultValue, f, type, revision, this.flags?.get(key)?.type, this.lastError?.message);
-    return { key, value: f.value as T, resolvedBy: f.resolved_by, reason: reasonFor(f.resolved_by), flagType: f.type, revision };
+    return servedDetails<T>(key, f, revision);
   }
 
   /** Every served value by flag key (no usage counting). */

@@ -1,5 +1,5 @@
 /** Building evaluation details: reasons from resolved_by, error details with the caller's default. */
-import type { EvaluationDetails, EvaluationErrorCode, FlagType, Reason, ResolvedBy } from './types.js';
+import type { EvaluationDetails, EvaluationErrorCode, EvaluationSplit, FlagType, JsonValue, Reason, ResolvedBy } from './types.js';
 
 /** resolved_by as an OpenFeature reason (the mapping the OFREP endpoints use too). */
 export const REASON_BY_RESOLUTION: Readonly<Record<ResolvedBy, Reason>> = {
@@ -11,6 +11,17 @@ export const REASON_BY_RESOLUTION: Readonly<Record<ResolvedBy, Reason>> = {
 
 export function reasonFor(resolvedBy: ResolvedBy): Reason {
   return REASON_BY_RESOLUTION[resolvedBy] ?? 'DEFAULT';
+}
+
+/** The details of a served value: a split's outcome carries it, with the reason SPLIT. */
+export function servedDetails<T>(
+  key: string,
+  served: { value: JsonValue; resolved_by: ResolvedBy; type: FlagType; split?: EvaluationSplit },
+  revision: number | null,
+): EvaluationDetails<T> {
+  const base = { key, value: served.value as T, resolvedBy: served.resolved_by, flagType: served.type, revision };
+  if (served.split !== undefined) return { ...base, reason: 'SPLIT', split: served.split };
+  return { ...base, reason: reasonFor(served.resolved_by) };
 }
 
 export function errorMessage(code: EvaluationErrorCode, key: string, wanted: FlagType, actual?: FlagType, cause?: string): string {

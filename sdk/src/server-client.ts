@@ -16,7 +16,7 @@ import {
 } from '../../src/engine/index.js';
 import { BaseClient, type BaseOptions } from './base-client.js';
 import { INVALID_CONTEXT, isValidContext, normalizeContext } from './context.js';
-import { errorDetails, reasonFor } from './details.js';
+import { errorDetails, servedDetails } from './details.js';
 import {
   VexilError,
   type ClientPayload,
@@ -227,6 +227,7 @@ export class VexilServerClient extends BaseClient {
       this.countUse(key, context);
       if (flag.type !== type) return 'TYPE_MISMATCH';
       const outcome = evaluateFlag(snapshot, key, context);
+      if (outcome?.split !== undefined && context !== null) this.countExposure(key, context);
       return outcome === undefined ? DECLARED : outcome;
     } catch {
       // a context the engine could not read (malformed attributes, throwing getters...)
@@ -288,7 +289,7 @@ export class VexilServerClient extends BaseClient {
     if (typeof r === 'string') {
       return errorDetails(key, defaultValue, r, type, revision, this.snapshot?.flagMap.get(key)?.type, this.lastError?.message);
     }
-    return { key, value: r.value as T, resolvedBy: r.resolved_by, reason: reasonFor(r.resolved_by), flagType: r.type, revision };
+    return servedDetails<T>(key, r, revision);
   }
 
   /**
@@ -314,13 +315,11 @@ export class VexilServerClient extends BaseClient {
   clientPayload(context: SdkContext | null | undefined, platform: 'mobile' | 'client' = 'client'): ClientPayload | null {
     const payload = this.payload;
     if (payload === null) return null;
-    const flags = this.allFlags(context, platform).map((o) => ({
-      key: o.key,
-      name: o.name,
-      type: o.type,
-      value: o.value,
-      resolved_by: o.resolved_by,
-    }));
+    const flags = this.allFlags(context, platform).map((o) =>
+      o.split === undefined
+        ? { key: o.key, name: o.name, type: o.type, value: o.value, resolved_by: o.resolved_by }
+        : { key: o.key, name: o.name, type: o.type, value: o.value, resolved_by: o.resolved_by, split: o.split },
+    );
     return { kind: 'client', etag: '', revision: payload.revision, environment: payload.environment, flags };
   }
 }

@@ -2,7 +2,7 @@
  * Public types of the Vexil SDK. The payload shapes follow specs/public.yaml (GET /v1/payload);
  * the evaluation types come from the server's own engine module (src/engine), imported, not copied.
  */
-import type { Context, EnvironmentConfig, FlagType, JsonValue, ResolvedBy } from '../../src/engine/index.js';
+import type { Context, EnvironmentConfig, EvaluationSplit, FlagType, JsonValue, ResolvedBy } from '../../src/engine/index.js';
 
 export type {
   Context,
@@ -10,6 +10,7 @@ export type {
   ContextAttributeValue,
   DefaultValueDeclaration,
   EnvironmentConfig,
+  EvaluationSplit,
   CompiledFlag,
   CompiledSegment,
   FlagType,
@@ -56,6 +57,8 @@ export interface ClientFlag {
   readonly type: FlagType;
   readonly value: JsonValue;
   readonly resolved_by: ResolvedBy;
+  /** Set when a weighted split chose the value. */
+  readonly split?: EvaluationSplit;
 }
 
 /** GET /v1/payload for a mobile or client key: values evaluated for one context. */
@@ -88,8 +91,13 @@ export interface EvaluationDetails<T> {
   readonly value: T;
   /** Vexil's resolution (`rule`, `rollout`, `target`, `default`); null with an error. */
   readonly resolvedBy: ResolvedBy | null;
-  /** `resolvedBy` as an OpenFeature reason: rule TARGETING_MATCH, rollout SPLIT, target STATIC, default DEFAULT. */
+  /**
+   * `resolvedBy` as an OpenFeature reason: rule TARGETING_MATCH, rollout SPLIT, target STATIC,
+   * default DEFAULT; SPLIT whenever a weighted split chose the value.
+   */
   readonly reason: Reason;
+  /** Set when a weighted split chose the value: which split, the value's variant and weight (thousandths of a percent). */
+  readonly split?: EvaluationSplit;
   readonly errorCode?: EvaluationErrorCode;
   readonly errorMessage?: string;
   /** The flag's type, when the flag is known. */

@@ -6,20 +6,28 @@
  * counted in `stats.dropped`); counts above 10 000 (the document's maximum) are sent in several
  * requests; at most `maxRequestsPerFlush` requests go out per send and the rest waits.
  * Failed sends (network, 5xx, 429) are put back; refused ones (other 4xx) are dropped.
+ *
+ * Contexts that received a value of a weighted split (`expose`) go along as `contexts`, up to
+ * MAX_EXPOSED_CONTEXTS distinct ones per flag and send, for the flag's exposure counts.
  */
 import { usageContext } from './context.js';
 import type { Context, UsageOptions } from './types.js';
 
 export const MAX_USAGE_COUNT = 10_000;
+/** Distinct contexts per flag and report carried for exposure counts (the document's maximum). */
+export const MAX_EXPOSED_CONTEXTS = 100;
 
 interface Pending {
   count: number;
   context: Context | null;
+  /** Contexts a split served since the last send, by type and identifier. */
+  exposed: Map<string, Context> | null;
 }
 
 export interface UsageBody {
   count: number;
   context?: Context;
+  contexts?: Context[];
 }
 
 /** Sends one report; resolves to `retry` when it may succeed later, `drop` when refused. */
@@ -68,11 +76,22 @@ export class UsageReporter {
         this.stats.dropped++;
         return;
       }
-      entry = { count: 0, context: null };
+      entry = { count: 0, context: null, exposed: null };
       this.pending.set(flagKey, entry);
     }
     entry.count++;
     if (context !== null && this.sendContext) entry.context = context;
+  }
+
+  /** Notes that a split of the flag served this context (after count() for the same use). */
+  expose(flagKey: string, context: Context): void {
+    if (!this.sendContext) return;
+    const entry = this.pending.get(flagKey);
+    if (entry === undefined) return;
+    entry.exposed ??= new Map();
+    if (entry.exposed.size >= MAX_EXPOSED_CONTEXTS) return;
+    const key = `${context.type}\u0000${context.identifier}`;
+    if (!entry.exposed.has(key)) entry.exposed.set(key, context);
   }
 
   start(): void {
@@ -98,18 +117,23 @@ export class UsageReporter {
     await this.flushing;
   }
 
-  private requeue(flagKey: string, count: number, context: Context | null): void {
+  private requeue(flagKey: string, count: number, context: Context | null, exposed: readonly Context[] = []): void {
     let entry = this.pending.get(flagKey);
     if (entry === undefined) {
       if (this.pending.size >= this.maxPendingFlags) {
         this.stats.dropped += count;
         return;
       }
-      entry = { count: 0, context: null };
+      entry = { count: 0, context: null, exposed: null };
       this.pending.set(flagKey, entry);
     }
     entry.count += count;
     if (entry.context === null) entry.context = context;
+    for (const c of exposed) {
+      entry.exposed ??= new Map();
+      const key = `${c.type}\u0000${c.identifier}`;
+      if (entry.exposed.size < MAX_EXPOSED_CONTEXTS && !entry.exposed.has(key)) entry.exposed.set(key, c);
+    }
   }
 
   private async flushOnce(): Promise<void> {
@@ -120,15 +144,24 @@ export class UsageReporter {
     for (const [key, entry] of batch) {
       let remaining = entry.count;
       const context = entry.context === null ? undefined : usageContext(entry.context);
+      // The exposed contexts go with the flag's first request (those that fit the document).
+      let contexts: Context[] | undefined = [];
+      for (const c of entry.exposed?.values() ?? []) {
+        const fit = usageContext(c);
+        if (fit !== undefined) contexts.push(fit);
+      }
       while (remaining > 0) {
         if (budget === 0) {
-          this.requeue(key, remaining, entry.context);
+          this.requeue(key, remaining, entry.context, contexts);
           break;
         }
         const count = Math.min(remaining, MAX_USAGE_COUNT);
         remaining -= count;
         budget--;
-        work.push({ key, body: context === undefined ? { count } : { count, context }, context: entry.context });
+        const body: UsageBody = context === undefined ? { count } : { count, context };
+        if (contexts !== undefined && contexts.length > 0) body.contexts = contexts;
+        contexts = undefined;
+        work.push({ key, body, context: entry.context });
       }
     }
     // a few requests at a time
@@ -147,7 +180,7 @@ export class UsageReporter {
         else if (outcome === 'drop') this.stats.dropped += item.body.count;
         else {
           this.stats.failedRequests++;
-          this.requeue(item.key, item.body.count, item.context);
+          this.requeue(item.key, item.body.count, item.context, item.body.contexts);
         }
       }
     };

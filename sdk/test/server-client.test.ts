@@ -510,6 +510,38 @@ describe('usage reporting', () => {
     expect(c.usageStats).toEqual({ sent: 7, dropped: 0, failedRequests: 0 });
   });
 
+  it("sends the distinct contexts a split served with the flag's report, up to 100, for its exposure counts", async () => {
+    const base = baseConfig();
+    const split = {
+      attribute: null,
+      shares: [
+        { variant: 'A', value: 'A', weight: 50000 },
+        { variant: 'B', value: 'B', weight: 50000 },
+      ],
+    };
+    const config = {
+      ...base,
+      flags: base.flags.map((f) => (f.key === 'banner' ? { ...f, serving: { value: 'base', rules: [], split } } : f)),
+    };
+    const f = await fake(config);
+    const c = client(f, { usage: { intervalMs: 60_000 } });
+    await c.ready();
+    const user = (i: number) => ({ type: 'user', identifier: `u-${i}` });
+    for (let i = 0; i < 150; i++) {
+      const details = c.stringDetails('banner', user(i % 120), 'x');
+      expect(details).toMatchObject({ reason: 'SPLIT', split: { rule: null, weight: 50000 } });
+    }
+    c.stringDetails('banner', null, 'x'); // no context: the base value, no exposure
+    c.boolean('new-checkout', gold, false); // no split: no contexts
+    await c.flushUsage();
+    const banner = f.usage.find((u) => u.key === 'banner')!.body as { count: number; context: unknown; contexts: { identifier: string }[] };
+    expect(banner.count).toBe(151);
+    expect(banner.contexts).toHaveLength(100);
+    expect(new Set(banner.contexts.map((x) => x.identifier)).size).toBe(100);
+    expect(banner.contexts[0]).toEqual(user(0));
+    expect(f.usage.find((u) => u.key === 'new-checkout')!.body).toEqual({ count: 1, context: gold });
+  });
+
   it('is bounded: flags beyond maxPendingFlags are dropped, big counts are split at 10 000', async () => {
     const f = await fake();
     const c = client(f, { usage: { intervalMs: 60_000, maxPendingFlags: 2 } });

@@ -8,7 +8,8 @@
  * of the flag's key and type (else the first of its key); without one, a sentinel default of
  * the flag's type (string for unknown keys) is passed.
  * - expected {value, resolved_by}: the SDK returns exactly that, with no error (a served declared
- *   default is resolved_by `default`).
+ *   default is resolved_by `default`). With `split` the details carry it, the reason is SPLIT and
+ *   the OpenFeature variant is the split's variant, its weight in flagMetadata.split_weight.
  * - expected null (unavailable): the SDK returns the default it was given. When the flag exists
  *   with the called type and has nothing to serve, that default is served as a declared default
  *   (resolved_by `default`, like the server with a declared default); otherwise (unknown key,
@@ -28,7 +29,7 @@ interface Vector {
   flag_key: string;
   context: Context | null;
   declared_defaults: DefaultValueDeclaration[];
-  expected: { value: JsonValue; resolved_by: string } | null;
+  expected: { value: JsonValue; resolved_by: string; split?: { rule: number | null; variant: string; weight: number } } | null;
 }
 
 const file = JSON.parse(readFileSync(new URL('../../specs/evaluation-vectors.json', import.meta.url), 'utf8')) as {
@@ -86,8 +87,13 @@ function sdkValue(client: VexilServerClient, v: Vector, call: Call): JsonValue {
 const REASONS: Record<string, string> = { rule: 'TARGETING_MATCH', rollout: 'SPLIT', target: 'STATIC', default: 'DEFAULT' };
 
 /** What the SDK must answer for a vector (see the header comment). */
-function expectedDetails(v: Vector, call: Call): { value: JsonValue; resolvedBy: string | null; reason: string; errorCode?: string } {
+function expectedDetails(
+  v: Vector,
+  call: Call,
+): { value: JsonValue; resolvedBy: string | null; reason: string; errorCode?: string; split?: NonNullable<Vector['expected']>['split'] } {
   if (v.expected !== null) {
+    const split = v.expected.split;
+    if (split !== undefined) return { value: v.expected.value, resolvedBy: v.expected.resolved_by, reason: 'SPLIT', split };
     return { value: v.expected.value, resolvedBy: v.expected.resolved_by, reason: REASONS[v.expected.resolved_by]! };
   }
   if (call.flagType === undefined) return { value: call.defaultValue, resolvedBy: null, reason: 'ERROR', errorCode: 'FLAG_NOT_FOUND' };
@@ -123,6 +129,7 @@ describe('specs/evaluation-vectors.json through the SDK', () => {
       expect(details.resolvedBy).toBe(want.resolvedBy);
       expect(details.reason).toBe(want.reason);
       expect(details.errorCode).toBe(want.errorCode);
+      expect(details.split).toEqual(want.split);
       expect(details.revision).toBe(v.config.revision);
       expect(sdkValue(client, v, call)).toEqual(want.value);
     });
@@ -160,5 +167,9 @@ describe('specs/evaluation-vectors.json through the OpenFeature server provider'
     expect(details.reason).toBe(want.reason);
     expect(details.errorCode).toBe(want.errorCode);
     if (want.resolvedBy !== null) expect(details.flagMetadata['resolved_by']).toBe(want.resolvedBy);
+    if (want.split !== undefined) {
+      expect(details.variant).toBe(want.split.variant);
+      expect(details.flagMetadata['split_weight']).toBe(want.split.weight);
+    }
   });
 });

@@ -49,6 +49,7 @@ export const auditActionByOperation: Record<string, string> = {
   evaluateFlag: 'flag.evaluated',
   evaluateFlagForContext: 'flag.evaluated',
   getFlagInsights: 'flag.insights_read',
+  listSplitExposures: 'flag.insights_read',
   listStaleFlags: 'flag.stale_listed',
   listDefaultValueReports: 'flag.default_value_reports_read',
   listContextAttributes: 'context_attribute.listed',

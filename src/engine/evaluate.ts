@@ -7,6 +7,10 @@
  * 2. The target's rules in order: the first whose criteria all match wins (resolved_by `rule`).
  * 3. Else the target's value: resolved_by `rollout` when the rollout chose the serving target,
  *    `target` otherwise.
+ *    In 2 and 3, a rule or base with a split serves the share split.ts chooses for the context
+ *    (the outcome names the split); a context without the split's bucketing value gets the
+ *    rule's or base's own value, as without a split. The rollout chooses the target first, by its
+ *    own bucket, so a split only ever divides the contexts its target serves.
  * 4. No target: the flag's default value (resolved_by `default`).
  * 5. Nothing to serve: a declared default for that key whose type equals the flag's type is
  *    served (resolved_by `default`); otherwise the flag is unavailable (undefined).
@@ -21,6 +25,7 @@ import { contextBucket } from './bucket.js';
 import { matchCriteria } from './comparers.js';
 import { valueMatchesType } from './context.js';
 import type { Snapshot, SnapshotFlag, SnapshotTarget } from './snapshot.js';
+import { bucketingValue, chooseShare, type SnapshotSplit } from './split.js';
 import type { Context, DefaultValueDeclaration, EvaluationOutcome, JsonValue, ResolvedBy } from './types.js';
 
 /** Which flags evaluateAll returns: `mobile` / `client` keep only flags included on that platform. */
@@ -32,6 +37,28 @@ export interface EvaluateAllOptions {
 
 function outcome(flag: SnapshotFlag, value: JsonValue, resolvedBy: ResolvedBy): EvaluationOutcome {
   return { key: flag.key, name: flag.name, type: flag.type, value, resolved_by: resolvedBy };
+}
+
+/** The outcome of a rule or base with a split; undefined when the context has no bucketing value. */
+function splitOutcome(
+  flag: SnapshotFlag,
+  split: SnapshotSplit,
+  context: Context | null,
+  resolvedBy: ResolvedBy,
+  rule: number | null,
+): EvaluationOutcome | undefined {
+  const by = bucketingValue(split, context);
+  if (by === undefined) return undefined;
+  const share = chooseShare(split, by);
+  if (share === undefined) return undefined;
+  return {
+    key: flag.key,
+    name: flag.name,
+    type: flag.type,
+    value: share.value,
+    resolved_by: resolvedBy,
+    split: { rule, variant: share.variant, weight: share.weight },
+  };
 }
 
 function servedFromDeclaration(flag: SnapshotFlag, declaration: DefaultValueDeclaration | undefined): EvaluationOutcome | undefined {
@@ -74,9 +101,20 @@ function evaluateCompiled(
     const rules = target.rules;
     for (let i = 0; i < rules.length; i++) {
       const rule = rules[i]!;
-      if (matchCriteria(snap, context, rule.criteria)) return outcome(flag, rule.value, 'rule');
+      if (matchCriteria(snap, context, rule.criteria)) {
+        if (rule.split !== null) {
+          const bySplit = splitOutcome(flag, rule.split, context, 'rule', i);
+          if (bySplit !== undefined) return bySplit;
+        }
+        return outcome(flag, rule.value, 'rule');
+      }
     }
-    return outcome(flag, target.value, byRollout ? 'rollout' : 'target');
+    const resolvedBy = byRollout ? 'rollout' : 'target';
+    if (target.split !== null) {
+      const bySplit = splitOutcome(flag, target.split, context, resolvedBy, null);
+      if (bySplit !== undefined) return bySplit;
+    }
+    return outcome(flag, target.value, resolvedBy);
   }
   if (flag.hasDefault) return outcome(flag, flag.defaultValue, 'default');
   return servedFromDeclaration(flag, declaration);

@@ -13,6 +13,8 @@ export type {
   CompiledRule,
   CompiledSegment,
   CompiledSegmentRule,
+  CompiledSplit,
+  CompiledSplitShare,
   CompiledTarget,
   Context,
   ContextAttribute,
@@ -20,6 +22,7 @@ export type {
   DefaultValueDeclaration,
   EnvironmentConfig,
   EvaluationOutcome,
+  EvaluationSplit,
   FlagType,
   JsonValue,
   ResolvedBy,
@@ -29,6 +32,7 @@ export { COMPARERS, FLAG_TYPES } from './types.js';
 export { murmur3, murmur3Bytes, murmur3Continue, murmur3Prefix, type Murmur3State } from './murmur3.js';
 export { BUCKET_COUNT, bucketOf, inRollout } from './bucket.js';
 export { parseNumeric } from './numeric.js';
+export { SPLIT_WEIGHT_TOTAL } from './split.js';
 export {
   CONTEXT_IDENTIFIER_MAX_LENGTH,
   CONTEXT_TYPE_MAX_LENGTH,

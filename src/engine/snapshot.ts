@@ -19,6 +19,7 @@ import { type MatchSegment, type MatchState, nextCall } from './comparers.js';
 import { compileCriterion, type CriterionCompileScope, type MatchCriterion } from './criteria.js';
 import { newBucketTypeCache, type BucketTypeCache } from './bucket.js';
 import { murmur3Prefix, type Murmur3State } from './murmur3.js';
+import { compileSplit, type SnapshotSplit } from './split.js';
 import type {
   CompiledCriterion,
   CompiledFlag,
@@ -32,11 +33,13 @@ import type {
 export interface SnapshotRule {
   readonly value: JsonValue;
   readonly criteria: readonly MatchCriterion[];
+  readonly split: SnapshotSplit | null;
 }
 
 export interface SnapshotTarget {
   readonly value: JsonValue;
   readonly rules: readonly SnapshotRule[];
+  readonly split: SnapshotSplit | null;
 }
 
 export interface SnapshotFlag {
@@ -186,13 +189,15 @@ function compileCriteria(list: readonly CompiledCriterion[] | undefined, scope: 
   return out;
 }
 
-function compileTarget(t: CompiledTarget | null | undefined, scope: CriterionCompileScope): SnapshotTarget | null {
+function compileTarget(flagKey: string, t: CompiledTarget | null | undefined, scope: CriterionCompileScope): SnapshotTarget | null {
   if (t === null || t === undefined) return null;
   const rules: SnapshotRule[] = [];
   if (Array.isArray(t.rules)) {
-    for (const r of t.rules) rules.push({ value: r.value, criteria: compileCriteria(r.criteria, scope) });
+    for (const r of t.rules) {
+      rules.push({ value: r.value, criteria: compileCriteria(r.criteria, scope), split: compileSplit(flagKey, r.split) });
+    }
   }
-  return { value: t.value, rules };
+  return { value: t.value, rules, split: compileSplit(flagKey, t.split) };
 }
 
 function compileFlag(f: CompiledFlag, scope: CriterionCompileScope): SnapshotFlag {
@@ -207,8 +212,8 @@ function compileFlag(f: CompiledFlag, scope: CriterionCompileScope): SnapshotFla
     includeInClient: f.include_in_client !== false,
     hasDefault,
     defaultValue: hasDefault ? (f.default as { value: JsonValue }).value : null,
-    serving: compileTarget(f.serving, scope),
-    previous: hasRollout ? compileTarget(f.previous, scope) : null,
+    serving: compileTarget(f.key, f.serving, scope),
+    previous: hasRollout ? compileTarget(f.key, f.previous, scope) : null,
     hasRollout,
     rolloutThreshold: hasRollout ? (rollout as { percentage: number }).percentage * 100 : 0,
     bucketState: murmur3Prefix(f.key + '/', 0),

@@ -65,16 +65,36 @@ export interface CompiledCriterion {
   readonly values: readonly string[];
 }
 
-/** A targeting rule: served when all its criteria match (AND). */
+/** One value of a split and its weight (thousandths of a percent; split.ts). */
+export interface CompiledSplitShare {
+  /** The value's display form, which names it in results and salts its bucketing. */
+  readonly variant: string;
+  readonly value: JsonValue;
+  readonly weight: number;
+}
+
+/** Several values served by weight (split.ts); weights sum to 100000. */
+export interface CompiledSplit {
+  /** Context attribute to bucket by; null: the context's identifier. */
+  readonly attribute: string | null;
+  readonly shares: readonly CompiledSplitShare[];
+}
+
+/**
+ * A targeting rule: served when all its criteria match (AND). With a split, `value` is served
+ * only to contexts without the split's bucketing value.
+ */
 export interface CompiledRule {
   readonly value: JsonValue;
   readonly criteria: readonly CompiledCriterion[];
+  readonly split?: CompiledSplit | null;
 }
 
-/** A published target: its rules in position order and its base (fallthrough) value. */
+/** A published target: its rules in position order and its base (fallthrough) value or split. */
 export interface CompiledTarget {
   readonly value: JsonValue;
   readonly rules: readonly CompiledRule[];
+  readonly split?: CompiledSplit | null;
 }
 
 export interface CompiledFlag {
@@ -135,10 +155,22 @@ export interface DefaultValueDeclaration {
   readonly value: JsonValue;
 }
 
+/** Which split served a value, and the value's share of it. */
+export interface EvaluationSplit {
+  /** Position of the rule whose split served, among the target's rules; null: the target's base split. */
+  readonly rule: number | null;
+  /** The served value's display form. */
+  readonly variant: string;
+  /** The served value's weight, in thousandths of a percent (100000 = 100 %). */
+  readonly weight: number;
+}
+
 export interface EvaluationOutcome {
   readonly key: string;
   readonly name: string;
   readonly type: FlagType;
   readonly value: JsonValue;
   readonly resolved_by: ResolvedBy;
+  /** Set only when a split chose the value. */
+  readonly split?: EvaluationSplit;
 }

@@ -1,11 +1,14 @@
 import type { Knex } from 'knex';
 import { parseStoredDisplay } from '../features/flag-values/display.js';
+import { readSplits } from '../features/shared/split-store.js';
+import type { SplitRecord } from '../features/shared/splits.js';
 import type {
   Comparer,
   CompiledCriterion,
   CompiledFlag,
   CompiledRule,
   CompiledSegment,
+  CompiledSplit,
   CompiledTarget,
   FlagType,
   JsonValue,
@@ -177,6 +180,8 @@ async function compileFlags(
     }
   }
   const values = new Map<string, JsonValue>();
+  /** Display forms, the variants of split values. */
+  const displays = new Map<string, string>();
   const defaults = new Map<string, JsonValue>();
   for (const row of valueRows) {
     const flag = flagByUlid.get(row.flag_ulid);
@@ -188,6 +193,7 @@ async function compileFlags(
       continue;
     }
     values.set(row.ulid, value);
+    displays.set(row.ulid, row.display);
     if (truthy(row.is_default)) defaults.set(row.flag_ulid, value);
   }
 
@@ -265,8 +271,11 @@ async function compileFlags(
         .select('rule_ulid', 'selector', 'sub_selector', 'comparer', 'position', 'values')),
     );
   }
-  // Rule values can be values no target serves; load any not yet known.
-  const missingValues = [...new Set(ruleRows.map((r) => r.value_ulid).filter((u) => !values.has(u)))];
+  const splits = await readSplits(db, [...targetUlids, ...ruleRows.map((r) => r.ulid)]);
+  // Rule and split values can be values no target serves; load any not yet known.
+  const referenced = ruleRows.map((r) => r.value_ulid);
+  for (const split of splits.values()) for (const s of split.shares) referenced.push(s.value_ulid);
+  const missingValues = [...new Set(referenced.filter((u) => !values.has(u)))];
   for (const part of chunks(missingValues)) {
     const rows: ValueRow[] = await db('flag_values').whereIn('ulid', part).select('ulid', 'flag_ulid', 'display', 'is_default');
     for (const row of rows) {
@@ -274,6 +283,7 @@ async function compileFlags(
       if (!flag) continue;
       try {
         values.set(row.ulid, parseStoredDisplay(flag.type, row.display));
+        displays.set(row.ulid, row.display);
       } catch {
         // An unreadable stored value is left out, like the rule that serves it.
       }
@@ -294,6 +304,19 @@ async function compileFlags(
   }
 
   const byPosition = <T extends { position: number | string }>(a: T, b: T) => Number(a.position) - Number(b.position);
+  /** The owner's split; none when it has none or a value of it is unreadable (its own value is served then). */
+  const compileSplit = (ownerUlid: string): CompiledSplit | null => {
+    const split: SplitRecord | undefined = splits.get(ownerUlid);
+    if (!split || split.shares.length === 0 || !split.shares.every((s) => values.has(s.value_ulid))) return null;
+    return {
+      attribute: split.attribute,
+      shares: split.shares.map((s) => ({
+        variant: displays.get(s.value_ulid) as string,
+        value: values.get(s.value_ulid) as JsonValue,
+        weight: s.weight,
+      })),
+    };
+  };
   const compileTarget = (t: TargetRow | null): CompiledTarget | null => {
     if (!t || !values.has(t.value_ulid)) return null;
     const rules: CompiledRule[] = [];
@@ -306,9 +329,16 @@ async function compileFlags(
         comparer: c.comparer as Comparer,
         values: stringArray(jsonArray(c.values)),
       }));
-      rules.push({ value: values.get(r.value_ulid) as JsonValue, criteria });
+      const split = compileSplit(r.ulid);
+      // `split` only where one is configured, so configurations without splits read as before.
+      rules.push(
+        split
+          ? { value: values.get(r.value_ulid) as JsonValue, criteria, split }
+          : { value: values.get(r.value_ulid) as JsonValue, criteria },
+      );
     }
-    return { value: values.get(t.value_ulid) as JsonValue, rules };
+    const split = compileSplit(t.ulid);
+    return split ? { value: values.get(t.value_ulid) as JsonValue, rules, split } : { value: values.get(t.value_ulid) as JsonValue, rules };
   };
 
   return flagRows.map((f) => {

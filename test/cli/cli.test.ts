@@ -131,6 +131,29 @@ describeEachDatabase('the vexil CLI', (db) => {
     expect(human.stdout).toMatch(/value\s+false/);
     expect(human.stdout).toMatch(/resolved by\s+default/);
 
+    // A value chosen by a weighted split names the split and the value's share.
+    const values = (await app.mgmt('GET', `/projects/${projectKey}/flags/banner-text/values`)).body.data as { ulid: string }[];
+    const a = (await app.mgmt('POST', `/projects/${projectKey}/flags/banner-text/values`, { display: 'Spring' })).body.data.ulid;
+    const b = (await app.mgmt('POST', `/projects/${projectKey}/flags/banner-text/values`, { display: 'Summer' })).body.data.ulid;
+    const draft = (await app.mgmt('POST', `/projects/${projectKey}/flags/banner-text/environments/production/targets`)).body.data.ulid;
+    const targetPath = `/projects/${projectKey}/flags/banner-text/environments/production/targets/${draft}`;
+    const split = {
+      shares: [
+        { value_ulid: a, weight: 25500 },
+        { value_ulid: b, weight: 74500 },
+      ],
+    };
+    expect((await app.mgmt('PUT', targetPath, { value_ulid: values[0]?.ulid ?? a, split })).status).toBe(200);
+    expect((await app.mgmt('PUT', `${targetPath}/publish`, {})).status).toBe(200);
+    const bySplit = await runCli(['evaluate', 'banner-text', '--project', projectKey, '--env', 'production', '--context', context], env);
+    expect(bySplit.code).toBe(0);
+    expect(bySplit.stdout).toMatch(/split\s+base: (Spring, 25\.5|Summer, 74\.5) %/);
+    const splitJson = await runCli(
+      ['evaluate', 'banner-text', '--project', projectKey, '--env', 'production', '--context', context, '--json'],
+      env,
+    );
+    expect(JSON.parse(splitJson.stdout)).toMatchObject({ resolved_by: 'target', split: { rule: null, weight: expect.any(Number) } });
+
     const broken = await runCli(['evaluate', 'new-checkout', '--project', projectKey, '--env', 'production', '--context', '{nope'], env);
     expect(broken.code).toBe(64);
     expect(broken.stderr).toContain('--context must be a JSON document');

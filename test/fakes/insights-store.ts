@@ -4,6 +4,7 @@ import type { EnvironmentRef, FlagRef, ProjectRef } from '../../src/features/sha
 import type {
   ContextObservationRecord,
   DefaultReportRecord,
+  ExposureRecord,
   FlagTelemetryRecord,
   InsightsStore,
   ProjectFlagRecord,
@@ -21,6 +22,8 @@ export class FakeInsightsStore implements InsightsStore {
   updates = new Map<string, string>();
   reports = new Map<string, DefaultReportRecord[]>();
   observations = new Map<string, ContextObservationRecord[]>();
+  /** Exposure sketches by `${flagUlid}/${environmentUlid}`. */
+  exposureRecords = new Map<string, ExposureRecord[]>();
 
   private environment(access: ResourceAccess, projectKey: string, environmentKey: string): EnvironmentRef {
     if (projectKey !== this.project.key || !access.canSeeProject(this.project.ulid)) {
@@ -85,5 +88,9 @@ export class FakeInsightsStore implements InsightsStore {
 
   async contextObservations(environmentUlid: string) {
     return [...(this.observations.get(environmentUlid) ?? [])];
+  }
+
+  async exposures(flagUlid: string, environmentUlid: string, fromDay: string) {
+    return (this.exposureRecords.get(`${flagUlid}/${environmentUlid}`) ?? []).filter((r) => r.day >= fromDay).map((r) => ({ ...r }));
   }
 }

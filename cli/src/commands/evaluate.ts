@@ -6,6 +6,12 @@ import { printJson, printRecord } from '../output.js';
 import type { components } from '../../../generated/management.js';
 
 type EvaluationContext = components['schemas']['EvaluationContext'];
+type EvaluationSplit = NonNullable<components['schemas']['EvaluationSplit']>;
+
+/** Which split chose the value and its share: `rule 0: blue, 33.5 %` or `base: blue, 50 %`. */
+export function describeSplit(split: EvaluationSplit): string {
+  return `${split.rule === null ? 'base' : `rule ${split.rule}`}: ${split.variant}, ${split.weight / 1000} %`;
+}
 
 function parseContext(text: string | undefined): EvaluationContext | undefined {
   if (text === undefined) return undefined;
@@ -43,6 +49,7 @@ export const evaluate: Command = {
       ['flag', result.key],
       ['value', result.value],
       ['resolved by', result.resolved_by],
+      ...(result.split ? [['split', describeSplit(result.split)] as [string, unknown]] : []),
     ]);
   },
 };

@@ -87,6 +87,7 @@ export function toResolution<T>(details: EvaluationDetails<T>): {
   if (details.resolvedBy !== null) flagMetadata['resolved_by'] = details.resolvedBy;
   if (details.flagType !== undefined) flagMetadata['type'] = details.flagType;
   if (details.revision !== null) flagMetadata['revision'] = details.revision;
+  if (details.split !== undefined) flagMetadata['split_weight'] = details.split.weight;
   if (details.errorCode !== undefined) {
     return {
       value: details.value,
@@ -96,5 +97,6 @@ export function toResolution<T>(details: EvaluationDetails<T>): {
       flagMetadata,
     };
   }
-  return { value: details.value, reason: details.reason, variant: variantOf(details.value as JsonValue), flagMetadata };
+  const variant = details.split !== undefined ? details.split.variant : variantOf(details.value as JsonValue);
+  return { value: details.value, reason: details.reason, variant, flagMetadata };
 }

@@ -6,6 +6,7 @@ import type { PageRequest } from '../../http/pagination.js';
 import type { Knex } from 'knex';
 import type { Dialect } from '../../storage/database.js';
 import { KnexSegmentsStore } from '../segments/store.js';
+import type { SplitRecord } from '../shared/splits.js';
 import type { SegmentRecord, SegmentsReader } from '../segments/store-types.js';
 import {
   ConfigurationExportStore,
@@ -105,8 +106,9 @@ export class ConfigurationExportService {
     );
     const rules = await store.rules(targets.map((t) => t.ulid));
     const criteria = await store.criteria(rules.map((r) => r.ulid));
+    const splits = await store.splits([...targets.map((t) => t.ulid), ...rules.map((r) => r.ulid)]);
 
-    const serving = new ServingBuilder(values, environments, rules, criteria);
+    const serving = new ServingBuilder(values, environments, rules, criteria, splits);
     const targetsByFlag = groupBy(targets, (t) => t.flag_ulid);
     const valuesByFlag = groupBy(values, (v) => v.flag_ulid);
     return {
@@ -167,7 +169,13 @@ class ServingBuilder {
   private readonly rulesByTarget: Map<string, RuleRow[]>;
   private readonly criteriaByRule: Map<string, CriterionRow[]>;
 
-  constructor(values: ValueRow[], environments: EnvironmentRow[], rules: RuleRow[], criteria: CriterionRow[]) {
+  constructor(
+    values: ValueRow[],
+    environments: EnvironmentRow[],
+    rules: RuleRow[],
+    criteria: CriterionRow[],
+    private readonly splits: ReadonlyMap<string, SplitRecord>,
+  ) {
     this.displayByValue = new Map(values.map((v) => [v.ulid, v.display]));
     this.environmentOrder = new Map(environments.map((e, index) => [e.ulid, { key: e.key, index }]));
     this.rulesByTarget = groupBy(rules, (r) => r.target_ulid);
@@ -186,19 +194,35 @@ class ServingBuilder {
 
   private serving(target: ServingTargetRow): ConfigurationServing {
     const rolling = target.rollout_status === 'active' || target.rollout_status === 'paused';
+    const baseSplit = this.split(target.ulid);
     return {
       // The publish comment is history (the audit log keeps it), not configuration: plan never
       // compares it, so export leaves it out and an applied file exports as it was written.
       value: this.display(target.value_ulid),
-      rules: (this.rulesByTarget.get(target.ulid) ?? []).map((rule) => ({
-        description: rule.description,
-        value: this.display(rule.value_ulid),
-        criteria: (this.criteriaByRule.get(rule.ulid) ?? []).map(toCriterion),
-      })),
+      // A split only where there is one, so files without splits export as before.
+      ...(baseSplit === undefined ? {} : { split: baseSplit }),
+      rules: (this.rulesByTarget.get(target.ulid) ?? []).map((rule) => {
+        const split = this.split(rule.ulid);
+        return {
+          description: rule.description,
+          value: this.display(rule.value_ulid),
+          criteria: (this.criteriaByRule.get(rule.ulid) ?? []).map(toCriterion),
+          ...(split === undefined ? {} : { split }),
+        };
+      }),
       rollout:
         rolling && target.rollout_mode !== null && target.rollout_percentage !== null
           ? { mode: target.rollout_mode, percentage: target.rollout_percentage, status: target.rollout_status as 'active' | 'paused' }
           : null,
+    };
+  }
+
+  private split(ownerUlid: string): Schemas['ConfigurationSplit'] | undefined {
+    const split = this.splits.get(ownerUlid);
+    if (split === undefined) return undefined;
+    return {
+      ...(split.attribute === null ? {} : { attribute: split.attribute }),
+      shares: split.shares.map((s) => ({ value: this.display(s.value_ulid), weight: s.weight })),
     };
   }
 

@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import { readSplits } from '../shared/split-store.js';
+import type { SplitRecord } from '../shared/splits.js';
 
 /** Rows the export reads, in the order the document lists them. */
 export interface EnvironmentRow {
@@ -132,6 +134,11 @@ export class ConfigurationExportStore {
         .orderBy(['target_ulid', 'position'])
         .select('ulid', 'target_ulid', 'value_ulid', 'description'),
     );
+  }
+
+  /** The splits of these targets and rules, by owner ulid. */
+  splits(ownerUlids: readonly string[]): Promise<Map<string, SplitRecord>> {
+    return readSplits(this.db, ownerUlids);
   }
 
   async criteria(ruleUlids: readonly string[]): Promise<CriterionRow[]> {

@@ -1,4 +1,5 @@
 import type { components } from '../../../generated/management.js';
+import { SPLIT_WEIGHT_TOTAL } from '../../engine/index.js';
 import { FieldErrorList, type ErrorCode } from '../../http/errors.js';
 import { DisplayError, normaliseDisplay } from '../flag-values/display.js';
 import { servingStepRefusal } from './rollout-change.js';
@@ -38,13 +39,24 @@ function byKey<T extends { key: string }>(items: readonly T[]): Map<string, T> {
   return new Map(items.map((item) => [item.key, item]));
 }
 
+type ConfigurationSplit = NonNullable<ConfigurationServing['split']>;
+
+/** A split as compared: an absent attribute is the identifier, like null. */
+function splitPart(split: ConfigurationSplit | undefined) {
+  return split === undefined
+    ? null
+    : { attribute: split.attribute ?? null, shares: split.shares.map((s) => ({ value: s.value, weight: s.weight })) };
+}
+
 /** What a serving configuration is compared on: the publish comment is history, not configuration. */
 function servedPart(serving: ConfigurationServing) {
   return {
     value: serving.value,
+    split: splitPart(serving.split),
     rules: serving.rules.map((r) => ({
       description: r.description,
       value: r.value,
+      split: splitPart(r.split),
       criteria: r.criteria.map((c) => ({ ...c, sub_selector: c.sub_selector ?? null, values: c.values ?? null })),
     })),
     rollout:
@@ -120,8 +132,31 @@ export function normaliseConfiguration(
         if (!displays.has(normalised)) add(field, `The value ${display} is not one of the flag's values.`, 'reference_not_found');
         return normalised;
       };
+      // A split's values are the flag's, each once, and their weights make 100 %.
+      const knownSplit = (split: ConfigurationSplit | undefined, field: string): ConfigurationSplit | undefined => {
+        if (split === undefined) return undefined;
+        const total = split.shares.reduce((sum, s) => sum + s.weight, 0);
+        if (total !== SPLIT_WEIGHT_TOTAL) {
+          add(
+            `${field}.shares`,
+            `The weights of the split must sum to ${SPLIT_WEIGHT_TOTAL} (100 %); they sum to ${total}.`,
+            'invalid_combination',
+          );
+        }
+        const seen = new Set<string>();
+        const shares = split.shares.map((share, k) => {
+          const value = known(share.value, `${field}.shares.${k}.value`);
+          if (seen.has(value))
+            add(`${field}.shares.${k}.value`, `The value ${share.value} appears twice in the split.`, 'invalid_combination');
+          seen.add(value);
+          return { value, weight: share.weight };
+        });
+        return { ...split, shares };
+      };
+      const baseSplit = knownSplit(serving.split, `${servingPath}.split`);
       environments[environmentKey] = {
         ...serving,
+        ...(baseSplit === undefined ? {} : { split: baseSplit }),
         value: known(serving.value, `${servingPath}.value`),
         rules: serving.rules.map((rule, r) => {
           rule.criteria.forEach((criterion, c) => {
@@ -136,7 +171,12 @@ export function normaliseConfiguration(
               }
             }
           });
-          return { ...rule, value: known(rule.value, `${servingPath}.rules.${r}.value`) };
+          const ruleSplit = knownSplit(rule.split, `${servingPath}.rules.${r}.split`);
+          return {
+            ...rule,
+            ...(ruleSplit === undefined ? {} : { split: ruleSplit }),
+            value: known(rule.value, `${servingPath}.rules.${r}.value`),
+          };
         }),
       };
       // What plan lists, apply must make: a change the rollout operations cannot make is refused here.

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { AuditSubject, AuditTrail } from '../../audit/audit-trail.js';
 import { findFlagEnvironment } from '../shared/lookup.js';
+import type { SplitRecord } from '../shared/splits.js';
 import type { TargetRecord } from '../targets/store-types.js';
 import type { ProjectConfiguration } from './plan.js';
 import type { ActingContext } from './transactional-services.js';
@@ -13,6 +14,21 @@ export interface WriteServingOptions {
   comment?: string | null;
   /** Extra publish input (typed confirmation of a console session). */
   confirmation?: string;
+}
+
+type ConfigurationSplit = NonNullable<Serving['split']>;
+
+/** A file's split as the services take it (values by ulid); null for none. */
+function splitInput(split: ConfigurationSplit | undefined, values: ReadonlyMap<string, string>): SplitRecord | null {
+  if (split === undefined) return null;
+  return {
+    attribute: split.attribute ?? null,
+    shares: split.shares.map((s) => ({ value_ulid: values.get(s.value) as string, weight: s.weight })),
+  };
+}
+
+function sameSplit(a: SplitRecord | null, b: SplitRecord | null): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 /**
@@ -104,14 +120,17 @@ export class ServingWriter {
     const { target } = await services.targets.create(ctx, this.commit(this.acting.newTrail()));
     const path = { projectKey, flagKey, environmentKey, targetUlid: target.ulid };
     const valueUlid = values.get(serving.value) as string;
-    if (valueUlid !== target.value_ulid)
-      await services.targets.update(ctx, target.ulid, { value_ulid: valueUlid }, this.commit(this.acting.newTrail()));
+    // The draft copied the served split; the file's (or none) replaces it.
+    const split = splitInput(serving.split, values);
+    if (valueUlid !== target.value_ulid || !sameSplit(split, target.split ?? null))
+      await services.targets.update(ctx, target.ulid, { value_ulid: valueUlid, split }, this.commit(this.acting.newTrail()));
     if (serving.rules !== undefined) {
       for (const rule of await services.rules.list(this.caller(), path))
         await services.rules.delete(this.caller(), { ...path, ruleUlid: rule.ulid });
       for (const rule of serving.rules) {
         await services.rules.create(this.caller(), path, {
           value_ulid: values.get(rule.value) as string,
+          split: splitInput(rule.split, values),
           description: rule.description,
           criteria: rule.criteria as never,
         });

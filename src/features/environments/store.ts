@@ -1,3 +1,4 @@
+import { deleteSplitsOfTargets } from '../shared/split-store.js';
 import type { Knex } from 'knex';
 import { paginateByUlid, type Page, type PageRequest } from '../../http/pagination.js';
 import { NotFoundError } from '../../http/errors.js';
@@ -73,6 +74,8 @@ export class KnexEnvironmentStore implements EnvironmentStore {
   }
 
   async delete(trx: Knex.Transaction, ulid: string): Promise<boolean> {
+    // Targets and rules go by cascade; their splits have no foreign key to them.
+    await deleteSplitsOfTargets(trx, (db) => db('targets').select('ulid').where('environment_ulid', ulid));
     return (await trx('environments').where('ulid', ulid).delete()) > 0;
   }
 }

@@ -113,8 +113,14 @@ export function publicEvaluationHandlers({ service, decoder, hub, keyCache }: Ev
         // The router validated the body against UsageReport already; this is the engine's check.
         if (!context) throw new BadRequestError(publicMessages.invalidContext);
       }
+      const exposed = [];
+      for (const raw of body.contexts ?? []) {
+        const parsed = decoder.contextOf(raw);
+        if (!parsed) throw new BadRequestError(publicMessages.invalidContext);
+        exposed.push(parsed);
+      }
       await nameAuditedFlag(request, request.params.flagKey);
-      await service.recordUsage(request.principal, request.params.flagKey, body.count ?? 1, context);
+      await service.recordUsage(request.principal, request.params.flagKey, body.count ?? 1, context, exposed);
       return { body: { status: 'success' } };
     },
 

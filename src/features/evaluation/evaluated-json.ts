@@ -52,6 +52,8 @@ function valueJson(value: JsonValue): string {
 }
 
 function itemJson(snapshot: FlagSet, cache: Map<string, ItemPrefix>, outcome: EvaluationOutcome): string {
+  const split = outcome.split;
+  if (split !== undefined) return `${prefixText(snapshot, cache, outcome)}${valueJson(outcome.value)}},"split":${JSON.stringify(split)}}}`;
   return `${prefixText(snapshot, cache, outcome)}${valueJson(outcome.value)}}}}`;
 }
 

@@ -10,6 +10,9 @@ import { SnapshotCache, type EnvironmentSnapshot } from '../../runtime/snapshot-
 import { StreamHub } from '../../runtime/stream-hub.js';
 import { TelemetryBuffer } from '../../runtime/telemetry-buffer.js';
 import { telemetryFlusher } from '../../runtime/telemetry-flusher.js';
+import { ExposureBuffer } from '../../runtime/exposure-buffer.js';
+import { exposureFlusher } from '../../runtime/exposure-flusher.js';
+import { KnexExposureStore } from '../../runtime/exposure-store.js';
 import { KnexTelemetryStore } from '../../runtime/telemetry-store.js';
 import { refreshBudgetMs, type FeatureDeps } from '../feature.js';
 import { managementEvaluationHandlers, publicEvaluationHandlers } from './controller.js';
@@ -42,7 +45,8 @@ export function createEvaluationFeature(deps: FeatureDeps) {
   const cache = new SnapshotCache(new KnexConfigSource(deps.knex, deps.dialect), deps.logger);
   deps.readiness.snapshotsLoaded = () => cache.loaded;
   const telemetry = new TelemetryBuffer();
-  const service = new EvaluationService(cache, telemetry, deps.clock, deps.metrics.evaluations);
+  const exposures = new ExposureBuffer();
+  const service = new EvaluationService(cache, telemetry, deps.clock, deps.metrics.evaluations, exposures);
   const decoder = new InputDecoder(deps.documents.public.dereferenced);
   const hub = new StreamHub(cache, {
     heartbeatMs: STREAM_HEARTBEAT_MS,
@@ -92,6 +96,14 @@ export function createEvaluationFeature(deps: FeatureDeps) {
     deps.logger,
   );
 
+  const exposureWriter = exposureFlusher(
+    exposures,
+    new KnexExposureStore(deps.knex, deps.dialect),
+    deps.clock,
+    TELEMETRY_FLUSH_MS,
+    deps.logger,
+  );
+
   observeServingState(deps.metrics, cache, hub, telemetry, flusher);
 
   const handlerDeps = { service, decoder, hub, keyCache: deps.keyCache, knex: deps.knex };
@@ -101,7 +113,7 @@ export function createEvaluationFeature(deps: FeatureDeps) {
     publicStages: { afterAuthentication: [publicErrorShaping] },
     managementStages: { aroundHandler: [afterManagementWrite] },
     // Streams end before the flusher's final write; the flusher stops last.
-    tasks: [notifier, snapshots, hub, flusher],
+    tasks: [notifier, snapshots, hub, flusher, exposureWriter],
   };
 }
 

@@ -6,6 +6,7 @@ import {
   type Context,
   type DefaultValueDeclaration,
   type EvaluationOutcome,
+  type EvaluationSplit,
   type FlagType,
   type JsonValue,
   type ResolvedBy,
@@ -14,6 +15,7 @@ import { NotFoundError, OfrepError, UnauthorizedError, publicMessages } from '..
 import { digestParts, entityTag, ifNoneMatchMatches } from '../../runtime/etag.js';
 import type { EnvironmentSnapshot, SnapshotCache } from '../../runtime/snapshot-cache.js';
 import type { Platform, TelemetryBuffer } from '../../runtime/telemetry-buffer.js';
+import { contextHash, ExposureBuffer } from '../../runtime/exposure-buffer.js';
 import { newEvaluationCounts, type EvaluationCounts } from '../../observability/metrics.js';
 import { evaluatedFlagJson, evaluatedListJson } from './evaluated-json.js';
 
@@ -22,7 +24,7 @@ export interface OfrepSuccess {
   reason: 'TARGETING_MATCH' | 'SPLIT' | 'STATIC';
   variant: string;
   value: JsonValue;
-  metadata: { resolved_by: ResolvedBy; type: FlagType; revision: number };
+  metadata: { resolved_by: ResolvedBy; type: FlagType; revision: number; split_weight?: number };
 }
 
 export interface OfrepItemFailure {
@@ -40,6 +42,8 @@ export interface ManagementEvaluation {
   type: FlagType;
   value: JsonValue;
   resolved_by: ResolvedBy | 'unavailable';
+  /** Present only when a split chose the value. */
+  split?: EvaluationSplit;
 }
 
 /**
@@ -53,8 +57,9 @@ const reasons: Record<ResolvedBy, OfrepSuccess['reason']> = {
   default: 'STATIC',
 };
 
-/** OFREP `variant`: the value in display form. */
+/** OFREP `variant`: the value in display form (a split's own variant when a split chose it). */
 export function variantOf(outcome: EvaluationOutcome): string {
+  if (outcome.split !== undefined) return outcome.split.variant;
   switch (outcome.type) {
     case 'boolean':
       return outcome.value === true ? 'true' : 'false';
@@ -66,12 +71,16 @@ export function variantOf(outcome: EvaluationOutcome): string {
 }
 
 export function toOfrepSuccess(outcome: EvaluationOutcome, revision: number): OfrepSuccess {
+  const split = outcome.split;
   return {
     key: outcome.key,
-    reason: reasons[outcome.resolved_by],
+    reason: split !== undefined ? 'SPLIT' : reasons[outcome.resolved_by],
     variant: variantOf(outcome),
     value: outcome.value,
-    metadata: { resolved_by: outcome.resolved_by, type: outcome.type, revision },
+    metadata:
+      split !== undefined
+        ? { resolved_by: outcome.resolved_by, type: outcome.type, revision, split_weight: split.weight }
+        : { resolved_by: outcome.resolved_by, type: outcome.type, revision },
   };
 }
 
@@ -96,7 +105,23 @@ export class EvaluationService {
     private readonly clock: Clock,
     /** Evaluations served, by reason (read by /metrics): plain increments on the serving path. */
     private readonly evaluations: EvaluationCounts = newEvaluationCounts(),
+    /** Exposure counts of splits: which contexts received which variant (in memory, flushed in the background). */
+    readonly exposures: ExposureBuffer = new ExposureBuffer(),
   ) {}
+
+  /** Records the contexts that received a split's variant (outcomes without a split are skipped). */
+  private expose(entry: EnvironmentSnapshot, context: Context | null, outcomes: readonly EvaluationOutcome[], at: string): void {
+    if (context === null) return;
+    let hash: number | undefined;
+    for (let i = 0; i < outcomes.length; i++) {
+      const outcome = outcomes[i] as EvaluationOutcome;
+      if (outcome.split === undefined) continue;
+      const flagUlid = entry.flagUlids.get(outcome.key);
+      if (flagUlid === undefined) continue;
+      hash ??= contextHash(context.type, context.identifier);
+      this.exposures.record(entry.environmentUlid, flagUlid, outcome.split.variant, hash, at);
+    }
+  }
 
   private count(outcomes: readonly EvaluationOutcome[]): void {
     for (let i = 0; i < outcomes.length; i++) this.evaluations[outcomes[i]!.resolved_by]++;
@@ -153,6 +178,7 @@ export class EvaluationService {
     this.telemetry.recordWholeEnvironment(entry.environmentUlid, 'server', 'evaluated', at);
     this.reportDefaults(entry, entry.snapshot.keys(), declarations, at);
     this.observe(entry, context, at);
+    this.expose(entry, context, outcomes, at);
     return evaluatedListJson(entry.snapshot, outcomes);
   }
 
@@ -177,17 +203,29 @@ export class EvaluationService {
     this.reportDefaults(entry, info ? [flagKey] : [], declarations, at);
     this.observe(entry, context, at);
     if (!outcome) throw new NotFoundError(publicMessages.flagNotFound);
+    this.expose(entry, context, [outcome], at);
     return evaluatedFlagJson(entry.snapshot, outcome);
   }
 
   /** POST /v1/flags/{flagKey}/usage: "Flag used", `count` times. */
-  async recordUsage(principal: PublicPrincipal, flagKey: string, count: number, context: Context | null): Promise<void> {
+  async recordUsage(
+    principal: PublicPrincipal,
+    flagKey: string,
+    count: number,
+    context: Context | null,
+    exposed: readonly Context[] = [],
+  ): Promise<void> {
     const entry = await this.environment(principal);
     const flagUlid = entry.flagUlids.get(flagKey);
     if (!flagUlid || !entry.snapshot.has(flagKey)) throw new NotFoundError(publicMessages.flagNotFound);
     const at = this.now();
     this.telemetry.recordFlag(entry.environmentUlid, flagUlid, 'used', count, at);
     this.observe(entry, context, at);
+    // The SDK evaluated locally: which variant its contexts got is evaluated again here, in memory.
+    for (const used of context === null ? exposed : [context, ...exposed]) {
+      const outcome = evaluateFlag(entry.snapshot, flagKey, used);
+      if (outcome !== undefined) this.expose(entry, used, [outcome], at);
+    }
   }
 
   /** The ETag GET /v1/payload (and the stream) announces for this key, context and defaults. */
@@ -222,6 +260,7 @@ export class EvaluationService {
     const requested = entry.config.flags.filter((f) => visibleOn(platform, f)).map((f) => f.key);
     this.reportDefaults(entry, requested, declarations, at);
     this.observe(entry, context, at);
+    this.expose(entry, context, outcomes, at);
     return {
       notModified: false,
       etag,
@@ -232,7 +271,11 @@ export class EvaluationService {
           etag,
           revision: entry.revision,
           environment: { ulid: entry.environmentUlid, key: entry.environmentKey },
-          flags: outcomes.map((o) => ({ key: o.key, name: o.name, type: o.type, value: o.value, resolved_by: o.resolved_by })),
+          flags: outcomes.map((o) =>
+            o.split === undefined
+              ? { key: o.key, name: o.name, type: o.type, value: o.value, resolved_by: o.resolved_by }
+              : { key: o.key, name: o.name, type: o.type, value: o.value, resolved_by: o.resolved_by, split: o.split },
+          ),
         },
       },
     };
@@ -251,6 +294,7 @@ export class EvaluationService {
     if (visible && flagUlid) this.telemetry.recordFlag(entry.environmentUlid, flagUlid, 'evaluated', 1, at);
     this.observe(entry, context, at);
     if (!outcome) throw new OfrepError(404, 'FLAG_NOT_FOUND', publicMessages.flagNotFound, flagKey);
+    this.expose(entry, context, [outcome], at);
     return toOfrepSuccess(outcome, entry.flagRevision(outcome.key));
   }
 
@@ -266,18 +310,24 @@ export class EvaluationService {
     // `*` does not match: the ETag is per context, so `*` cannot say the client holds this one.
     if (ifNoneMatchMatches(ifNoneMatch, etag, false)) return { notModified: true, etag };
     const flags: Array<OfrepSuccess | OfrepItemFailure> = [];
+    const served: EvaluationOutcome[] = [];
     try {
       for (const outcome of evaluateAll(entry.snapshot, context, [], { platform })) {
         flags.push(toOfrepSuccess(outcome, entry.flagRevision(outcome.key)));
+        served.push(outcome);
       }
     } catch {
+      served.length = 0;
       // Should the engine fail on one flag, report that flag and evaluate the others one by one.
       flags.length = 0;
       for (const info of entry.snapshot.flags()) {
         if (!visibleOn(platform, info)) continue;
         try {
           const outcome = evaluateFlag(entry.snapshot, info.key, context);
-          if (outcome) flags.push(toOfrepSuccess(outcome, entry.flagRevision(outcome.key)));
+          if (outcome) {
+            flags.push(toOfrepSuccess(outcome, entry.flagRevision(outcome.key)));
+            served.push(outcome);
+          }
         } catch {
           flags.push({ key: info.key, errorCode: 'GENERAL', errorDetails: 'The flag could not be evaluated.' });
         }
@@ -287,6 +337,7 @@ export class EvaluationService {
     const at = this.now();
     this.telemetry.recordWholeEnvironment(entry.environmentUlid, platform, 'evaluated', at);
     this.observe(entry, context, at);
+    this.expose(entry, context, served, at);
     return { notModified: false, etag, flags };
   }
 
@@ -302,7 +353,9 @@ export class EvaluationService {
     const entry = await this.cache.getFresh(environmentUlid);
     const outcome = entry ? evaluateFlag(entry.snapshot, flag.key, context) : undefined;
     if (!outcome) return { key: flag.key, name: flag.name, type: flag.type, value: null, resolved_by: 'unavailable' };
-    return { key: outcome.key, name: outcome.name, type: outcome.type, value: outcome.value, resolved_by: outcome.resolved_by };
+    const { key, name, type, value, resolved_by, split } = outcome;
+    // `split` only when a split chose the value, so other answers read as before.
+    return split === undefined ? { key, name, type, value, resolved_by } : { key, name, type, value, resolved_by, split };
   }
 
   /** Flag ulids of an environment visible on a platform (expands whole-environment telemetry). */

@@ -112,16 +112,22 @@ class KnexFlagValueStoreTx implements FlagValueStoreTx {
     await this.handle('flag_values').where('ulid', valueUlid).update({ is_default: true, updated_at: updatedAt });
   }
 
+  /** Rules and targets whose split serves the value. */
+  private splitOwnersOf(valueUlid: string): Knex.QueryBuilder {
+    return this.handle('split_shares').where('value_ulid', valueUlid).select('owner_ulid');
+  }
+
   async usage(valueUlid: string): Promise<ValueUsage> {
     const targets = this.handle('targets as t')
       .join('environments as e', 'e.ulid', 't.environment_ulid')
-      .where('t.value_ulid', valueUlid)
+      // Its own value, or a value of its base split.
+      .where((q) => q.where('t.value_ulid', valueUlid).orWhereIn('t.ulid', this.splitOwnersOf(valueUlid)))
       .orderBy('t.ulid')
       .select('t.status', 'e.key as environment_key');
     const rules = this.handle('rules as r')
       .join('targets as t', 't.ulid', 'r.target_ulid')
       .join('environments as e', 'e.ulid', 't.environment_ulid')
-      .where('r.value_ulid', valueUlid)
+      .where((q) => q.where('r.value_ulid', valueUlid).orWhereIn('r.ulid', this.splitOwnersOf(valueUlid)))
       .orderBy('r.ulid')
       .select('t.status as target_status', 'e.key as environment_key');
     // Locking reads see the latest committed rows and keep new references out until commit.

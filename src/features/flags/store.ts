@@ -1,3 +1,4 @@
+import { deleteSplitsOfTargets } from '../shared/split-store.js';
 import type { Knex } from 'knex';
 import type { ResourceAccess } from '../../auth/principal.js';
 import { ValidationError } from '../../http/errors.js';
@@ -138,6 +139,7 @@ class KnexFlagStoreTx implements FlagStoreTx {
     const criteria = (db: Db) => db('criteria').select('ulid').whereIn('rule_ulid', rules(db));
     await trx('criterion_segments').whereIn('criterion_ulid', criteria(trx)).delete();
     await trx('criteria').whereIn('rule_ulid', rules(trx)).delete();
+    await deleteSplitsOfTargets(trx, targets);
     await trx('rules').whereIn('target_ulid', targets(trx)).delete();
     await trx('targets').whereIn('flag_ulid', ulids).delete();
     await trx('flag_values').whereIn('flag_ulid', ulids).delete();

@@ -6,6 +6,7 @@ import type { InsightsService } from './service.js';
 type FlagEnvironmentParams = operations['getFlagInsights']['parameters']['path'];
 type EnvironmentParams = operations['listStaleFlags']['parameters']['path'];
 type StaleQuery = NonNullable<operations['listStaleFlags']['parameters']['query']>;
+type ExposuresQuery = NonNullable<operations['listSplitExposures']['parameters']['query']>;
 
 const caller = (request: ManagementRequest<unknown, unknown, unknown>) => ({
   access: request.principal.access,
@@ -17,6 +18,11 @@ export function insightsHandlers(service: InsightsService) {
   return {
     async getFlagInsights(request: ManagementRequest<FlagEnvironmentParams>) {
       const data = await service.flagInsights(caller(request), request.params);
+      return { body: { status: 'success', data } };
+    },
+
+    async listSplitExposures(request: ManagementRequest<FlagEnvironmentParams, ExposuresQuery>) {
+      const data = await service.splitExposures(caller(request), request.params, request.query.days ?? 7);
       return { body: { status: 'success', data } };
     },
 

@@ -2,6 +2,7 @@ import type { AuditTrail } from '../../audit/audit-trail.js';
 import { auditActionByOperation } from '../../audit/actions.js';
 import type { ResourceAccess } from '../../auth/principal.js';
 import type { Clock } from '../../clock.js';
+import { decodeSketch, estimateDistinct } from '../../runtime/distinct-sketch.js';
 import type { InsightsStore } from './store-types.js';
 
 /** Who asks: their reach (grants) and the request's audit trail. */
@@ -85,6 +86,28 @@ export class InsightsService {
       used_count: telemetry?.used_count ?? 0,
       evaluated_count: telemetry?.evaluated_count ?? 0,
     };
+  }
+
+  /** Distinct contexts per UTC day and variant of the flag's splits, the last `days` days (today included). */
+  async splitExposures(
+    caller: Caller,
+    params: { projectKey: string; flagKey: string; environmentKey: string },
+    days: number,
+  ): Promise<Array<{ day: string; variant: string; contexts: number }>> {
+    const { project, flag, environment } = await this.store.findFlagEnvironment(caller.access, params);
+    caller.audit.describe({
+      action: this.action('listSplitExposures', 'flag.insights_read'),
+      subjectType: 'flag',
+      subjectUlid: flag.ulid,
+      subjectLabel: flag.key,
+      projectUlid: project.ulid,
+      environmentUlid: environment.ulid,
+    });
+    const fromDay = new Date(this.clock.now().getTime() - (days - 1) * DAY_MS).toISOString().slice(0, 10);
+    const records = await this.store.exposures(flag.ulid, environment.ulid, fromDay);
+    return records
+      .map((r) => ({ day: r.day, variant: r.variant, contexts: estimateDistinct(decodeSketch(r.registers)) }))
+      .sort((a, b) => byText(b.day, a.day) || byText(a.variant, b.variant));
   }
 
   /** Flags not permanent and not used in the environment for `days` days (never used: created before). */

@@ -37,6 +37,14 @@ export interface ContextObservationRecord {
   count: number;
 }
 
+/** A stored exposure sketch of one day and variant (split_exposures). */
+export interface ExposureRecord {
+  day: string;
+  variant: string;
+  /** The sketch's registers, as stored (src/runtime/distinct-sketch.ts). */
+  registers: string;
+}
+
 /** Storage of the insights reads. */
 export interface InsightsStore {
   /** Path resources with the caller's grants applied; NotFoundError otherwise. */
@@ -59,4 +67,6 @@ export interface InsightsStore {
   projectFlags(projectUlid: string): Promise<ProjectFlagRecord[]>;
   defaultReports(environmentUlid: string): Promise<DefaultReportRecord[]>;
   contextObservations(environmentUlid: string): Promise<ContextObservationRecord[]>;
+  /** The flag's exposure sketches in the environment from `fromDay` (YYYY-MM-DD) on. */
+  exposures(flagUlid: string, environmentUlid: string, fromDay: string): Promise<ExposureRecord[]>;
 }

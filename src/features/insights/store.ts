@@ -4,6 +4,7 @@ import { bool, findEnvironment, findFlagEnvironment, findProject } from '../shar
 import type {
   ContextObservationRecord,
   DefaultReportRecord,
+  ExposureRecord,
   FlagTelemetryRecord,
   InsightsStore,
   ProjectFlagRecord,
@@ -134,5 +135,13 @@ export class KnexInsightsStore implements InsightsStore {
       .where('environment_ulid', environmentUlid)
       .select('kind', 'name', 'value', 'count');
     return rows.map((r) => ({ kind: r.kind, name: r.name, value: r.value ?? '', count: Number(r.count) }));
+  }
+
+  async exposures(flagUlid: string, environmentUlid: string, fromDay: string): Promise<ExposureRecord[]> {
+    const rows = await this.knex('split_exposures')
+      .where({ flag_ulid: flagUlid, environment_ulid: environmentUlid })
+      .where('day', '>=', fromDay)
+      .select('day', 'variant', 'registers');
+    return rows.map((r) => ({ day: String(r.day), variant: String(r.variant), registers: String(r.registers) }));
   }
 }

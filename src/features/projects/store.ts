@@ -1,3 +1,4 @@
+import { deleteSplitsOfTargets } from '../shared/split-store.js';
 import type { Knex } from 'knex';
 import { ValidationError } from '../../http/errors.js';
 import { paginateByUlid, type Page, type PageRequest } from '../../http/pagination.js';
@@ -44,6 +45,10 @@ export class KnexProjectStore implements ProjectStore {
   }
 
   async delete(trx: Knex.Transaction, ulid: string): Promise<boolean> {
+    // Targets and rules go by cascade; their splits have no foreign key to them.
+    await deleteSplitsOfTargets(trx, (db) =>
+      db('targets').select('ulid').whereIn('flag_ulid', db('flags').select('ulid').where('project_ulid', ulid)),
+    );
     return (await trx('projects').where('ulid', ulid).delete()) > 0;
   }
 }

@@ -3,6 +3,7 @@ import type { ResourceAccess } from '../../auth/principal.js';
 import type { Clock } from '../../clock.js';
 import { FieldErrorList, NotFoundError, UnprocessableError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
+import { checkSplit, splitView, toSplitRecord, type SplitInput, type SplitRecord } from '../shared/splits.js';
 import { normaliseCriteria, segmentKeysOf, type CriterionInput, type NormalisedCriterion } from './criteria.js';
 import type { CriterionRecord, ResolvedTarget, RuleRecord, RulesStore, RulesWriter, SegmentLink, TargetPath } from './store-types.js';
 
@@ -17,6 +18,8 @@ export interface Caller {
 
 export interface RuleWriteInput {
   value_ulid: string;
+  /** Absent or null: no split. */
+  split?: SplitInput | null;
   description: string;
   criteria: CriterionInput[];
 }
@@ -34,6 +37,7 @@ export interface RuleView {
   ulid: string;
   target_ulid: string;
   value_ulid: string;
+  split: SplitRecord | null;
   description: string;
   position: number;
   criteria: {
@@ -55,6 +59,7 @@ export function toRuleView(rule: RuleRecord): RuleView {
     ulid: rule.ulid,
     target_ulid: rule.target_ulid,
     value_ulid: rule.value_ulid,
+    split: splitView(rule.split),
     description: rule.description,
     position: rule.position,
     criteria: {
@@ -106,6 +111,7 @@ export class RulesService {
         ulid: ruleUlid,
         target_ulid: resolved.target.ulid,
         value_ulid: body.value_ulid,
+        split: body.split ? toSplitRecord(body.split) : null,
         description: body.description,
         position: existing.reduce((max, r) => Math.max(max, r.position + 1), 0),
         created_at: now,
@@ -139,6 +145,7 @@ export class RulesService {
       const rule: RuleRecord = {
         ...current,
         value_ulid: body.value_ulid,
+        split: body.split ? toSplitRecord(body.split) : null,
         description: body.description,
         updated_at: this.clock.now().toISOString(),
         criteria,
@@ -232,6 +239,7 @@ export class RulesService {
     if (!(await w.flagHasValue(resolved.flag.ulid, body.value_ulid))) {
       errors.add('value_ulid', `The value_ulid field must name a value of flag "${resolved.flag.key}".`, 'reference_not_found');
     }
+    if (body.split) await checkSplit(body.split, resolved.flag.key, (ulid) => w.flagHasValue(resolved.flag.ulid, ulid), errors);
     if (body.criteria.length === 0) errors.add('criteria', 'The criteria field must contain at least one criterion.');
     const criteria = normaliseCriteria(body.criteria, { prefix: 'criteria', allowSegmentSelector: true, errors });
     const keys = segmentKeysOf(criteria, 'criteria');

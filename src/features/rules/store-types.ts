@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { ResourceAccess } from '../../auth/principal.js';
 import type { EnvironmentRef, FlagRef, ProjectRef } from '../shared/lookup.js';
+import type { SplitRecord } from '../shared/splits.js';
 import type { Comparer, Selector } from './criteria.js';
 
 /** `/projects/{p}/flags/{f}/environments/{e}/targets/{t}` */
@@ -37,6 +38,8 @@ export interface RuleRecord {
   ulid: string;
   target_ulid: string;
   value_ulid: string;
+  /** Served instead of value_ulid to contexts with a bucketing value; null: none. */
+  split: SplitRecord | null;
   description: string;
   position: number;
   created_at: string;
@@ -70,11 +73,11 @@ export interface RulesWriter extends RulesReader {
    * The rows stay share-locked, so a racing deleteSegment waits and then sees the new references.
    */
   findSegments(projectUlid: string, keys: readonly string[]): Promise<Map<string, string>>;
-  /** Inserts the rule, its criteria and their criterion_segments links. */
+  /** Inserts the rule, its split, its criteria and their criterion_segments links. */
   insertRule(rule: RuleRow, criteria: CriterionRecord[], segmentLinks: SegmentLink[]): Promise<void>;
-  /** Updates the rule's row and replaces all its criteria (and links). */
+  /** Updates the rule's row and replaces its split and all its criteria (and links). */
   replaceRule(rule: RuleRow, criteria: CriterionRecord[], segmentLinks: SegmentLink[]): Promise<void>;
-  /** Removes the rule, its criteria and links. */
+  /** Removes the rule, its split, its criteria and links. */
   deleteRule(ruleUlid: string): Promise<void>;
   /** Sets positions (and updated_at) of the given rules. */
   setPositions(changes: { ulid: string; position: number }[], updatedAt: string): Promise<void>;

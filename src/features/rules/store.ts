@@ -17,6 +17,7 @@ import type {
   TargetPath,
 } from './store-types.js';
 import type { Db } from '../../storage/db.js';
+import { deleteSplits, readSplits, writeSplit } from '../shared/split-store.js';
 
 interface CriterionDbRow {
   ulid: string;
@@ -71,10 +72,14 @@ class KnexRulesReader implements RulesReader {
         { column: 'position', order: 'asc' },
         { column: 'ulid', order: 'asc' },
       ])
-      .select('ulid', 'target_ulid', 'value_ulid', 'description', 'position', 'created_at', 'updated_at')) as (RuleRow & {
+      .select('ulid', 'target_ulid', 'value_ulid', 'description', 'position', 'created_at', 'updated_at')) as (Omit<RuleRow, 'split'> & {
       position: number | string;
     })[];
     if (rules.length === 0) return [];
+    const splits = await readSplits(
+      this.db,
+      rules.map((r) => r.ulid),
+    );
     const byRule = new Map<string, CriterionRecord[]>();
     for (const part of chunks(rules.map((r) => r.ulid))) {
       const rows = (await this.db('criteria')
@@ -103,6 +108,7 @@ class KnexRulesReader implements RulesReader {
       ulid: r.ulid,
       target_ulid: r.target_ulid,
       value_ulid: r.value_ulid,
+      split: splits.get(r.ulid) ?? null,
       description: r.description,
       position: Number(r.position),
       created_at: r.created_at,
@@ -138,7 +144,9 @@ class KnexRulesWriter extends KnexRulesReader implements RulesWriter {
   }
 
   async insertRule(rule: RuleRow, criteria: CriterionRecord[], links: SegmentLink[]): Promise<void> {
-    await this.trx('rules').insert(rule);
+    const { split, ...row } = rule;
+    await this.trx('rules').insert(row);
+    await writeSplit(this.trx, rule.ulid, split);
     await this.insertCriteria(criteria, links);
   }
 
@@ -147,11 +155,13 @@ class KnexRulesWriter extends KnexRulesReader implements RulesWriter {
     await this.trx('rules')
       .where('ulid', rule.ulid)
       .update({ value_ulid: rule.value_ulid, description: rule.description, position: rule.position, updated_at: rule.updated_at });
+    await writeSplit(this.trx, rule.ulid, rule.split);
     await this.insertCriteria(criteria, links);
   }
 
   async deleteRule(ruleUlid: string): Promise<void> {
     await this.removeCriteria(ruleUlid);
+    await deleteSplits(this.trx, [ruleUlid]);
     await this.trx('rules').where('ulid', ruleUlid).delete();
   }
 

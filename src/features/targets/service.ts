@@ -3,6 +3,7 @@ import type { AuditSubject } from '../../audit/audit-trail.js';
 import type { Clock } from '../../clock.js';
 import { FieldErrorList, NotFoundError, UnprocessableError, ValidationError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
+import { checkSplit, toSplitRecord, type SplitInput } from '../shared/splits.js';
 import { automaticSteps, nextAutomaticStep, stepIsDue } from './rollout-steps.js';
 import { targetView } from './view.js';
 import type { RolloutMode, TargetPatch, TargetRecord, TargetScope, TargetStatus, TargetStore, TargetTransaction } from './store-types.js';
@@ -19,6 +20,8 @@ export interface FlagEnvironment {
 
 export interface TargetUpdateInput {
   value_ulid?: string;
+  /** Absent: kept; null: removed. */
+  split?: SplitInput | null;
   comment?: string | null;
 }
 
@@ -248,22 +251,29 @@ export class TargetService {
       };
       await tx.insert(target);
       if (serving) await tx.copyRules(serving.ulid, target.ulid, now);
-      await audit(tx.trx, this.subject(ctx, serving ? 'target.cloned' : 'target.created', target.ulid, { after: target }));
-      return { target, cloned: serving !== undefined };
+      // Reloaded: the copy brought the serving target's split along.
+      const created = serving ? await this.reload(tx, target) : target;
+      await audit(tx.trx, this.subject(ctx, serving ? 'target.cloned' : 'target.created', created.ulid, { after: created }));
+      return { target: created, cloned: serving !== undefined };
     });
   }
 
   async update(ctx: FlagEnvironment, targetUlid: string, input: TargetUpdateInput, audit: AuditCommit): Promise<TargetRecord> {
-    if (input.value_ulid === undefined && input.comment === undefined) {
-      throw ValidationError.field('body', 'At least one of value_ulid and comment is required.');
+    if (input.value_ulid === undefined && input.comment === undefined && input.split === undefined) {
+      throw ValidationError.field('body', 'At least one of value_ulid, split and comment is required.');
     }
     return this.locked(ctx, targetUlid, async (tx, target) => {
       if (target.status !== 'draft') throw new UnprocessableError(messages.notDraft(target.status));
+      const errors = new FieldErrorList();
       if (input.value_ulid !== undefined && !(await tx.valueBelongsToFlag(input.value_ulid, ctx.flag.ulid))) {
-        throw ValidationError.field('value_ulid', 'The value_ulid field must be the ulid of a value of this flag.', 'reference_not_found');
+        errors.add('value_ulid', 'The value_ulid field must be the ulid of a value of this flag.', 'reference_not_found');
       }
+      const split = input.split;
+      if (split) await checkSplit(split, ctx.flag.key, (ulid) => tx.valueBelongsToFlag(ulid, ctx.flag.ulid), errors);
+      errors.check();
       const patch: TargetPatch = { updated_at: this.clock.now().toISOString() };
       if (input.value_ulid !== undefined) patch.value_ulid = input.value_ulid;
+      if (split !== undefined) patch.split = split === null ? null : toSplitRecord(split);
       if (input.comment !== undefined) patch.comment = input.comment;
       if (!(await tx.updateIf(target.ulid, { status: editable }, patch))) {
         throw new UnprocessableError(messages.notDraft((await this.reload(tx, target)).status));

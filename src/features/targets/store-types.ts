@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { SplitRecord } from '../shared/splits.js';
 
 export type TargetStatus = 'draft' | 'scheduled' | 'published' | 'expired';
 export type RolloutMode = 'manual' | 'automatic';
@@ -21,6 +22,11 @@ export interface TargetRecord {
   rollout_step_started_at: string | null;
   created_at: string;
   updated_at: string;
+  /**
+   * The base split (served instead of value_ulid to contexts with a bucketing value), kept in
+   * its own tables; null or absent: none. A patch that names it replaces it.
+   */
+  split?: SplitRecord | null;
 }
 
 export type TargetPatch = Partial<Omit<TargetRecord, 'ulid' | 'flag_ulid' | 'environment_ulid' | 'created_at'>>;
@@ -72,7 +78,7 @@ export interface TargetTransaction {
   /** The flag's default value, or undefined when it has none. */
   defaultValueUlid(flagUlid: string): Promise<string | undefined>;
   valueBelongsToFlag(valueUlid: string, flagUlid: string): Promise<boolean>;
-  /** Copies the rules, criteria and criterion_segments rows of one target onto another, with new ulids. */
+  /** Copies the rules, criteria, criterion_segments rows and splits (the target's and its rules') of one target onto another, with new ulids. */
   copyRules(fromTargetUlid: string, toTargetUlid: string, now: string): Promise<void>;
   /** Bumps the environment's revision, recording the flag the change concerns. */
   bumpRevision(environmentUlid: string, flagUlid: string): Promise<void>;

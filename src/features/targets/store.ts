@@ -14,6 +14,18 @@ import type {
   TargetTransaction,
 } from './store-types.js';
 import type { Db } from '../../storage/db.js';
+import { copySplits, deleteSplits, readSplits, writeSplit } from '../shared/split-store.js';
+
+/** The records with their base splits. */
+async function withSplits(db: Db, records: TargetRecord[]): Promise<TargetRecord[]> {
+  if (records.length === 0) return records;
+  const splits = await readSplits(
+    db,
+    records.map((r) => r.ulid),
+  );
+  for (const r of records) r.split = splits.get(r.ulid) ?? null;
+  return records;
+}
 
 const columns = [
   'ulid',
@@ -75,7 +87,7 @@ async function findTarget(db: Db, flagUlid: string, environmentUlid: string, tar
     .first(...columns);
   if (lock) query.forUpdate();
   const row = await query;
-  return row ? toRecord(row) : undefined;
+  return row ? (await withSplits(db, [toRecord(row)]))[0] : undefined;
 }
 
 class KnexTargetTransaction implements TargetTransaction {
@@ -115,7 +127,7 @@ class KnexTargetTransaction implements TargetTransaction {
       ])
       .select(...columns);
     if (this.locking) query.forUpdate();
-    return (await query).map(toRecord);
+    return withSplits(this.trx, (await query).map(toRecord));
   }
 
   async latestPublishedAt(flagUlid: string, environmentUlid: string): Promise<string | null> {
@@ -128,14 +140,19 @@ class KnexTargetTransaction implements TargetTransaction {
   }
 
   async insert(record: TargetRecord): Promise<void> {
-    await this.trx('targets').insert(record);
+    const { split, ...row } = record;
+    await this.trx('targets').insert(row);
+    if (split) await writeSplit(this.trx, record.ulid, split);
   }
 
   async updateIf(targetUlid: string, condition: TargetCondition, patch: TargetPatch): Promise<boolean> {
+    const { split, ...row } = patch;
     const query = this.trx('targets').where('ulid', targetUlid);
     applyCondition(query, condition);
-    const changed = await query.update(patch);
-    return Number(changed) === 1;
+    const changed = await query.update(row);
+    if (Number(changed) !== 1) return false;
+    if ('split' in patch) await writeSplit(this.trx, targetUlid, split ?? null);
+    return true;
   }
 
   async deleteIf(targetUlid: string, condition: TargetCondition): Promise<boolean> {
@@ -147,6 +164,8 @@ class KnexTargetTransaction implements TargetTransaction {
     const present = await query.clone().first('ulid');
     if (!present) return false;
     await this.trx('criterion_segments').whereIn('criterion_ulid', criterionUlids).delete();
+    const ruleRows = (await ruleUlids.clone()) as { ulid: string }[];
+    await deleteSplits(this.trx, [targetUlid, ...ruleRows.map((r) => r.ulid)]);
     await this.trx('criteria').whereIn('rule_ulid', ruleUlids).delete();
     await this.trx('rules').where('target_ulid', targetUlid).delete();
     const deleted = await query.delete();
@@ -189,14 +208,15 @@ class KnexTargetTransaction implements TargetTransaction {
       .where('target_ulid', fromTargetUlid)
       .orderBy([{ column: 'position' }, { column: 'ulid' }])
       .select('*');
-    if (rules.length === 0) return;
     const ruleMap = new Map<string, string>();
     const newRules = rules.map((rule: Record<string, unknown>) => {
       const ulid = newId('rule');
       ruleMap.set(String(rule.ulid), ulid);
       return { ...rule, ulid, target_ulid: toTargetUlid, created_at: now, updated_at: now };
     });
-    await this.trx('rules').insert(newRules);
+    if (newRules.length > 0) await this.trx('rules').insert(newRules);
+    await copySplits(this.trx, new Map([[fromTargetUlid, toTargetUlid], ...ruleMap]));
+    if (rules.length === 0) return;
 
     const criteria = await this.trx('criteria')
       .whereIn('rule_ulid', [...ruleMap.keys()])
@@ -241,7 +261,7 @@ export class KnexTargetStore implements TargetStore {
         { column: 'ulid', order: 'desc' },
       ])
       .select(...columns);
-    return rows.map(toRecord);
+    return withSplits(this.knex, rows.map(toRecord));
   }
 
   find(flagUlid: string, environmentUlid: string, targetUlid: string) {

@@ -1,4 +1,5 @@
 import type { components } from '../../../generated/management.js';
+import { splitView } from '../shared/splits.js';
 import { nextRolloutStep } from './rollout-steps.js';
 import type { TargetRecord } from './store-types.js';
 
@@ -15,6 +16,7 @@ export function targetView(t: TargetRecord, rolloutStepMs: number): Schemas['Tar
     flag_ulid: t.flag_ulid,
     environment_ulid: t.environment_ulid,
     value_ulid: t.value_ulid,
+    split: splitView(t.split),
     status: t.status,
     comment: t.comment,
     scheduled_at: t.scheduled_at,

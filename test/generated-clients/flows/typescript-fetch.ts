@@ -358,6 +358,7 @@ await step('segments', async () => {
 await step('insights', async () => {
   const flag = await insights.getFlagInsights(flagPath('checkout'));
   check(flag.data.flagKey === 'checkout', 'getFlagInsights');
+  check(Array.isArray((await insights.listSplitExposures({ ...flagPath('checkout'), days: 7 })).data), 'listSplitExposures');
   await insights.listStaleFlags({ projectKey: project, environmentKey: production, days: 30 });
   await insights.listDefaultValueReports({ projectKey: project, environmentKey: production });
   await insights.listContextAttributes({ projectKey: project, environmentKey: production });

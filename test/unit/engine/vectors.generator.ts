@@ -19,13 +19,24 @@ interface Criterion {
   comparer: string;
   values: string[];
 }
+interface SplitShare {
+  variant: string;
+  value: Json;
+  weight: number;
+}
+interface Split {
+  attribute: string | null;
+  shares: SplitShare[];
+}
 interface Rule {
   value: Json;
   criteria: Criterion[];
+  split?: Split;
 }
 interface Target {
   value: Json;
   rules: Rule[];
+  split?: Split;
 }
 interface Flag {
   key: string;
@@ -61,7 +72,7 @@ interface Vector {
   flag_key: string;
   context: Ctx | null;
   declared_defaults: Declaration[];
-  expected: { value: Json; resolved_by: string } | null;
+  expected: { value: Json; resolved_by: string; split?: { rule: number | null; variant: string; weight: number } } | null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -978,6 +989,219 @@ section('flag types');
   );
 }
 
+section('splits');
+
+// Reference of the split method (specs/public.yaml, "Evaluation order", step 3a), written from
+// the document: lowest -ln(u)/weight over the shares, u = (murmur3("flagKey/variant/by") + 0.5) / 2^32.
+function refSplitChoice(flagKey: string, split: Split, by: string): SplitShare {
+  let best: SplitShare | undefined;
+  let bestScore = Number.POSITIVE_INFINITY;
+  for (const share of split.shares) {
+    if (share.weight <= 0) continue;
+    const score = -Math.log((refMurmur3(`${flagKey}/${share.variant}/${by}`) + 0.5) / 4294967296) / share.weight;
+    if (score < bestScore) {
+      bestScore = score;
+      best = share;
+    }
+  }
+  if (!best) throw new Error('split without a positive weight');
+  return best;
+}
+
+/** First `${prefix}${n}` the split gives `variant`. */
+function bucketingValueFor(flagKey: string, split: Split, variant: string, prefix = 'user-'): string {
+  for (let n = 0; n < 100_000; n++) {
+    if (refSplitChoice(flagKey, split, `${prefix}${n}`).variant === variant) return `${prefix}${n}`;
+  }
+  throw new Error(`no bucketing value for ${variant}`);
+}
+
+const shareOf = (variant: string, weight: number, value: Json = variant): SplitShare => ({ variant, value, weight });
+const splitOf = (attribute: string | null, ...shares: SplitShare[]): Split => ({ attribute, shares });
+const bySplit = (resolvedBy: string, rule: number | null, share: SplitShare) => ({
+  value: share.value,
+  resolved_by: resolvedBy,
+  split: { rule, variant: share.variant, weight: share.weight },
+});
+
+{
+  const key = 'split-base';
+  const split = splitOf(null, shareOf('a', 34000), shareOf('b', 33000), shareOf('c', 33000));
+  const flags = [stringFlag(key, { value: 'base', rules: [], split })];
+  for (const share of split.shares) {
+    const id = bucketingValueFor(key, split, share.variant);
+    add(`split on the base 34/33/33: ${id} -> ${share.variant}`, flags, key, ctx(id), bySplit('target', null, share));
+  }
+  const id = bucketingValueFor(key, split, 'b');
+  add(
+    'split on the base: the context type does not take part in bucketing',
+    flags,
+    key,
+    ctx(id, {}, 'account'),
+    bySplit('target', null, split.shares[1] as SplitShare),
+  );
+  add('split on the base: no context -> the base value, no split', flags, key, null, { value: 'base', resolved_by: 'target' });
+  add(
+    'split on the base: a matching rule without a split wins',
+    [stringFlag(key, { value: 'base', rules: [{ value: 'hit', criteria: [attr('plan', 'equal', ['gold'])] }], split })],
+    key,
+    ctx(id, { plan: ['gold'] }),
+    HIT,
+  );
+}
+{
+  const key = 'split-fifty';
+  const split = splitOf(null, shareOf('on', 50000), shareOf('off', 50000));
+  const flags = [stringFlag(key, { value: 'base', rules: [], split })];
+  for (let i = 0; i < 6; i++) {
+    const id = `visitor-${i}`;
+    const share = refSplitChoice(key, split, id);
+    add(`split 50/50: ${id} -> ${share.variant}`, flags, key, ctx(id), bySplit('target', null, share));
+  }
+  // 0.001 % granularity: a share of 1 (0.001 %) against 99999.
+  const tiny = splitOf(null, shareOf('rare', 1), shareOf('common', 99999));
+  add(
+    'split 0.001/99.999: visitor-0 -> common',
+    [stringFlag(key, { value: 'base', rules: [], split: tiny })],
+    key,
+    ctx('visitor-0'),
+    bySplit('target', null, refSplitChoice(key, tiny, 'visitor-0')),
+  );
+}
+{
+  const key = 'split-zero';
+  const split = splitOf(null, shareOf('never', 0), shareOf('always', 100000));
+  const flags = [stringFlag(key, { value: 'base', rules: [], split })];
+  for (const id of ['u1', 'u2', 'u3'])
+    add(`split with a weight of 0: ${id} -> the other value`, flags, key, ctx(id), bySplit('target', null, split.shares[1] as SplitShare));
+}
+{
+  const key = 'split-rule';
+  const split = splitOf(null, shareOf('x', 50000), shareOf('y', 50000));
+  const rules: Rule[] = [
+    { value: 'first', criteria: [attr('plan', 'equal', ['free'])] },
+    { value: 'hit', criteria: [attr('plan', 'equal', ['gold'])], split },
+  ];
+  const flags = [stringFlag(key, { value: 'base', rules })];
+  for (const share of split.shares) {
+    const id = bucketingValueFor(key, split, share.variant);
+    add(
+      `split on rule 1: ${id} -> ${share.variant}, the split names rule 1`,
+      flags,
+      key,
+      ctx(id, { plan: ['gold'] }),
+      bySplit('rule', 1, share),
+    );
+  }
+  add('split on rule 1: the rule does not match -> the base value', flags, key, ctx('u1', { plan: ['silver'] }), {
+    value: 'base',
+    resolved_by: 'target',
+  });
+  add('split on rule 1: an earlier rule matches -> its value', flags, key, ctx('u1', { plan: ['free'] }), {
+    value: 'first',
+    resolved_by: 'rule',
+  });
+}
+{
+  const key = 'split-attribute';
+  const split = splitOf('account', shareOf('x', 50000), shareOf('y', 50000));
+  const rules: Rule[] = [{ value: 'hit', criteria: [attr('plan', 'equal', ['gold'])], split }];
+  const flags = [stringFlag(key, { value: 'base', rules, split })];
+  for (const share of split.shares) {
+    const account = bucketingValueFor(key, split, share.variant, 'acct-');
+    for (const id of ['u1', 'u2']) {
+      add(
+        `split by attribute account: ${id} of ${account} -> ${share.variant}`,
+        flags,
+        key,
+        ctx(id, { account: [account] }),
+        bySplit('target', null, share),
+      );
+    }
+    add(
+      `split by attribute account on a rule: ${account} -> ${share.variant}`,
+      flags,
+      key,
+      ctx('u9', { account: [account], plan: ['gold'] }),
+      bySplit('rule', 0, share),
+    );
+  }
+  const x = bucketingValueFor(key, split, 'x', 'acct-');
+  const y = bucketingValueFor(key, split, 'y', 'acct-');
+  add(
+    'split by attribute: several values -> the first one buckets',
+    flags,
+    key,
+    ctx('u1', { account: [y, x] }),
+    bySplit('target', null, split.shares[1] as SplitShare),
+  );
+  add('split by attribute: attribute missing -> the base value', flags, key, ctx('u1'), { value: 'base', resolved_by: 'target' });
+  add('split by attribute: empty first value -> the base value', flags, key, ctx('u1', { account: ['', x] }), {
+    value: 'base',
+    resolved_by: 'target',
+  });
+  add('split by attribute on a rule: attribute missing -> the rule value', flags, key, ctx('u1', { plan: ['gold'] }), HIT);
+  add('split by attribute: no context -> the base value', flags, key, null, { value: 'base', resolved_by: 'target' });
+}
+{
+  const key = 'split-rollout';
+  const split = splitOf(null, shareOf('x', 50000), shareOf('y', 50000));
+  const flags = [
+    stringFlag(
+      key,
+      { value: 'new', rules: [], split },
+      { previous: { value: 'old', rules: [], split: splitOf(null, shareOf('p', 100000)) }, rollout: { percentage: 50 } },
+    ),
+  ];
+  for (const share of split.shares) {
+    let id = '';
+    for (let n = 0; ; n++) {
+      const candidate = `user-${n}`;
+      if (bucket(key, 'user', candidate) < 5000 && refSplitChoice(key, split, candidate).variant === share.variant) {
+        id = candidate;
+        break;
+      }
+    }
+    add(
+      `split with a rollout: ${id} inside the rollout -> the new target's split gives ${share.variant}, resolved_by rollout`,
+      flags,
+      key,
+      ctx(id),
+      bySplit('rollout', null, share),
+    );
+  }
+  const outside = identifierWithBucket(key, 'user', 5000);
+  add(
+    "split with a rollout: bucket 5000 outside -> the previous target's split",
+    flags,
+    key,
+    ctx(outside),
+    bySplit('target', null, shareOf('p', 100000)),
+  );
+  add('split with a rollout: no context -> the previous target value, no split', flags, key, null, { value: 'old', resolved_by: 'target' });
+}
+{
+  const key = 'split-json';
+  const split = splitOf(
+    null,
+    shareOf('{"theme":"dark"}', 50000, { theme: 'dark' }),
+    shareOf('{"theme":"light"}', 50000, { theme: 'light' }),
+  );
+  const flags: Flag[] = [{ ...stringFlag(key, { value: { theme: 'none' }, rules: [], split }), type: 'json', default: { value: null } }];
+  for (const share of split.shares) {
+    const id = bucketingValueFor(key, split, share.variant);
+    add(`split of json values: ${id} -> ${share.variant}`, flags, key, ctx(id), bySplit('target', null, share));
+  }
+  const numbers = splitOf(null, shareOf('1', 50000, 1), shareOf('2.5', 50000, 2.5));
+  const numberFlags: Flag[] = [
+    { ...stringFlag('split-number', { value: 0, rules: [], split: numbers }), type: 'number', default: { value: 0 } },
+  ];
+  for (const share of numbers.shares) {
+    const id = bucketingValueFor('split-number', numbers, share.variant);
+    add(`split of numbers: ${id} -> ${share.variant}`, numberFlags, 'split-number', ctx(id), bySplit('target', null, share));
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 
 const description = [
@@ -997,6 +1221,10 @@ const description = [
   'without a context only the rules apply. A rule with no criteria matches. The first occurrence of a duplicated flag key wins.',
   'A declared default is served (resolved_by default) only when the flag exists and has nothing to serve, and only',
   'the first declaration with the flag key and the flag type counts.',
+  'Splits (a `split` on a rule or a target): the share with the lowest -ln(u)/weight wins, u = (murmur3 x86 32 of',
+  '"flagKey/variant/bucketingValue", seed 0, + 0.5) / 2^32; weight 0 never wins; the bucketing value is the identifier, or the first',
+  'value of the split attribute; without one (no context, attribute absent or empty) the rule or target value is served.',
+  '`expected.split` {rule, variant, weight} is present exactly when a split chose the value.',
 ].join(' ');
 
 const out = { description, vectors };

@@ -16,7 +16,7 @@ interface Vector {
   flag_key: string;
   context: Context | null;
   declared_defaults: DefaultValueDeclaration[];
-  expected: { value: unknown; resolved_by: string } | null;
+  expected: { value: unknown; resolved_by: string; split?: EvaluationOutcome['split'] } | null;
 }
 
 const file = JSON.parse(readFileSync(new URL('../../../specs/evaluation-vectors.json', import.meta.url), 'utf8')) as {
@@ -24,8 +24,11 @@ const file = JSON.parse(readFileSync(new URL('../../../specs/evaluation-vectors.
   vectors: Vector[];
 };
 
-function pick(outcome: EvaluationOutcome | undefined): { value: unknown; resolved_by: string } | null {
-  return outcome === undefined ? null : { value: outcome.value, resolved_by: outcome.resolved_by };
+function pick(outcome: EvaluationOutcome | undefined): Vector['expected'] {
+  if (outcome === undefined) return null;
+  // `split` is present exactly when a split chose the value.
+  if (outcome.split !== undefined) return { value: outcome.value, resolved_by: outcome.resolved_by, split: outcome.split };
+  return { value: outcome.value, resolved_by: outcome.resolved_by };
 }
 
 describe('specs/evaluation-vectors.json', () => {

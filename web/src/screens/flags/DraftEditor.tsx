@@ -1,4 +1,4 @@
-import { useState, type DragEvent } from 'react';
+import { useState, type DragEvent, type FormEvent } from 'react';
 import { api, unwrap, type Schemas } from '../../api/client';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { SelectField } from '../../ui/Field';
@@ -6,6 +6,7 @@ import { useAction, useAsync } from '../../ui/useAsync';
 import { displayOf, targetsPath, type PanelContext } from './EnvironmentPanel';
 import { PublishDialog } from './PublishDialog';
 import { RuleEditor } from './RuleEditor';
+import { SplitEditor, splitDraftOf, splitText, splitWrite } from './SplitEditor';
 
 const targetPath = '/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets/{targetUlid}' as const;
 
@@ -44,6 +45,14 @@ export function DraftEditor({
   const [dragged, setDragged] = useState<number>();
   const [dropAt, setDropAt] = useState<number>();
   const ruleList = rules.data?.data ?? [];
+  const [baseSplit, setBaseSplit] = useState(() => splitDraftOf(draft.split, context.values));
+  const saveBaseSplit = (event: FormEvent) => {
+    event.preventDefault();
+    void action.run(async () => {
+      await unwrap(api.PUT(targetPath, { params: { path }, body: { split: splitWrite(baseSplit) } }));
+      onChange();
+    });
+  };
   const setBase = (valueUlid: string) =>
     void action.run(async () => {
       await unwrap(api.PUT(targetPath, { params: { path }, body: { value_ulid: valueUlid } }));
@@ -109,6 +118,12 @@ export function DraftEditor({
           </option>
         ))}
       </SelectField>
+      <form onSubmit={saveBaseSplit} aria-label={`Base split in ${context.environment.name}`}>
+        <SplitEditor draft={baseSplit} values={context.values} where="the base" problem={action.problem} onChange={setBaseSplit} />
+        <button type="submit" disabled={action.busy}>
+          Save the base split in {context.environment.name}
+        </button>
+      </form>
       <h4>Rules, first match wins</h4>
       {ruleList.length > 1 ? <p className="hint">Drag a rule, or use its move buttons, to change the order.</p> : null}
       <ol className="rules" aria-label={`Rules in ${context.environment.name}`}>
@@ -136,8 +151,15 @@ export function DraftEditor({
               <span className="handle" aria-hidden="true">
                 ⠿
               </span>{' '}
-              <strong>{rule.description}</strong>: serve <code>{displayOf(context.values, rule.value_ulid)}</code> when{' '}
-              {describeCriteria(rule)}{' '}
+              <strong>{rule.description}</strong>: serve{' '}
+              {rule.split ? (
+                <>
+                  a split ({splitText(rule.split, context.values)}; without it <code>{displayOf(context.values, rule.value_ulid)}</code>)
+                </>
+              ) : (
+                <code>{displayOf(context.values, rule.value_ulid)}</code>
+              )}{' '}
+              when {describeCriteria(rule)}{' '}
               <span className="rule-actions">
                 <button
                   type="button"

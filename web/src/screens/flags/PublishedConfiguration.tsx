@@ -29,7 +29,7 @@ export function PublishedConfiguration({
       <h3 id={id}>Published in {environment.name}</h3>
       {current ? (
         <>
-          <PublishedTarget context={context} target={current} label={`Published rules in ${environment.name}`} />
+          <PublishedTarget context={context} target={current} label={`Published rules in ${environment.name}`} exposures />
           {rolling(current) ? (
             <>
               <RolloutControls context={context} target={current} onChange={onRolloutChange} />

@@ -3,11 +3,26 @@ import { ruleCriteriaText } from '../../ui/criteria';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { useAsync } from '../../ui/useAsync';
 import { displayOf, targetsPath, type PanelContext } from './EnvironmentPanel';
+import { SplitExposures } from './SplitExposures';
+import { splitText } from './SplitEditor';
 
 const rulesPath = '/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets/{targetUlid}/rules' as const;
 
-/** One published target, read-only: its base value and its rules in evaluation order, as the API has them. */
-export function PublishedTarget({ context, target, label }: { context: PanelContext; target: Schemas['Target']; label: string }) {
+/**
+ * One published target, read-only: its base value and its rules in evaluation order, as the API
+ * has them; with `exposures`, beside its splits, how many contexts each split value reached.
+ */
+export function PublishedTarget({
+  context,
+  target,
+  label,
+  exposures = false,
+}: {
+  context: PanelContext;
+  target: Schemas['Target'];
+  label: string;
+  exposures?: boolean;
+}) {
   const rules = useAsync(
     () => unwrap(api.GET(rulesPath, { params: { path: { ...targetsPath(context), targetUlid: target.ulid } } })),
     [context.project, context.flag, context.environment.key, target.ulid],
@@ -19,6 +34,7 @@ export function PublishedTarget({ context, target, label }: { context: PanelCont
         Published {target.published_at ?? ''}
         {target.comment ? ` · “${target.comment}”` : ''}. Base value, served when no rule matches:{' '}
         <code>{displayOf(context.values, target.value_ulid)}</code>
+        {target.split ? <> · split of the base: {splitText(target.split, context.values)}</> : null}
       </p>
       <ErrorMessage problem={rules.problem} />
       {list && list.length === 0 ? <p>No rules: every context gets the base value.</p> : null}
@@ -26,12 +42,18 @@ export function PublishedTarget({ context, target, label }: { context: PanelCont
         <ol className="published-rules" aria-label={label}>
           {list.map((rule) => (
             <li key={rule.ulid}>
-              <strong>{rule.description}</strong>: serves <code>{displayOf(context.values, rule.value_ulid)}</code> when{' '}
-              {ruleCriteriaText(rule)}
+              <strong>{rule.description}</strong>: serves{' '}
+              {rule.split ? (
+                `a split (${splitText(rule.split, context.values)})`
+              ) : (
+                <code>{displayOf(context.values, rule.value_ulid)}</code>
+              )}{' '}
+              when {ruleCriteriaText(rule)}
             </li>
           ))}
         </ol>
       ) : null}
+      {exposures && (target.split || list?.some((rule) => rule.split)) ? <SplitExposures context={context} /> : null}
     </div>
   );
 }

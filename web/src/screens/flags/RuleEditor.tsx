@@ -5,6 +5,7 @@ import { Field, GroupMessages, SelectField } from '../../ui/Field';
 import { useAction } from '../../ui/useAsync';
 import { CriterionEditor, criterionDraftOf, criterionWrite, emptyCriterion, type CriterionDraft } from './CriterionEditor';
 import { targetsPath, type PanelContext } from './EnvironmentPanel';
+import { SplitEditor, splitDraftOf, splitWrite, type SplitDraft } from './SplitEditor';
 
 const rulesPath = '/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets/{targetUlid}/rules' as const;
 
@@ -29,17 +30,24 @@ export function RuleEditor({
   const [description, setDescription] = useState(rule?.description ?? '');
   const [valueUlid, setValueUlid] = useState(rule?.value_ulid ?? context.values[0]?.ulid ?? '');
   const [criteria, setCriteria] = useState<CriterionDraft[]>(rule ? rule.criteria.data.map(criterionDraftOf) : [emptyCriterion()]);
+  const [split, setSplit] = useState<SplitDraft>(splitDraftOf(rule?.split, context.values));
   const action = useAction();
   const where = rule ? `rule ${rule.description}` : `new rule in ${context.environment.name}`;
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const body: Schemas['RuleWrite'] = { description, value_ulid: valueUlid, criteria: criteria.map(criterionWrite) };
+    const body: Schemas['RuleWrite'] = {
+      description,
+      value_ulid: valueUlid,
+      criteria: criteria.map(criterionWrite),
+      split: splitWrite(split),
+    };
     void action.run(async () => {
       if (rule) await unwrap(api.PUT(`${rulesPath}/{ruleUlid}`, { params: { path: { ...path, ruleUlid: rule.ulid } }, body }));
       else await unwrap(api.POST(rulesPath, { params: { path }, body }));
       if (!rule) {
         setDescription('');
         setCriteria([emptyCriterion()]);
+        setSplit(splitDraftOf(null, context.values));
       }
       onSaved();
     });
@@ -72,6 +80,13 @@ export function RuleEditor({
         ))}
       </SelectField>
       <p className="hint">Served when every criterion matches.</p>
+      <SplitEditor
+        draft={split}
+        values={context.values}
+        where={rule ? `rule ${rule.description}` : 'the new rule'}
+        problem={action.problem}
+        onChange={setSplit}
+      />
       <GroupMessages problem={action.problem} name="criteria" />
       {criteria.map((criterion, index) => (
         <CriterionEditor

@@ -140,7 +140,11 @@ export function TryIt({ context }: { context: PanelContext }) {
       <button type="submit">Evaluate in {context.environment.name}</button>
       {result ? (
         <output data-testid={`try-${context.environment.key}`} aria-live="polite">
-          {JSON.stringify(result.value)} ({result.resolved_by})
+          {JSON.stringify(result.value)} ({result.resolved_by}
+          {result.split
+            ? `; split of ${result.split.rule === null ? 'the base' : `rule ${result.split.rule + 1}`}, ${result.split.weight / 1000} %`
+            : ''}
+          )
         </output>
       ) : null}
       <ErrorMessage problem={action.problem} />
