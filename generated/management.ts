@@ -2387,9 +2387,25 @@ export interface components {
          *     Positive comparers match when any attribute value matches any criterion value; `not...`
          *     comparers are their negation; `isnull` matches an absent attribute or one whose values
          *     are all empty strings; `gt`, `gte`, `lt`, `lte` compare numerically.
+         *
+         *     `semver_eq`, `semver_lt`, `semver_gt`, `semver_lte`, `semver_gte` compare Semantic
+         *     Versioning 2.0.0 versions by precedence (`MAJOR.MINOR.PATCH[-pre-release][+build]`; one
+         *     leading lowercase `v` is accepted; a pre-release is lower than its release, pre-release
+         *     identifiers compare numerically when numeric and below alphanumeric ones; build metadata
+         *     is ignored, so `1.0.0+a` equals `1.0.0+b`). `before` and `after` compare RFC 3339 date-times
+         *     with an offset (`2026-01-01T00:00:00Z`, `2026-01-01T09:30:00.5+02:00`; `T` and `Z` in
+         *     capitals) as instants. An attribute value that is not a version (semver comparers) or
+         *     not a date-time with an offset (`before`, `after`) never matches; the server counts such
+         *     values in the metric `vexil_evaluation_unreadable_attribute_values_total`. `matches`
+         *     tests a regular expression (a linear-time subset of JavaScript's syntax: literals, `.`,
+         *     classes, `\d \w \s` and their negations, groups, `|`, `* + ? {n,m}` up to 1000, `^` and
+         *     `$` for the start and end of the value; no back-references, lookaround, `\b` or flags;
+         *     at most 500 characters) against each attribute value, matching when it matches some
+         *     part of it (anchor with `^...$` for the whole value); matching takes time linear in the
+         *     value's length, whatever the pattern.
          * @enum {string}
          */
-        Comparer: "equal" | "notequal" | "in" | "notin" | "gt" | "gte" | "lt" | "lte" | "isnull" | "notnull" | "contains" | "notcontains" | "startswith" | "endswith" | "notstartswith" | "notendswith";
+        Comparer: "equal" | "notequal" | "in" | "notin" | "gt" | "gte" | "lt" | "lte" | "isnull" | "notnull" | "contains" | "notcontains" | "startswith" | "endswith" | "notstartswith" | "notendswith" | "semver_eq" | "semver_lt" | "semver_gt" | "semver_lte" | "semver_gte" | "before" | "after" | "matches";
         /**
          * @description `manual`: the percentage is set by hand. `automatic`: 1, 5, 10, 25, 50, 100 %, one step per interval.
          * @enum {string}
@@ -3466,7 +3482,10 @@ export interface components {
          * @description `sub_selector` is required for `attribute` (the attribute name), optional for `context`
          *     (a context type), absent or null for `segment`. `values` needs at least one item except
          *     for `isnull`/`notnull`, where it must be absent (present, even empty, is a 422);
-         *     `segment` values are segment keys of the project; `gt`/`gte`/`lt`/`lte` values are numbers.
+         *     `segment` values are segment keys of the project; `gt`/`gte`/`lt`/`lte` values are numbers;
+         *     `semver_*` values are versions, `before`/`after` values date-times with an offset and
+         *     `matches` values regular expressions of the syntax described under `Comparer` (a value
+         *     that does not parse is a 422 naming it, e.g. `criteria.0.values.1`).
          *     Comparers other than `equal`, `notequal`, `in`, `notin` need selector `attribute`.
          */
         CriterionWrite: {

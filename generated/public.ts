@@ -684,7 +684,7 @@ export interface components {
             /** @description Attribute name (selector attribute) or required context type (selector context). */
             sub_selector: string | null;
             /** @enum {string} */
-            comparer: "equal" | "notequal" | "in" | "notin" | "gt" | "gte" | "lt" | "lte" | "isnull" | "notnull" | "contains" | "notcontains" | "startswith" | "endswith" | "notstartswith" | "notendswith";
+            comparer: "equal" | "notequal" | "in" | "notin" | "gt" | "gte" | "lt" | "lte" | "isnull" | "notnull" | "contains" | "notcontains" | "startswith" | "endswith" | "notstartswith" | "notendswith" | "semver_eq" | "semver_lt" | "semver_gt" | "semver_lte" | "semver_gte" | "before" | "after" | "matches";
             values: string[];
         };
         CompiledSegment: {

@@ -32,7 +32,15 @@ export type Comparer =
   | 'startswith'
   | 'endswith'
   | 'notstartswith'
-  | 'notendswith';
+  | 'notendswith'
+  | 'semver_eq'
+  | 'semver_lt'
+  | 'semver_gt'
+  | 'semver_lte'
+  | 'semver_gte'
+  | 'before'
+  | 'after'
+  | 'matches';
 
 export const COMPARERS: readonly Comparer[] = [
   'equal',
@@ -51,6 +59,14 @@ export const COMPARERS: readonly Comparer[] = [
   'endswith',
   'notstartswith',
   'notendswith',
+  'semver_eq',
+  'semver_lt',
+  'semver_gt',
+  'semver_lte',
+  'semver_gte',
+  'before',
+  'after',
+  'matches',
 ];
 
 /** How the served value was chosen. `unavailable` is not an outcome: evaluation returns undefined. */

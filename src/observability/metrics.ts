@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Registry } from 'prom-client';
-import type { ResolvedBy } from '../engine/index.js';
+import { invalidAttributeCounts, type ResolvedBy } from '../engine/index.js';
 import { Collected, Counter, Histogram, QueriedGauge } from './metric-types.js';
 
 /** The `api` label of request metrics: which surface a request came in on. */
@@ -99,6 +99,18 @@ export class Metrics {
       'vexil_evaluations_total',
       'Flag evaluations served by the public API, OFREP and client payloads, by reason (resolved_by).',
       () => (Object.keys(counts) as ResolvedBy[]).map((reason) => ({ labels: { reason }, value: counts[reason] })),
+    );
+    this.collect(
+      'counter',
+      'vexil_evaluation_unreadable_attribute_values_total',
+      'Context attribute values a semver comparer (kind version) or before/after (kind date) could not read, so the criterion did not match.',
+      () => {
+        const unreadable = invalidAttributeCounts();
+        return [
+          { labels: { kind: 'version' }, value: unreadable.version },
+          { labels: { kind: 'date' }, value: unreadable.date },
+        ];
+      },
     );
     const perBuffer = (read: (stats: BufferStats) => number) => () =>
       [...this.buffers].map(([buffer, stats]) => ({ labels: { buffer }, value: read(stats) }));

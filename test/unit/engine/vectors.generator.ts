@@ -404,7 +404,7 @@ oneRule(
   ctx('u1'),
   false,
 );
-oneRule('unknown comparer never matches', [attr('plan', 'matches', ['gold'])], ctx('u1', { plan: ['gold'] }), false);
+oneRule('unknown comparer never matches', [attr('plan', 'like', ['gold'])], ctx('u1', { plan: ['gold'] }), false);
 oneRule('unknown selector never matches', [crit('device', 'plan', 'equal', ['gold'])], ctx('u1', { plan: ['gold'] }), false);
 oneRule(
   'attribute sent twice: values are combined',
@@ -979,6 +979,123 @@ section('flag types');
 }
 
 // ---------------------------------------------------------------------------------------------
+section('attribute: semver_eq / semver_lt / semver_gt / semver_lte / semver_gte');
+
+const ver = (comparer: string, values: string[], attribute: string[]): [Criterion[], Ctx] => [
+  [attr('app_version', comparer, values)],
+  ctx('u1', { app_version: attribute }),
+];
+const semverCases: [string, string, string[], string[], boolean][] = [
+  ['semver_eq: same version', 'semver_eq', ['1.2.3'], ['1.2.3'], true],
+  ['semver_eq: different patch', 'semver_eq', ['1.2.3'], ['1.2.4'], false],
+  ['semver_eq: build metadata is ignored', 'semver_eq', ['1.2.3+build.1'], ['1.2.3+build.2'], true],
+  ['semver_eq: leading v accepted in the attribute', 'semver_eq', ['1.2.3'], ['v1.2.3'], true],
+  ['semver_eq: leading v accepted in the criterion', 'semver_eq', ['v1.2.3'], ['1.2.3'], true],
+  ['semver_eq: pre-release differs from the release', 'semver_eq', ['1.2.3'], ['1.2.3-rc.1'], false],
+  ['semver_eq: any of several criterion values', 'semver_eq', ['1.0.0', '2.0.0'], ['2.0.0'], true],
+  ['semver_lt: minor compared numerically (1.9.0 < 1.10.0)', 'semver_lt', ['1.10.0'], ['1.9.0'], true],
+  ['semver_lt: equal is not less', 'semver_lt', ['1.2.3'], ['1.2.3'], false],
+  ['semver_lt: pre-release is lower than its release', 'semver_lt', ['1.0.0'], ['1.0.0-alpha'], true],
+  ['semver_lt: alpha < alpha.1', 'semver_lt', ['1.0.0-alpha.1'], ['1.0.0-alpha'], true],
+  ['semver_lt: numeric identifier < alphanumeric (alpha.1 < alpha.beta)', 'semver_lt', ['1.0.0-alpha.beta'], ['1.0.0-alpha.1'], true],
+  ['semver_lt: beta.2 < beta.11 numerically', 'semver_lt', ['1.0.0-beta.11'], ['1.0.0-beta.2'], true],
+  ['semver_lt: rc.1 < release', 'semver_lt', ['1.0.0'], ['1.0.0-rc.1'], true],
+  ['semver_lt: huge numbers compare by digits', 'semver_lt', ['1.0.99999999999999999999'], ['1.0.9999999999999999999'], true],
+  ['semver_gt: major wins over minor', 'semver_gt', ['1.99.99'], ['2.0.0'], true],
+  ['semver_gt: release is greater than its pre-release', 'semver_gt', ['2.0.0-rc.1'], ['2.0.0'], true],
+  ['semver_gt: lower is not greater', 'semver_gt', ['2.0.0'], ['1.0.0'], false],
+  ['semver_lte: equal', 'semver_lte', ['3.1.0'], ['3.1.0'], true],
+  ['semver_lte: greater is not lte', 'semver_lte', ['3.1.0'], ['3.1.1'], false],
+  ['semver_gte: equal', 'semver_gte', ['3.1.0'], ['3.1.0'], true],
+  ['semver_gte: lower is not gte', 'semver_gte', ['3.1.0'], ['3.0.9'], false],
+  ['semver_gte: any attribute value may match', 'semver_gte', ['3.0.0'], ['1.0.0', '3.0.0'], true],
+  ['semver: missing patch is not a version', 'semver_gte', ['1.0.0'], ['1.2'], false],
+  ['semver: leading zero is not a version', 'semver_gte', ['1.0.0'], ['01.2.3'], false],
+  ['semver: leading zero in a numeric pre-release is not a version', 'semver_gte', ['1.0.0-alpha'], ['1.0.0-01'], false],
+  ['semver: capital V is not accepted', 'semver_gte', ['1.0.0'], ['V2.0.0'], false],
+  ['semver: white space is not a version', 'semver_gte', ['1.0.0'], [' 2.0.0'], false],
+  ['semver: empty value is not a version', 'semver_lte', ['1.0.0'], [''], false],
+  ['semver: text is not a version', 'semver_lt', ['1.0.0'], ['latest'], false],
+  ['semver: empty pre-release identifier is not a version', 'semver_lt', ['9.0.0'], ['1.0.0-alpha..1'], false],
+  ['semver: invalid criterion value never matches', 'semver_eq', ['1.0'], ['1.0'], false],
+];
+for (const [name, comparer, values, attribute, hit] of semverCases) oneRule(`attribute ${name}`, ...ver(comparer, values, attribute), hit);
+oneRule('attribute semver_gte: absent attribute does not match', [attr('app_version', 'semver_gte', ['1.0.0'])], ctx('u1'), false);
+oneRule('attribute semver_gte: no context does not match', [attr('app_version', 'semver_gte', ['1.0.0'])], null, false);
+
+// ---------------------------------------------------------------------------------------------
+section('attribute: before / after (date-times with offset, compared as instants)');
+
+const at = (comparer: string, values: string[], attribute: string[]): [Criterion[], Ctx] => [
+  [attr('signed_up', comparer, values)],
+  ctx('u1', { signed_up: attribute }),
+];
+const dateCases: [string, string, string[], string[], boolean][] = [
+  ['before: earlier instant', 'before', ['2026-01-01T00:00:00Z'], ['2025-12-31T23:59:59Z'], true],
+  ['before: same instant is not before', 'before', ['2026-01-01T00:00:00Z'], ['2026-01-01T00:00:00Z'], false],
+  [
+    'before: offsets compared as instants (01:00+01:00 is 00:00Z)',
+    'before',
+    ['2026-01-01T00:00:00Z'],
+    ['2026-01-01T01:00:00+01:00'],
+    false,
+  ],
+  ['before: a later wall clock in a western offset is later', 'before', ['2026-01-01T00:00:00Z'], ['2025-12-31T20:00:00-05:00'], false],
+  ['before: a negative offset one minute before', 'before', ['2026-01-01T00:00:00Z'], ['2025-12-31T18:59:00-05:00'], true],
+  ['before: fractions of a second count', 'before', ['2026-01-01T00:00:00.5Z'], ['2026-01-01T00:00:00.499999999Z'], true],
+  ['before: nanosecond precision', 'before', ['2026-01-01T00:00:00.000000002Z'], ['2026-01-01T00:00:00.000000001Z'], true],
+  ['after: later instant', 'after', ['2026-01-01T00:00:00Z'], ['2026-01-01T00:00:01Z'], true],
+  ['after: same instant written in two offsets is not after', 'after', ['2026-06-01T12:00:00+02:00'], ['2026-06-01T10:00:00Z'], false],
+  ['after: across a day boundary by offset', 'after', ['2026-03-01T00:00:00Z'], ['2026-02-28T23:30:00-01:00'], true],
+  ['after: leap day is a date', 'after', ['2024-02-28T00:00:00Z'], ['2024-02-29T00:00:00Z'], true],
+  ['after: any of several criterion values', 'after', ['2030-01-01T00:00:00Z', '2020-01-01T00:00:00Z'], ['2025-01-01T00:00:00Z'], true],
+  ['date: no offset is not a date-time', 'after', ['2020-01-01T00:00:00Z'], ['2025-01-01T00:00:00'], false],
+  ['date: a date alone is not a date-time', 'after', ['2020-01-01T00:00:00Z'], ['2025-01-01'], false],
+  ['date: missing seconds is not a date-time', 'after', ['2020-01-01T00:00:00Z'], ['2025-01-01T00:00Z'], false],
+  ['date: February 29 of a common year is not a date', 'after', ['2020-01-01T00:00:00Z'], ['2025-02-29T00:00:00Z'], false],
+  ['date: hour 24 is not a date-time', 'after', ['2020-01-01T00:00:00Z'], ['2025-01-01T24:00:00Z'], false],
+  ['date: lowercase t and z are not accepted', 'after', ['2020-01-01T00:00:00Z'], ['2025-01-01t00:00:00z'], false],
+  ['date: epoch milliseconds are not a date-time', 'after', ['2020-01-01T00:00:00Z'], ['1767225600000'], false],
+  ['date: invalid criterion value never matches', 'before', ['tomorrow'], ['2020-01-01T00:00:00Z'], false],
+];
+for (const [name, comparer, values, attribute, hit] of dateCases) oneRule(`attribute ${name}`, ...at(comparer, values, attribute), hit);
+oneRule('attribute before: absent attribute does not match', [attr('signed_up', 'before', ['2026-01-01T00:00:00Z'])], ctx('u1'), false);
+
+// ---------------------------------------------------------------------------------------------
+section('attribute: matches (linear-time regular expressions)');
+
+const re = (values: string[], attribute: string[]): [Criterion[], Ctx] => [
+  [attr('email', 'matches', values)],
+  ctx('u1', { email: attribute }),
+];
+const regexCases: [string, string[], string[], boolean][] = [
+  ['matches: unanchored pattern matches a part', ['example'], ['joe@example.com'], true],
+  ['matches: ^ anchors at the start', ['^joe@'], ['joe@example.com'], true],
+  ['matches: ^ does not match later', ['^example'], ['joe@example.com'], false],
+  ['matches: $ anchors at the end', ['\\.com$'], ['joe@example.com'], true],
+  ['matches: $ does not match before the end', ['\\.com$'], ['joe@example.com.au'], false],
+  ['matches: ^...$ whole value', ['^[a-z]+@example\\.com$'], ['joe@example.com'], true],
+  ['matches: ^...$ refuses extra text', ['^[a-z]+@example\\.com$'], ['joe@example.com '], false],
+  ['matches: escaped dot is literal', ['^a\\.b$'], ['axb'], false],
+  ['matches: dot matches any character', ['^a.b$'], ['axb'], true],
+  ['matches: case-sensitive', ['^JOE'], ['joe@example.com'], false],
+  ['matches: alternation', ['^(joe|ann)@'], ['ann@example.com'], true],
+  ['matches: counted repetition', ['^\\d{3}-\\d{4}$'], ['555-1234'], true],
+  ['matches: counted repetition too short', ['^\\d{3}-\\d{4}$'], ['55-1234'], false],
+  ['matches: negated class', ['^[^@]+$'], ['no-at-sign'], true],
+  ['matches: code points (an emoji is one character)', ['^.$'], ['😀'], true],
+  ['matches: nested quantifiers run in linear time', ['^(a+)+$'], ['aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab'], false],
+  ['matches: any of several patterns', ['^x', 'example'], ['joe@example.com'], true],
+  ['matches: any of several attribute values', ['^admin$'], ['user', 'admin'], true],
+  ['matches: empty value against ^$', ['^$'], [''], true],
+  ['matches: a pattern it cannot run (back-reference) never matches', ['(a)\\1'], ['aa'], false],
+  ['matches: a pattern it cannot run (lookahead) never matches', ['^(?=a)a'], ['a'], false],
+];
+for (const [name, values, attribute, hit] of regexCases) oneRule(`attribute ${name}`, ...re(values, attribute), hit);
+oneRule('attribute matches: absent attribute does not match', [attr('email', 'matches', ['.*'])], ctx('u1'), false);
+oneRule('attribute matches: comparer not allowed on context selector never matches', [ctxCrit('matches', ['.*'])], ctx('u1'), false);
+
+// ---------------------------------------------------------------------------------------------
 
 const description = [
   'Vexil evaluation test vectors, shared by the server and every SDK.',
@@ -993,6 +1110,9 @@ const description = [
   '(equal/notequal/in/notin only) and, with sub_selector, requires that context type for every comparer (that requirement is',
   'not negated). Selector segment compares member segment keys (equal/notequal/in/notin only; sub_selector ignored). Any other comparer, unknown',
   'comparers and selectors, attribute criteria without sub_selector and segment criteria inside segment rules never match.',
+  'semver_* compare SemVer 2.0.0 precedence (one leading lowercase v accepted, build metadata ignored); before/after compare RFC 3339',
+  'date-times with an offset as instants; an attribute value that does not parse never matches, nor does a criterion value.',
+  'matches: a regular expression (linear-time subset: no back-references or lookaround) found anywhere in a value unless anchored.',
   'Segment membership: identifier included -> member; else excluded -> not; else any segment rule (criteria AND-ed) matches;',
   'without a context only the rules apply. A rule with no criteria matches. The first occurrence of a duplicated flag key wins.',
   'A declared default is served (resolved_by default) only when the flag exists and has nothing to serve, and only',
