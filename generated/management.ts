@@ -734,7 +734,9 @@ export interface paths {
         /**
          * Delete a flag
          * @description Deletes the flag with its values, targets (in every environment, published ones
-         *     included), rules and insights. Audit entries are kept. Irreversible.
+         *     included), rules and insights. Audit entries are kept. Irreversible. A flag that a
+         *     draft, scheduled or published target of another flag requires (a prerequisite) is not
+         *     deleted: `409` lists those flags.
          *     Required scope: `flags:write`.
          */
         delete: operations["deleteFlag"];
@@ -777,7 +779,8 @@ export interface paths {
          *     criteria all match serves its value (`resolved_by: rule`); otherwise the target's value
          *     is served (`rollout` when the rollout chose the new target, `target` otherwise). With no
          *     published target the flag's default value is served (`default`); a flag without any
-         *     value gives `value: null`, `resolved_by: unavailable`.
+         *     value gives `value: null`, `resolved_by: unavailable`. A target whose prerequisites fail
+         *     serves the flag's default value (`resolved_by: prerequisite`; see `replaceTargetPrerequisites`).
          *     This is a preview: it is audited (`flag.evaluated`) but not counted in insights.
          *     Clients that cannot send JSON in a query parameter (most generated clients) use the twin
          *     `POST .../evaluate`, which takes the context in its body and answers alike.
@@ -1482,6 +1485,72 @@ export interface paths {
          *     `Idempotency-Key` reused with a different body.
          */
         post: operations["createRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets/{targetUlid}/prerequisites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+                /** @description Ulid (`tgt_...`) of a target of the flag in the environment. Unknown, malformed or belonging to another flag or environment is a 404. */
+                targetUlid: components["parameters"]["targetUlid"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a target's prerequisites
+         * @description The flags of the project this target requires, in the order they are checked, each with
+         *     the values it must serve (see `replaceTargetPrerequisites`). Not paginated.
+         *     Required scope: `targets:read` (or `targets:write`).
+         */
+        get: operations["listTargetPrerequisites"];
+        /**
+         * Set the prerequisites of a draft
+         * @description Replaces the whole list of prerequisites of a draft target (an empty list removes them).
+         *     A prerequisite names another flag of the same project (`flag_key`) and the values it
+         *     must serve (`value_ulids`, values of that flag). When the target is evaluated, its
+         *     prerequisites are checked first, in list order: each required flag is evaluated for the
+         *     same context, in the same environment, with its own published target, rollout and
+         *     prerequisites (recursively). If a required flag serves none of its listed values (or
+         *     has nothing to serve), the target does not apply: the flag serves its default value
+         *     with `resolved_by` `prerequisite` (OFREP reason `PREREQUISITE_FAILED`), whatever the
+         *     target's rules say. Otherwise the target's rules and value apply as usual.
+         *
+         *     Prerequisites belong to the target: they are edited on a draft, published, scheduled
+         *     and rolled out with it, and a new draft copies those of the serving target. During a
+         *     rollout the contexts inside it are checked against the new target's prerequisites and
+         *     the others against the previous target's.
+         *
+         *     Refused with a 422 naming the field: an unknown flag (`prerequisites.0.flag_key`, code
+         *     `reference_not_found`), the flag itself or a flag listed twice (`invalid_combination`),
+         *     a value that is not one of that flag's (`prerequisites.0.value_ulids.1`,
+         *     `reference_not_found`), and a cycle: a required flag that, through the prerequisites of
+         *     any draft, scheduled or published target of this environment, requires this flag
+         *     (`prerequisites.0.flag_key`, `invalid_combination`). A target that is not a draft is a
+         *     422 (`ErrorEnvelope`).
+         *     Required scope: `targets:write`.
+         */
+        put: operations["replaceTargetPrerequisites"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2304,7 +2373,8 @@ export interface components {
          *     mistyped), `url_not_allowed` (a webhook URL the server's settings refuse),
          *     `invalid_credentials` (a wrong current password; a failed sign-in is a 401),
          *     `value_in_use` (a value still published or referenced) and `state_conflict` (the
-         *     resource's current state does not allow the change). `missing_token`,
+         *     resource's current state does not allow the change). `flag_required` (a 409): the flag
+         *     is a prerequisite of other flags. `missing_token`,
          *     `invalid_token`, `expired_token`, `missing_api_key`, `invalid_api_key`,
          *     `invalid_credentials`: 401s; `forbidden`, `scope_missing`, `csrf_failed`,
          *     `password_change_required` (a console session signed in with a temporary password),
@@ -2312,7 +2382,7 @@ export interface components {
          *     403s; `idempotency_in_flight`: 409; `database_unavailable`: 503.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "missing_token" | "invalid_token" | "expired_token" | "missing_api_key" | "invalid_api_key" | "invalid_credentials" | "forbidden" | "scope_missing" | "csrf_failed" | "password_change_required" | "key_kind_not_allowed" | "not_found" | "method_not_allowed" | "idempotency_in_flight" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "invalid_query" | "invalid_cursor" | "idempotency_key_reused" | "state_conflict" | "value_in_use" | "confirmation_required" | "already_exists" | "reference_not_found" | "invalid_combination" | "date_not_in_future" | "value_type_mismatch" | "comment_required" | "url_not_allowed" | "rate_limited" | "not_implemented" | "internal_error" | "database_unavailable";
+        ErrorCode: "bad_request" | "missing_token" | "invalid_token" | "expired_token" | "missing_api_key" | "invalid_api_key" | "invalid_credentials" | "forbidden" | "scope_missing" | "csrf_failed" | "password_change_required" | "key_kind_not_allowed" | "not_found" | "method_not_allowed" | "idempotency_in_flight" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "invalid_query" | "invalid_cursor" | "idempotency_key_reused" | "state_conflict" | "value_in_use" | "flag_required" | "confirmation_required" | "already_exists" | "reference_not_found" | "invalid_combination" | "date_not_in_future" | "value_type_mismatch" | "comment_required" | "url_not_allowed" | "rate_limited" | "not_implemented" | "internal_error" | "database_unavailable";
         /** @description Standard error body. */
         ErrorEnvelope: {
             /** @enum {string} */
@@ -2949,10 +3019,11 @@ export interface components {
             /**
              * @description `rule`: a targeting rule matched. `rollout`: the rollout chose the newest target and no
              *     rule matched. `target`: the published target's value. `default`: no published target,
-             *     the flag's default value. `unavailable`: the flag has no value to serve.
+             *     the flag's default value. `prerequisite`: a prerequisite of the chosen target failed,
+             *     so the flag's default value is served. `unavailable`: the flag has no value to serve.
              * @enum {string}
              */
-            resolved_by: "rule" | "rollout" | "target" | "default" | "unavailable";
+            resolved_by: "rule" | "rollout" | "target" | "default" | "prerequisite" | "unavailable";
         };
         /**
          * @description The input of `evaluateFlagForContext`: the context to evaluate for, the same document as
@@ -3563,6 +3634,26 @@ export interface components {
             status: "success";
             data: components["schemas"]["Rule"][];
         };
+        PrerequisitesWrite: {
+            /** @description The whole list, in the order the prerequisites are checked; empty removes them. */
+            prerequisites: components["schemas"]["PrerequisiteWrite"][];
+        };
+        PrerequisiteWrite: {
+            /** @description Key of another flag of the project. */
+            flag_key: string;
+            /** @description Ulids of values of that flag; the prerequisite holds when it serves one of them. */
+            value_ulids: string[];
+        };
+        Prerequisite: {
+            flag_key: string;
+            flag_ulid: string;
+            value_ulids: string[];
+        };
+        PrerequisiteListResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["Prerequisite"][];
+        };
         /** @description A criterion of a segment rule; like `CriterionWrite` but only selectors `attribute` and `context`. */
         SegmentCriterionWrite: components["schemas"]["CriterionWrite"] & {
             /** @enum {string} */
@@ -3802,7 +3893,8 @@ export interface components {
          *     target.rollout_deleted; `completeRollout` target.rollout_completed; `listRules`
          *     target_rule.listed; `createRule` target_rule.created; `updateRule`
          *     target_rule.updated; `deleteRule` target_rule.deleted; `reorderRules`
-         *     target_rule.reordered; `listSegments` segment.listed; `getSegment` segment.read;
+         *     target_rule.reordered; `listTargetPrerequisites` target.read; `replaceTargetPrerequisites`
+         *     target.updated; `listSegments` segment.listed; `getSegment` segment.read;
          *     `createSegment` segment.created; `updateSegment` segment.updated; `deleteSegment`
          *     segment.deleted; `listAuditLogs` audit_log.listed; `listPublicAuditLogs`
          *     public_audit_log.listed; `exportProjectConfiguration` project.exported;
@@ -4038,6 +4130,52 @@ export interface components {
                  *       "status": "error",
                  *       "message": "A request with this Idempotency-Key is still being processed.",
                  *       "code": "idempotency_in_flight"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description The flag is a prerequisite of other flags (a draft, scheduled or published target of
+         *     theirs requires it): the message lists them as `flag/environment`. Remove those
+         *     prerequisites first. Code `flag_required`.
+         */
+        FlagRequired: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "message": "Flag \"new-checkout\" is a prerequisite of: banner/production, upsell/staging.",
+                 *       "code": "flag_required"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description A request with the same `Idempotency-Key` is still being processed
+         *     (`idempotency_in_flight`), or one of the flags is a prerequisite of a flag that is not
+         *     deleted with it (`flag_required`; the message lists them as `flag/environment`).
+         */
+        ConflictOrFlagRequired: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "message": "Flag \"new-checkout\" is a prerequisite of: banner/production.",
+                 *       "code": "flag_required"
                  *     }
                  */
                 "application/json": components["schemas"]["ErrorEnvelope"];
@@ -5510,7 +5648,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictOrFlagRequired"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableBody"];
@@ -5649,6 +5787,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["FlagRequired"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -6819,6 +6958,116 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RuleResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listTargetPrerequisites: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+                /** @description Ulid (`tgt_...`) of a target of the flag in the environment. Unknown, malformed or belonging to another flag or environment is a 404. */
+                targetUlid: components["parameters"]["targetUlid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The prerequisites in the order they are checked. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrerequisiteListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    replaceTargetPrerequisites: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe. Scoped to the token, method and path; honoured for 24 hours. The same
+                 *     key and body replays the stored response with `X-Idempotent-Replayed: true`; a different
+                 *     body is a 422; a request with the same key still running is a 409. Longer than 255
+                 *     characters is a 400. An empty value is the same as no header.
+                 * @example 5f0c6e2a-8d8e-4d55-9a39-0f1f0b7c2f11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+                /** @description Ulid (`tgt_...`) of a target of the flag in the environment. Unknown, malformed or belonging to another flag or environment is a 404. */
+                targetUlid: components["parameters"]["targetUlid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PrerequisitesWrite"];
+            };
+        };
+        responses: {
+            /** @description The prerequisites as stored. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Idempotent-Replayed": components["headers"]["X-Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrerequisiteListResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -70,7 +70,7 @@ export interface ClientPayload {
 export type Payload = ServerPayload | ClientPayload;
 
 /** Why a value was served (OpenFeature's standard reasons). */
-export type Reason = 'TARGETING_MATCH' | 'SPLIT' | 'STATIC' | 'DEFAULT' | 'ERROR';
+export type Reason = 'TARGETING_MATCH' | 'SPLIT' | 'STATIC' | 'DEFAULT' | 'PREREQUISITE_FAILED' | 'ERROR';
 
 /** Why the caller's default was returned instead of a flag value (OpenFeature's error codes). */
 export type EvaluationErrorCode =
@@ -86,9 +86,9 @@ export interface EvaluationDetails<T> {
   readonly key: string;
   /** The served value, or the caller's default when `errorCode` is set. */
   readonly value: T;
-  /** Vexil's resolution (`rule`, `rollout`, `target`, `default`); null with an error. */
+  /** Vexil's resolution (`rule`, `rollout`, `target`, `default`, `prerequisite`); null with an error. */
   readonly resolvedBy: ResolvedBy | null;
-  /** `resolvedBy` as an OpenFeature reason: rule TARGETING_MATCH, rollout SPLIT, target STATIC, default DEFAULT. */
+  /** `resolvedBy` as an OpenFeature reason: rule TARGETING_MATCH, rollout SPLIT, target STATIC, default DEFAULT, prerequisite PREREQUISITE_FAILED. */
   readonly reason: Reason;
   readonly errorCode?: EvaluationErrorCode;
   readonly errorMessage?: string;

@@ -10,6 +10,7 @@ export type {
   Comparer,
   CompiledCriterion,
   CompiledFlag,
+  CompiledPrerequisite,
   CompiledRule,
   CompiledSegment,
   CompiledSegmentRule,

@@ -19,6 +19,7 @@ import { type MatchSegment, type MatchState, nextCall } from './comparers.js';
 import { compileCriterion, type CriterionCompileScope, type MatchCriterion } from './criteria.js';
 import { newBucketTypeCache, type BucketTypeCache } from './bucket.js';
 import { murmur3Prefix, type Murmur3State } from './murmur3.js';
+import { compilePrerequisites, type SnapshotPrerequisite } from './prerequisites.js';
 import type {
   CompiledCriterion,
   CompiledFlag,
@@ -37,6 +38,8 @@ export interface SnapshotRule {
 export interface SnapshotTarget {
   readonly value: JsonValue;
   readonly rules: readonly SnapshotRule[];
+  /** prerequisites.ts; empty when the target has none. */
+  readonly prerequisites: readonly SnapshotPrerequisite[];
 }
 
 export interface SnapshotFlag {
@@ -192,7 +195,7 @@ function compileTarget(t: CompiledTarget | null | undefined, scope: CriterionCom
   if (Array.isArray(t.rules)) {
     for (const r of t.rules) rules.push({ value: r.value, criteria: compileCriteria(r.criteria, scope) });
   }
-  return { value: t.value, rules };
+  return { value: t.value, rules, prerequisites: compilePrerequisites(t.prerequisites) };
 }
 
 function compileFlag(f: CompiledFlag, scope: CriterionCompileScope): SnapshotFlag {

@@ -70,7 +70,7 @@ export const COMPARERS: readonly Comparer[] = [
 ];
 
 /** How the served value was chosen. `unavailable` is not an outcome: evaluation returns undefined. */
-export type ResolvedBy = 'rule' | 'rollout' | 'target' | 'default';
+export type ResolvedBy = 'rule' | 'rollout' | 'target' | 'default' | 'prerequisite';
 
 /** One condition of a targeting rule or segment rule. */
 export interface CompiledCriterion {
@@ -87,10 +87,18 @@ export interface CompiledRule {
   readonly criteria: readonly CompiledCriterion[];
 }
 
+/** A prerequisite of a target: flag `flag_key` must serve a value equal (as JSON) to one of `values`. */
+export interface CompiledPrerequisite {
+  readonly flag_key: string;
+  readonly values: readonly JsonValue[];
+}
+
 /** A published target: its rules in position order and its base (fallthrough) value. */
 export interface CompiledTarget {
   readonly value: JsonValue;
   readonly rules: readonly CompiledRule[];
+  /** Checked in order before the rules; absent or empty: none. */
+  readonly prerequisites?: readonly CompiledPrerequisite[];
 }
 
 export interface CompiledFlag {

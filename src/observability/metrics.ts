@@ -9,7 +9,7 @@ export type ApiName = 'public' | 'ofrep' | 'management' | 'operations' | 'consol
 export type EvaluationCounts = Record<ResolvedBy, number>;
 
 export function newEvaluationCounts(): EvaluationCounts {
-  return { target: 0, rule: 0, rollout: 0, default: 0 };
+  return { target: 0, rule: 0, rollout: 0, default: 0, prerequisite: 0 };
 }
 
 /** What a buffer written in batches reports (public audit entries, usage telemetry). */

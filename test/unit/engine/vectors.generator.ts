@@ -26,6 +26,7 @@ interface Rule {
 interface Target {
   value: Json;
   rules: Rule[];
+  prerequisites?: { flag_key: string; values: Json[] }[];
 }
 interface Flag {
   key: string;
@@ -1096,6 +1097,220 @@ oneRule('attribute matches: absent attribute does not match', [attr('email', 'ma
 oneRule('attribute matches: comparer not allowed on context selector never matches', [ctxCrit('matches', ['.*'])], ctx('u1'), false);
 
 // ---------------------------------------------------------------------------------------------
+section('prerequisites');
+
+/** A boolean flag whose serving target serves `value`, with rules and prerequisites; default false. */
+function boolFlag(key: string, target: Target | null, extra: Partial<Flag> = {}): Flag {
+  return {
+    key,
+    name: `Flag ${key}`,
+    type: 'boolean',
+    include_in_mobile: true,
+    include_in_client: true,
+    default: { value: false },
+    serving: target,
+    previous: null,
+    rollout: null,
+    ...extra,
+  };
+}
+const req = (flag_key: string, values: Json[]) => ({ flag_key, values });
+const PREREQ_FAILED = { value: 'default', resolved_by: 'prerequisite' } as const;
+const ON = { value: 'on', resolved_by: 'target' } as const;
+/** `f`: a string flag serving 'on' (rule 'vip' -> 'hit') when its prerequisites hold, default 'default'. */
+const gated = (prerequisites: { flag_key: string; values: Json[] }[], extra: Partial<Flag> = {}) =>
+  stringFlag('f', { value: 'on', rules: [{ value: 'hit', criteria: [attr('plan', 'equal', ['vip'])] }], prerequisites }, extra);
+const onOff = (key: string, on: boolean) => boolFlag(key, { value: on, rules: [] });
+
+add('prerequisite: holds -> target value', [gated([req('p', [true])]), onOff('p', true)], 'f', ctx('u1'), ON);
+add('prerequisite: holds -> rules still apply', [gated([req('p', [true])]), onOff('p', true)], 'f', ctx('u1', { plan: ['vip'] }), HIT);
+add(
+  'prerequisite: fails -> flag default, resolved_by prerequisite',
+  [gated([req('p', [true])]), onOff('p', false)],
+  'f',
+  ctx('u1'),
+  PREREQ_FAILED,
+);
+add(
+  'prerequisite: fails even when a rule would match',
+  [gated([req('p', [true])]), onOff('p', false)],
+  'f',
+  ctx('u1', { plan: ['vip'] }),
+  PREREQ_FAILED,
+);
+add('prerequisite: no context, required flag evaluated without one', [gated([req('p', [true])]), onOff('p', true)], 'f', null, ON);
+add('prerequisite: any of several accepted values', [gated([req('p', [false, true])]), onOff('p', false)], 'f', ctx('u1'), ON);
+add('prerequisite: no accepted value listed never holds', [gated([req('p', [])]), onOff('p', true)], 'f', ctx('u1'), PREREQ_FAILED);
+add('prerequisite: missing flag fails', [gated([req('ghost', [true])])], 'f', ctx('u1'), PREREQ_FAILED);
+add(
+  'prerequisite: unavailable flag (no target, no default) fails',
+  [gated([req('p', [true])]), boolFlag('p', null, { default: null })],
+  'f',
+  ctx('u1'),
+  PREREQ_FAILED,
+);
+add(
+  'prerequisite: required flag with nothing published serves its default, which counts',
+  [gated([req('p', [false])]), boolFlag('p', null)],
+  'f',
+  ctx('u1'),
+  ON,
+);
+add(
+  'prerequisite: second of two fails',
+  [gated([req('p', [true]), req('q', [true])]), onOff('p', true), onOff('q', false)],
+  'f',
+  ctx('u1'),
+  PREREQ_FAILED,
+);
+add(
+  'prerequisite: both of two hold',
+  [gated([req('p', [true]), req('q', [true])]), onOff('p', true), onOff('q', true)],
+  'f',
+  ctx('u1'),
+  ON,
+);
+add(
+  "prerequisite: required value matched by the required flag's rule for this context",
+  [gated([req('p', [true])]), boolFlag('p', { value: false, rules: [{ value: true, criteria: [attr('beta', 'equal', ['yes'])] }] })],
+  'f',
+  ctx('u1', { beta: ['yes'] }),
+  ON,
+);
+add(
+  "prerequisite: required flag's rule does not match this context",
+  [gated([req('p', [true])]), boolFlag('p', { value: false, rules: [{ value: true, criteria: [attr('beta', 'equal', ['yes'])] }] })],
+  'f',
+  ctx('u1', { beta: ['no'] }),
+  PREREQ_FAILED,
+);
+// chains of 3: f requires b, b requires c
+const chainB = (cValues: Json[]) => boolFlag('b', { value: true, rules: [], prerequisites: [req('c', cValues)] });
+const chainC = boolFlag('c', { value: false, rules: [{ value: true, criteria: [attr('country', 'in', ['FR', 'BE'])] }] });
+add(
+  'prerequisite chain of 3: every link holds',
+  [gated([req('b', [true])]), chainB([true]), chainC],
+  'f',
+  ctx('u1', { country: ['FR'] }),
+  ON,
+);
+add(
+  'prerequisite chain of 3: last link fails, middle serves its default, first fails',
+  [gated([req('b', [true])]), chainB([true]), chainC],
+  'f',
+  ctx('u1', { country: ['DE'] }),
+  PREREQ_FAILED,
+);
+add(
+  'prerequisite chain of 3: middle flag itself reports prerequisite',
+  [gated([req('b', [true])]), chainB([true]), chainC],
+  'b',
+  ctx('u1', { country: ['DE'] }),
+  { value: false, resolved_by: 'prerequisite' },
+);
+add(
+  'prerequisite chain of 3: the middle default is an accepted value, so the first holds',
+  [gated([req('b', [false])]), chainB([true]), chainC],
+  'f',
+  ctx('u1', { country: ['DE'] }),
+  ON,
+);
+add(
+  'prerequisite chain of 3: order in the configuration does not matter',
+  [chainC, chainB([true]), gated([req('b', [true])])],
+  'f',
+  ctx('u1', { country: ['BE'] }),
+  ON,
+);
+add('prerequisite: a flag requiring itself fails', [gated([req('f', ['on'])])], 'f', ctx('u1'), PREREQ_FAILED);
+add(
+  'prerequisite: a cycle of two, evaluated from f: p meets f again and fails, so f fails',
+  [gated([req('p', [true])]), boolFlag('p', { value: true, rules: [], prerequisites: [req('f', ['on', 'default'])] })],
+  'f',
+  ctx('u1'),
+  PREREQ_FAILED,
+);
+add(
+  'prerequisite: a cycle of two, evaluated from p: f meets p again and serves its default, which p accepts',
+  [gated([req('p', [true])]), boolFlag('p', { value: true, rules: [], prerequisites: [req('f', ['on', 'default'])] })],
+  'p',
+  ctx('u1'),
+  { value: true, resolved_by: 'target' },
+);
+add(
+  'prerequisite: json values compare as JSON (member order ignored)',
+  [
+    gated([req('j', [{ b: [1, 2], a: 'x' }])]),
+    { ...stringFlag('j', { value: { a: 'x', b: [1, 2] }, rules: [] }), type: 'json', default: { value: {} } },
+  ],
+  'f',
+  ctx('u1'),
+  ON,
+);
+add(
+  'prerequisite: string value must equal exactly',
+  [gated([req('s', ['Blue'])]), stringFlag('s', { value: 'blue', rules: [] })],
+  'f',
+  ctx('u1'),
+  PREREQ_FAILED,
+);
+add(
+  'prerequisite: number values compare numerically as JSON',
+  [gated([req('n', [2.5])]), { ...stringFlag('n', { value: 2.5, rules: [] }), type: 'number', default: { value: 0 } }],
+  'f',
+  ctx('u1'),
+  ON,
+);
+add(
+  'prerequisite: fails on a flag without a default, declared default served',
+  [gated([req('p', [true])], { default: null }), onOff('p', false)],
+  'f',
+  ctx('u1'),
+  { value: 'app', resolved_by: 'default' },
+  { declared: [{ key: 'f', type: 'string', value: 'app' }] },
+);
+add(
+  'prerequisite: fails on a flag without a default -> unavailable',
+  [gated([req('p', [true])], { default: null }), onOff('p', false)],
+  'f',
+  ctx('u1'),
+  null,
+);
+{
+  // f's rollout: the new target requires p, the previous one does not
+  const inside = identifierWithBucket('f', 'user', 100);
+  const outside = identifierWithBucket('f', 'user', 9000);
+  const rolling = (pOn: boolean): Flag[] => [
+    stringFlag(
+      'f',
+      { value: 'new', rules: [], prerequisites: [req('p', [true])] },
+      { previous: { value: 'old', rules: [] }, rollout: { percentage: 50 } },
+    ),
+    onOff('p', pOn),
+  ];
+  add(`prerequisite in a rollout: inside (bucket 100), holds -> new`, rolling(true), 'f', ctx(inside), NEW);
+  add(`prerequisite in a rollout: inside (bucket 100), fails -> default`, rolling(false), 'f', ctx(inside), PREREQ_FAILED);
+  add(`prerequisite in a rollout: outside (bucket 9000), previous target has none -> old`, rolling(false), 'f', ctx(outside), OLD);
+  // p's own rollout decides what p serves
+  const pInside = identifierWithBucket('p', 'user', 100);
+  const pOutside = identifierWithBucket('p', 'user', 9000);
+  const pRolling: Flag[] = [
+    gated([req('p', [true])]),
+    boolFlag('p', { value: true, rules: [] }, { previous: { value: false, rules: [] }, rollout: { percentage: 50 } }),
+  ];
+  add(`prerequisite on a flag in a rollout: context inside its rollout (bucket 100 of p)`, pRolling, 'f', ctx(pInside), ON);
+  add(`prerequisite on a flag in a rollout: context outside its rollout (bucket 9000 of p)`, pRolling, 'f', ctx(pOutside), PREREQ_FAILED);
+}
+add(
+  'prerequisite: segment criteria of the required flag are evaluated for the context',
+  [gated([req('p', [true])]), boolFlag('p', { value: false, rules: [{ value: true, criteria: [segCrit('in', ['staff'])] }] })],
+  'f',
+  ctx('u-staff'),
+  ON,
+  { segments: [{ key: 'staff', included: ['u-staff'], excluded: [], rules: [] }] },
+);
+
+// ---------------------------------------------------------------------------------------------
 
 const description = [
   'Vexil evaluation test vectors, shared by the server and every SDK.',
@@ -1113,6 +1328,10 @@ const description = [
   'semver_* compare SemVer 2.0.0 precedence (one leading lowercase v accepted, build metadata ignored); before/after compare RFC 3339',
   'date-times with an offset as instants; an attribute value that does not parse never matches, nor does a criterion value.',
   'matches: a regular expression (linear-time subset: no back-references or lookaround) found anywhere in a value unless anchored.',
+  'Prerequisites of the chosen target are checked before its rules, in order: each named flag is evaluated for the same context',
+  '(recursively, at most 32 deep; a flag already being evaluated in the chain fails); when one serves no listed value (compared as JSON),',
+  'or is unavailable or missing, the flag serves its',
+  'default value with resolved_by prerequisite (or, without one, a declared default as usual).',
   'Segment membership: identifier included -> member; else excluded -> not; else any segment rule (criteria AND-ed) matches;',
   'without a context only the rules apply. A rule with no criteria matches. The first occurrence of a duplicated flag key wins.',
   'A declared default is served (resolved_by default) only when the flag exists and has nothing to serve, and only',
