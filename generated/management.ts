@@ -3455,6 +3455,13 @@ export interface components {
             comment?: string | null;
             /** @description Targeting rules in evaluation order. */
             rules: components["schemas"]["ConfigurationRule"][];
+            /**
+             * @description Flags of the file that must serve one of the given values for this configuration to
+             *     apply (see `replaceTargetPrerequisites`), in the order they are checked. Absent or
+             *     empty: none (an export leaves it out then). `apply` and `promote` set exactly these;
+             *     `serve` keeps those of the served target.
+             */
+            prerequisites?: components["schemas"]["ConfigurationPrerequisite"][];
             rollout: components["schemas"]["ConfigurationRollout"];
         };
         ConfigurationRule: {
@@ -3462,6 +3469,12 @@ export interface components {
             /** @description Display form of the value served when the rule matches. */
             value: string;
             criteria: components["schemas"]["CriterionWrite"][];
+        };
+        ConfigurationPrerequisite: {
+            /** @description Key of another flag of the file. */
+            flag: string;
+            /** @description Display forms of values of that flag; the prerequisite holds when it serves one of them. */
+            values: string[];
         };
         /** @description The rollout of the newest published target while one is active or paused; null otherwise. */
         ConfigurationRollout: {

@@ -11,6 +11,7 @@ import {
   ConfigurationExportStore,
   type CriterionRow,
   EnvironmentRow,
+  type PrerequisiteRow,
   FlagRow,
   RuleRow,
   ServingTargetRow,
@@ -105,8 +106,9 @@ export class ConfigurationExportService {
     );
     const rules = await store.rules(targets.map((t) => t.ulid));
     const criteria = await store.criteria(rules.map((r) => r.ulid));
+    const prerequisites = await store.prerequisites(targets.map((t) => t.ulid));
 
-    const serving = new ServingBuilder(values, environments, rules, criteria);
+    const serving = new ServingBuilder(values, environments, rules, criteria, prerequisites);
     const targetsByFlag = groupBy(targets, (t) => t.flag_ulid);
     const valuesByFlag = groupBy(values, (v) => v.flag_ulid);
     return {
@@ -166,8 +168,16 @@ class ServingBuilder {
   private readonly environmentOrder: Map<string, { key: string; index: number }>;
   private readonly rulesByTarget: Map<string, RuleRow[]>;
   private readonly criteriaByRule: Map<string, CriterionRow[]>;
+  private readonly prerequisitesByTarget: Map<string, PrerequisiteRow[]>;
 
-  constructor(values: ValueRow[], environments: EnvironmentRow[], rules: RuleRow[], criteria: CriterionRow[]) {
+  constructor(
+    values: ValueRow[],
+    environments: EnvironmentRow[],
+    rules: RuleRow[],
+    criteria: CriterionRow[],
+    prerequisites: PrerequisiteRow[],
+  ) {
+    this.prerequisitesByTarget = groupBy(prerequisites, (p) => p.target_ulid);
     this.displayByValue = new Map(values.map((v) => [v.ulid, v.display]));
     this.environmentOrder = new Map(environments.map((e, index) => [e.ulid, { key: e.key, index }]));
     this.rulesByTarget = groupBy(rules, (r) => r.target_ulid);
@@ -195,11 +205,19 @@ class ServingBuilder {
         value: this.display(rule.value_ulid),
         criteria: (this.criteriaByRule.get(rule.ulid) ?? []).map(toCriterion),
       })),
+      // Left out when there are none, so files written before prerequisites export unchanged.
+      ...this.prerequisitesOf(target),
       rollout:
         rolling && target.rollout_mode !== null && target.rollout_percentage !== null
           ? { mode: target.rollout_mode, percentage: target.rollout_percentage, status: target.rollout_status as 'active' | 'paused' }
           : null,
     };
+  }
+
+  private prerequisitesOf(target: ServingTargetRow): Pick<ConfigurationServing, 'prerequisites'> {
+    const list = this.prerequisitesByTarget.get(target.ulid) ?? [];
+    if (list.length === 0) return {};
+    return { prerequisites: list.map((p) => ({ flag: p.flag_key, values: p.value_ulids.map((v) => this.display(v)) })) };
   }
 
   private display(valueUlid: string): string {
