@@ -7,6 +7,9 @@ import type { components } from '../../../generated/management.js';
 
 type EvaluationContext = components['schemas']['EvaluationContext'];
 
+/** What `resolved by: prerequisite` means, said where a person reads it. */
+const PREREQUISITE_FAILED = "a prerequisite flag did not serve a required value, so the flag's default value is served";
+
 function parseContext(text: string | undefined): EvaluationContext | undefined {
   if (text === undefined) return undefined;
   try {
@@ -42,7 +45,7 @@ export const evaluate: Command = {
     printRecord(context.out, [
       ['flag', result.key],
       ['value', result.value],
-      ['resolved by', result.resolved_by],
+      ['resolved by', result.resolved_by === 'prerequisite' ? `prerequisite (${PREREQUISITE_FAILED})` : result.resolved_by],
     ]);
   },
 };
