@@ -141,6 +141,9 @@ export function TryIt({ context }: { context: PanelContext }) {
       {result ? (
         <output data-testid={`try-${context.environment.key}`} aria-live="polite">
           {JSON.stringify(result.value)} ({result.resolved_by})
+          {result.resolved_by === 'prerequisite'
+            ? ' A prerequisite flag did not serve a required value, so the default value is served.'
+            : ''}
         </output>
       ) : null}
       <ErrorMessage problem={action.problem} />
