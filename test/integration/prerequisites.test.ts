@@ -187,4 +187,20 @@ describeEachDatabase('target prerequisites', (db) => {
     expect(together.body.data.deleted).toEqual(['banner', 'upsell', 'checkout']);
     expect(await app.knex('target_prerequisites')).toEqual([]);
   });
+
+  it('serves the new display of a required value at once after it is edited (the requiring flag is reloaded too)', async () => {
+    await flag('color', 'string', ['red', 'blue']);
+    await flag('paint');
+    await serve('color', 'red');
+    await serve('paint', 'true', [{ flag_key: 'color', value_ulids: [val('color', 'red')] }]);
+    const paint = async () =>
+      (await app.request('GET', '/v1/payload', { apiKey: serverKey })).body.data.config.flags.find(
+        (f: { key: string }) => f.key === 'paint',
+      );
+    expect((await paint()).serving.prerequisites).toEqual([{ flag_key: 'color', values: ['red'] }]);
+    expect((await ofrep('paint', { targetingKey: 'u-1' })).body).toMatchObject({ value: true, reason: 'STATIC' });
+    await ok(app.mgmt('PUT', `${P}/flags/color/values/${val('color', 'red')}`, { display: 'crimson' }));
+    expect((await paint()).serving.prerequisites).toEqual([{ flag_key: 'color', values: ['crimson'] }]);
+    expect((await ofrep('paint', { targetingKey: 'u-1' })).body).toMatchObject({ value: true, reason: 'STATIC' });
+  });
 });
