@@ -1464,7 +1464,7 @@ export interface paths {
          *
          *     Criteria:
          *     - `selector` `attribute`: compares the context attribute named by `sub_selector`
-         *       (required). All 16 comparers are allowed.
+         *       (required). All 24 comparers are allowed.
          *     - `selector` `context`: compares the context identifier; with `sub_selector` it also
          *       requires that context type. Comparers `equal`, `notequal`, `in`, `notin`.
          *     - `selector` `segment`: compares the keys of the segments the context belongs to;
@@ -1472,12 +1472,15 @@ export interface paths {
          *       absent or null. Comparers `equal`, `notequal`, `in`, `notin`.
          *     - `values`: at least one string, except for `isnull` and `notnull`, which take none:
          *       `values` must then be absent (present, even empty, is a 422). Values of `gt`, `gte`,
-         *       `lt`, `lte` must be numbers (`-?[0-9]+(.[0-9]+)?([eE][+-]?[0-9]+)?`).
+         *       `lt`, `lte` must be numbers (`-?[0-9]+(.[0-9]+)?([eE][+-]?[0-9]+)?`); values of the
+         *       `semver_*` comparers versions, of `before` and `after` date-times with an offset, and of
+         *       `matches` regular expressions Vexil can run in linear time (see `Comparer`).
          *     - Matching: attributes may have several values; a positive comparer matches when any
          *       attribute value matches any criterion value (`equal` and `in` behave the same); the
          *       `not...` comparers are the negation of their positive form; `isnull` matches an absent
          *       attribute or one whose values are all empty strings; ordering comparers compare
-         *       numerically and never match a non-numeric value.
+         *       numerically and never match a non-numeric value; version and date comparers never
+         *       match a value that is not a version or a date-time.
          *     Required scope: `targets:write`.
          *     A 422 means a body validation failure (`ValidationError`, nested fields as
          *     `criteria.0.comparer`; including a `value_ulid` that is not a value of the flag or an

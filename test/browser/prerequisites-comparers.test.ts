@@ -79,6 +79,7 @@ describe('the console: new comparers and prerequisites', () => {
     await staging.getByRole('button', { name: 'Review and publish in Staging…' }).click();
     await page.getByRole('dialog', { name: 'Publish in Staging' }).getByRole('button', { name: 'Publish to Staging' }).click();
     await staging.getByRole('button', { name: 'New draft in Staging' }).waitFor();
+    await staging.getByText(/Only while checkout serves one of its 1 required value; otherwise the default value/).waitFor();
 
     // checkout serves its default (false) in staging: the prerequisite fails, banner serves its default
     const tryIt = staging.getByRole('form', { name: 'Try it in Staging' });
