@@ -3866,7 +3866,9 @@ export interface components {
          *     management tokens, accounts, personal access tokens and webhook subscriptions. A bulk delete
          *     records each deleted flag as `before` of its own `flag.deleted` entry, and the list of
          *     deleted flags as `before` of its `flag.bulk_deleted` entry; a rule reorder the target's rules in order
-         *     before and after. Secrets, digests and sealed secrets are never recorded (keys and
+         *     before and after; a change of a target's prerequisites (`target.updated` by
+         *     `replaceTargetPrerequisites`) `{"prerequisites": [...]}` before and after, as that
+         *     operation lists them. Secrets, digests and sealed secrets are never recorded (keys and
          *     tokens as their lists show them). Null for reads, refusals and changes that record no
          *     detail. Webhook events carry the same record.
          */
