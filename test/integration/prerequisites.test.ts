@@ -4,6 +4,7 @@
  * payload a server key receives, and evaluation through /v1, OFREP and the management preview.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { compileSnapshot, evaluateFlag } from '../../src/engine/index.js';
 import { describeEachDatabase } from '../support/databases.js';
 import { startTestApp, type ApiResponse, type TestApp } from '../support/test-app.js';
 
@@ -169,6 +170,18 @@ describeEachDatabase('target prerequisites', (db) => {
     expect(flags.find((f) => f.key === 'upsell')?.serving?.prerequisites).toEqual([{ flag_key: 'checkout', values: [true] }]);
     expect(flags.find((f) => f.key === 'banner')?.serving?.prerequisites).toEqual([{ flag_key: 'upsell', values: [true] }]);
     expect(flags.find((f) => f.key === 'checkout')?.serving?.prerequisites).toBeUndefined();
+
+    // What an SDK does with the payload: the same answers, evaluated locally.
+    const snapshot = compileSnapshot(payload.body.data.config);
+    for (const context of [beta, other]) {
+      const local = evaluateFlag(snapshot, 'banner', context);
+      const remote = await ofrep('banner', { targetingKey: context.identifier, ...(context === beta ? { beta: 'yes' } : {}) });
+      expect({ value: local?.value, resolved_by: local?.resolved_by }).toEqual({
+        value: remote.body.value,
+        resolved_by: remote.body.metadata.resolved_by,
+      });
+    }
+    expect(evaluateFlag(snapshot, 'banner', other)?.resolved_by).toBe('prerequisite');
   });
 
   it('refuses to delete a required flag (409 listing who requires it) or a listed value, alone or in bulk', async () => {
