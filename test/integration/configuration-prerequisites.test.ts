@@ -71,6 +71,22 @@ describeEachDatabase('flags as code: prerequisites', (db) => {
     expect(serving(await exported(), 'upsell', 'development').prerequisites).toEqual([{ flag: 'checkout', values: ['true', 'false'] }]);
   });
 
+  it('refuses a file whose prerequisites make a cycle, applying nothing', async () => {
+    const file = await exported();
+    // checkout, published nowhere yet, would require upsell, which requires checkout
+    file.flags.find((f: { key: string }) => f.key === 'checkout').environments.production = {
+      value: 'false',
+      rules: [],
+      rollout: null,
+      prerequisites: [{ flag: 'upsell', values: ['true'] }],
+    };
+    const before = await app.knex('targets').count({ n: '*' });
+    const res = await app.mgmt('POST', `${P}/configuration/apply?comment=cycle`, file);
+    expect(res.status, JSON.stringify(res.body)).toBe(422);
+    expect(JSON.stringify(res.body.errors)).toMatch(/cycle/);
+    expect(await app.knex('targets').count({ n: '*' })).toEqual(before);
+  });
+
   it('refuses unknown flags, the flag itself and unknown values with their path in the file', async () => {
     const file = await exported();
     serving(file, 'upsell').prerequisites = [
