@@ -734,7 +734,9 @@ export interface paths {
         /**
          * Delete a flag
          * @description Deletes the flag with its values, targets (in every environment, published ones
-         *     included), rules and insights. Audit entries are kept. Irreversible.
+         *     included), rules and insights. Audit entries are kept. Irreversible. A flag that a
+         *     draft, scheduled or published target of another flag requires (a prerequisite) is not
+         *     deleted: `409` lists those flags.
          *     Required scope: `flags:write`.
          */
         delete: operations["deleteFlag"];
@@ -777,7 +779,8 @@ export interface paths {
          *     criteria all match serves its value (`resolved_by: rule`); otherwise the target's value
          *     is served (`rollout` when the rollout chose the new target, `target` otherwise). With no
          *     published target the flag's default value is served (`default`); a flag without any
-         *     value gives `value: null`, `resolved_by: unavailable`.
+         *     value gives `value: null`, `resolved_by: unavailable`. A target whose prerequisites fail
+         *     serves the flag's default value (`resolved_by: prerequisite`; see `replaceTargetPrerequisites`).
          *     This is a preview: it is audited (`flag.evaluated`) but not counted in insights.
          *     Clients that cannot send JSON in a query parameter (most generated clients) use the twin
          *     `POST .../evaluate`, which takes the context in its body and answers alike.
@@ -1512,7 +1515,7 @@ export interface paths {
          *
          *     Criteria:
          *     - `selector` `attribute`: compares the context attribute named by `sub_selector`
-         *       (required). All 16 comparers are allowed.
+         *       (required). All 24 comparers are allowed.
          *     - `selector` `context`: compares the context identifier; with `sub_selector` it also
          *       requires that context type. Comparers `equal`, `notequal`, `in`, `notin`.
          *     - `selector` `segment`: compares the keys of the segments the context belongs to;
@@ -1520,12 +1523,15 @@ export interface paths {
          *       absent or null. Comparers `equal`, `notequal`, `in`, `notin`.
          *     - `values`: at least one string, except for `isnull` and `notnull`, which take none:
          *       `values` must then be absent (present, even empty, is a 422). Values of `gt`, `gte`,
-         *       `lt`, `lte` must be numbers (`-?[0-9]+(.[0-9]+)?([eE][+-]?[0-9]+)?`).
+         *       `lt`, `lte` must be numbers (`-?[0-9]+(.[0-9]+)?([eE][+-]?[0-9]+)?`); values of the
+         *       `semver_*` comparers versions, of `before` and `after` date-times with an offset, and of
+         *       `matches` regular expressions Vexil can run in linear time (see `Comparer`).
          *     - Matching: attributes may have several values; a positive comparer matches when any
          *       attribute value matches any criterion value (`equal` and `in` behave the same); the
          *       `not...` comparers are the negation of their positive form; `isnull` matches an absent
          *       attribute or one whose values are all empty strings; ordering comparers compare
-         *       numerically and never match a non-numeric value.
+         *       numerically and never match a non-numeric value; version and date comparers never
+         *       match a value that is not a version or a date-time.
          *     Required scope: `targets:write`.
          *     A 422 means a body validation failure (`ValidationError`, nested fields as
          *     `criteria.0.comparer`; including a `value_ulid` that is not a value of the flag or an
@@ -1533,6 +1539,72 @@ export interface paths {
          *     `Idempotency-Key` reused with a different body.
          */
         post: operations["createRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets/{targetUlid}/prerequisites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+                /** @description Ulid (`tgt_...`) of a target of the flag in the environment. Unknown, malformed or belonging to another flag or environment is a 404. */
+                targetUlid: components["parameters"]["targetUlid"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a target's prerequisites
+         * @description The flags of the project this target requires, in the order they are checked, each with
+         *     the values it must serve (see `replaceTargetPrerequisites`). Not paginated.
+         *     Required scope: `targets:read` (or `targets:write`).
+         */
+        get: operations["listTargetPrerequisites"];
+        /**
+         * Set the prerequisites of a draft
+         * @description Replaces the whole list of prerequisites of a draft target (an empty list removes them).
+         *     A prerequisite names another flag of the same project (`flag_key`) and the values it
+         *     must serve (`value_ulids`, values of that flag). When the target is evaluated, its
+         *     prerequisites are checked first, in list order: each required flag is evaluated for the
+         *     same context, in the same environment, with its own published target, rollout and
+         *     prerequisites (recursively). If a required flag serves none of its listed values (or
+         *     has nothing to serve), the target does not apply: the flag serves its default value
+         *     with `resolved_by` `prerequisite` (OFREP reason `PREREQUISITE_FAILED`), whatever the
+         *     target's rules say. Otherwise the target's rules and value apply as usual.
+         *
+         *     Prerequisites belong to the target: they are edited on a draft, published, scheduled
+         *     and rolled out with it, and a new draft copies those of the serving target. During a
+         *     rollout the contexts inside it are checked against the new target's prerequisites and
+         *     the others against the previous target's.
+         *
+         *     Refused with a 422 naming the field: an unknown flag (`prerequisites.0.flag_key`, code
+         *     `reference_not_found`), the flag itself or a flag listed twice (`invalid_combination`),
+         *     a value that is not one of that flag's (`prerequisites.0.value_ulids.1`,
+         *     `reference_not_found`), and a cycle: a required flag that, through the prerequisites of
+         *     any draft, scheduled or published target of this environment, requires this flag
+         *     (`prerequisites.0.flag_key`, `invalid_combination`). A target that is not a draft is a
+         *     422 (`ErrorEnvelope`).
+         *     Required scope: `targets:write`.
+         */
+        put: operations["replaceTargetPrerequisites"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2355,7 +2427,8 @@ export interface components {
          *     mistyped), `url_not_allowed` (a webhook URL the server's settings refuse),
          *     `invalid_credentials` (a wrong current password; a failed sign-in is a 401),
          *     `value_in_use` (a value still published or referenced) and `state_conflict` (the
-         *     resource's current state does not allow the change). `missing_token`,
+         *     resource's current state does not allow the change). `flag_required` (a 409): the flag
+         *     is a prerequisite of other flags. `missing_token`,
          *     `invalid_token`, `expired_token`, `missing_api_key`, `invalid_api_key`,
          *     `invalid_credentials`: 401s; `forbidden`, `scope_missing`, `csrf_failed`,
          *     `password_change_required` (a console session signed in with a temporary password),
@@ -2363,7 +2436,7 @@ export interface components {
          *     403s; `idempotency_in_flight`: 409; `database_unavailable`: 503.
          * @enum {string}
          */
-        ErrorCode: "bad_request" | "missing_token" | "invalid_token" | "expired_token" | "missing_api_key" | "invalid_api_key" | "invalid_credentials" | "forbidden" | "scope_missing" | "csrf_failed" | "password_change_required" | "key_kind_not_allowed" | "not_found" | "method_not_allowed" | "idempotency_in_flight" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "invalid_query" | "invalid_cursor" | "idempotency_key_reused" | "state_conflict" | "value_in_use" | "confirmation_required" | "already_exists" | "reference_not_found" | "invalid_combination" | "date_not_in_future" | "value_type_mismatch" | "comment_required" | "url_not_allowed" | "rate_limited" | "not_implemented" | "internal_error" | "database_unavailable";
+        ErrorCode: "bad_request" | "missing_token" | "invalid_token" | "expired_token" | "missing_api_key" | "invalid_api_key" | "invalid_credentials" | "forbidden" | "scope_missing" | "csrf_failed" | "password_change_required" | "key_kind_not_allowed" | "not_found" | "method_not_allowed" | "idempotency_in_flight" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "invalid_query" | "invalid_cursor" | "idempotency_key_reused" | "state_conflict" | "value_in_use" | "flag_required" | "confirmation_required" | "already_exists" | "reference_not_found" | "invalid_combination" | "date_not_in_future" | "value_type_mismatch" | "comment_required" | "url_not_allowed" | "rate_limited" | "not_implemented" | "internal_error" | "database_unavailable";
         /** @description Standard error body. */
         ErrorEnvelope: {
             /** @enum {string} */
@@ -2438,9 +2511,25 @@ export interface components {
          *     Positive comparers match when any attribute value matches any criterion value; `not...`
          *     comparers are their negation; `isnull` matches an absent attribute or one whose values
          *     are all empty strings; `gt`, `gte`, `lt`, `lte` compare numerically.
+         *
+         *     `semver_eq`, `semver_lt`, `semver_gt`, `semver_lte`, `semver_gte` compare Semantic
+         *     Versioning 2.0.0 versions by precedence (`MAJOR.MINOR.PATCH[-pre-release][+build]`; one
+         *     leading lowercase `v` is accepted; a pre-release is lower than its release, pre-release
+         *     identifiers compare numerically when numeric and below alphanumeric ones; build metadata
+         *     is ignored, so `1.0.0+a` equals `1.0.0+b`). `before` and `after` compare RFC 3339 date-times
+         *     with an offset (`2026-01-01T00:00:00Z`, `2026-01-01T09:30:00.5+02:00`; `T` and `Z` in
+         *     capitals) as instants. An attribute value that is not a version (semver comparers) or
+         *     not a date-time with an offset (`before`, `after`) never matches; the server counts such
+         *     values in the metric `vexil_evaluation_unreadable_attribute_values_total`. `matches`
+         *     tests a regular expression (a linear-time subset of JavaScript's syntax: literals, `.`,
+         *     classes, `\d \w \s` and their negations, groups, `|`, `* + ? {n,m}` up to 1000, `^` and
+         *     `$` for the start and end of the value; no back-references, lookaround, `\b` or flags;
+         *     at most 500 characters) against each attribute value, matching when it matches some
+         *     part of it (anchor with `^...$` for the whole value); matching takes time linear in the
+         *     value's length, whatever the pattern.
          * @enum {string}
          */
-        Comparer: "equal" | "notequal" | "in" | "notin" | "gt" | "gte" | "lt" | "lte" | "isnull" | "notnull" | "contains" | "notcontains" | "startswith" | "endswith" | "notstartswith" | "notendswith";
+        Comparer: "equal" | "notequal" | "in" | "notin" | "gt" | "gte" | "lt" | "lte" | "isnull" | "notnull" | "contains" | "notcontains" | "startswith" | "endswith" | "notstartswith" | "notendswith" | "semver_eq" | "semver_lt" | "semver_gt" | "semver_lte" | "semver_gte" | "before" | "after" | "matches";
         /**
          * @description `manual`: the percentage is set by hand. `automatic`: 1, 5, 10, 25, 50, 100 %, one step per interval.
          * @enum {string}
@@ -2984,10 +3073,11 @@ export interface components {
             /**
              * @description `rule`: a targeting rule matched. `rollout`: the rollout chose the newest target and no
              *     rule matched. `target`: the published target's value. `default`: no published target,
-             *     the flag's default value. `unavailable`: the flag has no value to serve.
+             *     the flag's default value. `prerequisite`: a prerequisite of the chosen target failed,
+             *     so the flag's default value is served. `unavailable`: the flag has no value to serve.
              * @enum {string}
              */
-            resolved_by: "rule" | "rollout" | "target" | "default" | "unavailable";
+            resolved_by: "rule" | "rollout" | "target" | "default" | "prerequisite" | "unavailable";
             split?: components["schemas"]["EvaluationSplit"];
         };
         /**
@@ -3433,6 +3523,13 @@ export interface components {
             /** @description Targeting rules in evaluation order. */
             rules: components["schemas"]["ConfigurationRule"][];
             split?: components["schemas"]["ConfigurationSplit"];
+            /**
+             * @description Flags of the file that must serve one of the given values for this configuration to
+             *     apply (see `replaceTargetPrerequisites`), in the order they are checked. Absent or
+             *     empty: none (an export leaves it out then). `apply` and `promote` set exactly these;
+             *     `serve` keeps those of the served target.
+             */
+            prerequisites?: components["schemas"]["ConfigurationPrerequisite"][];
             rollout: components["schemas"]["ConfigurationRollout"];
         };
         ConfigurationRule: {
@@ -3457,6 +3554,12 @@ export interface components {
             /** @description Display form of one of the flag's values. */
             value: string;
             weight: number;
+        };
+        ConfigurationPrerequisite: {
+            /** @description Key of another flag of the file. */
+            flag: string;
+            /** @description Display forms of values of that flag; the prerequisite holds when it serves one of them. */
+            values: string[];
         };
         /** @description The rollout of the newest published target while one is active or paused; null otherwise. */
         ConfigurationRollout: {
@@ -3548,7 +3651,10 @@ export interface components {
          * @description `sub_selector` is required for `attribute` (the attribute name), optional for `context`
          *     (a context type), absent or null for `segment`. `values` needs at least one item except
          *     for `isnull`/`notnull`, where it must be absent (present, even empty, is a 422);
-         *     `segment` values are segment keys of the project; `gt`/`gte`/`lt`/`lte` values are numbers.
+         *     `segment` values are segment keys of the project; `gt`/`gte`/`lt`/`lte` values are numbers;
+         *     `semver_*` values are versions, `before`/`after` values date-times with an offset and
+         *     `matches` values regular expressions of the syntax described under `Comparer` (a value
+         *     that does not parse is a 422 naming it, e.g. `criteria.0.values.1`).
          *     Comparers other than `equal`, `notequal`, `in`, `notin` need selector `attribute`.
          */
         CriterionWrite: {
@@ -3666,6 +3772,26 @@ export interface components {
             /** @enum {string} */
             status: "success";
             data: components["schemas"]["Rule"][];
+        };
+        PrerequisitesWrite: {
+            /** @description The whole list, in the order the prerequisites are checked; empty removes them. */
+            prerequisites: components["schemas"]["PrerequisiteWrite"][];
+        };
+        PrerequisiteWrite: {
+            /** @description Key of another flag of the project. */
+            flag_key: string;
+            /** @description Ulids of values of that flag; the prerequisite holds when it serves one of them. */
+            value_ulids: string[];
+        };
+        Prerequisite: {
+            flag_key: string;
+            flag_ulid: string;
+            value_ulids: string[];
+        };
+        PrerequisiteListResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["Prerequisite"][];
         };
         /** @description A criterion of a segment rule; like `CriterionWrite` but only selectors `attribute` and `context`. */
         SegmentCriterionWrite: components["schemas"]["CriterionWrite"] & {
@@ -3880,7 +4006,9 @@ export interface components {
          *     management tokens, accounts, personal access tokens and webhook subscriptions. A bulk delete
          *     records each deleted flag as `before` of its own `flag.deleted` entry, and the list of
          *     deleted flags as `before` of its `flag.bulk_deleted` entry; a rule reorder the target's rules in order
-         *     before and after. Secrets, digests and sealed secrets are never recorded (keys and
+         *     before and after; a change of a target's prerequisites (`target.updated` by
+         *     `replaceTargetPrerequisites`) `{"prerequisites": [...]}` before and after, as that
+         *     operation lists them. Secrets, digests and sealed secrets are never recorded (keys and
          *     tokens as their lists show them). Null for reads, refusals and changes that record no
          *     detail. Webhook events carry the same record.
          */
@@ -3923,7 +4051,8 @@ export interface components {
          *     target.rollout_deleted; `completeRollout` target.rollout_completed; `listRules`
          *     target_rule.listed; `createRule` target_rule.created; `updateRule`
          *     target_rule.updated; `deleteRule` target_rule.deleted; `reorderRules`
-         *     target_rule.reordered; `listSegments` segment.listed; `getSegment` segment.read;
+         *     target_rule.reordered; `listTargetPrerequisites` target.read; `replaceTargetPrerequisites`
+         *     target.updated; `listSegments` segment.listed; `getSegment` segment.read;
          *     `createSegment` segment.created; `updateSegment` segment.updated; `deleteSegment`
          *     segment.deleted; `listAuditLogs` audit_log.listed; `listPublicAuditLogs`
          *     public_audit_log.listed; `exportProjectConfiguration` project.exported;
@@ -4159,6 +4288,52 @@ export interface components {
                  *       "status": "error",
                  *       "message": "A request with this Idempotency-Key is still being processed.",
                  *       "code": "idempotency_in_flight"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description The flag is a prerequisite of other flags (a draft, scheduled or published target of
+         *     theirs requires it): the message lists them as `flag/environment`. Remove those
+         *     prerequisites first. Code `flag_required`.
+         */
+        FlagRequired: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "message": "Flag \"new-checkout\" is a prerequisite of: banner/production, upsell/staging.",
+                 *       "code": "flag_required"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description A request with the same `Idempotency-Key` is still being processed
+         *     (`idempotency_in_flight`), or one of the flags is a prerequisite of a flag that is not
+         *     deleted with it (`flag_required`; the message lists them as `flag/environment`).
+         */
+        ConflictOrFlagRequired: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "message": "Flag \"new-checkout\" is a prerequisite of: banner/production.",
+                 *       "code": "flag_required"
                  *     }
                  */
                 "application/json": components["schemas"]["ErrorEnvelope"];
@@ -5631,7 +5806,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictOrFlagRequired"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableBody"];
@@ -5770,6 +5945,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["FlagRequired"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -6988,6 +7164,116 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RuleResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listTargetPrerequisites: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+                /** @description Ulid (`tgt_...`) of a target of the flag in the environment. Unknown, malformed or belonging to another flag or environment is a 404. */
+                targetUlid: components["parameters"]["targetUlid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The prerequisites in the order they are checked. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrerequisiteListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    replaceTargetPrerequisites: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe. Scoped to the token, method and path; honoured for 24 hours. The same
+                 *     key and body replays the stored response with `X-Idempotent-Replayed: true`; a different
+                 *     body is a 422; a request with the same key still running is a 409. Longer than 255
+                 *     characters is a 400. An empty value is the same as no header.
+                 * @example 5f0c6e2a-8d8e-4d55-9a39-0f1f0b7c2f11
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+                /** @description Ulid (`tgt_...`) of a target of the flag in the environment. Unknown, malformed or belonging to another flag or environment is a 404. */
+                targetUlid: components["parameters"]["targetUlid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PrerequisitesWrite"];
+            };
+        };
+        responses: {
+            /** @description The prerequisites as stored. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Idempotent-Replayed": components["headers"]["X-Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrerequisiteListResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -403,10 +403,11 @@ export interface components {
          * @description Why the value was served: `rule` (a targeting rule matched), `rollout` (a partial rollout
          *     chose the newest published target and no rule matched), `target` (the published target's
          *     value), `default` (no published target: the flag's default value, or the request's
-         *     declared default for an unavailable flag).
+         *     declared default for an unavailable flag), `prerequisite` (a prerequisite of the chosen
+         *     target failed: the flag's default value).
          * @enum {string}
          */
-        ResolvedBy: "rule" | "rollout" | "target" | "default";
+        ResolvedBy: "rule" | "rollout" | "target" | "default" | "prerequisite";
         /**
          * @description Any JSON value, typed by the flag: boolean, number, string, or (json flags) any JSON
          *     document, including objects, arrays and null.
@@ -691,7 +692,20 @@ export interface components {
             /** @description The target's rules in position order. */
             rules: components["schemas"]["CompiledRule"][];
             split?: components["schemas"]["CompiledSplit"];
+            /**
+             * @description Flags that must serve one of the listed values for this target to apply, checked in
+             *     this order before the rules (see Evaluation order). Absent or empty: none.
+             */
+            prerequisites?: components["schemas"]["CompiledPrerequisite"][];
         } | null;
+        /**
+         * @description A prerequisite of a target: the flag `flag_key` of this configuration, evaluated for the
+         *     same context, must serve a value equal (as JSON) to one of `values`.
+         */
+        CompiledPrerequisite: {
+            flag_key: string;
+            values: components["schemas"]["JsonValue"][];
+        };
         /** @description A targeting rule; it matches when all its criteria match. */
         CompiledRule: {
             value: components["schemas"]["JsonValue"];
@@ -699,7 +713,7 @@ export interface components {
             split?: components["schemas"]["CompiledSplit"];
         };
         /**
-         * @description A weighted split of a rule or a target's base (see "Evaluation order", step 3a): present
+         * @description A weighted split of a rule or a target's base (see "Evaluation order", step 4a): present
          *     only where one is configured. `value` of the rule or target is then served only to
          *     contexts without a bucketing value.
          */
@@ -723,7 +737,7 @@ export interface components {
             /** @description Attribute name (selector attribute) or required context type (selector context). */
             sub_selector: string | null;
             /** @enum {string} */
-            comparer: "equal" | "notequal" | "in" | "notin" | "gt" | "gte" | "lt" | "lte" | "isnull" | "notnull" | "contains" | "notcontains" | "startswith" | "endswith" | "notstartswith" | "notendswith";
+            comparer: "equal" | "notequal" | "in" | "notin" | "gt" | "gte" | "lt" | "lte" | "isnull" | "notnull" | "contains" | "notcontains" | "startswith" | "endswith" | "notstartswith" | "notendswith" | "semver_eq" | "semver_lt" | "semver_gt" | "semver_lte" | "semver_gte" | "before" | "after" | "matches";
             values: string[];
         };
         CompiledSegment: {
@@ -848,11 +862,13 @@ export interface components {
              * @description An OFREP reason: `TARGETING_MATCH` (`resolved_by` rule), `SPLIT` (rollout, or a
              *     weighted split chose the value, whatever `resolved_by`), `STATIC`
              *     (target, and default: the flag has no published target in this environment, so its
-             *     default value is served without any evaluation). The protocol has no `DEFAULT`
-             *     reason; `metadata.resolved_by` tells the two `STATIC` cases apart.
+             *     default value is served without any evaluation), `PREREQUISITE_FAILED` (prerequisite:
+             *     a prerequisite of the chosen target failed, so the flag's default value is served).
+             *     The protocol has no `DEFAULT` reason; `metadata.resolved_by` tells the two `STATIC`
+             *     cases apart.
              * @enum {string}
              */
-            reason: "TARGETING_MATCH" | "SPLIT" | "STATIC";
+            reason: "TARGETING_MATCH" | "SPLIT" | "STATIC" | "PREREQUISITE_FAILED";
             /**
              * @description The served value in display form: `true`/`false`, the number, the string itself, or
              *     compact JSON for json flags.

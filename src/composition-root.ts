@@ -27,6 +27,7 @@ import { createInsightsFeature } from './features/insights/index.js';
 import { createProjectsFeature } from './features/projects/index.js';
 import { createRateLimitsFeature } from './features/rate-limits/index.js';
 import { createRulesFeature } from './features/rules/index.js';
+import { createPrerequisitesFeature } from './features/prerequisites/index.js';
 import { createSchedulerFeature } from './features/scheduler/index.js';
 import { createSegmentsFeature } from './features/segments/index.js';
 import { createTargetsFeature } from './features/targets/index.js';
@@ -64,6 +65,7 @@ const features = [
   createFlagValuesFeature,
   createTargetsFeature,
   createRulesFeature,
+  createPrerequisitesFeature,
   createSegmentsFeature,
   createEvaluationFeature,
   createInsightsFeature,

@@ -12,6 +12,7 @@ import * as webhookDelivery from './0011_webhook_delivery.js';
 import * as binaryCollation from './0012_binary_collation.js';
 import * as publicAuditCount from './0013_public_audit_count.js';
 import * as splits from './0014_splits.js';
+import * as targetPrerequisites from './0015_target_prerequisites.js';
 
 /** Every migration, in order. Listed here so the runner never scans the filesystem. */
 export const migrations: Record<string, Knex.Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Knex.Migration> = {
   '0012_binary_collation': binaryCollation,
   '0013_public_audit_count': publicAuditCount,
   '0014_splits': splits,
+  '0015_target_prerequisites': targetPrerequisites,
 };

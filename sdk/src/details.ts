@@ -7,6 +7,7 @@ export const REASON_BY_RESOLUTION: Readonly<Record<ResolvedBy, Reason>> = {
   rollout: 'SPLIT',
   target: 'STATIC',
   default: 'DEFAULT',
+  prerequisite: 'PREREQUISITE_FAILED',
 };
 
 export function reasonFor(resolvedBy: ResolvedBy): Reason {

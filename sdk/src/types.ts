@@ -73,7 +73,7 @@ export interface ClientPayload {
 export type Payload = ServerPayload | ClientPayload;
 
 /** Why a value was served (OpenFeature's standard reasons). */
-export type Reason = 'TARGETING_MATCH' | 'SPLIT' | 'STATIC' | 'DEFAULT' | 'ERROR';
+export type Reason = 'TARGETING_MATCH' | 'SPLIT' | 'STATIC' | 'DEFAULT' | 'PREREQUISITE_FAILED' | 'ERROR';
 
 /** Why the caller's default was returned instead of a flag value (OpenFeature's error codes). */
 export type EvaluationErrorCode =
@@ -89,11 +89,11 @@ export interface EvaluationDetails<T> {
   readonly key: string;
   /** The served value, or the caller's default when `errorCode` is set. */
   readonly value: T;
-  /** Vexil's resolution (`rule`, `rollout`, `target`, `default`); null with an error. */
+  /** Vexil's resolution (`rule`, `rollout`, `target`, `default`, `prerequisite`); null with an error. */
   readonly resolvedBy: ResolvedBy | null;
   /**
    * `resolvedBy` as an OpenFeature reason: rule TARGETING_MATCH, rollout SPLIT, target STATIC,
-   * default DEFAULT; SPLIT whenever a weighted split chose the value.
+   * default DEFAULT, prerequisite PREREQUISITE_FAILED; SPLIT whenever a weighted split chose the value.
    */
   readonly reason: Reason;
   /** Set when a weighted split chose the value: which split, the value's variant and weight (thousandths of a percent). */

@@ -84,7 +84,13 @@ function sdkValue(client: VexilServerClient, v: Vector, call: Call): JsonValue {
   }
 }
 
-const REASONS: Record<string, string> = { rule: 'TARGETING_MATCH', rollout: 'SPLIT', target: 'STATIC', default: 'DEFAULT' };
+const REASONS: Record<string, string> = {
+  rule: 'TARGETING_MATCH',
+  rollout: 'SPLIT',
+  target: 'STATIC',
+  default: 'DEFAULT',
+  prerequisite: 'PREREQUISITE_FAILED',
+};
 
 /** What the SDK must answer for a vector (see the header comment). */
 function expectedDetails(

@@ -75,6 +75,8 @@ export const auditActionByOperation: Record<string, string> = {
   updateRule: 'target_rule.updated',
   deleteRule: 'target_rule.deleted',
   reorderRules: 'target_rule.reordered',
+  listTargetPrerequisites: 'target.read',
+  replaceTargetPrerequisites: 'target.updated',
   listSegments: 'segment.listed',
   createSegment: 'segment.created',
   getSegment: 'segment.read',

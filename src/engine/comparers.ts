@@ -11,7 +11,8 @@
  * - attribute values and criterion values are lists of strings; the positive comparers match when
  *   ANY attribute value matches ANY criterion value (equal/in: exact string equality;
  *   contains/startswith/endswith: substring tests, case-sensitive; gt/gte/lt/lte: both sides must
- *   be numeric (see numeric.ts), a non-numeric value never satisfies an ordering comparison);
+ *   be numeric (see numeric.ts), a non-numeric value never satisfies an ordering comparison;
+ *   semver_*, before, after, matches: see typed-comparers.ts);
  * - an absent attribute (or no context at all) has no values, so every positive comparer except
  *   isnull fails on it and every not* comparer matches;
  * - isnull: attribute absent, or all of its values are empty strings; notnull is its negation;
@@ -39,6 +40,7 @@ import {
   type MatchCriterion,
 } from './criteria.js';
 import { parseNumeric } from './numeric.js';
+import { FIRST_TYPED_OP, typedPositive } from './typed-comparers.js';
 import type { Context, ContextAttribute, ContextAttributeValue } from './types.js';
 
 /** A compiled segment, as matching needs it. */
@@ -135,6 +137,7 @@ function attributePositive(st: MatchState, c: MatchCriterion, attr: readonly Con
   if (op === OP_EQUAL) return attr !== undefined && anyEquals(c, attr);
   if (op === OP_ISNULL) return isNull(attr);
   if (attr === undefined) return false;
+  if (op >= FIRST_TYPED_OP) return typedPositive(op, c.operands, attr);
   if (op >= OP_GT) return orderingPositive(st, c, attr);
   return textPositive(op, c.values, attr);
 }

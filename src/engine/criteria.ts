@@ -8,6 +8,17 @@
  * evaluation call.
  */
 import { parseNumeric } from './numeric.js';
+import {
+  OP_AFTER,
+  OP_BEFORE,
+  OP_MATCHES,
+  OP_SEMVER_EQ,
+  OP_SEMVER_GT,
+  OP_SEMVER_GTE,
+  OP_SEMVER_LT,
+  OP_SEMVER_LTE,
+  typedOperands,
+} from './typed-comparers.js';
 import type { CompiledCriterion } from './types.js';
 
 export const KIND_NEVER = 0;
@@ -52,6 +63,14 @@ const COMPARER_INFO: ReadonlyMap<string, ComparerInfo> = new Map<string, Compare
   ['lte', { op: OP_LTE, negate: false, identity: false }],
   ['isnull', { op: OP_ISNULL, negate: false, identity: false }],
   ['notnull', { op: OP_ISNULL, negate: true, identity: false }],
+  ['semver_eq', { op: OP_SEMVER_EQ, negate: false, identity: false }],
+  ['semver_lt', { op: OP_SEMVER_LT, negate: false, identity: false }],
+  ['semver_gt', { op: OP_SEMVER_GT, negate: false, identity: false }],
+  ['semver_lte', { op: OP_SEMVER_LTE, negate: false, identity: false }],
+  ['semver_gte', { op: OP_SEMVER_GTE, negate: false, identity: false }],
+  ['before', { op: OP_BEFORE, negate: false, identity: false }],
+  ['after', { op: OP_AFTER, negate: false, identity: false }],
+  ['matches', { op: OP_MATCHES, negate: false, identity: false }],
 ]);
 
 /** A criterion ready for matching. Always built by makeCriterion, so all share one shape. */
@@ -75,6 +94,8 @@ export interface MatchCriterion {
   readonly threshold: number;
   /** KIND_SEGMENT: indexes of the named segments that exist. */
   readonly segments: readonly number[];
+  /** Typed comparers (typed-comparers.ts): the parsed criterion values; else empty. */
+  readonly operands: readonly unknown[];
   /**
    * Evaluation call (MatchState.call) whose result `memoMatch` holds. Identical criteria are
    * compiled into one object (CriterionCompileScope.interned), so a criterion repeated across
@@ -94,6 +115,7 @@ function makeCriterion(
   values: readonly string[],
   threshold: number,
   segments: readonly number[],
+  operands: readonly unknown[] = [],
 ): MatchCriterion {
   const equality = op === OP_EQUAL;
   return {
@@ -107,6 +129,7 @@ function makeCriterion(
     valueSet: equality && values.length > SET_THRESHOLD ? new Set(values) : null,
     threshold,
     segments,
+    operands,
     memoCall: -1, // no call yet (calls count from 1)
     memoMatch: false,
   };
@@ -172,7 +195,8 @@ function compileNew(c: CompiledCriterion, scope: CriterionCompileScope): MatchCr
       if (subSelector === null) return NEVER_MATCHES;
       const threshold =
         info.op === OP_GT || info.op === OP_GTE || info.op === OP_LT || info.op === OP_LTE ? thresholdOf(info.op, values) : NaN;
-      return makeCriterion(KIND_ATTRIBUTE, info.op, info.negate, scope.attributeSlot(subSelector), null, values, threshold, []);
+      const operands = info.op >= OP_SEMVER_EQ ? typedOperands(info.op, values) : [];
+      return makeCriterion(KIND_ATTRIBUTE, info.op, info.negate, scope.attributeSlot(subSelector), null, values, threshold, [], operands);
     }
     case 'context':
       if (!info.identity) return NEVER_MATCHES;

@@ -4,15 +4,18 @@
  * 1. Target: with a rollout set, a context with an identifier whose bucket
  *    (bucket.ts) is below percentage * 100 gets the serving target; everything else gets the
  *    previous target, or with none the flag's default value. Without a rollout: the serving target.
- * 2. The target's rules in order: the first whose criteria all match wins (resolved_by `rule`).
- * 3. Else the target's value: resolved_by `rollout` when the rollout chose the serving target,
+ * 2. The target's prerequisites in order (prerequisites.ts): each named flag is evaluated for the
+ *    same context, recursively; when one serves none of its accepted values (or is unavailable),
+ *    the flag's default value is served (resolved_by `prerequisite`).
+ * 3. The target's rules in order: the first whose criteria all match wins (resolved_by `rule`).
+ * 4. Else the target's value: resolved_by `rollout` when the rollout chose the serving target,
  *    `target` otherwise.
- *    In 2 and 3, a rule or base with a split serves the share split.ts chooses for the context
+ *    In 3 and 4, a rule or base with a split serves the share split.ts chooses for the context
  *    (the outcome names the split); a context without the split's bucketing value gets the
  *    rule's or base's own value, as without a split. The rollout chooses the target first, by its
  *    own bucket, so a split only ever divides the contexts its target serves.
- * 4. No target: the flag's default value (resolved_by `default`).
- * 5. Nothing to serve: a declared default for that key whose type equals the flag's type is
+ * 5. No target: the flag's default value (resolved_by `default`).
+ * 6. Nothing to serve: a declared default for that key whose type equals the flag's type is
  *    served (resolved_by `default`); otherwise the flag is unavailable (undefined).
  * Unknown keys are always unavailable, declared default or not.
  *
@@ -24,6 +27,7 @@
 import { contextBucket } from './bucket.js';
 import { matchCriteria } from './comparers.js';
 import { valueMatchesType } from './context.js';
+import { canonicalJson, PREREQUISITE_MAX_DEPTH, type SnapshotPrerequisite } from './prerequisites.js';
 import type { Snapshot, SnapshotFlag, SnapshotTarget } from './snapshot.js';
 import { bucketingValue, chooseShare, type SnapshotSplit } from './split.js';
 import type { Context, DefaultValueDeclaration, EvaluationOutcome, JsonValue, ResolvedBy } from './types.js';
@@ -73,12 +77,41 @@ function servedFromDeclaration(flag: SnapshotFlag, declaration: DefaultValueDecl
   return outcome(flag, declaration.value, 'default');
 }
 
+/**
+ * Whether every prerequisite of `flag`'s target holds: each required flag, evaluated in the same
+ * call, serves an accepted value. `chain` holds the flags being evaluated above this one: a
+ * required flag already in it (a cycle) fails, as does a chain longer than PREREQUISITE_MAX_DEPTH.
+ */
+function prerequisitesHold(
+  snap: Snapshot,
+  flag: SnapshotFlag,
+  prerequisites: readonly SnapshotPrerequisite[],
+  context: Context | null,
+  chain: SnapshotFlag[],
+): boolean {
+  if (chain.length >= PREREQUISITE_MAX_DEPTH) return false;
+  chain.push(flag);
+  try {
+    for (let i = 0; i < prerequisites.length; i++) {
+      const p = prerequisites[i] as SnapshotPrerequisite;
+      const required = snap.flagMap.get(p.flagKey);
+      if (required === undefined || chain.includes(required)) return false;
+      const served = evaluateCompiled(snap, required, context, undefined, chain);
+      if (served === undefined || !p.accepted.has(canonicalJson(served.value))) return false;
+    }
+    return true;
+  } finally {
+    chain.pop();
+  }
+}
+
 /** Evaluates one compiled flag within the current evaluation call (no stamp change). */
 function evaluateCompiled(
   snap: Snapshot,
   flag: SnapshotFlag,
   context: Context | null,
   declaration: DefaultValueDeclaration | undefined,
+  chain?: SnapshotFlag[],
 ): EvaluationOutcome | undefined {
   let target: SnapshotTarget | null;
   let byRollout = false;
@@ -98,6 +131,10 @@ function evaluateCompiled(
   }
 
   if (target !== null) {
+    if (target.prerequisites.length > 0 && !prerequisitesHold(snap, flag, target.prerequisites, context, chain ?? [])) {
+      if (flag.hasDefault) return outcome(flag, flag.defaultValue, 'prerequisite');
+      return servedFromDeclaration(flag, declaration);
+    }
     const rules = target.rules;
     for (let i = 0; i < rules.length; i++) {
       const rule = rules[i]!;

@@ -10,6 +10,7 @@ export type {
   Comparer,
   CompiledCriterion,
   CompiledFlag,
+  CompiledPrerequisite,
   CompiledRule,
   CompiledSegment,
   CompiledSegmentRule,
@@ -33,6 +34,10 @@ export { murmur3, murmur3Bytes, murmur3Continue, murmur3Prefix, type Murmur3Stat
 export { BUCKET_COUNT, bucketOf, inRollout } from './bucket.js';
 export { parseNumeric } from './numeric.js';
 export { SPLIT_WEIGHT_TOTAL } from './split.js';
+export { compareVersions, parseVersion, VERSION_MAX_LENGTH, type Version } from './semver.js';
+export { compareInstants, parseInstant, type Instant } from './instant.js';
+export { compileRegex, LinearRegex, PATTERN_MAX_LENGTH, type CompileRegexResult } from './linear-regex.js';
+export { invalidAttributeCounts, typedValueProblem } from './typed-comparers.js';
 export {
   CONTEXT_IDENTIFIER_MAX_LENGTH,
   CONTEXT_TYPE_MAX_LENGTH,

@@ -20,6 +20,7 @@ import { compileCriterion, type CriterionCompileScope, type MatchCriterion } fro
 import { newBucketTypeCache, type BucketTypeCache } from './bucket.js';
 import { murmur3Prefix, type Murmur3State } from './murmur3.js';
 import { compileSplit, type SnapshotSplit } from './split.js';
+import { compilePrerequisites, type SnapshotPrerequisite } from './prerequisites.js';
 import type {
   CompiledCriterion,
   CompiledFlag,
@@ -40,6 +41,8 @@ export interface SnapshotTarget {
   readonly value: JsonValue;
   readonly rules: readonly SnapshotRule[];
   readonly split: SnapshotSplit | null;
+  /** prerequisites.ts; empty when the target has none. */
+  readonly prerequisites: readonly SnapshotPrerequisite[];
 }
 
 export interface SnapshotFlag {
@@ -197,7 +200,7 @@ function compileTarget(flagKey: string, t: CompiledTarget | null | undefined, sc
       rules.push({ value: r.value, criteria: compileCriteria(r.criteria, scope), split: compileSplit(flagKey, r.split) });
     }
   }
-  return { value: t.value, rules, split: compileSplit(flagKey, t.split) };
+  return { value: t.value, rules, split: compileSplit(flagKey, t.split), prerequisites: compilePrerequisites(t.prerequisites) };
 }
 
 function compileFlag(f: CompiledFlag, scope: CriterionCompileScope): SnapshotFlag {

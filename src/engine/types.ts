@@ -32,7 +32,15 @@ export type Comparer =
   | 'startswith'
   | 'endswith'
   | 'notstartswith'
-  | 'notendswith';
+  | 'notendswith'
+  | 'semver_eq'
+  | 'semver_lt'
+  | 'semver_gt'
+  | 'semver_lte'
+  | 'semver_gte'
+  | 'before'
+  | 'after'
+  | 'matches';
 
 export const COMPARERS: readonly Comparer[] = [
   'equal',
@@ -51,10 +59,18 @@ export const COMPARERS: readonly Comparer[] = [
   'endswith',
   'notstartswith',
   'notendswith',
+  'semver_eq',
+  'semver_lt',
+  'semver_gt',
+  'semver_lte',
+  'semver_gte',
+  'before',
+  'after',
+  'matches',
 ];
 
 /** How the served value was chosen. `unavailable` is not an outcome: evaluation returns undefined. */
-export type ResolvedBy = 'rule' | 'rollout' | 'target' | 'default';
+export type ResolvedBy = 'rule' | 'rollout' | 'target' | 'default' | 'prerequisite';
 
 /** One condition of a targeting rule or segment rule. */
 export interface CompiledCriterion {
@@ -90,11 +106,19 @@ export interface CompiledRule {
   readonly split?: CompiledSplit | null;
 }
 
+/** A prerequisite of a target: flag `flag_key` must serve a value equal (as JSON) to one of `values`. */
+export interface CompiledPrerequisite {
+  readonly flag_key: string;
+  readonly values: readonly JsonValue[];
+}
+
 /** A published target: its rules in position order and its base (fallthrough) value or split. */
 export interface CompiledTarget {
   readonly value: JsonValue;
   readonly rules: readonly CompiledRule[];
   readonly split?: CompiledSplit | null;
+  /** Checked in order before the rules; absent or empty: none. */
+  readonly prerequisites?: readonly CompiledPrerequisite[];
 }
 
 export interface CompiledFlag {

@@ -42,6 +42,7 @@ export type ErrorCode =
   | 'idempotency_key_reused'
   | 'state_conflict'
   | 'value_in_use'
+  | 'flag_required'
   | 'confirmation_required'
   | 'already_exists'
   | 'reference_not_found'

@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Registry } from 'prom-client';
-import type { ResolvedBy } from '../engine/index.js';
+import { invalidAttributeCounts, type ResolvedBy } from '../engine/index.js';
 import { Collected, Counter, Histogram, QueriedGauge } from './metric-types.js';
 
 /** The `api` label of request metrics: which surface a request came in on. */
@@ -9,7 +9,7 @@ export type ApiName = 'public' | 'ofrep' | 'management' | 'operations' | 'consol
 export type EvaluationCounts = Record<ResolvedBy, number>;
 
 export function newEvaluationCounts(): EvaluationCounts {
-  return { target: 0, rule: 0, rollout: 0, default: 0 };
+  return { target: 0, rule: 0, rollout: 0, default: 0, prerequisite: 0 };
 }
 
 /** What a buffer written in batches reports (public audit entries, usage telemetry). */
@@ -99,6 +99,18 @@ export class Metrics {
       'vexil_evaluations_total',
       'Flag evaluations served by the public API, OFREP and client payloads, by reason (resolved_by).',
       () => (Object.keys(counts) as ResolvedBy[]).map((reason) => ({ labels: { reason }, value: counts[reason] })),
+    );
+    this.collect(
+      'counter',
+      'vexil_evaluation_unreadable_attribute_values_total',
+      'Context attribute values a semver comparer (kind version) or before/after (kind date) could not read, so the criterion did not match.',
+      () => {
+        const unreadable = invalidAttributeCounts();
+        return [
+          { labels: { kind: 'version' }, value: unreadable.version },
+          { labels: { kind: 'date' }, value: unreadable.date },
+        ];
+      },
     );
     const perBuffer = (read: (stats: BufferStats) => number) => () =>
       [...this.buffers].map(([buffer, stats]) => ({ labels: { buffer }, value: read(stats) }));

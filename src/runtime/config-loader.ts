@@ -6,6 +6,7 @@ import type {
   Comparer,
   CompiledCriterion,
   CompiledFlag,
+  CompiledPrerequisite,
   CompiledRule,
   CompiledSegment,
   CompiledSplit,
@@ -153,6 +154,52 @@ function newestFirst(a: TargetRow, b: TargetRow): number {
 }
 
 /**
+ * The prerequisites of these targets (features/prerequisites), by target: the required flag's key
+ * and its listed values, read from the database (they are values of other flags, which an
+ * incremental load may not have read). A value that no longer parses is left out.
+ */
+async function loadPrerequisites(
+  db: Knex | Knex.Transaction,
+  targetUlids: readonly string[],
+): Promise<Map<string, CompiledPrerequisite[]>> {
+  const rows: { target_ulid: string; position: number | string; key: string; type: FlagType; value_ulids: string }[] = [];
+  for (const part of chunks(targetUlids)) {
+    rows.push(
+      ...(await db('target_prerequisites as p')
+        .join('flags as f', 'f.ulid', 'p.required_flag_ulid')
+        .whereIn('p.target_ulid', part)
+        .select('p.target_ulid', 'p.position', 'f.key', 'f.type', 'p.value_ulids')),
+    );
+  }
+  const out = new Map<string, CompiledPrerequisite[]>();
+  if (rows.length === 0) return out;
+  const valueUlids = [...new Set(rows.flatMap((r) => stringArray(jsonArray(r.value_ulids))))];
+  const displays = new Map<string, string>();
+  for (const part of chunks(valueUlids)) {
+    for (const v of (await db('flag_values').whereIn('ulid', part).select('ulid', 'display')) as { ulid: string; display: string }[]) {
+      displays.set(v.ulid, v.display);
+    }
+  }
+  rows.sort((a, b) => Number(a.position) - Number(b.position));
+  for (const r of rows) {
+    const values: JsonValue[] = [];
+    for (const ulid of stringArray(jsonArray(r.value_ulids))) {
+      const display = displays.get(ulid);
+      if (display === undefined) continue;
+      try {
+        values.push(parseStoredDisplay(r.type, display));
+      } catch {
+        // an unreadable stored value is left out
+      }
+    }
+    const list = out.get(r.target_ulid) ?? [];
+    list.push({ flag_key: r.key, values });
+    out.set(r.target_ulid, list);
+  }
+  return out;
+}
+
+/**
  * The published configuration of `flagRows` (sorted by key) in one environment. `only`: the
  * flags are a subset of the project, so values and targets are read for those flags only.
  */
@@ -290,6 +337,8 @@ async function compileFlags(
     }
   }
 
+  const prerequisitesByTarget = await loadPrerequisites(db, targetUlids);
+
   const criteriaByRule = new Map<string, CriterionRow[]>();
   for (const c of criterionRows) {
     const list = criteriaByRule.get(c.rule_ulid) ?? [];
@@ -337,8 +386,15 @@ async function compileFlags(
           : { value: values.get(r.value_ulid) as JsonValue, criteria },
       );
     }
+    // `split` and `prerequisites` only where configured, so configurations without them read as before.
     const split = compileSplit(t.ulid);
-    return split ? { value: values.get(t.value_ulid) as JsonValue, rules, split } : { value: values.get(t.value_ulid) as JsonValue, rules };
+    const prerequisites = prerequisitesByTarget.get(t.ulid);
+    return {
+      value: values.get(t.value_ulid) as JsonValue,
+      rules,
+      ...(split ? { split } : {}),
+      ...(prerequisites === undefined ? {} : { prerequisites }),
+    };
   };
 
   return flagRows.map((f) => {
@@ -450,6 +506,20 @@ async function changeRevisions(db: Knex | Knex.Transaction, environmentUlid: str
   return { flags, segments };
 }
 
+/** Whether a published target of the environment has a prerequisite on one of these flags. */
+async function requiredByPublished(db: Knex | Knex.Transaction, environmentUlid: string, flagUlids: readonly string[]): Promise<boolean> {
+  for (const part of chunks(flagUlids)) {
+    const row = await db('target_prerequisites as p')
+      .join('targets as t', 't.ulid', 'p.target_ulid')
+      .where('t.environment_ulid', environmentUlid)
+      .whereIn('t.status', ['published', 'expired'])
+      .whereIn('p.required_flag_ulid', part)
+      .first('p.target_ulid');
+    if (row !== undefined) return true;
+  }
+  return false;
+}
+
 /**
  * The flags changed after revision `since` (revision_changes), loaded now; or the whole
  * environment when a change in that range concerns more than flags or is not recorded.
@@ -481,6 +551,10 @@ export async function loadChangesSince(
     changedAt.set(ulid, Math.max(changedAt.get(ulid) ?? 0, Number(row.revision)));
   }
   const changed = [...changedAt.keys()];
+  if (await requiredByPublished(db, environmentUlid, changed)) {
+    // Published targets of other flags hold values of a changed flag (prerequisites): reload all.
+    return { kind: 'full', loaded: await loadWholeEnvironment(db, env) };
+  }
   const flagRows: FlagRow[] = [];
   for (const part of chunks(changed)) {
     flagRows.push(

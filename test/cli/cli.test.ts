@@ -159,6 +159,23 @@ describeEachDatabase('the vexil CLI', (db) => {
     expect(broken.stderr).toContain('--context must be a JSON document');
   });
 
+  it('says when a prerequisite decided the value', async () => {
+    const p = `/projects/${projectKey}`;
+    expect((await app.mgmt('POST', `${p}/flags`, { key: 'gated', name: 'Gated', type: 'boolean' })).status).toBe(200);
+    const checkout = (await app.mgmt('GET', `${p}/flags/new-checkout/values`)).body.data as { ulid: string; display: string }[];
+    const base = `${p}/flags/gated/environments/production`;
+    const target = (await app.mgmt('POST', `${base}/targets`)).body.data.ulid;
+    const prerequisites = [{ flag_key: 'new-checkout', value_ulids: [checkout.find((v) => v.display === 'true')!.ulid] }];
+    expect((await app.mgmt('PUT', `${base}/targets/${target}/prerequisites`, { prerequisites })).status).toBe(200);
+    expect((await app.mgmt('PUT', `${base}/targets/${target}/publish`, { comment: 'gate' })).status).toBe(200);
+    const human = await runCli(['evaluate', 'gated', '--project', projectKey, '--env', 'production'], env);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/resolved by\s+prerequisite \(a prerequisite flag did not serve a required value/);
+    const json = await runCli(['evaluate', 'gated', '--project', projectKey, '--env', 'production', '--json'], env);
+    expect(JSON.parse(json.stdout)).toMatchObject({ key: 'gated', value: false, resolved_by: 'prerequisite' });
+    expect((await app.mgmt('DELETE', `${p}/flags/gated`)).status).toBe(200);
+  });
+
   it('creates an environment key and a management token, showing each secret once', async () => {
     const key = await runCli(['keys', 'create', '--project', projectKey, '--env', 'staging', '--kind', 'server', '--json'], env);
     expect(key.code).toBe(0);

@@ -112,6 +112,8 @@ class FakeFlagValueStoreTx implements FlagValueStoreTx {
       rules: this.state.rules
         .filter((r) => r.value_ulid === valueUlid)
         .map(({ target_status, environment_key }) => ({ target_status, environment_key })),
+      // the fake keeps no prerequisites
+      prerequisites: [],
     };
   }
 

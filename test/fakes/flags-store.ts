@@ -1,3 +1,4 @@
+import type { RequiringTarget } from '../../src/features/shared/prerequisite-references.js';
 import type { Knex } from 'knex';
 import type { ResourceAccess } from '../../src/auth/principal.js';
 import { NotFoundError } from '../../src/http/errors.js';
@@ -116,6 +117,11 @@ class FakeFlagStoreTx implements FlagStoreTx {
   async updateFlag(ulid: string, changes: FlagChanges): Promise<void> {
     const flag = this.state.flags.find((f) => f.ulid === ulid);
     if (flag) Object.assign(flag, changes);
+  }
+
+  /** The fake keeps no targets, so nothing requires its flags. */
+  async requiredBy(): Promise<Map<string, RequiringTarget[]>> {
+    return new Map();
   }
 
   async deleteFlags(ulids: string[]): Promise<void> {

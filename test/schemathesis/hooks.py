@@ -98,11 +98,19 @@ def refusal_has_rule_code(ctx, response, case):
 
 
 # src/features/rules/criteria.ts: rules no schema states (which comparers a selector takes, values
-# required or forbidden, numbers for ordering comparers, an attribute needs a sub_selector).
+# required or forbidden, numbers for ordering comparers, versions, date-times and patterns for the
+# typed ones, an attribute needs a sub_selector).
 IDENTITY_COMPARERS = {"equal", "notequal", "in", "notin"}
 VALUELESS_COMPARERS = {"isnull", "notnull"}
 NUMERIC_COMPARERS = {"gt", "gte", "lt", "lte"}
 NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?")
+# Comparers whose values must parse (versions, date-times with an offset, linear-time patterns).
+TYPED_VALUES = {
+    **{c: "1.2.3" for c in ("semver_eq", "semver_lt", "semver_gt", "semver_lte", "semver_gte")},
+    "before": "2026-01-01T00:00:00Z",
+    "after": "2026-01-01T00:00:00Z",
+    "matches": "^fuzz",
+}
 
 
 def _repair_criterion(criterion):
@@ -132,6 +140,8 @@ def _repair_criterion(criterion):
             values = ["fuzz"]
         if comparer in NUMERIC_COMPARERS:
             values = [v if isinstance(v, str) and NUMBER.fullmatch(v) else "1" for v in values]
+        if comparer in TYPED_VALUES:
+            values = [TYPED_VALUES[comparer]]
         criterion["values"] = values
     return criterion
 

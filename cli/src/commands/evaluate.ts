@@ -13,6 +13,9 @@ export function describeSplit(split: EvaluationSplit): string {
   return `${split.rule === null ? 'base' : `rule ${split.rule}`}: ${split.variant}, ${split.weight / 1000} %`;
 }
 
+/** What `resolved by: prerequisite` means, said where a person reads it. */
+const PREREQUISITE_FAILED = "a prerequisite flag did not serve a required value, so the flag's default value is served";
+
 function parseContext(text: string | undefined): EvaluationContext | undefined {
   if (text === undefined) return undefined;
   try {
@@ -48,7 +51,7 @@ export const evaluate: Command = {
     printRecord(context.out, [
       ['flag', result.key],
       ['value', result.value],
-      ['resolved by', result.resolved_by],
+      ['resolved by', result.resolved_by === 'prerequisite' ? `prerequisite (${PREREQUISITE_FAILED})` : result.resolved_by],
       ...(result.split ? [['split', describeSplit(result.split)] as [string, unknown]] : []),
     ]);
   },

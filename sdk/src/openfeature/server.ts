@@ -4,7 +4,7 @@
  * PROVIDER_CONFIGURATION_CHANGED (with the changed flag keys), PROVIDER_ERROR (no payload and the
  * service unreachable or the key refused), PROVIDER_STALE (serving the last good payload or the
  * bootstrap while the service is unreachable). Reasons: TARGETING_MATCH (rule), SPLIT (rollout),
- * STATIC (target), DEFAULT (default); flag metadata carries resolved_by, type and revision.
+ * STATIC (target), DEFAULT (default), PREREQUISITE_FAILED (prerequisite); flag metadata carries resolved_by, type and revision.
  *
  *   import { OpenFeature } from '@openfeature/server-sdk';
  *   await OpenFeature.setProviderAndWait(new VexilServerProvider({ baseUrl, apiKey: 'srv_...' }));

@@ -169,11 +169,17 @@ class ApplyRun {
       return;
     }
     if (step.kind === 'replace') await this.serving.endRollout(change.key, environment, confirmation);
-    await this.serving.write(change.key, environment, serving, {
-      publish: true,
-      comment: serving.comment ?? this.options.comment ?? null,
-      ...confirmation,
-    });
+    // A file without prerequisites means none (plan compares them so), not the draft's copy.
+    await this.serving.write(
+      change.key,
+      environment,
+      { ...serving, prerequisites: serving.prerequisites ?? [] },
+      {
+        publish: true,
+        comment: serving.comment ?? this.options.comment ?? null,
+        ...confirmation,
+      },
+    );
   }
 
   private async applyFlag(change: ConfigurationChange): Promise<void> {

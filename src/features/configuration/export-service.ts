@@ -12,6 +12,7 @@ import {
   ConfigurationExportStore,
   type CriterionRow,
   EnvironmentRow,
+  type PrerequisiteRow,
   FlagRow,
   RuleRow,
   ServingTargetRow,
@@ -107,8 +108,9 @@ export class ConfigurationExportService {
     const rules = await store.rules(targets.map((t) => t.ulid));
     const criteria = await store.criteria(rules.map((r) => r.ulid));
     const splits = await store.splits([...targets.map((t) => t.ulid), ...rules.map((r) => r.ulid)]);
+    const prerequisites = await store.prerequisites(targets.map((t) => t.ulid));
 
-    const serving = new ServingBuilder(values, environments, rules, criteria, splits);
+    const serving = new ServingBuilder(values, environments, rules, criteria, splits, prerequisites);
     const targetsByFlag = groupBy(targets, (t) => t.flag_ulid);
     const valuesByFlag = groupBy(values, (v) => v.flag_ulid);
     return {
@@ -168,6 +170,7 @@ class ServingBuilder {
   private readonly environmentOrder: Map<string, { key: string; index: number }>;
   private readonly rulesByTarget: Map<string, RuleRow[]>;
   private readonly criteriaByRule: Map<string, CriterionRow[]>;
+  private readonly prerequisitesByTarget: Map<string, PrerequisiteRow[]>;
 
   constructor(
     values: ValueRow[],
@@ -175,7 +178,9 @@ class ServingBuilder {
     rules: RuleRow[],
     criteria: CriterionRow[],
     private readonly splits: ReadonlyMap<string, SplitRecord>,
+    prerequisites: PrerequisiteRow[],
   ) {
+    this.prerequisitesByTarget = groupBy(prerequisites, (p) => p.target_ulid);
     this.displayByValue = new Map(values.map((v) => [v.ulid, v.display]));
     this.environmentOrder = new Map(environments.map((e, index) => [e.ulid, { key: e.key, index }]));
     this.rulesByTarget = groupBy(rules, (r) => r.target_ulid);
@@ -210,6 +215,8 @@ class ServingBuilder {
           ...(split === undefined ? {} : { split }),
         };
       }),
+      // Left out when there are none, so files written before prerequisites export unchanged.
+      ...this.prerequisitesOf(target),
       rollout:
         rolling && target.rollout_mode !== null && target.rollout_percentage !== null
           ? { mode: target.rollout_mode, percentage: target.rollout_percentage, status: target.rollout_status as 'active' | 'paused' }
@@ -224,6 +231,12 @@ class ServingBuilder {
       ...(split.attribute === null ? {} : { attribute: split.attribute }),
       shares: split.shares.map((s) => ({ value: this.display(s.value_ulid), weight: s.weight })),
     };
+  }
+
+  private prerequisitesOf(target: ServingTargetRow): Pick<ConfigurationServing, 'prerequisites'> {
+    const list = this.prerequisitesByTarget.get(target.ulid) ?? [];
+    if (list.length === 0) return {};
+    return { prerequisites: list.map((p) => ({ flag: p.flag_key, values: p.value_ulids.map((v) => this.display(v)) })) };
   }
 
   private display(valueUlid: string): string {

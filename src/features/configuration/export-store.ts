@@ -69,6 +69,12 @@ async function inChunks<T>(ids: readonly string[], read: (chunk: string[]) => Pr
 const bool = (value: unknown) => Boolean(value);
 
 /** Set-based reads of one project's configuration: a fixed number of queries per 500 flags. */
+export interface PrerequisiteRow {
+  target_ulid: string;
+  flag_key: string;
+  value_ulids: string[];
+}
+
 export class ConfigurationExportStore {
   constructor(private readonly db: Knex) {}
 
@@ -125,6 +131,18 @@ export class ConfigurationExportStore {
       if (!newest.has(slot)) newest.set(slot, row);
     }
     return [...newest.values()];
+  }
+
+  /** Prerequisites of these targets, in the order they are checked (features/prerequisites). */
+  async prerequisites(targetUlids: readonly string[]): Promise<PrerequisiteRow[]> {
+    const rows = (await inChunks(targetUlids, (chunk) =>
+      this.db('target_prerequisites as p')
+        .join('flags as f', 'f.ulid', 'p.required_flag_ulid')
+        .whereIn('p.target_ulid', chunk)
+        .orderBy(['p.target_ulid', 'p.position'])
+        .select('p.target_ulid', 'f.key as flag_key', 'p.value_ulids'),
+    )) as { target_ulid: string; flag_key: string; value_ulids: string }[];
+    return rows.map((r) => ({ target_ulid: r.target_ulid, flag_key: r.flag_key, value_ulids: JSON.parse(r.value_ulids) as string[] }));
   }
 
   async rules(targetUlids: readonly string[]): Promise<RuleRow[]> {

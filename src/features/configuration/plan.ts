@@ -59,6 +59,7 @@ function servedPart(serving: ConfigurationServing) {
       split: splitPart(r.split),
       criteria: r.criteria.map((c) => ({ ...c, sub_selector: c.sub_selector ?? null, values: c.values ?? null })),
     })),
+    prerequisites: (serving.prerequisites ?? []).map((p) => ({ flag: p.flag, values: p.values })),
     rollout:
       serving.rollout === null
         ? null
@@ -95,6 +96,24 @@ export function normaliseConfiguration(
   const environmentKeys = new Set(desired.environments.map((e) => e.key));
   const segmentKeys = new Set(desired.segments.map((s) => s.key));
   const currentFlags = byKey(current.flags);
+  // Every flag's values in normalised form, for the prerequisites that name them.
+  const valuesOfFlag = new Map(
+    desired.flags.map((flag) => [
+      flag.key,
+      {
+        type: flag.type,
+        displays: new Set(
+          flag.values.map((v) => {
+            try {
+              return normaliseDisplay(flag.type, v.value).display;
+            } catch {
+              return v.value;
+            }
+          }),
+        ),
+      },
+    ]),
+  );
   const flags = desired.flags.map((flag, i): ConfigurationFlag => {
     const path = `flags.${i}`;
     const existing = currentFlags.get(flag.key);
@@ -178,6 +197,37 @@ export function normaliseConfiguration(
             value: known(rule.value, `${servingPath}.rules.${r}.value`),
           };
         }),
+        ...(serving.prerequisites === undefined
+          ? {}
+          : {
+              prerequisites: serving.prerequisites.map((p, k) => {
+                const at = `${servingPath}.prerequisites.${k}`;
+                const required = valuesOfFlag.get(p.flag);
+                if (required === undefined || p.flag === flag.key) {
+                  add(
+                    `${at}.flag`,
+                    p.flag === flag.key ? 'A flag cannot require itself.' : `The flag "${p.flag}" is not in the file's flags.`,
+                    p.flag === flag.key ? 'invalid_combination' : 'reference_not_found',
+                  );
+                  return p;
+                }
+                return {
+                  flag: p.flag,
+                  values: p.values.map((v, j) => {
+                    let display = v;
+                    try {
+                      display = normaliseDisplay(required.type, v).display;
+                    } catch {
+                      // not a value of that flag's type: reported just below
+                    }
+                    if (!required.displays.has(display)) {
+                      add(`${at}.values.${j}`, `The value ${v} is not one of the values of flag "${p.flag}".`, 'reference_not_found');
+                    }
+                    return display;
+                  }),
+                };
+              }),
+            }),
       };
       // What plan lists, apply must make: a change the rollout operations cannot make is refused here.
       const refusal = servingStepRefusal(existing?.environments[environmentKey], environments[environmentKey]!);

@@ -63,11 +63,16 @@ export class PromoteService {
           result.unchanged.push(key);
           continue;
         }
-        const target = await writer.write(key, input.to, source, {
-          publish: input.publish === true,
-          comment: input.comment ?? null,
-          confirmation: input.confirmation,
-        });
+        const target = await writer.write(
+          key,
+          input.to,
+          { ...source, prerequisites: source.prerequisites ?? [] },
+          {
+            publish: input.publish === true,
+            comment: input.comment ?? null,
+            confirmation: input.confirmation,
+          },
+        );
         result.promoted.push({ flag: key, target_ulid: target.ulid, status: target.status === 'published' ? 'published' : 'draft' });
       }
       return result;

@@ -105,13 +105,13 @@ export class ServingWriter {
   }
 
   /**
-   * `serving.rules` undefined keeps the rules the draft copied from the served target; a list
-   * replaces them.
+   * `serving.rules` (and `serving.prerequisites`) undefined keeps what the draft copied from the
+   * served target; a list replaces it.
    */
   async write(
     flagKey: string,
     environmentKey: string,
-    serving: Omit<Serving, 'rules'> & { rules?: Serving['rules'] },
+    serving: Omit<Serving, 'rules' | 'prerequisites'> & { rules?: Serving['rules']; prerequisites?: Serving['prerequisites'] },
     options: WriteServingOptions,
   ): Promise<TargetRecord> {
     const { services, trx, principal, projectKey } = this.acting;
@@ -135,6 +135,14 @@ export class ServingWriter {
           criteria: rule.criteria as never,
         });
       }
+    }
+    if (serving.prerequisites !== undefined) {
+      const prerequisites = [];
+      for (const p of serving.prerequisites) {
+        const required = await this.valueUlids(p.flag);
+        prerequisites.push({ flag_key: p.flag, value_ulids: p.values.map((v) => required.get(v) as string) });
+      }
+      await services.prerequisites.replace(this.caller(), path, { prerequisites });
     }
     if (!options.publish) return services.targets.get(ctx, target.ulid);
     const rollout = serving.rollout;

@@ -10,6 +10,8 @@ import { KnexFlagStore } from '../flags/store.js';
 import { buildProjectService } from '../projects/index.js';
 import { RulesService } from '../rules/service.js';
 import { KnexRulesStore } from '../rules/store.js';
+import { PrerequisitesService } from '../prerequisites/service.js';
+import { KnexPrerequisitesStore } from '../prerequisites/store.js';
 import { SegmentsService } from '../segments/service.js';
 import { KnexSegmentsStore } from '../segments/store.js';
 import { TargetService } from '../targets/service.js';
@@ -29,6 +31,7 @@ export function servicesOver(trx: Knex.Transaction, core: CoreDeps) {
     values: new FlagValueService(new KnexFlagValueStore(trx, core.dialect), core.clock),
     targets: new TargetService(new KnexTargetStore(trx, core.dialect), core.clock, core.config.rolloutStepMs),
     rules: new RulesService(new KnexRulesStore(trx, core.dialect), core.clock),
+    prerequisites: new PrerequisitesService(new KnexPrerequisitesStore(trx, core.dialect)),
   };
 }
 

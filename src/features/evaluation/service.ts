@@ -21,7 +21,7 @@ import { evaluatedFlagJson, evaluatedListJson } from './evaluated-json.js';
 
 export interface OfrepSuccess {
   key: string;
-  reason: 'TARGETING_MATCH' | 'SPLIT' | 'STATIC';
+  reason: 'TARGETING_MATCH' | 'SPLIT' | 'STATIC' | 'PREREQUISITE_FAILED';
   variant: string;
   value: JsonValue;
   metadata: { resolved_by: ResolvedBy; type: FlagType; revision: number; split_weight?: number };
@@ -55,6 +55,7 @@ const reasons: Record<ResolvedBy, OfrepSuccess['reason']> = {
   rollout: 'SPLIT',
   target: 'STATIC',
   default: 'STATIC',
+  prerequisite: 'PREREQUISITE_FAILED',
 };
 
 /** OFREP `variant`: the value in display form (a split's own variant when a split chose it). */

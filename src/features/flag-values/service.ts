@@ -64,6 +64,10 @@ function describeUsage(usage: ValueUsage): string {
     const where = usage.rules.map((r) => `${r.target_status} target in ${r.environment_key}`);
     parts.push(`${usage.rules.length} targeting rule${usage.rules.length > 1 ? 's' : ''} (${unique(where).join(', ')})`);
   }
+  if (usage.prerequisites.length > 0) {
+    const where = usage.prerequisites.map((p) => `${p.flag_key} in ${p.environment_key}`);
+    parts.push(`the prerequisites of ${unique(where).join(', ')}`);
+  }
   return parts.join(' and ');
 }
 

@@ -17,6 +17,8 @@ export interface FlagValueRecord {
 export interface ValueUsage {
   targets: Array<{ status: string; environment_key: string }>;
   rules: Array<{ target_status: string; environment_key: string }>;
+  /** Draft, scheduled or published targets of other flags whose prerequisites list the value. */
+  prerequisites: Array<{ flag_key: string; environment_key: string }>;
 }
 
 export interface FlagValueStore {

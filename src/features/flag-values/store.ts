@@ -1,3 +1,4 @@
+import { targetsListingValue } from '../shared/prerequisite-references.js';
 import type { Knex } from 'knex';
 import type { ResourceAccess } from '../../auth/principal.js';
 import { ValidationError } from '../../http/errors.js';
@@ -135,7 +136,7 @@ class KnexFlagValueStoreTx implements FlagValueStoreTx {
       targets.forShare();
       rules.forShare();
     }
-    return { targets: await targets, rules: await rules };
+    return { targets: await targets, rules: await rules, prerequisites: await targetsListingValue(this.handle, valueUlid) };
   }
 
   async deleteValue(valueUlid: string): Promise<void> {

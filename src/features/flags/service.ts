@@ -1,7 +1,8 @@
 import type { AuditSubject, AuditTrail } from '../../audit/audit-trail.js';
 import type { ResourceAccess } from '../../auth/principal.js';
 import type { Clock } from '../../clock.js';
-import { NotFoundError } from '../../http/errors.js';
+import { ConflictError, NotFoundError } from '../../http/errors.js';
+import type { RequiringTarget } from '../shared/prerequisite-references.js';
 import type { Page, PageRequest } from '../../http/pagination.js';
 import { newId } from '../../ids.js';
 import { normaliseDisplay } from '../flag-values/display.js';
@@ -84,6 +85,19 @@ function flagDeletion(projectUlid: string, flag: FlagRecord): AuditSubject {
  * Flags of a project (specs/management.yaml, tag Flags). Every change bumps the revision of every
  * environment of the project and commits its audit entry in the same transaction.
  */
+/** 409 when other flags' live targets require any of these flags (prerequisites): names them all. */
+function refuseRequired(flags: readonly { ulid: string; key: string }[], requiredBy: Map<string, RequiringTarget[]>): void {
+  const parts: string[] = [];
+  for (const flag of flags) {
+    const requiring = requiredBy.get(flag.ulid);
+    if (requiring === undefined || requiring.length === 0) continue;
+    parts.push(`Flag "${flag.key}" is a prerequisite of: ${requiring.map((r) => `${r.flag_key}/${r.environment_key}`).join(', ')}.`);
+  }
+  if (parts.length > 0) {
+    throw new ConflictError(`${parts.join(' ')} Remove those prerequisites before deleting it.`).withCode('flag_required');
+  }
+}
+
 export class FlagService {
   constructor(
     private readonly store: FlagStore,
@@ -208,6 +222,7 @@ export class FlagService {
     await this.store.transaction(async (tx) => {
       const flag = await tx.lockFlag(project.ulid, flagKey);
       if (!flag) throw flagNotFound(flagKey);
+      refuseRequired([flag], await tx.requiredBy([flag.ulid]));
       await tx.deleteFlags([flag.ulid]);
       await tx.bumpProjectRevisions(project.ulid, [flag.ulid]);
       await caller.audit.commit(tx.handle, flagDeletion(project.ulid, flag));
@@ -229,6 +244,7 @@ export class FlagService {
       const deleted = keys.filter((k) => found.has(k));
       const notFound = keys.filter((k) => !found.has(k));
       if (flags.length > 0) {
+        refuseRequired(flags, await tx.requiredBy(flags.map((f) => f.ulid)));
         await tx.deleteFlags(flags.map((f) => f.ulid));
         await tx.bumpProjectRevisions(
           project.ulid,

@@ -1,3 +1,4 @@
+import type { RequiringTarget } from '../shared/prerequisite-references.js';
 import type { Knex } from 'knex';
 import type { ResourceAccess } from '../../auth/principal.js';
 import type { Page, PageRequest } from '../../http/pagination.js';
@@ -62,6 +63,11 @@ export interface FlagStoreTx {
   /** The flags of those keys that exist, locked. */
   lockFlags(projectUlid: string, keys: string[]): Promise<FlagRecord[]>;
   updateFlag(ulid: string, changes: FlagChanges): Promise<void>;
+  /**
+   * For each of these flags that draft, scheduled or published targets of other flags (not
+   * among them) require: those flags and environments (features/prerequisites).
+   */
+  requiredBy(ulids: readonly string[]): Promise<Map<string, RequiringTarget[]>>;
   /** Removes the flags with their values, targets, rules, criteria and telemetry. */
   deleteFlags(ulids: string[]): Promise<void>;
   /** Every environment of the project serves something new. */

@@ -1,4 +1,5 @@
 import { deleteSplitsOfTargets } from '../shared/split-store.js';
+import { targetsRequiring, type RequiringTarget } from '../shared/prerequisite-references.js';
 import type { Knex } from 'knex';
 import type { ResourceAccess } from '../../auth/principal.js';
 import { ValidationError } from '../../http/errors.js';
@@ -130,6 +131,10 @@ class KnexFlagStoreTx implements FlagStoreTx {
     await this.handle('flags').where('ulid', ulid).update(changes);
   }
 
+  requiredBy(ulids: readonly string[]): Promise<Map<string, RequiringTarget[]>> {
+    return targetsRequiring(this.handle, ulids);
+  }
+
   async deleteFlags(ulids: string[]): Promise<void> {
     if (ulids.length === 0) return;
     const trx = this.handle;
@@ -138,6 +143,9 @@ class KnexFlagStoreTx implements FlagStoreTx {
     const rules = (db: Db) => db('rules').select('ulid').whereIn('target_ulid', targets(db));
     const criteria = (db: Db) => db('criteria').select('ulid').whereIn('rule_ulid', rules(db));
     await trx('criterion_segments').whereIn('criterion_ulid', criteria(trx)).delete();
+    await trx('target_prerequisites').whereIn('target_ulid', targets(trx)).delete();
+    // Prerequisites on these flags that remain belong to expired targets (the service refused the others).
+    await trx('target_prerequisites').whereIn('required_flag_ulid', ulids).delete();
     await trx('criteria').whereIn('rule_ulid', rules(trx)).delete();
     await deleteSplitsOfTargets(trx, targets);
     await trx('rules').whereIn('target_ulid', targets(trx)).delete();

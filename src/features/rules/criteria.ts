@@ -6,6 +6,7 @@
  */
 import type { FieldErrorList } from '../../http/errors.js';
 import { parseNumeric } from '../../engine/numeric.js';
+import { typedValueProblem } from '../../engine/typed-comparers.js';
 import { COMPARERS, type Comparer } from '../../engine/types.js';
 
 export type Selector = 'attribute' | 'context' | 'segment';
@@ -120,6 +121,12 @@ export function normaliseCriteria(criteria: readonly CriterionInput[], check: Cr
         if (Number.isNaN(parseNumeric(v))) {
           add(check.errors, `${at}.values.${i}`, `The ${at}.values.${i} field must be a number for comparer ${comparer}.`);
         }
+      });
+    } else {
+      // semver_*, before, after, matches: each value must parse as what the comparer reads
+      values.forEach((v, i) => {
+        const problem = typedValueProblem(comparer, v);
+        if (problem !== null) add(check.errors, `${at}.values.${i}`, `The ${at}.values.${i} field ${problem} for comparer ${comparer}.`);
       });
     }
 

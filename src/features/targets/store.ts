@@ -204,6 +204,13 @@ class KnexTargetTransaction implements TargetTransaction {
   }
 
   async copyRules(fromTargetUlid: string, toTargetUlid: string, now: string): Promise<void> {
+    // The target's prerequisites go with its rules (features/prerequisites).
+    const prerequisites = await this.trx('target_prerequisites').where('target_ulid', fromTargetUlid).select('*');
+    if (prerequisites.length > 0) {
+      await this.trx('target_prerequisites').insert(
+        prerequisites.map((p: Record<string, unknown>) => ({ ...p, target_ulid: toTargetUlid })),
+      );
+    }
     const rules = await this.trx('rules')
       .where('target_ulid', fromTargetUlid)
       .orderBy([{ column: 'position' }, { column: 'ulid' }])

@@ -180,6 +180,17 @@ await step('targets, rules and rollouts', async () => {
     listed.data.length === 1 && listed.data[0]!.criteria.data[0]!.values.data[0]!.value === city,
     'listRules: the criterion value arrived intact',
   );
+  // Prerequisites: set on the draft, read back, and cleared again, so the rest of the flow serves as before.
+  const bannerDefault = (await values.listFlagValues({ projectKey: project, flagKey: 'banner' })).data.find((v) => v._default)!;
+  const required = await rules.replaceTargetPrerequisites({
+    ...flagPath('checkout'),
+    targetUlid: draft.ulid,
+    prerequisitesWrite: { prerequisites: [{ flagKey: 'banner', valueUlids: [bannerDefault.ulid] }] },
+  });
+  check(required.data[0]!.flagKey === 'banner', 'replaceTargetPrerequisites');
+  const prerequisites = await rules.listTargetPrerequisites({ ...flagPath('checkout'), targetUlid: draft.ulid });
+  check(prerequisites.data[0]!.valueUlids[0] === bannerDefault.ulid, 'listTargetPrerequisites');
+  await rules.replaceTargetPrerequisites({ ...flagPath('checkout'), targetUlid: draft.ulid, prerequisitesWrite: { prerequisites: [] } });
   const published = await targets.publishTarget({
     ...flagPath('checkout'),
     targetUlid: draft.ulid,

@@ -37,6 +37,7 @@ interface Target {
   value: Json;
   rules: Rule[];
   split?: Split;
+  prerequisites?: { flag_key: string; values: Json[] }[];
 }
 interface Flag {
   key: string;
@@ -415,7 +416,7 @@ oneRule(
   ctx('u1'),
   false,
 );
-oneRule('unknown comparer never matches', [attr('plan', 'matches', ['gold'])], ctx('u1', { plan: ['gold'] }), false);
+oneRule('unknown comparer never matches', [attr('plan', 'like', ['gold'])], ctx('u1', { plan: ['gold'] }), false);
 oneRule('unknown selector never matches', [crit('device', 'plan', 'equal', ['gold'])], ctx('u1', { plan: ['gold'] }), false);
 oneRule(
   'attribute sent twice: values are combined',
@@ -991,7 +992,7 @@ section('flag types');
 
 section('splits');
 
-// Reference of the split method (specs/public.yaml, "Evaluation order", step 3a), written from
+// Reference of the split method (specs/public.yaml, "Evaluation order", step 4a), written from
 // the document: lowest -ln(u)/weight over the shares, u = (murmur3("flagKey/variant/by") + 0.5) / 2^32.
 function refSplitChoice(flagKey: string, split: Split, by: string): SplitShare {
   let best: SplitShare | undefined;
@@ -1203,6 +1204,337 @@ const bySplit = (resolvedBy: string, rule: number | null, share: SplitShare) => 
 }
 
 // ---------------------------------------------------------------------------------------------
+section('attribute: semver_eq / semver_lt / semver_gt / semver_lte / semver_gte');
+
+const ver = (comparer: string, values: string[], attribute: string[]): [Criterion[], Ctx] => [
+  [attr('app_version', comparer, values)],
+  ctx('u1', { app_version: attribute }),
+];
+const semverCases: [string, string, string[], string[], boolean][] = [
+  ['semver_eq: same version', 'semver_eq', ['1.2.3'], ['1.2.3'], true],
+  ['semver_eq: different patch', 'semver_eq', ['1.2.3'], ['1.2.4'], false],
+  ['semver_eq: build metadata is ignored', 'semver_eq', ['1.2.3+build.1'], ['1.2.3+build.2'], true],
+  ['semver_eq: leading v accepted in the attribute', 'semver_eq', ['1.2.3'], ['v1.2.3'], true],
+  ['semver_eq: leading v accepted in the criterion', 'semver_eq', ['v1.2.3'], ['1.2.3'], true],
+  ['semver_eq: pre-release differs from the release', 'semver_eq', ['1.2.3'], ['1.2.3-rc.1'], false],
+  ['semver_eq: any of several criterion values', 'semver_eq', ['1.0.0', '2.0.0'], ['2.0.0'], true],
+  ['semver_lt: minor compared numerically (1.9.0 < 1.10.0)', 'semver_lt', ['1.10.0'], ['1.9.0'], true],
+  ['semver_lt: equal is not less', 'semver_lt', ['1.2.3'], ['1.2.3'], false],
+  ['semver_lt: pre-release is lower than its release', 'semver_lt', ['1.0.0'], ['1.0.0-alpha'], true],
+  ['semver_lt: alpha < alpha.1', 'semver_lt', ['1.0.0-alpha.1'], ['1.0.0-alpha'], true],
+  ['semver_lt: numeric identifier < alphanumeric (alpha.1 < alpha.beta)', 'semver_lt', ['1.0.0-alpha.beta'], ['1.0.0-alpha.1'], true],
+  ['semver_lt: beta.2 < beta.11 numerically', 'semver_lt', ['1.0.0-beta.11'], ['1.0.0-beta.2'], true],
+  ['semver_lt: rc.1 < release', 'semver_lt', ['1.0.0'], ['1.0.0-rc.1'], true],
+  ['semver_lt: huge numbers compare by digits', 'semver_lt', ['1.0.99999999999999999999'], ['1.0.9999999999999999999'], true],
+  ['semver_gt: major wins over minor', 'semver_gt', ['1.99.99'], ['2.0.0'], true],
+  ['semver_gt: release is greater than its pre-release', 'semver_gt', ['2.0.0-rc.1'], ['2.0.0'], true],
+  ['semver_gt: lower is not greater', 'semver_gt', ['2.0.0'], ['1.0.0'], false],
+  ['semver_lte: equal', 'semver_lte', ['3.1.0'], ['3.1.0'], true],
+  ['semver_lte: greater is not lte', 'semver_lte', ['3.1.0'], ['3.1.1'], false],
+  ['semver_gte: equal', 'semver_gte', ['3.1.0'], ['3.1.0'], true],
+  ['semver_gte: lower is not gte', 'semver_gte', ['3.1.0'], ['3.0.9'], false],
+  ['semver_gte: any attribute value may match', 'semver_gte', ['3.0.0'], ['1.0.0', '3.0.0'], true],
+  ['semver: missing patch is not a version', 'semver_gte', ['1.0.0'], ['1.2'], false],
+  ['semver: leading zero is not a version', 'semver_gte', ['1.0.0'], ['01.2.3'], false],
+  ['semver: leading zero in a numeric pre-release is not a version', 'semver_gte', ['1.0.0-alpha'], ['1.0.0-01'], false],
+  ['semver: capital V is not accepted', 'semver_gte', ['1.0.0'], ['V2.0.0'], false],
+  ['semver: white space is not a version', 'semver_gte', ['1.0.0'], [' 2.0.0'], false],
+  ['semver: empty value is not a version', 'semver_lte', ['1.0.0'], [''], false],
+  ['semver: text is not a version', 'semver_lt', ['1.0.0'], ['latest'], false],
+  ['semver: empty pre-release identifier is not a version', 'semver_lt', ['9.0.0'], ['1.0.0-alpha..1'], false],
+  ['semver: invalid criterion value never matches', 'semver_eq', ['1.0'], ['1.0'], false],
+];
+for (const [name, comparer, values, attribute, hit] of semverCases) oneRule(`attribute ${name}`, ...ver(comparer, values, attribute), hit);
+oneRule('attribute semver_gte: absent attribute does not match', [attr('app_version', 'semver_gte', ['1.0.0'])], ctx('u1'), false);
+oneRule('attribute semver_gte: no context does not match', [attr('app_version', 'semver_gte', ['1.0.0'])], null, false);
+
+// ---------------------------------------------------------------------------------------------
+section('attribute: before / after (date-times with offset, compared as instants)');
+
+const at = (comparer: string, values: string[], attribute: string[]): [Criterion[], Ctx] => [
+  [attr('signed_up', comparer, values)],
+  ctx('u1', { signed_up: attribute }),
+];
+const dateCases: [string, string, string[], string[], boolean][] = [
+  ['before: earlier instant', 'before', ['2026-01-01T00:00:00Z'], ['2025-12-31T23:59:59Z'], true],
+  ['before: same instant is not before', 'before', ['2026-01-01T00:00:00Z'], ['2026-01-01T00:00:00Z'], false],
+  [
+    'before: offsets compared as instants (01:00+01:00 is 00:00Z)',
+    'before',
+    ['2026-01-01T00:00:00Z'],
+    ['2026-01-01T01:00:00+01:00'],
+    false,
+  ],
+  ['before: a later wall clock in a western offset is later', 'before', ['2026-01-01T00:00:00Z'], ['2025-12-31T20:00:00-05:00'], false],
+  ['before: a negative offset one minute before', 'before', ['2026-01-01T00:00:00Z'], ['2025-12-31T18:59:00-05:00'], true],
+  ['before: fractions of a second count', 'before', ['2026-01-01T00:00:00.5Z'], ['2026-01-01T00:00:00.499999999Z'], true],
+  ['before: nanosecond precision', 'before', ['2026-01-01T00:00:00.000000002Z'], ['2026-01-01T00:00:00.000000001Z'], true],
+  ['after: later instant', 'after', ['2026-01-01T00:00:00Z'], ['2026-01-01T00:00:01Z'], true],
+  ['after: same instant written in two offsets is not after', 'after', ['2026-06-01T12:00:00+02:00'], ['2026-06-01T10:00:00Z'], false],
+  ['after: across a day boundary by offset', 'after', ['2026-03-01T00:00:00Z'], ['2026-02-28T23:30:00-01:00'], true],
+  ['after: leap day is a date', 'after', ['2024-02-28T00:00:00Z'], ['2024-02-29T00:00:00Z'], true],
+  ['after: any of several criterion values', 'after', ['2030-01-01T00:00:00Z', '2020-01-01T00:00:00Z'], ['2025-01-01T00:00:00Z'], true],
+  ['date: no offset is not a date-time', 'after', ['2020-01-01T00:00:00Z'], ['2025-01-01T00:00:00'], false],
+  ['date: a date alone is not a date-time', 'after', ['2020-01-01T00:00:00Z'], ['2025-01-01'], false],
+  ['date: missing seconds is not a date-time', 'after', ['2020-01-01T00:00:00Z'], ['2025-01-01T00:00Z'], false],
+  ['date: February 29 of a common year is not a date', 'after', ['2020-01-01T00:00:00Z'], ['2025-02-29T00:00:00Z'], false],
+  ['date: hour 24 is not a date-time', 'after', ['2020-01-01T00:00:00Z'], ['2025-01-01T24:00:00Z'], false],
+  ['date: lowercase t and z are not accepted', 'after', ['2020-01-01T00:00:00Z'], ['2025-01-01t00:00:00z'], false],
+  ['date: epoch milliseconds are not a date-time', 'after', ['2020-01-01T00:00:00Z'], ['1767225600000'], false],
+  ['date: invalid criterion value never matches', 'before', ['tomorrow'], ['2020-01-01T00:00:00Z'], false],
+];
+for (const [name, comparer, values, attribute, hit] of dateCases) oneRule(`attribute ${name}`, ...at(comparer, values, attribute), hit);
+oneRule('attribute before: absent attribute does not match', [attr('signed_up', 'before', ['2026-01-01T00:00:00Z'])], ctx('u1'), false);
+
+// ---------------------------------------------------------------------------------------------
+section('attribute: matches (linear-time regular expressions)');
+
+const re = (values: string[], attribute: string[]): [Criterion[], Ctx] => [
+  [attr('email', 'matches', values)],
+  ctx('u1', { email: attribute }),
+];
+const regexCases: [string, string[], string[], boolean][] = [
+  ['matches: unanchored pattern matches a part', ['example'], ['joe@example.com'], true],
+  ['matches: ^ anchors at the start', ['^joe@'], ['joe@example.com'], true],
+  ['matches: ^ does not match later', ['^example'], ['joe@example.com'], false],
+  ['matches: $ anchors at the end', ['\\.com$'], ['joe@example.com'], true],
+  ['matches: $ does not match before the end', ['\\.com$'], ['joe@example.com.au'], false],
+  ['matches: ^...$ whole value', ['^[a-z]+@example\\.com$'], ['joe@example.com'], true],
+  ['matches: ^...$ refuses extra text', ['^[a-z]+@example\\.com$'], ['joe@example.com '], false],
+  ['matches: escaped dot is literal', ['^a\\.b$'], ['axb'], false],
+  ['matches: dot matches any character', ['^a.b$'], ['axb'], true],
+  ['matches: case-sensitive', ['^JOE'], ['joe@example.com'], false],
+  ['matches: alternation', ['^(joe|ann)@'], ['ann@example.com'], true],
+  ['matches: counted repetition', ['^\\d{3}-\\d{4}$'], ['555-1234'], true],
+  ['matches: counted repetition too short', ['^\\d{3}-\\d{4}$'], ['55-1234'], false],
+  ['matches: negated class', ['^[^@]+$'], ['no-at-sign'], true],
+  ['matches: code points (an emoji is one character)', ['^.$'], ['😀'], true],
+  ['matches: nested quantifiers run in linear time', ['^(a+)+$'], ['aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab'], false],
+  ['matches: any of several patterns', ['^x', 'example'], ['joe@example.com'], true],
+  ['matches: any of several attribute values', ['^admin$'], ['user', 'admin'], true],
+  ['matches: empty value against ^$', ['^$'], [''], true],
+  ['matches: a pattern it cannot run (back-reference) never matches', ['(a)\\1'], ['aa'], false],
+  ['matches: a pattern it cannot run (lookahead) never matches', ['^(?=a)a'], ['a'], false],
+];
+for (const [name, values, attribute, hit] of regexCases) oneRule(`attribute ${name}`, ...re(values, attribute), hit);
+oneRule('attribute matches: absent attribute does not match', [attr('email', 'matches', ['.*'])], ctx('u1'), false);
+oneRule('attribute matches: comparer not allowed on context selector never matches', [ctxCrit('matches', ['.*'])], ctx('u1'), false);
+
+// ---------------------------------------------------------------------------------------------
+section('prerequisites');
+
+/** A boolean flag whose serving target serves `value`, with rules and prerequisites; default false. */
+function boolFlag(key: string, target: Target | null, extra: Partial<Flag> = {}): Flag {
+  return {
+    key,
+    name: `Flag ${key}`,
+    type: 'boolean',
+    include_in_mobile: true,
+    include_in_client: true,
+    default: { value: false },
+    serving: target,
+    previous: null,
+    rollout: null,
+    ...extra,
+  };
+}
+const req = (flag_key: string, values: Json[]) => ({ flag_key, values });
+const PREREQ_FAILED = { value: 'default', resolved_by: 'prerequisite' } as const;
+const ON = { value: 'on', resolved_by: 'target' } as const;
+/** `f`: a string flag serving 'on' (rule 'vip' -> 'hit') when its prerequisites hold, default 'default'. */
+const gated = (prerequisites: { flag_key: string; values: Json[] }[], extra: Partial<Flag> = {}) =>
+  stringFlag('f', { value: 'on', rules: [{ value: 'hit', criteria: [attr('plan', 'equal', ['vip'])] }], prerequisites }, extra);
+const onOff = (key: string, on: boolean) => boolFlag(key, { value: on, rules: [] });
+
+add('prerequisite: holds -> target value', [gated([req('p', [true])]), onOff('p', true)], 'f', ctx('u1'), ON);
+add('prerequisite: holds -> rules still apply', [gated([req('p', [true])]), onOff('p', true)], 'f', ctx('u1', { plan: ['vip'] }), HIT);
+add(
+  'prerequisite: fails -> flag default, resolved_by prerequisite',
+  [gated([req('p', [true])]), onOff('p', false)],
+  'f',
+  ctx('u1'),
+  PREREQ_FAILED,
+);
+add(
+  'prerequisite: fails even when a rule would match',
+  [gated([req('p', [true])]), onOff('p', false)],
+  'f',
+  ctx('u1', { plan: ['vip'] }),
+  PREREQ_FAILED,
+);
+add('prerequisite: no context, required flag evaluated without one', [gated([req('p', [true])]), onOff('p', true)], 'f', null, ON);
+add('prerequisite: any of several accepted values', [gated([req('p', [false, true])]), onOff('p', false)], 'f', ctx('u1'), ON);
+add('prerequisite: no accepted value listed never holds', [gated([req('p', [])]), onOff('p', true)], 'f', ctx('u1'), PREREQ_FAILED);
+add('prerequisite: missing flag fails', [gated([req('ghost', [true])])], 'f', ctx('u1'), PREREQ_FAILED);
+add(
+  'prerequisite: unavailable flag (no target, no default) fails',
+  [gated([req('p', [true])]), boolFlag('p', null, { default: null })],
+  'f',
+  ctx('u1'),
+  PREREQ_FAILED,
+);
+add(
+  'prerequisite: required flag with nothing published serves its default, which counts',
+  [gated([req('p', [false])]), boolFlag('p', null)],
+  'f',
+  ctx('u1'),
+  ON,
+);
+add(
+  'prerequisite: second of two fails',
+  [gated([req('p', [true]), req('q', [true])]), onOff('p', true), onOff('q', false)],
+  'f',
+  ctx('u1'),
+  PREREQ_FAILED,
+);
+add(
+  'prerequisite: both of two hold',
+  [gated([req('p', [true]), req('q', [true])]), onOff('p', true), onOff('q', true)],
+  'f',
+  ctx('u1'),
+  ON,
+);
+add(
+  "prerequisite: required value matched by the required flag's rule for this context",
+  [gated([req('p', [true])]), boolFlag('p', { value: false, rules: [{ value: true, criteria: [attr('beta', 'equal', ['yes'])] }] })],
+  'f',
+  ctx('u1', { beta: ['yes'] }),
+  ON,
+);
+add(
+  "prerequisite: required flag's rule does not match this context",
+  [gated([req('p', [true])]), boolFlag('p', { value: false, rules: [{ value: true, criteria: [attr('beta', 'equal', ['yes'])] }] })],
+  'f',
+  ctx('u1', { beta: ['no'] }),
+  PREREQ_FAILED,
+);
+// chains of 3: f requires b, b requires c
+const chainB = (cValues: Json[]) => boolFlag('b', { value: true, rules: [], prerequisites: [req('c', cValues)] });
+const chainC = boolFlag('c', { value: false, rules: [{ value: true, criteria: [attr('country', 'in', ['FR', 'BE'])] }] });
+add(
+  'prerequisite chain of 3: every link holds',
+  [gated([req('b', [true])]), chainB([true]), chainC],
+  'f',
+  ctx('u1', { country: ['FR'] }),
+  ON,
+);
+add(
+  'prerequisite chain of 3: last link fails, middle serves its default, first fails',
+  [gated([req('b', [true])]), chainB([true]), chainC],
+  'f',
+  ctx('u1', { country: ['DE'] }),
+  PREREQ_FAILED,
+);
+add(
+  'prerequisite chain of 3: middle flag itself reports prerequisite',
+  [gated([req('b', [true])]), chainB([true]), chainC],
+  'b',
+  ctx('u1', { country: ['DE'] }),
+  { value: false, resolved_by: 'prerequisite' },
+);
+add(
+  'prerequisite chain of 3: the middle default is an accepted value, so the first holds',
+  [gated([req('b', [false])]), chainB([true]), chainC],
+  'f',
+  ctx('u1', { country: ['DE'] }),
+  ON,
+);
+add(
+  'prerequisite chain of 3: order in the configuration does not matter',
+  [chainC, chainB([true]), gated([req('b', [true])])],
+  'f',
+  ctx('u1', { country: ['BE'] }),
+  ON,
+);
+add('prerequisite: a flag requiring itself fails', [gated([req('f', ['on'])])], 'f', ctx('u1'), PREREQ_FAILED);
+add(
+  'prerequisite: a cycle of two, evaluated from f: p meets f again and fails, so f fails',
+  [gated([req('p', [true])]), boolFlag('p', { value: true, rules: [], prerequisites: [req('f', ['on', 'default'])] })],
+  'f',
+  ctx('u1'),
+  PREREQ_FAILED,
+);
+add(
+  'prerequisite: a cycle of two, evaluated from p: f meets p again and serves its default, which p accepts',
+  [gated([req('p', [true])]), boolFlag('p', { value: true, rules: [], prerequisites: [req('f', ['on', 'default'])] })],
+  'p',
+  ctx('u1'),
+  { value: true, resolved_by: 'target' },
+);
+add(
+  'prerequisite: json values compare as JSON (member order ignored)',
+  [
+    gated([req('j', [{ b: [1, 2], a: 'x' }])]),
+    { ...stringFlag('j', { value: { a: 'x', b: [1, 2] }, rules: [] }), type: 'json', default: { value: {} } },
+  ],
+  'f',
+  ctx('u1'),
+  ON,
+);
+add(
+  'prerequisite: string value must equal exactly',
+  [gated([req('s', ['Blue'])]), stringFlag('s', { value: 'blue', rules: [] })],
+  'f',
+  ctx('u1'),
+  PREREQ_FAILED,
+);
+add(
+  'prerequisite: number values compare numerically as JSON',
+  [gated([req('n', [2.5])]), { ...stringFlag('n', { value: 2.5, rules: [] }), type: 'number', default: { value: 0 } }],
+  'f',
+  ctx('u1'),
+  ON,
+);
+add(
+  'prerequisite: fails on a flag without a default, declared default served',
+  [gated([req('p', [true])], { default: null }), onOff('p', false)],
+  'f',
+  ctx('u1'),
+  { value: 'app', resolved_by: 'default' },
+  { declared: [{ key: 'f', type: 'string', value: 'app' }] },
+);
+add(
+  'prerequisite: fails on a flag without a default -> unavailable',
+  [gated([req('p', [true])], { default: null }), onOff('p', false)],
+  'f',
+  ctx('u1'),
+  null,
+);
+{
+  // f's rollout: the new target requires p, the previous one does not
+  const inside = identifierWithBucket('f', 'user', 100);
+  const outside = identifierWithBucket('f', 'user', 9000);
+  const rolling = (pOn: boolean): Flag[] => [
+    stringFlag(
+      'f',
+      { value: 'new', rules: [], prerequisites: [req('p', [true])] },
+      { previous: { value: 'old', rules: [] }, rollout: { percentage: 50 } },
+    ),
+    onOff('p', pOn),
+  ];
+  add(`prerequisite in a rollout: inside (bucket 100), holds -> new`, rolling(true), 'f', ctx(inside), NEW);
+  add(`prerequisite in a rollout: inside (bucket 100), fails -> default`, rolling(false), 'f', ctx(inside), PREREQ_FAILED);
+  add(`prerequisite in a rollout: outside (bucket 9000), previous target has none -> old`, rolling(false), 'f', ctx(outside), OLD);
+  // p's own rollout decides what p serves
+  const pInside = identifierWithBucket('p', 'user', 100);
+  const pOutside = identifierWithBucket('p', 'user', 9000);
+  const pRolling: Flag[] = [
+    gated([req('p', [true])]),
+    boolFlag('p', { value: true, rules: [] }, { previous: { value: false, rules: [] }, rollout: { percentage: 50 } }),
+  ];
+  add(`prerequisite on a flag in a rollout: context inside its rollout (bucket 100 of p)`, pRolling, 'f', ctx(pInside), ON);
+  add(`prerequisite on a flag in a rollout: context outside its rollout (bucket 9000 of p)`, pRolling, 'f', ctx(pOutside), PREREQ_FAILED);
+}
+add(
+  'prerequisite: segment criteria of the required flag are evaluated for the context',
+  [gated([req('p', [true])]), boolFlag('p', { value: false, rules: [{ value: true, criteria: [segCrit('in', ['staff'])] }] })],
+  'f',
+  ctx('u-staff'),
+  ON,
+  { segments: [{ key: 'staff', included: ['u-staff'], excluded: [], rules: [] }] },
+);
+
+// ---------------------------------------------------------------------------------------------
 
 const description = [
   'Vexil evaluation test vectors, shared by the server and every SDK.',
@@ -1217,6 +1549,13 @@ const description = [
   '(equal/notequal/in/notin only) and, with sub_selector, requires that context type for every comparer (that requirement is',
   'not negated). Selector segment compares member segment keys (equal/notequal/in/notin only; sub_selector ignored). Any other comparer, unknown',
   'comparers and selectors, attribute criteria without sub_selector and segment criteria inside segment rules never match.',
+  'semver_* compare SemVer 2.0.0 precedence (one leading lowercase v accepted, build metadata ignored); before/after compare RFC 3339',
+  'date-times with an offset as instants; an attribute value that does not parse never matches, nor does a criterion value.',
+  'matches: a regular expression (linear-time subset: no back-references or lookaround) found anywhere in a value unless anchored.',
+  'Prerequisites of the chosen target are checked before its rules, in order: each named flag is evaluated for the same context',
+  '(recursively, at most 32 deep; a flag already being evaluated in the chain fails); when one serves no listed value (compared as JSON),',
+  'or is unavailable or missing, the flag serves its',
+  'default value with resolved_by prerequisite (or, without one, a declared default as usual).',
   'Segment membership: identifier included -> member; else excluded -> not; else any segment rule (criteria AND-ed) matches;',
   'without a context only the rules apply. A rule with no criteria matches. The first occurrence of a duplicated flag key wins.',
   'A declared default is served (resolved_by default) only when the flag exists and has nothing to serve, and only',

@@ -189,8 +189,16 @@ describe('RulesService', () => {
   });
 
   describe('criteria validation', () => {
-    const valuesFor = (comparer: string) =>
-      comparer === 'isnull' || comparer === 'notnull' ? {} : { values: [comparer.match(/^(gt|gte|lt|lte)$/) ? '10' : 'x'] };
+    // A value each comparer reads: a number, a version, a date-time with an offset, or text.
+    const sample = (comparer: string): string =>
+      /^(gt|gte|lt|lte)$/.test(comparer)
+        ? '10'
+        : comparer.startsWith('semver_')
+          ? '1.2.3'
+          : comparer === 'before' || comparer === 'after'
+            ? '2026-01-01T00:00:00Z'
+            : 'x';
+    const valuesFor = (comparer: string) => (comparer === 'isnull' || comparer === 'notnull' ? {} : { values: [sample(comparer)] });
 
     for (const selector of ['attribute', 'context', 'segment'] as const) {
       for (const comparer of COMPARERS) {
@@ -214,9 +222,25 @@ describe('RulesService', () => {
       }
     }
 
-    it('lists 4 comparers for every selector and 12 more for attributes', () => {
+    it('lists 4 comparers for every selector and 20 more for attributes', () => {
       expect(IDENTITY_COMPARERS).toHaveLength(4);
-      expect(ATTRIBUTE_ONLY_COMPARERS).toHaveLength(12);
+      expect(ATTRIBUTE_ONLY_COMPARERS).toHaveLength(20);
+    });
+
+    it.each([
+      ['semver_gte', '1.2', 'must be a semantic version'],
+      ['before', '2026-01-01', 'must be a date-time with an offset'],
+      ['matches', '(a)\\1', 'linear time'],
+    ])('%s refuses the value %s, naming it', async (comparer, value, message) => {
+      const errors = await fieldsOf(
+        service.create(
+          makeCaller(),
+          path(),
+          body({ criteria: [{ selector: 'attribute', sub_selector: 'v', comparer, values: [sample(comparer), value] }] }),
+        ),
+      );
+      expect(Object.keys(errors)).toEqual(['criteria.0.values.1']);
+      expect(JSON.stringify(errors)).toContain(message);
     });
 
     it.each(['isnull', 'notnull'])('%s takes no values: present (even empty) is refused', async (comparer) => {

@@ -20,6 +20,14 @@ export const comparerText: Record<Comparer, string> = {
   endswith: 'ends with',
   notstartswith: 'does not start with',
   notendswith: 'does not end with',
+  semver_eq: 'is version',
+  semver_lt: 'is a version below',
+  semver_gt: 'is a version above',
+  semver_lte: 'is a version at most',
+  semver_gte: 'is a version at least',
+  before: 'is before',
+  after: 'is after',
+  matches: 'matches the pattern',
 };
 
 /** A criterion as a sentence: "attribute plan is one of pro, enterprise". */

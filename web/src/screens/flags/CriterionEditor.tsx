@@ -22,9 +22,27 @@ const attributeComparers: Comparer[] = [
   'endswith',
   'notstartswith',
   'notendswith',
+  'semver_eq',
+  'semver_lt',
+  'semver_gt',
+  'semver_lte',
+  'semver_gte',
+  'before',
+  'after',
+  'matches',
 ];
 export const comparersOf = (selector: Selector): Comparer[] => (selector === 'attribute' ? attributeComparers : everySelectorComparers);
 export const takesValues = (comparer: Comparer) => comparer !== 'isnull' && comparer !== 'notnull';
+/** A regular expression may hold commas (`\d{2,4}`), so `matches` takes its text as one pattern. */
+const onePattern = (comparer: Comparer) => comparer === 'matches';
+
+/** What the values of a comparer must look like (the document's CriterionWrite). */
+function valuesHint(comparer: Comparer): string | undefined {
+  if (comparer.startsWith('semver_')) return 'Versions such as 1.2.3 or 2.0.0-beta.1 (a leading v is accepted).';
+  if (comparer === 'before' || comparer === 'after') return 'Date-times with an offset, such as 2026-01-01T00:00:00Z.';
+  if (comparer === 'matches') return 'One regular expression, found anywhere in the value unless anchored with ^ and $.';
+  return undefined;
+}
 
 /** A criterion as the form edits it: values as the comma-separated text the person types. */
 export interface CriterionDraft {
@@ -41,7 +59,7 @@ export function criterionDraftOf(criterion: Schemas['Criterion']): CriterionDraf
     selector: criterion.selector,
     subSelector: criterion.sub_selector ?? '',
     comparer: criterion.comparer,
-    values: criterion.values.data.map((v) => v.value).join(', '),
+    values: onePattern(criterion.comparer) ? (criterion.values.data[0]?.value ?? '') : criterion.values.data.map((v) => v.value).join(', '),
   };
 }
 
@@ -50,7 +68,9 @@ export function criterionWrite(draft: CriterionDraft): Schemas['CriterionWrite']
   const criterion: Schemas['CriterionWrite'] = { selector: draft.selector, comparer: draft.comparer };
   if (draft.selector === 'attribute' || (draft.selector === 'context' && draft.subSelector.trim() !== ''))
     criterion.sub_selector = draft.subSelector.trim();
-  if (takesValues(draft.comparer)) {
+  if (onePattern(draft.comparer)) {
+    criterion.values = draft.values === '' ? [] : [draft.values];
+  } else if (takesValues(draft.comparer)) {
     criterion.values = draft.values
       .split(',')
       .map((v) => v.trim())
@@ -154,7 +174,9 @@ export function CriterionEditor({
               ? `Segment keys of criterion ${n} (comma-separated)`
               : criterion.selector === 'context'
                 ? `Identifiers of criterion ${n} (comma-separated)`
-                : `Values of criterion ${n} (comma-separated)`
+                : onePattern(criterion.comparer)
+                  ? `Pattern of criterion ${n}`
+                  : `Values of criterion ${n} (comma-separated)`
           }
           name={`${at}.values`}
           problem={problem}
@@ -163,9 +185,14 @@ export function CriterionEditor({
           value={criterion.values}
           onChange={(e) => set({ values: e.target.value })}
           hint={
-            candidates.length > 0
-              ? `${criterion.selector === 'segment' ? 'Segments' : 'Seen'}: ${candidates.slice(0, 8).join(', ')}`
-              : undefined
+            [
+              valuesHint(criterion.comparer),
+              candidates.length > 0
+                ? `${criterion.selector === 'segment' ? 'Segments' : 'Seen'}: ${candidates.slice(0, 8).join(', ')}`
+                : undefined,
+            ]
+              .filter(Boolean)
+              .join(' ') || undefined
           }
         />
       ) : null}

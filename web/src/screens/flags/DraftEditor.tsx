@@ -4,6 +4,7 @@ import { ErrorMessage } from '../../ui/ErrorMessage';
 import { SelectField } from '../../ui/Field';
 import { useAction, useAsync } from '../../ui/useAsync';
 import { displayOf, targetsPath, type PanelContext } from './EnvironmentPanel';
+import { PrerequisitesEditor } from './PrerequisitesEditor';
 import { PublishDialog } from './PublishDialog';
 import { RuleEditor } from './RuleEditor';
 import { SplitEditor, splitDraftOf, splitText, splitWrite } from './SplitEditor';
@@ -191,6 +192,7 @@ export function DraftEditor({
       <ErrorMessage problem={action.problem ?? rules.problem} />
       <h4>Add a rule</h4>
       <RuleEditor context={context} draft={draft} onSaved={rules.reload} />
+      <PrerequisitesEditor context={context} draft={draft} />
       <div className="actions">
         <PublishDialog context={context} draft={draft} onPublished={onPublished} />
         <button type="button" onClick={discard}>

@@ -6,7 +6,8 @@ import { displayOf, targetsPath, type PanelContext } from './EnvironmentPanel';
 import { SplitExposures } from './SplitExposures';
 import { splitText } from './SplitEditor';
 
-const rulesPath = '/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets/{targetUlid}/rules' as const;
+const targetPath = '/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets/{targetUlid}' as const;
+const rulesPath = `${targetPath}/rules` as const;
 
 /**
  * One published target, read-only: its base value and its rules in evaluation order, as the API
@@ -27,6 +28,11 @@ export function PublishedTarget({
     () => unwrap(api.GET(rulesPath, { params: { path: { ...targetsPath(context), targetUlid: target.ulid } } })),
     [context.project, context.flag, context.environment.key, target.ulid],
   );
+  const prerequisites = useAsync(
+    () => unwrap(api.GET(`${targetPath}/prerequisites`, { params: { path: { ...targetsPath(context), targetUlid: target.ulid } } })),
+    [context.project, context.flag, context.environment.key, target.ulid],
+  );
+  const required = prerequisites.data?.data ?? [];
   const list = rules.data?.data;
   return (
     <div className="published-target">
@@ -36,7 +42,19 @@ export function PublishedTarget({
         <code>{displayOf(context.values, target.value_ulid)}</code>
         {target.split ? <> · split of the base: {splitText(target.split, context.values)}</> : null}
       </p>
-      <ErrorMessage problem={rules.problem} />
+      {required.length > 0 ? (
+        <p>
+          Only while{' '}
+          {required.map((p, i) => (
+            <span key={p.flag_ulid}>
+              {i > 0 ? ' and ' : ''}
+              <code>{p.flag_key}</code> serves one of its {p.value_ulids.length} required value{p.value_ulids.length > 1 ? 's' : ''}
+            </span>
+          ))}
+          ; otherwise the default value (prerequisites).
+        </p>
+      ) : null}
+      <ErrorMessage problem={rules.problem ?? prerequisites.problem} />
       {list && list.length === 0 ? <p>No rules: every context gets the base value.</p> : null}
       {list && list.length > 0 ? (
         <ol className="published-rules" aria-label={label}>

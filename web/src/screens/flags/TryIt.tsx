@@ -145,6 +145,9 @@ export function TryIt({ context }: { context: PanelContext }) {
             ? `; split of ${result.split.rule === null ? 'the base' : `rule ${result.split.rule + 1}`}, ${result.split.weight / 1000} %`
             : ''}
           )
+          {result.resolved_by === 'prerequisite'
+            ? ' A prerequisite flag did not serve a required value, so the default value is served.'
+            : ''}
         </output>
       ) : null}
       <ErrorMessage problem={action.problem} />

@@ -25,7 +25,8 @@ export function draftRules(rules: Schemas['SegmentRule'][]): RuleDraft[] {
       selector: c.selector,
       sub_selector: c.sub_selector ?? '',
       comparer: c.comparer,
-      values: (c.values ?? []).join(', '),
+      // a pattern may hold commas: `matches` edits its one value as it is
+      values: c.comparer === 'matches' ? (c.values?.[0] ?? '') : (c.values ?? []).join(', '),
     })),
   );
 }
@@ -37,7 +38,11 @@ export function rulesBody(rules: RuleDraft[]) {
       selector: c.selector,
       comparer: c.comparer,
       ...(c.sub_selector.trim() ? { sub_selector: c.sub_selector.trim() } : {}),
-      ...(takesValues(c.comparer) ? { values: commaList(c.values) } : {}),
+      ...(c.comparer === 'matches'
+        ? { values: c.values === '' ? [] : [c.values] }
+        : takesValues(c.comparer)
+          ? { values: commaList(c.values) }
+          : {}),
     })),
   }));
 }

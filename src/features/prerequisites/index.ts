@@ -1,0 +1,10 @@
+import type { FeatureDeps } from '../feature.js';
+import { prerequisitesController } from './controller.js';
+import { PrerequisitesService } from './service.js';
+import { KnexPrerequisitesStore } from './store.js';
+
+/** Prerequisites of draft targets (listTargetPrerequisites, replaceTargetPrerequisites). */
+export function createPrerequisitesFeature(deps: FeatureDeps) {
+  const service = new PrerequisitesService(new KnexPrerequisitesStore(deps.knex, deps.dialect));
+  return { managementHandlers: prerequisitesController(service) };
+}

@@ -1,0 +1,39 @@
+import type { Knex } from 'knex';
+import type { ResourceAccess } from '../../auth/principal.js';
+import type { ResolvedTarget, TargetPath } from '../rules/store-types.js';
+
+/** One prerequisite of a target, as stored and shown (specs/management.yaml, schema Prerequisite). */
+export interface PrerequisiteRecord {
+  flag_key: string;
+  flag_ulid: string;
+  value_ulids: string[];
+}
+
+/** "Flag `from` requires flag `to`" through a target of `from` that is not expired. */
+export interface PrerequisiteEdge {
+  from: string;
+  to: string;
+}
+
+export interface PrerequisitesReader {
+  /** Project, flag, environment and target of the path (404 for any missing); `lock` takes the target's row lock. */
+  resolveTarget(access: ResourceAccess, path: TargetPath, options?: { lock?: boolean }): Promise<ResolvedTarget>;
+  /** The target's prerequisites in the order they are checked. */
+  list(targetUlid: string): Promise<PrerequisiteRecord[]>;
+}
+
+export interface PrerequisitesWriter extends PrerequisitesReader {
+  readonly trx: Knex.Transaction;
+  /** Ulids of the project's flags with these keys (absent keys are left out). */
+  findFlags(projectUlid: string, keys: readonly string[]): Promise<Map<string, string>>;
+  /** Which of `valueUlids` are values of the flag. */
+  valuesOfFlag(flagUlid: string, valueUlids: readonly string[]): Promise<Set<string>>;
+  /** Edges of every draft, scheduled or published target of the environment, except those of `exceptTarget`. */
+  edges(environmentUlid: string, exceptTarget: string): Promise<PrerequisiteEdge[]>;
+  /** Replaces the target's prerequisites. */
+  replace(targetUlid: string, list: readonly PrerequisiteRecord[]): Promise<void>;
+}
+
+export interface PrerequisitesStore extends PrerequisitesReader {
+  transaction<T>(work: (writer: PrerequisitesWriter) => Promise<T>): Promise<T>;
+}

@@ -1,0 +1,114 @@
+import type { Knex } from 'knex';
+import type { ResourceAccess } from '../../auth/principal.js';
+import { NotFoundError } from '../../http/errors.js';
+import type { Dialect } from '../../storage/database.js';
+import type { Db } from '../../storage/db.js';
+import { inTransaction } from '../../storage/transaction.js';
+import { findFlagEnvironment } from '../shared/lookup.js';
+import type { ResolvedTarget, TargetPath } from '../rules/store-types.js';
+import type { PrerequisiteEdge, PrerequisiteRecord, PrerequisitesReader, PrerequisitesStore, PrerequisitesWriter } from './store-types.js';
+
+/** Targets whose prerequisites count: every one that is or may become served. */
+const LIVE_STATUSES = ['draft', 'scheduled', 'published'];
+
+function ulidList(text: string): string[] {
+  const parsed = JSON.parse(text) as unknown;
+  return Array.isArray(parsed) ? parsed.map(String) : [];
+}
+
+class KnexPrerequisitesReader implements PrerequisitesReader {
+  constructor(
+    protected readonly db: Db,
+    protected readonly dialect: Dialect,
+    private readonly inTrx: boolean,
+  ) {}
+
+  async resolveTarget(access: ResourceAccess, path: TargetPath, options: { lock?: boolean } = {}): Promise<ResolvedTarget> {
+    if (options.lock && this.inTrx && this.dialect === 'mysql') {
+      // First statement: InnoDB's read snapshot then starts after the transactions we waited for.
+      await this.db('targets').where('ulid', path.targetUlid).forUpdate().first('ulid');
+    }
+    const { project, flag, environment } = await findFlagEnvironment(this.db, access, path);
+    const target = (await this.db('targets')
+      .where({ ulid: path.targetUlid, flag_ulid: flag.ulid, environment_ulid: environment.ulid })
+      .first('ulid', 'status')) as { ulid: string; status: string } | undefined;
+    if (!target) throw new NotFoundError(`Target "${path.targetUlid}" not found.`);
+    return { project, flag, environment, target };
+  }
+
+  async list(targetUlid: string): Promise<PrerequisiteRecord[]> {
+    const rows = (await this.db('target_prerequisites as p')
+      .join('flags as f', 'f.ulid', 'p.required_flag_ulid')
+      .where('p.target_ulid', targetUlid)
+      .orderBy('p.position')
+      .select('f.key', 'p.required_flag_ulid', 'p.value_ulids')) as { key: string; required_flag_ulid: string; value_ulids: string }[];
+    return rows.map((r) => ({ flag_key: r.key, flag_ulid: r.required_flag_ulid, value_ulids: ulidList(r.value_ulids) }));
+  }
+}
+
+class KnexPrerequisitesWriter extends KnexPrerequisitesReader implements PrerequisitesWriter {
+  constructor(
+    readonly trx: Knex.Transaction,
+    dialect: Dialect,
+  ) {
+    super(trx, dialect, true);
+  }
+
+  async findFlags(projectUlid: string, keys: readonly string[]): Promise<Map<string, string>> {
+    if (keys.length === 0) return new Map();
+    // Share-locked, so a racing deleteFlag waits and then sees the new prerequisite.
+    const query = this.trx('flags')
+      .where('project_ulid', projectUlid)
+      .whereIn('key', [...keys]);
+    if (this.dialect === 'mysql') query.forShare();
+    const rows = (await query.select('ulid', 'key')) as { ulid: string; key: string }[];
+    return new Map(rows.map((r) => [r.key, r.ulid]));
+  }
+
+  async valuesOfFlag(flagUlid: string, valueUlids: readonly string[]): Promise<Set<string>> {
+    if (valueUlids.length === 0) return new Set();
+    const rows = (await this.trx('flag_values')
+      .where('flag_ulid', flagUlid)
+      .whereIn('ulid', [...valueUlids])
+      .select('ulid')) as {
+      ulid: string;
+    }[];
+    return new Set(rows.map((r) => r.ulid));
+  }
+
+  async edges(environmentUlid: string, exceptTarget: string): Promise<PrerequisiteEdge[]> {
+    const rows = (await this.trx('target_prerequisites as p')
+      .join('targets as t', 't.ulid', 'p.target_ulid')
+      .where('t.environment_ulid', environmentUlid)
+      .whereIn('t.status', LIVE_STATUSES)
+      .whereNot('t.ulid', exceptTarget)
+      .select('t.flag_ulid', 'p.required_flag_ulid')) as { flag_ulid: string; required_flag_ulid: string }[];
+    return rows.map((r) => ({ from: r.flag_ulid, to: r.required_flag_ulid }));
+  }
+
+  async replace(targetUlid: string, list: readonly PrerequisiteRecord[]): Promise<void> {
+    await this.trx('target_prerequisites').where('target_ulid', targetUlid).delete();
+    if (list.length === 0) return;
+    await this.trx('target_prerequisites').insert(
+      list.map((p, position) => ({
+        target_ulid: targetUlid,
+        required_flag_ulid: p.flag_ulid,
+        position,
+        value_ulids: JSON.stringify(p.value_ulids),
+      })),
+    );
+  }
+}
+
+export class KnexPrerequisitesStore extends KnexPrerequisitesReader implements PrerequisitesStore {
+  constructor(
+    private readonly knex: Knex,
+    dialect: Dialect,
+  ) {
+    super(knex, dialect, false);
+  }
+
+  transaction<T>(work: (writer: PrerequisitesWriter) => Promise<T>): Promise<T> {
+    return inTransaction(this.knex, (trx) => work(new KnexPrerequisitesWriter(trx, this.dialect)));
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * Prerequisites (features/prerequisites) seen from the features whose deletions they restrict:
+ * a flag that live targets of other flags require, and a value such a target lists.
+ */
+import type { Db } from '../../storage/db.js';
+
+/** Targets whose prerequisites count: every one that is or may become served. */
+const LIVE_STATUSES = ['draft', 'scheduled', 'published'];
+
+/** A target of another flag that requires a flag. */
+export interface RequiringTarget {
+  flag_key: string;
+  environment_key: string;
+}
+
+/**
+ * Targets of flags outside `flagUlids` that require one of `flagUlids` and are not expired, in
+ * a stable order: what stops those flags from being deleted. Runs on the deleting transaction.
+ */
+export async function targetsRequiring(db: Db, flagUlids: readonly string[]): Promise<Map<string, RequiringTarget[]>> {
+  const out = new Map<string, RequiringTarget[]>();
+  if (flagUlids.length === 0) return out;
+  const rows = (await db('target_prerequisites as p')
+    .join('targets as t', 't.ulid', 'p.target_ulid')
+    .join('flags as f', 'f.ulid', 't.flag_ulid')
+    .join('environments as e', 'e.ulid', 't.environment_ulid')
+    .whereIn('p.required_flag_ulid', [...flagUlids])
+    .whereNotIn('t.flag_ulid', [...flagUlids])
+    .whereIn('t.status', LIVE_STATUSES)
+    .orderBy([{ column: 'f.key' }, { column: 'e.key' }])
+    .select('p.required_flag_ulid', 'f.key as flag_key', 'e.key as environment_key')) as {
+    required_flag_ulid: string;
+    flag_key: string;
+    environment_key: string;
+  }[];
+  for (const r of rows) {
+    const list = out.get(r.required_flag_ulid) ?? [];
+    if (!list.some((x) => x.flag_key === r.flag_key && x.environment_key === r.environment_key)) {
+      list.push({ flag_key: r.flag_key, environment_key: r.environment_key });
+    }
+    out.set(r.required_flag_ulid, list);
+  }
+  return out;
+}
+
+/** Flags and environments of live targets whose prerequisites list the value. */
+export async function targetsListingValue(db: Db, valueUlid: string): Promise<RequiringTarget[]> {
+  const rows = (await db('target_prerequisites as p')
+    .join('targets as t', 't.ulid', 'p.target_ulid')
+    .join('flags as f', 'f.ulid', 't.flag_ulid')
+    .join('environments as e', 'e.ulid', 't.environment_ulid')
+    .whereIn('t.status', LIVE_STATUSES)
+    // value ulids are unique and stored as a JSON array of strings
+    .where('p.value_ulids', 'like', `%"${valueUlid}"%`)
+    .orderBy([{ column: 'f.key' }, { column: 'e.key' }])
+    .select('f.key as flag_key', 'e.key as environment_key')) as RequiringTarget[];
+  return rows;
+}
