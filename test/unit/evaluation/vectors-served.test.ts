@@ -18,7 +18,13 @@ interface Vector {
 }
 
 const file = JSON.parse(readFileSync(new URL('../../../specs/evaluation-vectors.json', import.meta.url), 'utf8')) as { vectors: Vector[] };
-const REASONS: Record<string, string> = { rule: 'TARGETING_MATCH', rollout: 'SPLIT', target: 'STATIC', default: 'STATIC' };
+const REASONS: Record<string, string> = {
+  rule: 'TARGETING_MATCH',
+  rollout: 'SPLIT',
+  target: 'STATIC',
+  default: 'STATIC',
+  prerequisite: 'PREREQUISITE_FAILED',
+};
 
 describe.each(file.vectors.filter((v) => v.expected !== null).map((v) => [v.name, v] as const))('%s', (_name, v) => {
   it('OFREP and the public evaluation body', () => {
