@@ -2,11 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type Koa from 'koa';
+import { repoRoot } from '../openapi/document.js';
+import { referenceAssets } from './reference-assets.js';
 import { setPageSecurityHeaders } from './security-headers.js';
 import { fileBelow, sendFile } from './static-files.js';
 
 const swaggerRoot = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-const assets = new Set(['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-32x32.png']);
+/** The console's build copies the reference's files here, precompressed (web/vite.config.ts). */
+const builtRoot = path.join(repoRoot(), 'web', 'dist', 'docs');
+const assets = new Set<string>(referenceAssets);
 
 /** The reference page: both documents in Swagger UI, every byte served by Vexil (no CDN, no inline script). */
 const page = `<!doctype html>
@@ -76,7 +80,7 @@ export function serveApiReference(ctx: Koa.Context): boolean {
     ctx.body = init;
     return true;
   }
-  const file = assets.has(name) ? fileBelow(swaggerRoot, name) : undefined;
+  const file = assets.has(name) ? (fileBelow(builtRoot, name) ?? fileBelow(swaggerRoot, name)) : undefined;
   if (!file) return false;
   sendFile(ctx, file, 'public, max-age=86400');
   return true;
