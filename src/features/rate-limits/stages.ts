@@ -63,7 +63,10 @@ function managementCount(
   if (principal.type === 'console_session' && readMethods.has(method)) {
     return { identity: `session-reads:${principal.tokenUlid}`, limit: config.consoleReadRateLimit };
   }
-  return { identity: `token:${principal.tokenUlid}`, limit: principal.tier === 'unlimited' ? 0 : config.managementRateLimits[principal.tier] };
+  return {
+    identity: `token:${principal.tokenUlid}`,
+    limit: principal.tier === 'unlimited' ? 0 : config.managementRateLimits[principal.tier],
+  };
 }
 
 /**

@@ -25,7 +25,8 @@ export function preferredEncoding(ctx: Koa.Context, available: readonly ContentE
   const weightOf = (encoding: ContentEncoding) => accepted.get(encoding) ?? accepted.get('*') ?? 0;
   let best: ContentEncoding | undefined;
   for (const encoding of ['br', 'gzip'] as const) {
-    if (available.includes(encoding) && weightOf(encoding) > 0 && (best === undefined || weightOf(encoding) > weightOf(best))) best = encoding;
+    if (available.includes(encoding) && weightOf(encoding) > 0 && (best === undefined || weightOf(encoding) > weightOf(best)))
+      best = encoding;
   }
   return best;
 }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { api, setCsrfToken, type Schemas } from '../api/client';
+import { api, onSessionEnded, setCsrfToken, type Schemas } from '../api/client';
 import { AccountScreen } from '../screens/account/AccountScreen';
 import { AccountsScreen } from '../screens/accounts/AccountsScreen';
 import { InsightsScreen } from '../screens/insights/InsightsScreen';
@@ -13,6 +13,7 @@ import { ProjectsScreen } from '../screens/projects/ProjectsScreen';
 import { SignInScreen } from '../screens/sign-in/SignInScreen';
 import { Link, match, navigate, useLocation } from './router';
 import { SessionContext } from './session';
+import { focusMainHeading, SkipLink, useFocusOnNavigation } from './navigation-focus';
 
 /** Routes by screen: each pattern names the screen that answers it. */
 function Screen({ path }: { path: string }) {
@@ -35,7 +36,24 @@ const within = (path: string, section: string) => path === section || path.start
 
 export function App() {
   const [session, setSession] = useState<Schemas['ConsoleSession'] | null | undefined>(undefined);
+  // Why the sign-in screen is shown on a page that was open: the session ended meanwhile.
+  const [ended, setEnded] = useState(false);
   const { path } = useLocation();
+  useFocusOnNavigation(path);
+
+  // Any request answered 401 ends the console's session here, once: the sign-in screen takes the
+  // page's place and, once signed in, the same address shows the same page again.
+  useEffect(
+    () =>
+      onSessionEnded(() => {
+        setCsrfToken(undefined);
+        setSession((current) => {
+          if (current) setEnded(true);
+          return current === undefined ? current : null;
+        });
+      }),
+    [],
+  );
 
   useEffect(() => {
     api.GET('/session').then(
@@ -60,8 +78,10 @@ export function App() {
     return (
       <SignInScreen
         restricted={session ?? undefined}
+        ended={ended}
         onSignedIn={(signedIn) => {
           setCsrfToken(signedIn.csrf_token);
+          setEnded(false);
           setSession(signedIn);
         }}
         onSignOut={() => void signOut()}
@@ -71,6 +91,7 @@ export function App() {
 
   return (
     <SessionContext.Provider value={{ session, signOut }}>
+      <SkipLink />
       <header className="top">
         <Link to="/projects" className="brand">
           Vexil
@@ -101,7 +122,8 @@ export function App() {
           </button>
         </nav>
       </header>
-      <main id="main">
+      {/* The skip link's target: the focus it gets passes on to the page's heading, which names the page. */}
+      <main id="main" tabIndex={-1} onFocus={(event) => event.target === event.currentTarget && focusMainHeading()}>
         <Screen path={path} />
       </main>
     </SessionContext.Provider>

@@ -2,18 +2,17 @@ import { useState, type ReactNode } from 'react';
 import { api, unwrap, type Schemas } from '../../api/client';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { useAsync } from '../../ui/useAsync';
+import { When } from '../../ui/When';
 import '../../ui/admin.css';
 import { AuditChanges } from './AuditChanges';
 import { AuditFilters, auditQuery, initialFilters, type AuditFilterValues, type Log } from './AuditFilters';
-
-const when = (iso: string) => iso.replace('T', ' ').slice(0, 19);
 
 /** One entry of either log: the log's own rendering of who and what, between the cells they share. */
 function EntryRow({ entry, who, what }: { entry: Schemas['AuditEntry'] | Schemas['PublicAuditEntry']; who: ReactNode; what: ReactNode }) {
   return (
     <tr>
       <td>
-        <time dateTime={entry.created_at}>{when(entry.created_at)}</time>
+        <When iso={entry.created_at} />
       </td>
       <td>{who}</td>
       <td>{what}</td>
@@ -109,7 +108,7 @@ export function AuditScreen() {
       <table aria-label={log === 'management' ? 'Management audit entries' : 'Public API audit entries'} aria-busy={page.loading}>
         <thead>
           <tr>
-            <th scope="col">When (UTC)</th>
+            <th scope="col">When</th>
             <th scope="col">Who</th>
             <th scope="col">What</th>
             <th scope="col">Subject</th>
@@ -125,7 +124,7 @@ export function AuditScreen() {
           ))}
         </tbody>
       </table>
-      {entries && entries.length === 0 ? <p>No entries match.</p> : null}
+      {entries && entries.length === 0 ? <p className="empty">No entries match these filters.</p> : null}
       <nav aria-label="Pages" className="pager">
         {/* Not disabled while a page loads (a disabled button loses the keyboard focus): a click then waits. */}
         <button type="button" disabled={cursors.length === 0} onClick={() => !page.loading && setCursors((c) => c.slice(0, -1))}>
