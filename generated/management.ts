@@ -2222,7 +2222,12 @@ export interface paths {
          *       `not_found` (404), `invalid` (400, 413, 415, 422), `conflict` (409), `rate_limited`
          *       (429), `error` (5xx).
          *     - `from` and `to` are inclusive bounds on `created_at`.
-         *     - Empty `subject_ulid`, `management_token_ulid` and `actor_ulid` values are ignored.
+         *     - `kind`: `changes` keeps the entries of requests that change something and of system
+         *       actions, `reads` the reads (`GET` requests, evaluations and plans, which change nothing);
+         *       without it, both. The console opens the log on `changes`.
+         *     - `environment_ulid`: only entries about that environment (its keys, targets, rules,
+         *       rollouts and publishes).
+         *     - Empty `subject_ulid`, `management_token_ulid`, `actor_ulid` and `environment_ulid` values are ignored.
          *     - A caller restricted to some projects (a management token with grants) sees only the
          *       entries of those projects, and of environment-level entries only those of environments
          *       it may reach; entries that belong to no project (authentication failures, token and
@@ -4221,6 +4226,13 @@ export interface components {
          *     `/audit-logs`, an environment key (`key_...`) on `/api-public-audit-logs`.
          */
         AuditActorUlidFilter: string;
+        /**
+         * @description `changes`: entries of requests that change something (every method but `GET`, except
+         *     evaluations and plans) and of system actions; `reads`: the others. Absent: both.
+         */
+        AuditKindFilter: "changes" | "reads";
+        /** @description Only entries about this environment (`env_...`), matched exactly (white space is refused with 422). */
+        AuditEnvironmentUlidFilter: string;
     };
     requestBodies: never;
     headers: {
@@ -7927,6 +7939,13 @@ export interface operations {
                  *     nothing.
                  */
                 project?: components["parameters"]["AuditProjectFilter"];
+                /**
+                 * @description `changes`: entries of requests that change something (every method but `GET`, except
+                 *     evaluations and plans) and of system actions; `reads`: the others. Absent: both.
+                 */
+                kind?: components["parameters"]["AuditKindFilter"];
+                /** @description Only entries about this environment (`env_...`), matched exactly (white space is refused with 422). */
+                environment_ulid?: components["parameters"]["AuditEnvironmentUlidFilter"];
             };
             header?: never;
             path?: never;

@@ -93,22 +93,42 @@ describe('the console: audit log', () => {
       subject_type: 'project',
       sort: 'created_at_asc',
       per_page: '50',
+      kind: 'reads',
       project: 'shop',
     };
+    for (const [name, value] of Object.entries(choices)) await filters.locator(`[name="${name}"]`).selectOption(value);
+    // The chosen project's environments are offered by key.
     const request = page.waitForRequest((r) => {
       const url = new URL(r.url());
-      return url.pathname === '/management/v1/audit-logs' && url.searchParams.get('project') === 'shop';
+      return url.pathname === '/management/v1/audit-logs' && url.searchParams.has('environment_ulid');
     });
-    for (const [name, value] of Object.entries(choices)) await filters.locator(`[name="${name}"]`).selectOption(value);
+    await filters.locator('[name="environment_ulid"] option', { hasText: 'staging' }).waitFor({ state: 'attached' });
+    await filters.locator('[name="environment_ulid"]').selectOption({ label: 'staging' });
     const sent = new URL((await request).url()).searchParams;
     for (const name of documentedQueryParameters('listAuditLogs').filter((n) => n !== 'cursor')) expect(sent.has(name), name).toBe(true);
     expect(sent.get('management_token_ulid')).toBe(token.ulid);
+    expect(sent.get('kind')).toBe('reads');
+    expect(sent.get('environment_ulid')).toMatch(/^env_/);
     expect(sent.get('from')).toBe(new Date('2020-01-01T00:00').toISOString());
     await page.reload();
     await rows().first().waitFor();
   });
 
+  it('opens on changes, with reads one choice away', async () => {
+    await page.reload();
+    await rows().first().waitFor();
+    expect(await page.getByLabel('Show').inputValue()).toBe('changes');
+    // The console's own reads (and the token's) are not among the changes.
+    const shown = async () => (await rows().locator('td:nth-child(3) code').allInnerTexts()).join(' ');
+    await expect.poll(shown).toContain('flag.created');
+    expect(await shown()).not.toMatch(/\b(flag|project|audit_log)\.listed\b/);
+    await page.getByLabel('Show').selectOption('reads');
+    await expect.poll(shown).toMatch(/\baudit_log\.listed\b/);
+    expect(await shown()).not.toContain('flag.created');
+  });
+
   it("filters by management token: only that token's requests", async () => {
+    await page.getByLabel('Show').selectOption('');
     await page.getByLabel('Management token ulid').fill(token.ulid);
     await expect.poll(() => rows().count()).toBe(3);
     for (const text of await rows().allInnerTexts()) {

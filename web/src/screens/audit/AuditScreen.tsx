@@ -5,7 +5,7 @@ import { useAsync } from '../../ui/useAsync';
 import { When } from '../../ui/When';
 import '../../ui/admin.css';
 import { AuditChanges } from './AuditChanges';
-import { AuditFilters, auditQuery, initialFilters, type AuditFilterValues, type Log } from './AuditFilters';
+import { AuditFilters, auditQuery, initialFilters, publicAuditQuery, type AuditFilterValues, type Log } from './AuditFilters';
 
 /** One entry of either log: the log's own rendering of who and what, between the cells they share. */
 function EntryRow({ entry, who, what }: { entry: Schemas['AuditEntry'] | Schemas['PublicAuditEntry']; who: ReactNode; what: ReactNode }) {
@@ -69,7 +69,7 @@ export function AuditScreen() {
   const [filters, setFilters] = useState<AuditFilterValues>(initialFilters);
   // The cursors of the pages after the first, in the order they were reached: Previous pops one.
   const [cursors, setCursors] = useState<string[]>([]);
-  const query = auditQuery(filters, cursors.at(-1));
+  const query = log === 'management' ? auditQuery(filters, cursors.at(-1)) : publicAuditQuery(filters, cursors.at(-1));
   const key = JSON.stringify([log, query]);
   const page = useAsync(async (): Promise<{
     management?: Schemas['AuditEntryListResponse'];
@@ -77,7 +77,7 @@ export function AuditScreen() {
     meta: Schemas['AuditListMeta'];
   }> => {
     if (log === 'management') {
-      const management = await unwrap(api.GET('/audit-logs', { params: { query } }));
+      const management = await unwrap(api.GET('/audit-logs', { params: { query: auditQuery(filters, cursors.at(-1)) } }));
       return { management, meta: management.meta };
     }
     const traffic = await unwrap(api.GET('/api-public-audit-logs', { params: { query } }));
