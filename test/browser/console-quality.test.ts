@@ -13,6 +13,7 @@ const screens: Array<[string, string, string | RegExp]> = [
   ['flag', `/projects/${project}/flags/checkout`, /Checkout/],
   ['segments', `/projects/${project}/segments`, `Segments of ${project}`],
   ['insights', `/projects/${project}/insights`, `Insights of ${project}`],
+  ['webhooks', `/projects/${project}/webhooks`, `Webhooks of ${project}`],
   ['audit', '/audit', 'Audit log'],
   ['tokens', '/tokens', 'Management tokens'],
   ['accounts', '/accounts', 'Accounts'],

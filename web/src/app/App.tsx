@@ -5,6 +5,7 @@ import { AccountsScreen } from '../screens/accounts/AccountsScreen';
 import { InsightsScreen } from '../screens/insights/InsightsScreen';
 import { SegmentsScreen } from '../screens/segments/SegmentsScreen';
 import { TokensScreen } from '../screens/tokens/TokensScreen';
+import { WebhooksScreen } from '../screens/webhooks/WebhooksScreen';
 import { AuditScreen } from '../screens/audit/AuditScreen';
 import { FlagScreen } from '../screens/flags/FlagScreen';
 import { FlagsScreen } from '../screens/flags/FlagsScreen';
@@ -23,6 +24,7 @@ function Screen({ path }: { path: string }) {
   if ((params = match('/projects/:project/flags', path))) return <FlagsScreen project={params.project as string} />;
   if ((params = match('/projects/:project/segments', path))) return <SegmentsScreen project={params.project as string} />;
   if ((params = match('/projects/:project/insights', path))) return <InsightsScreen project={params.project as string} />;
+  if ((params = match('/projects/:project/webhooks', path))) return <WebhooksScreen project={params.project as string} />;
   if (match('/tokens', path)) return <TokensScreen />;
   if (match('/accounts', path)) return <AccountsScreen />;
   if ((params = match('/projects/:project', path))) return <ProjectScreen project={params.project as string} />;
