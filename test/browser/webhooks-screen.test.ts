@@ -125,6 +125,24 @@ describe('the console: webhooks', () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 
+  it('rotates the signing secret with a grace period, in which deliveries carry both signatures', async () => {
+    const oldSecret = await page.getByTestId('webhook-secret').innerText();
+    await page.getByRole('button', { name: `Rotate secret of ${endpoint}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Rotate the signing secret?' });
+    await dialog.getByLabel('Grace period').selectOption({ label: 'an hour' });
+    expect(await seriousViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Rotate secret' }).click();
+    const newSecret = await page.getByTestId('rotated-secret').innerText();
+    expect(newSecret).toMatch(/^whsec_/);
+    expect(newSecret).not.toBe(oldSecret);
+    await page.getByText('The previous secret signs too until').waitFor();
+    const before = received.length;
+    await page.getByRole('button', { name: `Send a ping to ${endpoint}` }).click();
+    await expect.poll(() => received.length, { timeout: 60_000 }).toBe(before + 1);
+    expect(received[before]?.signature.split(' ')).toHaveLength(2);
+    await screenshot(page, 'webhooks-rotated');
+  });
+
   it('pauses and resumes the subscription, and deletes it after typing its URL', async () => {
     await page.getByRole('button', { name: `Pause ${endpoint}` }).click();
     await page.getByRole('button', { name: `Resume ${endpoint}` }).waitFor();

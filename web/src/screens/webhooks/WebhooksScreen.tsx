@@ -8,6 +8,7 @@ import { DeleteAfterTyping } from '../../ui/TypedConfirmation';
 import { useAction, useAsync } from '../../ui/useAsync';
 import { When } from '../../ui/When';
 import '../../ui/admin.css';
+import { RotateSecret } from './RotateSecret';
 import { WebhookDeliveries } from './WebhookDeliveries';
 import { WebhookForm, webhookBody, type WebhookFormValues } from './WebhookForm';
 
@@ -77,6 +78,7 @@ function WebhookCard({
         <button type="button" onClick={() => setEnabled(!webhook.enabled)} disabled={action.busy}>
           {webhook.enabled ? 'Pause' : 'Resume'} {webhook.url}
         </button>
+        <RotateSecret project={project} webhook={webhook} />
       </div>
       {pinged ? (
         <p role="status" className="hint">
