@@ -161,6 +161,55 @@ describe('the console: audit log', () => {
     await screenshot(page, '17-audit-changes');
   });
 
+  it('shows what a publish put live against the previous publish: value, rules and rollout', async () => {
+    const targets = '/projects/shop/flags/flag-02/environments/staging/targets';
+    const values = (await vexil.api('GET', '/projects/shop/flags/flag-02/values')).body.data as Array<{ ulid: string; display: string }>;
+    const [first, second] = values;
+    const firstDraft = (await vexil.api('POST', targets)).body.data;
+    expectOk(await vexil.api('PUT', `${targets}/${firstDraft.ulid}`, { value_ulid: first?.ulid }));
+    expectOk(await vexil.api('PUT', `${targets}/${firstDraft.ulid}/publish`, { comment: 'first' }));
+    const secondDraft = (await vexil.api('POST', targets)).body.data;
+    expectOk(await vexil.api('PUT', `${targets}/${secondDraft.ulid}`, { value_ulid: second?.ulid }));
+    expectOk(
+      await vexil.api('POST', `${targets}/${secondDraft.ulid}/rules`, {
+        value_ulid: first?.ulid,
+        description: 'Pro plan',
+        criteria: [{ selector: 'attribute', sub_selector: 'plan', comparer: 'equal', values: ['pro'] }],
+      }),
+    );
+    expectOk(
+      await vexil.api('PUT', `${targets}/${secondDraft.ulid}/publish`, {
+        comment: 'second',
+        rollout_enabled: true,
+        rollout_mode: 'manual',
+        rollout_percentage: 25,
+      }),
+    );
+
+    await page.reload();
+    const publish = rows().filter({ hasText: 'flag-02/staging' }).filter({ hasText: 'Comment: “second”' });
+    await publish.getByText('What went live').click();
+    const diff = publish.getByRole('definition');
+    await diff.first().waitFor();
+    const aspect = (name: string) =>
+      publish
+        .getByRole('term')
+        .filter({ hasText: new RegExp(`^${name}$`) })
+        .locator('xpath=following-sibling::dd[1]');
+    expect(await aspect('Value').locator('del').innerText()).toContain(first?.display as string);
+    expect(await aspect('Value').locator('ins').innerText()).toContain(second?.display as string);
+    expect(await aspect('Rules').locator('ins').innerText()).toContain(`If attribute plan equals pro → ${first?.display} (Pro plan)`);
+    expect(await aspect('Rules').locator('del').count()).toBe(0);
+    expect(await aspect('Rollout').locator('del').innerText()).toContain('none: served to everyone');
+    expect(await aspect('Rollout').locator('ins').innerText()).toContain('manual rollout at 25 %');
+    // The first publish is told as such.
+    const firstPublish = rows().filter({ hasText: 'flag-02/staging' }).filter({ hasText: 'Comment: “first”' });
+    await firstPublish.getByText('What went live').click();
+    await firstPublish.getByText('The first publish of this flag here').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'audit-publish-diff');
+  });
+
   it('pages through the entries with Next and Previous, by keyboard too', async () => {
     await page.getByLabel('Action').fill('flag.created');
     await page.getByLabel('Order').selectOption('created_at_asc');

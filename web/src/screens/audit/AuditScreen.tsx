@@ -5,6 +5,7 @@ import { useAsync } from '../../ui/useAsync';
 import { When } from '../../ui/When';
 import '../../ui/admin.css';
 import { AuditChanges } from './AuditChanges';
+import { PublishDiff } from './PublishDiff';
 import { AuditFilters, auditQuery, initialFilters, publicAuditQuery, type AuditFilterValues, type Log } from './AuditFilters';
 
 /** One entry of either log: the log's own rendering of who and what, between the cells they share. */
@@ -27,7 +28,7 @@ function EntryRow({ entry, who, what }: { entry: Schemas['AuditEntry'] | Schemas
   );
 }
 
-function ManagementRow({ entry }: { entry: Schemas['AuditEntry'] }) {
+function ManagementRow({ entry, project }: { entry: Schemas['AuditEntry']; project: string }) {
   const actor = entry.actor;
   const label = entry.subject_label ?? entry.subject_ulid ?? entry.action;
   const who = (
@@ -48,6 +49,7 @@ function ManagementRow({ entry }: { entry: Schemas['AuditEntry'] }) {
         </div>
       ) : null}
       {entry.changes ? <AuditChanges changes={entry.changes} label={label} /> : null}
+      {entry.action === 'target.published' ? <PublishDiff entry={entry} project={project} /> : null}
     </>
   );
   return <EntryRow entry={entry} who={who} what={what} />;
@@ -117,7 +119,7 @@ export function AuditScreen() {
         </thead>
         <tbody>
           {page.data?.management?.data.map((entry) => (
-            <ManagementRow key={entry.ulid} entry={entry} />
+            <ManagementRow key={entry.ulid} entry={entry} project={filters.project} />
           ))}
           {page.data?.traffic?.data.map((entry) => (
             <PublicRow key={entry.ulid} entry={entry} />
