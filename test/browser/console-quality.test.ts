@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInPage } from './admin-support.js';
@@ -20,8 +22,8 @@ const screens: Array<[string, string, string | RegExp]> = [
   ['account', '/account', 'Account'],
 ];
 
-async function open(page: Page, vexil: RunningVexil, path: string, heading: string | RegExp): Promise<void> {
-  await page.goto(vexil.baseUrl + path);
+async function open(page: Page, vexil: RunningVexil, address: string, heading: string | RegExp): Promise<void> {
+  await page.goto(vexil.baseUrl + address);
   await page.getByRole('heading', { level: 1, name: heading }).waitFor();
   // The screen's lists have arrived (nothing is still loading).
   await page.waitForLoadState('networkidle');
@@ -103,8 +105,8 @@ describe('console quality', () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
     await signIn(page, vexil);
-    for (const [name, path, heading] of screens) {
-      await open(page, vexil, path, heading);
+    for (const [name, address, heading] of screens) {
+      await open(page, vexil, address, heading);
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       expect(width, `${name} is ${width} px wide`).toBeLessThanOrEqual(390);
       await screenshot(page, `quality-390-${name}`);
@@ -123,8 +125,8 @@ describe('console quality', () => {
     await signIn(page, vexil);
     const background = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
     expect(background).toBe('rgb(17, 20, 24)');
-    for (const [name, path, heading] of screens) {
-      await open(page, vexil, path, heading);
+    for (const [name, address, heading] of screens) {
+      await open(page, vexil, address, heading);
       expect(await seriousViolations(page), name).toEqual([]);
       await screenshot(page, `quality-dark-${name}`);
     }
@@ -156,16 +158,25 @@ describe('console quality', () => {
     const page = await (await browser.newContext()).newPage();
     const encodings = new Map<string, string | undefined>();
     page.on('response', (response) => {
-      const path = new URL(response.url()).pathname;
-      if (path.startsWith('/assets/') || path.startsWith('/docs/swagger-ui')) encodings.set(path, response.headers()['content-encoding']);
+      const pathname = new URL(response.url()).pathname;
+      if (pathname.startsWith('/assets/') || pathname.startsWith('/docs/swagger-ui'))
+        encodings.set(pathname, response.headers()['content-encoding']);
     });
     await page.goto(vexil.baseUrl);
     await page.getByRole('heading', { name: 'Sign in to Vexil' }).waitFor();
     await page.goto(`${vexil.baseUrl}/docs`);
     await page.locator('.info .title').waitFor();
-    const scripts = [...encodings].filter(([path]) => path.endsWith('.js') || path.endsWith('.css'));
+    const scripts = [...encodings].filter(([pathname]) => pathname.endsWith('.js') || pathname.endsWith('.css'));
     expect(scripts.length).toBeGreaterThanOrEqual(4);
-    for (const [path, encoding] of scripts) expect(encoding, path).toBe('br');
+    for (const [pathname, encoding] of scripts) expect(encoding, pathname).toBe('br');
+    // The console's script stays under 150 KB with gzip.
+    const assets = path.join(import.meta.dirname, '../../web/dist/assets');
+    const gzipped = fs
+      .readdirSync(assets)
+      .filter((name) => name.endsWith('.js.gz'))
+      .reduce((sum, name) => sum + fs.statSync(path.join(assets, name)).size, 0);
+    expect(gzipped).toBeGreaterThan(0);
+    expect(gzipped).toBeLessThan(150 * 1024);
     await page.context().close();
   });
 

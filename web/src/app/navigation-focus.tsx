@@ -27,6 +27,7 @@ export function focusMainHeading(): boolean {
  */
 export function useFocusOnNavigation(path: string): void {
   const first = useRef(true);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `path` is the trigger: each navigation moves the focus
   useEffect(() => {
     // The first page keeps the browser's own start: nothing was followed to reach it.
     if (first.current) {
