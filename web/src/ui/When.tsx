@@ -17,7 +17,8 @@ export function relativeTime(iso: string, now = Date.now()): string {
   const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
   if (Math.abs(seconds) < 45) return seconds <= 0 ? 'just now' : 'in a few seconds';
   for (const [unit, size] of units) {
-    if (Math.abs(seconds) >= size) return relative.format(Math.round(seconds / size), unit);
+    // Whole units, as people count them: 45 days ago is "last month".
+    if (Math.abs(seconds) >= size) return relative.format(Math.trunc(seconds / size), unit);
   }
   return relative.format(seconds, 'second');
 }
