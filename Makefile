@@ -47,7 +47,7 @@ SDK_STAMP := sdk/dist/.build-stamp
 CONSOLE_STAMP := web/dist/index.html
 SERVER_INPUTS := $(shell find src db generated cli/src -type f) tsconfig.json cli/tsconfig.json
 SDK_INPUTS := $(shell find sdk/src src/engine sdk/scripts -type f) sdk/tsconfig.json sdk/tsconfig.cjs.json sdk/package.json
-CONSOLE_INPUTS := $(shell find web/src -type f) web/index.html web/vite.config.ts web/tsconfig.json generated/management.ts
+CONSOLE_INPUTS := $(shell find web/src web/build -type f) src/http/web/reference-assets.ts web/index.html web/vite.config.ts web/tsconfig.json generated/management.ts
 
 build: $(SERVER_STAMP) $(SDK_STAMP) $(CONSOLE_STAMP)
 

@@ -1929,7 +1929,7 @@ export interface paths {
          *     delivered to `url` at least once, signed as the Standard Webhooks specification says
          *     (headers `webhook-id`, `webhook-timestamp`, `webhook-signature`: `v1,` and the base64
          *     HMAC-SHA256 of `id.timestamp.body` with the secret). The secret (`whsec_` and base64) is
-         *     returned once, here; it is stored encrypted (AES-256-GCM) with the server's
+         *     returned once, here (and by `rotateWebhookSecret`, which replaces it); it is stored encrypted (AES-256-GCM) with the server's
          *     `VEXIL_SECRET_KEY`, or without it with a key generated once and kept in the database, and
          *     is never logged.
          *
@@ -2104,6 +2104,43 @@ export interface paths {
          *     Required scope: `config:write`, by an owner or admin, with the whole project granted.
          */
         post: operations["pingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectKey}/webhooks/{webhookUlid}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /** @description The subscription's ulid (`whk_...`). Unknown, or of another project, is a 404. */
+                webhookUlid: components["parameters"]["webhookUlid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret
+         * @description Replaces the subscription's signing secret with a new one, returned once, here. During the
+         *     grace period (`grace_period_seconds`, a day when absent, at most 7 days) every delivery is
+         *     signed with both secrets: `webhook-signature` carries two signatures separated by a space,
+         *     `v1,<with the new secret> v1,<with the previous one>`, and a Standard Webhooks receiver
+         *     accepts a message when one of them matches. So the receiver can switch to the new secret
+         *     at any time within the period; after it only the new secret signs. A grace period of 0
+         *     ends the previous secret at once. Rotating again during a grace period drops the older
+         *     secret (only the secret being replaced keeps signing).
+         *     Required scope: `config:write`, by an owner or admin, with the whole project granted.
+         *     A 422 means a body validation failure (a grace period outside 0..604800).
+         */
+        post: operations["rotateWebhookSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2345,7 +2382,12 @@ export interface paths {
          *       `not_found` (404), `invalid` (400, 413, 415, 422), `conflict` (409), `rate_limited`
          *       (429), `error` (5xx).
          *     - `from` and `to` are inclusive bounds on `created_at`.
-         *     - Empty `subject_ulid`, `management_token_ulid` and `actor_ulid` values are ignored.
+         *     - `kind`: `changes` keeps the entries of requests that change something and of system
+         *       actions, `reads` the reads (`GET` requests, evaluations and plans, which change nothing);
+         *       without it, both. The console opens the log on `changes`.
+         *     - `environment_ulid`: only entries about that environment (its keys, targets, rules,
+         *       rollouts and publishes).
+         *     - Empty `subject_ulid`, `management_token_ulid`, `actor_ulid` and `environment_ulid` values are ignored.
          *     - A caller restricted to some projects (a management token with grants) sees only the
          *       entries of those projects, and of environment-level entries only those of environments
          *       it may reach; entries that belong to no project (authentication failures, token and
@@ -3424,6 +3466,25 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        /** @description Absent or empty body, or absent member, means a grace period of a day (86400 seconds). */
+        WebhookSecretRotationRequest: {
+            /** @description How long the previous secret keeps signing beside the new one; 0 ends it at once. A day when absent. */
+            grace_period_seconds?: number;
+        };
+        WebhookSecretRotation: {
+            /** @description The new signing secret (`whsec_` and base64), shown only this once. */
+            secret: string;
+            /**
+             * Format: date-time
+             * @description Until when the previous secret signs too; null when it stopped at once.
+             */
+            previous_secret_expires_at: string | null;
+        };
+        WebhookSecretRotationResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["WebhookSecretRotation"];
+        };
         WebhookDeliveryResponse: {
             /** @enum {string} */
             status: "success";
@@ -4066,7 +4127,7 @@ export interface components {
          *     `listWebhooks` webhook.listed; `createWebhook` webhook.created; `getWebhook` webhook.read;
          *     `updateWebhook` webhook.updated; `deleteWebhook` webhook.deleted;
          *     `listWebhookDeliveries` webhook.deliveries_listed; `redeliverWebhookDelivery`
-         *     webhook.redelivered; `pingWebhook` webhook.pinged.
+         *     webhook.redelivered; `pingWebhook` webhook.pinged; `rotateWebhookSecret` webhook.secret_rotated.
          *     Denied management requests: auth.missing_token, auth.invalid_token (unknown or
          *     revoked), auth.expired_token, scope.denied, grant.denied; auth.plan_restricted is never
          *     produced by Vexil (kept for compatibility).
@@ -4083,7 +4144,7 @@ export interface components {
          *     A request that matches no operation: unknown. flag_value.read is reserved.
          * @enum {string}
          */
-        AuditAction: "auth.missing_token" | "auth.invalid_token" | "auth.expired_token" | "auth.plan_restricted" | "auth.missing_key" | "auth.invalid_key" | "scope.denied" | "grant.denied" | "api_docs.read" | "project.listed" | "project.read" | "project.created" | "project.updated" | "project.deleted" | "project.exported" | "project.planned" | "project.applied" | "health.checked" | "readiness.checked" | "metrics.read" | "auth.sign_in" | "auth.session_read" | "auth.sign_out" | "account.password_changed" | "account.password_set" | "project.promoted" | "target.served" | "webhook.listed" | "webhook.created" | "webhook.read" | "webhook.updated" | "webhook.deleted" | "webhook.deliveries_listed" | "webhook.redelivered" | "webhook.pinged" | "environment.listed" | "environment.read" | "environment.created" | "environment.updated" | "environment.deleted" | "environment_key.listed" | "environment_key.created" | "environment_key.revoked" | "token.listed" | "token.created" | "token.revoked" | "account.listed" | "account.created" | "account.updated" | "account.deleted" | "personal_token.created" | "personal_token.revoked" | "flag.listed" | "flag.read" | "flag.created" | "flag.updated" | "flag.deleted" | "flag.evaluated" | "flag.bulk_deleted" | "flag.used" | "flag.insights_read" | "flag.stale_listed" | "flag.default_value_reports_read" | "context_attribute.listed" | "payload.retrieved" | "payload.streamed" | "flag_value.listed" | "flag_value.read" | "flag_value.created" | "flag_value.updated" | "flag_value.deleted" | "flag_value.default_set" | "target.listed" | "target.read" | "target.created" | "target.updated" | "target.rollout_initialized" | "target.rollout_updated" | "target.rollout_deleted" | "target.rollout_completed" | "target.published" | "target.scheduled" | "target.deleted" | "target.cloned" | "target_rule.listed" | "target_rule.created" | "target_rule.updated" | "target_rule.deleted" | "target_rule.reordered" | "segment.listed" | "segment.read" | "segment.created" | "segment.updated" | "segment.deleted" | "audit_log.listed" | "public_audit_log.listed" | "unknown";
+        AuditAction: "auth.missing_token" | "auth.invalid_token" | "auth.expired_token" | "auth.plan_restricted" | "auth.missing_key" | "auth.invalid_key" | "scope.denied" | "grant.denied" | "api_docs.read" | "project.listed" | "project.read" | "project.created" | "project.updated" | "project.deleted" | "project.exported" | "project.planned" | "project.applied" | "health.checked" | "readiness.checked" | "metrics.read" | "auth.sign_in" | "auth.session_read" | "auth.sign_out" | "account.password_changed" | "account.password_set" | "project.promoted" | "target.served" | "webhook.listed" | "webhook.created" | "webhook.read" | "webhook.updated" | "webhook.deleted" | "webhook.deliveries_listed" | "webhook.redelivered" | "webhook.pinged" | "webhook.secret_rotated" | "environment.listed" | "environment.read" | "environment.created" | "environment.updated" | "environment.deleted" | "environment_key.listed" | "environment_key.created" | "environment_key.revoked" | "token.listed" | "token.created" | "token.revoked" | "account.listed" | "account.created" | "account.updated" | "account.deleted" | "personal_token.created" | "personal_token.revoked" | "flag.listed" | "flag.read" | "flag.created" | "flag.updated" | "flag.deleted" | "flag.evaluated" | "flag.bulk_deleted" | "flag.used" | "flag.insights_read" | "flag.stale_listed" | "flag.default_value_reports_read" | "context_attribute.listed" | "payload.retrieved" | "payload.streamed" | "flag_value.listed" | "flag_value.read" | "flag_value.created" | "flag_value.updated" | "flag_value.deleted" | "flag_value.default_set" | "target.listed" | "target.read" | "target.created" | "target.updated" | "target.rollout_initialized" | "target.rollout_updated" | "target.rollout_deleted" | "target.rollout_completed" | "target.published" | "target.scheduled" | "target.deleted" | "target.cloned" | "target_rule.listed" | "target_rule.created" | "target_rule.updated" | "target_rule.deleted" | "target_rule.reordered" | "segment.listed" | "segment.read" | "segment.created" | "segment.updated" | "segment.deleted" | "audit_log.listed" | "public_audit_log.listed" | "unknown";
         /**
          * @description `success` (2xx), `denied_auth` (401), `denied_scope` (403 missing scope or role),
          *     `denied_plan` (never produced by Vexil), `denied_grant` (403 missing grant, forbidden
@@ -4536,6 +4597,13 @@ export interface components {
          *     `/audit-logs`, an environment key (`key_...`) on `/api-public-audit-logs`.
          */
         AuditActorUlidFilter: string;
+        /**
+         * @description `changes`: entries of requests that change something (every method but `GET`, except
+         *     evaluations and plans) and of system actions; `reads`: the others. Absent: both.
+         */
+        AuditKindFilter: "changes" | "reads";
+        /** @description Only entries about this environment (`env_...`), matched exactly (white space is refused with 422). */
+        AuditEnvironmentUlidFilter: string;
     };
     requestBodies: never;
     headers: {
@@ -8145,6 +8213,47 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /** @description The subscription's ulid (`whk_...`). Unknown, or of another project, is a 404. */
+                webhookUlid: components["parameters"]["webhookUlid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WebhookSecretRotationRequest"];
+            };
+        };
+        responses: {
+            /** @description The new secret, shown only this once, and the end of the previous one's grace period. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control-No-Store"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecretRotationResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     exportProjectConfiguration: {
         parameters: {
             query?: {
@@ -8401,6 +8510,13 @@ export interface operations {
                  *     nothing.
                  */
                 project?: components["parameters"]["AuditProjectFilter"];
+                /**
+                 * @description `changes`: entries of requests that change something (every method but `GET`, except
+                 *     evaluations and plans) and of system actions; `reads`: the others. Absent: both.
+                 */
+                kind?: components["parameters"]["AuditKindFilter"];
+                /** @description Only entries about this environment (`env_...`), matched exactly (white space is refused with 422). */
+                environment_ulid?: components["parameters"]["AuditEnvironmentUlidFilter"];
             };
             header?: never;
             path?: never;

@@ -34,6 +34,8 @@ export interface Config {
    */
   publicOrigin: string | undefined;
   managementRateLimits: { standard: number; elevated: number };
+  /** Reads (GET) per minute per console session: an abuse ceiling, far above a person browsing. */
+  consoleReadRateLimit: number;
   /** How often (ms) each instance polls environment revisions to notice changes made elsewhere. */
   revisionPollMs: number;
   /** Automatic rollout step interval in ms. */
@@ -95,6 +97,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       standard: integer(env, 'VEXIL_RATE_LIMIT_STANDARD', 60),
       elevated: integer(env, 'VEXIL_RATE_LIMIT_ELEVATED', 300),
     },
+    consoleReadRateLimit: integer(env, 'VEXIL_CONSOLE_READ_RATE_LIMIT', 3000),
     revisionPollMs: integerSetting(env, 'VEXIL_REVISION_POLL_MS', 250, { min: 1 }),
     rolloutStepMs: integerSetting(env, 'VEXIL_ROLLOUT_STEP_MS', 3_600_000, { min: 1 }),
     schedulerIntervalMs: integerSetting(env, 'VEXIL_SCHEDULER_INTERVAL_MS', 1000, { min: 1 }),

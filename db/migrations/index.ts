@@ -13,6 +13,7 @@ import * as binaryCollation from './0012_binary_collation.js';
 import * as publicAuditCount from './0013_public_audit_count.js';
 import * as splits from './0014_splits.js';
 import * as targetPrerequisites from './0015_target_prerequisites.js';
+import * as webhookSecretRotation from './0017_webhook_secret_rotation.js';
 
 /** Every migration, in order. Listed here so the runner never scans the filesystem. */
 export const migrations: Record<string, Knex.Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Knex.Migration> = {
   '0013_public_audit_count': publicAuditCount,
   '0014_splits': splits,
   '0015_target_prerequisites': targetPrerequisites,
+  '0017_webhook_secret_rotation': webhookSecretRotation,
 };

@@ -23,6 +23,7 @@ export const auditActionByOperation: Record<string, string> = {
   listWebhookDeliveries: 'webhook.deliveries_listed',
   redeliverWebhookDelivery: 'webhook.redelivered',
   pingWebhook: 'webhook.pinged',
+  rotateWebhookSecret: 'webhook.secret_rotated',
   listEnvironments: 'environment.listed',
   createEnvironment: 'environment.created',
   getEnvironment: 'environment.read',

@@ -135,7 +135,11 @@ describe('the console: projects, environments and keys', () => {
     await production.getByText(created.masked_key).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await production.getByRole('button', { name: `Revoke ${created.name}` }).click();
-    await production.getByText(/revoked \d{4}-/).waitFor();
+    await page
+      .getByRole('dialog', { name: `Revoke ${created.name}?` })
+      .getByRole('button', { name: 'Revoke', exact: true })
+      .click();
+    await production.getByText('revoked just now').waitFor();
     expect(await publicStatus(vexil, secret)).toBe(401);
     await page.reload();
     expect(await page.getByText(secret).count()).toBe(0);

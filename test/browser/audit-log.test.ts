@@ -93,22 +93,42 @@ describe('the console: audit log', () => {
       subject_type: 'project',
       sort: 'created_at_asc',
       per_page: '50',
+      kind: 'reads',
       project: 'shop',
     };
+    for (const [name, value] of Object.entries(choices)) await filters.locator(`[name="${name}"]`).selectOption(value);
+    // The chosen project's environments are offered by key.
     const request = page.waitForRequest((r) => {
       const url = new URL(r.url());
-      return url.pathname === '/management/v1/audit-logs' && url.searchParams.get('project') === 'shop';
+      return url.pathname === '/management/v1/audit-logs' && url.searchParams.has('environment_ulid');
     });
-    for (const [name, value] of Object.entries(choices)) await filters.locator(`[name="${name}"]`).selectOption(value);
+    await filters.locator('[name="environment_ulid"] option', { hasText: 'staging' }).waitFor({ state: 'attached' });
+    await filters.locator('[name="environment_ulid"]').selectOption({ label: 'staging' });
     const sent = new URL((await request).url()).searchParams;
     for (const name of documentedQueryParameters('listAuditLogs').filter((n) => n !== 'cursor')) expect(sent.has(name), name).toBe(true);
     expect(sent.get('management_token_ulid')).toBe(token.ulid);
+    expect(sent.get('kind')).toBe('reads');
+    expect(sent.get('environment_ulid')).toMatch(/^env_/);
     expect(sent.get('from')).toBe(new Date('2020-01-01T00:00').toISOString());
     await page.reload();
     await rows().first().waitFor();
   });
 
+  it('opens on changes, with reads one choice away', async () => {
+    await page.reload();
+    await rows().first().waitFor();
+    expect(await page.getByLabel('Show').inputValue()).toBe('changes');
+    // The console's own reads (and the token's) are not among the changes.
+    const shown = async () => (await rows().locator('td:nth-child(3) code').allInnerTexts()).join(' ');
+    await expect.poll(shown).toContain('flag.created');
+    expect(await shown()).not.toMatch(/\b(flag|project|audit_log)\.listed\b/);
+    await page.getByLabel('Show').selectOption('reads');
+    await expect.poll(shown).toMatch(/\baudit_log\.listed\b/);
+    expect(await shown()).not.toContain('flag.created');
+  });
+
   it("filters by management token: only that token's requests", async () => {
+    await page.getByLabel('Show').selectOption('');
     await page.getByLabel('Management token ulid').fill(token.ulid);
     await expect.poll(() => rows().count()).toBe(3);
     for (const text of await rows().allInnerTexts()) {
@@ -139,6 +159,55 @@ describe('the console: audit log', () => {
     expect(await page.locator('b', { hasText: 'bold' }).count()).toBe(0);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, '17-audit-changes');
+  });
+
+  it('shows what a publish put live against the previous publish: value, rules and rollout', async () => {
+    const targets = '/projects/shop/flags/flag-02/environments/staging/targets';
+    const values = (await vexil.api('GET', '/projects/shop/flags/flag-02/values')).body.data as Array<{ ulid: string; display: string }>;
+    const [first, second] = values;
+    const firstDraft = (await vexil.api('POST', targets)).body.data;
+    expectOk(await vexil.api('PUT', `${targets}/${firstDraft.ulid}`, { value_ulid: first?.ulid }));
+    expectOk(await vexil.api('PUT', `${targets}/${firstDraft.ulid}/publish`, { comment: 'first' }));
+    const secondDraft = (await vexil.api('POST', targets)).body.data;
+    expectOk(await vexil.api('PUT', `${targets}/${secondDraft.ulid}`, { value_ulid: second?.ulid }));
+    expectOk(
+      await vexil.api('POST', `${targets}/${secondDraft.ulid}/rules`, {
+        value_ulid: first?.ulid,
+        description: 'Pro plan',
+        criteria: [{ selector: 'attribute', sub_selector: 'plan', comparer: 'equal', values: ['pro'] }],
+      }),
+    );
+    expectOk(
+      await vexil.api('PUT', `${targets}/${secondDraft.ulid}/publish`, {
+        comment: 'second',
+        rollout_enabled: true,
+        rollout_mode: 'manual',
+        rollout_percentage: 25,
+      }),
+    );
+
+    await page.reload();
+    const publish = rows().filter({ hasText: 'flag-02/staging' }).filter({ hasText: 'Comment: “second”' });
+    await publish.getByText('What went live').click();
+    const diff = publish.getByRole('definition');
+    await diff.first().waitFor();
+    const aspect = (name: string) =>
+      publish
+        .getByRole('term')
+        .filter({ hasText: new RegExp(`^${name}$`) })
+        .locator('xpath=following-sibling::dd[1]');
+    expect(await aspect('Value').locator('del').innerText()).toContain(first?.display as string);
+    expect(await aspect('Value').locator('ins').innerText()).toContain(second?.display as string);
+    expect(await aspect('Rules').locator('ins').innerText()).toContain(`If attribute plan equals pro → ${first?.display} (Pro plan)`);
+    expect(await aspect('Rules').locator('del').count()).toBe(0);
+    expect(await aspect('Rollout').locator('del').innerText()).toContain('none: served to everyone');
+    expect(await aspect('Rollout').locator('ins').innerText()).toContain('manual rollout at 25 %');
+    // The first publish is told as such.
+    const firstPublish = rows().filter({ hasText: 'flag-02/staging' }).filter({ hasText: 'Comment: “first”' });
+    await firstPublish.getByText('What went live').click();
+    await firstPublish.getByText('The first publish of this flag here').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'audit-publish-diff');
   });
 
   it('pages through the entries with Next and Previous, by keyboard too', async () => {

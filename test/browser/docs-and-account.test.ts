@@ -140,7 +140,9 @@ describe('the API reference and the account screen', () => {
     await page.getByRole('button', { name: 'Change password' }).click();
     const refused = page.getByRole('alert');
     await refused.waitFor();
-    expect(await refused.innerText()).toMatch(/^invalid_credentials /);
+    // In words, the code in the detail.
+    expect(await refused.locator('.error-words').innerText()).not.toMatch(/invalid_credentials/);
+    expect(await refused.locator('details').textContent()).toContain('invalid_credentials');
     // ...and beside the field it is about.
     expect(await current.getAttribute('aria-invalid')).toBe('true');
     expect(await current.locator('xpath=ancestor::div[contains(@class,"field")][1]').locator('.field-error').innerText()).toMatch(
@@ -165,7 +167,8 @@ describe('the API reference and the account screen', () => {
     await submitSignIn(page, vexil, vexil.ownerEmail, oldPassword);
     const message = page.getByRole('alert');
     await message.waitFor();
-    expect(await message.innerText()).toMatch(/^invalid_credentials /);
+    expect(await message.locator('.error-words').innerText()).toBe('Wrong email or password.');
+    expect(await message.locator('details').textContent()).toContain('invalid_credentials');
     await submitSignIn(page, vexil, vexil.ownerEmail, newPassword);
     await page.getByRole('heading', { name: 'Projects' }).waitFor();
     expect((await page.request.get(`${vexil.baseUrl}/management/v1/session`)).status()).toBe(200);

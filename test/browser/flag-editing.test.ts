@@ -117,7 +117,10 @@ describe('the console flag page and draft editor', () => {
     await page.getByRole('button', { name: 'Delete Hello' }).click();
     const reason = valueRow('Hello').getByRole('alert');
     await reason.waitFor();
-    expect(await reason.innerText()).toMatch(/^state_conflict The value "Hello" is the flag's default value and cannot be deleted/);
+    expect(await reason.locator('.error-words').innerText()).toMatch(
+      /^The value "Hello" is the flag's default value and cannot be deleted/,
+    );
+    expect(await reason.locator('details').textContent()).toContain('state_conflict');
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, '11-flag-values');
     expect((await vexil.api('GET', `${flagPath}/values`)).body.data).toHaveLength(3);
@@ -185,7 +188,10 @@ describe('the console flag page and draft editor', () => {
     await page.getByRole('button', { name: 'Delete Present' }).click();
     const reason = valueRow('Present').getByRole('alert');
     await reason.waitFor();
-    expect(await reason.innerText()).toMatch(/^value_in_use The value "Present" cannot be deleted while it is in use: it is referenced by/);
+    expect(await reason.locator('.error-words').innerText()).toMatch(
+      /^The value "Present" cannot be deleted while it is in use: it is referenced by/,
+    );
+    expect(await reason.locator('details').textContent()).toContain('value_in_use');
     expect((await vexil.api('GET', `${flagPath}/values`)).body.data).toHaveLength(3);
   });
 

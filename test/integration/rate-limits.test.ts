@@ -113,6 +113,67 @@ describeEachDatabase('management rate limits', (db) => {
   });
 });
 
+describeEachDatabase('console session rate limits', (db) => {
+  const consoleReadRateLimit = 20;
+  let app: TestApp;
+  let session: { cookie: string; csrf: string };
+  beforeAll(async () => {
+    app = await startTestApp(db, { config: { managementRateLimits: limits, consoleReadRateLimit } });
+    nextWindow(app);
+    expect((await app.mgmt('PUT', `/accounts/${app.ownerUlid}/password`, { password: 'a console password' })).status).toBe(200);
+    const owner = await app.knex('accounts').where('ulid', app.ownerUlid).first('email');
+    const signedIn = await fetch(`${app.baseUrl}/management/v1/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: owner.email, password: 'a console password' }),
+    });
+    expect(signedIn.status).toBe(200);
+    const body = (await signedIn.json()) as { data: { csrf_token: string } };
+    session = { cookie: (signedIn.headers.get('set-cookie') ?? '').split(';')[0] as string, csrf: body.data.csrf_token };
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  const asSession = (method: string, path: string, body?: unknown) =>
+    app.request(method, `/management/v1${path}`, { body, headers: { cookie: session.cookie, 'x-csrf-token': session.csrf } });
+
+  it("counts a session's reads apart, far above the elevated tier, and its changes at the elevated tier", async () => {
+    nextWindow(app);
+    // More reads than a token of the elevated tier may make: a person browsing is not refused.
+    for (let i = 1; i <= consoleReadRateLimit; i++) {
+      const read = await asSession('GET', '/projects');
+      expect(read.status).toBe(200);
+      expect(read.headers.get('x-ratelimit-limit')).toBe(String(consoleReadRateLimit));
+      expect(read.headers.get('x-ratelimit-remaining')).toBe(String(consoleReadRateLimit - i));
+    }
+    // Past the abuse ceiling the reads are refused, with the time to wait.
+    const refusedRead = await asSession('GET', '/projects');
+    expect(refusedRead.status).toBe(429);
+    expect(refusedRead.body).toMatchObject({ code: 'rate_limited' });
+    expect(Number(refusedRead.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // Changes keep their own count, at the elevated tier; a change refused for its body still counts.
+    for (let i = 1; i <= limits.elevated; i++) {
+      const change = await asSession('POST', '/projects', {});
+      expect(change.status).toBe(422);
+      expect(change.headers.get('x-ratelimit-limit')).toBe(String(limits.elevated));
+    }
+    const projectsBefore = await app.knex('projects').count({ n: '*' }).first();
+    const refusedChange = await asSession('POST', '/projects', { key: 'never-made', name: 'Never made' });
+    expect(refusedChange.status).toBe(429);
+    expect(await app.knex('projects').count({ n: '*' }).first()).toEqual(projectsBefore);
+  });
+
+  it("leaves the account's personal access token its own count", async () => {
+    nextWindow(app);
+    for (let i = 0; i < consoleReadRateLimit; i++) expect((await asSession('GET', '/projects')).status).toBe(200);
+    const byToken = await app.mgmt('GET', '/projects');
+    expect(byToken.status).toBe(200);
+    expect(byToken.headers.get('x-ratelimit-limit')).toBe(String(limits.elevated));
+    expect(byToken.headers.get('x-ratelimit-remaining')).toBe(String(limits.elevated - 1));
+  });
+});
+
 describeEachDatabase('public rate limits', (db) => {
   let app: TestApp;
   let proxied: TestApp;

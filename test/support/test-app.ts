@@ -57,6 +57,7 @@ export const testConfig: Partial<Config> = {
   logLevel: 'silent',
   publicRateLimit: 0,
   managementRateLimits: { standard: 100_000, elevated: 100_000 },
+  consoleReadRateLimit: 100_000,
   revisionPollMs: 50,
   schedulerIntervalMs: 100,
   // Test files run side by side: each process keeps its own rate-limit counters and change channel on Redis.

@@ -1,12 +1,14 @@
+import { CompressedDocument } from '../../http/web/compressed-document.js';
 import { prefersHtml, sendReferencePage } from '../../http/web/api-reference.js';
 import type { OperationRequest } from '../../http/operation.js';
 import type { FeatureDeps } from '../feature.js';
 
-/** A browser gets the human-readable reference; every other client the document as JSON. */
+/** A browser gets the human-readable reference; every other client the document as JSON, compressed when it accepts gzip or brotli. */
 function document(body: unknown) {
+  const served = new CompressedDocument(body);
   return async (request: OperationRequest) => {
-    if (!prefersHtml(request.ctx)) return { body, headers: { Vary: 'Accept' } };
-    sendReferencePage(request.ctx);
+    if (prefersHtml(request.ctx)) sendReferencePage(request.ctx);
+    else await served.send(request.ctx, { Vary: 'Accept' });
     return { streamed: true };
   };
 }

@@ -3,7 +3,15 @@ import type { ResourceAccess } from '../../auth/principal.js';
 import { auditUlidLowerBound, auditUlidUpperBound } from '../../audit/audit-ids.js';
 import { InvalidQueryError, UnprocessableError } from '../../http/errors.js';
 import { decodeCursor, encodeCursor } from '../../http/pagination.js';
-import type { AuditLogStore, AuditQuery, AuditSort, AuditVisibility, ManagementAuditRow, PublicAuditStoredRow } from './store-types.js';
+import type {
+  AuditKind,
+  AuditLogStore,
+  AuditQuery,
+  AuditSort,
+  AuditVisibility,
+  ManagementAuditRow,
+  PublicAuditStoredRow,
+} from './store-types.js';
 
 /** Query parameters of GET /audit-logs and GET /api-public-audit-logs, already validated by Ajv. */
 export interface AuditListParams {
@@ -20,6 +28,8 @@ export interface AuditListParams {
   actor_ulid?: string;
   /** A project key. */
   project?: string;
+  environment_ulid?: string;
+  kind?: AuditKind;
 }
 
 export interface AuditListMeta {
@@ -78,7 +88,7 @@ export class AuditLogService {
   async listManagement(access: ResourceAccess, raw: AuditListParams): Promise<AuditPage<AuditEntry>> {
     const params = withoutEmpty(raw);
     const { query, list } = await this.prepare('audit-logs', access, params);
-    const rows = await this.store.listManagement({ ...query, tokenUlid: params.management_token_ulid });
+    const rows = await this.store.listManagement({ ...query, tokenUlid: params.management_token_ulid, kind: params.kind });
     return this.page(rows, query, list, toAuditEntry);
   }
 
@@ -113,6 +123,7 @@ export class AuditLogService {
       subjectUlid: params.subject_ulid,
       actorUlid: params.actor_ulid,
       projectUlid: await this.projectFilter(access, params.project),
+      environmentUlid: params.environment_ulid,
       visibility: await this.visibility(access),
     };
     return { query, list };

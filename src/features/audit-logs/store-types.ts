@@ -24,8 +24,13 @@ export interface AuditQuery {
   tokenUlid?: string;
   actorUlid?: string;
   projectUlid?: string;
+  environmentUlid?: string;
+  /** Only changes (and system actions) or only reads; absent: both. Management log only. */
+  kind?: AuditKind;
   visibility: AuditVisibility | null;
 }
+
+export type AuditKind = 'changes' | 'reads';
 
 export interface ManagementAuditRow {
   ulid: string;

@@ -6,7 +6,7 @@ import type { AuditLogStore, AuditQuery, ManagementAuditRow, PublicAuditStoredRo
 
 const tables = { management: 'audit_entries', public: 'public_audit_entries' } as const;
 
-type FilterKey = 'subjectUlid' | 'tokenUlid' | 'actorUlid' | 'action' | 'result' | 'subjectType' | 'projectUlid';
+type FilterKey = 'subjectUlid' | 'tokenUlid' | 'actorUlid' | 'action' | 'result' | 'subjectType' | 'projectUlid' | 'environmentUlid';
 
 /**
  * The `(column, ulid)` index of each equality filter, most selective first. MariaDB tends to
@@ -101,7 +101,15 @@ const equalityFilters: Array<[FilterKey, string]> = [
   ['actorUlid', 'actor_ulid'],
   ['tokenUlid', 'token_ulid'],
   ['projectUlid', 'project_ulid'],
+  ['environmentUlid', 'environment_ulid'],
 ];
+
+/**
+ * What a read is in the management log: a GET (or HEAD), or one of the operations that are
+ * POSTs only to carry a body and change nothing (evaluation with a context, plan). System
+ * actions have no method and are changes.
+ */
+const readCondition = "(COALESCE(`http_method`, '') IN ('GET', 'HEAD') OR `action` IN ('flag.evaluated', 'project.planned'))";
 
 /** One page query: SQL text (the same for every page of a list) and its values. */
 export interface AuditListSql {
@@ -123,10 +131,11 @@ export function auditListSql(dialect: Dialect, table: 'audit_entries' | 'public_
   const values: Array<string | number> = [];
   for (const [filter, column] of equalityFilters) {
     const value = query[filter];
-    if (value === undefined || (filter === 'tokenUlid' && table !== 'audit_entries')) continue;
+    if (value === undefined || ((filter === 'tokenUlid' || filter === 'environmentUlid') && table !== 'audit_entries')) continue;
     where.push(`\`${column}\` = ?`);
     values.push(value);
   }
+  if (query.kind !== undefined && table === 'audit_entries') where.push(query.kind === 'reads' ? readCondition : `NOT ${readCondition}`);
   if (query.fromUlid !== undefined) {
     where.push('`ulid` >= ?');
     values.push(query.fromUlid);

@@ -1,3 +1,4 @@
+import type { ManagementPrincipal } from '../../auth/principal.js';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import { RateLimitedError } from '../../http/errors.js';
@@ -45,24 +46,48 @@ export function publicRateLimit(
   return stage;
 }
 
+/** Requests that change nothing: a console session's are counted apart from its changes. */
+const readMethods = new Set(['GET', 'HEAD']);
+
+/**
+ * The count a management request falls in and its ceiling: a console session's reads have their
+ * own, generous count (a person browsing the console makes many reads a minute and must never
+ * meet a 429, while a runaway script with a session cookie still does); its changes, and every
+ * request of a token, count per token by tier.
+ */
+function managementCount(
+  principal: ManagementPrincipal,
+  method: string,
+  config: Pick<Config, 'managementRateLimits' | 'consoleReadRateLimit'>,
+): { identity: string; limit: number } {
+  if (principal.type === 'console_session' && readMethods.has(method)) {
+    return { identity: `session-reads:${principal.tokenUlid}`, limit: config.consoleReadRateLimit };
+  }
+  return {
+    identity: `token:${principal.tokenUlid}`,
+    limit: principal.tier === 'unlimited' ? 0 : config.managementRateLimits[principal.tier],
+  };
+}
+
 /**
  * Management API: per token by tier (`standard`, `elevated`; personal access tokens count as
- * `elevated`; `unlimited` has no ceiling and gets no headers). Runs after authentication and
- * before the scope check, so requests refused for scope still count. Every response of a limited
- * token carries X-RateLimit-Limit, -Remaining and -Reset; over the limit it is a 429 with
- * Retry-After, audited with result `rate_limited`.
+ * `elevated`; `unlimited` has no ceiling and gets no headers); a console session's reads by
+ * their own ceiling (VEXIL_CONSOLE_READ_RATE_LIMIT), its changes as `elevated`. Runs after
+ * authentication and before the scope check, so requests refused for scope still count. Every
+ * response of a limited request carries X-RateLimit-Limit, -Remaining and -Reset; over the limit
+ * it is a 429 with Retry-After, audited with result `rate_limited`.
  */
 export function managementRateLimit(
   limiter: RateLimiter,
-  config: Pick<Config, 'managementRateLimits'>,
+  config: Pick<Config, 'managementRateLimits' | 'consoleReadRateLimit'>,
   clock: Clock,
   refusals: RefusalCounter = uncounted,
 ): Stage {
   return async (ctx, next) => {
     const principal = operationState(ctx).managementPrincipal;
-    const limit = principal && principal.tier !== 'unlimited' ? config.managementRateLimits[principal.tier] : 0;
-    if (principal && limit > 0) {
-      const decision = limiter.take(`token:${principal.tokenUlid}`, limit, clock.now().getTime());
+    const count = principal ? managementCount(principal, ctx.method, config) : undefined;
+    if (count && count.limit > 0) {
+      const decision = limiter.take(count.identity, count.limit, clock.now().getTime());
       ctx.set('X-RateLimit-Limit', String(decision.limit));
       ctx.set('X-RateLimit-Remaining', String(decision.remaining));
       ctx.set('X-RateLimit-Reset', String(decision.resetAt));

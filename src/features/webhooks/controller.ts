@@ -10,6 +10,9 @@ function caller(request: Pick<ManagementRequest, 'principal' | 'audit'>): Caller
   return { principal: request.principal, audit: request.audit };
 }
 
+/** How long the previous secret keeps signing after a rotation unless the request says (a day). */
+const defaultGracePeriodSeconds = 86_400;
+
 const page = (query: ListQuery) => ({ per_page: query.per_page ?? 25, cursor: query.cursor });
 
 /** Handlers of the webhook operations, keyed by operationId. */
@@ -41,6 +44,13 @@ export function webhooksController(service: WebhookService) {
     async redeliverWebhookDelivery(request: ManagementRequest<Path<'redeliverWebhookDelivery'>>) {
       const { projectKey, webhookUlid, deliveryUlid } = request.params;
       return { body: { status: 'success', data: await service.redeliver(caller(request), projectKey, webhookUlid, deliveryUlid) } };
+    },
+    async rotateWebhookSecret(
+      request: ManagementRequest<Path<'rotateWebhookSecret'>, unknown, { grace_period_seconds?: number } | undefined>,
+    ) {
+      const { projectKey, webhookUlid } = request.params;
+      const grace = request.body?.grace_period_seconds ?? defaultGracePeriodSeconds;
+      return { body: { status: 'success', data: await service.rotateSecret(caller(request), projectKey, webhookUlid, grace) } };
     },
     async pingWebhook(request: ManagementRequest<Path<'pingWebhook'>>) {
       const { projectKey, webhookUlid } = request.params;

@@ -192,13 +192,21 @@ export class WebhookDispatcher {
       const addresses = await bounded(vetWebhookHost(hostOf(url), this.settings, this.resolve), signal);
       if (typeof addresses === 'string') return failed(addresses);
       const secret = await this.deps.secrets.open({ ulid: event.webhook_ulid, secret: event.secret, secret_sealed: event.secret_sealed });
-      const timestamp = Math.floor(this.deps.clock.now().getTime() / 1000);
+      const now = this.deps.clock.now();
+      const timestamp = Math.floor(now.getTime() / 1000);
+      // During a rotation's grace period the previous secret signs too: Standard Webhooks lists
+      // signatures separated by spaces, and a receiver accepts the message when one matches.
+      const previous =
+        event.previous_secret_sealed && event.previous_secret_until && event.previous_secret_until > now.toISOString()
+          ? await this.deps.secrets.open({ ulid: event.webhook_ulid, secret: null, secret_sealed: event.previous_secret_sealed })
+          : undefined;
+      const signatures = [secret, ...(previous ? [previous] : [])].map((s) => signWebhook(s, event.ulid, timestamp, event.payload));
       const headers = {
         'content-type': 'application/json',
         'user-agent': 'Vexil-Webhooks',
         'webhook-id': event.ulid,
         'webhook-timestamp': String(timestamp),
-        'webhook-signature': signWebhook(secret, event.ulid, timestamp, event.payload),
+        'webhook-signature': signatures.join(' '),
       };
       const code = await postPinned(url, addresses, headers, event.payload, signal, this.agents);
       const ok = code >= 200 && code < 300;

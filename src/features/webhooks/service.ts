@@ -232,4 +232,37 @@ export class WebhookService {
     });
     return toDeliveryView(event);
   }
+
+  /**
+   * A new signing secret, shown once. The previous one keeps signing beside it for
+   * `gracePeriodSeconds` (receivers accept either while they switch); 0 ends it at once. A
+   * rotation during another's grace period drops the older secret.
+   */
+  async rotateSecret(caller: Caller, projectKey: string, ulid: string, gracePeriodSeconds: number) {
+    const project = await this.project(caller, projectKey);
+    const webhook = await this.webhook(project, ulid);
+    const secret = generateWebhookSecret();
+    // Sealed before any query carries it, like the secret of a creation.
+    const sealed = await this.secrets.seal(webhook.ulid, secret);
+    const now = this.clock.now();
+    const until = gracePeriodSeconds > 0 ? new Date(now.getTime() + gracePeriodSeconds * 1000).toISOString() : null;
+    await this.store.transaction(async (trx) => {
+      const current = await this.store.secrets(trx, webhook.ulid);
+      if (!current) throw new NotFoundError(`Webhook "${ulid}" not found.`);
+      // A secret written before sealing existed is sealed now, to be kept as the previous one.
+      const previous =
+        until === null ? null : (current.secret_sealed ?? (current.secret ? await this.secrets.seal(webhook.ulid, current.secret) : null));
+      await this.store.rotateSecret(trx, webhook.ulid, {
+        secretSealed: sealed,
+        previousSealed: previous,
+        previousUntil: previous === null ? null : until,
+        updatedAt: now.toISOString(),
+      });
+      await caller.audit.commit(trx, {
+        ...this.subject(project, 'webhook.secret_rotated', webhook),
+        changes: { after: { previous_secret_expires_at: previous === null ? null : until } },
+      });
+    });
+    return { secret, previous_secret_expires_at: until };
+  }
 }

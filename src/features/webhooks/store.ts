@@ -47,6 +47,9 @@ export interface DueEvent extends WebhookEventRecord {
   /** Clear only in rows written before secrets were sealed. */
   secret: string | null;
   secret_sealed: string | null;
+  /** The secret before the last rotation, which still signs until `previous_secret_until`. */
+  previous_secret_sealed: string | null;
+  previous_secret_until: string | null;
 }
 
 export interface AttemptRecord {
@@ -166,6 +169,28 @@ export class WebhookStore {
       .update({ ...change, events: JSON.stringify(change.events), environments: JSON.stringify(change.environments) });
   }
 
+  /** The sealed secrets of a subscription (current, and the previous one during a rotation's grace period). */
+  async secrets(trx: Knex.Transaction, ulid: string): Promise<{ secret: string | null; secret_sealed: string | null } | undefined> {
+    return (await trx('webhooks').where({ ulid }).first('secret', 'secret_sealed')) as
+      | { secret: string | null; secret_sealed: string | null }
+      | undefined;
+  }
+
+  /** A rotation: the new sealed secret, and the previous one with the end of its grace period (null: none). */
+  async rotateSecret(
+    trx: Knex.Transaction,
+    ulid: string,
+    rotation: { secretSealed: string; previousSealed: string | null; previousUntil: string | null; updatedAt: string },
+  ): Promise<void> {
+    await trx('webhooks').where({ ulid }).update({
+      secret: '',
+      secret_sealed: rotation.secretSealed,
+      previous_secret_sealed: rotation.previousSealed,
+      previous_secret_until: rotation.previousUntil,
+      updated_at: rotation.updatedAt,
+    });
+  }
+
   async remove(trx: Knex.Transaction, ulid: string): Promise<void> {
     await trx('webhook_events').where('webhook_ulid', ulid).delete();
     await trx('webhooks').where({ ulid }).delete();
@@ -281,7 +306,11 @@ export class WebhookStore {
       .where('e.status', 'pending')
       .where('e.next_attempt_at', '<=', nowIso)
       .where((q) => q.whereNull('e.locked_until').orWhere('e.locked_until', '<', this.databaseTime()))
-      .first(eventColumns.map((c) => `e.${c}`).concat(['w.url', 'w.secret', 'w.secret_sealed']));
+      .first(
+        eventColumns
+          .map((c) => `e.${c}`)
+          .concat(['w.url', 'w.secret', 'w.secret_sealed', 'w.previous_secret_sealed', 'w.previous_secret_until']),
+      );
     which(query);
     const row = (await query) as DueEvent | undefined;
     return row ? toEvent(row) : undefined;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type Koa from 'koa';
 import { repoRoot } from '../openapi/document.js';
 import { setPageSecurityHeaders } from './security-headers.js';
-import { fileBelow, sendFile } from './static-files.js';
+import { fileBelow, isPrecompressedCopy, sendFile } from './static-files.js';
 
 /** Paths the console never answers: the APIs own them (their 404s stay JSON). */
 const apiPrefixes = ['/v1/', '/management/v1', '/ofrep/', '/health', '/ready', '/metrics'];
@@ -23,7 +23,7 @@ export function consoleFiles(root = path.join(repoRoot(), 'web', 'dist')) {
   return (ctx: Koa.Context): boolean => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return false;
     if (apiPrefixes.some((prefix) => ctx.path === prefix.replace(/\/$/, '') || ctx.path.startsWith(prefix))) return false;
-    const file = ctx.path === '/' ? undefined : fileBelow(root, ctx.path);
+    const file = ctx.path === '/' || isPrecompressedCopy(ctx.path) ? undefined : fileBelow(root, ctx.path);
     if (file) {
       setPageSecurityHeaders(ctx);
       sendFile(ctx, file, ctx.path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -211,7 +211,11 @@ describe('rate-limit stages', () => {
   const next = async () => {};
 
   it('management: limit by tier, headers on every response, 429 over the limit', async () => {
-    const stage = managementRateLimit(new RateLimiter(new WindowCounts()), { managementRateLimits: { standard: 1, elevated: 2 } }, clock);
+    const stage = managementRateLimit(
+      new RateLimiter(new WindowCounts()),
+      { managementRateLimits: { standard: 1, elevated: 2 }, consoleReadRateLimit: 3 },
+      clock,
+    );
     const c = ctx('/management/v1/projects', { tokenUlid: 'mgt_1', tier: 'standard' });
     await stage(c, next);
     expect(c.headers).toEqual({

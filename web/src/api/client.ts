@@ -16,9 +16,32 @@ const csrf: Middleware = {
   },
 };
 
+/**
+ * Called when the API says the session has ended (a 401 other than a wrong password): the
+ * console's one place that sends the person back to sign in (App).
+ */
+const sessionEndedListeners = new Set<() => void>();
+export function onSessionEnded(listener: () => void): () => void {
+  sessionEndedListeners.add(listener);
+  return () => void sessionEndedListeners.delete(listener);
+}
+
+const sessionEnd: Middleware = {
+  async onResponse({ response }) {
+    if (response.status !== 401) return response;
+    const body: unknown = await response
+      .clone()
+      .json()
+      .catch(() => undefined);
+    // A wrong password (sign-in, changing one's own) is the form's problem, not an ended session.
+    if (!(isErrorBody(body) && body.code === 'invalid_credentials')) for (const listener of sessionEndedListeners) listener();
+    return response;
+  },
+};
+
 /** The management API, typed from the published document; the session cookie authenticates it. */
 export const api = createClient<paths>({ baseUrl: '/management/v1', credentials: 'same-origin' });
-api.use(csrf);
+api.use(csrf, sessionEnd);
 
 /**
  * An error body as the document describes it: the standard envelope (a 403 adds
@@ -41,9 +64,11 @@ export class ApiError extends Error {
     readonly status: number,
     body: unknown,
     fallback = `The request failed (HTTP ${status}).`,
+    /** Of a 429: the seconds the API asked to wait (Retry-After). */
+    readonly retryAfterSeconds?: number,
   ) {
     const typed = isErrorBody(body) ? body : undefined;
-    super(typed?.message ?? fallback);
+    super(status === 429 ? tooManyRequests(retryAfterSeconds) : (typed?.message ?? fallback));
     this.body = typed;
   }
 
@@ -55,6 +80,13 @@ export class ApiError extends Error {
   get fields(): Schemas['ValidationError']['errors'] {
     return this.body && 'errors' in this.body ? this.body.errors : {};
   }
+}
+
+/** A rate limit's refusal in words, with when to try again. */
+function tooManyRequests(seconds: number | undefined): string {
+  if (seconds === undefined || !Number.isFinite(seconds)) return 'Too many requests for now: Vexil asks to wait before trying again.';
+  const at = new Date(Date.now() + seconds * 1000).toLocaleTimeString();
+  return `Too many requests for now: try again in ${seconds} second${seconds === 1 ? '' : 's'} (at ${at}).`;
 }
 
 /** A failed request as screens hold it (the name forms and hooks use for an ApiError). */
@@ -80,6 +112,9 @@ export async function unwrap<T>(request: Promise<{ data?: T; error?: unknown; re
   } catch {
     throw new ApiError(0, undefined, 'Vexil cannot be reached.');
   }
-  if (!result.response.ok || result.error !== undefined) throw new ApiError(result.response.status, result.error);
+  if (!result.response.ok || result.error !== undefined) {
+    const retryAfter = result.response.headers.get('retry-after');
+    throw new ApiError(result.response.status, result.error, undefined, retryAfter === null ? undefined : Number(retryAfter));
+  }
   return result.data as T;
 }

@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
-import { api, setCsrfToken, type Schemas } from '../api/client';
+import { api, onSessionEnded, setCsrfToken, type Schemas } from '../api/client';
 import { AccountScreen } from '../screens/account/AccountScreen';
 import { AccountsScreen } from '../screens/accounts/AccountsScreen';
 import { InsightsScreen } from '../screens/insights/InsightsScreen';
 import { SegmentsScreen } from '../screens/segments/SegmentsScreen';
 import { TokensScreen } from '../screens/tokens/TokensScreen';
+import { WebhooksScreen } from '../screens/webhooks/WebhooksScreen';
 import { AuditScreen } from '../screens/audit/AuditScreen';
 import { FlagScreen } from '../screens/flags/FlagScreen';
 import { FlagsScreen } from '../screens/flags/FlagsScreen';
@@ -13,6 +14,7 @@ import { ProjectsScreen } from '../screens/projects/ProjectsScreen';
 import { SignInScreen } from '../screens/sign-in/SignInScreen';
 import { Link, match, navigate, useLocation } from './router';
 import { SessionContext } from './session';
+import { focusMainHeading, SkipLink, useFocusOnNavigation } from './navigation-focus';
 
 /** Routes by screen: each pattern names the screen that answers it. */
 function Screen({ path }: { path: string }) {
@@ -22,6 +24,7 @@ function Screen({ path }: { path: string }) {
   if ((params = match('/projects/:project/flags', path))) return <FlagsScreen project={params.project as string} />;
   if ((params = match('/projects/:project/segments', path))) return <SegmentsScreen project={params.project as string} />;
   if ((params = match('/projects/:project/insights', path))) return <InsightsScreen project={params.project as string} />;
+  if ((params = match('/projects/:project/webhooks', path))) return <WebhooksScreen project={params.project as string} />;
   if (match('/tokens', path)) return <TokensScreen />;
   if (match('/accounts', path)) return <AccountsScreen />;
   if ((params = match('/projects/:project', path))) return <ProjectScreen project={params.project as string} />;
@@ -35,7 +38,24 @@ const within = (path: string, section: string) => path === section || path.start
 
 export function App() {
   const [session, setSession] = useState<Schemas['ConsoleSession'] | null | undefined>(undefined);
+  // Why the sign-in screen is shown on a page that was open: the session ended meanwhile.
+  const [ended, setEnded] = useState(false);
   const { path } = useLocation();
+  useFocusOnNavigation(path);
+
+  // Any request answered 401 ends the console's session here, once: the sign-in screen takes the
+  // page's place and, once signed in, the same address shows the same page again.
+  useEffect(
+    () =>
+      onSessionEnded(() => {
+        setCsrfToken(undefined);
+        setSession((current) => {
+          if (current) setEnded(true);
+          return current === undefined ? current : null;
+        });
+      }),
+    [],
+  );
 
   useEffect(() => {
     api.GET('/session').then(
@@ -60,8 +80,10 @@ export function App() {
     return (
       <SignInScreen
         restricted={session ?? undefined}
+        ended={ended}
         onSignedIn={(signedIn) => {
           setCsrfToken(signedIn.csrf_token);
+          setEnded(false);
           setSession(signedIn);
         }}
         onSignOut={() => void signOut()}
@@ -71,6 +93,7 @@ export function App() {
 
   return (
     <SessionContext.Provider value={{ session, signOut }}>
+      <SkipLink />
       <header className="top">
         <Link to="/projects" className="brand">
           Vexil
@@ -101,7 +124,8 @@ export function App() {
           </button>
         </nav>
       </header>
-      <main id="main">
+      {/* The skip link's target: the focus it gets passes on to the page's heading, which names the page. */}
+      <main id="main" tabIndex={-1} onFocus={(event) => event.target === event.currentTarget && focusMainHeading()}>
         <Screen path={path} />
       </main>
     </SessionContext.Provider>

@@ -22,6 +22,10 @@ export interface AuditFilterValues {
   management_token_ulid: string;
   actor_ulid: string;
   project: string;
+  /** Management log only: `changes`, `reads` or both (empty). */
+  kind: string;
+  /** Management log only. */
+  environment_ulid: string;
 }
 
 export const initialFilters: AuditFilterValues = {
@@ -36,6 +40,9 @@ export const initialFilters: AuditFilterValues = {
   management_token_ulid: '',
   actor_ulid: '',
   project: '',
+  // The log opens on what changed: the console's own reads are one choice away.
+  kind: 'changes',
+  environment_ulid: '',
 };
 
 const results: Schemas['AuditResult'][] = [
@@ -68,8 +75,18 @@ const subjectTypes: Schemas['AuditSubjectType'][] = [
 /** datetime-local text as the API's date-time (empty: no bound). */
 const isoOrUndefined = (text: string) => (text ? new Date(text).toISOString() : undefined);
 
-/** The query of GET /audit-logs and GET /api-public-audit-logs for the filters and a cursor. */
+/** The query of GET /audit-logs for the filters and a cursor. */
 export function auditQuery(filters: AuditFilterValues, cursor: string | undefined) {
+  const text = (value: string) => value.trim() || undefined;
+  return {
+    ...publicAuditQuery(filters, cursor),
+    kind: text(filters.kind) as 'changes' | 'reads' | undefined,
+    environment_ulid: text(filters.environment_ulid),
+  };
+}
+
+/** The query of GET /api-public-audit-logs (which has no kind or environment filter). */
+export function publicAuditQuery(filters: AuditFilterValues, cursor: string | undefined) {
   const text = (value: string) => value.trim() || undefined;
   return {
     per_page: Number(filters.per_page),
@@ -134,20 +151,60 @@ export function AuditFilters({
     () => allPages((cursor) => unwrap(api.GET('/projects', { params: { query: { per_page: 100, cursor } } }))).catch(() => undefined),
     [],
   );
+  const environments = useAsync(
+    () =>
+      filters.project
+        ? unwrap(api.GET('/projects/{projectKey}/environments', { params: { path: { projectKey: filters.project } } })).catch(
+            () => undefined,
+          )
+        : Promise.resolve(undefined),
+    [filters.project],
+  );
+  const flags = useAsync(
+    () =>
+      filters.project
+        ? unwrap(
+            api.GET('/projects/{projectKey}/flags', { params: { path: { projectKey: filters.project }, query: { per_page: 100 } } }),
+          ).catch(() => undefined)
+        : Promise.resolve(undefined),
+    [filters.project],
+  );
   const any: [string, string] = ['', 'any'];
   const text = (label: string, name: keyof AuditFilterValues, extra: Record<string, unknown> = {}) => (
     <Field label={label} name={name} value={filters[name]} onChange={(e) => onChange(name, e.target.value)} {...extra} />
   );
   return (
     <div className="filters inline" role="search" aria-label="Audit filters">
+      {log === 'management' ? (
+        <Choice
+          label="Show"
+          name="kind"
+          value={filters.kind}
+          options={[
+            ['changes', 'changes'],
+            ['reads', 'reads'],
+            ['', 'changes and reads'],
+          ]}
+          onChange={(v) => onChange('kind', v)}
+        />
+      ) : null}
       {text('Action', 'action', { placeholder: 'target.published' })}
       <Choice
         label="Project"
         name="project"
         value={filters.project}
         options={[any, ...(projects.data?.data.map((p): [string, string] => [p.key, p.key]) ?? [])]}
-        onChange={(v) => onChange('project', v)}
+        onChange={(v) => (onChange('environment_ulid', ''), onChange('project', v))}
       />
+      {log === 'management' ? (
+        <Choice
+          label="Environment"
+          name="environment_ulid"
+          value={filters.environment_ulid}
+          options={[any, ...(environments.data?.data.map((e): [string, string] => [e.ulid, e.key]) ?? [])]}
+          onChange={(v) => onChange('environment_ulid', v)}
+        />
+      ) : null}
       <Choice
         label="Result"
         name="result"
@@ -162,7 +219,10 @@ export function AuditFilters({
         options={[any, ...subjectTypes.map((t): [string, string] => [t, t])]}
         onChange={(v) => onChange('subject_type', v)}
       />
-      {text('Subject ulid', 'subject_ulid')}
+      {text('Subject ulid', 'subject_ulid', {
+        list: `${id}-flags`,
+        hint: filters.project ? 'a flag of the project is offered by key' : undefined,
+      })}
       {text(log === 'management' ? 'Actor ulid (account or token)' : 'Actor ulid (environment key)', 'actor_ulid', {
         list: log === 'management' ? `${id}-actors` : undefined,
       })}
@@ -198,6 +258,13 @@ export function AuditFilters({
         {tokens.data?.data.map((t) => (
           <option key={t.ulid} value={t.ulid}>
             token {t.name}
+          </option>
+        ))}
+      </datalist>
+      <datalist id={`${id}-flags`}>
+        {flags.data?.data.map((f) => (
+          <option key={f.ulid} value={f.ulid}>
+            flag {f.key}
           </option>
         ))}
       </datalist>

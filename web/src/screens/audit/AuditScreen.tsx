@@ -2,18 +2,18 @@ import { useState, type ReactNode } from 'react';
 import { api, unwrap, type Schemas } from '../../api/client';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { useAsync } from '../../ui/useAsync';
+import { When } from '../../ui/When';
 import '../../ui/admin.css';
 import { AuditChanges } from './AuditChanges';
-import { AuditFilters, auditQuery, initialFilters, type AuditFilterValues, type Log } from './AuditFilters';
-
-const when = (iso: string) => iso.replace('T', ' ').slice(0, 19);
+import { PublishDiff } from './PublishDiff';
+import { AuditFilters, auditQuery, initialFilters, publicAuditQuery, type AuditFilterValues, type Log } from './AuditFilters';
 
 /** One entry of either log: the log's own rendering of who and what, between the cells they share. */
 function EntryRow({ entry, who, what }: { entry: Schemas['AuditEntry'] | Schemas['PublicAuditEntry']; who: ReactNode; what: ReactNode }) {
   return (
     <tr>
       <td>
-        <time dateTime={entry.created_at}>{when(entry.created_at)}</time>
+        <When iso={entry.created_at} />
       </td>
       <td>{who}</td>
       <td>{what}</td>
@@ -28,7 +28,7 @@ function EntryRow({ entry, who, what }: { entry: Schemas['AuditEntry'] | Schemas
   );
 }
 
-function ManagementRow({ entry }: { entry: Schemas['AuditEntry'] }) {
+function ManagementRow({ entry, project }: { entry: Schemas['AuditEntry']; project: string }) {
   const actor = entry.actor;
   const label = entry.subject_label ?? entry.subject_ulid ?? entry.action;
   const who = (
@@ -49,6 +49,7 @@ function ManagementRow({ entry }: { entry: Schemas['AuditEntry'] }) {
         </div>
       ) : null}
       {entry.changes ? <AuditChanges changes={entry.changes} label={label} /> : null}
+      {entry.action === 'target.published' ? <PublishDiff entry={entry} project={project} /> : null}
     </>
   );
   return <EntryRow entry={entry} who={who} what={what} />;
@@ -70,7 +71,7 @@ export function AuditScreen() {
   const [filters, setFilters] = useState<AuditFilterValues>(initialFilters);
   // The cursors of the pages after the first, in the order they were reached: Previous pops one.
   const [cursors, setCursors] = useState<string[]>([]);
-  const query = auditQuery(filters, cursors.at(-1));
+  const query = log === 'management' ? auditQuery(filters, cursors.at(-1)) : publicAuditQuery(filters, cursors.at(-1));
   const key = JSON.stringify([log, query]);
   const page = useAsync(async (): Promise<{
     management?: Schemas['AuditEntryListResponse'];
@@ -78,7 +79,7 @@ export function AuditScreen() {
     meta: Schemas['AuditListMeta'];
   }> => {
     if (log === 'management') {
-      const management = await unwrap(api.GET('/audit-logs', { params: { query } }));
+      const management = await unwrap(api.GET('/audit-logs', { params: { query: auditQuery(filters, cursors.at(-1)) } }));
       return { management, meta: management.meta };
     }
     const traffic = await unwrap(api.GET('/api-public-audit-logs', { params: { query } }));
@@ -109,7 +110,7 @@ export function AuditScreen() {
       <table aria-label={log === 'management' ? 'Management audit entries' : 'Public API audit entries'} aria-busy={page.loading}>
         <thead>
           <tr>
-            <th scope="col">When (UTC)</th>
+            <th scope="col">When</th>
             <th scope="col">Who</th>
             <th scope="col">What</th>
             <th scope="col">Subject</th>
@@ -118,14 +119,14 @@ export function AuditScreen() {
         </thead>
         <tbody>
           {page.data?.management?.data.map((entry) => (
-            <ManagementRow key={entry.ulid} entry={entry} />
+            <ManagementRow key={entry.ulid} entry={entry} project={filters.project} />
           ))}
           {page.data?.traffic?.data.map((entry) => (
             <PublicRow key={entry.ulid} entry={entry} />
           ))}
         </tbody>
       </table>
-      {entries && entries.length === 0 ? <p>No entries match.</p> : null}
+      {entries && entries.length === 0 ? <p className="empty">No entries match these filters.</p> : null}
       <nav aria-label="Pages" className="pager">
         {/* Not disabled while a page loads (a disabled button loses the keyboard focus): a click then waits. */}
         <button type="button" disabled={cursors.length === 0} onClick={() => !page.loading && setCursors((c) => c.slice(0, -1))}>

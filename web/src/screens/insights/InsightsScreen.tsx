@@ -5,9 +5,8 @@ import { Link } from '../../app/router';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { Field } from '../../ui/Field';
 import { useAsync } from '../../ui/useAsync';
+import { When } from '../../ui/When';
 import '../../ui/admin.css';
-
-const when = (iso: string | null) => (iso ? iso.replace('T', ' ').slice(0, 16) : 'never');
 
 /** A report's rows as a table, or `empty` when there are none; nothing until they are loaded. */
 function ReportTable<Row>({
@@ -24,7 +23,7 @@ function ReportTable<Row>({
   empty: ReactNode;
 }) {
   if (!rows) return null;
-  if (rows.length === 0) return <p>{empty}</p>;
+  if (rows.length === 0) return <p className="empty">{empty}</p>;
   return (
     <table aria-label={label}>
       <thead>
@@ -65,9 +64,15 @@ function EnvironmentInsights({ project, environment, days }: { project: string; 
           <tr key={flag.key}>
             <td>{flagLink(flag.key)}</td>
             <td>{flag.name}</td>
-            <td>{when(flag.last_used_at)}</td>
-            <td>{when(flag.last_updated_at)}</td>
-            <td>{when(flag.created_at)}</td>
+            <td>
+              <When iso={flag.last_used_at} none="never" />
+            </td>
+            <td>
+              <When iso={flag.last_updated_at} none="never" />
+            </td>
+            <td>
+              <When iso={flag.created_at} none="never" />
+            </td>
           </tr>
         )}
         empty={`None: every flag was used within ${days} days, is newer, or is permanent.`}
@@ -82,7 +87,9 @@ function EnvironmentInsights({ project, environment, days }: { project: string; 
           <tr key={r.flag_key}>
             <td>{flagLink(r.flag_key)}</td>
             <td>{r.count}</td>
-            <td>{when(r.last_seen_at)}</td>
+            <td>
+              <When iso={r.last_seen_at} none="never" />
+            </td>
           </tr>
         )}
         empty="None reported."
@@ -99,7 +106,9 @@ function EnvironmentInsights({ project, environment, days }: { project: string; 
             </td>
             <td>{r.declared_type}</td>
             <td>{r.count}</td>
-            <td>{when(r.last_seen_at)}</td>
+            <td>
+              <When iso={r.last_seen_at} none="never" />
+            </td>
           </tr>
         )}
         empty="None reported."

@@ -2,7 +2,9 @@ import { useState } from 'react';
 import { api, unwrap, type Schemas } from '../../api/client';
 import { CopyButton } from '../../ui/CopyButton';
 import { ErrorMessage } from '../../ui/ErrorMessage';
+import { RevokeButton } from '../../ui/RevokeButton';
 import { useAction, useAsync } from '../../ui/useAsync';
+import { When } from '../../ui/When';
 
 /** An environment's keys: listed masked, created with the secret shown once, revoked. */
 export function EnvironmentKeys({ project, environment }: { project: string; environment: Schemas['Environment'] }) {
@@ -22,28 +24,28 @@ export function EnvironmentKeys({ project, environment }: { project: string; env
       setSecret(created.data.key);
       keys.reload();
     });
-  const revoke = (keyUlid: string) =>
-    void action.run(async () => {
-      await unwrap(
-        api.DELETE('/projects/{projectKey}/environments/{environmentKey}/keys/{keyUlid}', { params: { path: { ...path, keyUlid } } }),
-      );
-      setSecret(undefined);
-      keys.reload();
-    });
+  const revoke = async (keyUlid: string) => {
+    await unwrap(
+      api.DELETE('/projects/{projectKey}/environments/{environmentKey}/keys/{keyUlid}', { params: { path: { ...path, keyUlid } } }),
+    );
+    setSecret(undefined);
+    keys.reload();
+  };
   return (
     <section aria-label={`Keys of ${environment.name}`}>
       <h3>Keys of {environment.name}</h3>
       <ErrorMessage problem={keys.problem ?? action.problem} />
+      {keys.data?.data.length === 0 ? <p className="empty">No keys yet.</p> : null}
       <ul>
         {keys.data?.data.map((key) => (
           <li key={key.ulid}>
             {key.name} <code>{key.masked_key}</code> ({key.kind}){' '}
             {key.revoked_at ? (
-              <span>revoked {key.revoked_at.slice(0, 10)}</span>
+              <span>
+                revoked <When iso={key.revoked_at} />
+              </span>
             ) : (
-              <button type="button" onClick={() => revoke(key.ulid)}>
-                Revoke {key.name}
-              </button>
+              <RevokeButton name={key.name} what={`${key.kind} key`} revoke={() => revoke(key.ulid)} />
             )}
           </li>
         ))}

@@ -66,7 +66,7 @@ export function ProjectScreen({ project }: { project: string }) {
       </h1>
       <nav aria-label={`Project ${project}`} className="inline">
         <Link to={`/projects/${project}/flags`}>Flags of {project}</Link> · <Link to={`/projects/${project}/segments`}>Segments</Link> ·{' '}
-        <Link to={`/projects/${project}/insights`}>Insights</Link>
+        <Link to={`/projects/${project}/insights`}>Insights</Link> · <Link to={`/projects/${project}/webhooks`}>Webhooks</Link>
       </nav>
       <ErrorMessage problem={details.problem ?? environments.problem} />
       {shown ? <ProjectDetails key={shown.ulid} project={shown} onSaved={details.reload} /> : null}

@@ -57,6 +57,9 @@ export function ProjectsScreen() {
           ))}
         </tbody>
       </table>
+      {projects.data?.data.length === 0 ? (
+        <p className="empty">{pages.number === 1 ? 'No projects yet: create the first one below.' : 'No projects on this page.'}</p>
+      ) : null}
       <Pager pages={pages} nextCursor={projects.data?.meta.next_cursor} loading={projects.loading} label="Pages of projects" />
       <h2>New project</h2>
       <form onSubmit={submit} className="inline">

@@ -147,6 +147,8 @@ export function SegmentsScreen({ project }: { project: string }) {
   const [key, setKey] = useState('');
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
+  const [included, setIncluded] = useState('');
+  const [excluded, setExcluded] = useState('');
   const [rules, setRules] = useState<RuleDraft[]>([]);
   const create = useAction();
   const submit = (event: FormEvent) => {
@@ -155,12 +157,21 @@ export function SegmentsScreen({ project }: { project: string }) {
       await unwrap(
         api.POST('/projects/{projectKey}/segments', {
           params: { path: { projectKey: project } },
-          body: { key, name, description: description.trim() ? description : null, included: [], excluded: [], rules: rulesBody(rules) },
+          body: {
+            key,
+            name,
+            description: description.trim() ? description : null,
+            included: commaList(included),
+            excluded: commaList(excluded),
+            rules: rulesBody(rules),
+          },
         }),
       );
       setKey('');
       setName('');
       setDescription('');
+      setIncluded('');
+      setExcluded('');
       setRules([]);
       segments.reload();
     });
@@ -172,7 +183,9 @@ export function SegmentsScreen({ project }: { project: string }) {
       {segments.data?.data.map((segment) => (
         <SegmentCard key={segment.ulid} project={project} segment={segment} onChange={segments.reload} />
       ))}
-      {segments.data?.data.length === 0 ? <p>{pages.number === 1 ? 'No segments yet.' : 'No segments on this page.'}</p> : null}
+      {segments.data?.data.length === 0 ? (
+        <p className="empty">{pages.number === 1 ? 'No segments yet.' : 'No segments on this page.'}</p>
+      ) : null}
       <Pager pages={pages} nextCursor={segments.data?.meta.next_cursor} loading={segments.loading} label="Pages of segments" />
       <form onSubmit={submit} aria-label="New segment">
         <h2>New segment</h2>
@@ -188,6 +201,20 @@ export function SegmentsScreen({ project }: { project: string }) {
             problem={create.problem}
           />
         </div>
+        <Field
+          label="Always members (identifiers, comma-separated)"
+          name="included"
+          value={included}
+          onChange={(e) => setIncluded(e.target.value)}
+          problem={create.problem}
+        />
+        <Field
+          label="Never members (identifiers, comma-separated)"
+          name="excluded"
+          value={excluded}
+          onChange={(e) => setExcluded(e.target.value)}
+          problem={create.problem}
+        />
         <RulesEditor rules={rules} onChange={setRules} problem={create.problem} />
         <button type="submit" disabled={create.busy}>
           Create segment

@@ -11,10 +11,13 @@ import { ChoosePassword } from './ChoosePassword';
  */
 export function SignInScreen({
   restricted,
+  ended = false,
   onSignedIn,
   onSignOut,
 }: {
   restricted?: Schemas['ConsoleSession'];
+  /** The session ended while a page was open: signing in again returns to it. */
+  ended?: boolean;
   onSignedIn: (session: Schemas['ConsoleSession']) => void;
   onSignOut: () => void;
 }) {
@@ -49,6 +52,11 @@ export function SignInScreen({
   return (
     <main id="main" className="sign-in">
       <h1>Sign in to Vexil</h1>
+      {ended ? (
+        <p role="status" className="notice">
+          Your session has ended. Sign in again to return to the page you were on.
+        </p>
+      ) : null}
       <form onSubmit={submit}>
         <Field
           label="Email"

@@ -4,7 +4,9 @@ import { CopyButton } from '../../ui/CopyButton';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { Field } from '../../ui/Field';
 import { Pager, useCursorPages } from '../../ui/Pager';
+import { RevokeButton } from '../../ui/RevokeButton';
 import { useAction, useAsync } from '../../ui/useAsync';
+import { When } from '../../ui/When';
 import '../../ui/admin.css';
 import { GrantsPicker, grantsText, noGrants, type Grants } from './GrantsPicker';
 
@@ -19,11 +21,15 @@ const scopes: Schemas['TokenScope'][] = [
 ];
 const tiers: Schemas['TokenTier'][] = ['standard', 'elevated', 'unlimited'];
 
-const day = (iso: string) => iso.replace('T', ' ').slice(0, 16);
-
-function expiry(token: Schemas['ManagementToken']): string {
-  if (!token.expires_at) return 'never';
-  return token.expires_at <= new Date().toISOString() ? `expired ${day(token.expires_at)}` : day(token.expires_at);
+function Expiry({ token }: { token: Schemas['ManagementToken'] }) {
+  if (!token.expires_at) return <>never</>;
+  return token.expires_at <= new Date().toISOString() ? (
+    <>
+      expired <When iso={token.expires_at} />
+    </>
+  ) : (
+    <When iso={token.expires_at} />
+  );
 }
 
 /** Management tokens for automation: scopes, tier, project and environment grants, expiry; the secret is shown once. */
@@ -37,7 +43,6 @@ export function TokensScreen() {
   const [expires, setExpires] = useState('');
   const [secret, setSecret] = useState<string>();
   const create = useAction();
-  const revoke = useAction();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void create.run(async () => {
@@ -59,15 +64,14 @@ export function TokensScreen() {
       tokens.reload();
     });
   };
-  const revokeToken = (ulid: string) =>
-    void revoke.run(async () => {
-      await unwrap(api.DELETE('/tokens/{tokenUlid}', { params: { path: { tokenUlid: ulid } } }));
-      tokens.reload();
-    });
+  const revokeToken = async (ulid: string) => {
+    await unwrap(api.DELETE('/tokens/{tokenUlid}', { params: { path: { tokenUlid: ulid } } }));
+    tokens.reload();
+  };
   return (
     <section>
       <h1>Management tokens</h1>
-      <ErrorMessage problem={tokens.problem ?? revoke.problem} />
+      <ErrorMessage problem={tokens.problem} />
       <table>
         <thead>
           <tr>
@@ -91,21 +95,30 @@ export function TokensScreen() {
               <td>{token.scopes.join(', ')}</td>
               <td>{token.tier}</td>
               <td>{grantsText(token.grants)}</td>
-              <td>{expiry(token)}</td>
-              <td>{day(token.created_at)}</td>
+              <td>
+                <Expiry token={token} />
+              </td>
+              <td>
+                <When iso={token.created_at} />
+              </td>
               <td>
                 {token.revoked_at ? (
-                  `revoked ${day(token.revoked_at)}`
+                  <>
+                    revoked <When iso={token.revoked_at} />
+                  </>
                 ) : (
-                  <button type="button" onClick={() => revokeToken(token.ulid)}>
-                    Revoke {token.name}
-                  </button>
+                  <RevokeButton name={token.name} what="management token" revoke={() => revokeToken(token.ulid)} />
                 )}
               </td>
             </tr>
           ))}
         </tbody>
       </table>
+      {tokens.data?.data.length === 0 ? (
+        <p className="empty">
+          {pages.number === 1 ? 'No management tokens yet: automation (CI, scripts) signs in with one.' : 'No tokens on this page.'}
+        </p>
+      ) : null}
       <Pager pages={pages} nextCursor={tokens.data?.meta.next_cursor} loading={tokens.loading} label="Pages of tokens" />
       {secret ? (
         <p className="secret" role="status">
