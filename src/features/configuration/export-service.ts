@@ -161,7 +161,7 @@ export class ConfigurationExportService {
 }
 
 /** Turns serving targets into the file's per-environment entries, in environment order. */
-class ServingBuilder {
+export class ServingBuilder {
   private readonly displayByValue: Map<string, string>;
   private readonly environmentOrder: Map<string, { key: string; index: number }>;
   private readonly rulesByTarget: Map<string, RuleRow[]>;
@@ -184,7 +184,8 @@ class ServingBuilder {
       .map(({ target, environment }) => ({ environmentKey: environment.key, serving: this.serving(target) }));
   }
 
-  private serving(target: ServingTargetRow): ConfigurationServing {
+  /** One target's serving configuration (its rollout only while in progress). */
+  serving(target: ServingTargetRow): ConfigurationServing {
     const rolling = target.rollout_status === 'active' || target.rollout_status === 'paused';
     return {
       // The publish comment is history (the audit log keeps it), not configuration: plan never

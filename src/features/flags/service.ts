@@ -118,13 +118,20 @@ export class FlagService {
     return { data: result.data.map((flag) => ({ ...toFlagResource(flag), ...states.get(flag.ulid) })), meta: result.meta };
   }
 
-  async get(caller: Caller, projectKey: string, flagKey: string): Promise<FlagResource> {
+  async get(
+    caller: Caller,
+    projectKey: string,
+    flagKey: string,
+    serving?: { staleDays: number },
+  ): Promise<FlagResource & Partial<FlagOverview>> {
     const project = await this.store.findProject(caller.access, projectKey);
     caller.audit.describe({ action: 'flag.read', projectUlid: project.ulid });
     const flag = await this.store.findFlag(project.ulid, flagKey);
     if (!flag) throw flagNotFound(flagKey);
     caller.audit.describe({ action: 'flag.read', subjectType: 'flag', subjectUlid: flag.ulid, subjectLabel: flag.key });
-    return toFlagResource(flag);
+    if (!serving || !this.overview) return toFlagResource(flag);
+    const states = await this.overview(project.ulid, [flag], serving.staleDays, this.clock.now());
+    return { ...toFlagResource(flag), ...states.get(flag.ulid) };
   }
 
   async create(caller: Caller, projectKey: string, input: FlagCreateInput): Promise<FlagResource> {
