@@ -7,6 +7,8 @@ import { Field, SelectField } from '../../ui/Field';
 import { Pager, useCursorPages } from '../../ui/Pager';
 import { TypedConfirmation } from '../../ui/TypedConfirmation';
 import { useAction, useAsync } from '../../ui/useAsync';
+import { FlagSwitch } from './FlagSwitch';
+import './flags.css';
 
 type FlagType = Schemas['FlagType'];
 const flagTypes: FlagType[] = ['boolean', 'number', 'string', 'json'];
@@ -38,7 +40,17 @@ export function FlagsScreen({ project }: { project: string }) {
       ),
     [project],
   );
-  const colour = (key: string) => environments.data?.data.find((e) => e.key === key)?.color ?? '#808080';
+  const environmentOf = (key: string) => environments.data?.data.find((e) => e.key === key);
+  const colour = (key: string) => environmentOf(key)?.color ?? '#808080';
+  // "staging:on": flags on (or off) in one environment, as the API reports them; '' for any.
+  const [stateFilter, setStateFilter] = useState('');
+  const [onlyStale, setOnlyStale] = useState(false);
+  const shown = (flags.data?.data ?? []).filter((flag) => {
+    if (onlyStale && !flag.stale) return false;
+    if (!stateFilter) return true;
+    const [environmentKey, wanted] = stateFilter.split(':');
+    return flag.environments?.some((s) => s.environment_key === environmentKey && s.on === (wanted === 'on'));
+  });
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [confirmBulk, setConfirmBulk] = useState('');
   const bulk = useAction();
@@ -69,7 +81,7 @@ export function FlagsScreen({ project }: { project: string }) {
   return (
     <section>
       <h1>Flags of {project}</h1>
-      <div className="filters" role="search">
+      <div className="filters flag-filters" role="search">
         <Field
           label="Search key or name"
           name="search"
@@ -86,7 +98,28 @@ export function FlagsScreen({ project }: { project: string }) {
             ))}
           </select>
         </label>
+        <label>
+          State{' '}
+          <select value={stateFilter} onChange={(e) => setStateFilter(e.target.value)}>
+            <option value="">any</option>
+            {(environments.data?.data ?? []).flatMap((environment) =>
+              (['on', 'off'] as const).map((state) => (
+                <option key={`${environment.key}:${state}`} value={`${environment.key}:${state}`}>
+                  {state} in {environment.name}
+                </option>
+              )),
+            )}
+          </select>
+        </label>
+        <label>
+          <input type="checkbox" checked={onlyStale} onChange={(e) => setOnlyStale(e.target.checked)} /> Only stale flags
+        </label>
       </div>
+      {stateFilter || onlyStale ? (
+        <p className="hint">
+          State and staleness filter the flags of this page: {shown.length} of {flags.data?.data.length ?? 0}.
+        </p>
+      ) : null}
       <ErrorMessage problem={flags.problem} />
       <table>
         <thead>
@@ -101,7 +134,7 @@ export function FlagsScreen({ project }: { project: string }) {
           </tr>
         </thead>
         <tbody>
-          {flags.data?.data.map((flag) => (
+          {shown.map((flag) => (
             <tr key={flag.ulid}>
               <td>
                 <input
@@ -123,14 +156,20 @@ export function FlagsScreen({ project }: { project: string }) {
               </td>
               <td>{flag.type}</td>
               <td>
-                {flag.environments?.map((state) => (
-                  <span key={state.environment_key} className="state" style={{ borderColor: colour(state.environment_key) }}>
-                    {state.environment_key}: <code>{state.value ?? '–'}</code>
-                    {state.rollout_percentage !== null ? ` (${state.rollout_percentage}% ${state.rollout_status})` : ''}
-                    {state.draft ? ' · draft' : ''}
-                    {state.scheduled_at ? ' · scheduled' : ''}
-                  </span>
-                ))}
+                {flag.environments?.map((state) => {
+                  const environment = environmentOf(state.environment_key);
+                  return (
+                    <span key={state.environment_key} className="state env-serving" style={{ borderColor: colour(state.environment_key) }}>
+                      {environment ? (
+                        <FlagSwitch project={project} flag={flag.key} environment={environment} state={state} onSwitched={flags.reload} />
+                      ) : null}
+                      {state.environment_key}: <code>{state.value ?? '–'}</code>
+                      {state.rollout_percentage !== null ? ` (${state.rollout_percentage}% ${state.rollout_status})` : ''}
+                      {state.draft ? ' · draft' : ''}
+                      {state.scheduled_at ? ' · scheduled' : ''}
+                    </span>
+                  );
+                })}
               </td>
               <td>{flag.last_used_at ? flag.last_used_at.slice(0, 10) : 'never'}</td>
             </tr>
