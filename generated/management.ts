@@ -780,7 +780,9 @@ export interface paths {
          *     criteria all match serves its value (`resolved_by: rule`); otherwise the target's value
          *     is served (`rollout` when the rollout chose the new target, `target` otherwise). With no
          *     published target the flag's default value is served (`default`); a flag without any
-         *     value gives `value: null`, `resolved_by: unavailable`.
+         *     value gives `value: null`, `resolved_by: unavailable`. `explanation` says why: the target
+         *     that answered, the rollout bucket, and each rule tried with the criterion that failed or
+         *     the rule that matched.
          *     This is a preview: it is audited (`flag.evaluated`) but not counted in insights.
          *     Clients that cannot send JSON in a query parameter (most generated clients) use the twin
          *     `POST .../evaluate`, which takes the context in its body and answers alike.
@@ -2950,7 +2952,10 @@ export interface components {
              *     is on. `switchFlag` turns it off or back on.
              */
             on: boolean;
-            /** @description The number of rules of the newest published target (0 with none). */
+            /**
+             * Format: int64
+             * @description The number of rules of the newest published target (0 with none).
+             */
             rules_count: number;
             /**
              * Format: date-time
@@ -3052,6 +3057,44 @@ export interface components {
              * @enum {string}
              */
             resolved_by: "rule" | "rollout" | "target" | "default" | "unavailable";
+            explanation: components["schemas"]["EvaluationExplanation"];
+        };
+        /**
+         * @description Why the value was served, step by step as the evaluation went: which published target
+         *     answered, the rollout and the context's bucket while one is in progress, and the rules
+         *     of that target tried in order, up to and including the one that matched (`matched`), each
+         *     rule that did not match naming the first criterion that failed. No rule matched: the
+         *     target's base value was served, or with no target the flag's default.
+         */
+        EvaluationExplanation: {
+            /**
+             * @description `newest`: the newest published target. `previous`: the one published before it, which
+             *     contexts outside a rollout in progress get. `none`: no published target answered (the
+             *     flag's default value, or nothing to serve).
+             * @enum {string}
+             */
+            target: "newest" | "previous" | "none";
+            /** @description The target whose rules were tried; null with `target` `none`. */
+            target_ulid: string | null;
+            rollout: components["schemas"]["EvaluationRolloutCheck"];
+            rules: components["schemas"]["EvaluationRuleCheck"][];
+        };
+        /** @description The rollout in progress and where the context falls in it; null when no rollout is in progress. */
+        EvaluationRolloutCheck: {
+            percentage: number;
+            /** @description The context's bucket (0 to 9999); inside the rollout when below percentage × 100. Null for no context. */
+            bucket: number | null;
+            in_rollout: boolean;
+        } | null;
+        EvaluationRuleCheck: {
+            /** @description The rule's position in its target (0 first). */
+            position: number;
+            ulid: string;
+            description: string;
+            /** @description Every criterion matched, so this rule served its value. */
+            matched: boolean;
+            /** @description The position of the first criterion (0 first) that did not match; null when the rule matched. */
+            first_unmatched_criterion: number | null;
         };
         /**
          * @description The input of `evaluateFlagForContext`: the context to evaluate for, the same document as

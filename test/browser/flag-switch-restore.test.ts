@@ -51,7 +51,9 @@ describe('the console: switches, kill switch, restore and copy', () => {
     expect((await staging.innerText()).replace(/\s+/g, ' ').trim()).toBe(
       `Staging On Hello 1 none ${published.replace('T', ' ').slice(0, 16)} UTC`,
     );
-    expect((await summaryRow('production').innerText()).replace(/\s+/g, ' ').trim()).toBe('Production Off Hello (default) 0 none never published');
+    expect((await summaryRow('production').innerText()).replace(/\s+/g, ' ').trim()).toBe(
+      'Production Off Hello (default) 0 none never published',
+    );
     expect(await checked('Staging')).toBe(true);
     expect(await checked('Production')).toBe(false);
     // One environment at a time below: the first one's tab is open.
@@ -131,6 +133,32 @@ describe('the console: switches, kill switch, restore and copy', () => {
     expect(await evaluate('production', beta)).toBe('Sale');
     await expect.poll(() => checked('Production'), { timeout: 10_000 }).toBe(true);
     expect((await summaryRow('production').innerText()).replace(/\s+/g, ' ')).toContain('Hello 1');
+  });
+
+  it('says in "Try it" why a value was served: the rule that matched, or the criterion that did not', async () => {
+    await page.getByRole('tab', { name: 'Staging' }).click();
+    const tryIt = environmentPanel(page, 'Staging').getByRole('form', { name: 'Try it in Staging' });
+    const why = tryIt.getByRole('list', { name: 'Why' });
+    await tryIt.getByLabel('Identifier').fill('u-beta');
+    await tryIt.getByRole('button', { name: 'Evaluate in Staging' }).click();
+    await tryIt.getByText('"Sale" (rule)').waitFor();
+    expect(await why.getByRole('listitem').allInnerTexts()).toEqual([
+      'The newest publish answered.',
+      'Rule 1 “Beta”: matched, every criterion holds; it serves its value.',
+    ]);
+    await tryIt.getByLabel('Identifier').fill('u-1');
+    await tryIt.getByRole('button', { name: 'Evaluate in Staging' }).click();
+    await tryIt.getByText('"Hello" (target)').waitFor();
+    await expect
+      .poll(() => why.getByRole('listitem').allInnerTexts(), { timeout: 10_000 })
+      .toEqual([
+        'The newest publish answered.',
+        'Rule 1 “Beta”: did not match: segment equals beta does not hold.',
+        'No rule matched: its base value is served.',
+      ]);
+    expect(await seriousViolations(page)).toEqual([]);
+    await tryIt.scrollIntoViewIfNeeded();
+    await screenshot(page, '43-try-it-why');
   });
 
   it('lists a switch per environment, switches from the list and filters by state and staleness', async () => {

@@ -10,6 +10,7 @@ import {
   type JsonValue,
   type ResolvedBy,
 } from '../../engine/index.js';
+import { explainFlag, type Explanation } from '../../engine/explain.js';
 import { NotFoundError, OfrepError, UnauthorizedError, publicMessages } from '../../http/errors.js';
 import { digestParts, entityTag, ifNoneMatchMatches } from '../../runtime/etag.js';
 import type { EnvironmentSnapshot, SnapshotCache } from '../../runtime/snapshot-cache.js';
@@ -40,6 +41,8 @@ export interface ManagementEvaluation {
   type: FlagType;
   value: JsonValue;
   resolved_by: ResolvedBy | 'unavailable';
+  /** Why, as the engine retraced it (explain.ts); undefined when the flag is not in the snapshot. */
+  why: Explanation | undefined;
 }
 
 /**
@@ -301,8 +304,10 @@ export class EvaluationService {
   ): Promise<ManagementEvaluation> {
     const entry = await this.cache.getFresh(environmentUlid);
     const outcome = entry ? evaluateFlag(entry.snapshot, flag.key, context) : undefined;
-    if (!outcome) return { key: flag.key, name: flag.name, type: flag.type, value: null, resolved_by: 'unavailable' };
-    return { key: outcome.key, name: outcome.name, type: outcome.type, value: outcome.value, resolved_by: outcome.resolved_by };
+    // Only this preview explains itself: the serving path never pays for it.
+    const why = entry ? explainFlag(entry.snapshot, flag.key, context) : undefined;
+    if (!outcome) return { key: flag.key, name: flag.name, type: flag.type, value: null, resolved_by: 'unavailable', why };
+    return { key: outcome.key, name: outcome.name, type: outcome.type, value: outcome.value, resolved_by: outcome.resolved_by, why };
   }
 
   /** Flag ulids of an environment visible on a platform (expands whole-environment telemetry). */

@@ -4,6 +4,7 @@ import { ErrorMessage } from '../../ui/ErrorMessage';
 import { Field, SelectField } from '../../ui/Field';
 import { useAction } from '../../ui/useAsync';
 import { targetsPath, type PanelContext } from './EnvironmentPanel';
+import { EvaluationWhy } from './EvaluationWhy';
 
 interface AttributeRow {
   key: string;
@@ -141,6 +142,7 @@ export function TryIt({ context }: { context: PanelContext }) {
       {result ? (
         <output data-testid={`try-${context.environment.key}`} aria-live="polite">
           {JSON.stringify(result.value)} ({result.resolved_by})
+          <EvaluationWhy context={context} result={result} />
         </output>
       ) : null}
       <ErrorMessage problem={action.problem} />
