@@ -625,8 +625,8 @@ export interface paths {
         };
         /**
          * List flags
-         * @description Paginated list of the project's flags, oldest first, optionally filtered by `type` and by
-         *     `search` (case-insensitive partial match on key or name).
+         * @description Paginated list of the project's flags, oldest first, optionally filtered by `type`, by
+         *     `tag` and by `search` (case-insensitive partial match on key or name).
          *     Required scope: `flags:read`.
          *     A 422 means a query parameter is invalid.
          *     With `include=serving` (the console's flag list) each flag also carries, per environment,
@@ -2928,6 +2928,7 @@ export interface components {
             include_in_mobile: boolean;
             /** @description Whether client (browser) keys receive the flag. */
             include_in_client: boolean;
+            tags: components["schemas"]["FlagTags"];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -2942,6 +2943,12 @@ export interface components {
             /** @description Only with `include=serving`. */
             stale?: boolean;
         };
+        /**
+         * @description Labels that group flags (a team, a release, a kind): lower-case letters, digits and
+         *     `-`, `_`, `:`, `.`, at most 20 per flag, without duplicates, kept in the order given.
+         *     `listFlags` filters by one with `tag`.
+         */
+        FlagTags: string[];
         FlagServingState: {
             environment_key: string;
             /**
@@ -2988,6 +2995,7 @@ export interface components {
             include_in_mobile?: boolean;
             /** @description Defaults to `true` when absent. */
             include_in_client?: boolean;
+            tags?: components["schemas"]["FlagTags"];
         };
         /** @description `key` and `type` cannot change. Omitted optional fields keep their current values. */
         FlagUpdate: {
@@ -2996,6 +3004,7 @@ export interface components {
             description?: string | null;
             include_in_mobile?: boolean;
             include_in_client?: boolean;
+            tags?: components["schemas"]["FlagTags"];
         };
         FlagResponse: {
             /** @enum {string} */
@@ -5535,6 +5544,8 @@ export interface operations {
                 stale_days?: components["parameters"]["StaleDays"];
                 /** @description Only flags of this type. */
                 type?: components["schemas"]["FlagType"];
+                /** @description Only flags carrying this tag (exact). Empty means no filter. */
+                tag?: string;
                 /**
                  * @description Case-insensitive partial match on the flag key or name (Unicode lower-casing; a flag
                  *     matches when either contains the text). `%`, `_`, `\` and every other character are

@@ -11,6 +11,7 @@ import * as temporaryPasswords from './0010_temporary_passwords.js';
 import * as webhookDelivery from './0011_webhook_delivery.js';
 import * as binaryCollation from './0012_binary_collation.js';
 import * as publicAuditCount from './0013_public_audit_count.js';
+import * as flagTags from './0014_flag_tags.js';
 
 /** Every migration, in order. Listed here so the runner never scans the filesystem. */
 export const migrations: Record<string, Knex.Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Knex.Migration> = {
   '0011_webhook_delivery': webhookDelivery,
   '0012_binary_collation': binaryCollation,
   '0013_public_audit_count': publicAuditCount,
+  '0014_flag_tags': flagTags,
 };

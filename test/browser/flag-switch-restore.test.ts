@@ -182,4 +182,18 @@ describe('the console: switches, kill switch, restore and copy', () => {
     await page.getByLabel('Only stale flags').uncheck();
     await screenshot(page, '42-flags-list-switches');
   });
+
+  it('tags a flag on its page and filters the list by a tag', async () => {
+    await page.goto(vexil.baseUrl + bannerPath);
+    const details = page.getByRole('form', { name: 'Flag details' });
+    await details.getByLabel('Tags (comma-separated)').fill('team:web, promo');
+    await details.getByRole('button', { name: 'Save details' }).click();
+    await expect.poll(async () => (await vexil.ok('GET', bannerPath)).tags, { timeout: 10_000 }).toEqual(['team:web', 'promo']);
+    await page.goto(`${vexil.baseUrl}/projects/shop/flags`);
+    await page.getByRole('button', { name: 'Show flags tagged promo' }).click();
+    await page.getByRole('link', { name: 'Quiet' }).waitFor({ state: 'detached' });
+    expect(await page.getByLabel('Tag', { exact: true }).inputValue()).toBe('promo');
+    expect(await page.getByRole('link', { name: 'Banner' }).count()).toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
 });

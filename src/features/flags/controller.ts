@@ -18,11 +18,11 @@ const caller = (request: ManagementRequest<unknown, unknown, unknown>) => ({
 export function flagHandlers(service: FlagService) {
   return {
     async listFlags(request: ManagementRequest<ProjectParams, ListQuery>) {
-      const { per_page = 25, cursor, type, search, include, stale_days = 30 } = request.query;
+      const { per_page = 25, cursor, type, search, tag, include, stale_days = 30 } = request.query;
       const page = await service.list(
         caller(request),
         request.params.projectKey,
-        { type, search },
+        { type, search, ...(tag ? { tag } : {}) },
         // An empty cursor means the first page (the document says so).
         { per_page, cursor: cursor === '' ? undefined : cursor },
         include === 'serving' ? { staleDays: stale_days } : undefined,

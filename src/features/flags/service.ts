@@ -21,6 +21,7 @@ export interface FlagCreateInput {
   description?: string | null;
   include_in_mobile?: boolean;
   include_in_client?: boolean;
+  tags?: string[];
 }
 
 /** PUT body: name and permanent always; omitted optional fields keep their current values. */
@@ -30,6 +31,7 @@ export interface FlagUpdateInput {
   description?: string | null;
   include_in_mobile?: boolean;
   include_in_client?: boolean;
+  tags?: string[];
 }
 
 export interface BulkDeleteResult {
@@ -47,6 +49,7 @@ export interface FlagResource {
   permanent: boolean;
   include_in_mobile: boolean;
   include_in_client: boolean;
+  tags: string[];
   created_at: string;
   updated_at: string;
 }
@@ -61,6 +64,7 @@ export function toFlagResource(flag: FlagRecord): FlagResource {
     permanent: flag.permanent,
     include_in_mobile: flag.include_in_mobile,
     include_in_client: flag.include_in_client,
+    tags: flag.tags,
     created_at: flag.created_at,
     updated_at: flag.updated_at,
   };
@@ -148,6 +152,7 @@ export class FlagService {
       permanent: false,
       include_in_mobile: input.include_in_mobile ?? true,
       include_in_client: input.include_in_client ?? true,
+      tags: input.tags ?? [],
       created_at: now,
       updated_at: now,
     };
@@ -192,6 +197,7 @@ export class FlagService {
         description: input.description === undefined ? flag.description : input.description,
         include_in_mobile: input.include_in_mobile ?? flag.include_in_mobile,
         include_in_client: input.include_in_client ?? flag.include_in_client,
+        tags: input.tags ?? flag.tags,
         updated_at: this.clock.now().toISOString(),
       };
       await tx.updateFlag(flag.ulid, changes);

@@ -17,6 +17,7 @@ const flagTypes: FlagType[] = ['boolean', 'number', 'string', 'json'];
 export function FlagsScreen({ project }: { project: string }) {
   const [search, setSearch] = useState('');
   const [type, setType] = useState<FlagType | ''>('');
+  const [tag, setTag] = useState('');
   const pages = useCursorPages();
   const cursor = pages.cursor;
   const flags = useAsync(
@@ -25,11 +26,18 @@ export function FlagsScreen({ project }: { project: string }) {
         api.GET('/projects/{projectKey}/flags', {
           params: {
             path: { projectKey: project },
-            query: { per_page: 50, cursor, search: search || undefined, type: type || undefined, include: 'serving' },
+            query: {
+              per_page: 50,
+              cursor,
+              search: search || undefined,
+              type: type || undefined,
+              tag: tag.trim() || undefined,
+              include: 'serving',
+            },
           },
         }),
       ),
-    [project, search, type, cursor],
+    [project, search, type, tag, cursor],
   );
   const environments = useAsync(
     () =>
@@ -98,6 +106,7 @@ export function FlagsScreen({ project }: { project: string }) {
             ))}
           </select>
         </label>
+        <Field label="Tag" name="tag" value={tag} onChange={(e) => (pages.restart(), setTag(e.target.value))} />
         <label>
           State{' '}
           <select value={stateFilter} onChange={(e) => setStateFilter(e.target.value)}>
@@ -153,6 +162,12 @@ export function FlagsScreen({ project }: { project: string }) {
                 <Link to={`/projects/${project}/flags/${flag.key}`}>{flag.name}</Link> <code>{flag.key}</code>
                 {flag.stale ? <span className="badge">stale</span> : null}
                 {flag.permanent ? <span className="badge quiet">permanent</span> : null}
+                {flag.tags.map((t) => (
+                  <button key={t} type="button" className="tag" onClick={() => (pages.restart(), setTag(t))}>
+                    <span className="visually-hidden">Show flags tagged </span>
+                    {t}
+                  </button>
+                ))}
               </td>
               <td>{flag.type}</td>
               <td>
