@@ -69,10 +69,14 @@ describe('the console: switches, kill switch, restore and copy', () => {
     await expect.poll(() => checked('Staging'), { timeout: 10_000 }).toBe(false);
     expect(await evaluate('staging', beta)).toBe('Hello');
     expect((await summaryRow('staging').innerText()).replace(/\s+/g, ' ')).toContain('Hello 0');
+    // The open environment's panel follows the switch without a reload.
+    const published = environmentPanel(page, 'Staging').getByRole('region', { name: 'Published in Staging' });
+    await published.getByText('No rules: every context gets the base value.').waitFor();
     await switchOf('Staging').click();
     await expect.poll(() => checked('Staging'), { timeout: 10_000 }).toBe(true);
     expect(await evaluate('staging', beta)).toBe('Sale');
     expect(await evaluate('staging', anyone)).toBe('Hello');
+    await published.getByRole('list', { name: 'Published rules in Staging' }).waitFor();
   });
 
   it('asks for the typed key where the environment requires it: click, type, confirm', async () => {

@@ -26,11 +26,14 @@ export const displayOf = (values: Schemas['FlagValue'][], ulid: string | null | 
 /** One environment of a flag: what it serves now and why, its draft, rollouts and history. */
 export function EnvironmentPanel({
   served: servedDisplay,
+  publishedAt,
   onServingChange,
   ...props
 }: Omit<PanelContext, 'observed'> & {
   /** The base value served now (FlagServingState.value), which "Serve now" starts from. */
   served?: string | null;
+  /** When the serving publish was made: a change made elsewhere on the page (the switch, a copy) reads the panel again. */
+  publishedAt?: string | null;
   /** Told after every change of what the environment serves (the page's summary reads again). */
   onServingChange?: () => void;
 }) {
@@ -50,11 +53,11 @@ export function EnvironmentPanel({
   // Values change what the default serves: read again when they do.
   const served = useAsync(
     () => unwrap(api.GET('/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/evaluate', { params: { path } })),
-    [context.project, context.flag, environment.key, values.map((v) => `${v.ulid}:${v.default}`).join()],
+    [context.project, context.flag, environment.key, values.map((v) => `${v.ulid}:${v.default}`).join(), servedDisplay, publishedAt],
   );
   const targets = useAsync(
     () => unwrap(api.GET('/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets', { params: { path } })),
-    [context.project, context.flag, environment.key],
+    [context.project, context.flag, environment.key, publishedAt],
   );
   const insights = useAsync(
     () => unwrap(api.GET('/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/insights', { params: { path } })),

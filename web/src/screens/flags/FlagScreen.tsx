@@ -81,6 +81,7 @@ export function FlagScreen({ project, flag }: { project: string; flag: string })
             values={values.data.data}
             segments={segments.data?.data}
             served={states?.find((s) => s.environment_key === selected.key)?.value}
+            publishedAt={states?.find((s) => s.environment_key === selected.key)?.published_at}
             onServingChange={details.reload}
           />
         </Tabs>
