@@ -3512,6 +3512,7 @@ export interface components {
             permanent: boolean;
             include_in_mobile: boolean;
             include_in_client: boolean;
+            tags?: components["schemas"]["FlagTags"];
             /** @description The flag's values in display form; exactly one is the default when there are any. */
             values: components["schemas"]["ConfigurationFlagValue"][];
             /** @description What the flag serves, by environment key; an environment without an entry has no published target for the flag. */

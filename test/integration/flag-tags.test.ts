@@ -54,6 +54,29 @@ describeEachDatabase('flag tags', (db) => {
     expect(withServing).toEqual([expect.objectContaining({ key: 'banner', tags: ['team', 'axb'], environments: expect.any(Array) })]);
   });
 
+  it('exports tags in the configuration file (left out when none), and plans and applies them', async () => {
+    const file = (await app.mgmt('GET', `${p}/configuration`)).body;
+    const byKey = Object.fromEntries(file.flags.map((f: { key: string }) => [f.key, f]));
+    expect(byKey.checkout.tags).toEqual(['team:payments', 'a_b']);
+    expect(byKey.plain).not.toHaveProperty('tags');
+    expect((await ok('POST', `${p}/configuration/plan`, file)).changes).toEqual([]);
+    // An empty list is the same as none.
+    byKey.plain.tags = [];
+    expect((await ok('POST', `${p}/configuration/plan`, file)).changes).toEqual([]);
+    byKey.plain.tags = ['from-file'];
+    delete byKey.banner.tags;
+    const plan = (await ok('POST', `${p}/configuration/plan`, file)).changes;
+    expect(plan.map((c: { key: string; fields: string[] }) => [c.key, c.fields])).toEqual([
+      ['banner', ['tags']],
+      ['plain', ['tags']],
+    ]);
+    await ok('POST', `${p}/configuration/apply`, file);
+    expect((await ok('GET', `${p}/flags/plain`)).tags).toEqual(['from-file']);
+    expect((await ok('GET', `${p}/flags/banner`)).tags).toEqual([]);
+    expect((await ok('POST', `${p}/configuration/plan`, file)).changes).toEqual([]);
+    await ok('PUT', `${p}/flags/banner`, { name: 'Banner', permanent: false, tags: ['team', 'axb'] });
+  });
+
   it('refuses malformed tags with 422 and writes nothing', async () => {
     for (const tags of [['Team'], ['a', 'a'], ['-x'], ['with space'], Array.from({ length: 21 }, (_, i) => `t${i}`), ['x'.repeat(51)]]) {
       const res = await expectNoWrites(app, () => app.mgmt('PUT', `${p}/flags/checkout`, { name: 'Checkout', permanent: false, tags }));

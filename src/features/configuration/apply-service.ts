@@ -188,6 +188,7 @@ class ApplyRun {
         description: flag.description,
         include_in_mobile: flag.include_in_mobile,
         include_in_client: flag.include_in_client,
+        tags: flag.tags ?? [],
       });
       // Creation has no permanent field; an update sets it.
       if (!flag.permanent) return;
@@ -198,6 +199,7 @@ class ApplyRun {
       description: flag.description,
       include_in_mobile: flag.include_in_mobile,
       include_in_client: flag.include_in_client,
+      tags: flag.tags ?? [],
     });
   }
 

@@ -154,6 +154,8 @@ export class ConfigurationExportService {
       permanent: flag.permanent,
       include_in_mobile: flag.include_in_mobile,
       include_in_client: flag.include_in_client,
+      // Left out when empty, so files written before tags existed export unchanged.
+      ...(flag.tags.length > 0 ? { tags: flag.tags } : {}),
       values: values.map((v) => ({ value: v.display, default: v.is_default })),
       environments,
     };
