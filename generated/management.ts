@@ -625,8 +625,8 @@ export interface paths {
         };
         /**
          * List flags
-         * @description Paginated list of the project's flags, oldest first, optionally filtered by `type` and by
-         *     `search` (case-insensitive partial match on key or name).
+         * @description Paginated list of the project's flags, oldest first, optionally filtered by `type`, by
+         *     `tag` and by `search` (case-insensitive partial match on key or name).
          *     Required scope: `flags:read`.
          *     A 422 means a query parameter is invalid.
          *     With `include=serving` (the console's flag list) each flag also carries, per environment,
@@ -718,6 +718,9 @@ export interface paths {
         /**
          * Get a flag
          * @description Required scope: `flags:read`.
+         *     With `include=serving` (the console's flag page) the flag also carries, per environment,
+         *     what it serves now and whether it is on, `last_used_at` and `stale`, as in `listFlags`.
+         *     A 422 means a query parameter is invalid.
          */
         get: operations["getFlag"];
         /**
@@ -781,6 +784,9 @@ export interface paths {
          *     published target the flag's default value is served (`default`); a flag without any
          *     value gives `value: null`, `resolved_by: unavailable`. A target whose prerequisites fail
          *     serves the flag's default value (`resolved_by: prerequisite`; see `replaceTargetPrerequisites`).
+         *     `explanation` says why: the target
+         *     that answered, the rollout bucket, and each rule tried with the criterion that failed or
+         *     the rule that matched.
          *     This is a preview: it is audited (`flag.evaluated`) but not counted in insights.
          *     Clients that cannot send JSON in a query parameter (most generated clients) use the twin
          *     `POST .../evaluate`, which takes the context in its body and answers alike.
@@ -2360,6 +2366,103 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/switch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn a flag off or back on in an environment
+         * @description The console's switch (see `FlagServingState.on` for what on and off mean).
+         *     - `on: false` publishes, like `serveFlagValue` with `drop_rules`, a target that serves the
+         *       flag's off value to everyone (no rules, no rollout). The targeting published before
+         *       stays in the history, one `restoreTarget` (or `on: true`) away.
+         *     - `on: true` publishes again, like `restoreTarget`, the newest earlier publish that was
+         *       on. With none, a boolean flag serves `true` to everyone; another flag has nothing to
+         *       turn on (422, code `state_conflict`: publish a target instead).
+         *     Already in the requested state, nothing is written. The environment's comment and
+         *     confirmation rules hold as for a publish: in a `confirmation_required` environment a
+         *     Bearer-token request is refused (422), a console session needs `confirmation` equal to
+         *     the environment key. Answers with the environment's state afterwards.
+         *     Required scope: `targets:write`.
+         *     A 422 means a body validation failure, a refused publish or nothing to turn on (nothing is
+         *     written).
+         */
+        post: operations["switchFlag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets/{targetUlid}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+                /** @description Ulid (`tgt_...`) of a target of the flag in the environment. Unknown, malformed or belonging to another flag or environment is a 404. */
+                targetUlid: components["parameters"]["targetUlid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish an earlier publish again (restore)
+         * @description Drafts and publishes, in one request and one transaction, a new target with the base
+         *     value and the rules (with their criteria, in order) of an earlier `published` or
+         *     `expired` target: what that publish served goes live again, without its rollout. The
+         *     restored target stays in the history as it was. This is how a kill switch is undone:
+         *     serve one value to everyone (`serveFlagValue` with `drop_rules`, or `switchFlag`), then
+         *     restore the publish before it. The environment's
+         *     comment and confirmation rules hold as for a publish. Audited as the `target.created`,
+         *     `target.updated`, rule and `target.published` entries it makes, under `target.restored`.
+         *     Required scope: `targets:write`.
+         *     A 422 means a body validation failure, a target that is a draft or scheduled (code
+         *     `state_conflict`), or a refused publish (nothing is written).
+         */
+        post: operations["restoreTarget"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/audit-logs": {
         parameters: {
             query?: never;
@@ -3008,11 +3111,12 @@ export interface components {
             include_in_mobile: boolean;
             /** @description Whether client (browser) keys receive the flag. */
             include_in_client: boolean;
+            tags: components["schemas"]["FlagTags"];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
             updated_at: string;
-            /** @description Only in `listFlags` with `include=serving`, every environment in creation order. */
+            /** @description Only with `include=serving` (`listFlags`, `getFlag`), every environment in creation order. */
             environments?: components["schemas"]["FlagServingState"][];
             /**
              * Format: date-time
@@ -3022,8 +3126,32 @@ export interface components {
             /** @description Only with `include=serving`. */
             stale?: boolean;
         };
+        /**
+         * @description Labels that group flags (a team, a release, a kind): lower-case letters, digits and
+         *     `-`, `_`, `:`, `.`, at most 20 per flag, without duplicates, kept in the order given.
+         *     `listFlags` filters by one with `tag`.
+         */
+        FlagTags: string[];
         FlagServingState: {
             environment_key: string;
+            /**
+             * @description Whether the flag is on in the environment. It is off when every context gets the
+             *     flag's off value: `false` for a boolean flag, the default value for other types. That
+             *     is, nothing is published and the default is the off value, or the newest published
+             *     target serves the off value with no rules and no rollout in progress. Anything else
+             *     is on. `switchFlag` turns it off or back on.
+             */
+            on: boolean;
+            /**
+             * Format: int64
+             * @description The number of rules of the newest published target (0 with none).
+             */
+            rules_count: number;
+            /**
+             * Format: date-time
+             * @description When the newest published target was published (the last change of what is served); null when nothing is published.
+             */
+            published_at: string | null;
             /** @description Display form of the base value served now (the newest published target's, else the flag's default); null when there is none. */
             value: string | null;
             /** @enum {string} */
@@ -3050,6 +3178,7 @@ export interface components {
             include_in_mobile?: boolean;
             /** @description Defaults to `true` when absent. */
             include_in_client?: boolean;
+            tags?: components["schemas"]["FlagTags"];
         };
         /** @description `key` and `type` cannot change. Omitted optional fields keep their current values. */
         FlagUpdate: {
@@ -3058,6 +3187,7 @@ export interface components {
             description?: string | null;
             include_in_mobile?: boolean;
             include_in_client?: boolean;
+            tags?: components["schemas"]["FlagTags"];
         };
         FlagResponse: {
             /** @enum {string} */
@@ -3121,6 +3251,7 @@ export interface components {
              */
             resolved_by: "rule" | "rollout" | "target" | "default" | "prerequisite" | "unavailable";
             split?: components["schemas"]["EvaluationSplit"];
+            explanation: components["schemas"]["EvaluationExplanation"];
         };
         /**
          * @description Present only when a weighted split chose the value: which split (`rule`: the
@@ -3131,6 +3262,43 @@ export interface components {
             rule: number | null;
             variant: string;
             weight: number;
+        };
+        /**
+         * @description Why the value was served, step by step as the evaluation went: which published target
+         *     answered, the rollout and the context's bucket while one is in progress, and the rules
+         *     of that target tried in order, up to and including the one that matched (`matched`), each
+         *     rule that did not match naming the first criterion that failed. No rule matched: the
+         *     target's base value was served, or with no target the flag's default.
+         */
+        EvaluationExplanation: {
+            /**
+             * @description `newest`: the newest published target. `previous`: the one published before it, which
+             *     contexts outside a rollout in progress get. `none`: no published target answered (the
+             *     flag's default value, or nothing to serve).
+             * @enum {string}
+             */
+            target: "newest" | "previous" | "none";
+            /** @description The target whose rules were tried; null with `target` `none`. */
+            target_ulid: string | null;
+            rollout: components["schemas"]["EvaluationRolloutCheck"];
+            rules: components["schemas"]["EvaluationRuleCheck"][];
+        };
+        /** @description The rollout in progress and where the context falls in it; null when no rollout is in progress. */
+        EvaluationRolloutCheck: {
+            percentage: number;
+            /** @description The context's bucket (0 to 9999); inside the rollout when below percentage × 100. Null for no context. */
+            bucket: number | null;
+            in_rollout: boolean;
+        } | null;
+        EvaluationRuleCheck: {
+            /** @description The rule's position in its target (0 first). */
+            position: number;
+            ulid: string;
+            description: string;
+            /** @description Every criterion matched, so this rule served its value. */
+            matched: boolean;
+            /** @description The position of the first criterion (0 first) that did not match; null when the rule matched. */
+            first_unmatched_criterion: number | null;
         };
         /**
          * @description The input of `evaluateFlagForContext`: the context to evaluate for, the same document as
@@ -3560,6 +3728,7 @@ export interface components {
             permanent: boolean;
             include_in_mobile: boolean;
             include_in_client: boolean;
+            tags?: components["schemas"]["FlagTags"];
             /** @description The flag's values in display form; exactly one is the default when there are any. */
             values: components["schemas"]["ConfigurationFlagValue"][];
             /** @description What the flag serves, by environment key; an environment without an entry has no published target for the flag. */
@@ -3669,6 +3838,23 @@ export interface components {
             drop_rules?: boolean;
             /** @description Typed confirmation of a console session (the environment's key) where the environment requires it. */
             confirmation?: string;
+        };
+        SwitchRequest: {
+            /** @description `false` serves the off value to everyone; `true` restores the newest earlier publish that was on. */
+            on: boolean;
+            comment?: string | null;
+            /** @description Typed confirmation of a console session (the environment's key) where the environment requires it. */
+            confirmation?: string;
+        };
+        RestoreRequest: {
+            comment?: string | null;
+            /** @description Typed confirmation of a console session (the environment's key) where the environment requires it. */
+            confirmation?: string;
+        };
+        FlagServingStateResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["FlagServingState"];
         };
         /** @description One change a configuration file would make. */
         ConfigurationChange: {
@@ -4123,7 +4309,9 @@ export interface components {
          *     account.password_changed; `setAccountPassword` account.password_set;
          *     `promoteConfiguration` project.promoted; the public `/health`, `/ready` and `/metrics`
          *     health.checked, readiness.checked and metrics.read (never recorded: they are answered before the audit); `serveFlagValue` target.served (beside the
-         *     entries of the targets it creates and publishes);
+         *     entries of the targets it creates and publishes); `restoreTarget` target.restored and
+         *     `switchFlag` target.switched (each beside the entries of the targets it creates and
+         *     publishes);
          *     `listWebhooks` webhook.listed; `createWebhook` webhook.created; `getWebhook` webhook.read;
          *     `updateWebhook` webhook.updated; `deleteWebhook` webhook.deleted;
          *     `listWebhookDeliveries` webhook.deliveries_listed; `redeliverWebhookDelivery`
@@ -4144,7 +4332,7 @@ export interface components {
          *     A request that matches no operation: unknown. flag_value.read is reserved.
          * @enum {string}
          */
-        AuditAction: "auth.missing_token" | "auth.invalid_token" | "auth.expired_token" | "auth.plan_restricted" | "auth.missing_key" | "auth.invalid_key" | "scope.denied" | "grant.denied" | "api_docs.read" | "project.listed" | "project.read" | "project.created" | "project.updated" | "project.deleted" | "project.exported" | "project.planned" | "project.applied" | "health.checked" | "readiness.checked" | "metrics.read" | "auth.sign_in" | "auth.session_read" | "auth.sign_out" | "account.password_changed" | "account.password_set" | "project.promoted" | "target.served" | "webhook.listed" | "webhook.created" | "webhook.read" | "webhook.updated" | "webhook.deleted" | "webhook.deliveries_listed" | "webhook.redelivered" | "webhook.pinged" | "webhook.secret_rotated" | "environment.listed" | "environment.read" | "environment.created" | "environment.updated" | "environment.deleted" | "environment_key.listed" | "environment_key.created" | "environment_key.revoked" | "token.listed" | "token.created" | "token.revoked" | "account.listed" | "account.created" | "account.updated" | "account.deleted" | "personal_token.created" | "personal_token.revoked" | "flag.listed" | "flag.read" | "flag.created" | "flag.updated" | "flag.deleted" | "flag.evaluated" | "flag.bulk_deleted" | "flag.used" | "flag.insights_read" | "flag.stale_listed" | "flag.default_value_reports_read" | "context_attribute.listed" | "payload.retrieved" | "payload.streamed" | "flag_value.listed" | "flag_value.read" | "flag_value.created" | "flag_value.updated" | "flag_value.deleted" | "flag_value.default_set" | "target.listed" | "target.read" | "target.created" | "target.updated" | "target.rollout_initialized" | "target.rollout_updated" | "target.rollout_deleted" | "target.rollout_completed" | "target.published" | "target.scheduled" | "target.deleted" | "target.cloned" | "target_rule.listed" | "target_rule.created" | "target_rule.updated" | "target_rule.deleted" | "target_rule.reordered" | "segment.listed" | "segment.read" | "segment.created" | "segment.updated" | "segment.deleted" | "audit_log.listed" | "public_audit_log.listed" | "unknown";
+        AuditAction: "auth.missing_token" | "auth.invalid_token" | "auth.expired_token" | "auth.plan_restricted" | "auth.missing_key" | "auth.invalid_key" | "scope.denied" | "grant.denied" | "api_docs.read" | "project.listed" | "project.read" | "project.created" | "project.updated" | "project.deleted" | "project.exported" | "project.planned" | "project.applied" | "health.checked" | "readiness.checked" | "metrics.read" | "auth.sign_in" | "auth.session_read" | "auth.sign_out" | "account.password_changed" | "account.password_set" | "project.promoted" | "target.served" | "target.restored" | "target.switched" | "webhook.listed" | "webhook.created" | "webhook.read" | "webhook.updated" | "webhook.deleted" | "webhook.deliveries_listed" | "webhook.redelivered" | "webhook.pinged" | "webhook.secret_rotated" | "environment.listed" | "environment.read" | "environment.created" | "environment.updated" | "environment.deleted" | "environment_key.listed" | "environment_key.created" | "environment_key.revoked" | "token.listed" | "token.created" | "token.revoked" | "account.listed" | "account.created" | "account.updated" | "account.deleted" | "personal_token.created" | "personal_token.revoked" | "flag.listed" | "flag.read" | "flag.created" | "flag.updated" | "flag.deleted" | "flag.evaluated" | "flag.bulk_deleted" | "flag.used" | "flag.insights_read" | "flag.stale_listed" | "flag.default_value_reports_read" | "context_attribute.listed" | "payload.retrieved" | "payload.streamed" | "flag_value.listed" | "flag_value.read" | "flag_value.created" | "flag_value.updated" | "flag_value.deleted" | "flag_value.default_set" | "target.listed" | "target.read" | "target.created" | "target.updated" | "target.rollout_initialized" | "target.rollout_updated" | "target.rollout_deleted" | "target.rollout_completed" | "target.published" | "target.scheduled" | "target.deleted" | "target.cloned" | "target_rule.listed" | "target_rule.created" | "target_rule.updated" | "target_rule.deleted" | "target_rule.reordered" | "segment.listed" | "segment.read" | "segment.created" | "segment.updated" | "segment.deleted" | "audit_log.listed" | "public_audit_log.listed" | "unknown";
         /**
          * @description `success` (2xx), `denied_auth` (401), `denied_scope` (403 missing scope or role),
          *     `denied_plan` (never produced by Vexil), `denied_grant` (403 missing grant, forbidden
@@ -4538,6 +4726,10 @@ export interface components {
         segmentKey: string;
         /** @description Ulid (`val_...`) of a value of the flag. Unknown, malformed or belonging to another flag is a 404. */
         valueUlid: string;
+        /** @description `serving` adds the flag's state per environment (`environments`), last use and staleness. */
+        FlagInclude: "serving";
+        /** @description With `include=serving`, the days without use after which a flag that is not permanent is stale. */
+        StaleDays: number;
         /** @description Ulid (`tgt_...`) of a target of the flag in the environment. Unknown, malformed or belonging to another flag or environment is a 404. */
         targetUlid: string;
         /** @description Ulid (`rul_...`) of a rule of the target. Unknown, malformed or belonging to another target is a 404. */
@@ -5731,12 +5923,14 @@ export interface operations {
                  *     cursor is a 422.
                  */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description `serving` adds each flag's state per environment, last use and staleness. */
-                include?: "serving";
+                /** @description `serving` adds the flag's state per environment (`environments`), last use and staleness. */
+                include?: components["parameters"]["FlagInclude"];
                 /** @description With `include=serving`, the days without use after which a flag that is not permanent is stale. */
-                stale_days?: number;
+                stale_days?: components["parameters"]["StaleDays"];
                 /** @description Only flags of this type. */
                 type?: components["schemas"]["FlagType"];
+                /** @description Only flags carrying this tag (exact). Empty means no filter. */
+                tag?: string;
                 /**
                  * @description Case-insensitive partial match on the flag key or name (Unicode lower-casing; a flag
                  *     matches when either contains the text). `%`, `_`, `\` and every other character are
@@ -5883,7 +6077,12 @@ export interface operations {
     };
     getFlag: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `serving` adds the flag's state per environment (`environments`), last use and staleness. */
+                include?: components["parameters"]["FlagInclude"];
+                /** @description With `include=serving`, the days without use after which a flag that is not permanent is stale. */
+                stale_days?: components["parameters"]["StaleDays"];
+            };
             header?: never;
             path: {
                 /**
@@ -5917,6 +6116,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableQuery"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -8454,6 +8654,104 @@ export interface operations {
         };
         responses: {
             /** @description The published target. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TargetResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    switchFlag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SwitchRequest"];
+            };
+        };
+        responses: {
+            /** @description The environment's state after the switch. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlagServingStateResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableBody"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    restoreTarget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+                /** @description Ulid (`tgt_...`) of a target of the flag in the environment. Unknown, malformed or belonging to another flag or environment is a 404. */
+                targetUlid: components["parameters"]["targetUlid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RestoreRequest"];
+            };
+        };
+        responses: {
+            /** @description The new published target. */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -14,6 +14,7 @@ import * as publicAuditCount from './0013_public_audit_count.js';
 import * as splits from './0014_splits.js';
 import * as targetPrerequisites from './0015_target_prerequisites.js';
 import * as webhookSecretRotation from './0017_webhook_secret_rotation.js';
+import * as flagTags from './0016_flag_tags.js';
 
 /** Every migration, in order. Listed here so the runner never scans the filesystem. */
 export const migrations: Record<string, Knex.Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Knex.Migration> = {
   '0014_splits': splits,
   '0015_target_prerequisites': targetPrerequisites,
   '0017_webhook_secret_rotation': webhookSecretRotation,
+  '0016_flag_tags': flagTags,
 };

@@ -10,6 +10,8 @@ export const auditActionByOperation: Record<string, string> = {
   applyProjectConfiguration: 'project.applied',
   promoteConfiguration: 'project.promoted',
   serveFlagValue: 'target.served',
+  restoreTarget: 'target.restored',
+  switchFlag: 'target.switched',
   createSession: 'auth.sign_in',
   getSession: 'auth.session_read',
   deleteSession: 'auth.sign_out',

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshot, seriousViolations, startVexil, type RunningVexil } from './harness.js';
-import { environmentPanel } from './shop.js';
+import { environmentPanel, openEnvironment } from './shop.js';
 
 // What a person does in the console, in real Chromium against the real server process.
 describe('the web console', () => {
@@ -139,6 +139,7 @@ describe('the web console', () => {
     expect(bearer.status).toBe(422);
 
     await page.reload();
+    await openEnvironment(page, 'Production');
     const production = panel('Production');
     await production.getByLabel('Base value').selectOption({ label: 'Sale' });
     await production.getByRole('button', { name: 'Review and publish in Production…' }).click();
@@ -156,6 +157,7 @@ describe('the web console', () => {
   });
 
   it('starts, pauses, resumes and completes a rollout', async () => {
+    await openEnvironment(page, 'Staging');
     const staging = panel('Staging');
     await staging.getByRole('button', { name: 'New draft in Staging' }).click();
     await staging.getByLabel('Base value').selectOption({ label: 'Sale' });
@@ -175,6 +177,7 @@ describe('the web console', () => {
   });
 
   it('evaluates the flag for a typed context', async () => {
+    await openEnvironment(page, 'Production');
     const production = panel('Production');
     await production.getByRole('button', { name: 'Evaluate in Production' }).click();
     await production.getByTestId('try-production').getByText('"Sale" (target)').waitFor();

@@ -2,7 +2,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshot, seriousViolations, startVexil, type RunningVexil } from './harness.js';
 import { signedInPage } from './admin-support.js';
-import { bannerPath, environmentPanel, seedShop } from './shop.js';
+import { bannerPath, environmentPanel, seedShop, openEnvironment } from './shop.js';
 
 type Attributes = Array<{ key: string; values: Array<{ value: string }> }>;
 const attributes = (pairs: Record<string, string>): Attributes =>
@@ -58,6 +58,7 @@ describe('the console flag page and draft editor', () => {
   }
 
   async function publishIn(environment: string, name: string): Promise<void> {
+    await openEnvironment(page, name);
     await panel(name)
       .getByRole('button', { name: `Review and publish in ${name}…` })
       .click();
@@ -266,6 +267,7 @@ describe('the console flag page and draft editor', () => {
 
   it('changes the percentage of a rollout and removes it, each confirmed by typing where the environment requires it', async () => {
     await page.goto(vexil.baseUrl + flagPath);
+    await openEnvironment(page, 'Production');
     const production = panel('Production');
     await production.getByRole('button', { name: 'New draft in Production' }).click();
     await production.getByLabel('Base value').selectOption({ label: 'Sale' });
@@ -312,6 +314,7 @@ describe('the console flag page and draft editor', () => {
   });
 
   it('tries the flag for a chosen context type and an attribute picked from the observed ones', async () => {
+    await openEnvironment(page, 'Staging');
     const staging = panel('Staging');
     await staging.getByRole('button', { name: 'New draft in Staging' }).click();
     const form = staging.getByRole('form', { name: 'New rule in Staging' });

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshot, seriousViolations, startVexil, type RunningVexil } from './harness.js';
 import { signedInPage } from './admin-support.js';
-import { bannerPath, environmentPanel, seedShop } from './shop.js';
+import { bannerPath, environmentPanel, seedShop, openEnvironment } from './shop.js';
 
 // Each environment panel of a flag says what is published there and why, without a draft open:
 // the base value, the rules in order with their criteria in words, and the rollout.
@@ -61,9 +61,11 @@ describe('the console: what each environment serves now', () => {
       'Beta: serves Gift when segment equals beta',
     ]);
     await staging.getByText('No rollout: every context gets this publish.').waitFor();
+    await openEnvironment(page, 'Production');
     await published('Production').getByText("Nothing is published in Production: every context gets the flag's default value.").waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, '20-published-configuration');
+    await openEnvironment(page, 'Staging');
   });
 
   it('during a rollout shows the new publish, its progress, and the previous publish the other contexts get', async () => {
@@ -99,6 +101,7 @@ describe('the console: what each environment serves now', () => {
   });
 
   it('publishes an automatic rollout through the publish dialog and shows its mode, percentage and next step as the API gives them', async () => {
+    await openEnvironment(page, 'Production');
     const production = panel('Production');
     await production.getByRole('button', { name: 'New draft in Production' }).click();
     await production.getByRole('region', { name: 'Draft in Production' }).getByLabel('Base value').selectOption({ label: 'Sale' });

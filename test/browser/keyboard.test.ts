@@ -32,6 +32,9 @@ describe('the flag page from the keyboard', () => {
       const controls = Array.from(root.querySelectorAll<HTMLElement>(selector)).filter((el) => {
         if ((el as HTMLButtonElement).disabled || el.getAttribute('tabindex') === '-1') return false;
         if (el.getClientRects().length === 0) return false;
+        // The content of a closed <details> is not in the Tab order (Chromium still gives it boxes).
+        const closed = el.closest('details:not([open])');
+        if (closed && el.parentElement !== closed) return false;
         if (el instanceof HTMLInputElement && el.type === 'radio') {
           const group = Array.from(root.querySelectorAll<HTMLInputElement>(`input[type=radio][name="${el.name}"]`));
           return group.some((r) => r.checked) ? el.checked : group[0] === el;
@@ -98,20 +101,29 @@ describe('the flag page from the keyboard', () => {
     await vexil?.stop();
   });
 
-  it('reaches every control of the flag page and the draft editor by Tab, in page order, each with an accessible name', async () => {
-    await page.goto(vexil.baseUrl + flagPath);
-    await page.getByRole('button', { name: 'Move Pro plan down' }).waitFor();
-    await page.getByText('Rollout: manual, 10%, active').waitFor();
+  /** Tabs through the whole page from its start: every control in page order, each named; returns the names. */
+  async function walkPage(): Promise<string[]> {
     const controls = await markControls(page.locator('body'));
-    // The draft editor's own controls are among them: base value, move, edit, remove, the rule form, publish.
-    expect(controls.length).toBeGreaterThan(40);
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     const seen = (await walk(controls.length + 1)).filter((f) => f.kb !== null);
     expect(seen.map((f) => f.kb)).toEqual(controls);
     const unnamed = seen.filter((f) => f.name === '').map((f) => `${f.kb} ${f.role}`);
     expect(unnamed).toEqual([]);
-    const names = seen.map((f) => f.name);
+    return seen.map((f) => f.name);
+  }
+
+  it('reaches every control of the flag page and the draft editor by Tab, in page order, each with an accessible name', async () => {
+    await page.goto(vexil.baseUrl + flagPath);
+    await page.getByRole('button', { name: 'Move Pro plan down' }).waitFor();
+    // Every part has loaded (the summary, and "Serve now" starting from the value served).
+    await page.getByRole('switch', { name: 'banner in Production' }).waitFor();
+    await page.getByRole('form', { name: 'Serve now in Staging' }).waitFor();
+    const names = await walkPage();
+    // The draft editor's own controls are among them: base value, move, edit, remove, the rule form, publish.
+    expect(names.length).toBeGreaterThan(40);
     for (const name of [
+      'banner in Staging',
+      'banner in Production',
       'Base value',
       'Move Pro plan down',
       'Move Free plan up',
@@ -120,11 +132,23 @@ describe('the flag page from the keyboard', () => {
       'Attribute of criterion 1',
       'Comparer of criterion 1',
       'Review and publish in Staging…',
-      'Pause rollout',
-      'New percentage',
     ]) {
       expect(names).toContain(name);
     }
+    // The environments are tabs: one stop for the list, arrows move between them.
+    const tab = page.getByRole('tab', { name: 'Staging' });
+    await tab.focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await focused()).toMatchObject({ role: 'tab', name: 'Production' });
+    await page.getByText('Rollout: manual, 10%, active').waitFor();
+    await page.getByRole('form', { name: 'Serve now in Production' }).waitFor();
+    // From the tab, Tab goes through its panel's controls in order.
+    const inPanel = await markControls(page.getByRole('tabpanel'));
+    const seen = (await walk(inPanel.length + 1)).filter((f) => f.kb !== null);
+    expect(seen.map((f) => f.kb)).toEqual(inPanel);
+    expect(seen.filter((f) => f.name === '')).toEqual([]);
+    for (const name of ['Pause rollout', 'New percentage']) expect(seen.map((f) => f.name)).toContain(name);
+    await page.getByRole('tab', { name: 'Staging' }).click();
   });
 
   it('keeps focus inside the publish dialog, names its controls, and gives focus back on Escape', async () => {
@@ -160,6 +184,7 @@ describe('the flag page from the keyboard', () => {
   });
 
   it('keeps focus inside the typed confirmation of a rollout change, and Cancel gives it back', async () => {
+    await page.getByRole('tab', { name: 'Production' }).click();
     const opener = page.getByRole('button', { name: 'Complete rollout' });
     await opener.focus();
     await page.keyboard.press('Enter');

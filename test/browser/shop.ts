@@ -33,3 +33,8 @@ export async function seedShop(
 export function environmentPanel(page: Page, name: string): Locator {
   return page.locator('article.environment', { has: page.getByRole('heading', { name, exact: true }) });
 }
+
+/** Opens an environment's tab on a flag page (one environment's panel is shown at a time). */
+export async function openEnvironment(page: Page, name: string): Promise<void> {
+  await page.getByRole('tab', { name, exact: true }).click();
+}

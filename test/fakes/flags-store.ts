@@ -45,6 +45,7 @@ export class FakeFlagStore implements FlagStore {
     let rows = this.state.flags
       .filter((f) => f.project_ulid === projectUlid)
       .filter((f) => !filter.type || f.type === filter.type)
+      .filter((f) => !filter.tag || f.tags.includes(filter.tag))
       .filter((f) => !search || f.key.toLowerCase().includes(search) || f.name.toLowerCase().includes(search))
       .sort((a, b) => (a.ulid < b.ulid ? -1 : 1));
     const all = rows;
@@ -99,7 +100,7 @@ class FakeFlagStoreTx implements FlagStoreTx {
     if (this.state.flags.some((f) => f.project_ulid === flag.project_ulid && f.key === flag.key)) {
       throw duplicateFlagKey(flag.key);
     }
-    this.state.flags.push({ ...flag });
+    this.state.flags.push({ ...flag, tags: [...flag.tags] });
   }
 
   async insertValues(values: FlagValueInsert[]): Promise<void> {

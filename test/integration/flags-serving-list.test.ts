@@ -46,6 +46,10 @@ describeEachDatabase('flags list with include=serving', (db) => {
         environment_key: 'staging',
         value: 'false',
         served_by: 'target',
+        // A rollout in progress counts as on, whatever its values.
+        on: true,
+        rules_count: 0,
+        published_at: expect.any(String),
         rollout_percentage: 40,
         rollout_status: 'active',
         draft: false,
@@ -55,6 +59,9 @@ describeEachDatabase('flags list with include=serving', (db) => {
         environment_key: 'production',
         value: 'true',
         served_by: 'target',
+        on: true,
+        rules_count: 0,
+        published_at: expect.any(String),
         rollout_percentage: null,
         rollout_status: null,
         draft: true,
@@ -62,7 +69,7 @@ describeEachDatabase('flags list with include=serving', (db) => {
       },
     ]);
     expect(byKey.empty.environments[0]).toMatchObject({ value: null, served_by: 'unavailable' });
-    expect(byKey.kept.environments[1]).toMatchObject({ value: 'false', served_by: 'default' });
+    expect(byKey.kept.environments[1]).toMatchObject({ value: 'false', served_by: 'default', on: false, published_at: null });
     expect(fresh.body.data.map((f: { stale: boolean }) => f.stale)).toEqual([false, false, false]);
 
     app.clock.advance(31 * 86_400_000);

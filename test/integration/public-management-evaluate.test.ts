@@ -31,6 +31,7 @@ describeEachDatabase('management evaluateFlag and evaluateFlagForContext', (db) 
     body: (flagKey, context, token) =>
       app.mgmt('POST', path(flagKey), context === undefined ? undefined : { context }, token ? { token } : {}),
   };
+  const nothingAnswered = { target: 'none', target_ulid: null, rollout: null, rules: [] };
   const both = Object.entries(forms) as Array<['query' | 'body', Evaluate]>;
 
   beforeAll(async () => {
@@ -54,7 +55,7 @@ describeEachDatabase('management evaluateFlag and evaluateFlagForContext', (db) 
       expect(res.status, form).toBe(200);
       expect(res.body, form).toEqual({
         status: 'success',
-        data: { key: 'checkout', name: 'Checkout', type: 'string', value: 'a', resolved_by: 'default' },
+        data: { key: 'checkout', name: 'Checkout', type: 'string', value: 'a', resolved_by: 'default', explanation: nothingAnswered },
       });
       const none = await evaluate('valueless');
       expect(none.body.data, form).toEqual({
@@ -63,6 +64,7 @@ describeEachDatabase('management evaluateFlag and evaluateFlagForContext', (db) 
         type: 'json',
         value: null,
         resolved_by: 'unavailable',
+        explanation: nothingAnswered,
       });
     }
   });
@@ -73,18 +75,57 @@ describeEachDatabase('management evaluateFlag and evaluateFlagForContext', (db) 
       value: 'b',
       rules: [{ value: 'c', criteria: [{ selector: 'attribute', sub_selector: 'plan', comparer: 'equal', values: ['pro'] }] }],
     });
+    const newest = async () =>
+      (await app.mgmt('GET', `/projects/${project.key}/flags/checkout/environments/${env.key}/targets`)).body.data.find(
+        (t: { status: string }) => t.status === 'published',
+      ).ulid as string;
+    const ruled = await newest();
     for (const [form, evaluate] of both) {
-      expect((await evaluate('checkout')).body.data, form).toMatchObject({ value: 'b', resolved_by: 'target' });
-      expect((await evaluate('checkout', pro)).body.data, form).toMatchObject({ value: 'c', resolved_by: 'rule' });
+      // No rule matched: the plan criterion (the first, 0) failed, and the target's value served.
+      expect((await evaluate('checkout')).body.data, form).toMatchObject({
+        value: 'b',
+        resolved_by: 'target',
+        explanation: {
+          target: 'newest',
+          target_ulid: ruled,
+          rollout: null,
+          rules: [
+            {
+              position: 0,
+              ulid: expect.stringMatching(/^rul_/),
+              description: expect.any(String),
+              matched: false,
+              first_unmatched_criterion: 0,
+            },
+          ],
+        },
+      });
+      expect((await evaluate('checkout', pro)).body.data, form).toMatchObject({
+        value: 'c',
+        resolved_by: 'rule',
+        explanation: { target: 'newest', rules: [{ position: 0, matched: true, first_unmatched_criterion: null }] },
+      });
     }
 
     await fx.publish(env, flag, { value: 'a', rollout: { percentage: 100 } });
     for (const [form, evaluate] of both) {
       const rollout = await evaluate('checkout', { type: 'user', identifier: 'u1' });
       expect(rollout.body.data, form).toMatchObject({ value: 'a', resolved_by: 'rollout' });
+      expect(rollout.body.data.explanation, form).toEqual({
+        target: 'newest',
+        target_ulid: await newest(),
+        rollout: { percentage: 100, bucket: expect.any(Number), in_rollout: true },
+        rules: [],
+      });
       // Without an identifier nobody is inside a partial rollout: the previous target (and its rule) serve.
       const anonymous = await evaluate('checkout');
       expect(anonymous.body.data, form).toMatchObject({ value: 'b', resolved_by: 'target' });
+      expect(anonymous.body.data.explanation, form).toMatchObject({
+        target: 'previous',
+        target_ulid: ruled,
+        rollout: { percentage: 100, bucket: null, in_rollout: false },
+        rules: [{ position: 0, matched: false, first_unmatched_criterion: 0 }],
+      });
     }
   });
 

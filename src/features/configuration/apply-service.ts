@@ -194,6 +194,7 @@ class ApplyRun {
         description: flag.description,
         include_in_mobile: flag.include_in_mobile,
         include_in_client: flag.include_in_client,
+        tags: flag.tags ?? [],
       });
       // Creation has no permanent field; an update sets it.
       if (!flag.permanent) return;
@@ -204,6 +205,7 @@ class ApplyRun {
       description: flag.description,
       include_in_mobile: flag.include_in_mobile,
       include_in_client: flag.include_in_client,
+      tags: flag.tags ?? [],
     });
   }
 

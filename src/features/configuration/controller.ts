@@ -6,7 +6,9 @@ import type { ProjectConfiguration } from './plan.js';
 import type { ConfigurationPlanService } from './plan-service.js';
 import type { ConfigurationApplyService } from './apply-service.js';
 import type { PromoteInput, PromoteService } from './promote-service.js';
+import type { RestoreInput, RestoreService } from './restore-service.js';
 import type { ServeInput, ServeService } from './serve-service.js';
+import type { SwitchInput, SwitchService } from './switch-service.js';
 import { targetView } from '../targets/view.js';
 import { chooseFormat, configurationContentTypes, serialiseConfiguration } from './serialise.js';
 
@@ -23,10 +25,12 @@ export function configurationController(
     applier: ConfigurationApplyService;
     promoter: PromoteService;
     server: ServeService;
+    restorer: RestoreService;
+    switcher: SwitchService;
   },
   rolloutStepMs: number,
 ) {
-  const { exporter, planner, applier, promoter, server } = services;
+  const { exporter, planner, applier, promoter, server, restorer, switcher } = services;
   return {
     async exportProjectConfiguration(
       request: ManagementRequest<Op<'exportProjectConfiguration'>['path'], NonNullable<Op<'exportProjectConfiguration'>['query']>>,
@@ -66,6 +70,14 @@ export function configurationController(
     async serveFlagValue(request: ManagementRequest<Op<'serveFlagValue'>['path'], unknown, ServeInput>) {
       const target = await server.serve(request.principal, request.params, request.body, request.audit);
       return { body: { status: 'success', data: targetView(target, rolloutStepMs) } };
+    },
+    async restoreTarget(request: ManagementRequest<Op<'restoreTarget'>['path'], unknown, RestoreInput>) {
+      const target = await restorer.restore(request.principal, request.params, request.body, request.audit);
+      return { body: { status: 'success', data: targetView(target, rolloutStepMs) } };
+    },
+    async switchFlag(request: ManagementRequest<Op<'switchFlag'>['path'], unknown, SwitchInput>) {
+      const state = await switcher.switch(request.principal, request.params, request.body, request.audit);
+      return { body: { status: 'success', data: state } };
     },
   } satisfies Partial<ManagementHandlers>;
 }

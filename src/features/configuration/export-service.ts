@@ -158,6 +158,8 @@ export class ConfigurationExportService {
       permanent: flag.permanent,
       include_in_mobile: flag.include_in_mobile,
       include_in_client: flag.include_in_client,
+      // Left out when empty, so files written before tags existed export unchanged.
+      ...(flag.tags.length > 0 ? { tags: flag.tags } : {}),
       values: values.map((v) => ({ value: v.display, default: v.is_default })),
       environments,
     };
@@ -165,7 +167,7 @@ export class ConfigurationExportService {
 }
 
 /** Turns serving targets into the file's per-environment entries, in environment order. */
-class ServingBuilder {
+export class ServingBuilder {
   private readonly displayByValue: Map<string, string>;
   private readonly environmentOrder: Map<string, { key: string; index: number }>;
   private readonly rulesByTarget: Map<string, RuleRow[]>;
@@ -197,7 +199,8 @@ class ServingBuilder {
       .map(({ target, environment }) => ({ environmentKey: environment.key, serving: this.serving(target) }));
   }
 
-  private serving(target: ServingTargetRow): ConfigurationServing {
+  /** One target's serving configuration (its rollout only while in progress). */
+  serving(target: ServingTargetRow): ConfigurationServing {
     const rolling = target.rollout_status === 'active' || target.rollout_status === 'paused';
     const baseSplit = this.split(target.ulid);
     return {

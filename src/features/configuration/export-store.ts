@@ -22,6 +22,7 @@ export interface FlagRow {
   permanent: boolean;
   include_in_mobile: boolean;
   include_in_client: boolean;
+  tags: string[];
 }
 
 export interface ValueRow {
@@ -95,9 +96,10 @@ export class ConfigurationExportStore {
     const rows = await this.db('flags')
       .where('project_ulid', projectUlid)
       .orderBy('key')
-      .select('ulid', 'key', 'name', 'type', 'description', 'permanent', 'include_in_mobile', 'include_in_client');
+      .select('ulid', 'key', 'name', 'type', 'description', 'permanent', 'include_in_mobile', 'include_in_client', 'tags');
     return rows.map((r) => ({
       ...r,
+      tags: JSON.parse(String(r.tags ?? '[]')) as string[],
       permanent: bool(r.permanent),
       include_in_mobile: bool(r.include_in_mobile),
       include_in_client: bool(r.include_in_client),

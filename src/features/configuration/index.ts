@@ -4,9 +4,11 @@ import { ConfigurationExportService } from './export-service.js';
 import { ConfigurationPlanService } from './plan-service.js';
 import { ConfigurationApplyService } from './apply-service.js';
 import { PromoteService } from './promote-service.js';
+import { RestoreService } from './restore-service.js';
 import { ServeService } from './serve-service.js';
+import { SwitchService } from './switch-service.js';
 
-/** Flags as code: a project's configuration as one document (export, plan, apply, promote, serve). */
+/** Flags as code: a project's configuration as one document (export, plan, apply, promote, serve, restore, switch). */
 export function createConfigurationFeature(deps: FeatureDeps) {
   const exporter = new ConfigurationExportService(deps.knex, deps.dialect);
   return {
@@ -17,6 +19,8 @@ export function createConfigurationFeature(deps: FeatureDeps) {
         applier: new ConfigurationApplyService(deps, exporter, deps.auditWriter),
         promoter: new PromoteService(deps, exporter, deps.auditWriter),
         server: new ServeService(deps, deps.auditWriter),
+        restorer: new RestoreService(deps, deps.auditWriter),
+        switcher: new SwitchService(deps, deps.auditWriter),
       },
       deps.config.rolloutStepMs,
     ),

@@ -299,13 +299,20 @@ export function planConfiguration(
     'confirmation_required',
   ]);
   keyed('segment', current.segments, desired.segments, ['name', 'description', 'included', 'excluded', 'rules']);
-  const strip = ({ values: _values, environments: _environments, ...settings }: ConfigurationFlag) => settings;
+  // No tags and an empty list are the same: both leave `tags` out.
+  const strip = ({
+    values: _values,
+    environments: _environments,
+    tags,
+    ...settings
+  }: ConfigurationFlag): Omit<ConfigurationFlag, 'values' | 'environments'> => (tags && tags.length > 0 ? { ...settings, tags } : settings);
   keyed('flag', current.flags.map(strip), desired.flags.map(strip), [
     'name',
     'description',
     'permanent',
     'include_in_mobile',
     'include_in_client',
+    'tags',
   ]);
 
   const currentFlags = byKey(current.flags);

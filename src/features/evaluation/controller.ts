@@ -11,6 +11,7 @@ import type { ManagementHandlerSet, PublicHandlerSet } from '../../http/handler-
 import type { ManagementRequest, PublicRequest } from '../../http/operation.js';
 import type { StreamHub } from '../../runtime/stream-hub.js';
 import { findFlagEnvironment } from '../shared/lookup.js';
+import { describeExplanation } from './explanation.js';
 import { ofrepContext, type EvaluationBody, type EvaluationInputs, type InputDecoder } from './inputs.js';
 import { platformOf, type EvaluationService } from './service.js';
 
@@ -205,8 +206,9 @@ export function managementEvaluationHandlers({ service, decoder, knex }: Evaluat
       projectUlid: project.ulid,
       environmentUlid: environment.ulid,
     });
-    const data = await service.evaluateForManagement(environment.ulid, flag, readContext());
-    return { body: { status: 'success', data } };
+    const { why, ...result } = await service.evaluateForManagement(environment.ulid, flag, readContext());
+    const explanation = await describeExplanation(knex, { flagUlid: flag.ulid, environmentUlid: environment.ulid }, why);
+    return { body: { status: 'success', data: { ...result, explanation } } };
   };
 
   return {

@@ -11,6 +11,7 @@ import {
   type JsonValue,
   type ResolvedBy,
 } from '../../engine/index.js';
+import { explainFlag, type Explanation } from '../../engine/explain.js';
 import { NotFoundError, OfrepError, UnauthorizedError, publicMessages } from '../../http/errors.js';
 import { digestParts, entityTag, ifNoneMatchMatches } from '../../runtime/etag.js';
 import type { EnvironmentSnapshot, SnapshotCache } from '../../runtime/snapshot-cache.js';
@@ -44,6 +45,8 @@ export interface ManagementEvaluation {
   resolved_by: ResolvedBy | 'unavailable';
   /** Present only when a split chose the value. */
   split?: EvaluationSplit;
+  /** Why, as the engine retraced it (explain.ts); undefined when the flag is not in the snapshot. */
+  why: Explanation | undefined;
 }
 
 /**
@@ -353,10 +356,12 @@ export class EvaluationService {
   ): Promise<ManagementEvaluation> {
     const entry = await this.cache.getFresh(environmentUlid);
     const outcome = entry ? evaluateFlag(entry.snapshot, flag.key, context) : undefined;
-    if (!outcome) return { key: flag.key, name: flag.name, type: flag.type, value: null, resolved_by: 'unavailable' };
+    // Only this preview explains itself: the serving path never pays for it.
+    const why = entry ? explainFlag(entry.snapshot, flag.key, context) : undefined;
+    if (!outcome) return { key: flag.key, name: flag.name, type: flag.type, value: null, resolved_by: 'unavailable', why };
     const { key, name, type, value, resolved_by, split } = outcome;
     // `split` only when a split chose the value, so other answers read as before.
-    return split === undefined ? { key, name, type, value, resolved_by } : { key, name, type, value, resolved_by, split };
+    return split === undefined ? { key, name, type, value, resolved_by, why } : { key, name, type, value, resolved_by, split, why };
   }
 
   /** Flag ulids of an environment visible on a platform (expands whole-environment telemetry). */

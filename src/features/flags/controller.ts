@@ -7,6 +7,7 @@ type Schemas = components['schemas'];
 type ProjectParams = operations['listFlags']['parameters']['path'];
 type FlagParams = operations['getFlag']['parameters']['path'];
 type ListQuery = NonNullable<operations['listFlags']['parameters']['query']>;
+type GetQuery = NonNullable<operations['getFlag']['parameters']['query']>;
 
 const caller = (request: ManagementRequest<unknown, unknown, unknown>) => ({
   access: request.principal.access,
@@ -17,11 +18,11 @@ const caller = (request: ManagementRequest<unknown, unknown, unknown>) => ({
 export function flagHandlers(service: FlagService) {
   return {
     async listFlags(request: ManagementRequest<ProjectParams, ListQuery>) {
-      const { per_page = 25, cursor, type, search, include, stale_days = 30 } = request.query;
+      const { per_page = 25, cursor, type, search, tag, include, stale_days = 30 } = request.query;
       const page = await service.list(
         caller(request),
         request.params.projectKey,
-        { type, search },
+        { type, search, ...(tag ? { tag } : {}) },
         // An empty cursor means the first page (the document says so).
         { per_page, cursor: cursor === '' ? undefined : cursor },
         include === 'serving' ? { staleDays: stale_days } : undefined,
@@ -36,8 +37,10 @@ export function flagHandlers(service: FlagService) {
       return { body };
     },
 
-    async getFlag(request: ManagementRequest<FlagParams>) {
-      const data = await service.get(caller(request), request.params.projectKey, request.params.flagKey);
+    async getFlag(request: ManagementRequest<FlagParams, GetQuery>) {
+      const { include, stale_days = 30 } = request.query;
+      const serving = include === 'serving' ? { staleDays: stale_days } : undefined;
+      const data = await service.get(caller(request), request.params.projectKey, request.params.flagKey, serving);
       const body: Schemas['FlagResponse'] = { status: 'success', data };
       return { body };
     },

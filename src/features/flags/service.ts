@@ -22,6 +22,7 @@ export interface FlagCreateInput {
   description?: string | null;
   include_in_mobile?: boolean;
   include_in_client?: boolean;
+  tags?: string[];
 }
 
 /** PUT body: name and permanent always; omitted optional fields keep their current values. */
@@ -31,6 +32,7 @@ export interface FlagUpdateInput {
   description?: string | null;
   include_in_mobile?: boolean;
   include_in_client?: boolean;
+  tags?: string[];
 }
 
 export interface BulkDeleteResult {
@@ -48,6 +50,7 @@ export interface FlagResource {
   permanent: boolean;
   include_in_mobile: boolean;
   include_in_client: boolean;
+  tags: string[];
   created_at: string;
   updated_at: string;
 }
@@ -62,6 +65,7 @@ export function toFlagResource(flag: FlagRecord): FlagResource {
     permanent: flag.permanent,
     include_in_mobile: flag.include_in_mobile,
     include_in_client: flag.include_in_client,
+    tags: flag.tags,
     created_at: flag.created_at,
     updated_at: flag.updated_at,
   };
@@ -132,13 +136,20 @@ export class FlagService {
     return { data: result.data.map((flag) => ({ ...toFlagResource(flag), ...states.get(flag.ulid) })), meta: result.meta };
   }
 
-  async get(caller: Caller, projectKey: string, flagKey: string): Promise<FlagResource> {
+  async get(
+    caller: Caller,
+    projectKey: string,
+    flagKey: string,
+    serving?: { staleDays: number },
+  ): Promise<FlagResource & Partial<FlagOverview>> {
     const project = await this.store.findProject(caller.access, projectKey);
     caller.audit.describe({ action: 'flag.read', projectUlid: project.ulid });
     const flag = await this.store.findFlag(project.ulid, flagKey);
     if (!flag) throw flagNotFound(flagKey);
     caller.audit.describe({ action: 'flag.read', subjectType: 'flag', subjectUlid: flag.ulid, subjectLabel: flag.key });
-    return toFlagResource(flag);
+    if (!serving || !this.overview) return toFlagResource(flag);
+    const states = await this.overview(project.ulid, [flag], serving.staleDays, this.clock.now());
+    return { ...toFlagResource(flag), ...states.get(flag.ulid) };
   }
 
   async create(caller: Caller, projectKey: string, input: FlagCreateInput): Promise<FlagResource> {
@@ -155,6 +166,7 @@ export class FlagService {
       permanent: false,
       include_in_mobile: input.include_in_mobile ?? true,
       include_in_client: input.include_in_client ?? true,
+      tags: input.tags ?? [],
       created_at: now,
       updated_at: now,
     };
@@ -199,6 +211,7 @@ export class FlagService {
         description: input.description === undefined ? flag.description : input.description,
         include_in_mobile: input.include_in_mobile ?? flag.include_in_mobile,
         include_in_client: input.include_in_client ?? flag.include_in_client,
+        tags: input.tags ?? flag.tags,
         updated_at: this.clock.now().toISOString(),
       };
       await tx.updateFlag(flag.ulid, changes);

@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import type { components } from '../../../generated/management.js';
+import { isOn } from './serving-state.js';
+import type { FlagType } from './store-types.js';
 
 type FlagServingState = components['schemas']['FlagServingState'];
 
@@ -13,12 +15,12 @@ const DAY_MS = 86_400_000;
 
 /**
  * What a page of flags serves in every environment, their last use and staleness: the console's
- * flag list. Five set-based queries per page whatever the number of flags in the project.
+ * flag list and flag page. Six set-based queries per page whatever the number of flags in the project.
  */
 export async function servingOverview(
   db: Knex,
   projectUlid: string,
-  flags: ReadonlyArray<{ ulid: string; permanent: boolean; created_at: string }>,
+  flags: ReadonlyArray<{ ulid: string; type: FlagType; permanent: boolean; created_at: string }>,
   staleDays: number,
   now: Date,
 ): Promise<Map<string, FlagOverview>> {
@@ -36,7 +38,18 @@ export async function servingOverview(
       { column: 'published_at', order: 'desc' },
       { column: 'ulid', order: 'desc' },
     ])
-    .select('flag_ulid', 'environment_ulid', 'status', 'value_ulid', 'rollout_percentage', 'rollout_status', 'scheduled_at')) as Array<{
+    .select(
+      'ulid',
+      'flag_ulid',
+      'environment_ulid',
+      'status',
+      'value_ulid',
+      'rollout_percentage',
+      'rollout_status',
+      'scheduled_at',
+      'published_at',
+    )) as Array<{
+    ulid: string;
     flag_ulid: string;
     environment_ulid: string;
     status: string;
@@ -44,7 +57,19 @@ export async function servingOverview(
     rollout_percentage: number | null;
     rollout_status: string | null;
     scheduled_at: string | null;
+    published_at: string | null;
   }>;
+  const publishedUlids = targets.filter((t) => t.status === 'published').map((t) => t.ulid);
+  const ruleCounts = new Map<string, number>();
+  // Chunked: a page of flags times its environments can hold more targets than a driver binds.
+  for (let i = 0; i < publishedUlids.length; i += 500) {
+    const rows = (await db('rules')
+      .whereIn('target_ulid', publishedUlids.slice(i, i + 500))
+      .groupBy('target_ulid')
+      .select('target_ulid')
+      .count({ count: '*' })) as Array<{ target_ulid: string; count: number | string }>;
+    for (const row of rows) ruleCounts.set(row.target_ulid, Number(row.count));
+  }
   const values = (await db('flag_values').whereIn('flag_ulid', flagUlids).select('ulid', 'flag_ulid', 'display', 'is_default')) as Array<{
     ulid: string;
     flag_ulid: string;
@@ -73,13 +98,18 @@ export async function servingOverview(
       const published = here.find((t) => t.status === 'published');
       const scheduled = here.find((t) => t.status === 'scheduled');
       const fallback = defaults.get(flag.ulid) ?? null;
+      const value = published ? (display.get(published.value_ulid) ?? null) : fallback;
+      const rolling = published?.rollout_status === 'active' || published?.rollout_status === 'paused';
+      const rulesCount = published ? (ruleCounts.get(published.ulid) ?? 0) : 0;
       return {
         environment_key: environment.key,
-        value: published ? (display.get(published.value_ulid) ?? null) : fallback,
+        value,
         served_by: published ? 'target' : fallback !== null ? 'default' : 'unavailable',
-        rollout_percentage:
-          published?.rollout_status === 'active' || published?.rollout_status === 'paused' ? published.rollout_percentage : null,
-        rollout_status: published?.rollout_status === 'active' || published?.rollout_status === 'paused' ? published.rollout_status : null,
+        on: isOn(flag.type, fallback, { value, rulesCount, rolling }),
+        rules_count: rulesCount,
+        published_at: published?.published_at ?? null,
+        rollout_percentage: rolling ? published.rollout_percentage : null,
+        rollout_status: rolling ? (published.rollout_status as 'active' | 'paused') : null,
         draft: here.some((t) => t.status === 'draft'),
         scheduled_at: scheduled?.scheduled_at ?? null,
       };

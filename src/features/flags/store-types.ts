@@ -18,6 +18,8 @@ export interface FlagRecord {
   permanent: boolean;
   include_in_mobile: boolean;
   include_in_client: boolean;
+  /** Labels, in the order given (stored as a JSON array). */
+  tags: string[];
   created_at: string;
   updated_at: string;
 }
@@ -37,10 +39,12 @@ export interface FlagListFilter {
   type?: FlagType;
   /** Partial, case-insensitive match on key or name; wildcards in it are literal. */
   search?: string;
+  /** Only flags carrying this tag. */
+  tag?: string;
 }
 
 export type FlagChanges = Partial<
-  Pick<FlagRecord, 'name' | 'description' | 'permanent' | 'include_in_mobile' | 'include_in_client' | 'updated_at'>
+  Pick<FlagRecord, 'name' | 'description' | 'permanent' | 'include_in_mobile' | 'include_in_client' | 'tags' | 'updated_at'>
 >;
 
 export interface FlagStore {

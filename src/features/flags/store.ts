@@ -22,6 +22,7 @@ const flagColumns = [
   'permanent',
   'include_in_mobile',
   'include_in_client',
+  'tags',
   'created_at',
   'updated_at',
 ] as const;
@@ -37,6 +38,7 @@ export function toFlagRecord(row: Record<string, unknown>): FlagRecord {
     permanent: bool(row.permanent),
     include_in_mobile: bool(row.include_in_mobile),
     include_in_client: bool(row.include_in_client),
+    tags: JSON.parse(String(row.tags ?? '[]')) as string[],
     created_at: String(row.created_at),
     updated_at: String(row.updated_at),
   };
@@ -65,6 +67,8 @@ export class KnexFlagStore implements FlagStore {
       .where('project_ulid', projectUlid)
       .select(...flagColumns);
     if (filter.type) query.where('type', filter.type);
+    // Tags hold no character JSON escapes, so `"tag"` appears in the stored list exactly when it is one of them.
+    if (filter.tag) query.whereRaw(`?? LIKE ? ESCAPE '!'`, ['tags', `%"${filter.tag.replace(/[!%_]/g, '!$&')}"%`]);
     if (filter.search !== undefined && filter.search !== '') {
       // Lower case on both sides: the column may carry a binary collation (utf8mb4_bin on
       // MariaDB), and SQLite's own LOWER() folds ASCII letters only.
@@ -100,7 +104,7 @@ class KnexFlagStoreTx implements FlagStoreTx {
   async insertFlag(flag: FlagRecord): Promise<void> {
     await translateStorageErrors(
       async () => {
-        await this.handle('flags').insert(flag);
+        await this.handle('flags').insert({ ...flag, tags: JSON.stringify(flag.tags) });
       },
       { unique_violation: () => duplicateFlagKey(flag.key) },
     );
@@ -128,7 +132,10 @@ class KnexFlagStoreTx implements FlagStoreTx {
   }
 
   async updateFlag(ulid: string, changes: FlagChanges): Promise<void> {
-    await this.handle('flags').where('ulid', ulid).update(changes);
+    const { tags, ...rest } = changes;
+    await this.handle('flags')
+      .where('ulid', ulid)
+      .update({ ...rest, ...(tags === undefined ? {} : { tags: JSON.stringify(tags) }) });
   }
 
   requiredBy(ulids: readonly string[]): Promise<Map<string, RequiringTarget[]>> {

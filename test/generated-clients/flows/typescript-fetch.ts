@@ -462,6 +462,14 @@ await step('flags as code', async () => {
   check(promoted.data.promoted.length === 1, 'promoteConfiguration');
   const served = await targets.serveFlagValue({ ...flagPath('banner', staging), serveRequest: { value: 'Hello there' } });
   check(served.data.status === 'published', 'serveFlagValue');
+  const off = await targets.switchFlag({ ...flagPath('banner', staging), switchRequest: { on: false } });
+  check(off.data.on === false && off.data.environmentKey === staging, 'switchFlag');
+  const restored = await targets.restoreTarget({
+    ...flagPath('banner', staging),
+    targetUlid: served.data.ulid,
+    restoreRequest: { comment: 'served again' },
+  });
+  check(restored.data.status === 'published' && restored.data.comment === 'served again', 'restoreTarget');
 });
 
 await step('deletions and audit logs', async () => {

@@ -186,10 +186,12 @@ describe('EvaluationService', () => {
       type: 'number',
       value: null,
       resolved_by: 'unavailable',
+      why: { target: null, rollout: null, rules: [] },
     });
     expect(await service.evaluateForManagement('env_1', { key: 'beta', name: 'Beta', type: 'boolean' }, null)).toMatchObject({
       value: false,
       resolved_by: 'target',
+      why: { target: 'serving', rollout: null },
     });
     expect(telemetry.size).toBe(0);
   });

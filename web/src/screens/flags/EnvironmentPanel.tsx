@@ -5,6 +5,7 @@ import { useAction, useAsync } from '../../ui/useAsync';
 import { DraftEditor } from './DraftEditor';
 import { ServeNow } from './ServeNow';
 import { PublishedConfiguration } from './PublishedConfiguration';
+import { RestoreButton } from './RestoreButton';
 import { TryIt } from './TryIt';
 
 export interface PanelContext {
@@ -23,7 +24,19 @@ export const displayOf = (values: Schemas['FlagValue'][], ulid: string | null | 
   values.find((v) => v.ulid === ulid)?.display ?? '?';
 
 /** One environment of a flag: what it serves now and why, its draft, rollouts and history. */
-export function EnvironmentPanel(props: Omit<PanelContext, 'observed'>) {
+export function EnvironmentPanel({
+  served: servedDisplay,
+  publishedAt,
+  onServingChange,
+  ...props
+}: Omit<PanelContext, 'observed'> & {
+  /** The base value served now (FlagServingState.value), which "Serve now" starts from. */
+  served?: string | null;
+  /** When the serving publish was made: a change made elsewhere on the page (the switch, a copy) reads the panel again. */
+  publishedAt?: string | null;
+  /** Told after every change of what the environment serves (the page's summary reads again). */
+  onServingChange?: () => void;
+}) {
   const { environment, values } = props;
   const path = targetsPath(props);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -40,11 +53,11 @@ export function EnvironmentPanel(props: Omit<PanelContext, 'observed'>) {
   // Values change what the default serves: read again when they do.
   const served = useAsync(
     () => unwrap(api.GET('/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/evaluate', { params: { path } })),
-    [context.project, context.flag, environment.key, values.map((v) => `${v.ulid}:${v.default}`).join()],
+    [context.project, context.flag, environment.key, values.map((v) => `${v.ulid}:${v.default}`).join(), servedDisplay, publishedAt],
   );
   const targets = useAsync(
     () => unwrap(api.GET('/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets', { params: { path } })),
-    [context.project, context.flag, environment.key],
+    [context.project, context.flag, environment.key, publishedAt],
   );
   const insights = useAsync(
     () => unwrap(api.GET('/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/insights', { params: { path } })),
@@ -64,6 +77,7 @@ export function EnvironmentPanel(props: Omit<PanelContext, 'observed'>) {
   const refresh = () => {
     served.reload();
     targets.reload();
+    onServingChange?.();
   };
   // After a publish or rollout change the control used may be gone: the panel's heading takes focus.
   const refreshAndFocus = () => {
@@ -72,6 +86,10 @@ export function EnvironmentPanel(props: Omit<PanelContext, 'observed'>) {
   };
   const list = targets.data?.data ?? [];
   const draft = list.find((t) => t.status === 'draft');
+  // The publish serving now; every other publish of the history can be restored.
+  const current = list
+    .filter((t) => t.status === 'published')
+    .sort((a, b) => (b.published_at ?? '').localeCompare(a.published_at ?? ''))[0];
   return (
     <article className="environment" style={{ borderColor: environment.color }} aria-labelledby={`env-${environment.key}`}>
       <h2 id={`env-${environment.key}`} ref={heading} tabIndex={-1}>
@@ -89,7 +107,7 @@ export function EnvironmentPanel(props: Omit<PanelContext, 'observed'>) {
           {insights.data.data.last_evaluated_at ?? 'never'} · updated {insights.data.data.last_updated_at ?? 'never'}
         </p>
       ) : null}
-      <ServeNow context={context} onServed={refresh} />
+      <ServeNow key={servedDisplay ?? ''} context={context} served={servedDisplay} onServed={refresh} />
       {targets.data ? <PublishedConfiguration context={context} targets={list} onRolloutChange={refreshAndFocus} /> : null}
       {draft ? (
         <DraftEditor context={context} draft={draft} onChange={refresh} onPublished={refreshAndFocus} />
@@ -125,6 +143,9 @@ export function EnvironmentPanel(props: Omit<PanelContext, 'observed'>) {
               <th scope="col">Comment</th>
               <th scope="col">Rollout</th>
               <th scope="col">Published</th>
+              <th scope="col">
+                <span className="visually-hidden">Restore</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -144,6 +165,11 @@ export function EnvironmentPanel(props: Omit<PanelContext, 'observed'>) {
                     <button type="button" onClick={() => cancelScheduled(target.ulid)}>
                       Cancel scheduled publish
                     </button>
+                  ) : null}
+                </td>
+                <td>
+                  {(target.status === 'published' || target.status === 'expired') && target.ulid !== current?.ulid ? (
+                    <RestoreButton context={context} target={target} onRestored={refreshAndFocus} />
                   ) : null}
                 </td>
               </tr>

@@ -4,13 +4,14 @@ import { ErrorMessage } from '../../ui/ErrorMessage';
 import { CheckboxField, Field } from '../../ui/Field';
 import { useAction } from '../../ui/useAsync';
 
-/** A flag's details: name, description, permanent, and which SDK payloads carry it. */
+/** A flag's details: name, description, tags, permanent, and which SDK payloads carry it. */
 export function FlagDetails({ project, flag, onSaved }: { project: string; flag: Schemas['Flag']; onSaved: () => void }) {
   const [name, setName] = useState(flag.name);
   const [description, setDescription] = useState(flag.description ?? '');
   const [permanent, setPermanent] = useState(flag.permanent);
   const [mobile, setMobile] = useState(flag.include_in_mobile);
   const [client, setClient] = useState(flag.include_in_client);
+  const [tags, setTags] = useState(flag.tags.join(', '));
   const save = useAction();
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -20,6 +21,10 @@ export function FlagDetails({ project, flag, onSaved }: { project: string; flag:
       description: description || null,
       include_in_mobile: mobile,
       include_in_client: client,
+      tags: tags
+        .split(',')
+        .map((t) => t.trim())
+        .filter((t) => t !== ''),
     };
     void save.run(async () => {
       await unwrap(
@@ -38,6 +43,14 @@ export function FlagDetails({ project, flag, onSaved }: { project: string; flag:
           value={description}
           onChange={(e) => setDescription(e.target.value)}
           problem={save.problem}
+        />
+        <Field
+          label="Tags (comma-separated)"
+          name="tags"
+          value={tags}
+          onChange={(e) => setTags(e.target.value)}
+          problem={save.problem}
+          hint="Lower-case letters, digits, - _ : . (e.g. team:payments)"
         />
       </div>
       <div className="inline">

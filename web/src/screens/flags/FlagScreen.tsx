@@ -1,16 +1,26 @@
-import { api, unwrap } from '../../api/client';
+import { useState } from 'react';
 import { allPages } from '../../api/all-pages';
+import { api, unwrap } from '../../api/client';
 import { Link } from '../../app/router';
 import { ErrorMessage } from '../../ui/ErrorMessage';
+import { Tabs } from '../../ui/Tabs';
 import { useAsync } from '../../ui/useAsync';
 import { EnvironmentPanel } from './EnvironmentPanel';
 import { FlagDetails } from './FlagDetails';
+import { FlagSummary } from './FlagSummary';
 import { FlagValues } from './FlagValues';
+import './flags.css';
 
-/** A flag: its details, values, and for each environment what it serves, its drafts and history. */
+/**
+ * A flag: every environment side by side at the top (switches, what is served), then its
+ * details, values, and one environment at a time (tabs) with its drafts and history.
+ */
 export function FlagScreen({ project, flag }: { project: string; flag: string }) {
   const path = { projectKey: project, flagKey: flag };
-  const details = useAsync(() => unwrap(api.GET('/projects/{projectKey}/flags/{flagKey}', { params: { path } })), [project, flag]);
+  const details = useAsync(
+    () => unwrap(api.GET('/projects/{projectKey}/flags/{flagKey}', { params: { path, query: { include: 'serving' } } })),
+    [project, flag],
+  );
   const values = useAsync(() => unwrap(api.GET('/projects/{projectKey}/flags/{flagKey}/values', { params: { path } })), [project, flag]);
   const environments = useAsync(
     () =>
@@ -29,6 +39,15 @@ export function FlagScreen({ project, flag }: { project: string; flag: string })
       ),
     [project],
   );
+  const [chosen, setChosen] = useState<string>();
+  const list = environments.data?.data ?? [];
+  const selected = list.find((e) => e.key === chosen) ?? list[0];
+  const states = details.data?.data.environments;
+  const openEnvironment = (key: string) => {
+    setChosen(key);
+    // The tab of the environment opened from the summary takes focus, as a click on it would.
+    requestAnimationFrame(() => document.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]')?.focus());
+  };
   return (
     <section>
       <p>
@@ -38,22 +57,35 @@ export function FlagScreen({ project, flag }: { project: string; flag: string })
         {details.data?.data.name ?? flag} <code>{flag}</code>
       </h1>
       <ErrorMessage problem={details.problem ?? values.problem ?? environments.problem} />
+      {states && environments.data ? (
+        <FlagSummary project={project} flag={flag} environments={list} states={states} onChange={details.reload} onOpen={openEnvironment} />
+      ) : null}
       {details.data ? (
         <FlagDetails key={details.data.data.updated_at} project={project} flag={details.data.data} onSaved={details.reload} />
       ) : null}
-      {values.data ? <FlagValues project={project} flag={flag} values={values.data.data} onChange={values.reload} /> : null}
-      {values.data && environments.data
-        ? environments.data.data.map((environment) => (
-            <EnvironmentPanel
-              key={environment.ulid}
-              project={project}
-              flag={flag}
-              environment={environment}
-              values={values.data?.data ?? []}
-              segments={segments.data?.data}
-            />
-          ))
-        : null}
+      {values.data ? (
+        <FlagValues project={project} flag={flag} values={values.data.data} onChange={() => (values.reload(), details.reload())} />
+      ) : null}
+      {values.data && selected ? (
+        <Tabs
+          label={`Environments of ${flag}`}
+          items={list.map((e) => ({ key: e.key, label: e.name }))}
+          selected={selected.key}
+          onSelect={setChosen}
+        >
+          <EnvironmentPanel
+            key={selected.ulid}
+            project={project}
+            flag={flag}
+            environment={selected}
+            values={values.data.data}
+            segments={segments.data?.data}
+            served={states?.find((s) => s.environment_key === selected.key)?.value}
+            publishedAt={states?.find((s) => s.environment_key === selected.key)?.published_at}
+            onServingChange={details.reload}
+          />
+        </Tabs>
+      ) : null}
     </section>
   );
 }

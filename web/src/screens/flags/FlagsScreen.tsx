@@ -7,6 +7,8 @@ import { Field, SelectField } from '../../ui/Field';
 import { Pager, useCursorPages } from '../../ui/Pager';
 import { TypedConfirmation } from '../../ui/TypedConfirmation';
 import { useAction, useAsync } from '../../ui/useAsync';
+import { FlagSwitch } from './FlagSwitch';
+import './flags.css';
 
 type FlagType = Schemas['FlagType'];
 const flagTypes: FlagType[] = ['boolean', 'number', 'string', 'json'];
@@ -15,6 +17,7 @@ const flagTypes: FlagType[] = ['boolean', 'number', 'string', 'json'];
 export function FlagsScreen({ project }: { project: string }) {
   const [search, setSearch] = useState('');
   const [type, setType] = useState<FlagType | ''>('');
+  const [tag, setTag] = useState('');
   const pages = useCursorPages();
   const cursor = pages.cursor;
   const flags = useAsync(
@@ -23,11 +26,18 @@ export function FlagsScreen({ project }: { project: string }) {
         api.GET('/projects/{projectKey}/flags', {
           params: {
             path: { projectKey: project },
-            query: { per_page: 50, cursor, search: search || undefined, type: type || undefined, include: 'serving' },
+            query: {
+              per_page: 50,
+              cursor,
+              search: search || undefined,
+              type: type || undefined,
+              tag: tag.trim() || undefined,
+              include: 'serving',
+            },
           },
         }),
       ),
-    [project, search, type, cursor],
+    [project, search, type, tag, cursor],
   );
   const environments = useAsync(
     () =>
@@ -38,7 +48,17 @@ export function FlagsScreen({ project }: { project: string }) {
       ),
     [project],
   );
-  const colour = (key: string) => environments.data?.data.find((e) => e.key === key)?.color ?? '#808080';
+  const environmentOf = (key: string) => environments.data?.data.find((e) => e.key === key);
+  const colour = (key: string) => environmentOf(key)?.color ?? '#808080';
+  // "staging:on": flags on (or off) in one environment, as the API reports them; '' for any.
+  const [stateFilter, setStateFilter] = useState('');
+  const [onlyStale, setOnlyStale] = useState(false);
+  const shown = (flags.data?.data ?? []).filter((flag) => {
+    if (onlyStale && !flag.stale) return false;
+    if (!stateFilter) return true;
+    const [environmentKey, wanted] = stateFilter.split(':');
+    return flag.environments?.some((s) => s.environment_key === environmentKey && s.on === (wanted === 'on'));
+  });
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [confirmBulk, setConfirmBulk] = useState('');
   const bulk = useAction();
@@ -69,7 +89,7 @@ export function FlagsScreen({ project }: { project: string }) {
   return (
     <section>
       <h1>Flags of {project}</h1>
-      <div className="filters" role="search">
+      <div className="filters flag-filters" role="search">
         <Field
           label="Search key or name"
           name="search"
@@ -86,7 +106,29 @@ export function FlagsScreen({ project }: { project: string }) {
             ))}
           </select>
         </label>
+        <Field label="Tag" name="tag" value={tag} onChange={(e) => (pages.restart(), setTag(e.target.value))} />
+        <label>
+          State{' '}
+          <select value={stateFilter} onChange={(e) => setStateFilter(e.target.value)}>
+            <option value="">any</option>
+            {(environments.data?.data ?? []).flatMap((environment) =>
+              (['on', 'off'] as const).map((state) => (
+                <option key={`${environment.key}:${state}`} value={`${environment.key}:${state}`}>
+                  {state} in {environment.name}
+                </option>
+              )),
+            )}
+          </select>
+        </label>
+        <label>
+          <input type="checkbox" checked={onlyStale} onChange={(e) => setOnlyStale(e.target.checked)} /> Only stale flags
+        </label>
       </div>
+      {stateFilter || onlyStale ? (
+        <p className="hint">
+          State and staleness filter the flags of this page: {shown.length} of {flags.data?.data.length ?? 0}.
+        </p>
+      ) : null}
       <ErrorMessage problem={flags.problem} />
       <table>
         <thead>
@@ -101,7 +143,7 @@ export function FlagsScreen({ project }: { project: string }) {
           </tr>
         </thead>
         <tbody>
-          {flags.data?.data.map((flag) => (
+          {shown.map((flag) => (
             <tr key={flag.ulid}>
               <td>
                 <input
@@ -120,17 +162,29 @@ export function FlagsScreen({ project }: { project: string }) {
                 <Link to={`/projects/${project}/flags/${flag.key}`}>{flag.name}</Link> <code>{flag.key}</code>
                 {flag.stale ? <span className="badge">stale</span> : null}
                 {flag.permanent ? <span className="badge quiet">permanent</span> : null}
+                {flag.tags.map((t) => (
+                  <button key={t} type="button" className="tag" onClick={() => (pages.restart(), setTag(t))}>
+                    <span className="visually-hidden">Show flags tagged </span>
+                    {t}
+                  </button>
+                ))}
               </td>
               <td>{flag.type}</td>
               <td>
-                {flag.environments?.map((state) => (
-                  <span key={state.environment_key} className="state" style={{ borderColor: colour(state.environment_key) }}>
-                    {state.environment_key}: <code>{state.value ?? '–'}</code>
-                    {state.rollout_percentage !== null ? ` (${state.rollout_percentage}% ${state.rollout_status})` : ''}
-                    {state.draft ? ' · draft' : ''}
-                    {state.scheduled_at ? ' · scheduled' : ''}
-                  </span>
-                ))}
+                {flag.environments?.map((state) => {
+                  const environment = environmentOf(state.environment_key);
+                  return (
+                    <span key={state.environment_key} className="state env-serving" style={{ borderColor: colour(state.environment_key) }}>
+                      {environment ? (
+                        <FlagSwitch project={project} flag={flag.key} environment={environment} state={state} onSwitched={flags.reload} />
+                      ) : null}
+                      {state.environment_key}: <code>{state.value ?? '–'}</code>
+                      {state.rollout_percentage !== null ? ` (${state.rollout_percentage}% ${state.rollout_status})` : ''}
+                      {state.draft ? ' · draft' : ''}
+                      {state.scheduled_at ? ' · scheduled' : ''}
+                    </span>
+                  );
+                })}
               </td>
               <td>{flag.last_used_at ? flag.last_used_at.slice(0, 10) : 'never'}</td>
             </tr>

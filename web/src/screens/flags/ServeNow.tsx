@@ -6,10 +6,13 @@ import { TypedConfirmation } from '../../ui/TypedConfirmation';
 import { useAction } from '../../ui/useAsync';
 import { targetsPath, type PanelContext } from './EnvironmentPanel';
 
-/** The kill switch: serve one value now, in one call (rules kept unless dropped). */
-export function ServeNow({ context, onServed }: { context: PanelContext; onServed: () => void }) {
+/**
+ * Serve one value now, in one call (rules kept unless dropped). It starts from the value served
+ * now (`served`, a display), so submitting without a choice changes nothing of the value.
+ */
+export function ServeNow({ context, served, onServed }: { context: PanelContext; served?: string | null; onServed: () => void }) {
   const { environment, values } = context;
-  const [valueUlid, setValueUlid] = useState(values[0]?.ulid ?? '');
+  const [valueUlid, setValueUlid] = useState(values.find((v) => v.display === served)?.ulid ?? values[0]?.ulid ?? '');
   const [dropRules, setDropRules] = useState(false);
   const [comment, setComment] = useState('');
   const [confirmation, setConfirmation] = useState('');

@@ -4,6 +4,7 @@ import { ErrorMessage } from '../../ui/ErrorMessage';
 import { Field, SelectField } from '../../ui/Field';
 import { useAction } from '../../ui/useAsync';
 import { targetsPath, type PanelContext } from './EnvironmentPanel';
+import { EvaluationWhy } from './EvaluationWhy';
 
 interface AttributeRow {
   key: string;
@@ -148,6 +149,7 @@ export function TryIt({ context }: { context: PanelContext }) {
           {result.resolved_by === 'prerequisite'
             ? ' A prerequisite flag did not serve a required value, so the default value is served.'
             : ''}
+          <EvaluationWhy context={context} result={result} />
         </output>
       ) : null}
       <ErrorMessage problem={action.problem} />

@@ -1,0 +1,20 @@
+import type { Knex } from 'knex';
+import type { TargetRecord } from '../targets/store-types.js';
+import { ServingBuilder } from './export-service.js';
+import { ConfigurationExportStore } from './export-store.js';
+import type { Serving } from './serving-writer.js';
+
+/**
+ * What a target of any status serves (base value or split, rules with their criteria and splits,
+ * in order, and its prerequisites), without its rollout: the configuration a restore publishes again.
+ */
+export async function servingOfTarget(db: Knex, target: TargetRecord): Promise<Serving> {
+  const store = new ConfigurationExportStore(db);
+  const values = await store.values([target.flag_ulid]);
+  const rules = await store.rules([target.ulid]);
+  const criteria = await store.criteria(rules.map((r) => r.ulid));
+  const splits = await store.splits([target.ulid, ...rules.map((r) => r.ulid)]);
+  const prerequisites = await store.prerequisites([target.ulid]);
+  const builder = new ServingBuilder(values, [], rules, criteria, splits, prerequisites);
+  return builder.serving({ ...target, rollout_status: null });
+}

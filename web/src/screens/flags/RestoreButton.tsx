@@ -1,0 +1,43 @@
+import { api, unwrap, type Schemas } from '../../api/client';
+import { useDialog } from '../../ui/Dialog';
+import { displayOf, targetsPath, type PanelContext } from './EnvironmentPanel';
+import { ServingChangeDialog, type ServingChangeInput } from './ServingChangeDialog';
+
+const restorePath = '/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets/{targetUlid}/restore' as const;
+
+/** Publishes an earlier publish of the history again (restoreTarget), after a dialog for the comment and typed key. */
+export function RestoreButton({
+  context,
+  target,
+  onRestored,
+}: {
+  context: PanelContext;
+  target: Schemas['Target'];
+  onRestored: () => void;
+}) {
+  const dialog = useDialog();
+  const when = (target.published_at ?? '').replace('T', ' ').slice(0, 19);
+  const restore = async (input: ServingChangeInput) => {
+    await unwrap(api.POST(restorePath, { params: { path: { ...targetsPath(context), targetUlid: target.ulid } }, body: input }));
+    onRestored();
+  };
+  return (
+    <>
+      <button type="button" onClick={dialog.open} aria-label={`Restore the publish of ${when}`}>
+        Restore
+      </button>
+      <ServingChangeDialog
+        control={dialog}
+        environment={context.environment}
+        title={`Restore the publish of ${when} in ${context.environment.name}`}
+        submitLabel={`Publish again in ${context.environment.name}`}
+        onSubmit={restore}
+      >
+        <p>
+          Its base value <code>{displayOf(context.values, target.value_ulid)}</code> and its rules go live again as a new publish
+          {target.comment ? ` (it was “${target.comment}”)` : ''}; its rollout is not repeated.
+        </p>
+      </ServingChangeDialog>
+    </>
+  );
+}
