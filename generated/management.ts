@@ -3281,6 +3281,12 @@ export interface components {
             /** @description The target whose rules were tried; null with `target` `none`. */
             target_ulid: string | null;
             rollout: components["schemas"]["EvaluationRolloutCheck"];
+            /**
+             * @description The key of the first prerequisite flag of that target that did not serve one of its
+             *     required values: the flag's default value was served and no rule was tried. Null
+             *     when every prerequisite held or the target has none.
+             */
+            prerequisite_failed: string | null;
             rules: components["schemas"]["EvaluationRuleCheck"][];
         };
         /** @description The rollout in progress and where the context falls in it; null when no rollout is in progress. */

@@ -105,6 +105,23 @@ function prerequisitesHold(
   }
 }
 
+/**
+ * The key of the first prerequisite of `target` that does not hold for the context, or null when
+ * every one holds. For explain.ts only (the serving path stops at the first failure inline).
+ */
+export function firstFailedPrerequisite(
+  snap: Snapshot,
+  flag: SnapshotFlag,
+  target: SnapshotTarget,
+  context: Context | null,
+): string | null {
+  for (let i = 0; i < target.prerequisites.length; i++) {
+    const p = target.prerequisites[i] as SnapshotPrerequisite;
+    if (!prerequisitesHold(snap, flag, [p], context, [])) return p.flagKey;
+  }
+  return null;
+}
+
 /** Evaluates one compiled flag within the current evaluation call (no stamp change). */
 function evaluateCompiled(
   snap: Snapshot,

@@ -1,12 +1,14 @@
 /**
  * Why an evaluation served what it did: which published target answered, the context's rollout
- * bucket, and for each rule tried in order whether it matched or which criterion first did not.
+ * bucket, the first prerequisite that failed, and for each rule tried in order whether it matched
+ * or which criterion first did not.
  * Only the management preview asks for this; the serving path never calls it, so evaluate.ts
  * stays as cheap as it is. The steps are evaluate.ts's, in the same order (held to it by
  * test/unit/engine-explain.test.ts over the evaluation vectors).
  */
 import { contextBucket } from './bucket.js';
 import { matchCriteria } from './comparers.js';
+import { firstFailedPrerequisite } from './evaluate.js';
 import type { Snapshot } from './snapshot.js';
 import type { Context } from './types.js';
 
@@ -23,6 +25,8 @@ export interface Explanation {
   readonly target: 'serving' | 'previous' | null;
   /** While a rollout is in progress: its percentage, the context's bucket (null without an identifier) and the choice. */
   readonly rollout: { readonly percentage: number; readonly bucket: number | null; readonly inRollout: boolean } | null;
+  /** The first prerequisite flag of that target that did not serve a required value (then no rule is tried), or null. */
+  readonly prerequisiteFailed: string | null;
   /** The rules tried in order, up to and including the one that matched. */
   readonly rules: readonly RuleCheck[];
 }
@@ -45,6 +49,8 @@ export function explainFlag(snapshot: Snapshot, key: string, context: Context | 
   }
   const target = choice === 'serving' ? flag.serving : choice === 'previous' ? flag.previous : null;
   const rules: RuleCheck[] = [];
+  const prerequisiteFailed = target === null ? null : firstFailedPrerequisite(snapshot, flag, target, context);
+  if (prerequisiteFailed !== null) return { target: choice, rollout, prerequisiteFailed, rules };
   if (target !== null) {
     for (let position = 0; position < target.rules.length; position++) {
       const criteria = target.rules[position]!.criteria;
@@ -56,5 +62,5 @@ export function explainFlag(snapshot: Snapshot, key: string, context: Context | 
       if (firstUnmatched === null) break;
     }
   }
-  return { target: choice, rollout, rules };
+  return { target: choice, rollout, prerequisiteFailed, rules };
 }

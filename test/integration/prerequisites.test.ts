@@ -136,7 +136,11 @@ describeEachDatabase('target prerequisites', (db) => {
     let o = await ofrep('upsell', { targetingKey: 'u-1' });
     expect(o.body).toMatchObject({ value: false, reason: 'PREREQUISITE_FAILED', metadata: { resolved_by: 'prerequisite' } });
     const preview = await ok(app.mgmt('POST', `${env('upsell')}/evaluate`, { context: { type: 'user', identifier: 'u-1' } }));
-    expect(preview).toMatchObject({ value: false, resolved_by: 'prerequisite' });
+    expect(preview).toMatchObject({
+      value: false,
+      resolved_by: 'prerequisite',
+      explanation: { prerequisite_failed: 'checkout', rules: [] },
+    });
 
     // checkout: true for beta users only
     const checkout = await draft('checkout');

@@ -5,7 +5,13 @@ import type { Db } from '../../storage/db.js';
 type EvaluationExplanation = components['schemas']['EvaluationExplanation'];
 
 /** Nothing answered: no target, no rollout, no rule (an unknown flag or one without values). */
-export const noExplanation: EvaluationExplanation = { target: 'none', target_ulid: null, rollout: null, rules: [] };
+export const noExplanation: EvaluationExplanation = {
+  target: 'none',
+  target_ulid: null,
+  rollout: null,
+  prerequisite_failed: null,
+  rules: [],
+};
 
 /**
  * The engine's explanation in the API's terms: the target and rules it names by position,
@@ -40,6 +46,7 @@ export async function describeExplanation(
     target: why.target === 'serving' ? 'newest' : 'previous',
     target_ulid: targetUlid,
     rollout,
+    prerequisite_failed: why.prerequisiteFailed,
     rules: why.rules.map((check) => ({
       position: check.position,
       ulid: rules[check.position]?.ulid ?? '',

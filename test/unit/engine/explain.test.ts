@@ -36,12 +36,21 @@ describe('explainFlag', () => {
       for (const r of why.rules.slice(0, -1)) expect(r.matched, v.name).toBe(false);
       for (const r of why.rules) expect(r.firstUnmatchedCriterion === null, v.name).toBe(r.matched);
       if (why.rules.length > 0) withRules++;
-      if (matched) {
+      if (why.prerequisiteFailed !== null) {
+        // The flag's default value, or with none nothing (a declared default is the caller's).
+        expect(outcome === undefined || outcome.resolved_by === 'prerequisite', v.name).toBe(true);
+        expect(why.rules, v.name).toEqual([]);
+      } else if (outcome?.resolved_by === 'prerequisite') {
+        expect.fail(`${v.name}: a prerequisite failed but the explanation names none`);
+      } else if (matched) {
         expect(outcome?.resolved_by, v.name).toBe('rule');
-        expect(outcome?.value, v.name).toEqual(target!.rules[matched.position]!.value);
+        // A rule with a split serves one of its shares (named by outcome.split), else its value.
+        if (outcome?.split) expect(outcome.split.rule, v.name).toBe(matched.position);
+        else expect(outcome?.value, v.name).toEqual(target!.rules[matched.position]!.value);
       } else if (target) {
         expect(why.rules.length, v.name).toBe(target.rules.length);
-        expect(outcome?.value, v.name).toEqual(target.value);
+        if (outcome?.split) expect(outcome.split.rule, v.name).toBeNull();
+        else expect(outcome?.value, v.name).toEqual(target.value);
         expect(outcome?.resolved_by, v.name).toBe(why.rollout?.inRollout ? 'rollout' : 'target');
       } else if (outcome) {
         expect(outcome.resolved_by, v.name).toBe('default');

@@ -186,7 +186,7 @@ describe('EvaluationService', () => {
       type: 'number',
       value: null,
       resolved_by: 'unavailable',
-      why: { target: null, rollout: null, rules: [] },
+      why: { target: null, rollout: null, prerequisiteFailed: null, rules: [] },
     });
     expect(await service.evaluateForManagement('env_1', { key: 'beta', name: 'Beta', type: 'boolean' }, null)).toMatchObject({
       value: false,

@@ -41,6 +41,12 @@ export function EvaluationWhy({ context, result }: { context: PanelContext; resu
               ? 'The flag has no value to serve.'
               : "Nothing published answered: the flag's default value is served."}
       </li>
+      {why.prerequisite_failed !== null ? (
+        <li>
+          Prerequisite flag “{why.prerequisite_failed}” did not serve a required value, so the flag's default value is served and no rule
+          was tried.
+        </li>
+      ) : null}
       {why.rules.map((rule) => (
         <li key={rule.ulid}>
           Rule {rule.position + 1} “{rule.description}”:{' '}
@@ -49,7 +55,7 @@ export function EvaluationWhy({ context, result }: { context: PanelContext; resu
             : `did not match: ${criterionOf(rule.ulid, rule.first_unmatched_criterion ?? 0)} does not hold.`}
         </li>
       ))}
-      {why.target !== 'none' && !matched ? (
+      {why.target !== 'none' && !matched && why.prerequisite_failed === null ? (
         <li>{why.rules.length === 0 ? 'It has no rules' : 'No rule matched'}: its base value is served.</li>
       ) : null}
     </ul>
