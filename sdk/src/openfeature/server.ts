@@ -3,8 +3,10 @@
  * evaluation). Events: PROVIDER_READY (payload confirmed by the service, also after recovering),
  * PROVIDER_CONFIGURATION_CHANGED (with the changed flag keys), PROVIDER_ERROR (no payload and the
  * service unreachable or the key refused), PROVIDER_STALE (serving the last good payload or the
- * bootstrap while the service is unreachable). Reasons: TARGETING_MATCH (rule), SPLIT (rollout),
- * STATIC (target), DEFAULT (default), PREREQUISITE_FAILED (prerequisite); flag metadata carries resolved_by, type and revision.
+ * bootstrap while the service is unreachable). Reasons: TARGETING_MATCH (rule), SPLIT (rollout, or
+ * a weighted split: variant = the split's variant), STATIC (target), DEFAULT (default),
+ * PREREQUISITE_FAILED (prerequisite); flag metadata carries resolved_by, type and revision, and
+ * split_weight after a split.
  *
  *   import { OpenFeature } from '@openfeature/server-sdk';
  *   await OpenFeature.setProviderAndWait(new VexilServerProvider({ baseUrl, apiKey: 'srv_...' }));
