@@ -115,7 +115,7 @@ describe('readiness of a real process', () => {
 
   it('on SIGTERM answers 503 on /ready at once, keeps serving for the drain period, then exits 0', async () => {
     const server = start({ DATABASE_URL: `sqlite:${dir}/drain.db`, VEXIL_DRAIN_MS: '1500' });
-    await waitUntil(async () => (await status(server.port, '/ready')) === 200, 20_000);
+    await waitUntil(async () => (await status(server.port, '/ready')) === 200, 120_000);
     const signalled = Date.now();
     server.child.kill('SIGTERM');
     await waitUntil(async () => (await status(server.port, '/ready')) === 503, 1000);
@@ -123,7 +123,7 @@ describe('readiness of a real process', () => {
     expect(await status(server.port, '/v1/api-docs')).toBe(200);
     expect(await server.exited).toBe(0);
     expect(Date.now() - signalled).toBeGreaterThanOrEqual(1400);
-  }, 60_000);
+  }, 180_000);
 
   it.each(testDatabases)(
     'writes the public audit entries of requests served during the drain and of one still open when it ends, ends event streams, then exits 0 ($name)',

@@ -31,7 +31,7 @@ describeEachDatabase('management evaluateFlag and evaluateFlagForContext', (db) 
     body: (flagKey, context, token) =>
       app.mgmt('POST', path(flagKey), context === undefined ? undefined : { context }, token ? { token } : {}),
   };
-  const nothingAnswered = { target: 'none', target_ulid: null, rollout: null, rules: [] };
+  const nothingAnswered = { target: 'none', target_ulid: null, rollout: null, prerequisite_failed: null, rules: [] };
   const both = Object.entries(forms) as Array<['query' | 'body', Evaluate]>;
 
   beforeAll(async () => {
@@ -89,6 +89,7 @@ describeEachDatabase('management evaluateFlag and evaluateFlagForContext', (db) 
           target: 'newest',
           target_ulid: ruled,
           rollout: null,
+          prerequisite_failed: null,
           rules: [
             {
               position: 0,
@@ -115,6 +116,7 @@ describeEachDatabase('management evaluateFlag and evaluateFlagForContext', (db) 
         target: 'newest',
         target_ulid: await newest(),
         rollout: { percentage: 100, bucket: expect.any(Number), in_rollout: true },
+        prerequisite_failed: null,
         rules: [],
       });
       // Without an identifier nobody is inside a partial rollout: the previous target (and its rule) serve.

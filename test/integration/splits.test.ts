@@ -306,7 +306,15 @@ describeEachDatabase('weighted splits', (db) => {
       const res = await app.request('GET', '/v1/flags/layout', withContext(noAccount));
       expect(res.body.data.flag).toEqual({ key: 'layout', name: 'Layout', type: 'string', value: { string: 'legacy' } });
       const preview = await app.mgmt('POST', `${ENV}/evaluate`, {});
-      expect(preview.body.data).toEqual({ key: 'layout', name: 'Layout', type: 'string', value: 'control', resolved_by: 'target' });
+      // No split named: the answer carries no `split` member at all.
+      expect(preview.body.data).toEqual({
+        key: 'layout',
+        name: 'Layout',
+        type: 'string',
+        value: 'control',
+        resolved_by: 'target',
+        explanation: expect.objectContaining({ target: 'newest', prerequisite_failed: null }),
+      });
       const ofrep = await app.request('POST', '/ofrep/v1/evaluate/flags/layout', {
         apiKey: serverKey,
         body: { context: { targetingKey: 'u2', plan: 'gold' } },
