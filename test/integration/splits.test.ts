@@ -354,7 +354,7 @@ describeEachDatabase('weighted splits', (db) => {
       got.set(reporterVariant, (got.get(reporterVariant) ?? 0) + 1);
       // With user-0..39 of the test before, 40 + 30 + 1 distinct contexts reached the base split
       // (u1 got the rule); the sketch is close to exact at this size.
-      const rows = await waitFor(
+      await waitFor(
         async () => {
           const list = await exposures();
           return counted(list, 'blue') + counted(list, 'green') >= 68 ? list : undefined;
@@ -362,6 +362,15 @@ describeEachDatabase('weighted splits', (db) => {
         30_000,
         'the exposure counts',
       );
+      // The flusher writes every second: once the counts reached the database, wait out the
+      // flushes still under way so the total read here is final.
+      let rows = await exposures();
+      for (let settled = false; !settled; ) {
+        await new Promise((resolve) => setTimeout(resolve, 2500));
+        const next = await exposures();
+        settled = counted(next, 'blue') + counted(next, 'green') === counted(rows, 'blue') + counted(rows, 'green');
+        rows = next;
+      }
       for (const r of rows) expect(r).toMatchObject({ day: today, variant: expect.any(String), contexts: expect.any(Number) });
       const total = counted(rows, 'blue') + counted(rows, 'green');
       expect(total).toBeLessThanOrEqual(74);
