@@ -2,6 +2,7 @@ import type { AuditTrail } from '../../audit/audit-trail.js';
 import { auditActionByOperation } from '../../audit/actions.js';
 import type { ResourceAccess } from '../../auth/principal.js';
 import type { Clock } from '../../clock.js';
+import type { FlagType } from '../flags/store-types.js';
 import type { InsightsStore } from './store-types.js';
 
 /** Who asks: their reach (grants) and the request's audit trail. */
@@ -32,7 +33,7 @@ export interface StaleFlag {
 
 export interface DefaultValueReports {
   missing_defaults: Array<{ flag_key: string; count: number; last_seen_at: string }>;
-  unknown_flags: Array<{ flag_key: string; declared_type: string; count: number; last_seen_at: string }>;
+  unknown_flags: Array<{ flag_key: string; declared_type: FlagType; count: number; last_seen_at: string }>;
 }
 
 export interface ContextAttributes {
