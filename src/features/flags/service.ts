@@ -1,17 +1,18 @@
-import type { AuditSubject, AuditTrail } from '../../audit/audit-trail.js';
+import type { AuditSubject } from '../../audit/audit-trail.js';
 import type { ResourceAccess } from '../../auth/principal.js';
 import type { Clock } from '../../clock.js';
 import { NotFoundError } from '../../http/errors.js';
 import type { Page, PageRequest } from '../../http/pagination.js';
 import { newId } from '../../ids.js';
 import { normaliseDisplay } from '../flag-values/display.js';
+import type { Auditor } from '../shared/transactions.js';
 import type { FlagOverview } from './serving-overview.js';
 import type { FlagListFilter, FlagRecord, FlagStore, FlagType, FlagValueInsert } from './store-types.js';
 
 /** Who asks: their reach (grants) and the request's audit trail. */
 export interface Caller {
   access: ResourceAccess;
-  audit: Pick<AuditTrail, 'commit' | 'describe'>;
+  audit: Auditor;
 }
 
 export interface FlagCreateInput {

@@ -1,14 +1,14 @@
-import type { AuditTrail } from '../../audit/audit-trail.js';
 import { auditActionByOperation } from '../../audit/actions.js';
 import type { ResourceAccess } from '../../auth/principal.js';
 import type { Clock } from '../../clock.js';
 import type { FlagType } from '../flags/store-types.js';
+import type { Auditor } from '../shared/transactions.js';
 import type { InsightsStore } from './store-types.js';
 
 /** Who asks: their reach (grants) and the request's audit trail. */
 export interface Caller {
   access: ResourceAccess;
-  audit: Pick<AuditTrail, 'describe'>;
+  audit: Pick<Auditor, 'describe'>;
 }
 
 export interface FlagInsights {
