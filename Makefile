@@ -154,4 +154,4 @@ bench: build
 	node bench/console.mjs
 
 clean:
-	rm -rf dist data node_modules $(VENV) $(CLIENTS_VENV) .generated-clients .tools web/dist test-results
+	rm -rf dist data node_modules $(VENV) $(CLIENTS_VENV) .generated-clients .cache .tools web/dist test-results
