@@ -20,6 +20,13 @@ export interface DatabaseTemplates {
   mariadbStatements?: string[];
 }
 
+// What global-setup.ts provides and databases.ts injects.
+declare module 'vitest' {
+  export interface ProvidedContext {
+    databaseTemplates: DatabaseTemplates;
+  }
+}
+
 const quiet = pino({ level: 'silent' });
 
 export async function buildSqliteTemplate(): Promise<string> {

@@ -6,14 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { TestProject } from 'vitest/node';
-import { buildMariadbTemplate, buildSqliteTemplate, type DatabaseTemplates } from './database-templates.js';
+import { buildMariadbTemplate, buildSqliteTemplate } from './database-templates.js';
 import { mysqlAnswers } from './mysql-answers.js';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    databaseTemplates: DatabaseTemplates;
-  }
-}
 
 export default async function setup(project: TestProject): Promise<() => void> {
   const mysqlBase = process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
