@@ -49,7 +49,13 @@ SERVER_INPUTS := $(shell find src db generated cli/src -type f) tsconfig.json cl
 SDK_INPUTS := $(shell find sdk/src src/engine sdk/scripts -type f) sdk/tsconfig.json sdk/tsconfig.cjs.json sdk/package.json
 CONSOLE_INPUTS := $(shell find web/src -type f) web/index.html web/vite.config.ts web/tsconfig.json generated/management.ts
 
-build: $(SERVER_STAMP) $(SDK_STAMP) $(CONSOLE_STAMP)
+# The OpenAPI documents parsed once (scripts/build-documents.mjs): starts read them instead of the YAML.
+DOCUMENTS := dist/documents/public.json dist/documents/management.json
+
+build: $(SERVER_STAMP) $(DOCUMENTS) $(SDK_STAMP) $(CONSOLE_STAMP)
+
+dist/documents/%.json: specs/%.yaml scripts/build-documents.mjs node_modules/.install-stamp
+	node scripts/build-documents.mjs $< $@
 
 $(SERVER_STAMP): node_modules/.install-stamp $(SERVER_INPUTS)
 	rm -rf dist/src dist/db dist/generated dist/cli
