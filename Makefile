@@ -23,7 +23,7 @@ CLIENTS_VENV_STAMP := $(CLIENTS_VENV)/.stamp-$(OPENAPI_GENERATOR_VERSION)
 # mismatch"); use a newer interpreter from pyenv when the machine has one.
 PYTHON ?= $(shell for v in 3.13 3.12; do p=$$(ls -d $$HOME/.pyenv/versions/$$v*/bin/python3 2>/dev/null | tail -n 1); if [ -n "$$p" ]; then echo $$p; exit 0; fi; done; command -v python3)
 
-.PHONY: start install build generate check-generated lint-specs lint format typecheck test test-unit-and-integration test-outside-in test-browser schemathesis test-generated-clients bench clean
+.PHONY: start install build generate check-generated lint-specs lint format typecheck $(TYPECHECKS) test test-unit-and-integration test-outside-in test-browser schemathesis test-generated-clients bench clean
 
 start: build
 	node dist/src/main.js
@@ -49,7 +49,13 @@ SERVER_INPUTS := $(shell find src db generated cli/src -type f) tsconfig.json cl
 SDK_INPUTS := $(shell find sdk/src src/engine sdk/scripts -type f) sdk/tsconfig.json sdk/tsconfig.cjs.json sdk/package.json
 CONSOLE_INPUTS := $(shell find web/src web/build -type f) src/http/web/reference-assets.ts web/index.html web/vite.config.ts web/tsconfig.json generated/management.ts
 
-build: $(SERVER_STAMP) $(SDK_STAMP) $(CONSOLE_STAMP)
+# The OpenAPI documents parsed once (scripts/build-documents.mjs): starts read them instead of the YAML.
+DOCUMENTS := dist/documents/public.json dist/documents/management.json
+
+build: $(SERVER_STAMP) $(DOCUMENTS) $(SDK_STAMP) $(CONSOLE_STAMP)
+
+dist/documents/%.json: specs/%.yaml scripts/build-documents.mjs node_modules/.install-stamp
+	node scripts/build-documents.mjs $< $@
 
 $(SERVER_STAMP): node_modules/.install-stamp $(SERVER_INPUTS)
 	rm -rf dist/src dist/db dist/generated dist/cli
@@ -84,18 +90,30 @@ lint: install
 format: install
 	npx biome format --write .
 
-typecheck: install
+# One target per project, so `make -j` checks them side by side.
+TYPECHECKS := typecheck-server typecheck-sdk typecheck-cli typecheck-web
+typecheck: $(TYPECHECKS)
+
+typecheck-server: install
 	npx tsc --noEmit -p tsconfig.test.json
+
+typecheck-sdk: install
 	npx tsc -p sdk/tsconfig.test.json
+
+typecheck-cli: install
 	npx tsc --noEmit -p cli/tsconfig.json
+
+typecheck-web: install
 	npx tsc --noEmit -p web/tsconfig.json
 
-# The quick static checks first (they fail fast), then two suites at a time: Vitest beside the
-# suites that drive a server process from outside (the console in Chromium, then Schemathesis,
-# then the generated clients). Each suite spends much of its time waiting on servers, databases
-# and browsers, so two side by side keep both cores busy. Each suite's output is printed whole
-# when it ends.
-test: check-generated lint-specs lint typecheck
+# The static checks first (they fail fast), two at a time: each is one single-threaded process;
+# the build, which the suites need, runs among them. Then two suites at a time: Vitest beside the suites that drive a server process from outside
+# (the console in Chromium, then Schemathesis, then the generated clients). Each suite spends
+# much of its time waiting on servers, databases and browsers, so two side by side keep both
+# cores busy. Each check's and suite's output is printed whole when it ends.
+STATIC_CHECKS := check-generated lint-specs lint $(TYPECHECKS)
+test:
+	$(MAKE) --no-print-directory -j2 --output-sync=target $(STATIC_CHECKS) build
 	$(MAKE) --no-print-directory -j2 --output-sync=target test-unit-and-integration test-outside-in
 
 test-outside-in: test-browser schemathesis test-generated-clients
@@ -142,4 +160,4 @@ bench: build
 	node bench/console.mjs
 
 clean:
-	rm -rf dist data node_modules $(VENV) $(CLIENTS_VENV) .generated-clients .tools web/dist test-results
+	rm -rf dist data node_modules $(VENV) $(CLIENTS_VENV) .generated-clients .cache .tools web/dist test-results

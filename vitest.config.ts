@@ -5,6 +5,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'sdk/test/**/*.test.ts'],
     // The console's browser suite has its own configuration (test/browser/vitest.config.ts).
     exclude: ['test/browser/**', '**/node_modules/**'],
+    // Migrates one SQLite and one MariaDB template per run; test apps copy them (test/support/database-templates.ts).
+    globalSetup: ['test/support/global-setup.ts'],
     // Generous limits: a hanging test still fails, but a server start or a CLI process on a
     // machine busy with the other suites (make test runs two at a time) is not taken for one.
     testTimeout: 90_000,

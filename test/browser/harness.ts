@@ -7,6 +7,7 @@ import knexFactory, { type Knex } from 'knex';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { generateSecret } from '../../src/auth/secrets.js';
+import { builtServer, requireFreshBuild } from '../support/built.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 export const screenshotDir = path.join(root, 'test-results', 'screenshots');
@@ -32,13 +33,14 @@ export interface RunningVexil {
   stop(): Promise<void>;
 }
 
-/** The real server as a process (its console built), on a fresh SQLite file, with an owner who has a console password. */
+/** The built server as a process (`make build`), on a fresh SQLite file, with an owner who has a console password. */
 export async function startVexil(env: Record<string, string> = {}): Promise<RunningVexil> {
   ensureConsoleBuilt();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vexil-browser-'));
   const port = 30000 + Math.floor(Math.random() * 20000);
   const ownerToken = generateSecret('pat_');
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  requireFreshBuild();
+  const child: ChildProcess = spawn(process.execPath, [builtServer], {
     cwd: root,
     env: {
       ...process.env,

@@ -123,6 +123,6 @@ describeEachDatabase("the README's vexil commands", (db) => {
     expect(outputs['tokens create']).toMatch(/token\s+mgt_/);
     expect(outputs['audit tail']).toMatch(/^TIME\s+ACTOR\s+ACTION/);
     expect(outputs['audit tail']).toContain('target.served');
-    // A dozen processes, each starting tsx: slow on a busy machine.
+    // A dozen processes: slow on a busy machine.
   }, 240_000);
 });

@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { generationCache, type GenerationCache } from './generation-cache.js';
 
 export interface ToolRun {
   code: number;
@@ -120,6 +121,8 @@ export interface Tools {
    * (The client is generated with `openApiNullable=false`, so it needs no jackson-databind-nullable.)
    */
   javaClasspath: string[];
+  /** Generations kept from earlier runs, by their inputs (generation-cache.ts). */
+  cache: GenerationCache;
 }
 
 export function tools(root: string): Tools {
@@ -128,6 +131,7 @@ export function tools(root: string): Tools {
     openapiGenerator: path.join(root, '.venv-clients/bin/openapi-generator-cli'),
     logbackConfig: path.join(root, 'test/generated-clients/openapi-generator-logback.xml'),
     javaClasspath: [generatorJar(root), '/usr/share/java/geronimo-annotation-1.3-spec.jar'],
+    cache: generationCache(root),
   };
 }
 
@@ -140,7 +144,9 @@ function generatorJar(root: string): string {
 
 /** `openapi-generator-cli validate`: passes only with "No validation issues detected." */
 export async function openapiGeneratorValidate(t: Tools, spec: string): Promise<string[]> {
-  const result = await run(t.openapiGenerator, ['validate', '-i', spec]);
+  const result = await t.cache.generation({ files: [spec, generatorJar(t.root)], args: ['openapi-generator', 'validate'] }, undefined, () =>
+    run(t.openapiGenerator, ['validate', '-i', spec]),
+  );
   return result.code === 0 && result.output.includes('No validation issues detected.') ? [] : [result.output.trim()];
 }
 
@@ -151,9 +157,12 @@ export async function openapiGenerate(
   out: string,
   extra: string[] = [],
 ): Promise<string[]> {
-  const result = await run(t.openapiGenerator, ['generate', '-i', spec, '-g', generator, '-o', out, ...extra], {
-    env: { JAVA_OPTS: `-Dlogback.configurationFile=${t.logbackConfig}` },
-  });
+  const inputs = { files: [spec, generatorJar(t.root), t.logbackConfig], args: ['openapi-generator', 'generate', generator, ...extra] };
+  const result = await t.cache.generation(inputs, out, () =>
+    run(t.openapiGenerator, ['generate', '-i', spec, '-g', generator, '-o', out, ...extra], {
+      env: { JAVA_OPTS: `-Dlogback.configurationFile=${t.logbackConfig}` },
+    }),
+  );
   const problems = openapiGeneratorProblems(result.output, generator);
   if (result.code !== 0) problems.push(`exit code ${result.code}`);
   return problems;
@@ -161,7 +170,10 @@ export async function openapiGenerate(
 
 /** @hey-api/openapi-ts with its defaults (types, SDK functions, fetch client), or with the plugins given (`['-p', 'zod']`). */
 export async function heyApiGenerate(t: Tools, spec: string, out: string, plugins: string[] = []): Promise<string[]> {
-  const result = await run(path.join(t.root, 'node_modules/.bin/openapi-ts'), ['-i', spec, '-o', out, ...plugins]);
+  const packages = ['@hey-api/openapi-ts', 'zod'].map((name) => path.join(t.root, 'node_modules', name, 'package.json'));
+  const result = await t.cache.generation({ files: [spec, ...packages], args: ['hey-api', ...plugins] }, out, () =>
+    run(path.join(t.root, 'node_modules/.bin/openapi-ts'), ['-i', spec, '-o', out, ...plugins]),
+  );
   const problems = result.output
     .split('\n')
     .filter((l) => /warn|error|✖|✗|⚠/i.test(l))
@@ -172,7 +184,10 @@ export async function heyApiGenerate(t: Tools, spec: string, out: string, plugin
 
 /** openapi-typescript with its defaults; run where no redocly.yaml would be picked up. */
 export async function openapiTypescriptGenerate(t: Tools, spec: string, out: string): Promise<string[]> {
-  const result = await run(path.join(t.root, 'node_modules/.bin/openapi-typescript'), [spec, '-o', out], { cwd: path.dirname(out) });
+  const inputs = { files: [spec, path.join(t.root, 'node_modules/openapi-typescript/package.json')], args: ['openapi-typescript'] };
+  const result = await t.cache.generation(inputs, out, () =>
+    run(path.join(t.root, 'node_modules/.bin/openapi-typescript'), [spec, '-o', out], { cwd: path.dirname(out) }),
+  );
   const problems = result.output
     .split('\n')
     .filter((l) => /warn|error|✘|⚠/i.test(l))
@@ -196,23 +211,27 @@ export async function goBuild(gopath: string, binary: string): Promise<string[]>
 
 /** javac of every source under the given folders into `classes`; any warning or error is a problem. */
 export async function javaCompile(t: Tools, sources: string[], classes: string, classpath: string[] = []): Promise<string[]> {
-  const files = sources.flatMap((folder) => javaFiles(folder));
-  const result = await run('javac', [
-    '-nowarn',
-    '-encoding',
-    'UTF-8',
-    '-d',
-    classes,
-    '-cp',
-    [...classpath, ...t.javaClasspath].join(path.delimiter),
-    ...files,
-  ]);
+  const files = sources.flatMap((folder) => javaFiles(folder)).sort();
+  const jars = [...classpath, ...t.javaClasspath];
+  // Kept by the sources, the jars and the compiler (javac on PATH, followed to its JDK).
+  const inputs = { files: [...files, ...jars.filter((jar) => fs.existsSync(jar))], args: ['javac', javacBinary(), ...jars] };
+  const result = await t.cache.generation(inputs, classes, () =>
+    run('javac', ['-nowarn', '-encoding', 'UTF-8', '-d', classes, '-cp', jars.join(path.delimiter), ...files]),
+  );
   const problems = result.output
     .split('\n')
     .filter((l) => l.trim() !== '' && !/^Note: /.test(l))
     .map((l) => l.trim());
   if (result.code !== 0 && problems.length === 0) problems.push(`exit code ${result.code}`);
   return problems;
+}
+
+function javacBinary(): string {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    const file = path.join(dir, 'javac');
+    if (fs.existsSync(file)) return fs.realpathSync(file);
+  }
+  return 'javac';
 }
 
 function javaFiles(folder: string): string[] {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { generateSecret } from '../../src/auth/secrets.js';
 import { describeEachDatabase } from '../support/databases.js';
+import { builtServer, requireFreshBuild } from '../support/built.js';
 
 /** A boolean flag's entry in the file, serving true in production. */
 const flagEntry = (key: string, name: string) => `  - key: ${key}
@@ -67,7 +68,8 @@ describeEachDatabase('VEXIL_IMPORT_FILE', (db) => {
       database = created;
     }
     const port = 30000 + Math.floor(Math.random() * 20000);
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    requireFreshBuild();
+    const child = spawn(process.execPath, [builtServer], {
       env: {
         ...process.env,
         DATABASE_URL: database.url,

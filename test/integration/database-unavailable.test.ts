@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import knexFactory from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { privateMariadbUnavailable, startPrivateMariadb, type PrivateMariadb } from '../support/private-mariadb.js';
+import { builtServer, requireFreshBuild } from '../support/built.js';
 
 const unavailable = privateMariadbUnavailable();
 if (unavailable && (process.env.CI || process.env.VEXIL_REQUIRE_MARIADB === '1')) {
@@ -63,7 +63,8 @@ describe.runIf(!unavailable)('a database stopped with SIGSTOP', () => {
 
   beforeAll(async () => {
     mariadb = await startPrivateMariadb();
-    child = spawn(path.resolve('node_modules/.bin/tsx'), ['src/main.ts'], {
+    requireFreshBuild();
+    child = spawn(process.execPath, [builtServer], {
       env: {
         ...process.env,
         DATABASE_URL: `${mariadb.url}/vexil`,

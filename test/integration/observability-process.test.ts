@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases.js';
 import { OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver.js';
 import { parseExposition, sampleValue } from '../support/prometheus.js';
+import { builtServer, requireFreshBuild } from '../support/built.js';
 
 const ownerToken = `pat_${'t'.repeat(40)}`;
 const freePort = () => 30000 + Math.floor(Math.random() * 20000);
@@ -21,7 +22,8 @@ interface Running {
 /** The real server (src/main.ts) as a process; its stdout and stderr are kept for the test. */
 async function startVexil(env: Record<string, string>): Promise<Running> {
   const port = freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', './test/support/record-module-loads.mjs', 'src/main.ts'], {
+  requireFreshBuild();
+  const child = spawn(process.execPath, ['--import', './test/support/record-module-loads.mjs', builtServer], {
     env: {
       ...process.env,
       PORT: String(port),
@@ -263,7 +265,8 @@ describe('tracing and metrics settings of a real process', () => {
   it('stops the start with one line for a port in use or a token too short', async () => {
     const run = (env: Record<string, string>) =>
       new Promise<{ code: number | null; output: string }>((resolve) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+        requireFreshBuild();
+        const child = spawn(process.execPath, [builtServer], {
           env: {
             ...process.env,
             DATABASE_URL: `sqlite:${dir}/refused.db`,

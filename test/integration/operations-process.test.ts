@@ -10,6 +10,7 @@ import { openDatabase } from '../../src/storage/database.js';
 import { testDatabases } from '../support/databases.js';
 import { PausableProxy } from '../support/pausable-proxy.js';
 import { parseExposition, sampleValue } from '../support/prometheus.js';
+import { builtServer, requireFreshBuild } from '../support/built.js';
 
 /** /ready answers 503 naming the database as the one thing not ready. */
 async function expectDatabaseNamed(port: number): Promise<void> {
@@ -33,7 +34,8 @@ function start(env: Record<string, string>): {
   logLines(): Array<Record<string, unknown>>;
 } {
   const port = 30000 + Math.floor(Math.random() * 20000);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  requireFreshBuild();
+  const child = spawn(process.execPath, [builtServer], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', VEXIL_INIT_OWNER_TOKEN: ownerToken, ...env },
     stdio: ['ignore', 'pipe', 'ignore'],
   });

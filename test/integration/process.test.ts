@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { builtServer, requireFreshBuild } from '../support/built.js';
 
 // The real entry point as `make start` runs it (through tsx's loader instead of the build): first
 // start, one structured log line per request without secrets, graceful stop on SIGTERM.
@@ -18,9 +19,8 @@ describe('the server process', () => {
   });
 
   it('prints the first-start secrets once, logs requests without secrets and stops on SIGTERM', async () => {
-    // tsx as a loader, not its CLI: the CLI relays SIGTERM and kills the server (exit 143) when the
-    // server does not acknowledge within 30 ms, which a loaded machine misses.
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    requireFreshBuild();
+    child = spawn(process.execPath, [builtServer], {
       env: { ...process.env, DATABASE_URL: `sqlite:${dir}/vexil.db`, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

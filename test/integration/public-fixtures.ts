@@ -300,9 +300,14 @@ export class Fixtures {
   /** Waits until `app` serves the environment at its current database revision. */
   async settle(environment: EnvironmentFixture, app: TestApp = this.app): Promise<number> {
     const revision = await this.revision(environment.ulid);
+    // Behind a trusted proxy (the tests of a low per-address limit), each poll comes from an
+    // address of its own: a wait that takes more polls than the limit must not end in 429s.
+    const proxied = app.composition.core.config.trustProxy;
+    let poll = 0;
     await waitFor(
       async () => {
-        const res = await app.request('GET', '/v1/payload', { apiKey: environment.serverKey });
+        const headers = proxied ? { 'x-forwarded-for': `198.51.100.${(poll++ % 254) + 1}, 10.0.0.1` } : undefined;
+        const res = await app.request('GET', '/v1/payload', { apiKey: environment.serverKey, headers });
         return res.status === 200 && res.body.data.revision >= revision;
       },
       3000,

@@ -6,14 +6,17 @@ import { loadConfig } from '../../src/config.js';
 import { bootstrapFirstStart } from '../../src/features/accounts/bootstrap.js';
 import { generateSecret } from '../../src/auth/secrets.js';
 import { describeEachDatabase } from '../support/databases.js';
+import { builtResetOwner, requireFreshBuild } from '../support/built.js';
 
 const run = promisify(execFile);
 
 // The way back when the owner's secrets are lost: a command run on the machine, not the API.
+// `npm run reset-owner` runs the built command (package.json).
 describeEachDatabase('npm run reset-owner', (db) => {
   let database: { url: string; drop(): Promise<void> };
   let databaseUrl = '';
   beforeAll(async () => {
+    requireFreshBuild();
     database = await db.create();
     databaseUrl = database.url;
   });
@@ -27,7 +30,7 @@ describeEachDatabase('npm run reset-owner', (db) => {
     await bootstrapFirstStart(first.core, generateSecret('pat_'));
     await first.close();
 
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/tools/reset-owner.ts'], {
+    const { stdout, stderr } = await run(process.execPath, [builtResetOwner], {
       env: { ...process.env, DATABASE_URL: databaseUrl },
     });
     expect(stderr).toBe('');
@@ -56,7 +59,7 @@ describeEachDatabase('npm run reset-owner', (db) => {
   it('creates the owner account when the database has none', async () => {
     const empty = await db.create();
     try {
-      const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/tools/reset-owner.ts'], {
+      const { stdout } = await run(process.execPath, [builtResetOwner], {
         env: { ...process.env, DATABASE_URL: empty.url },
       });
       expect(stdout).toContain('Owner account owner@vexil.local: new secrets');

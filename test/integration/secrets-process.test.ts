@@ -9,6 +9,7 @@ import { generateSecret } from '../../src/auth/secrets.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { describeEachDatabase } from '../support/databases.js';
 import { WebhookReceiver } from './webhook-receiver.js';
+import { builtServer, requireFreshBuild } from '../support/built.js';
 
 // Vexil as a process at its most verbose log level, through the requests that carry secrets:
 // a webhook subscription's signing secret (created, used to sign a failed and a delivered
@@ -40,7 +41,8 @@ describeEachDatabase('secrets stay out of logs and audit entries (process)', (db
   });
 
   async function start(): Promise<ChildProcess> {
-    const started = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    requireFreshBuild();
+    const started = spawn(process.execPath, [builtServer], {
       env: {
         ...process.env,
         DATABASE_URL: database.url,

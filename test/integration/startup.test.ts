@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { generateSecret } from '../../src/auth/secrets.js';
 import { testDatabases } from '../support/databases.js';
 import { redisAvailable, testRedisUrl } from '../support/redis.js';
+import { builtServer, requireFreshBuild } from '../support/built.js';
 
 export interface Run {
   code: number | null;
@@ -17,12 +18,13 @@ export interface Run {
 }
 
 /**
- * Runs the real entry point (as `make start` does, through tsx) until it exits, `timeoutMs`
+ * Runs the built entry point (as `make start` does) until it exits, `timeoutMs`
  * passes, or its output matches `until` (then it is stopped with SIGTERM).
  */
 export function runVexil(env: Record<string, string>, timeoutMs = 30_000, until?: RegExp): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(path.resolve('node_modules/.bin/tsx'), ['src/main.ts'], {
+    requireFreshBuild();
+    const child = spawn(process.execPath, [builtServer], {
       env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { generateSecret } from '../../src/auth/secrets.js';
 import { describeEachDatabase } from '../support/databases.js';
 import { WebhookReceiver } from './webhook-receiver.js';
+import { builtServer, requireFreshBuild } from '../support/built.js';
 
 // The outbox is written with the change: a server killed before delivering loses nothing.
 describeEachDatabase('webhook delivery across a kill -9', (db) => {
@@ -27,8 +28,8 @@ describeEachDatabase('webhook delivery across a kill -9', (db) => {
   });
 
   async function start(pollMs: number, timeoutMs = 10_000): Promise<ChildProcess> {
-    // `node --import tsx` rather than the tsx wrapper, so the kill reaches the server process itself.
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    requireFreshBuild();
+    const child = spawn(process.execPath, [builtServer], {
       env: {
         ...process.env,
         DATABASE_URL: database.url,

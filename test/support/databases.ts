@@ -1,13 +1,23 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import knexFactory from 'knex';
-import { describe } from 'vitest';
+import { describe, inject } from 'vitest';
+import { createFromMariadbTemplate, type DatabaseTemplates } from './database-templates.js';
 import { mysqlAnswers } from './mysql-answers.js';
 
 export interface TestDatabase {
   name: 'sqlite' | 'mariadb';
   /** A fresh, empty database for one suite; drop() removes it. */
   create(): Promise<{ url: string; drop(): Promise<void> }>;
+  /**
+   * A fresh database with the schema migrated, copied from the run's template (global-setup.ts);
+   * an empty one, which the server migrates, when there is no template (a run without the set-up).
+   */
+  createMigrated(): Promise<{ url: string; drop(): Promise<void> }>;
 }
+
+/** The run's templates; none in a run without test/support/global-setup.ts. Asked when used: only a test can. */
+const templates = (): DatabaseTemplates => inject('databaseTemplates') ?? {};
 
 const mysqlBase = process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
 
@@ -17,11 +27,18 @@ const sqlite: TestDatabase = {
     const dir = `/tmp/vexil-test-${process.pid}-${randomBytes(4).toString('hex')}`;
     return {
       url: `sqlite:${dir}/vexil.db`,
-      drop: async () => {
-        const fs = await import('node:fs');
-        fs.rmSync(dir, { recursive: true, force: true });
-      },
+      drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
     };
+  },
+  async createMigrated() {
+    const database = await sqlite.create();
+    const { sqliteFile } = templates();
+    if (sqliteFile) {
+      const file = database.url.slice('sqlite:'.length);
+      fs.mkdirSync(file.slice(0, file.lastIndexOf('/')), { recursive: true });
+      fs.copyFileSync(sqliteFile, file);
+    }
+    return database;
   },
 };
 
@@ -35,19 +52,30 @@ const mariadb: TestDatabase = {
     } finally {
       await admin.destroy();
     }
-    return {
-      url: `${mysqlBase}/${name}`,
-      drop: async () => {
-        const k = knexFactory({ client: 'mysql2', connection: { uri: mysqlBase } as never });
-        try {
-          await k.raw(`DROP DATABASE IF EXISTS \`${name}\``);
-        } finally {
-          await k.destroy();
-        }
-      },
-    };
+    return mariadbDatabase(name);
+  },
+  async createMigrated() {
+    const { mariadbStatements } = templates();
+    if (!mariadbStatements) return mariadb.create();
+    const name = `vexil_t_${randomBytes(6).toString('hex')}`;
+    await createFromMariadbTemplate(mysqlBase, name, mariadbStatements);
+    return mariadbDatabase(name);
   },
 };
+
+function mariadbDatabase(name: string): { url: string; drop(): Promise<void> } {
+  return {
+    url: `${mysqlBase}/${name}`,
+    drop: async () => {
+      const k = knexFactory({ client: 'mysql2', connection: { uri: mysqlBase } as never });
+      try {
+        await k.raw(`DROP DATABASE IF EXISTS \`${name}\``);
+      } finally {
+        await k.destroy();
+      }
+    },
+  };
+}
 
 /**
  * The databases every integration suite runs against. MariaDB is required in CI and whenever

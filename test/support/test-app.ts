@@ -93,7 +93,7 @@ export async function startTestApp(
   db: TestDatabase,
   options: { config?: Partial<Config>; databaseUrl?: string; keepDatabase?: boolean; logger?: pino.Logger } = {},
 ): Promise<TestApp> {
-  const database = options.databaseUrl ? { url: options.databaseUrl, drop: async () => {} } : await db.create();
+  const database = options.databaseUrl ? { url: options.databaseUrl, drop: async () => {} } : await db.createMigrated();
   const clock = new TestClock();
   const config: Config = { ...loadConfig({}), ...testConfig, ...options.config, databaseUrl: database.url };
   const composition = await compose(config, { clock, logger: options.logger ?? pino({ level: 'silent' }) });

@@ -1,5 +1,5 @@
 import type { operations } from '../../../generated/management.js';
-import type { ManagementHandlerSet } from '../../http/handler-map.js';
+import type { ManagementHandlers } from '../../http/handler-map.js';
 import type { ManagementRequest } from '../../http/operation.js';
 import type { AuditListParams, AuditLogService } from './service.js';
 
@@ -20,5 +20,5 @@ export function auditLogHandlers(service: AuditLogService) {
       const page = await service.listPublic(request.principal.access, listParams(request.query));
       return { body: { status: 'success', data: page.data, meta: page.meta } };
     },
-  } satisfies ManagementHandlerSet;
+  } satisfies Partial<ManagementHandlers>;
 }

@@ -1,3 +1,4 @@
+import type { components } from '../../../generated/management.js';
 import type { AuditChanges } from '../../audit/audit-trail.js';
 import type { ResourceAccess } from '../../auth/principal.js';
 import { auditUlidLowerBound, auditUlidUpperBound } from '../../audit/audit-ids.js';
@@ -38,17 +39,24 @@ export interface AuditListMeta {
   next_cursor: string | null;
 }
 
+type Schemas = components['schemas'];
+type Entry = Schemas['AuditEntry'];
+type PublicEntry = Schemas['PublicAuditEntry'];
+type ActorType = NonNullable<Entry['actor']>['type'];
+
+// The enumerated columns hold what this server wrote from the documents' enums (AuditAction,
+// AuditResult, the actor and subject types); the entries say so in their types.
 export interface AuditEntry {
   ulid: string;
-  actor: { type: string; ulid: string | null; name: string | null; email: string | null } | null;
+  actor: { type: ActorType; ulid: string | null; name: string | null; email: string | null } | null;
   token: { ulid: string; name: string } | null;
   http_method: string | null;
   http_path: string | null;
-  action: string;
-  subject_type: string | null;
+  action: Entry['action'];
+  subject_type: Entry['subject_type'];
   subject_ulid: string | null;
   subject_label: string | null;
-  result: string;
+  result: Entry['result'];
   status_code: number | null;
   created_at: string;
   /** What a change changed (subject before and after, publish comment); null for reads and refusals. */
@@ -57,14 +65,14 @@ export interface AuditEntry {
 
 export interface PublicAuditEntry {
   ulid: string;
-  actor_type: string;
+  actor_type: PublicEntry['actor_type'];
   actor_ulid: string | null;
   environment: { ulid: string; key: string } | null;
-  action: string;
-  subject_type: string | null;
+  action: PublicEntry['action'];
+  subject_type: PublicEntry['subject_type'];
   subject_ulid: string | null;
   subject_label: string | null;
-  result: string;
+  result: PublicEntry['result'];
   status_code: number;
   /** Requests the entry stands for (more than 1 in the `aggregate` mode of VEXIL_PUBLIC_AUDIT). */
   count: number;
@@ -196,16 +204,18 @@ export function parseTime(name: string, value: string): number {
 export function toAuditEntry(row: ManagementAuditRow): AuditEntry {
   return {
     ulid: row.ulid,
-    actor: row.actor_type ? { type: row.actor_type, ulid: row.actor_ulid, name: row.actor_name, email: row.actor_email } : null,
+    actor: row.actor_type
+      ? { type: row.actor_type as ActorType, ulid: row.actor_ulid, name: row.actor_name, email: row.actor_email }
+      : null,
     token: row.token_ulid ? { ulid: row.token_ulid, name: row.token_name ?? '' } : null,
     // System actions are stored with '' and 0 (the columns are NOT NULL) and read back as null.
     http_method: row.http_method === '' ? null : row.http_method,
     http_path: row.http_path === '' ? null : row.http_path,
-    action: row.action,
-    subject_type: row.subject_type,
+    action: row.action as Entry['action'],
+    subject_type: row.subject_type as Entry['subject_type'],
     subject_ulid: row.subject_ulid,
     subject_label: row.subject_label,
-    result: row.result,
+    result: row.result as Entry['result'],
     status_code: Number(row.status_code) === 0 ? null : Number(row.status_code),
     created_at: row.created_at,
     changes: row.changes === null ? null : (JSON.parse(row.changes) as AuditChanges),
@@ -215,14 +225,14 @@ export function toAuditEntry(row: ManagementAuditRow): AuditEntry {
 export function toPublicAuditEntry(row: PublicAuditStoredRow): PublicAuditEntry {
   return {
     ulid: row.ulid,
-    actor_type: row.actor_type,
+    actor_type: row.actor_type as PublicEntry['actor_type'],
     actor_ulid: row.actor_ulid,
     environment: row.environment_ulid ? { ulid: row.environment_ulid, key: row.environment_key ?? '' } : null,
-    action: row.action,
-    subject_type: row.subject_type,
+    action: row.action as PublicEntry['action'],
+    subject_type: row.subject_type as PublicEntry['subject_type'],
     subject_ulid: row.subject_ulid,
     subject_label: row.subject_label,
-    result: row.result,
+    result: row.result as PublicEntry['result'],
     status_code: Number(row.status_code),
     count: Number(row.count),
     created_at: row.created_at,

@@ -1,5 +1,4 @@
 import type { components } from '../../../generated/management.js';
-import type { AuditTrail } from '../../audit/audit-trail.js';
 import { hasScope, type ManagementPrincipal } from '../../auth/principal.js';
 import { ForbiddenError, NotFoundError } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
@@ -8,6 +7,7 @@ import type { Dialect } from '../../storage/database.js';
 import { KnexSegmentsStore } from '../segments/store.js';
 import type { SplitRecord } from '../shared/splits.js';
 import type { SegmentRecord, SegmentsReader } from '../segments/store-types.js';
+import type { Auditor } from '../shared/transactions.js';
 import {
   ConfigurationExportStore,
   type CriterionRow,
@@ -75,7 +75,7 @@ export class ConfigurationExportService {
     principal: ManagementPrincipal,
     projectKey: string,
     options: ExportOptions,
-    audit: Pick<AuditTrail, 'describe'>,
+    audit: Pick<Auditor, 'describe'>,
     db: Knex = this.knex,
   ): Promise<ProjectConfiguration> {
     if (!hasScope(principal, 'targets:read')) {

@@ -1,6 +1,6 @@
 import type { components } from '../../../generated/management.js';
 import { ForbiddenError, UnauthorizedError } from '../../http/errors.js';
-import type { ManagementHandlerSet } from '../../http/handler-map.js';
+import type { ManagementHandlers } from '../../http/handler-map.js';
 import type { ManagementRequest } from '../../http/operation.js';
 import { operationState } from '../../http/operation.js';
 import type { ConsoleSessionService } from './service.js';
@@ -66,5 +66,5 @@ export function consoleSessionController(service: ConsoleSessionService) {
       await service.setPassword(request.principal, request.params.accountUlid, request.body.password, request.audit);
       return { body: { status: 'success' } };
     },
-  } satisfies ManagementHandlerSet;
+  } satisfies Partial<ManagementHandlers>;
 }

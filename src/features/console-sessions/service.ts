@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ManagementPrincipal } from '../../auth/principal.js';
+import type { ManagementPrincipal, Role } from '../../auth/principal.js';
 import { ResourceAccess } from '../../auth/principal.js';
 import { digestSecret, digestsEqual, generateSecret } from '../../auth/secrets.js';
 import type { Clock } from '../../clock.js';
@@ -23,7 +23,7 @@ export interface SessionSettings {
 
 export interface ConsoleSession {
   ulid: string;
-  account: { ulid: string; name: string; email: string; role: string; projects: string[] | null };
+  account: { ulid: string; name: string; email: string; role: Role; projects: string[] | null };
   csrf_token: string;
   expires_at: string;
   /** Signed in with a temporary password: the session may only choose a new one. */

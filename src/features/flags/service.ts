@@ -1,4 +1,4 @@
-import type { AuditSubject, AuditTrail } from '../../audit/audit-trail.js';
+import type { AuditSubject } from '../../audit/audit-trail.js';
 import type { ResourceAccess } from '../../auth/principal.js';
 import type { Clock } from '../../clock.js';
 import { ConflictError, NotFoundError } from '../../http/errors.js';
@@ -6,13 +6,14 @@ import type { RequiringTarget } from '../shared/prerequisite-references.js';
 import type { Page, PageRequest } from '../../http/pagination.js';
 import { newId } from '../../ids.js';
 import { normaliseDisplay } from '../flag-values/display.js';
+import type { Auditor } from '../shared/transactions.js';
 import type { FlagOverview } from './serving-overview.js';
 import type { FlagListFilter, FlagRecord, FlagStore, FlagType, FlagValueInsert } from './store-types.js';
 
 /** Who asks: their reach (grants) and the request's audit trail. */
 export interface Caller {
   access: ResourceAccess;
-  audit: Pick<AuditTrail, 'commit' | 'describe'>;
+  audit: Auditor;
 }
 
 export interface FlagCreateInput {

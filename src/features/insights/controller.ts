@@ -1,5 +1,5 @@
 import type { operations } from '../../../generated/management.js';
-import type { ManagementHandlerSet } from '../../http/handler-map.js';
+import type { ManagementHandlers } from '../../http/handler-map.js';
 import type { ManagementRequest } from '../../http/operation.js';
 import type { InsightsService } from './service.js';
 
@@ -40,5 +40,5 @@ export function insightsHandlers(service: InsightsService) {
       const data = await service.contextAttributes(caller(request), request.params);
       return { body: { status: 'success', data } };
     },
-  } satisfies ManagementHandlerSet;
+  } satisfies Partial<ManagementHandlers>;
 }

@@ -1,14 +1,15 @@
-import type { AuditTrail } from '../../audit/audit-trail.js';
 import { auditActionByOperation } from '../../audit/actions.js';
 import type { ResourceAccess } from '../../auth/principal.js';
 import type { Clock } from '../../clock.js';
 import { decodeSketch, estimateDistinct } from '../../runtime/distinct-sketch.js';
+import type { FlagType } from '../flags/store-types.js';
+import type { Auditor } from '../shared/transactions.js';
 import type { InsightsStore } from './store-types.js';
 
 /** Who asks: their reach (grants) and the request's audit trail. */
 export interface Caller {
   access: ResourceAccess;
-  audit: Pick<AuditTrail, 'describe'>;
+  audit: Pick<Auditor, 'describe'>;
 }
 
 export interface FlagInsights {
@@ -33,7 +34,7 @@ export interface StaleFlag {
 
 export interface DefaultValueReports {
   missing_defaults: Array<{ flag_key: string; count: number; last_seen_at: string }>;
-  unknown_flags: Array<{ flag_key: string; declared_type: string; count: number; last_seen_at: string }>;
+  unknown_flags: Array<{ flag_key: string; declared_type: FlagType; count: number; last_seen_at: string }>;
 }
 
 export interface ContextAttributes {

@@ -1,19 +1,16 @@
-import type { AuditTrail } from '../../audit/audit-trail.js';
 import type { ResourceAccess } from '../../auth/principal.js';
 import type { Clock } from '../../clock.js';
 import { FieldErrorList, NotFoundError, UnprocessableError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import { checkSplit, splitView, toSplitRecord, type SplitInput, type SplitRecord } from '../shared/splits.js';
+import type { Auditor } from '../shared/transactions.js';
 import { normaliseCriteria, segmentKeysOf, type CriterionInput, type NormalisedCriterion } from './criteria.js';
 import type { CriterionRecord, ResolvedTarget, RuleRecord, RulesStore, RulesWriter, SegmentLink, TargetPath } from './store-types.js';
-
-/** The audit trail as services use it. */
-export type AuditPort = Pick<AuditTrail, 'commit' | 'describe'>;
 
 /** Who is asking: their reach (grants) and the request's audit trail. */
 export interface Caller {
   access: ResourceAccess;
-  audit: AuditPort;
+  audit: Auditor;
 }
 
 export interface RuleWriteInput {

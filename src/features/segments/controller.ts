@@ -1,5 +1,5 @@
 import type { components, operations } from '../../../generated/management.js';
-import type { ManagementHandlerSet } from '../../http/handler-map.js';
+import type { ManagementHandlers } from '../../http/handler-map.js';
 import type { ManagementRequest } from '../../http/operation.js';
 import type { Caller } from '../rules/service.js';
 import type { SegmentCreateInput, SegmentsService, SegmentUpdateInput } from './service.js';
@@ -42,5 +42,5 @@ export function segmentsController(service: SegmentsService) {
       await service.delete(caller(request), projectKey, segmentKey);
       return { body: { status: 'success' } };
     },
-  } satisfies ManagementHandlerSet;
+  } satisfies Partial<ManagementHandlers>;
 }

@@ -1,3 +1,4 @@
+import type { components } from '../../../generated/management.js';
 import type { Clock } from '../../clock.js';
 import { FieldErrorList, NotFoundError, UnprocessableError } from '../../http/errors.js';
 import type { Page, PageRequest } from '../../http/pagination.js';
@@ -20,6 +21,8 @@ export interface SegmentCreateInput extends SegmentUpdateInput {
   key: string;
 }
 
+type SegmentCriterion = components['schemas']['SegmentCriterion'];
+
 /** The API form of a segment. */
 export interface SegmentView {
   ulid: string;
@@ -28,7 +31,7 @@ export interface SegmentView {
   description: string | null;
   included: string[];
   excluded: string[];
-  rules: { criteria: { selector: string; sub_selector: string | null; comparer: string; values: string[] }[] }[];
+  rules: { criteria: SegmentCriterion[] }[];
   created_at: string;
   updated_at: string;
 }
@@ -42,7 +45,13 @@ export function toSegmentView(s: SegmentRecord): SegmentView {
     included: s.included,
     excluded: s.excluded,
     rules: s.rules.map((r) => ({
-      criteria: r.criteria.map((c) => ({ selector: c.selector, sub_selector: c.sub_selector, comparer: c.comparer, values: c.values })),
+      // Stored as validated on write: a segment's selectors are attribute or context, its comparers documented ones.
+      criteria: r.criteria.map((c) => ({
+        selector: c.selector as SegmentCriterion['selector'],
+        sub_selector: c.sub_selector,
+        comparer: c.comparer as SegmentCriterion['comparer'],
+        values: c.values,
+      })),
     })),
     created_at: s.created_at,
     updated_at: s.updated_at,

@@ -1,15 +1,15 @@
-import type { Knex } from 'knex';
 import type { AuditSubject } from '../../audit/audit-trail.js';
 import type { Clock } from '../../clock.js';
 import { FieldErrorList, NotFoundError, UnprocessableError, ValidationError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import { checkSplit, toSplitRecord, type SplitInput } from '../shared/splits.js';
+import type { Auditor } from '../shared/transactions.js';
 import { automaticSteps, nextAutomaticStep, stepIsDue } from './rollout-steps.js';
 import { targetView } from './view.js';
 import type { RolloutMode, TargetPatch, TargetRecord, TargetScope, TargetStatus, TargetStore, TargetTransaction } from './store-types.js';
 
-/** Commits the audit entry of a change inside its transaction (request.audit.commit, or a system writer). */
-export type AuditCommit = (trx: Knex.Transaction, subject: AuditSubject) => Promise<void>;
+/** The Auditor's commit alone (request.audit.commit, or a system writer's), so system jobs can pass theirs. */
+export type AuditCommit = Auditor['commit'];
 
 /** The flag and environment of a `/projects/{p}/flags/{f}/environments/{e}` path, already resolved. */
 export interface FlagEnvironment {

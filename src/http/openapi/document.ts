@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,9 +42,30 @@ export function loadDocument(api: ApiName): Promise<LoadedDocument> {
   return document;
 }
 
+/**
+ * The document written as `yaml`: the copy `make build` parsed into dist/documents (`built`, see
+ * scripts/build-documents.mjs) when it was parsed from this very text, else the YAML parsed now.
+ */
+export function parseDocument(yaml: string, built: string | undefined): OpenApiDocument {
+  if (built !== undefined) {
+    const parsed = JSON.parse(built) as { sourceSha256?: string; document?: OpenApiDocument };
+    if (parsed.document && parsed.sourceSha256 === createHash('sha256').update(yaml).digest('hex')) return parsed.document;
+  }
+  return YAML.parse(yaml) as OpenApiDocument;
+}
+
+function readIfPresent(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
 async function readDocument(api: ApiName): Promise<LoadedDocument> {
-  const file = path.join(repoRoot(), 'specs', `${api}.yaml`);
-  const original = YAML.parse(fs.readFileSync(file, 'utf8')) as OpenApiDocument;
+  const root = repoRoot();
+  const yaml = fs.readFileSync(path.join(root, 'specs', `${api}.yaml`), 'utf8');
+  const original = parseDocument(yaml, readIfPresent(path.join(root, 'dist', 'documents', `${api}.json`)));
   const dereferenced = (await dereference(structuredClone(original), {
     dereference: { circular: 'ignore' },
   })) as OpenApiDocument;
