@@ -906,6 +906,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/evaluations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Count the flag's evaluations per hour and served value
+         * @description Evaluations of the flag in the environment per UTC hour and served value (its display
+         *     form: strings as they are, other values as JSON), for the last `hours` hours (the current
+         *     hour included), and the total of the last 24 hours (the current hour and the 23 before).
+         *     Counted from the server's evaluations (`GET /v1/flags`, `GET /v1/flags/{flagKey}`, client
+         *     and mobile payloads, OFREP); SDK usage reports and server-side SDK payloads are not
+         *     evaluations on the server and are not counted. The counts are written in batches, so they
+         *     may lag by a few seconds, and are kept as long as audit entries
+         *     (`VEXIL_AUDIT_RETENTION_DAYS`). Buckets are ordered by hour, oldest first, then by value;
+         *     hours and values without evaluations are absent. Not paginated.
+         *     Required scope: `flags:read`. Audited as `flag.insights_read`.
+         *     A 422 means `hours` is invalid.
+         */
+        get: operations["listFlagEvaluationHours"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{projectKey}/flags/{flagKey}/values": {
         parameters: {
             query?: never;
@@ -4169,6 +4215,33 @@ export interface components {
             /** Format: int64 */
             contexts: number;
         };
+        /** @description Evaluations of the flag in one UTC hour that served one value. */
+        FlagEvaluationHour: {
+            /**
+             * Format: date-time
+             * @description Start of the hour (UTC).
+             * @example 2026-11-26T06:00:00.000Z
+             */
+            hour: string;
+            /** @description The served value's display form (strings as they are, other values as JSON). */
+            value: string;
+            /** Format: int64 */
+            count: number;
+        };
+        FlagEvaluationHoursResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: {
+                /** @description The number of hours listed (the `hours` asked for). */
+                hours: number;
+                buckets: components["schemas"]["FlagEvaluationHour"][];
+                /**
+                 * Format: int64
+                 * @description Evaluations in the current hour and the 23 before, all values.
+                 */
+                total_24h: number;
+            };
+        };
         SplitExposureListResponse: {
             /** @enum {string} */
             status: "success";
@@ -4291,7 +4364,7 @@ export interface components {
          *     flag.deleted; `bulkDeleteFlags` flag.bulk_deleted (after a flag.deleted entry for each
          *     deleted flag); `evaluateFlag` and
          *     `evaluateFlagForContext` flag.evaluated;
-         *     `getFlagInsights` and `listSplitExposures` flag.insights_read; `listStaleFlags` flag.stale_listed;
+         *     `getFlagInsights`, `listSplitExposures` and `listFlagEvaluationHours` flag.insights_read; `listStaleFlags` flag.stale_listed;
          *     `listDefaultValueReports` flag.default_value_reports_read; `listContextAttributes`
          *     context_attribute.listed; `listFlagValues` flag_value.listed; `createFlagValue` and
          *     `createFlagValueForFlag` flag_value.created; `updateFlagValue` flag_value.updated;
@@ -6422,6 +6495,54 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SplitExposureListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableQuery"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listFlagEvaluationHours: {
+        parameters: {
+            query?: {
+                /** @description Number of UTC hours to list, the current hour included (168 is 7 days). */
+                hours?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The hourly evaluation counts. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlagEvaluationHoursResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];

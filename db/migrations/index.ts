@@ -15,6 +15,7 @@ import * as splits from './0014_splits.js';
 import * as targetPrerequisites from './0015_target_prerequisites.js';
 import * as webhookSecretRotation from './0017_webhook_secret_rotation.js';
 import * as flagTags from './0016_flag_tags.js';
+import * as evaluationHours from './0018_evaluation_hours.js';
 
 /** Every migration, in order. Listed here so the runner never scans the filesystem. */
 export const migrations: Record<string, Knex.Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Knex.Migration> = {
   '0015_target_prerequisites': targetPrerequisites,
   '0017_webhook_secret_rotation': webhookSecretRotation,
   '0016_flag_tags': flagTags,
+  '0018_evaluation_hours': evaluationHours,
 };

@@ -53,6 +53,7 @@ export const auditActionByOperation: Record<string, string> = {
   evaluateFlagForContext: 'flag.evaluated',
   getFlagInsights: 'flag.insights_read',
   listSplitExposures: 'flag.insights_read',
+  listFlagEvaluationHours: 'flag.insights_read',
   listStaleFlags: 'flag.stale_listed',
   listDefaultValueReports: 'flag.default_value_reports_read',
   listContextAttributes: 'context_attribute.listed',

@@ -43,10 +43,27 @@ export interface ContextObservationDelta {
   lastSeenAt: string;
 }
 
+/** Evaluations of one flag in one environment and UTC hour that served one value. */
+export interface EvaluationHourDelta {
+  environmentUlid: string;
+  flagUlid: string;
+  /** Start of the hour, ISO 8601 (YYYY-MM-DDTHH:00:00.000Z). */
+  hour: string;
+  /** The served value in display form. */
+  value: string;
+  count: number;
+}
+
 export interface TelemetryBatch {
   flags: FlagTelemetryDelta[];
   defaultReports: DefaultReportDelta[];
   contexts: ContextObservationDelta[];
+  evaluationHours: EvaluationHourDelta[];
+}
+
+/** The start of the UTC hour of an ISO time. */
+export function hourOf(at: string): string {
+  return `${at.slice(0, 13)}:00:00.000Z`;
 }
 
 /** Events that cover every flag of an environment for a platform ("payload retrieved", GET /v1/flags). */
@@ -122,6 +139,9 @@ export class TelemetryBuffer {
   private contextTables = new Map<string, EnvironmentContexts>();
   /** Every context observation held, in the order first seen. */
   private contexts: ContextObservationDelta[] = [];
+  /** Hourly evaluation counts by environment and flag, then hour, then value. */
+  private hourIndex = new PairIndex<Map<string, Map<string, EvaluationHourDelta>>>();
+  private hours: EvaluationHourDelta[] = [];
   /** Events refused because the buffer was full, since the last drain. */
   dropped = 0;
   /** The same since start (for /metrics). */
@@ -131,7 +151,7 @@ export class TelemetryBuffer {
 
   /** Distinct keys held. */
   get size(): number {
-    return this.flags.length + this.whole.size + this.reports.length + this.contexts.length;
+    return this.flags.length + this.whole.size + this.reports.length + this.contexts.length + this.hours.length;
   }
 
   private full(): boolean {
@@ -151,6 +171,23 @@ export class TelemetryBuffer {
       this.flags.push(entry);
     }
     addFlagEvent(entry, kind, count, at);
+  }
+
+  /** `count` evaluations of the flag that served `value` (display form) in the hour of `at`. */
+  recordServed(environmentUlid: string, flagUlid: string, value: string, count: number, at: string): void {
+    const hour = hourOf(at);
+    let byHour = this.hourIndex.get(environmentUlid, flagUlid);
+    let byValue = byHour?.get(hour);
+    let entry = byValue?.get(value);
+    if (!entry) {
+      if (this.full()) return;
+      entry = { environmentUlid, flagUlid, hour, value, count: 0 };
+      if (!byHour) this.hourIndex.set(environmentUlid, flagUlid, (byHour = new Map()));
+      if (!byValue) byHour.set(hour, (byValue = new Map()));
+      byValue.set(value, entry);
+      this.hours.push(entry);
+    }
+    entry.count += count;
   }
 
   /** An event covering every flag of the environment visible on `platform`. */
@@ -249,6 +286,9 @@ export class TelemetryBuffer {
     const whole = this.whole;
     const reports = this.reports;
     const contexts = this.contexts;
+    const evaluationHours = this.hours;
+    this.hourIndex = new PairIndex();
+    this.hours = [];
     this.flagIndex = new PairIndex();
     this.flags = [];
     this.whole = new Map();
@@ -268,7 +308,7 @@ export class TelemetryBuffer {
         addFlagEvent(entry, event.kind, event.count, event.lastAt);
       }
     }
-    return { flags, defaultReports: reports, contexts };
+    return { flags, defaultReports: reports, contexts, evaluationHours };
   }
 
   /** Puts back a batch that could not be written, within the bound. */
@@ -307,6 +347,7 @@ export class TelemetryBuffer {
         this.addContext({ ...c });
       }
     }
+    for (const h of batch.evaluationHours) this.recordServed(h.environmentUlid, h.flagUlid, h.value, h.count, h.hour);
   }
 }
 

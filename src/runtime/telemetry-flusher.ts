@@ -38,8 +38,8 @@ export function telemetryFlusher(
       logger.error({ err: error }, 'telemetry batch could not be written');
       failed = batch;
     }
-    const failures = failed.flags.length + failed.defaultReports.length + failed.contexts.length;
-    written += batch.flags.length + batch.defaultReports.length + batch.contexts.length - failures;
+    const failures = failed.flags.length + failed.defaultReports.length + failed.contexts.length + failed.evaluationHours.length;
+    written += batch.flags.length + batch.defaultReports.length + batch.contexts.length + batch.evaluationHours.length - failures;
     if (failures > 0) {
       logger.warn({ failures }, 'telemetry entries kept for the next flush');
       buffer.restore(failed);

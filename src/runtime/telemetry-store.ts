@@ -1,6 +1,13 @@
+import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { storageFailureOf } from '../storage/db-errors.js';
-import type { ContextObservationDelta, DefaultReportDelta, FlagTelemetryDelta, TelemetryBatch } from './telemetry-buffer.js';
+import type {
+  ContextObservationDelta,
+  DefaultReportDelta,
+  EvaluationHourDelta,
+  FlagTelemetryDelta,
+  TelemetryBatch,
+} from './telemetry-buffer.js';
 import type { Db } from '../storage/db.js';
 
 /** Writes drained telemetry batches. */
@@ -87,6 +94,13 @@ const contextSpec: UpsertSpec = {
   latest: ['last_seen_at'],
 };
 
+const evaluationHourSpec: UpsertSpec = {
+  table: 'evaluation_hours',
+  keys: ['environment_ulid', 'flag_ulid', 'hour', 'value_digest'],
+  add: ['count'],
+  latest: [],
+};
+
 export class KnexTelemetryStore implements TelemetryStore {
   constructor(
     private readonly knex: Knex,
@@ -94,10 +108,11 @@ export class KnexTelemetryStore implements TelemetryStore {
   ) {}
 
   async write(batch: TelemetryBatch): Promise<TelemetryBatch> {
-    const failed: TelemetryBatch = { flags: [], defaultReports: [], contexts: [] };
+    const failed: TelemetryBatch = { flags: [], defaultReports: [], contexts: [], evaluationHours: [] };
     failed.flags = await this.writeChunks(batch.flags, flagSpec, flagRow);
     failed.defaultReports = await this.writeChunks(batch.defaultReports, reportSpec, reportRow);
     failed.contexts = await this.writeContexts(batch.contexts);
+    failed.evaluationHours = await this.writeChunks(batch.evaluationHours, evaluationHourSpec, evaluationHourRow);
     return failed;
   }
 
@@ -246,5 +261,16 @@ function contextRow(d: ContextObservationDelta): Record<string, unknown> {
     value: d.value,
     count: d.count,
     last_seen_at: d.lastSeenAt,
+  };
+}
+
+function evaluationHourRow(d: EvaluationHourDelta): Record<string, unknown> {
+  return {
+    environment_ulid: d.environmentUlid,
+    flag_ulid: d.flagUlid,
+    hour: d.hour,
+    value_digest: createHash('sha256').update(d.value).digest('hex'),
+    value: d.value,
+    count: d.count,
   };
 }

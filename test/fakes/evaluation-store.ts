@@ -102,6 +102,6 @@ export class FakeTelemetryStore implements TelemetryStore {
       throw new Error('database unavailable');
     }
     this.batches.push(batch);
-    return { flags: [], defaultReports: [], contexts: [] };
+    return { flags: [], defaultReports: [], contexts: [], evaluationHours: [] };
   }
 }

@@ -4,6 +4,7 @@ import type { EnvironmentRef, FlagRef, ProjectRef } from '../../src/features/sha
 import type {
   ContextObservationRecord,
   DefaultReportRecord,
+  EvaluationHourRecord,
   ExposureRecord,
   FlagTelemetryRecord,
   InsightsStore,
@@ -24,6 +25,8 @@ export class FakeInsightsStore implements InsightsStore {
   observations = new Map<string, ContextObservationRecord[]>();
   /** Exposure sketches by `${flagUlid}/${environmentUlid}`. */
   exposureRecords = new Map<string, ExposureRecord[]>();
+  /** Hourly evaluation counts by `${flagUlid}/${environmentUlid}`. */
+  evaluationHourRecords = new Map<string, EvaluationHourRecord[]>();
 
   private environment(access: ResourceAccess, projectKey: string, environmentKey: string): EnvironmentRef {
     if (projectKey !== this.project.key || !access.canSeeProject(this.project.ulid)) {
@@ -92,5 +95,11 @@ export class FakeInsightsStore implements InsightsStore {
 
   async exposures(flagUlid: string, environmentUlid: string, fromDay: string) {
     return (this.exposureRecords.get(`${flagUlid}/${environmentUlid}`) ?? []).filter((r) => r.day >= fromDay).map((r) => ({ ...r }));
+  }
+
+  async evaluationHours(flagUlid: string, environmentUlid: string, fromHour: string) {
+    return (this.evaluationHourRecords.get(`${flagUlid}/${environmentUlid}`) ?? [])
+      .filter((r) => r.hour >= fromHour)
+      .map((r) => ({ ...r }));
   }
 }

@@ -14,6 +14,6 @@ export function createAuditLogsFeature(deps: FeatureDeps) {
   const service = new AuditLogService(store);
   return {
     managementHandlers: auditLogHandlers(service),
-    tasks: [auditRetentionTask(store, deps.clock, deps.config.auditRetentionDays, deps.logger)],
+    tasks: [auditRetentionTask(store, deps.knex, deps.clock, deps.config.auditRetentionDays, deps.logger)],
   };
 }

@@ -1,8 +1,10 @@
+import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { auditUlidLowerBound } from '../../audit/audit-ids.js';
 import type { Clock } from '../../clock.js';
 import type { BackgroundTask } from '../../core.js';
 import { deleteInBatches, retentionCutoff, retentionTask } from '../../retention.js';
+import { purgeOldEvaluationHours } from '../../runtime/evaluation-hours-retention.js';
 import type { AuditLogStore } from './store-types.js';
 
 /**
@@ -24,13 +26,20 @@ export async function purgeOldAuditEntries(
   return purged;
 }
 
-export function auditRetentionTask(store: AuditLogStore, clock: Clock, retentionDays: number, logger: Logger): BackgroundTask {
+/**
+ * The audit retention job: audit entries, and the hourly evaluation counts (kept as long as the
+ * audit entries that record the same traffic).
+ */
+export function auditRetentionTask(store: AuditLogStore, knex: Knex, clock: Clock, retentionDays: number, logger: Logger): BackgroundTask {
   return retentionTask({
     name: 'audit-retention',
-    message: 'old audit entries deleted',
+    message: 'old audit entries and evaluation counts deleted',
     retentionDays,
-    purge: () => purgeOldAuditEntries(store, clock, retentionDays),
-    count: (purged) => purged.management + purged.public,
+    purge: async () => ({
+      ...(await purgeOldAuditEntries(store, clock, retentionDays)),
+      evaluationHours: await purgeOldEvaluationHours(knex, clock, retentionDays),
+    }),
+    count: (purged) => purged.management + purged.public + purged.evaluationHours,
     logger,
   });
 }

@@ -74,6 +74,12 @@ export function variantOf(outcome: EvaluationOutcome): string {
   }
 }
 
+/** A served value in display form: strings as they are, other values as JSON. */
+export function displayValue(outcome: EvaluationOutcome): string {
+  if (outcome.type === 'boolean') return outcome.value === true ? 'true' : 'false';
+  return typeof outcome.value === 'string' ? outcome.value : JSON.stringify(outcome.value);
+}
+
 export function toOfrepSuccess(outcome: EvaluationOutcome, revision: number): OfrepSuccess {
   const split = outcome.split;
   return {
@@ -124,6 +130,15 @@ export class EvaluationService {
       if (flagUlid === undefined) continue;
       hash ??= contextHash(context.type, context.identifier);
       this.exposures.record(entry.environmentUlid, flagUlid, outcome.split.variant, hash, at);
+    }
+  }
+
+  /** Hourly counts of what was served, per flag and value (display form), for the evaluations chart. */
+  private served(entry: EnvironmentSnapshot, outcomes: readonly EvaluationOutcome[], at: string): void {
+    for (let i = 0; i < outcomes.length; i++) {
+      const outcome = outcomes[i] as EvaluationOutcome;
+      const flagUlid = entry.flagUlids.get(outcome.key);
+      if (flagUlid !== undefined) this.telemetry.recordServed(entry.environmentUlid, flagUlid, displayValue(outcome), 1, at);
     }
   }
 
@@ -183,6 +198,7 @@ export class EvaluationService {
     this.reportDefaults(entry, entry.snapshot.keys(), declarations, at);
     this.observe(entry, context, at);
     this.expose(entry, context, outcomes, at);
+    this.served(entry, outcomes, at);
     return evaluatedListJson(entry.snapshot, outcomes);
   }
 
@@ -208,6 +224,7 @@ export class EvaluationService {
     this.observe(entry, context, at);
     if (!outcome) throw new NotFoundError(publicMessages.flagNotFound);
     this.expose(entry, context, [outcome], at);
+    this.served(entry, [outcome], at);
     return evaluatedFlagJson(entry.snapshot, outcome);
   }
 
@@ -265,6 +282,7 @@ export class EvaluationService {
     this.reportDefaults(entry, requested, declarations, at);
     this.observe(entry, context, at);
     this.expose(entry, context, outcomes, at);
+    this.served(entry, outcomes, at);
     return {
       notModified: false,
       etag,
@@ -299,6 +317,7 @@ export class EvaluationService {
     this.observe(entry, context, at);
     if (!outcome) throw new OfrepError(404, 'FLAG_NOT_FOUND', publicMessages.flagNotFound, flagKey);
     this.expose(entry, context, [outcome], at);
+    this.served(entry, [outcome], at);
     return toOfrepSuccess(outcome, entry.flagRevision(outcome.key));
   }
 
@@ -342,6 +361,7 @@ export class EvaluationService {
     this.telemetry.recordWholeEnvironment(entry.environmentUlid, platform, 'evaluated', at);
     this.observe(entry, context, at);
     this.expose(entry, context, served, at);
+    this.served(entry, served, at);
     return { notModified: false, etag, flags };
   }
 

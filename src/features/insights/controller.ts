@@ -6,6 +6,7 @@ import type { InsightsService } from './service.js';
 type FlagEnvironmentParams = operations['getFlagInsights']['parameters']['path'];
 type EnvironmentParams = operations['listStaleFlags']['parameters']['path'];
 type StaleQuery = NonNullable<operations['listStaleFlags']['parameters']['query']>;
+type EvaluationHoursQuery = NonNullable<operations['listFlagEvaluationHours']['parameters']['query']>;
 type ExposuresQuery = NonNullable<operations['listSplitExposures']['parameters']['query']>;
 
 const caller = (request: ManagementRequest<unknown, unknown, unknown>) => ({
@@ -23,6 +24,11 @@ export function insightsHandlers(service: InsightsService) {
 
     async listSplitExposures(request: ManagementRequest<FlagEnvironmentParams, ExposuresQuery>) {
       const data = await service.splitExposures(caller(request), request.params, request.query.days ?? 7);
+      return { body: { status: 'success', data } };
+    },
+
+    async listFlagEvaluationHours(request: ManagementRequest<FlagEnvironmentParams, EvaluationHoursQuery>) {
+      const data = await service.evaluationHours(caller(request), request.params, request.query.hours ?? 168);
       return { body: { status: 'success', data } };
     },
 

@@ -2,6 +2,7 @@ import { auditActionByOperation } from '../../audit/actions.js';
 import type { ResourceAccess } from '../../auth/principal.js';
 import type { Clock } from '../../clock.js';
 import { decodeSketch, estimateDistinct } from '../../runtime/distinct-sketch.js';
+import { hourOf } from '../../runtime/telemetry-buffer.js';
 import type { FlagType } from '../flags/store-types.js';
 import type { Auditor } from '../shared/transactions.js';
 import type { InsightsStore } from './store-types.js';
@@ -46,6 +47,13 @@ export interface ContextAttributes {
 export const VALUES_PER_ATTRIBUTE = 100;
 
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+
+export interface FlagEvaluationHours {
+  hours: number;
+  buckets: Array<{ hour: string; value: string; count: number }>;
+  total_24h: number;
+}
 
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -109,6 +117,38 @@ export class InsightsService {
     return records
       .map((r) => ({ day: r.day, variant: r.variant, contexts: estimateDistinct(decodeSketch(r.registers)) }))
       .sort((a, b) => byText(b.day, a.day) || byText(a.variant, b.variant));
+  }
+
+  /** Evaluations per UTC hour and served value, the last `hours` hours (the current one included), and the last 24 h's total. */
+  async evaluationHours(
+    caller: Caller,
+    params: { projectKey: string; flagKey: string; environmentKey: string },
+    hours: number,
+  ): Promise<FlagEvaluationHours> {
+    const { project, flag, environment } = await this.store.findFlagEnvironment(caller.access, params);
+    caller.audit.describe({
+      action: this.action('listFlagEvaluationHours', 'flag.insights_read'),
+      subjectType: 'flag',
+      subjectUlid: flag.ulid,
+      subjectLabel: flag.key,
+      projectUlid: project.ulid,
+      environmentUlid: environment.ulid,
+    });
+    const currentHour = Math.floor(this.clock.now().getTime() / HOUR_MS) * HOUR_MS;
+    const hourFrom = (back: number) => hourOf(new Date(currentHour - back * HOUR_MS).toISOString());
+    const records = await this.store.evaluationHours(flag.ulid, environment.ulid, hourFrom(Math.max(hours, 24) - 1));
+    const since24h = hourFrom(23);
+    const since = hourFrom(hours - 1);
+    let total = 0;
+    for (const r of records) if (r.hour >= since24h) total += r.count;
+    return {
+      hours,
+      buckets: records
+        .filter((r) => r.hour >= since && r.count > 0)
+        .sort((a, b) => byText(a.hour, b.hour) || byText(a.value, b.value))
+        .map((r) => ({ hour: r.hour, value: r.value, count: r.count })),
+      total_24h: total,
+    };
   }
 
   /** Flags not permanent and not used in the environment for `days` days (never used: created before). */

@@ -45,6 +45,13 @@ export interface ExposureRecord {
   registers: string;
 }
 
+/** Evaluations of one UTC hour that served one value (evaluation_hours). */
+export interface EvaluationHourRecord {
+  hour: string;
+  value: string;
+  count: number;
+}
+
 /** Storage of the insights reads. */
 export interface InsightsStore {
   /** Path resources with the caller's grants applied; NotFoundError otherwise. */
@@ -69,4 +76,6 @@ export interface InsightsStore {
   contextObservations(environmentUlid: string): Promise<ContextObservationRecord[]>;
   /** The flag's exposure sketches in the environment from `fromDay` (YYYY-MM-DD) on. */
   exposures(flagUlid: string, environmentUlid: string, fromDay: string): Promise<ExposureRecord[]>;
+  /** The flag's hourly evaluation counts in the environment from `fromHour` (ISO, start of an hour) on. */
+  evaluationHours(flagUlid: string, environmentUlid: string, fromHour: string): Promise<EvaluationHourRecord[]>;
 }

@@ -4,6 +4,7 @@ import { bool, findEnvironment, findFlagEnvironment, findProject } from '../shar
 import type {
   ContextObservationRecord,
   DefaultReportRecord,
+  EvaluationHourRecord,
   ExposureRecord,
   FlagTelemetryRecord,
   InsightsStore,
@@ -143,5 +144,13 @@ export class KnexInsightsStore implements InsightsStore {
       .where('day', '>=', fromDay)
       .select('day', 'variant', 'registers');
     return rows.map((r) => ({ day: String(r.day), variant: String(r.variant), registers: String(r.registers) }));
+  }
+
+  async evaluationHours(flagUlid: string, environmentUlid: string, fromHour: string): Promise<EvaluationHourRecord[]> {
+    const rows = await this.knex('evaluation_hours')
+      .where({ flag_ulid: flagUlid, environment_ulid: environmentUlid })
+      .where('hour', '>=', fromHour)
+      .select('hour', 'value', 'count');
+    return rows.map((r) => ({ hour: String(r.hour), value: String(r.value), count: Number(r.count) }));
   }
 }

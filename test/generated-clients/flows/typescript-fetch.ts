@@ -370,6 +370,10 @@ await step('insights', async () => {
   const flag = await insights.getFlagInsights(flagPath('checkout'));
   check(flag.data.flagKey === 'checkout', 'getFlagInsights');
   check(Array.isArray((await insights.listSplitExposures({ ...flagPath('checkout'), days: 7 })).data), 'listSplitExposures');
+  check(
+    Array.isArray((await insights.listFlagEvaluationHours({ ...flagPath('checkout'), hours: 24 })).data.buckets),
+    'listFlagEvaluationHours',
+  );
   await insights.listStaleFlags({ projectKey: project, environmentKey: production, days: 30 });
   await insights.listDefaultValueReports({ projectKey: project, environmentKey: production });
   await insights.listContextAttributes({ projectKey: project, environmentKey: production });

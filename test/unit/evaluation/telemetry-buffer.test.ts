@@ -39,7 +39,7 @@ describe('TelemetryBuffer', () => {
       },
     ]);
     expect(buffer.size).toBe(0);
-    expect(buffer.drain(none)).toEqual({ flags: [], defaultReports: [], contexts: [] });
+    expect(buffer.drain(none)).toEqual({ flags: [], defaultReports: [], contexts: [], evaluationHours: [] });
   });
 
   it('expands whole-environment events to the flags of the platform when drained', () => {
@@ -186,6 +186,45 @@ describe('TelemetryBuffer', () => {
     const again = buffer.drain(none);
     expect(again.flags[0]).toMatchObject({ used: 3, lastUsedAt: T2 });
     expect(again.defaultReports[0]).toMatchObject({ flagKey: 'a', count: 1 });
+  });
+});
+
+describe('TelemetryBuffer: hourly evaluation counts', () => {
+  it('counts per environment, flag, UTC hour and value, and restores a failed batch into what came since', () => {
+    const buffer = new TelemetryBuffer();
+    buffer.recordServed('env_1', 'flg_a', 'true', 1, '2026-01-01T10:05:00.000Z');
+    buffer.recordServed('env_1', 'flg_a', 'true', 1, '2026-01-01T10:59:59.999Z');
+    buffer.recordServed('env_1', 'flg_a', 'false', 1, '2026-01-01T10:30:00.000Z');
+    buffer.recordServed('env_1', 'flg_a', 'true', 1, '2026-01-01T11:00:00.000Z');
+    buffer.recordServed('env_2', 'flg_a', 'true', 1, '2026-01-01T10:00:00.000Z');
+    const batch = buffer.drain(none);
+    expect(batch.evaluationHours).toEqual([
+      { environmentUlid: 'env_1', flagUlid: 'flg_a', hour: '2026-01-01T10:00:00.000Z', value: 'true', count: 2 },
+      { environmentUlid: 'env_1', flagUlid: 'flg_a', hour: '2026-01-01T10:00:00.000Z', value: 'false', count: 1 },
+      { environmentUlid: 'env_1', flagUlid: 'flg_a', hour: '2026-01-01T11:00:00.000Z', value: 'true', count: 1 },
+      { environmentUlid: 'env_2', flagUlid: 'flg_a', hour: '2026-01-01T10:00:00.000Z', value: 'true', count: 1 },
+    ]);
+    expect(buffer.size).toBe(0);
+    buffer.recordServed('env_1', 'flg_a', 'true', 1, '2026-01-01T10:10:00.000Z');
+    buffer.restore(batch);
+    expect(buffer.drain(none).evaluationHours[0]).toEqual({
+      environmentUlid: 'env_1',
+      flagUlid: 'flg_a',
+      hour: '2026-01-01T10:00:00.000Z',
+      value: 'true',
+      count: 3,
+    });
+  });
+
+  it('is bounded like the other telemetry: new hours and values are dropped when full', () => {
+    const buffer = new TelemetryBuffer(1);
+    buffer.recordServed('env_1', 'flg_a', 'true', 1, T1);
+    buffer.recordServed('env_1', 'flg_a', 'false', 1, T1);
+    buffer.recordServed('env_1', 'flg_a', 'true', 1, T1);
+    expect(buffer.dropped).toBe(1);
+    expect(buffer.drain(none).evaluationHours).toEqual([
+      { environmentUlid: 'env_1', flagUlid: 'flg_a', hour: T1, value: 'true', count: 2 },
+    ]);
   });
 });
 
