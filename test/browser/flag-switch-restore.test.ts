@@ -48,12 +48,13 @@ describe('the console: switches, kill switch, restore and copy', () => {
     const staging = summaryRow('staging');
     await staging.waitFor();
     const published = (await vexil.ok('GET', `${bannerPath}/environments/staging/targets`))[0].published_at as string;
-    expect((await staging.innerText()).replace(/\s+/g, ' ').trim()).toBe(
-      `Staging On Hello 1 none ${published.replace('T', ' ').slice(0, 16)} UTC`,
-    );
-    expect((await summaryRow('production').innerText()).replace(/\s+/g, ' ').trim()).toBe(
-      'Production Off Hello (default) 0 none never published',
-    );
+    // The last column, evaluations in the last 24 hours, is read once loaded: none were made here.
+    await expect
+      .poll(async () => (await staging.innerText()).replace(/\s+/g, ' ').trim(), { timeout: 10_000 })
+      .toBe(`Staging On Hello 1 none ${published.replace('T', ' ').slice(0, 16)} UTC 0`);
+    await expect
+      .poll(async () => (await summaryRow('production').innerText()).replace(/\s+/g, ' ').trim(), { timeout: 10_000 })
+      .toBe('Production Off Hello (default) 0 none never published 0');
     expect(await checked('Staging')).toBe(true);
     expect(await checked('Production')).toBe(false);
     // One environment at a time below: the first one's tab is open.

@@ -3,6 +3,7 @@ import { api, unwrap, type Schemas } from '../../api/client';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { useAction, useAsync } from '../../ui/useAsync';
 import { DraftEditor } from './DraftEditor';
+import { EvaluationChart } from './EvaluationChart';
 import { ServeNow } from './ServeNow';
 import { PublishedConfiguration } from './PublishedConfiguration';
 import { RestoreButton } from './RestoreButton';
@@ -107,6 +108,7 @@ export function EnvironmentPanel({
           {insights.data.data.last_evaluated_at ?? 'never'} · updated {insights.data.data.last_updated_at ?? 'never'}
         </p>
       ) : null}
+      <EvaluationChart context={context} />
       <ServeNow key={servedDisplay ?? ''} context={context} served={servedDisplay} onServed={refresh} />
       {targets.data ? <PublishedConfiguration context={context} targets={list} onRolloutChange={refreshAndFocus} /> : null}
       {draft ? (

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { api, unwrap, type Schemas } from '../../api/client';
 import { useDialog } from '../../ui/Dialog';
 import { SelectField } from '../../ui/Field';
+import { EvaluationsLastDay } from './EvaluationChart';
 import { FlagSwitch } from './FlagSwitch';
 import { ServingChangeDialog, type ServingChangeInput } from './ServingChangeDialog';
 
@@ -10,7 +11,7 @@ const rolloutText = (state: Schemas['FlagServingState']) =>
 
 /**
  * The top of a flag page: every environment side by side (switch, what is served, rules, rollout,
- * last change, waiting draft or schedule), and a copy of one environment's targeting to another.
+ * last change, waiting draft or schedule, evaluations in the last 24 hours), and a copy of one environment's targeting to another.
  */
 export function FlagSummary({
   project,
@@ -40,6 +41,7 @@ export function FlagSummary({
             <th scope="col">Rules</th>
             <th scope="col">Rollout</th>
             <th scope="col">Last change</th>
+            <th scope="col">Evaluations (24 h)</th>
           </tr>
         </thead>
         <tbody>
@@ -70,6 +72,9 @@ export function FlagSummary({
                   ) : (
                     'never published'
                   )}
+                </td>
+                <td>
+                  <EvaluationsLastDay project={project} flag={flag} environment={environment.key} />
                 </td>
               </tr>
             );
