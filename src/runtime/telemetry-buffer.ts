@@ -175,7 +175,11 @@ export class TelemetryBuffer {
 
   /** `count` evaluations of the flag that served `value` (display form) in the hour of `at`. */
   recordServed(environmentUlid: string, flagUlid: string, value: string, count: number, at: string): void {
-    const hour = hourOf(at);
+    this.recordServedInHour(environmentUlid, flagUlid, value, count, hourOf(at));
+  }
+
+  /** recordServed with the hour already worked out (hourOf): one string per request, not per flag served. */
+  recordServedInHour(environmentUlid: string, flagUlid: string, value: string, count: number, hour: string): void {
     let byHour = this.hourIndex.get(environmentUlid, flagUlid);
     let byValue = byHour?.get(hour);
     let entry = byValue?.get(value);

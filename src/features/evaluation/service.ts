@@ -15,7 +15,7 @@ import { explainFlag, type Explanation } from '../../engine/explain.js';
 import { NotFoundError, OfrepError, UnauthorizedError, publicMessages } from '../../http/errors.js';
 import { digestParts, entityTag, ifNoneMatchMatches } from '../../runtime/etag.js';
 import type { EnvironmentSnapshot, SnapshotCache } from '../../runtime/snapshot-cache.js';
-import type { Platform, TelemetryBuffer } from '../../runtime/telemetry-buffer.js';
+import { hourOf, type Platform, type TelemetryBuffer } from '../../runtime/telemetry-buffer.js';
 import { contextHash, ExposureBuffer } from '../../runtime/exposure-buffer.js';
 import { newEvaluationCounts, type EvaluationCounts } from '../../observability/metrics.js';
 import { evaluatedFlagJson, evaluatedListJson } from './evaluated-json.js';
@@ -135,10 +135,11 @@ export class EvaluationService {
 
   /** Hourly counts of what was served, per flag and value (display form), for the evaluations chart. */
   private served(entry: EnvironmentSnapshot, outcomes: readonly EvaluationOutcome[], at: string): void {
+    const hour = hourOf(at);
     for (let i = 0; i < outcomes.length; i++) {
       const outcome = outcomes[i] as EvaluationOutcome;
       const flagUlid = entry.flagUlids.get(outcome.key);
-      if (flagUlid !== undefined) this.telemetry.recordServed(entry.environmentUlid, flagUlid, displayValue(outcome), 1, at);
+      if (flagUlid !== undefined) this.telemetry.recordServedInHour(entry.environmentUlid, flagUlid, displayValue(outcome), 1, hour);
     }
   }
 
