@@ -3157,7 +3157,12 @@ export interface components {
             include_in_mobile: boolean;
             /** @description Whether client (browser) keys receive the flag. */
             include_in_client: boolean;
-            tags: components["schemas"]["FlagTags"];
+            /**
+             * @description Labels that group flags (a team, a release, a kind): lower-case letters, digits and
+             *     `-`, `_`, `:`, `.`, at most 20 per flag, without duplicates, kept in the order given.
+             *     `listFlags` filters by one with `tag`.
+             */
+            tags: string[];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -3172,12 +3177,6 @@ export interface components {
             /** @description Only with `include=serving`. */
             stale?: boolean;
         };
-        /**
-         * @description Labels that group flags (a team, a release, a kind): lower-case letters, digits and
-         *     `-`, `_`, `:`, `.`, at most 20 per flag, without duplicates, kept in the order given.
-         *     `listFlags` filters by one with `tag`.
-         */
-        FlagTags: string[];
         FlagServingState: {
             environment_key: string;
             /**
@@ -3224,7 +3223,12 @@ export interface components {
             include_in_mobile?: boolean;
             /** @description Defaults to `true` when absent. */
             include_in_client?: boolean;
-            tags?: components["schemas"]["FlagTags"];
+            /**
+             * @description Labels that group flags (a team, a release, a kind): lower-case letters, digits and
+             *     `-`, `_`, `:`, `.`, at most 20 per flag, without duplicates, kept in the order given.
+             *     `listFlags` filters by one with `tag`.
+             */
+            tags?: string[];
         };
         /** @description `key` and `type` cannot change. Omitted optional fields keep their current values. */
         FlagUpdate: {
@@ -3233,7 +3237,12 @@ export interface components {
             description?: string | null;
             include_in_mobile?: boolean;
             include_in_client?: boolean;
-            tags?: components["schemas"]["FlagTags"];
+            /**
+             * @description Labels that group flags (a team, a release, a kind): lower-case letters, digits and
+             *     `-`, `_`, `:`, `.`, at most 20 per flag, without duplicates, kept in the order given.
+             *     `listFlags` filters by one with `tag`.
+             */
+            tags?: string[];
         };
         FlagResponse: {
             /** @enum {string} */
@@ -3780,7 +3789,12 @@ export interface components {
             permanent: boolean;
             include_in_mobile: boolean;
             include_in_client: boolean;
-            tags?: components["schemas"]["FlagTags"];
+            /**
+             * @description Labels that group flags (a team, a release, a kind): lower-case letters, digits and
+             *     `-`, `_`, `:`, `.`, at most 20 per flag, without duplicates, kept in the order given.
+             *     `listFlags` filters by one with `tag`.
+             */
+            tags?: string[];
             /** @description The flag's values in display form; exactly one is the default when there are any. */
             values: components["schemas"]["ConfigurationFlagValue"][];
             /** @description What the flag serves, by environment key; an environment without an entry has no published target for the flag. */

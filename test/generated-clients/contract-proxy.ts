@@ -8,6 +8,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
+import zlib from 'node:zlib';
 import { dereference } from '@apidevtools/json-schema-ref-parser';
 import { SseParser, type SseEvent } from '../../sdk/src/sse.js';
 import { createAjv } from '../../src/http/openapi/ajv.js';
@@ -127,6 +128,13 @@ function mismatch(schema: Record<string, unknown>, value: unknown): string | und
 }
 
 /** Starts a proxy to `target` (http://host:port) that checks every response. */
+/** The body as its Content-Encoding (gzip, br or none) says to read it. */
+function decoded(bytes: Buffer, encoding: string | undefined): Buffer {
+  if (encoding === 'br') return zlib.brotliDecompressSync(bytes);
+  if (encoding === 'gzip') return zlib.gunzipSync(bytes);
+  return bytes;
+}
+
 export async function startContractProxy(label: string, target: string, routes: ContractRoutes): Promise<ContractProxy> {
   const upstream = new URL(target);
   const calls: Call[] = [];
@@ -177,7 +185,9 @@ export async function startContractProxy(label: string, target: string, routes: 
         answer.on('end', () => {
           const bytes = Buffer.concat(body);
           if (route) {
-            const problem = routes.check(route, status, contentType, bytes.toString('utf8'));
+            // The client is sent the bytes as they came (compressed when it asked for that); the
+            // check reads what they decode to.
+            const problem = routes.check(route, status, contentType, decoded(bytes, answer.headers['content-encoding']).toString('utf8'));
             if (problem) failures.push(`${method} ${path} (${route.op.operationId}): ${problem}`);
           }
           const out = { ...answer.headers };

@@ -449,6 +449,15 @@ await step('webhooks', async () => {
   );
   const again = await webhooks.redeliverWebhookDelivery({ projectKey: project, webhookUlid: hook, deliveryUlid: ping.data.ulid });
   check(again.data.ulid !== ping.data.ulid, 'redeliverWebhookDelivery queues a new delivery');
+  const rotated = await webhooks.rotateWebhookSecret({
+    projectKey: project,
+    webhookUlid: hook,
+    webhookSecretRotationRequest: { gracePeriodSeconds: 60 },
+  });
+  check(
+    rotated.data.secret.startsWith('whsec_') && rotated.data.secret !== created.data.secret,
+    'rotateWebhookSecret shows a new signing secret',
+  );
   await webhooks.deleteWebhook({ projectKey: project, webhookUlid: hook });
 });
 
