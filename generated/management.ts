@@ -4245,16 +4245,17 @@ export interface components {
         FlagEvaluationHoursResponse: {
             /** @enum {string} */
             status: "success";
-            data: {
-                /** @description The number of hours listed (the `hours` asked for). */
-                hours: number;
-                buckets: components["schemas"]["FlagEvaluationHour"][];
-                /**
-                 * Format: int64
-                 * @description Evaluations in the current hour and the 23 before, all values.
-                 */
-                total_24h: number;
-            };
+            data: components["schemas"]["FlagEvaluationHours"];
+        };
+        FlagEvaluationHours: {
+            /** @description The number of hours listed (the `hours` asked for). */
+            hours: number;
+            buckets: components["schemas"]["FlagEvaluationHour"][];
+            /**
+             * Format: int64
+             * @description Evaluations in the current hour and the 23 before, all values.
+             */
+            total_24h: number;
         };
         SplitExposureListResponse: {
             /** @enum {string} */
