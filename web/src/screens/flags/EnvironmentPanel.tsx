@@ -108,7 +108,6 @@ export function EnvironmentPanel({
           {insights.data.data.last_evaluated_at ?? 'never'} · updated {insights.data.data.last_updated_at ?? 'never'}
         </p>
       ) : null}
-      <EvaluationChart context={context} />
       <ServeNow key={servedDisplay ?? ''} context={context} served={servedDisplay} onServed={refresh} />
       {targets.data ? <PublishedConfiguration context={context} targets={list} onRolloutChange={refreshAndFocus} /> : null}
       {draft ? (
@@ -179,6 +178,8 @@ export function EnvironmentPanel({
           </tbody>
         </table>
       </details>
+      {/* Last in the panel: it loads on its own, and nothing above it moves when it arrives. */}
+      <EvaluationChart context={context} />
     </article>
   );
 }
