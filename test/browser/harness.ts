@@ -37,26 +37,34 @@ export interface RunningVexil {
 export async function startVexil(env: Record<string, string> = {}): Promise<RunningVexil> {
   ensureConsoleBuilt();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vexil-browser-'));
-  const port = 30000 + Math.floor(Math.random() * 20000);
   const ownerToken = generateSecret('pat_');
   requireFreshBuild();
-  const child: ChildProcess = spawn(process.execPath, [builtServer], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATABASE_URL: `sqlite:${dir}/vexil.db`,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      VEXIL_INIT_OWNER_TOKEN: ownerToken,
-      VEXIL_REVISION_POLL_MS: '100',
-      VEXIL_DRAIN_MS: '0',
-      ...env,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  const baseUrl = `http://127.0.0.1:${port}`;
+  // A port picked at random can be taken by the time the server binds it (another suite's server,
+  // an outgoing connection): a server that exits before it answers is started again on another.
+  const launch = (port: number) => {
+    const child: ChildProcess = spawn(process.execPath, [builtServer], {
+      cwd: root,
+      env: {
+        ...process.env,
+        DATABASE_URL: `sqlite:${dir}/vexil.db`,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        VEXIL_INIT_OWNER_TOKEN: ownerToken,
+        VEXIL_REVISION_POLL_MS: '100',
+        VEXIL_DRAIN_MS: '0',
+        ...env,
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    const state = { ended: false };
+    const exited = new Promise((resolve) => child.once('exit', resolve)).then(() => {
+      state.ended = true;
+    });
+    return { child, exited, state, baseUrl: `http://127.0.0.1:${port}` };
+  };
+  let server = launch(30000 + Math.floor(Math.random() * 20000));
+  let baseUrl = server.baseUrl;
   const api = async (method: string, route: string, body?: unknown) => {
     const res = await fetch(`${baseUrl}/management/v1${route}`, {
       method,
@@ -73,8 +81,13 @@ export async function startVexil(env: Record<string, string> = {}): Promise<Runn
   };
   let up = false;
   // Up to 120 s: a start on a machine busy with other suites can take tens of seconds.
-  for (let i = 0; i < 1200 && !up; i++) {
+  for (let i = 0, starts = 1; i < 1200 && !up; i++) {
     await new Promise((r) => setTimeout(r, 100));
+    if (server.state.ended && starts < 3) {
+      starts++;
+      server = launch(30000 + Math.floor(Math.random() * 20000));
+      baseUrl = server.baseUrl;
+    }
     up = await api('GET', '/projects').then(
       (r) => r.status === 200,
       () => false,
@@ -93,8 +106,8 @@ export async function startVexil(env: Record<string, string> = {}): Promise<Runn
     api,
     ok,
     async stop() {
-      child.kill('SIGTERM');
-      await exited;
+      server.child.kill('SIGTERM');
+      await server.exited;
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

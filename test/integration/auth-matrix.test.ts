@@ -264,8 +264,10 @@ describeEachDatabase('auth: scope and grant matrix of the administration operati
       const denied = await expectNoWrites(app, () => call(op, f, lacking.token));
       expect(denied.status).toBe(403);
       expect(denied.body).toMatchObject({ status: 'error', required_scope: op.scope });
-      const entry = await app.knex('audit_entries').where('token_ulid', lacking.ulid).orderBy('ulid', 'desc').first();
-      expect(entry).toMatchObject({ action: 'scope.denied', result: 'denied_scope', status_code: 403 });
+      // The refusal's audit entry may be written just after the answer: read until it is there.
+      await expect
+        .poll(() => app.knex('audit_entries').where('token_ulid', lacking.ulid).orderBy('ulid', 'desc').first(), { timeout: 10_000 })
+        .toMatchObject({ action: 'scope.denied', result: 'denied_scope', status_code: 403 });
 
       if (op.scope !== 'personal') {
         const scoped = await createManagementToken(app, [op.scope]);
