@@ -12,7 +12,7 @@ import { poller } from '../poller.js';
 import { auditResult, denialActions, publicAuditActionByOperation } from './actions.js';
 import { publicAuditColumns } from './audit-columns.js';
 import { auditUlid } from './audit-ids.js';
-import { execute, insertText } from '../storage/prepared-sql.js';
+import { append, insertText } from '../storage/prepared-sql.js';
 import { defaultPublicAuditMode, type PublicAuditMode } from './public-audit-mode.js';
 
 /** One row of public_audit_entries, as buffered. */
@@ -249,7 +249,7 @@ export class PublicAuditBuffer {
       // One multi-row INSERT per batch, its text cached per row count and (SQLite) prepared
       // once: no query building per batch. One statement is atomic, so a failed batch can be
       // retried whole without duplicates.
-      await execute(this.knex, insertText('public_audit_entries', publicAuditColumns, batch.length), batch.flatMap(rowValues));
+      await append(this.knex, insertText('public_audit_entries', publicAuditColumns, batch.length), batch.flatMap(rowValues));
       this.head += batch.length;
       this.writtenTotal += batch.length;
       // Drop written rows in bulk: shifting the array per batch made a long flush quadratic.

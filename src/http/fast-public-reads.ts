@@ -126,7 +126,7 @@ export function withFastPublicReads(c: Composition, koa: Callback): Callback {
     } catch (caught) {
       ({ status, headers, body } = errorAnswer(caught, path, requestId, req.method ?? 'GET'));
     }
-    respond(res, status, requestId, { ...stageHeaders, ...headers }, body);
+    respond(res, status, requestId, stageHeaders, headers, body);
 
     recordPublicRequest(c.publicAudit, {
       principal: state.publicPrincipal,
@@ -210,14 +210,34 @@ function apiKeyOf(req: IncomingMessage): string | undefined {
   return undefined;
 }
 
-/** Writes the answer as Koa would: JSON for objects, the byte length, no body on 304. */
-function respond(res: ServerResponse, status: number, requestId: string, headers: Record<string, string> | undefined, body: unknown): void {
-  res.statusCode = status;
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('X-Request-Id', requestId);
-  if (headers) for (const name in headers) res.setHeader(name, headers[name] as string);
-  if (status === 304 || status === 204 || body === undefined || body === null) {
-    res.removeHeader('Content-Type');
+/**
+ * Writes the answer as Koa would: JSON for objects, the byte length, no body (and no type) on
+ * 304. One writeHead with every header: setHeader per header builds and checks a header map
+ * that writeHead then walks again.
+ */
+function respond(
+  res: ServerResponse,
+  status: number,
+  requestId: string,
+  stageHeaders: Record<string, string>,
+  headers: Record<string, string> | undefined,
+  body: unknown,
+): void {
+  const bodiless = status === 304 || status === 204 || body === undefined || body === null;
+  const out: Record<string, string | number> = { 'X-Content-Type-Options': 'nosniff', 'X-Request-Id': requestId };
+  let typed = false;
+  // The stages' headers first, the handler's after them (a handler's header wins, as on Koa).
+  for (const set of [stageHeaders, headers]) {
+    if (set === undefined) continue;
+    for (const name in set) {
+      const isType = name.length === 12 && name.toLowerCase() === 'content-type';
+      if (isType && bodiless) continue;
+      typed ||= isType;
+      out[name] = set[name] as string;
+    }
+  }
+  if (bodiless) {
+    res.writeHead(status, out);
     res.end();
     return;
   }
@@ -225,8 +245,9 @@ function respond(res: ServerResponse, status: number, requestId: string, headers
   if (typeof body === 'string' || Buffer.isBuffer(body)) data = body;
   else {
     data = JSON.stringify(body);
-    if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', jsonContentType);
+    if (!typed) out['Content-Type'] = jsonContentType;
   }
-  res.setHeader('Content-Length', typeof data === 'string' ? Buffer.byteLength(data) : data.length);
+  out['Content-Length'] = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
+  res.writeHead(status, out);
   res.end(data);
 }

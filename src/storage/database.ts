@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { createTablesWithBinaryCollation } from './binary-collation.js';
-import { type Checkpointer, SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES, startCheckpointer } from './sqlite-checkpointer.js';
+import { registerSqliteWorker, SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES, type SqliteWorker, startSqliteWorker } from './sqlite-worker.js';
 import { beginImmediate, SQLITE_BUSY_TIMEOUT_MS, waitOutLocks } from './sqlite-lock-wait.js';
 
 export type Dialect = 'sqlite' | 'mysql';
@@ -128,9 +128,9 @@ export function openDatabase(url: string, timeouts: DatabaseTimeouts = defaultTi
     const file = url.slice('sqlite:'.length);
     const onDisk = file !== ':memory:' && file !== '';
     if (onDisk) fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-    // WAL checkpoints of a database file run on a worker thread (sqlite-checkpointer.ts), started
-    // once the first connection has made the file; until then, and if it cannot run, inline.
-    let checkpointer: Checkpointer | undefined;
+    // WAL checkpoints and appends of a database file run on a worker thread (sqlite-worker.ts),
+    // started once the first connection has made the file; until then, and if it cannot run, inline.
+    let worker: SqliteWorker | undefined;
     let autocheckpointPages = onDisk ? 0 : SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES;
     let current: SqliteConnection | undefined;
     const checkpointInline = (reason: string) => {
@@ -161,9 +161,9 @@ export function openDatabase(url: string, timeouts: DatabaseTimeouts = defaultTi
           conn.pragma('synchronous = NORMAL');
           conn.pragma(`wal_autocheckpoint = ${autocheckpointPages}`);
           current = conn;
-          if (onDisk && !checkpointer) {
+          if (onDisk && !worker) {
             try {
-              checkpointer = startCheckpointer({ file: path.resolve(file), fallBack: checkpointInline });
+              worker = startSqliteWorker({ file: path.resolve(file), fallBack: checkpointInline });
             } catch (error) {
               checkpointInline((error as Error).message);
             }
@@ -179,12 +179,13 @@ export function openDatabase(url: string, timeouts: DatabaseTimeouts = defaultTi
       },
     });
     waitOutLocks(knex, timeouts.lockWaitMs ?? defaultTimeouts.lockWaitMs!);
-    // Closing the database ends its checkpoint worker first (one last checkpoint), whoever closes it.
+    registerSqliteWorker(knex, () => worker);
+    // Closing the database ends its worker first (one last checkpoint), whoever closes it.
     // (knex.destroy() is read-only; it calls the client's destroy, which is not.)
     const client = knex.client as { destroy(callback?: unknown): Promise<void> };
     const destroyClient = client.destroy.bind(client);
     client.destroy = async (callback?: unknown) => {
-      await checkpointer?.stop();
+      await worker?.stop();
       return destroyClient(callback);
     };
     return { knex, dialect: 'sqlite' };

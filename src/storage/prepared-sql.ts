@@ -2,6 +2,7 @@ import type { EventEmitter } from 'node:events';
 import type { Knex } from 'knex';
 import { announceQuery } from '../observability/query-events.js';
 import { lockWaitOf, retryWhileLocked } from './sqlite-lock-wait.js';
+import { sqliteWorkerOf } from './sqlite-worker.js';
 
 /**
  * Runs fixed SQL text with `?` bindings on the pool's connection (or a transaction's), without
@@ -104,6 +105,15 @@ export function execute(db: Knex | Knex.Transaction, sql: string, values: readon
     async (connection) => void (await mysqlQuery(connection, sql, values)),
     options,
   );
+}
+
+/**
+ * Runs an INSERT of rows nothing waits to read back (the public audit trail): on a SQLite file, on
+ * the database's worker thread (sqlite-worker.ts), so the serving thread spends one message on it
+ * instead of the insert's CPU; elsewhere, and when the worker is not running, as `execute`.
+ */
+export function append(db: Knex, sql: string, values: readonly Value[]): Promise<void> {
+  return sqliteWorkerOf(db)?.execute(sql, values) ?? execute(db, sql, values);
 }
 
 /**

@@ -23,6 +23,19 @@ describe('InputDecoder', () => {
     expect(decoder.contextHeader({})).toBeNull();
   });
 
+  it('decodes a header text once: the same text gives the same frozen context, another text its own', () => {
+    const text = JSON.stringify({ type: 'user', identifier: 'repeat', attributes: [{ key: 'plan', values: [{ value: 'pro' }] }] });
+    const first = decoder.contextHeader({ 'x-vexil-context': text });
+    const second = decoder.contextHeader({ 'x-vexil-context': text });
+    expect(second).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(Object.isFrozen(first?.attributes?.[0]?.values[0])).toBe(true);
+    const other = decoder.contextHeader({ 'x-vexil-context': text.replace('repeat', 'other') });
+    expect(other?.identifier).toBe('other');
+    // A refused text is refused every time (nothing of it is kept).
+    for (let i = 0; i < 2; i++) expect(() => decoder.contextHeader({ 'x-vexil-context': '{"type":"user"}' })).toThrow(BadRequestError);
+  });
+
   it('refuses contexts outside the published schema (lengths, counts, members)', () => {
     const bad = [
       '{',

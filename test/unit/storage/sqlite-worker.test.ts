@@ -3,12 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../../src/storage/database.js';
-import { startCheckpointer } from '../../../src/storage/sqlite-checkpointer.js';
-import { execute, insertText } from '../../../src/storage/prepared-sql.js';
+import { append, execute, insertText } from '../../../src/storage/prepared-sql.js';
+import { sqliteWorkerOf, startSqliteWorker } from '../../../src/storage/sqlite-worker.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe('SQLite WAL checkpoints on a worker thread', () => {
+describe('SQLite work on a worker thread: WAL checkpoints and appends', () => {
   let dir: string | undefined;
   let db: Database | undefined;
   afterEach(async () => {
@@ -53,12 +53,13 @@ describe('SQLite WAL checkpoints on a worker thread', () => {
 
   it('hands checkpoints back to the connection when the worker cannot run', async () => {
     const reasons: string[] = [];
-    const checkpointer = startCheckpointer({
+    const worker = startSqliteWorker({
       file: path.join(os.tmpdir(), `vexil-no-such-database-${process.pid}.db`),
       fallBack: (reason) => reasons.push(reason),
     });
     for (let waited = 0; reasons.length === 0 && waited < 30_000; waited += 50) await sleep(50);
-    await checkpointer.stop();
+    expect(worker.execute('INSERT INTO entries (id) VALUES (?)', ['a'])).toBeUndefined();
+    await worker.stop();
     expect(reasons).toHaveLength(1);
     expect(reasons[0]).toMatch(/unable to open|does not exist|SQLITE_CANTOPEN|ended/i);
   });
@@ -66,5 +67,41 @@ describe('SQLite WAL checkpoints on a worker thread', () => {
   it('checkpoints inline on an in-memory database, which has no file for a worker', async () => {
     db = openDatabase('sqlite::memory:');
     expect(await db.knex.raw('PRAGMA wal_autocheckpoint')).toEqual([{ wal_autocheckpoint: 1000 }]);
+  });
+
+  it('runs appends on the worker: the serving connection runs no statement for them', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vexil-append-'));
+    db = openDatabase(`sqlite:${path.join(dir, 'vexil.db')}`);
+    const { knex } = db;
+    await knex.schema.createTable('entries', (t) => {
+      t.string('id').primary();
+      t.string('text');
+    });
+    expect(sqliteWorkerOf(knex)).toBeDefined();
+    const statements: string[] = [];
+    knex.on('query', (query: { sql: string }) => statements.push(query.sql));
+    const values: string[] = [];
+    for (let i = 0; i < 100; i++) values.push(`id-${i}`, 'text');
+    await append(knex, insertText('entries', ['id', 'text'], 100), values);
+    expect(statements).toEqual([]);
+    expect(await knex('entries').count({ n: '*' })).toEqual([{ n: 100 }]);
+
+    // A refused append rejects with the driver's code and changes nothing (one statement is atomic).
+    const again = ['id-100', 'text', 'id-0', 'text'];
+    await expect(append(knex, insertText('entries', ['id', 'text'], 2), again)).rejects.toMatchObject({
+      code: 'SQLITE_CONSTRAINT_PRIMARYKEY',
+    });
+    expect(await knex('entries').count({ n: '*' })).toEqual([{ n: 100 }]);
+  });
+
+  it('appends on the serving connection when there is no worker (in memory, in a transaction)', async () => {
+    db = openDatabase('sqlite::memory:');
+    const { knex } = db;
+    await knex.schema.createTable('entries', (t) => {
+      t.string('id').primary();
+    });
+    expect(sqliteWorkerOf(knex)).toBeUndefined();
+    await append(knex, insertText('entries', ['id'], 1), ['a']);
+    expect(await knex('entries').count({ n: '*' })).toEqual([{ n: 1 }]);
   });
 });
