@@ -108,6 +108,8 @@ export class Snapshot implements MatchState {
   declare readonly segStamp: Int32Array;
   /** @internal */
   declare readonly segMember: Uint8Array;
+  /** @internal keyList, made on first use */
+  declare private keyListMade: readonly string[] | undefined;
 
   /** @internal use compileSnapshot */
   constructor(
@@ -122,6 +124,7 @@ export class Snapshot implements MatchState {
     this.flagMap = flagMap;
     this.segments = segments;
     this.attributeSlots = attributeSlots;
+    this.keyListMade = undefined;
     this.stamp = 0;
     this.call = 0;
     this.indexedStamp = 0;
@@ -157,6 +160,15 @@ export class Snapshot implements MatchState {
   /** Flag keys in configuration order. */
   keys(): string[] {
     return this.flagList.map((f) => f.key);
+  }
+
+  /**
+   * The same keys as one frozen list per snapshot: a server reading them per request makes no
+   * copy, and the list's identity stands for this snapshot's keys.
+   */
+  get keyList(): readonly string[] {
+    this.keyListMade ??= Object.freeze(this.keys());
+    return this.keyListMade;
   }
 
   has(key: string): boolean {

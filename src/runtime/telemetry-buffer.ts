@@ -139,6 +139,12 @@ export class TelemetryBuffer {
   private contextTables = new Map<string, EnvironmentContexts>();
   /** Every context observation held, in the order first seen. */
   private contexts: ContextObservationDelta[] = [];
+  /**
+   * "missing_default" for every key of a list, by the list (a snapshot's keyList): GET /v1/flags
+   * without declarations reports every flag, and one count per request here instead of one per
+   * flag is expanded into per-key reports when drained.
+   */
+  private missingLists = new Map<readonly string[], { environmentUlid: string; count: number; lastAt: string }>();
   /** Hourly evaluation counts by environment and flag, then hour, then value. */
   private hourIndex = new PairIndex<Map<string, Map<string, EvaluationHourDelta>>>();
   private hours: EvaluationHourDelta[] = [];
@@ -151,7 +157,7 @@ export class TelemetryBuffer {
 
   /** Distinct keys held. */
   get size(): number {
-    return this.flags.length + this.whole.size + this.reports.length + this.contexts.length + this.hours.length;
+    return this.flags.length + this.whole.size + this.missingLists.size + this.reports.length + this.contexts.length + this.hours.length;
   }
 
   private full(): boolean {
@@ -219,6 +225,18 @@ export class TelemetryBuffer {
     entry.count++;
     if (declaredType !== null) entry.declaredType = declaredType;
     if (at > entry.lastSeenAt) entry.lastSeenAt = at;
+  }
+
+  /** A "missing_default" report for each of `keys` (the same list object each time for the same keys). */
+  recordMissingDefaults(environmentUlid: string, keys: readonly string[], at: string): void {
+    let entry = this.missingLists.get(keys);
+    if (!entry) {
+      if (this.full()) return;
+      entry = { environmentUlid, count: 0, lastAt: at };
+      this.missingLists.set(keys, entry);
+    }
+    entry.count++;
+    if (at > entry.lastAt) entry.lastAt = at;
   }
 
   /** Holds a new default report (the caller checked it is new and that there is room). */
@@ -289,6 +307,8 @@ export class TelemetryBuffer {
     const flagIndex = this.flagIndex;
     const whole = this.whole;
     const reports = this.reports;
+    const reportIndex = this.reportIndex;
+    const missingLists = this.missingLists;
     const contexts = this.contexts;
     const evaluationHours = this.hours;
     this.hourIndex = new PairIndex();
@@ -298,6 +318,7 @@ export class TelemetryBuffer {
     this.whole = new Map();
     this.reportIndex = new PairIndex();
     this.reports = [];
+    this.missingLists = new Map();
     this.contextTables = new Map();
     this.contexts = [];
     this.dropped = 0;
@@ -310,6 +331,29 @@ export class TelemetryBuffer {
           flags.push(entry);
         }
         addFlagEvent(entry, event.kind, event.count, event.lastAt);
+      }
+    }
+    for (const [keys, event] of missingLists) {
+      for (const flagKey of keys) {
+        if (flagKey.length > MAX_OBSERVED_LENGTH) continue;
+        const slot = reportIndex.get(event.environmentUlid, flagKey);
+        const held = slot?.missing_default;
+        if (held) {
+          held.count += event.count;
+          if (event.lastAt > held.lastSeenAt) held.lastSeenAt = event.lastAt;
+          continue;
+        }
+        const entry: DefaultReportDelta = {
+          environmentUlid: event.environmentUlid,
+          kind: 'missing_default',
+          flagKey,
+          declaredType: null,
+          count: event.count,
+          lastSeenAt: event.lastAt,
+        };
+        if (slot) slot.missing_default = entry;
+        else reportIndex.set(event.environmentUlid, flagKey, { missing_default: entry });
+        reports.push(entry);
       }
     }
     return { flags, defaultReports: reports, contexts, evaluationHours };

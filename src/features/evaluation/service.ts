@@ -170,6 +170,10 @@ export class EvaluationService {
     declarations: readonly DefaultValueDeclaration[],
     at: string,
   ): void {
+    if (declarations.length === 0) {
+      for (const key of requestedKeys) this.telemetry.recordDefaultReport(entry.environmentUlid, 'missing_default', key, null, at);
+      return;
+    }
     const declared = new Set(declarations.map((d) => d.key));
     for (const key of requestedKeys) {
       if (!declared.has(key)) this.telemetry.recordDefaultReport(entry.environmentUlid, 'missing_default', key, null, at);
@@ -196,7 +200,9 @@ export class EvaluationService {
     this.count(outcomes);
     const at = this.now();
     this.telemetry.recordWholeEnvironment(entry.environmentUlid, 'server', 'evaluated', at);
-    this.reportDefaults(entry, entry.snapshot.keys(), declarations, at);
+    // Without declarations every flag lacks one: one count for the snapshot's whole key list.
+    if (declarations.length === 0) this.telemetry.recordMissingDefaults(entry.environmentUlid, entry.snapshot.keyList, at);
+    else this.reportDefaults(entry, entry.snapshot.keyList, declarations, at);
     this.observe(entry, context, at);
     this.expose(entry, context, outcomes, at);
     this.served(entry, outcomes, at);

@@ -14,6 +14,14 @@ describe('audit ulids', () => {
     expect(new Set(ids).size).toBe(50);
   });
 
+  it('stay ordered and distinct over many entries in one millisecond (the counter carries into higher characters)', () => {
+    const at = new Date('2026-05-01T10:00:00.777Z');
+    const ids = Array.from({ length: 5000 }, () => auditUlid(at));
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(5000);
+    expect(ids.every((id) => decodeTime(id.slice(4)) === at.getTime())).toBe(true);
+  });
+
   it('follow a clock that moves backwards instead of keeping the last time', () => {
     const later = auditUlid(new Date('2026-05-01T10:00:01.000Z'));
     const earlier = auditUlid(new Date('2026-05-01T10:00:00.000Z'));

@@ -160,6 +160,38 @@ describe('TelemetryBuffer', () => {
     ]);
   });
 
+  it('counts a whole key list missing its defaults once per request, and drains it as the same per-key reports', () => {
+    const keys = Object.freeze(['a', 'b', 'c']);
+    const listed = new TelemetryBuffer();
+    listed.recordMissingDefaults('env_1', keys, T1);
+    listed.recordDefaultReport('env_1', 'missing_default', 'b', null, T1);
+    listed.recordMissingDefaults('env_1', keys, T2);
+    listed.recordDefaultReport('env_1', 'unknown_flag', 'c', 'string', T1);
+    const perKey = new TelemetryBuffer();
+    for (const key of keys) perKey.recordDefaultReport('env_1', 'missing_default', key, null, T1);
+    perKey.recordDefaultReport('env_1', 'missing_default', 'b', null, T1);
+    for (const key of keys) perKey.recordDefaultReport('env_1', 'missing_default', key, null, T2);
+    perKey.recordDefaultReport('env_1', 'unknown_flag', 'c', 'string', T1);
+    // The same records one key at a time drain to the same reports.
+    const sorted = (buffer: TelemetryBuffer) =>
+      buffer
+        .drain(none)
+        .defaultReports.map((r) => `${r.kind}:${r.flagKey}:${r.count}:${r.lastSeenAt}`)
+        .sort();
+    expect(sorted(listed)).toEqual([
+      `missing_default:a:2:${T2}`,
+      `missing_default:b:3:${T2}`,
+      `missing_default:c:2:${T2}`,
+      `unknown_flag:c:1:${T1}`,
+    ]);
+    expect(sorted(perKey)).toEqual([
+      `missing_default:a:2:${T2}`,
+      `missing_default:b:3:${T2}`,
+      `missing_default:c:2:${T2}`,
+      `unknown_flag:c:1:${T1}`,
+    ]);
+  });
+
   it('is bounded: new keys are dropped when full while held keys still aggregate', () => {
     const buffer = new TelemetryBuffer(2);
     buffer.recordFlag('env_1', 'flg_a', 'used', 1, T1);
