@@ -1,4 +1,4 @@
-import type { Context, ContextAttribute, FlagType } from '../engine/index.js';
+import type { Context, ContextAttribute, FlagType, JsonValue } from '../engine/index.js';
 
 /**
  * In-memory aggregation of the telemetry events of the public API (specs/public.yaml: "Payload retrieved",
@@ -123,6 +123,41 @@ class PairIndex<V> {
   }
 }
 
+/** What a served outcome is counted by: the flag's key and the value served. */
+export interface ServedOutcome {
+  readonly key: string;
+  readonly value: JsonValue;
+}
+
+/**
+ * The values one flag served in a tally's hour and how often. A value is held as itself when it
+ * is a primitive (compared with ===), an object as its JSON text: the display form is made when
+ * the tally is folded, not per request.
+ */
+interface ServedSlot {
+  flagUlid: string;
+  values: Array<string | number | boolean | null>;
+  counts: number[];
+}
+
+/** Served outcomes of one snapshot's flags (by its flag-ulid map) in one hour. */
+interface ServedTally {
+  environmentUlid: string;
+  hour: string;
+  slots: Map<string, ServedSlot>;
+}
+
+/** Distinct values a slot holds before further values are counted through the hourly index directly. */
+const SLOT_VALUES = 16;
+
+/** The display form of a tallied value (booleans as true/false, strings as they are, anything else as JSON). */
+function displayOf(held: string | number | boolean | null): string {
+  if (typeof held === 'string') return held;
+  if (held === true) return 'true';
+  if (held === false) return 'false';
+  return JSON.stringify(held);
+}
+
 /** A flag key's default reports, one per kind. */
 type ReportSlot = Partial<Record<DefaultReportKind, DefaultReportDelta>>;
 
@@ -148,6 +183,14 @@ export class TelemetryBuffer {
   /** Hourly evaluation counts by environment and flag, then hour, then value. */
   private hourIndex = new PairIndex<Map<string, Map<string, EvaluationHourDelta>>>();
   private hours: EvaluationHourDelta[] = [];
+  /**
+   * Served outcomes by snapshot (its flag-ulid map) for the current hour: GET /v1/flags serves
+   * every flag, and one map lookup and a short scan per flag here cost a fraction of the hourly
+   * index's nested lookups and display strings. Folded into the hourly counts when drained or
+   * when the hour changes.
+   */
+  private tallies = new Map<ReadonlyMap<string, string>, ServedTally>();
+  private tallySlots = 0;
   /** Events refused because the buffer was full, since the last drain. */
   dropped = 0;
   /** The same since start (for /metrics). */
@@ -157,7 +200,15 @@ export class TelemetryBuffer {
 
   /** Distinct keys held. */
   get size(): number {
-    return this.flags.length + this.whole.size + this.missingLists.size + this.reports.length + this.contexts.length + this.hours.length;
+    return (
+      this.flags.length +
+      this.whole.size +
+      this.missingLists.size +
+      this.reports.length +
+      this.contexts.length +
+      this.hours.length +
+      this.tallySlots
+    );
   }
 
   private full(): boolean {
@@ -198,6 +249,54 @@ export class TelemetryBuffer {
       this.hours.push(entry);
     }
     entry.count += count;
+  }
+
+  /**
+   * Counts what each outcome served in `hour`, for the flags `flagUlids` names (one snapshot's
+   * map, the same object for every request on that snapshot); keys it does not name are skipped.
+   */
+  recordServedOutcomes(
+    environmentUlid: string,
+    flagUlids: ReadonlyMap<string, string>,
+    outcomes: readonly ServedOutcome[],
+    hour: string,
+  ): void {
+    let tally = this.tallies.get(flagUlids);
+    if (tally === undefined || tally.hour !== hour) {
+      if (tally !== undefined) this.fold(tally);
+      tally = { environmentUlid, hour, slots: new Map() };
+      this.tallies.set(flagUlids, tally);
+    }
+    for (let i = 0; i < outcomes.length; i++) {
+      const outcome = outcomes[i] as ServedOutcome;
+      let slot = tally.slots.get(outcome.key);
+      if (slot === undefined) {
+        const flagUlid = flagUlids.get(outcome.key);
+        if (flagUlid === undefined || this.full()) continue;
+        slot = { flagUlid, values: [], counts: [] };
+        tally.slots.set(outcome.key, slot);
+        this.tallySlots++;
+      }
+      const value = outcome.value;
+      const held = typeof value === 'object' && value !== null ? JSON.stringify(value) : value;
+      const at = slot.values.indexOf(held);
+      if (at >= 0) (slot.counts[at] as number)++;
+      else if (slot.values.length < SLOT_VALUES) {
+        slot.values.push(held);
+        slot.counts.push(1);
+      } else this.recordServedInHour(environmentUlid, slot.flagUlid, displayOf(held), 1, hour);
+    }
+  }
+
+  /** Moves a tally's counts into the hourly counts. */
+  private fold(tally: ServedTally): void {
+    this.tallySlots -= tally.slots.size;
+    for (const slot of tally.slots.values()) {
+      for (let i = 0; i < slot.values.length; i++) {
+        const held = slot.values[i] as string | number | boolean | null;
+        this.recordServedInHour(tally.environmentUlid, slot.flagUlid, displayOf(held), slot.counts[i] as number, tally.hour);
+      }
+    }
   }
 
   /** An event covering every flag of the environment visible on `platform`. */
@@ -303,6 +402,9 @@ export class TelemetryBuffer {
    * expanded to the flags `resolve` names for the environment and platform now.
    */
   drain(resolve: FlagResolver): TelemetryBatch {
+    for (const tally of this.tallies.values()) this.fold(tally);
+    this.tallies = new Map();
+    this.tallySlots = 0;
     const flags = this.flags;
     const flagIndex = this.flagIndex;
     const whole = this.whole;

@@ -74,12 +74,6 @@ export function variantOf(outcome: EvaluationOutcome): string {
   }
 }
 
-/** A served value in display form: strings as they are, other values as JSON. */
-export function displayValue(outcome: EvaluationOutcome): string {
-  if (outcome.type === 'boolean') return outcome.value === true ? 'true' : 'false';
-  return typeof outcome.value === 'string' ? outcome.value : JSON.stringify(outcome.value);
-}
-
 export function toOfrepSuccess(outcome: EvaluationOutcome, revision: number): OfrepSuccess {
   const split = outcome.split;
   return {
@@ -135,12 +129,7 @@ export class EvaluationService {
 
   /** Hourly counts of what was served, per flag and value (display form), for the evaluations chart. */
   private served(entry: EnvironmentSnapshot, outcomes: readonly EvaluationOutcome[], at: string): void {
-    const hour = hourOf(at);
-    for (let i = 0; i < outcomes.length; i++) {
-      const outcome = outcomes[i] as EvaluationOutcome;
-      const flagUlid = entry.flagUlids.get(outcome.key);
-      if (flagUlid !== undefined) this.telemetry.recordServedInHour(entry.environmentUlid, flagUlid, displayValue(outcome), 1, hour);
-    }
+    this.telemetry.recordServedOutcomes(entry.environmentUlid, entry.flagUlids, outcomes, hourOf(at));
   }
 
   private count(outcomes: readonly EvaluationOutcome[]): void {

@@ -248,6 +248,65 @@ describe('TelemetryBuffer: hourly evaluation counts', () => {
     });
   });
 
+  it('tallies served outcomes per snapshot and hour into the same counts, in display form, skipping keys the snapshot does not name', () => {
+    const snapshotA = new Map([
+      ['a', 'flg_a'],
+      ['j', 'flg_j'],
+      ['n', 'flg_n'],
+    ]);
+    const snapshotB = new Map([['a', 'flg_a']]);
+    const buffer = new TelemetryBuffer();
+    const h10 = '2026-01-01T10:00:00.000Z';
+    const h11 = '2026-01-01T11:00:00.000Z';
+    buffer.recordServedOutcomes(
+      'env_1',
+      snapshotA,
+      [
+        { key: 'a', value: true },
+        { key: 'j', value: { x: [1] } },
+        { key: 'n', value: 2.5 },
+      ],
+      h10,
+    );
+    buffer.recordServedOutcomes(
+      'env_1',
+      snapshotA,
+      [
+        { key: 'a', value: false },
+        { key: 'j', value: { x: [1] } },
+        { key: 'gone', value: 1 },
+      ],
+      h10,
+    );
+    // A new snapshot of the same environment, and a new hour of the first.
+    buffer.recordServedOutcomes('env_1', snapshotB, [{ key: 'a', value: true }], h10);
+    buffer.recordServedOutcomes(
+      'env_1',
+      snapshotA,
+      [
+        { key: 'a', value: true },
+        { key: 'j', value: null },
+      ],
+      h11,
+    );
+    expect(buffer.size).toBeGreaterThan(0);
+    const rows = buffer.drain(none).evaluationHours.map((r) => `${r.hour.slice(11, 13)} ${r.flagUlid}=${r.value} x${r.count}`);
+    expect(rows.sort()).toEqual(
+      ['10 flg_a=true x2', '10 flg_a=false x1', '10 flg_j={"x":[1]} x2', '10 flg_n=2.5 x1', '11 flg_a=true x1', '11 flg_j=null x1'].sort(),
+    );
+    expect(buffer.size).toBe(0);
+  });
+
+  it('counts a flag with many distinct served values beyond the tally, through the hourly counts', () => {
+    const snapshot = new Map([['s', 'flg_s']]);
+    const buffer = new TelemetryBuffer();
+    const hour = '2026-01-01T10:00:00.000Z';
+    for (let i = 0; i < 40; i++) buffer.recordServedOutcomes('env_1', snapshot, [{ key: 's', value: `v${i % 20}` }], hour);
+    const rows = buffer.drain(none).evaluationHours;
+    expect(rows).toHaveLength(20);
+    expect(rows.every((r) => r.count === 2)).toBe(true);
+  });
+
   it('is bounded like the other telemetry: new hours and values are dropped when full', () => {
     const buffer = new TelemetryBuffer(1);
     buffer.recordServed('env_1', 'flg_a', 'true', 1, T1);
