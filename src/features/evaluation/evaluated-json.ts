@@ -10,6 +10,9 @@ interface ItemPrefix {
   name: string;
   type: string;
   text: string;
+  /** The whole item's UTF-8 bytes when the flag serves true, or false (no split), made on first use. */
+  trueBytes?: Buffer;
+  falseBytes?: Buffer;
 }
 
 interface FlagSet {
@@ -37,12 +40,16 @@ function prefixesOf(snapshot: object): Map<string, ItemPrefix> {
 }
 
 /** The prefix of an outcome's item; kept for the flags the snapshot holds (declared-only keys are not). */
-function prefixText(snapshot: FlagSet, cache: Map<string, ItemPrefix>, outcome: EvaluationOutcome): string {
+function prefixOf(snapshot: FlagSet, cache: Map<string, ItemPrefix>, outcome: EvaluationOutcome): ItemPrefix {
   const cached = cache.get(outcome.key);
-  if (cached !== undefined && cached.name === outcome.name && cached.type === outcome.type) return cached.text;
+  if (cached !== undefined && cached.name === outcome.name && cached.type === outcome.type) return cached;
   const prefix = itemPrefix(outcome);
   if (snapshot.has(outcome.key)) cache.set(outcome.key, prefix);
-  return prefix.text;
+  return prefix;
+}
+
+function prefixText(snapshot: FlagSet, cache: Map<string, ItemPrefix>, outcome: EvaluationOutcome): string {
+  return prefixOf(snapshot, cache, outcome).text;
 }
 
 function valueJson(value: JsonValue): string {
@@ -57,13 +64,44 @@ function itemJson(snapshot: FlagSet, cache: Map<string, ItemPrefix>, outcome: Ev
   return `${prefixText(snapshot, cache, outcome)}${valueJson(outcome.value)}}}}`;
 }
 
-/** `{"status":"success","data":[{"flag":…},…]}` */
-export function evaluatedListJson(snapshot: FlagSet, outcomes: readonly EvaluationOutcome[]): string {
+/** An item's UTF-8 bytes: for a boolean served without a split, kept per snapshot and flag. */
+function itemBytes(snapshot: FlagSet, cache: Map<string, ItemPrefix>, outcome: EvaluationOutcome): Buffer {
+  if (outcome.split === undefined && typeof outcome.value === 'boolean') {
+    const prefix = prefixOf(snapshot, cache, outcome);
+    if (outcome.value) return (prefix.trueBytes ??= Buffer.from(`${prefix.text}true}}}`));
+    return (prefix.falseBytes ??= Buffer.from(`${prefix.text}false}}}`));
+  }
+  return Buffer.from(itemJson(snapshot, cache, outcome));
+}
+
+const listOpen = Buffer.from('{"status":"success","data":[');
+const listClose = Buffer.from(']}');
+const comma = 0x2c;
+
+/**
+ * `{"status":"success","data":[{"flag":…},…]}` as UTF-8 bytes, copied together from items
+ * encoded once per snapshot: no text of the whole list is built, measured and encoded per request.
+ */
+export function evaluatedListJson(snapshot: FlagSet, outcomes: readonly EvaluationOutcome[]): Buffer {
   const cache = prefixesOf(snapshot);
-  // Joined rather than appended: one flat string, which the response then measures and encodes cheaply.
-  const items = new Array<string>(outcomes.length);
-  for (let i = 0; i < outcomes.length; i++) items[i] = itemJson(snapshot, cache, outcomes[i] as EvaluationOutcome);
-  return `{"status":"success","data":[${items.join(',')}]}`;
+  const items = new Array<Buffer>(outcomes.length);
+  let size = listOpen.length + listClose.length + Math.max(outcomes.length - 1, 0);
+  for (let i = 0; i < outcomes.length; i++) {
+    const bytes = itemBytes(snapshot, cache, outcomes[i] as EvaluationOutcome);
+    items[i] = bytes;
+    size += bytes.length;
+  }
+  const out = Buffer.allocUnsafe(size);
+  out.set(listOpen, 0);
+  let at = listOpen.length;
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0) out[at++] = comma;
+    const bytes = items[i] as Buffer;
+    out.set(bytes, at);
+    at += bytes.length;
+  }
+  out.set(listClose, at);
+  return out;
 }
 
 /** `{"status":"success","data":{"flag":…}}` */

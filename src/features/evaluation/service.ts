@@ -177,13 +177,13 @@ export class EvaluationService {
 
   /**
    * GET /v1/flags: every flag, ordered by key; unavailable flags only with a declared default.
-   * Answers the response body as JSON text (evaluated-json.ts).
+   * Answers the response body as UTF-8 JSON bytes (evaluated-json.ts).
    */
   async listEvaluated(
     principal: PublicPrincipal,
     context: Context | null,
     declarations: readonly DefaultValueDeclaration[],
-  ): Promise<string> {
+  ): Promise<Buffer> {
     const entry = await this.environment(principal);
     const outcomes = evaluateAll(entry.snapshot, context, declarations);
     this.count(outcomes);

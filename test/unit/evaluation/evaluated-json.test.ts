@@ -19,8 +19,13 @@ const outcomes = [
 describe('evaluated flag bodies written as text', () => {
   it('are byte for byte what JSON.stringify gives for the object form', () => {
     const snapshot = { has: (key: string) => key !== 'e' };
-    expect(evaluatedListJson(snapshot, outcomes)).toBe(JSON.stringify({ status: 'success', data: outcomes.map(item) }));
-    expect(evaluatedListJson(snapshot, [])).toBe('{"status":"success","data":[]}');
+    const list = JSON.stringify({ status: 'success', data: outcomes.map(item) });
+    expect(evaluatedListJson(snapshot, outcomes).toString('utf8')).toBe(list);
+    // Again, with the items' bytes kept from the first time, and with both booleans.
+    expect(evaluatedListJson(snapshot, outcomes).toString('utf8')).toBe(list);
+    const flipped = [outcome('a', 'Plain', 'boolean', false), ...outcomes];
+    expect(evaluatedListJson(snapshot, flipped).toString('utf8')).toBe(JSON.stringify({ status: 'success', data: flipped.map(item) }));
+    expect(evaluatedListJson(snapshot, []).toString('utf8')).toBe('{"status":"success","data":[]}');
     for (const o of outcomes) {
       expect(evaluatedFlagJson(snapshot, o)).toBe(JSON.stringify({ status: 'success', data: item(o) }));
     }

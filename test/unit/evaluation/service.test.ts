@@ -48,14 +48,16 @@ describe('EvaluationService', () => {
   });
 
   it('evaluates every available flag with the value keyed by the type', async () => {
-    const list = JSON.parse(await service.listEvaluated(principal('server'), null, [])).data.map((item: { flag: unknown }) => item.flag);
+    const list = JSON.parse((await service.listEvaluated(principal('server'), null, [])).toString()).data.map(
+      (item: { flag: unknown }) => item.flag,
+    );
     expect(list).toEqual([
       { key: 'beta', name: 'Flag beta', type: 'boolean', value: { boolean: false } },
       { key: 'copy', name: 'Flag copy', type: 'string', value: { string: 'hi' } },
       { key: 'limits', name: 'Flag limits', type: 'json', value: { json: { max: 3 } } },
     ]);
     const withDefault = JSON.parse(
-      await service.listEvaluated(principal('server'), null, [{ key: 'none', type: 'number', value: 4 }]),
+      (await service.listEvaluated(principal('server'), null, [{ key: 'none', type: 'number', value: 4 }])).toString(),
     ).data;
     expect(withDefault.at(-1).flag).toEqual({ key: 'none', name: 'Flag none', type: 'number', value: { number: 4 } });
   });
