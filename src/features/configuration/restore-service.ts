@@ -40,7 +40,7 @@ export class RestoreService {
       });
       const acting = actingContext(trx, this.core, this.auditWriter, principal, path.projectKey, audit);
       const ctx = { project, flag, environment };
-      const earlier = await acting.services.targets.get(ctx, path.targetUlid);
+      const earlier = await acting.services.targets.drafts.get(ctx, path.targetUlid);
       if (earlier.status !== 'published' && earlier.status !== 'expired') {
         throw new UnprocessableError(`Only a published or expired target can be restored; this one is ${earlier.status}.`);
       }

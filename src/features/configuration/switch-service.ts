@@ -85,7 +85,7 @@ export class SwitchService {
     ctx: { project: { ulid: string; key: string }; flag: FlagRef; environment: EnvironmentRef },
     defaultDisplay: string | null,
   ) {
-    const history = (await acting.services.targets.list(ctx))
+    const history = (await acting.services.targets.drafts.list(ctx))
       .filter((t) => t.status === 'published' || t.status === 'expired')
       .sort((a, b) => (b.published_at ?? '').localeCompare(a.published_at ?? '') || b.ulid.localeCompare(a.ulid));
     for (const target of history) {
