@@ -26,16 +26,16 @@ export function servicesOver(trx: Knex.Transaction, core: CoreDeps) {
   return {
     projects: buildProjectService(over),
     environments: buildEnvironmentService(over),
-    segments: new SegmentsService(new KnexSegmentsStore(trx, core.dialect), core.clock),
-    flags: new FlagService(new KnexFlagStore(trx, core.dialect), core.clock),
-    values: new FlagValueService(new KnexFlagValueStore(trx, core.dialect), core.clock),
+    segments: new SegmentsService({ store: new KnexSegmentsStore(trx, core.dialect), clock: core.clock }),
+    flags: new FlagService({ store: new KnexFlagStore(trx, core.dialect), clock: core.clock }),
+    values: new FlagValueService({ store: new KnexFlagValueStore(trx, core.dialect), clock: core.clock }),
     targets: buildTargetServices({
       store: new KnexTargetStore(trx, core.dialect),
       clock: core.clock,
       rolloutStepMs: core.config.rolloutStepMs,
     }),
-    rules: new RulesService(new KnexRulesStore(trx, core.dialect), core.clock),
-    prerequisites: new PrerequisitesService(new KnexPrerequisitesStore(trx, core.dialect)),
+    rules: new RulesService({ store: new KnexRulesStore(trx, core.dialect), clock: core.clock }),
+    prerequisites: new PrerequisitesService({ store: new KnexPrerequisitesStore(trx, core.dialect) }),
   };
 }
 
