@@ -5,10 +5,11 @@ import type { ManagementPrincipal } from '../../auth/principal.js';
 import { UnprocessableError } from '../../http/errors.js';
 import { servingOverview } from '../flags/serving-overview.js';
 import { isOn, offValueOf } from '../flags/serving-state.js';
-import { bool, type EnvironmentRef, type FlagRef } from '../shared/lookup.js';
+import type { EnvironmentRef, FlagRef } from '../shared/lookup.js';
 import { changeFlagEnvironment, type FlagEnvironmentChangeDeps } from './flag-environment-change.js';
 import { restoreWith } from './restore-service.js';
 import { ServingWriter } from './serving-writer.js';
+import { defaultDisplayOf, overviewFlag } from './switch-store.js';
 import { servingOfTarget } from './target-serving.js';
 import type { ActingContext } from './transactional-services.js';
 
@@ -42,8 +43,7 @@ export class SwitchService {
         if (before.on === input.on) return before;
         const writer = new ServingWriter(acting);
         const displays = await writer.valueUlids(flag.key);
-        const defaultRow = await trx('flag_values').where({ flag_ulid: flag.ulid, is_default: true }).first('display');
-        const defaultDisplay = (defaultRow?.display as string | undefined) ?? null;
+        const defaultDisplay = await defaultDisplayOf(trx, flag.ulid);
         const serveToEveryone = async (value: string) => {
           if (!displays.has(value)) throw new UnprocessableError(`The flag "${flag.key}" has no value ${value} to serve.`);
           await writer.write(
@@ -90,14 +90,7 @@ export class SwitchService {
 
   /** The environment's state as the flags list reports it. */
   private async state(trx: Knex.Transaction, flag: FlagRef, environment: EnvironmentRef): Promise<FlagServingState> {
-    const row = await trx('flags').where('ulid', flag.ulid).first('ulid', 'type', 'permanent', 'created_at');
-    const overview = await servingOverview(
-      trx,
-      flag.project_ulid,
-      [{ ...row, permanent: bool(row.permanent) }],
-      30,
-      this.deps.core.clock.now(),
-    );
+    const overview = await servingOverview(trx, flag.project_ulid, [await overviewFlag(trx, flag.ulid)], 30, this.deps.core.clock.now());
     const state = overview.get(flag.ulid)?.environments.find((e) => e.environment_key === environment.key);
     if (!state) throw new Error(`no serving state of ${flag.key} in ${environment.key}`);
     return state;
