@@ -1,6 +1,7 @@
 import type { AuditSubject } from '../../audit/audit-trail.js';
-import type { TargetRecord } from './store-types.js';
-import type { FlagEnvironment } from './types.js';
+import { reload } from './locked-target.js';
+import type { TargetRecord, TargetTransaction } from './store-types.js';
+import type { AuditCommit, FlagEnvironment } from './types.js';
 import { targetView } from './view.js';
 
 /** A target change as the audit log and webhooks record it: API forms, and the publish comment. */
@@ -51,4 +52,18 @@ export function readSubject(ctx: FlagEnvironment, action: string, targetUlid?: s
     projectUlid: ctx.project.ulid,
     environmentUlid: ctx.environment.ulid,
   };
+}
+
+/** Reads the changed target again and commits the change's audit entry (before and after) with it. */
+export async function reloadAndAudit(
+  tx: TargetTransaction,
+  ctx: FlagEnvironment,
+  action: string,
+  before: TargetRecord,
+  audit: AuditCommit,
+  rolloutStepMs: number,
+): Promise<TargetRecord> {
+  const after = await reload(tx, before);
+  await audit(tx.trx, changeSubject(ctx, action, before.ulid, { before, after }, rolloutStepMs));
+  return after;
 }

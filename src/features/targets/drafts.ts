@@ -1,7 +1,7 @@
 import { FieldErrorList, NotFoundError, UnprocessableError, ValidationError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import { checkSplit, toSplitRecord } from '../shared/splits.js';
-import { changeSubject } from './audit-subject.js';
+import { changeSubject, reloadAndAudit } from './audit-subject.js';
 import { lockEnvironment, reload, withLockedTarget } from './locked-target.js';
 import { editable, messages, publishable } from './state-rules.js';
 import type { TargetPatch, TargetRecord } from './store-types.js';
@@ -79,9 +79,7 @@ export class TargetDraftService {
       if (!(await tx.updateIf(target.ulid, { status: editable }, patch))) {
         throw new UnprocessableError(messages.notDraft((await reload(tx, target)).status));
       }
-      const updated = await reload(tx, target);
-      await audit(tx.trx, changeSubject(ctx, 'target.updated', target.ulid, { before: target, after: updated }, this.deps.rolloutStepMs));
-      return updated;
+      return reloadAndAudit(tx, ctx, 'target.updated', target, audit, this.deps.rolloutStepMs);
     });
   }
 

@@ -1,6 +1,6 @@
 import { FieldErrorList, UnprocessableError, ValidationError } from '../../http/errors.js';
-import { changeSubject } from './audit-subject.js';
-import { reload, withLockedTarget } from './locked-target.js';
+import { changeSubject, reloadAndAudit } from './audit-subject.js';
+import { withLockedTarget } from './locked-target.js';
 import { confirmed, editable, inProgress, messages, rolloutFields } from './state-rules.js';
 import type { TargetPatch, TargetRecord } from './store-types.js';
 import { completeLocked, expireOlder } from './transitions.js';
@@ -35,12 +35,7 @@ export class RolloutService {
         },
       );
       if (!changed) throw new UnprocessableError(messages.rolloutExists);
-      const after = await reload(tx, target);
-      await audit(
-        tx.trx,
-        changeSubject(ctx, 'target.rollout_initialized', target.ulid, { before: target, after }, this.deps.rolloutStepMs),
-      );
-      return after;
+      return reloadAndAudit(tx, ctx, 'target.rollout_initialized', target, audit, this.deps.rolloutStepMs);
     });
   }
 
@@ -68,9 +63,7 @@ export class RolloutService {
         throw new UnprocessableError(messages.noActiveRollout);
       }
       if (servingChanges) await tx.bumpRevision(target.environment_ulid, target.flag_ulid);
-      const after = await reload(tx, target);
-      await audit(tx.trx, changeSubject(ctx, 'target.rollout_updated', target.ulid, { before: target, after }, this.deps.rolloutStepMs));
-      return after;
+      return reloadAndAudit(tx, ctx, 'target.rollout_updated', target, audit, this.deps.rolloutStepMs);
     });
   }
 
@@ -90,9 +83,7 @@ export class RolloutService {
         await expireOlder(tx, target, nowIso);
         await tx.bumpRevision(target.environment_ulid, target.flag_ulid);
       }
-      const after = await reload(tx, target);
-      await audit(tx.trx, changeSubject(ctx, 'target.rollout_deleted', target.ulid, { before: target, after }, this.deps.rolloutStepMs));
-      return after;
+      return reloadAndAudit(tx, ctx, 'target.rollout_deleted', target, audit, this.deps.rolloutStepMs);
     });
   }
 

@@ -1,6 +1,5 @@
 import { UnprocessableError } from '../../http/errors.js';
-import { changeSubject } from './audit-subject.js';
-import { reload } from './locked-target.js';
+import { changeSubject, reloadAndAudit } from './audit-subject.js';
 import { nextAutomaticStep, stepIsDue } from './rollout-steps.js';
 import { rolloutOf } from './state-rules.js';
 import type { TargetScope } from './store-types.js';
@@ -78,8 +77,7 @@ export class TargetScheduledJobs {
       );
       if (!changed) return { kind: 'skipped' } as const;
       await tx.bumpRevision(target.environment_ulid, target.flag_ulid);
-      const after = await reload(tx, target);
-      await audit(tx.trx, changeSubject(ctx, 'target.rollout_updated', target.ulid, { before: target, after }, stepMs));
+      const after = await reloadAndAudit(tx, ctx, 'target.rollout_updated', target, audit, stepMs);
       return { kind: 'done', action: 'target.rollout_updated', target: after } as const;
     });
   }
