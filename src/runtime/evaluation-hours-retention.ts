@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../clock.js';
 import { deleteInBatches, retentionCutoff } from '../retention.js';
+import { deleteEvaluationHoursBefore } from './evaluation-hours-store.js';
 import { hourOf } from './telemetry-buffer.js';
 
 /**
@@ -13,17 +14,9 @@ export async function purgeOldEvaluationHours(knex: Knex, clock: Clock, retentio
   const before = hourOf(new Date(retentionCutoff(clock, retentionDays)).toISOString());
   let deleted = 0;
   await deleteInBatches(async (limit) => {
-    const hours = (await knex('evaluation_hours').where('hour', '<', before).distinct('hour').orderBy('hour').limit(limit)) as Array<{
-      hour: string;
-    }>;
-    if (hours.length === 0) return 0;
-    deleted += await knex('evaluation_hours')
-      .whereIn(
-        'hour',
-        hours.map((h) => h.hour),
-      )
-      .del();
-    return hours.length;
+    const batch = await deleteEvaluationHoursBefore(knex, before, limit);
+    deleted += batch.rows;
+    return batch.hours;
   }, hoursPerBatch);
   return deleted;
 }

@@ -1,11 +1,9 @@
 import type { Logger } from 'pino';
-import type { BackgroundTask } from '../core.js';
+import { type IntervalFlusher, intervalFlusher } from './interval-flusher.js';
 import type { FlagResolver, TelemetryBuffer } from './telemetry-buffer.js';
 import type { TelemetryStore } from './telemetry-store.js';
 
-export interface TelemetryFlusher extends BackgroundTask {
-  /** Writes what the buffer holds now (also what the interval and stop() do). */
-  flush(): Promise<void>;
+export interface TelemetryFlusher extends IntervalFlusher {
   /** Rows written since start (for /metrics). */
   readonly written: number;
 }
@@ -21,9 +19,6 @@ export function telemetryFlusher(
   intervalMs: number,
   logger: Logger,
 ): TelemetryFlusher {
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = true;
-  let chain: Promise<void> = Promise.resolve();
   let written = 0;
 
   const flushBody = async () => {
@@ -46,37 +41,13 @@ export function telemetryFlusher(
     }
   };
 
-  const flushOnce = () => flushBody().catch((error: unknown) => logger.error({ err: error }, 'telemetry flush failed'));
-
-  // Flushes never overlap: each waits for the previous one.
-  const flush = () => {
-    chain = chain.then(flushOnce);
-    return chain;
-  };
-
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      void flush().finally(schedule);
-    }, intervalMs);
-    timer.unref();
-  };
-
+  const task = intervalFlusher('telemetry-flusher', intervalMs, () =>
+    flushBody().catch((error: unknown) => logger.error({ err: error }, 'telemetry flush failed')),
+  );
   return {
-    name: 'telemetry-flusher',
-    flush,
+    ...task,
     get written() {
       return written;
-    },
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      schedule();
-    },
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await flush();
     },
   };
 }

@@ -67,7 +67,7 @@ describeEachDatabase('audit log page cost', (db) => {
         queries.push(query);
         return listManagement(query);
       };
-      const service = new AuditLogService(store);
+      const service = new AuditLogService({ store });
       const before = db.name === 'mariadb' ? await handlerReads(trx) : 0;
       const page = await service.listManagement(access, { per_page: perPage, ...params });
       const reads = db.name === 'mariadb' ? (await handlerReads(trx)) - before : 0;
@@ -138,7 +138,7 @@ describeEachDatabase('audit log page cost', (db) => {
       const store = new KnexAuditLogStore(trx as unknown as Knex, app.composition.core.dialect);
       store.listProjectsAndEnvironments = async () => ({ projects: ['prj_0', 'prj_1', 'prj_2'], environments: [] });
       const before = db.name === 'mariadb' ? await handlerReads(trx) : 0;
-      const page = await new AuditLogService(store).listManagement(access, {
+      const page = await new AuditLogService({ store }).listManagement(access, {
         per_page: perPage,
         cursor: cursorAt(15_000, 'created_at_desc'),
       });

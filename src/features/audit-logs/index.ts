@@ -11,7 +11,7 @@ import { KnexAuditLogStore } from './store.js';
  */
 export function createAuditLogsFeature(deps: FeatureDeps) {
   const store = new KnexAuditLogStore(deps.knex, deps.dialect);
-  const service = new AuditLogService(store);
+  const service = new AuditLogService({ store });
   return {
     managementHandlers: auditLogHandlers(service),
     tasks: [auditRetentionTask(store, deps.knex, deps.clock, deps.config.auditRetentionDays, deps.logger)],

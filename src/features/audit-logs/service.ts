@@ -84,6 +84,11 @@ export interface AuditPage<T> {
   meta: AuditListMeta;
 }
 
+/** What AuditLogService is built from. */
+export interface AuditLogServiceDeps {
+  store: AuditLogStore;
+}
+
 /**
  * Reads the audit logs: filters combined with AND, keyset pagination by ulid in the sort
  * direction, and the caller's grants: a restricted caller sees only entries of projects (and,
@@ -91,12 +96,12 @@ export interface AuditPage<T> {
  * (authentication failures, token and account administration) only unrestricted callers see.
  */
 export class AuditLogService {
-  constructor(private readonly store: AuditLogStore) {}
+  constructor(private readonly deps: AuditLogServiceDeps) {}
 
   async listManagement(access: ResourceAccess, raw: AuditListParams): Promise<AuditPage<AuditEntry>> {
     const params = withoutEmpty(raw);
     const { query, list } = await this.prepare('audit-logs', access, params);
-    const rows = await this.store.listManagement({ ...query, tokenUlid: params.management_token_ulid, kind: params.kind });
+    const rows = await this.deps.store.listManagement({ ...query, tokenUlid: params.management_token_ulid, kind: params.kind });
     return this.page(rows, query, list, toAuditEntry);
   }
 
@@ -104,7 +109,7 @@ export class AuditLogService {
     const params = withoutEmpty(raw);
     const { query, list } = await this.prepare('api-public-audit-logs', access, params);
     // Public requests carry no management token: that filter matches nothing.
-    const rows = params.management_token_ulid !== undefined ? [] : await this.store.listPublic(query);
+    const rows = params.management_token_ulid !== undefined ? [] : await this.deps.store.listPublic(query);
     return this.page(rows, query, list, toPublicAuditEntry);
   }
 
@@ -140,13 +145,13 @@ export class AuditLogService {
   /** The project filter as a ulid; a key the caller cannot see becomes one that matches nothing. */
   private async projectFilter(access: ResourceAccess, key: string | undefined): Promise<string | undefined> {
     if (key === undefined) return undefined;
-    const ulid = await this.store.findProjectUlid(key);
+    const ulid = await this.deps.store.findProjectUlid(key);
     return ulid !== undefined && access.canSeeProject(ulid) ? ulid : 'prj_none';
   }
 
   private async visibility(access: ResourceAccess): Promise<AuditVisibility | null> {
     if (!access.restricted) return null;
-    const all = await this.store.listProjectsAndEnvironments();
+    const all = await this.deps.store.listProjectsAndEnvironments();
     const projects = all.projects.filter((ulid) => access.canSeeProject(ulid));
     const visible = new Set(projects);
     const environments = all.environments

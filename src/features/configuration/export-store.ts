@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { inChunks } from '../../storage/chunks.js';
 import { readSplits } from '../shared/split-store.js';
 import type { SplitRecord } from '../shared/splits.js';
 
@@ -56,15 +57,6 @@ export interface CriterionRow {
   sub_selector: string | null;
   comparer: string;
   values: string[];
-}
-
-/** Keeps IN lists well below every driver's parameter limit. */
-const chunkSize = 500;
-
-async function inChunks<T>(ids: readonly string[], read: (chunk: string[]) => Promise<T[]>): Promise<T[]> {
-  const rows: T[] = [];
-  for (let i = 0; i < ids.length; i += chunkSize) rows.push(...(await read(ids.slice(i, i + chunkSize))));
-  return rows;
 }
 
 const bool = (value: unknown) => Boolean(value);

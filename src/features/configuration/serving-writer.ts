@@ -57,7 +57,7 @@ export class ServingWriter {
   private async served(flagKey: string, environmentKey: string) {
     const { trx, principal, projectKey, services } = this.acting;
     const ctx = await findFlagEnvironment(trx, principal.access, { projectKey, flagKey, environmentKey });
-    const published = (await services.targets.list(ctx)).filter((t) => t.status === 'published');
+    const published = (await services.targets.drafts.list(ctx)).filter((t) => t.status === 'published');
     published.sort((a, b) => ((a.published_at ?? '') < (b.published_at ?? '') ? 1 : -1));
     const target = published[0];
     if (!target) throw new Error(`no published target of ${flagKey} in ${environmentKey}`);
@@ -80,7 +80,7 @@ export class ServingWriter {
   ): Promise<TargetRecord> {
     const { ctx, target } = await this.served(flagKey, environmentKey);
     if (target.rollout_percentage === percentage) return target;
-    return this.acting.services.targets.updateRollout(
+    return this.acting.services.targets.rollouts.update(
       ctx,
       target.ulid,
       { rollout_percentage: percentage, ...this.by(options) },
@@ -95,13 +95,13 @@ export class ServingWriter {
     options: Pick<WriteServingOptions, 'confirmation'>,
   ): Promise<TargetRecord> {
     const { ctx, target } = await this.served(flagKey, environmentKey);
-    return this.acting.services.targets.completeRollout(ctx, target.ulid, this.commit(this.acting.newTrail()), this.by(options));
+    return this.acting.services.targets.rollouts.complete(ctx, target.ulid, this.by(options), this.commit(this.acting.newTrail()));
   }
 
   /** Ends the rollout in progress (its value serves everyone), so another can start. */
   async endRollout(flagKey: string, environmentKey: string, options: Pick<WriteServingOptions, 'confirmation'>): Promise<TargetRecord> {
     const { ctx, target } = await this.served(flagKey, environmentKey);
-    return this.acting.services.targets.deleteRollout(ctx, target.ulid, this.commit(this.acting.newTrail()), this.by(options));
+    return this.acting.services.targets.rollouts.delete(ctx, target.ulid, this.by(options), this.commit(this.acting.newTrail()));
   }
 
   /**
@@ -117,13 +117,13 @@ export class ServingWriter {
     const { services, trx, principal, projectKey } = this.acting;
     const ctx = await findFlagEnvironment(trx, principal.access, { projectKey, flagKey, environmentKey });
     const values = await this.valueUlids(flagKey);
-    const { target } = await services.targets.create(ctx, this.commit(this.acting.newTrail()));
+    const { target } = await services.targets.drafts.create(ctx, this.commit(this.acting.newTrail()));
     const path = { projectKey, flagKey, environmentKey, targetUlid: target.ulid };
     const valueUlid = values.get(serving.value) as string;
     // The draft copied the served split; the file's (or none) replaces it.
     const split = splitInput(serving.split, values);
     if (valueUlid !== target.value_ulid || !sameSplit(split, target.split ?? null))
-      await services.targets.update(ctx, target.ulid, { value_ulid: valueUlid, split }, this.commit(this.acting.newTrail()));
+      await services.targets.drafts.update(ctx, target.ulid, { value_ulid: valueUlid, split }, this.commit(this.acting.newTrail()));
     if (serving.rules !== undefined) {
       for (const rule of await services.rules.list(this.caller(), path))
         await services.rules.delete(this.caller(), { ...path, ruleUlid: rule.ulid });
@@ -144,9 +144,9 @@ export class ServingWriter {
       }
       await services.prerequisites.replace(this.caller(), path, { prerequisites });
     }
-    if (!options.publish) return services.targets.get(ctx, target.ulid);
+    if (!options.publish) return services.targets.drafts.get(ctx, target.ulid);
     const rollout = serving.rollout;
-    return services.targets.publish(
+    return services.targets.publishing.publish(
       ctx,
       target.ulid,
       {

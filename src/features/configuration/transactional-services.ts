@@ -14,7 +14,7 @@ import { PrerequisitesService } from '../prerequisites/service.js';
 import { KnexPrerequisitesStore } from '../prerequisites/store.js';
 import { SegmentsService } from '../segments/service.js';
 import { KnexSegmentsStore } from '../segments/store.js';
-import { TargetService } from '../targets/service.js';
+import { buildTargetServices } from '../targets/services.js';
 import { KnexTargetStore } from '../targets/store.js';
 
 /**
@@ -26,12 +26,16 @@ export function servicesOver(trx: Knex.Transaction, core: CoreDeps) {
   return {
     projects: buildProjectService(over),
     environments: buildEnvironmentService(over),
-    segments: new SegmentsService(new KnexSegmentsStore(trx, core.dialect), core.clock),
-    flags: new FlagService(new KnexFlagStore(trx, core.dialect), core.clock),
-    values: new FlagValueService(new KnexFlagValueStore(trx, core.dialect), core.clock),
-    targets: new TargetService(new KnexTargetStore(trx, core.dialect), core.clock, core.config.rolloutStepMs),
-    rules: new RulesService(new KnexRulesStore(trx, core.dialect), core.clock),
-    prerequisites: new PrerequisitesService(new KnexPrerequisitesStore(trx, core.dialect)),
+    segments: new SegmentsService({ store: new KnexSegmentsStore(trx, core.dialect), clock: core.clock }),
+    flags: new FlagService({ store: new KnexFlagStore(trx, core.dialect), clock: core.clock }),
+    values: new FlagValueService({ store: new KnexFlagValueStore(trx, core.dialect), clock: core.clock }),
+    targets: buildTargetServices({
+      store: new KnexTargetStore(trx, core.dialect),
+      clock: core.clock,
+      rolloutStepMs: core.config.rolloutStepMs,
+    }),
+    rules: new RulesService({ store: new KnexRulesStore(trx, core.dialect), clock: core.clock }),
+    prerequisites: new PrerequisitesService({ store: new KnexPrerequisitesStore(trx, core.dialect) }),
   };
 }
 

@@ -12,6 +12,7 @@ import type { ManagementRequest, PublicRequest } from '../../http/operation.js';
 import type { StreamHub } from '../../runtime/stream-hub.js';
 import { findFlagEnvironment } from '../shared/lookup.js';
 import { describeExplanation } from './explanation.js';
+import type { ExplanationStore } from './store-types.js';
 import { ofrepContext, type EvaluationBody, type EvaluationInputs, type InputDecoder } from './inputs.js';
 import { platformOf, type EvaluationService } from './service.js';
 
@@ -59,6 +60,7 @@ export interface EvaluationHandlerDeps {
   hub: StreamHub;
   keyCache: EnvironmentKeyCache;
   knex: Knex;
+  explanations: ExplanationStore;
 }
 
 /** Public handlers (specs/public.yaml), keyed by operationId. */
@@ -194,7 +196,7 @@ export function publicEvaluationHandlers({ service, decoder, hub, keyCache }: Ev
 }
 
 /** Management handlers: evaluateFlag and its twin evaluateFlagForContext (specs/management.yaml). */
-export function managementEvaluationHandlers({ service, decoder, knex }: EvaluationHandlerDeps) {
+export function managementEvaluationHandlers({ service, decoder, knex, explanations }: EvaluationHandlerDeps) {
   /** Audits and evaluates; `readContext` runs once the path is resolved (GET: a 404 wins over a bad context). */
   const evaluate = async (request: ManagementRequest<EvaluateParams>, readContext: () => Context | null) => {
     const { project, flag, environment } = await findFlagEnvironment(knex, request.principal.access, request.params);
@@ -207,7 +209,7 @@ export function managementEvaluationHandlers({ service, decoder, knex }: Evaluat
       environmentUlid: environment.ulid,
     });
     const { why, ...result } = await service.evaluateForManagement(environment.ulid, flag, readContext());
-    const explanation = await describeExplanation(knex, { flagUlid: flag.ulid, environmentUlid: environment.ulid }, why);
+    const explanation = await describeExplanation(explanations, knex, { flagUlid: flag.ulid, environmentUlid: environment.ulid }, why);
     return { body: { status: 'success', data: { ...result, explanation } } };
   };
 

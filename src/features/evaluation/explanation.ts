@@ -1,6 +1,7 @@
 import type { components } from '../../../generated/management.js';
 import type { Explanation } from '../../engine/explain.js';
 import type { Db } from '../../storage/db.js';
+import type { ExplanationStore } from './store-types.js';
 
 type EvaluationExplanation = components['schemas']['EvaluationExplanation'];
 
@@ -15,9 +16,10 @@ export const noExplanation: EvaluationExplanation = {
 
 /**
  * The engine's explanation in the API's terms: the target and rules it names by position,
- * read with their ulids and descriptions (the management preview only; two small queries).
+ * read with their ulids and descriptions through the store (the management preview only; two small queries).
  */
 export async function describeExplanation(
+  store: ExplanationStore,
   db: Db,
   where: { flagUlid: string; environmentUlid: string },
   why: Explanation | undefined,
@@ -27,21 +29,9 @@ export async function describeExplanation(
     ? { percentage: why.rollout.percentage, bucket: why.rollout.bucket, in_rollout: why.rollout.inRollout }
     : null;
   if (why.target === null) return { ...noExplanation, rollout };
-  const published = (await db('targets')
-    .where({ flag_ulid: where.flagUlid, environment_ulid: where.environmentUlid, status: 'published' })
-    .orderBy([
-      { column: 'published_at', order: 'desc' },
-      { column: 'ulid', order: 'desc' },
-    ])
-    .limit(2)
-    .select('ulid')) as Array<{ ulid: string }>;
-  const targetUlid = published[why.target === 'serving' ? 0 : 1]?.ulid ?? null;
-  const rules = targetUlid
-    ? ((await db('rules').where('target_ulid', targetUlid).orderBy('position').select('ulid', 'description')) as Array<{
-        ulid: string;
-        description: string;
-      }>)
-    : [];
+  const published = await store.publishedTargetUlids(db, where.flagUlid, where.environmentUlid, 2);
+  const targetUlid = published[why.target === 'serving' ? 0 : 1] ?? null;
+  const rules = targetUlid ? await store.ruleDescriptions(db, targetUlid) : [];
   return {
     target: why.target === 'serving' ? 'newest' : 'previous',
     target_ulid: targetUlid,

@@ -16,6 +16,7 @@ import { KnexExposureStore } from '../../runtime/exposure-store.js';
 import { KnexTelemetryStore } from '../../runtime/telemetry-store.js';
 import { refreshBudgetMs, type FeatureDeps } from '../feature.js';
 import { managementEvaluationHandlers, publicEvaluationHandlers } from './controller.js';
+import { KnexExplanationStore } from './store.js';
 import { publicErrorShaping } from './error-shaping.js';
 import { InputDecoder } from './inputs.js';
 import { EvaluationService } from './service.js';
@@ -106,7 +107,7 @@ export function createEvaluationFeature(deps: FeatureDeps) {
 
   observeServingState(deps.metrics, cache, hub, telemetry, flusher);
 
-  const handlerDeps = { service, decoder, hub, keyCache: deps.keyCache, knex: deps.knex };
+  const handlerDeps = { service, decoder, hub, keyCache: deps.keyCache, knex: deps.knex, explanations: new KnexExplanationStore() };
   return {
     publicHandlers: publicEvaluationHandlers(handlerDeps),
     managementHandlers: managementEvaluationHandlers(handlerDeps),

@@ -5,6 +5,6 @@ import { KnexFlagValueStore } from './store.js';
 
 /** Values of a flag: list, create, update, delete, set default (specs/management.yaml, tag Flag values). */
 export function createFlagValuesFeature(deps: FeatureDeps) {
-  const service = new FlagValueService(new KnexFlagValueStore(deps.knex, deps.dialect), deps.clock);
+  const service = new FlagValueService({ store: new KnexFlagValueStore(deps.knex, deps.dialect), clock: deps.clock });
   return { managementHandlers: flagValueHandlers(service) };
 }

@@ -75,23 +75,26 @@ function unique(list: string[]): string[] {
   return [...new Set(list)];
 }
 
+/** What FlagValueService is built from. */
+export interface FlagValueServiceDeps {
+  store: FlagValueStore;
+  clock: Clock;
+}
+
 /**
  * Values of a flag (specs/management.yaml, tag Flag values). Displays are checked
  * against the flag type and stored normalised; a flag's value changes run one after another
  * (flag row lock), so exactly one value stays the default however requests race.
  */
 export class FlagValueService {
-  constructor(
-    private readonly store: FlagValueStore,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: FlagValueServiceDeps) {}
 
   private async resolve(caller: Caller, path: ValuePath, action: string): Promise<Resolved> {
-    const project = await this.store.findProject(caller.access, path.projectKey);
+    const project = await this.deps.store.findProject(caller.access, path.projectKey);
     caller.audit.describe({ action, projectUlid: project.ulid });
-    const flag = await this.store.findFlag(project, path.flagKey);
+    const flag = await this.deps.store.findFlag(project, path.flagKey);
     const environment =
-      path.environmentKey === undefined ? undefined : await this.store.findEnvironment(caller.access, project, path.environmentKey);
+      path.environmentKey === undefined ? undefined : await this.deps.store.findEnvironment(caller.access, project, path.environmentKey);
     caller.audit.describe({
       action,
       subjectType: 'flag',
@@ -104,7 +107,7 @@ export class FlagValueService {
 
   async list(caller: Caller, path: ValuePath): Promise<FlagValueResource[]> {
     const { flag } = await this.resolve(caller, path, 'flag_value.listed');
-    const values = await this.store.listValues(flag.ulid);
+    const values = await this.deps.store.listValues(flag.ulid);
     return values.map((v) => toFlagValueResource(flag.type, v));
   }
 
@@ -112,9 +115,9 @@ export class FlagValueService {
   async create(caller: Caller, path: ValuePath, display: string): Promise<FlagValueResource> {
     const { project, flag, environment } = await this.resolve(caller, path, 'flag_value.created');
     const normalised = normalise(flag.type, display);
-    return this.store.transaction(async (tx) => {
+    return this.deps.store.transaction(async (tx) => {
       if (!(await tx.lockFlag(flag.ulid))) throw new NotFoundError(`Flag "${flag.key}" not found.`);
-      const now = this.clock.now().toISOString();
+      const now = this.deps.clock.now().toISOString();
       const value: FlagValueRecord = {
         ulid: newId('flagValue'),
         flag_ulid: flag.ulid,
@@ -143,11 +146,11 @@ export class FlagValueService {
   async update(caller: Caller, path: ValuePath, valueUlid: string, display: string): Promise<FlagValueResource> {
     const { project, flag } = await this.resolve(caller, path, 'flag_value.updated');
     const normalised = normalise(flag.type, display);
-    return this.store.transaction(async (tx) => {
+    return this.deps.store.transaction(async (tx) => {
       if (!(await tx.lockFlag(flag.ulid))) throw new NotFoundError(`Flag "${flag.key}" not found.`);
       const value = await tx.findValue(flag.ulid, valueUlid);
       if (!value) throw valueNotFound(valueUlid);
-      const now = this.clock.now().toISOString();
+      const now = this.deps.clock.now().toISOString();
       await tx.updateDisplay(value.ulid, normalised.display, normalised.digest, now);
       // The default and every value a target or rule points at may be what an environment serves.
       if (value.is_default || describeUsage(await tx.usage(value.ulid)) !== '') {
@@ -178,7 +181,7 @@ export class FlagValueService {
    */
   async delete(caller: Caller, path: ValuePath, valueUlid: string): Promise<void> {
     const { project, flag } = await this.resolve(caller, path, 'flag_value.deleted');
-    await this.store.transaction(async (tx) => {
+    await this.deps.store.transaction(async (tx) => {
       if (!(await tx.lockFlag(flag.ulid))) throw new NotFoundError(`Flag "${flag.key}" not found.`);
       const value = await tx.findValue(flag.ulid, valueUlid);
       if (!value) throw valueNotFound(valueUlid);
@@ -209,13 +212,13 @@ export class FlagValueService {
   /** Makes the value the flag's default and clears every other default, atomically. */
   async setDefault(caller: Caller, path: ValuePath, valueUlid: string): Promise<FlagValueResource> {
     const { project, flag, environment } = await this.resolve(caller, path, 'flag_value.default_set');
-    return this.store.transaction(async (tx) => {
+    return this.deps.store.transaction(async (tx) => {
       if (!(await tx.lockFlag(flag.ulid))) throw new NotFoundError(`Flag "${flag.key}" not found.`);
       const value = await tx.findValue(flag.ulid, valueUlid);
       if (!value) throw valueNotFound(valueUlid);
       let updated = value;
       if (!value.is_default) {
-        const now = this.clock.now().toISOString();
+        const now = this.deps.clock.now().toISOString();
         await tx.setDefault(flag.ulid, value.ulid, now);
         await tx.bumpProjectRevisions(project.ulid, [flag.ulid]);
         updated = { ...value, is_default: true, updated_at: now };

@@ -6,8 +6,10 @@ import { KnexFlagStore } from './store.js';
 
 /** Flags of a project: list, create, read, update, delete, bulk delete (specs/management.yaml, tag Flags). */
 export function createFlagsFeature(deps: FeatureDeps) {
-  const service = new FlagService(new KnexFlagStore(deps.knex, deps.dialect), deps.clock, (projectUlid, flags, staleDays, now) =>
-    servingOverview(deps.knex, projectUlid, flags, staleDays, now),
-  );
+  const service = new FlagService({
+    store: new KnexFlagStore(deps.knex, deps.dialect),
+    clock: deps.clock,
+    overview: (projectUlid, flags, staleDays, now) => servingOverview(deps.knex, projectUlid, flags, staleDays, now),
+  });
   return { managementHandlers: flagHandlers(service) };
 }

@@ -103,18 +103,16 @@ function refuseRequired(flags: readonly { ulid: string; key: string }[], require
   }
 }
 
+/** What FlagService is built from. */
+export interface FlagServiceDeps {
+  store: FlagStore;
+  clock: Clock;
+  /** The console's view of a page (serving-overview.ts); absent where no database is (unit tests). */
+  overview?: (projectUlid: string, flags: FlagRecord[], staleDays: number, now: Date) => Promise<Map<string, FlagOverview>>;
+}
+
 export class FlagService {
-  constructor(
-    private readonly store: FlagStore,
-    private readonly clock: Clock,
-    /** The console's view of a page (serving-overview.ts); absent where no database is (unit tests). */
-    private readonly overview?: (
-      projectUlid: string,
-      flags: FlagRecord[],
-      staleDays: number,
-      now: Date,
-    ) => Promise<Map<string, FlagOverview>>,
-  ) {}
+  constructor(private readonly deps: FlagServiceDeps) {}
 
   async list(
     caller: Caller,
@@ -123,7 +121,7 @@ export class FlagService {
     page: PageRequest,
     serving?: { staleDays: number },
   ): Promise<Page<FlagResource & Partial<FlagOverview>>> {
-    const project = await this.store.findProject(caller.access, projectKey);
+    const project = await this.deps.store.findProject(caller.access, projectKey);
     caller.audit.describe({
       action: 'flag.listed',
       subjectType: 'project',
@@ -131,9 +129,9 @@ export class FlagService {
       subjectLabel: project.key,
       projectUlid: project.ulid,
     });
-    const result = await this.store.listFlags(project.ulid, filter, page);
-    if (!serving || !this.overview) return { data: result.data.map(toFlagResource), meta: result.meta };
-    const states = await this.overview(project.ulid, result.data, serving.staleDays, this.clock.now());
+    const result = await this.deps.store.listFlags(project.ulid, filter, page);
+    if (!serving || !this.deps.overview) return { data: result.data.map(toFlagResource), meta: result.meta };
+    const states = await this.deps.overview(project.ulid, result.data, serving.staleDays, this.deps.clock.now());
     return { data: result.data.map((flag) => ({ ...toFlagResource(flag), ...states.get(flag.ulid) })), meta: result.meta };
   }
 
@@ -143,20 +141,20 @@ export class FlagService {
     flagKey: string,
     serving?: { staleDays: number },
   ): Promise<FlagResource & Partial<FlagOverview>> {
-    const project = await this.store.findProject(caller.access, projectKey);
+    const project = await this.deps.store.findProject(caller.access, projectKey);
     caller.audit.describe({ action: 'flag.read', projectUlid: project.ulid });
-    const flag = await this.store.findFlag(project.ulid, flagKey);
+    const flag = await this.deps.store.findFlag(project.ulid, flagKey);
     if (!flag) throw flagNotFound(flagKey);
     caller.audit.describe({ action: 'flag.read', subjectType: 'flag', subjectUlid: flag.ulid, subjectLabel: flag.key });
-    if (!serving || !this.overview) return toFlagResource(flag);
-    const states = await this.overview(project.ulid, [flag], serving.staleDays, this.clock.now());
+    if (!serving || !this.deps.overview) return toFlagResource(flag);
+    const states = await this.deps.overview(project.ulid, [flag], serving.staleDays, this.deps.clock.now());
     return { ...toFlagResource(flag), ...states.get(flag.ulid) };
   }
 
   async create(caller: Caller, projectKey: string, input: FlagCreateInput): Promise<FlagResource> {
-    const project = await this.store.findProject(caller.access, projectKey);
+    const project = await this.deps.store.findProject(caller.access, projectKey);
     caller.audit.describe({ action: 'flag.created', projectUlid: project.ulid });
-    const now = this.clock.now().toISOString();
+    const now = this.deps.clock.now().toISOString();
     const flag: FlagRecord = {
       ulid: newId('flag'),
       project_ulid: project.ulid,
@@ -184,7 +182,7 @@ export class FlagService {
             updated_at: now,
           }))
         : [];
-    await this.store.transaction(async (tx) => {
+    await this.deps.store.transaction(async (tx) => {
       await tx.insertFlag(flag);
       await tx.insertValues(values);
       await tx.bumpProjectRevisions(project.ulid, [flag.ulid]);
@@ -201,9 +199,9 @@ export class FlagService {
   }
 
   async update(caller: Caller, projectKey: string, flagKey: string, input: FlagUpdateInput): Promise<FlagResource> {
-    const project = await this.store.findProject(caller.access, projectKey);
+    const project = await this.deps.store.findProject(caller.access, projectKey);
     caller.audit.describe({ action: 'flag.updated', projectUlid: project.ulid });
-    return this.store.transaction(async (tx) => {
+    return this.deps.store.transaction(async (tx) => {
       const flag = await tx.lockFlag(project.ulid, flagKey);
       if (!flag) throw flagNotFound(flagKey);
       const changes = {
@@ -213,7 +211,7 @@ export class FlagService {
         include_in_mobile: input.include_in_mobile ?? flag.include_in_mobile,
         include_in_client: input.include_in_client ?? flag.include_in_client,
         tags: input.tags ?? flag.tags,
-        updated_at: this.clock.now().toISOString(),
+        updated_at: this.deps.clock.now().toISOString(),
       };
       await tx.updateFlag(flag.ulid, changes);
       await tx.bumpProjectRevisions(project.ulid, [flag.ulid]);
@@ -231,9 +229,9 @@ export class FlagService {
   }
 
   async delete(caller: Caller, projectKey: string, flagKey: string): Promise<void> {
-    const project = await this.store.findProject(caller.access, projectKey);
+    const project = await this.deps.store.findProject(caller.access, projectKey);
     caller.audit.describe({ action: 'flag.deleted', projectUlid: project.ulid });
-    await this.store.transaction(async (tx) => {
+    await this.deps.store.transaction(async (tx) => {
       const flag = await tx.lockFlag(project.ulid, flagKey);
       if (!flag) throw flagNotFound(flagKey);
       refuseRequired([flag], await tx.requiredBy([flag.ulid]));
@@ -250,9 +248,9 @@ export class FlagService {
    * deletion the same way however it was made; `flag.bulk_deleted` then records the request.
    */
   async bulkDelete(caller: Caller, projectKey: string, keys: string[]): Promise<BulkDeleteResult> {
-    const project = await this.store.findProject(caller.access, projectKey);
+    const project = await this.deps.store.findProject(caller.access, projectKey);
     caller.audit.describe({ action: 'flag.bulk_deleted', projectUlid: project.ulid });
-    return this.store.transaction(async (tx) => {
+    return this.deps.store.transaction(async (tx) => {
       const flags = await tx.lockFlags(project.ulid, keys);
       const found = new Map(flags.map((f) => [f.key, f]));
       const deleted = keys.filter((k) => found.has(k));

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { components } from '../../../generated/management.js';
+import { readServingRows } from './serving-overview-store.js';
 import { isOn } from './serving-state.js';
 import type { FlagType } from './store-types.js';
 
@@ -26,63 +27,11 @@ export async function servingOverview(
 ): Promise<Map<string, FlagOverview>> {
   const result = new Map<string, FlagOverview>();
   if (flags.length === 0) return result;
-  const flagUlids = flags.map((f) => f.ulid);
-  const environments = (await db('environments').where('project_ulid', projectUlid).orderBy('ulid').select('ulid', 'key')) as Array<{
-    ulid: string;
-    key: string;
-  }>;
-  const targets = (await db('targets')
-    .whereIn('flag_ulid', flagUlids)
-    .whereIn('status', ['published', 'draft', 'scheduled'])
-    .orderBy([
-      { column: 'published_at', order: 'desc' },
-      { column: 'ulid', order: 'desc' },
-    ])
-    .select(
-      'ulid',
-      'flag_ulid',
-      'environment_ulid',
-      'status',
-      'value_ulid',
-      'rollout_percentage',
-      'rollout_status',
-      'scheduled_at',
-      'published_at',
-    )) as Array<{
-    ulid: string;
-    flag_ulid: string;
-    environment_ulid: string;
-    status: string;
-    value_ulid: string;
-    rollout_percentage: number | null;
-    rollout_status: string | null;
-    scheduled_at: string | null;
-    published_at: string | null;
-  }>;
-  const publishedUlids = targets.filter((t) => t.status === 'published').map((t) => t.ulid);
-  const ruleCounts = new Map<string, number>();
-  // Chunked: a page of flags times its environments can hold more targets than a driver binds.
-  for (let i = 0; i < publishedUlids.length; i += 500) {
-    const rows = (await db('rules')
-      .whereIn('target_ulid', publishedUlids.slice(i, i + 500))
-      .groupBy('target_ulid')
-      .select('target_ulid')
-      .count({ count: '*' })) as Array<{ target_ulid: string; count: number | string }>;
-    for (const row of rows) ruleCounts.set(row.target_ulid, Number(row.count));
-  }
-  const values = (await db('flag_values').whereIn('flag_ulid', flagUlids).select('ulid', 'flag_ulid', 'display', 'is_default')) as Array<{
-    ulid: string;
-    flag_ulid: string;
-    display: string;
-    is_default: unknown;
-  }>;
-  const usage = (await db('flag_telemetry')
-    .whereIn('flag_ulid', flagUlids)
-    .whereNotNull('last_used_at')
-    .select('flag_ulid', 'last_used_at')) as Array<{
-    flag_ulid: string;
-    last_used_at: string;
-  }>;
+  const { environments, targets, ruleCounts, values, usage } = await readServingRows(
+    db,
+    projectUlid,
+    flags.map((f) => f.ulid),
+  );
 
   const display = new Map(values.map((v) => [v.ulid, v.display]));
   const defaults = new Map(values.filter((v) => Boolean(v.is_default)).map((v) => [v.flag_ulid, v.display]));

@@ -9,6 +9,6 @@ import { KnexInsightsStore } from './store.js';
  * evaluation feature (src/features/evaluation) and written in batches (src/runtime).
  */
 export function createInsightsFeature(deps: FeatureDeps) {
-  const service = new InsightsService(new KnexInsightsStore(deps.knex), deps.clock);
+  const service = new InsightsService({ store: new KnexInsightsStore(deps.knex), clock: deps.clock });
   return { managementHandlers: insightsHandlers(service) };
 }

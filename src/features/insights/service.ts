@@ -57,22 +57,25 @@ export interface FlagEvaluationHours {
 
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/** What InsightsService is built from. */
+export interface InsightsServiceDeps {
+  store: InsightsStore;
+  clock: Clock;
+}
+
 /**
  * Insights (specs/management.yaml, tag Insights): freshness and counters per flag and environment, stale flags,
  * default-value reports and observed context attributes. Reads what the telemetry flusher wrote.
  */
 export class InsightsService {
-  constructor(
-    private readonly store: InsightsStore,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: InsightsServiceDeps) {}
 
   private action(operationId: string, fallback: string): string {
     return auditActionByOperation[operationId] ?? fallback;
   }
 
   async flagInsights(caller: Caller, params: { projectKey: string; flagKey: string; environmentKey: string }): Promise<FlagInsights> {
-    const { project, flag, environment } = await this.store.findFlagEnvironment(caller.access, params);
+    const { project, flag, environment } = await this.deps.store.findFlagEnvironment(caller.access, params);
     caller.audit.describe({
       action: this.action('getFlagInsights', 'flag.insights_read'),
       subjectType: 'flag',
@@ -81,8 +84,8 @@ export class InsightsService {
       projectUlid: project.ulid,
       environmentUlid: environment.ulid,
     });
-    const telemetry = await this.store.flagTelemetry(flag.ulid, environment.ulid);
-    const updated = (await this.store.lastUpdated([flag.ulid], environment.ulid)).get(flag.ulid) ?? null;
+    const telemetry = await this.deps.store.flagTelemetry(flag.ulid, environment.ulid);
+    const updated = (await this.deps.store.lastUpdated([flag.ulid], environment.ulid)).get(flag.ulid) ?? null;
     const stored = telemetry?.last_updated_at ?? null;
     return {
       flag_key: flag.key,
@@ -103,7 +106,7 @@ export class InsightsService {
     params: { projectKey: string; flagKey: string; environmentKey: string },
     days: number,
   ): Promise<Array<{ day: string; variant: string; contexts: number }>> {
-    const { project, flag, environment } = await this.store.findFlagEnvironment(caller.access, params);
+    const { project, flag, environment } = await this.deps.store.findFlagEnvironment(caller.access, params);
     caller.audit.describe({
       action: this.action('listSplitExposures', 'flag.insights_read'),
       subjectType: 'flag',
@@ -112,8 +115,8 @@ export class InsightsService {
       projectUlid: project.ulid,
       environmentUlid: environment.ulid,
     });
-    const fromDay = new Date(this.clock.now().getTime() - (days - 1) * DAY_MS).toISOString().slice(0, 10);
-    const records = await this.store.exposures(flag.ulid, environment.ulid, fromDay);
+    const fromDay = new Date(this.deps.clock.now().getTime() - (days - 1) * DAY_MS).toISOString().slice(0, 10);
+    const records = await this.deps.store.exposures(flag.ulid, environment.ulid, fromDay);
     return records
       .map((r) => ({ day: r.day, variant: r.variant, contexts: estimateDistinct(decodeSketch(r.registers)) }))
       .sort((a, b) => byText(b.day, a.day) || byText(a.variant, b.variant));
@@ -125,7 +128,7 @@ export class InsightsService {
     params: { projectKey: string; flagKey: string; environmentKey: string },
     hours: number,
   ): Promise<FlagEvaluationHours> {
-    const { project, flag, environment } = await this.store.findFlagEnvironment(caller.access, params);
+    const { project, flag, environment } = await this.deps.store.findFlagEnvironment(caller.access, params);
     caller.audit.describe({
       action: this.action('listFlagEvaluationHours', 'flag.insights_read'),
       subjectType: 'flag',
@@ -134,9 +137,9 @@ export class InsightsService {
       projectUlid: project.ulid,
       environmentUlid: environment.ulid,
     });
-    const currentHour = Math.floor(this.clock.now().getTime() / HOUR_MS) * HOUR_MS;
+    const currentHour = Math.floor(this.deps.clock.now().getTime() / HOUR_MS) * HOUR_MS;
     const hourFrom = (back: number) => hourOf(new Date(currentHour - back * HOUR_MS).toISOString());
-    const records = await this.store.evaluationHours(flag.ulid, environment.ulid, hourFrom(Math.max(hours, 24) - 1));
+    const records = await this.deps.store.evaluationHours(flag.ulid, environment.ulid, hourFrom(Math.max(hours, 24) - 1));
     const since24h = hourFrom(23);
     const since = hourFrom(hours - 1);
     let total = 0;
@@ -153,7 +156,7 @@ export class InsightsService {
 
   /** Flags not permanent and not used in the environment for `days` days (never used: created before). */
   async staleFlags(caller: Caller, params: { projectKey: string; environmentKey: string }, days: number): Promise<StaleFlag[]> {
-    const { project, environment } = await this.store.findEnvironment(caller.access, params);
+    const { project, environment } = await this.deps.store.findEnvironment(caller.access, params);
     caller.audit.describe({
       action: this.action('listStaleFlags', 'flag.stale_listed'),
       subjectType: 'environment',
@@ -162,14 +165,14 @@ export class InsightsService {
       projectUlid: project.ulid,
       environmentUlid: environment.ulid,
     });
-    const cutoff = new Date(this.clock.now().getTime() - days * DAY_MS).toISOString();
-    const flags = (await this.store.projectFlags(project.ulid)).filter((f) => !f.permanent);
-    const lastUsed = await this.store.lastUsed(environment.ulid);
+    const cutoff = new Date(this.deps.clock.now().getTime() - days * DAY_MS).toISOString();
+    const flags = (await this.deps.store.projectFlags(project.ulid)).filter((f) => !f.permanent);
+    const lastUsed = await this.deps.store.lastUsed(environment.ulid);
     const stale = flags.filter((f) => {
       const used = lastUsed.get(f.ulid) ?? null;
       return used === null ? f.created_at < cutoff : used < cutoff;
     });
-    const updated = await this.store.lastUpdated(
+    const updated = await this.deps.store.lastUpdated(
       stale.map((f) => f.ulid),
       environment.ulid,
     );
@@ -192,7 +195,7 @@ export class InsightsService {
   }
 
   async defaultValueReports(caller: Caller, params: { projectKey: string; environmentKey: string }): Promise<DefaultValueReports> {
-    const { project, environment } = await this.store.findEnvironment(caller.access, params);
+    const { project, environment } = await this.deps.store.findEnvironment(caller.access, params);
     caller.audit.describe({
       action: this.action('listDefaultValueReports', 'flag.default_value_reports_read'),
       subjectType: 'environment',
@@ -201,8 +204,8 @@ export class InsightsService {
       projectUlid: project.ulid,
       environmentUlid: environment.ulid,
     });
-    const keys = new Set((await this.store.projectFlags(project.ulid)).map((f) => f.key));
-    const reports = (await this.store.defaultReports(environment.ulid)).sort(
+    const keys = new Set((await this.deps.store.projectFlags(project.ulid)).map((f) => f.key));
+    const reports = (await this.deps.store.defaultReports(environment.ulid)).sort(
       (a, b) => byText(b.last_seen_at, a.last_seen_at) || byText(a.flag_key, b.flag_key),
     );
     return {
@@ -217,7 +220,7 @@ export class InsightsService {
   }
 
   async contextAttributes(caller: Caller, params: { projectKey: string; environmentKey: string }): Promise<ContextAttributes> {
-    const { project, environment } = await this.store.findEnvironment(caller.access, params);
+    const { project, environment } = await this.deps.store.findEnvironment(caller.access, params);
     caller.audit.describe({
       action: this.action('listContextAttributes', 'context_attribute.listed'),
       subjectType: 'environment',
@@ -226,7 +229,7 @@ export class InsightsService {
       projectUlid: project.ulid,
       environmentUlid: environment.ulid,
     });
-    const rows = await this.store.contextObservations(environment.ulid);
+    const rows = await this.deps.store.contextObservations(environment.ulid);
     const byCount =
       <T extends { count: number }>(name: (x: T) => string) =>
       (a: T, b: T) =>

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { chunks } from '../../storage/chunks.js';
 import type { ResourceAccess } from '../../auth/principal.js';
 import { bool, findEnvironment, findFlagEnvironment, findProject } from '../shared/lookup.js';
 import type {
@@ -10,14 +11,6 @@ import type {
   InsightsStore,
   ProjectFlagRecord,
 } from './store-types.js';
-
-const CHUNK = 500;
-
-function chunks<T>(items: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
-  return out;
-}
 
 function later(map: Map<string, string>, key: string, value: string | null | undefined): void {
   if (!value) return;

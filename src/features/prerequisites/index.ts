@@ -5,6 +5,6 @@ import { KnexPrerequisitesStore } from './store.js';
 
 /** Prerequisites of draft targets (listTargetPrerequisites, replaceTargetPrerequisites). */
 export function createPrerequisitesFeature(deps: FeatureDeps) {
-  const service = new PrerequisitesService(new KnexPrerequisitesStore(deps.knex, deps.dialect));
+  const service = new PrerequisitesService({ store: new KnexPrerequisitesStore(deps.knex, deps.dialect) });
   return { managementHandlers: prerequisitesController(service) };
 }

@@ -29,6 +29,11 @@ function reaches(edges: readonly PrerequisiteEdge[], start: string, goal: string
   return false;
 }
 
+/** What PrerequisitesService is built from. */
+export interface PrerequisitesServiceDeps {
+  store: PrerequisitesStore;
+}
+
 /**
  * Prerequisites of a target (specs/management.yaml, replaceTargetPrerequisites). Like rules,
  * they change only on a draft (422 otherwise), so no change here alters what is served or bumps
@@ -36,7 +41,7 @@ function reaches(edges: readonly PrerequisiteEdge[], start: string, goal: string
  * scheduled and published target of the environment, so no publish can close one.
  */
 export class PrerequisitesService {
-  constructor(private readonly store: PrerequisitesStore) {}
+  constructor(private readonly deps: PrerequisitesServiceDeps) {}
 
   private subject(resolved: ResolvedTarget, action: string) {
     return {
@@ -50,13 +55,13 @@ export class PrerequisitesService {
   }
 
   async list(caller: Caller, path: TargetPath): Promise<PrerequisiteRecord[]> {
-    const resolved = await this.store.resolveTarget(caller.access, path);
+    const resolved = await this.deps.store.resolveTarget(caller.access, path);
     caller.audit.describe(this.subject(resolved, 'target.read'));
-    return this.store.list(resolved.target.ulid);
+    return this.deps.store.list(resolved.target.ulid);
   }
 
   async replace(caller: Caller, path: TargetPath, body: PrerequisitesInput): Promise<PrerequisiteRecord[]> {
-    return this.store.transaction(async (w) => {
+    return this.deps.store.transaction(async (w) => {
       const resolved = await w.resolveTarget(caller.access, path, { lock: true });
       caller.audit.describe(this.subject(resolved, 'target.updated'));
       if (resolved.target.status !== 'draft') {

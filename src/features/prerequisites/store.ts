@@ -1,48 +1,20 @@
 import type { Knex } from 'knex';
-import type { ResourceAccess } from '../../auth/principal.js';
-import { NotFoundError } from '../../http/errors.js';
 import type { Dialect } from '../../storage/database.js';
-import type { Db } from '../../storage/db.js';
 import { inTransaction } from '../../storage/transaction.js';
-import { findFlagEnvironment } from '../shared/lookup.js';
-import type { ResolvedTarget, TargetPath } from '../rules/store-types.js';
+import { storedStringList, TargetPartReader } from '../shared/target-resolution-store.js';
 import type { PrerequisiteEdge, PrerequisiteRecord, PrerequisitesReader, PrerequisitesStore, PrerequisitesWriter } from './store-types.js';
 
 /** Targets whose prerequisites count: every one that is or may become served. */
 const LIVE_STATUSES = ['draft', 'scheduled', 'published'];
 
-function ulidList(text: string): string[] {
-  const parsed = JSON.parse(text) as unknown;
-  return Array.isArray(parsed) ? parsed.map(String) : [];
-}
-
-class KnexPrerequisitesReader implements PrerequisitesReader {
-  constructor(
-    protected readonly db: Db,
-    protected readonly dialect: Dialect,
-    private readonly inTrx: boolean,
-  ) {}
-
-  async resolveTarget(access: ResourceAccess, path: TargetPath, options: { lock?: boolean } = {}): Promise<ResolvedTarget> {
-    if (options.lock && this.inTrx && this.dialect === 'mysql') {
-      // First statement: InnoDB's read snapshot then starts after the transactions we waited for.
-      await this.db('targets').where('ulid', path.targetUlid).forUpdate().first('ulid');
-    }
-    const { project, flag, environment } = await findFlagEnvironment(this.db, access, path);
-    const target = (await this.db('targets')
-      .where({ ulid: path.targetUlid, flag_ulid: flag.ulid, environment_ulid: environment.ulid })
-      .first('ulid', 'status')) as { ulid: string; status: string } | undefined;
-    if (!target) throw new NotFoundError(`Target "${path.targetUlid}" not found.`);
-    return { project, flag, environment, target };
-  }
-
+class KnexPrerequisitesReader extends TargetPartReader implements PrerequisitesReader {
   async list(targetUlid: string): Promise<PrerequisiteRecord[]> {
     const rows = (await this.db('target_prerequisites as p')
       .join('flags as f', 'f.ulid', 'p.required_flag_ulid')
       .where('p.target_ulid', targetUlid)
       .orderBy('p.position')
       .select('f.key', 'p.required_flag_ulid', 'p.value_ulids')) as { key: string; required_flag_ulid: string; value_ulids: string }[];
-    return rows.map((r) => ({ flag_key: r.key, flag_ulid: r.required_flag_ulid, value_ulids: ulidList(r.value_ulids) }));
+    return rows.map((r) => ({ flag_key: r.key, flag_ulid: r.required_flag_ulid, value_ulids: storedStringList(r.value_ulids) }));
   }
 }
 

@@ -5,6 +5,6 @@ import { KnexRulesStore } from './store.js';
 
 /** Targeting rules and their criteria on draft targets (listRules ... reorderRules). */
 export function createRulesFeature(deps: FeatureDeps) {
-  const service = new RulesService(new KnexRulesStore(deps.knex, deps.dialect), deps.clock);
+  const service = new RulesService({ store: new KnexRulesStore(deps.knex, deps.dialect), clock: deps.clock });
   return { managementHandlers: rulesController(service) };
 }

@@ -76,33 +76,36 @@ export function toRuleView(rule: RuleRecord): RuleView {
 
 const MAX_DESCRIPTION = 500;
 
+/** What RulesService is built from. */
+export interface RulesServiceDeps {
+  store: RulesStore;
+  clock: Clock;
+}
+
 /**
  * Targeting rules of a target (specs/management.yaml, tag Rules). Rules change only while
  * their target is a draft (422 otherwise). Drafts are never served, so no rule change bumps an
  * environment revision; a published target's rules can never change.
  */
 export class RulesService {
-  constructor(
-    private readonly store: RulesStore,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: RulesServiceDeps) {}
 
   async list(caller: Caller, path: TargetPath): Promise<RuleView[]> {
-    const resolved = await this.store.resolveTarget(caller.access, path);
+    const resolved = await this.deps.store.resolveTarget(caller.access, path);
     caller.audit.describe(this.targetSubject(resolved, 'target_rule.listed'));
-    const rules = await this.store.listRules(resolved.target.ulid);
+    const rules = await this.deps.store.listRules(resolved.target.ulid);
     return rules.map(toRuleView);
   }
 
   async create(caller: Caller, path: TargetPath, body: RuleWriteInput): Promise<RuleView> {
-    return this.store.transaction(async (w) => {
+    return this.deps.store.transaction(async (w) => {
       const resolved = await w.resolveTarget(caller.access, path, { lock: true });
       // Refusals from here on are audited with the target they concern.
       caller.audit.describe(this.targetSubject(resolved, 'target_rule.created'));
       assertDraft(resolved);
       const checked = await this.checkBody(w, resolved, body);
       const existing = await w.listRules(resolved.target.ulid);
-      const now = this.clock.now().toISOString();
+      const now = this.deps.clock.now().toISOString();
       const ruleUlid = newId('rule');
       const rule: RuleRecord = {
         ulid: ruleUlid,
@@ -129,7 +132,7 @@ export class RulesService {
 
   /** PUT: a full replacement. Description, value and the whole criteria list are replaced (new criterion ulids). */
   async update(caller: Caller, path: RulePath, body: RuleWriteInput): Promise<RuleView> {
-    return this.store.transaction(async (w) => {
+    return this.deps.store.transaction(async (w) => {
       const resolved = await w.resolveTarget(caller.access, path, { lock: true });
       // Refusals from here on are audited with the target they concern.
       caller.audit.describe(this.targetSubject(resolved, 'target_rule.updated'));
@@ -144,7 +147,7 @@ export class RulesService {
         value_ulid: body.value_ulid,
         split: body.split ? toSplitRecord(body.split) : null,
         description: body.description,
-        updated_at: this.clock.now().toISOString(),
+        updated_at: this.deps.clock.now().toISOString(),
         criteria,
       };
       const { criteria: _omit, ...row } = rule;
@@ -158,7 +161,7 @@ export class RulesService {
   }
 
   async delete(caller: Caller, path: RulePath): Promise<void> {
-    await this.store.transaction(async (w) => {
+    await this.deps.store.transaction(async (w) => {
       const resolved = await w.resolveTarget(caller.access, path, { lock: true });
       // Refusals from here on are audited with the target they concern.
       caller.audit.describe(this.targetSubject(resolved, 'target_rule.deleted'));
@@ -171,7 +174,7 @@ export class RulesService {
       // Keep positions 0..n-1 in evaluation order.
       const remaining = rules.filter((r) => r.ulid !== current.ulid);
       const changes = remaining.map((r, i) => ({ ulid: r.ulid, position: i, was: r.position })).filter((c) => c.was !== c.position);
-      if (changes.length > 0) await w.setPositions(changes, this.clock.now().toISOString());
+      if (changes.length > 0) await w.setPositions(changes, this.deps.clock.now().toISOString());
       await caller.audit.commit(w.trx, {
         ...this.ruleSubject(resolved, current, 'target_rule.deleted'),
         changes: { before: toRuleView(current) },
@@ -186,7 +189,7 @@ export class RulesService {
    * is refused (422). Afterwards positions are 0..n-1 in evaluation order. Returns the whole list.
    */
   async reorder(caller: Caller, path: TargetPath, body: ReorderInput): Promise<RuleView[]> {
-    return this.store.transaction(async (w) => {
+    return this.deps.store.transaction(async (w) => {
       const resolved = await w.resolveTarget(caller.access, path, { lock: true });
       // Refusals from here on are audited with the target they concern.
       caller.audit.describe(this.targetSubject(resolved, 'target_rule.reordered'));
@@ -211,7 +214,7 @@ export class RulesService {
         ordered[slots[i] as number] = rules[n.slot] as RuleRecord;
       });
 
-      const now = this.clock.now().toISOString();
+      const now = this.deps.clock.now().toISOString();
       const changes: { ulid: string; position: number }[] = [];
       const result = ordered.map((r, position) => {
         if (r.position === position) return r;

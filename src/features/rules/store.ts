@@ -1,23 +1,11 @@
 import type { Knex } from 'knex';
-import type { ResourceAccess } from '../../auth/principal.js';
-import { NotFoundError } from '../../http/errors.js';
 import type { Dialect } from '../../storage/database.js';
+import { chunks } from '../../storage/chunks.js';
 import { inTransaction } from '../../storage/transaction.js';
-import { findFlagEnvironment } from '../shared/lookup.js';
 import type { Comparer, Selector } from './criteria.js';
-import type {
-  CriterionRecord,
-  ResolvedTarget,
-  RuleRecord,
-  RuleRow,
-  RulesReader,
-  RulesStore,
-  RulesWriter,
-  SegmentLink,
-  TargetPath,
-} from './store-types.js';
-import type { Db } from '../../storage/db.js';
+import type { CriterionRecord, RuleRecord, RuleRow, RulesReader, RulesStore, RulesWriter, SegmentLink } from './store-types.js';
 import { deleteSplits, readSplits, writeSplit } from '../shared/split-store.js';
+import { storedStringList, TargetPartReader } from '../shared/target-resolution-store.js';
 
 interface CriterionDbRow {
   ulid: string;
@@ -29,42 +17,7 @@ interface CriterionDbRow {
   values: string;
 }
 
-/** Keeps chunks of IN lists well below every driver's parameter limit. */
-const CHUNK = 500;
-
-function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
-function parseValues(text: string): string[] {
-  const parsed = JSON.parse(text) as unknown;
-  return Array.isArray(parsed) ? parsed.map(String) : [];
-}
-
-class KnexRulesReader implements RulesReader {
-  constructor(
-    protected readonly db: Db,
-    protected readonly dialect: Dialect,
-    private readonly inTrx: boolean,
-  ) {}
-
-  async resolveTarget(access: ResourceAccess, path: TargetPath, options: { lock?: boolean } = {}): Promise<ResolvedTarget> {
-    if (options.lock && this.inTrx && this.dialect === 'mysql') {
-      // First statement of the transaction: InnoDB takes its read snapshot at the first plain
-      // read, so taking the lock before any of them makes every later read see what the
-      // transactions we waited for committed (the rule list, positions).
-      await this.db('targets').where('ulid', path.targetUlid).forUpdate().first('ulid');
-    }
-    const { project, flag, environment } = await findFlagEnvironment(this.db, access, path);
-    const target = (await this.db('targets')
-      .where({ ulid: path.targetUlid, flag_ulid: flag.ulid, environment_ulid: environment.ulid })
-      .first('ulid', 'status')) as { ulid: string; status: string } | undefined;
-    if (!target) throw new NotFoundError(`Target "${path.targetUlid}" not found.`);
-    return { project, flag, environment, target };
-  }
-
+class KnexRulesReader extends TargetPartReader implements RulesReader {
   async listRules(targetUlid: string): Promise<RuleRecord[]> {
     const rules = (await this.db('rules')
       .where('target_ulid', targetUlid)
@@ -99,7 +52,7 @@ class KnexRulesReader implements RulesReader {
           sub_selector: row.sub_selector ?? null,
           comparer: row.comparer as Comparer,
           position: Number(row.position),
-          values: parseValues(row.values),
+          values: storedStringList(row.values),
         });
         byRule.set(row.rule_ulid, list);
       }

@@ -5,6 +5,6 @@ import { KnexSegmentsStore } from './store.js';
 
 /** Segments of a project (listSegments ... deleteSegment). */
 export function createSegmentsFeature(deps: FeatureDeps) {
-  const service = new SegmentsService(new KnexSegmentsStore(deps.knex, deps.dialect), deps.clock);
+  const service = new SegmentsService({ store: new KnexSegmentsStore(deps.knex, deps.dialect), clock: deps.clock });
   return { managementHandlers: segmentsController(service) };
 }

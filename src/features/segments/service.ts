@@ -58,39 +58,42 @@ export function toSegmentView(s: SegmentRecord): SegmentView {
   };
 }
 
+/** What SegmentsService is built from. */
+export interface SegmentsServiceDeps {
+  store: SegmentsStore;
+  clock: Clock;
+}
+
 /**
  * Segments of a project (specs/management.yaml, tag Segments). Targeting rules name segments by key; a segment
  * change alters what every environment of the project serves wherever a published rule names it,
  * so every change bumps all the project's environment revisions in its transaction.
  */
 export class SegmentsService {
-  constructor(
-    private readonly store: SegmentsStore,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: SegmentsServiceDeps) {}
 
   async list(caller: Caller, projectKey: string, page: PageRequest): Promise<Page<SegmentView>> {
-    const project = await this.store.resolveProject(caller.access, projectKey);
+    const project = await this.deps.store.resolveProject(caller.access, projectKey);
     caller.audit.describe({ action: 'segment.listed', projectUlid: project.ulid });
-    const result = await this.store.listSegments(project.ulid, page);
+    const result = await this.deps.store.listSegments(project.ulid, page);
     return { data: result.data.map(toSegmentView), meta: result.meta };
   }
 
   async get(caller: Caller, projectKey: string, segmentKey: string): Promise<SegmentView> {
-    const project = await this.store.resolveProject(caller.access, projectKey);
-    const segment = await this.store.findSegment(project.ulid, segmentKey);
+    const project = await this.deps.store.resolveProject(caller.access, projectKey);
+    const segment = await this.deps.store.findSegment(project.ulid, segmentKey);
     if (!segment) throw notFound(segmentKey);
     caller.audit.describe(subject(segment, 'segment.read'));
     return toSegmentView(segment);
   }
 
   async create(caller: Caller, projectKey: string, body: SegmentCreateInput): Promise<SegmentView> {
-    return this.store.transaction(async (w) => {
+    return this.deps.store.transaction(async (w) => {
       const project = await w.resolveProject(caller.access, projectKey);
       caller.audit.describe({ action: 'segment.created', projectUlid: project.ulid });
       const fields = checkBody(body);
       if (await w.findSegment(project.ulid, body.key)) throw duplicateKey(body.key);
-      const now = this.clock.now().toISOString();
+      const now = this.deps.clock.now().toISOString();
       const segment: SegmentRecord = {
         ulid: newId('segment'),
         project_ulid: project.ulid,
@@ -108,13 +111,13 @@ export class SegmentsService {
 
   /** PUT: full replacement; the key never changes. */
   async update(caller: Caller, projectKey: string, segmentKey: string, body: SegmentUpdateInput): Promise<SegmentView> {
-    return this.store.transaction(async (w) => {
+    return this.deps.store.transaction(async (w) => {
       const project = await w.resolveProject(caller.access, projectKey);
       caller.audit.describe({ action: 'segment.updated', projectUlid: project.ulid });
       const current = await w.findSegment(project.ulid, segmentKey, { lock: true });
       if (!current) throw notFound(segmentKey);
       caller.audit.describe(subject(current, 'segment.updated'));
-      const segment: SegmentRecord = { ...current, ...checkBody(body), updated_at: this.clock.now().toISOString() };
+      const segment: SegmentRecord = { ...current, ...checkBody(body), updated_at: this.deps.clock.now().toISOString() };
       await w.updateSegment(segment);
       await w.bumpProjectRevisions(project.ulid);
       await caller.audit.commit(w.trx, {
@@ -127,7 +130,7 @@ export class SegmentsService {
 
   /** Refused (422) while a rule of a draft, scheduled or published target names the segment. */
   async delete(caller: Caller, projectKey: string, segmentKey: string): Promise<void> {
-    await this.store.transaction(async (w) => {
+    await this.deps.store.transaction(async (w) => {
       const project = await w.resolveProject(caller.access, projectKey);
       caller.audit.describe({ action: 'segment.deleted', projectUlid: project.ulid });
       const current = await w.findSegment(project.ulid, segmentKey, { lock: true });

@@ -1,19 +1,23 @@
 import type { FeatureDeps } from '../feature.js';
 import { targetHandlers } from './controller.js';
 import { TargetPublisher } from './publisher.js';
-import { TargetService } from './service.js';
+import { buildTargetServices } from './services.js';
 import { KnexTargetStore } from './store.js';
 
 export { TargetPublisher } from './publisher.js';
 export type { PublisherRunResult, SystemAuditSink } from './publisher.js';
-export { TargetService } from './service.js';
+export { buildTargetServices, type TargetServices } from './services.js';
 export { automaticSteps } from './rollout-steps.js';
-export type { AuditCommit, FlagEnvironment } from './service.js';
+export type { AuditCommit, FlagEnvironment } from './types.js';
 
 /** Targets, publishing and rollouts (specs/management.yaml, tags Targets and Rollouts). */
 export function createTargetsFeature(deps: FeatureDeps) {
-  const service = new TargetService(new KnexTargetStore(deps.knex, deps.dialect), deps.clock, deps.config.rolloutStepMs);
-  return { managementHandlers: targetHandlers(deps.knex, service) };
+  const services = buildTargetServices({
+    store: new KnexTargetStore(deps.knex, deps.dialect),
+    clock: deps.clock,
+    rolloutStepMs: deps.config.rolloutStepMs,
+  });
+  return { managementHandlers: targetHandlers(deps.knex, services) };
 }
 
 /**
@@ -25,6 +29,6 @@ export function createTargetPublisher(
   deps: Pick<FeatureDeps, 'knex' | 'dialect' | 'clock' | 'config' | 'auditWriter' | 'logger'>,
 ): TargetPublisher {
   const store = new KnexTargetStore(deps.knex, deps.dialect);
-  const service = new TargetService(store, deps.clock, deps.config.rolloutStepMs);
-  return new TargetPublisher(service, store, deps.auditWriter, deps.knex, deps.clock, deps.logger);
+  const { scheduledJobs } = buildTargetServices({ store, clock: deps.clock, rolloutStepMs: deps.config.rolloutStepMs });
+  return new TargetPublisher(scheduledJobs, store, deps.auditWriter, deps.knex, deps.clock, deps.logger);
 }

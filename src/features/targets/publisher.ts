@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { AuditSubject } from '../../audit/audit-trail.js';
-import type { AuditCommit, SystemOutcome, TargetService } from './service.js';
+import type { TargetScheduledJobs } from './scheduled-jobs.js';
 import type { TargetScope, TargetStore } from './store-types.js';
+import type { AuditCommit, SystemOutcome } from './types.js';
 
 /** Where system audit entries go: the AuditWriter (writeSystem), or a recorder in tests. */
 export interface SystemAuditSink {
@@ -25,7 +26,7 @@ export interface PublisherRunResult {
  */
 export class TargetPublisher {
   constructor(
-    private readonly service: TargetService,
+    private readonly jobs: TargetScheduledJobs,
     private readonly store: TargetStore,
     private readonly audit: SystemAuditSink,
     /** For audit entries of refused system actions (written outside any transaction). */
@@ -42,7 +43,7 @@ export class TargetPublisher {
     let published = 0;
     let refused = 0;
     for (const scope of due) {
-      const outcome = await this.service.publishScheduled(scope, this.systemAudit);
+      const outcome = await this.jobs.publishScheduled(scope, this.systemAudit);
       if (outcome.kind === 'done') published++;
       if (outcome.kind === 'refused') {
         refused++;
@@ -54,12 +55,12 @@ export class TargetPublisher {
 
   /** Advances every automatic rollout whose step interval has passed, one step each. */
   async advanceRollouts(limit = 100): Promise<{ advanced: number; completed: number }> {
-    const before = new Date(this.clock.now().getTime() - this.service.rolloutStepMs).toISOString();
+    const before = new Date(this.clock.now().getTime() - this.jobs.rolloutStepMs).toISOString();
     const due = await this.store.dueRolloutSteps(before, limit);
     let advanced = 0;
     let completed = 0;
     for (const scope of due) {
-      const outcome = await this.service.advanceRollout(scope, this.systemAudit);
+      const outcome = await this.jobs.advanceRollout(scope, this.systemAudit);
       if (outcome.kind === 'done') {
         if (outcome.action === 'target.rollout_completed') completed++;
         else advanced++;

@@ -30,3 +30,19 @@ export function targetView(t: TargetRecord, rolloutStepMs: number): Schemas['Tar
     updated_at: t.updated_at,
   };
 }
+
+/** The rollout a createRollout configured (RolloutSubset): set, active, by the transaction that answers. */
+export function rolloutSubsetView(t: TargetRecord): Schemas['RolloutSubset'] {
+  if (t.rollout_mode === null || t.rollout_percentage === null || t.rollout_status !== 'active') {
+    throw new Error(`target ${t.ulid} has no active rollout after its rollout was configured`);
+  }
+  return { ulid: t.ulid, rollout_mode: t.rollout_mode, rollout_percentage: t.rollout_percentage, rollout_status: t.rollout_status };
+}
+
+/** The rollout a completeRollout completed (RolloutCompleteSubset): 100 %, completed. */
+export function rolloutCompleteView(t: TargetRecord): Schemas['RolloutCompleteSubset'] {
+  if (t.rollout_percentage !== 100 || t.rollout_status !== 'completed') {
+    throw new Error(`target ${t.ulid} is not completed after its rollout was completed`);
+  }
+  return { ulid: t.ulid, rollout_percentage: t.rollout_percentage, rollout_status: t.rollout_status };
+}

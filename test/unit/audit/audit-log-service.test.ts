@@ -38,7 +38,7 @@ function row(i: number, extra: Partial<ManagementAuditRow> = {}): ManagementAudi
 function setup(n = 10) {
   const store = new FakeAuditLogStore();
   for (let i = 0; i < n; i++) store.management.push(row(i));
-  return { store, service: new AuditLogService(store) };
+  return { store, service: new AuditLogService({ store }) };
 }
 
 const all = ResourceAccess.unrestricted();
@@ -109,7 +109,7 @@ describe('AuditLogService', () => {
     rows.forEach(([label, project, env], i) =>
       store.management.push(row(i, { subject_label: label, project_ulid: project, environment_ulid: env })),
     );
-    const service = new AuditLogService(store);
+    const service = new AuditLogService({ store });
     const labels = async (access: ResourceAccess) =>
       (await service.listManagement(access, { per_page: 100 })).data.map((e) => e.subject_label).sort();
     expect(await labels(all)).toEqual(['a', 'a1', 'a2', 'b1', 'none']);
@@ -153,7 +153,7 @@ describe('AuditLogService', () => {
       status_code: 200,
       count: 1,
     });
-    const service = new AuditLogService(store);
+    const service = new AuditLogService({ store });
     expect((await service.listPublic(all, { per_page: 5 })).data).toEqual([
       expect.objectContaining({ actor_type: 'sdk_key', environment: { ulid: 'env_1', key: 'production' }, subject_label: 'checkout' }),
     ]);

@@ -17,7 +17,7 @@ describe('InsightsService', () => {
 
   beforeEach(() => {
     store = new FakeInsightsStore();
-    service = new InsightsService(store, { now: () => NOW });
+    service = new InsightsService({ store, clock: { now: () => NOW } });
     described = [];
     const flag = (key: string, createdDaysAgo: number, permanent = false) => ({
       ulid: `flg_${key}`,

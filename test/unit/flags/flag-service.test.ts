@@ -34,7 +34,7 @@ describe('FlagService', () => {
     store = new FakeFlagStore();
     store.addProject(project);
     store.addProject(other);
-    service = new FlagService(store, clock);
+    service = new FlagService({ store, clock });
   });
 
   describe('create', () => {

@@ -95,7 +95,7 @@ describe('RulesService', () => {
   beforeEach(() => {
     store = new FakeRulesStore();
     seed(store);
-    service = new RulesService(store, clock);
+    service = new RulesService({ store, clock });
   });
 
   describe('create', () => {

@@ -1,0 +1,51 @@
+import type { Knex } from 'knex';
+import type { AuditTrail, AuditWriter } from '../../audit/audit-trail.js';
+import type { ManagementPrincipal } from '../../auth/principal.js';
+import type { CoreDeps } from '../../core.js';
+import { inTransaction } from '../../storage/transaction.js';
+import { type EnvironmentRef, type FlagRef, findFlagEnvironment, type ProjectRef } from '../shared/lookup.js';
+import { type ActingContext, actingContext } from './transactional-services.js';
+
+/** What the restore and switch services are built from. */
+export interface FlagEnvironmentChangeDeps {
+  core: CoreDeps;
+  auditWriter: AuditWriter;
+}
+
+/** What a change of one flag in one environment acts on and with. */
+export interface FlagEnvironmentChange {
+  trx: Knex.Transaction;
+  project: ProjectRef;
+  flag: FlagRef;
+  environment: EnvironmentRef;
+  /** The feature services over the change's transaction. */
+  acting: ActingContext;
+}
+
+/**
+ * Runs a change of a flag in an environment (restore, switch) in one transaction: resolves the
+ * path, describes the request's audit entry as about the flag in that environment, then runs
+ * `work`, whose own changes go through the feature services over the same transaction.
+ */
+export function changeFlagEnvironment<T>(
+  deps: FlagEnvironmentChangeDeps,
+  principal: ManagementPrincipal,
+  path: { projectKey: string; flagKey: string; environmentKey: string },
+  audit: AuditTrail,
+  action: string,
+  work: (change: FlagEnvironmentChange) => Promise<T>,
+): Promise<T> {
+  return inTransaction(deps.core.knex, async (trx) => {
+    const { project, flag, environment } = await findFlagEnvironment(trx, principal.access, path);
+    audit.describe({
+      action,
+      subjectType: 'flag',
+      subjectUlid: flag.ulid,
+      subjectLabel: `${flag.key}/${environment.key}`,
+      projectUlid: project.ulid,
+      environmentUlid: environment.ulid,
+    });
+    const acting = actingContext(trx, deps.core, deps.auditWriter, principal, path.projectKey, audit);
+    return work({ trx, project, flag, environment, acting });
+  });
+}

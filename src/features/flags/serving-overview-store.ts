@@ -1,0 +1,70 @@
+import type { Db } from '../../storage/db.js';
+
+/** The rows the console's serving overview (serving-overview.ts) is computed from. */
+export interface ServingRows {
+  /** The project's environments, by ulid. */
+  environments: Array<{ ulid: string; key: string }>;
+  /** The flags' published, draft and scheduled targets, newest publish first. */
+  targets: Array<{
+    ulid: string;
+    flag_ulid: string;
+    environment_ulid: string;
+    status: string;
+    value_ulid: string;
+    rollout_percentage: number | null;
+    rollout_status: string | null;
+    scheduled_at: string | null;
+    published_at: string | null;
+  }>;
+  /** The number of rules of each published target (absent: none). */
+  ruleCounts: Map<string, number>;
+  values: Array<{ ulid: string; flag_ulid: string; display: string; is_default: unknown }>;
+  /** When each flag was last used, per environment row that has a use. */
+  usage: Array<{ flag_ulid: string; last_used_at: string }>;
+}
+
+/** Six set-based queries per page of flags, whatever the number of flags in the project. */
+export async function readServingRows(db: Db, projectUlid: string, flagUlids: readonly string[]): Promise<ServingRows> {
+  const environments = (await db('environments')
+    .where('project_ulid', projectUlid)
+    .orderBy('ulid')
+    .select('ulid', 'key')) as ServingRows['environments'];
+  const targets = (await db('targets')
+    .whereIn('flag_ulid', flagUlids)
+    .whereIn('status', ['published', 'draft', 'scheduled'])
+    .orderBy([
+      { column: 'published_at', order: 'desc' },
+      { column: 'ulid', order: 'desc' },
+    ])
+    .select(
+      'ulid',
+      'flag_ulid',
+      'environment_ulid',
+      'status',
+      'value_ulid',
+      'rollout_percentage',
+      'rollout_status',
+      'scheduled_at',
+      'published_at',
+    )) as ServingRows['targets'];
+  const publishedUlids = targets.filter((t) => t.status === 'published').map((t) => t.ulid);
+  const ruleCounts = new Map<string, number>();
+  // Chunked: a page of flags times its environments can hold more targets than a driver binds.
+  for (let i = 0; i < publishedUlids.length; i += 500) {
+    const rows = (await db('rules')
+      .whereIn('target_ulid', publishedUlids.slice(i, i + 500))
+      .groupBy('target_ulid')
+      .select('target_ulid')
+      .count({ count: '*' })) as Array<{ target_ulid: string; count: number | string }>;
+    for (const row of rows) ruleCounts.set(row.target_ulid, Number(row.count));
+  }
+  const values = (await db('flag_values')
+    .whereIn('flag_ulid', flagUlids)
+    .select('ulid', 'flag_ulid', 'display', 'is_default')) as ServingRows['values'];
+  const usage = (await db('flag_telemetry')
+    .whereIn('flag_ulid', flagUlids)
+    .whereNotNull('last_used_at')
+    .select('flag_ulid', 'last_used_at')) as ServingRows['usage'];
+
+  return { environments, targets, ruleCounts, values, usage };
+}
