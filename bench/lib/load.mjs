@@ -12,8 +12,9 @@ export function runLoad({
   connections = settings.connections,
   duration = settings.duration,
   warmup = settings.warmup,
+  varyHeader,
 }) {
-  const options = JSON.stringify({ serverPid, url, method, headers, body, connections, duration, warmup });
+  const options = JSON.stringify({ serverPid, url, method, headers, body, connections, duration, warmup, varyHeader });
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(BENCH_DIR, 'workers', 'autocannon.mjs'), options], {
       cwd: ROOT,

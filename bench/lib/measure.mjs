@@ -11,7 +11,7 @@ import { NotAvailable } from './util.mjs';
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'date']);
 
 /**
- * request: { method, path, headers, body (string) }; routePattern: the Koa route of the
+ * request: { method, path, headers, body (string), varyHeader (see workers/autocannon.mjs) }; routePattern: the Koa route of the
  * operation (e.g. /v1/flags/:flagKey); expected: acceptable statuses of the preflight.
  */
 export async function measureHttp({ vexil, api, request, routePattern, expected = [200], baselines = true, log = () => {} }) {
@@ -21,7 +21,14 @@ export async function measureHttp({ vexil, api, request, routePattern, expected 
   const responseHeaders = {};
   for (const [k, v] of pre.headers) if (!HOP_BY_HOP.has(k)) responseHeaders[k] = v;
   const load = (baseUrl, serverPid) =>
-    runLoad({ serverPid, url: baseUrl + request.path, method: request.method, headers, body: request.body });
+    runLoad({
+      serverPid,
+      url: baseUrl + request.path,
+      method: request.method,
+      headers,
+      body: request.body,
+      varyHeader: request.varyHeader,
+    });
 
   log(`    vexil ${request.method} ${request.path.split('?')[0]} ...`);
   const v = await load(vexil.baseUrl, vexil.pid);

@@ -89,6 +89,16 @@ export async function evaluationScenarios(vexil, report, log) {
       const m = await measureHttp({ vexil, api, request, routePattern: '/v1/flags/:flagKey', log });
       report('1', { measured: m });
     });
+    // 1b: the same request with a new context identifier every time, so no decoded context is
+    // reused (the server keeps the contexts of header texts it has just seen).
+    await guard('1b', async () => {
+      const request = {
+        ...scenarioOneRequest(setups[1].apiKey),
+        varyHeader: { name: 'x-vexil-context', template: JSON.stringify({ ...benchContext, identifier: 'user-{n}' }) },
+      };
+      const m = await measureHttp({ vexil, api, request, routePattern: '/v1/flags/:flagKey', log });
+      report('1b', { measured: m });
+    });
   }
 
   // ---- 2. GET /v1/flags, 200 flags ---------------------------------------------------------

@@ -1,7 +1,9 @@
 /**
  * Load generator process: autocannon against one request, a warm-up run (discarded) then the
  * measured run. Usage: node autocannon.mjs '<json options>'; prints one JSON result line.
- * Options: url, method, headers, body, connections, warmup (s), duration (s).
+ * Options: url, method, headers, body, connections, warmup (s), duration (s); varyHeader
+ * ({ name, template }): that header set on every request to the template with `{n}` replaced by a
+ * new number each time.
  */
 import fs from 'node:fs';
 import autocannon from 'autocannon';
@@ -10,11 +12,25 @@ const TICKS = 100; // USER_HZ on Linux
 
 const o = JSON.parse(process.argv[2]);
 
+let sent = 0;
+/** autocannon's per-request hook: a new value of the varied header on every request. */
+const varied = o.varyHeader
+  ? [
+      {
+        setupRequest(request) {
+          request.headers = { ...request.headers, [o.varyHeader.name]: o.varyHeader.template.replace('{n}', String(++sent)) };
+          return request;
+        },
+      },
+    ]
+  : undefined;
+
 function run(duration) {
   return new Promise((resolve, reject) => {
     autocannon(
       {
         url: o.url,
+        requests: varied,
         method: o.method ?? 'GET',
         headers: o.headers ?? {},
         body: o.body,
