@@ -98,6 +98,20 @@ function visibleOn(platform: Platform, flag: { include_in_mobile: boolean; inclu
   return true;
 }
 
+/** The keys of the flags a platform's payload holds, one frozen list per snapshot and platform (telemetry counts by the list). */
+const visibleKeys = new WeakMap<EnvironmentSnapshot, Map<Platform, readonly string[]>>();
+
+function visibleKeysOf(entry: EnvironmentSnapshot, platform: Platform): readonly string[] {
+  let byPlatform = visibleKeys.get(entry);
+  if (!byPlatform) visibleKeys.set(entry, (byPlatform = new Map()));
+  let keys = byPlatform.get(platform);
+  if (!keys) {
+    keys = Object.freeze(entry.config.flags.filter((f) => visibleOn(platform, f)).map((f) => f.key));
+    byPlatform.set(platform, keys);
+  }
+  return keys;
+}
+
 /**
  * The serving path: every operation reads the environment's snapshot from memory (the snapshot
  * cache), evaluates with the shared engine, and adds telemetry to the in-memory buffer.
@@ -274,8 +288,9 @@ export class EvaluationService {
 
     const outcomes = evaluateAll(entry.snapshot, context, declarations, { platform });
     this.count(outcomes);
-    const requested = entry.config.flags.filter((f) => visibleOn(platform, f)).map((f) => f.key);
-    this.reportDefaults(entry, requested, declarations, at);
+    const requested = visibleKeysOf(entry, platform);
+    if (declarations.length === 0) this.telemetry.recordMissingDefaults(entry.environmentUlid, requested, at);
+    else this.reportDefaults(entry, requested, declarations, at);
     this.observe(entry, context, at);
     this.expose(entry, context, outcomes, at);
     this.served(entry, outcomes, at);
