@@ -1,4 +1,8 @@
+import type { components } from '../../../generated/public.js';
 import type { EvaluationOutcome, JsonValue } from '../../engine/index.js';
+import { jsonText, type JsonText } from '../../http/json-text.js';
+
+type Schemas = components['schemas'];
 
 /**
  * Response bodies of GET /v1/flags and GET /v1/flags/{flagKey}, written as text: each item
@@ -58,15 +62,18 @@ function itemJson(snapshot: FlagSet, cache: Map<string, ItemPrefix>, outcome: Ev
 }
 
 /** `{"status":"success","data":[{"flag":…},…]}` */
-export function evaluatedListJson(snapshot: FlagSet, outcomes: readonly EvaluationOutcome[]): string {
+export function evaluatedListJson(
+  snapshot: FlagSet,
+  outcomes: readonly EvaluationOutcome[],
+): JsonText<Schemas['EvaluatedFlagListResponse']> {
   const cache = prefixesOf(snapshot);
   // Joined rather than appended: one flat string, which the response then measures and encodes cheaply.
   const items = new Array<string>(outcomes.length);
   for (let i = 0; i < outcomes.length; i++) items[i] = itemJson(snapshot, cache, outcomes[i] as EvaluationOutcome);
-  return `{"status":"success","data":[${items.join(',')}]}`;
+  return jsonText(`{"status":"success","data":[${items.join(',')}]}`);
 }
 
 /** `{"status":"success","data":{"flag":…}}` */
-export function evaluatedFlagJson(snapshot: FlagSet, outcome: EvaluationOutcome): string {
-  return `{"status":"success","data":${itemJson(snapshot, prefixesOf(snapshot), outcome)}}`;
+export function evaluatedFlagJson(snapshot: FlagSet, outcome: EvaluationOutcome): JsonText<Schemas['EvaluatedFlagResponse']> {
+  return jsonText(`{"status":"success","data":${itemJson(snapshot, prefixesOf(snapshot), outcome)}}`);
 }
