@@ -3,9 +3,12 @@
  * the service unit tests) and by its Knex store on SQLite and MariaDB: a unit test on the fake
  * then says something about the real store too.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { KnexAuditLogStore } from '../../src/features/audit-logs/store.js';
+import type { AuditLogStore, AuditQuery, ManagementAuditRow, PublicAuditStoredRow } from '../../src/features/audit-logs/store-types.js';
 import { KnexIdempotencyStore } from '../../src/features/idempotency/store.js';
 import type { IdempotencyScope, IdempotencyStore } from '../../src/features/idempotency/store-types.js';
+import { FakeAuditLogStore } from '../fakes/audit-logs-store.js';
 import { FakeIdempotencyStore } from '../fakes/idempotency-store.js';
 import { testDatabases } from '../support/databases.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -126,6 +129,245 @@ for (const implementation of implementations<IdempotencyStore>(
       expect(await store.purgeExpired(now, 2)).toBe(0);
       for (const s of expired) expect(await store.find(s)).toBeUndefined();
       expect(await store.find(live)).toBeDefined();
+    });
+  });
+}
+
+/** The audit-log store, and how a test puts rows and projects in front of it. */
+interface AuditLogsUnderTest {
+  store: AuditLogStore;
+  addManagement(rows: ManagementAuditRow[]): Promise<void>;
+  addPublic(rows: PublicAuditStoredRow[]): Promise<void>;
+  /** A project with one environment; their ulids. */
+  addProject(key: string): Promise<{ ulid: string; environmentUlid: string }>;
+}
+
+function fakeAuditLogs(): AuditLogsUnderTest {
+  const store = new FakeAuditLogStore();
+  let projects = 0;
+  return {
+    store,
+    addManagement: async (rows) => void store.management.push(...rows),
+    addPublic: async (rows) => void store.public.push(...rows),
+    async addProject(key) {
+      const ulid = `prj_01J0000000000000000000${String(++projects).padStart(4, '0')}`;
+      const environmentUlid = `env_01J0000000000000000000${String(projects).padStart(4, '0')}`;
+      store.projects.push(ulid);
+      store.environments.push({ ulid: environmentUlid, projectUlid: ulid });
+      store.projectKeys.set(ulid, key);
+      return { ulid, environmentUlid };
+    },
+  };
+}
+
+function knexAuditLogs(app: TestApp): AuditLogsUnderTest {
+  return {
+    store: new KnexAuditLogStore(app.knex, app.composition.core.dialect),
+    addManagement: async (rows) => void (await app.knex('audit_entries').insert(rows)),
+    addPublic: async (rows) =>
+      void (await app.knex('public_audit_entries').insert(rows.map((row) => ({ ...row, http_method: 'GET', http_path: '/v1/flags' })))),
+    async addProject(key) {
+      const created = await app.mgmt('POST', '/projects', { key, name: key, environments: [{ key: 'production', name: 'Production' }] });
+      if (created.status !== 200) throw new Error(JSON.stringify(created.body));
+      const environment = await app.knex('environments').where('project_ulid', created.body.data.ulid).first('ulid');
+      return { ulid: created.body.data.ulid, environmentUlid: environment.ulid };
+    },
+  };
+}
+
+const auditUlid = (n: number) => `aud_01J${String(n).padStart(23, '0')}`;
+const publicUlid = (n: number) => `pae_01J${String(n).padStart(23, '0')}`;
+
+function managementRow(n: number, overrides: Partial<ManagementAuditRow> = {}): ManagementAuditRow {
+  return {
+    ulid: auditUlid(n),
+    created_at: `2026-01-01T00:00:${String(n % 60).padStart(2, '0')}.000Z`,
+    actor_type: 'account',
+    actor_ulid: 'usr_01J00000000000000000000001',
+    actor_name: 'Ada',
+    actor_email: 'ada@example.com',
+    token_ulid: null,
+    token_name: null,
+    http_method: 'POST',
+    http_path: '/management/v1/projects',
+    action: 'project.created',
+    subject_type: 'project',
+    subject_ulid: 'prj_01J00000000000000000000001',
+    subject_label: 'shop',
+    result: 'success',
+    status_code: 200,
+    project_ulid: null,
+    environment_ulid: null,
+    changes: null,
+    ...overrides,
+  };
+}
+
+function publicRow(n: number, overrides: Partial<PublicAuditStoredRow> = {}): PublicAuditStoredRow {
+  return {
+    ulid: publicUlid(n),
+    created_at: '2026-01-01T00:00:00.000Z',
+    actor_type: 'api_key',
+    actor_ulid: 'key_01J00000000000000000000001',
+    environment_ulid: null,
+    environment_key: null,
+    project_ulid: null,
+    action: 'flag.evaluated',
+    subject_type: 'flag',
+    subject_ulid: null,
+    subject_label: null,
+    result: 'success',
+    status_code: 200,
+    count: 1,
+    ...overrides,
+  };
+}
+
+const everything = { limit: 100, sort: 'created_at_asc', visibility: null } as const;
+const ulidsOf = (rows: Array<{ ulid: string }>) => rows.map((row) => row.ulid);
+
+for (const implementation of implementations<AuditLogsUnderTest>(fakeAuditLogs, knexAuditLogs)) {
+  describe(`AuditLogStore contract [${implementation.name}]`, () => {
+    let logs: AuditLogsUnderTest;
+    let store: AuditLogStore;
+    let close: () => Promise<void>;
+    let projects = 0;
+    beforeAll(async () => {
+      ({ store: logs, close } = await implementation.open());
+      store = logs.store;
+    });
+    afterAll(async () => {
+      await close?.();
+    });
+    beforeEach(async () => {
+      // Each test starts from empty logs (the app's own entries included).
+      await store.purge('management', 'zzz', 1_000_000);
+      await store.purge('public', 'zzz', 1_000_000);
+    });
+
+    it('lists in ulid order either way, from a cursor, bounded by from/to (inclusive) and the limit', async () => {
+      await logs.addManagement([3, 1, 5, 2, 4].map((n) => managementRow(n)));
+      expect(ulidsOf(await store.listManagement(everything))).toEqual([1, 2, 3, 4, 5].map(auditUlid));
+      expect(ulidsOf(await store.listManagement({ ...everything, sort: 'created_at_desc' }))).toEqual([5, 4, 3, 2, 1].map(auditUlid));
+      expect(ulidsOf(await store.listManagement({ ...everything, after: auditUlid(2), limit: 2 }))).toEqual([3, 4].map(auditUlid));
+      expect(ulidsOf(await store.listManagement({ ...everything, sort: 'created_at_desc', after: auditUlid(4) }))).toEqual(
+        [3, 2, 1].map(auditUlid),
+      );
+      expect(ulidsOf(await store.listManagement({ ...everything, fromUlid: auditUlid(2), toUlid: auditUlid(4) }))).toEqual(
+        [2, 3, 4].map(auditUlid),
+      );
+    });
+
+    it('returns the management rows as written', async () => {
+      const row = managementRow(1, {
+        token_ulid: 'mgt_01J00000000000000000000001',
+        token_name: 'CI',
+        project_ulid: 'prj_01J00000000000000000000001',
+        environment_ulid: 'env_01J00000000000000000000001',
+        changes: '{"after":{"key":"shop"}}',
+        actor_email: null,
+      });
+      await logs.addManagement([row]);
+      expect(await store.listManagement(everything)).toEqual([row]);
+    });
+
+    it('filters the management log by each field exactly', async () => {
+      const other = 'prj_01J00000000000000000000002';
+      await logs.addManagement([
+        managementRow(1),
+        managementRow(2, { action: 'flag.created', subject_type: 'flag', subject_ulid: 'flg_01J00000000000000000000001' }),
+        managementRow(3, { result: 'failure', status_code: 422 }),
+        managementRow(4, { actor_ulid: 'usr_01J00000000000000000000002', token_ulid: 'mgt_01J00000000000000000000001' }),
+        managementRow(5, { project_ulid: other, environment_ulid: 'env_01J00000000000000000000002' }),
+        managementRow(6, { project_ulid: other }),
+      ]);
+      const only = async (filter: Partial<AuditQuery>) => ulidsOf(await store.listManagement({ ...everything, ...filter }));
+      expect(await only({ action: 'flag.created' })).toEqual([auditUlid(2)]);
+      expect(await only({ subjectType: 'flag' })).toEqual([auditUlid(2)]);
+      expect(await only({ subjectUlid: 'flg_01J00000000000000000000001' })).toEqual([auditUlid(2)]);
+      expect(await only({ result: 'failure' })).toEqual([auditUlid(3)]);
+      expect(await only({ actorUlid: 'usr_01J00000000000000000000002' })).toEqual([auditUlid(4)]);
+      expect(await only({ tokenUlid: 'mgt_01J00000000000000000000001' })).toEqual([auditUlid(4)]);
+      expect(await only({ projectUlid: other })).toEqual([auditUlid(5), auditUlid(6)]);
+      expect(await only({ environmentUlid: 'env_01J00000000000000000000002' })).toEqual([auditUlid(5)]);
+      expect(await only({ action: 'FLAG.CREATED' })).toEqual([]);
+    });
+
+    it('tells reads (GET, HEAD, evaluations, plans) from changes (other methods, system actions)', async () => {
+      await logs.addManagement([
+        managementRow(1, { http_method: 'GET', action: 'project.read' }),
+        managementRow(2, { http_method: 'HEAD', action: 'project.read' }),
+        managementRow(3, { http_method: 'POST', action: 'flag.evaluated' }),
+        managementRow(4, { http_method: 'POST', action: 'project.planned' }),
+        managementRow(5, { http_method: 'POST', action: 'project.created' }),
+        managementRow(6, { http_method: '', action: 'target.rollout_updated', actor_type: 'system' }),
+      ]);
+      expect(ulidsOf(await store.listManagement({ ...everything, kind: 'reads' }))).toEqual([1, 2, 3, 4].map(auditUlid));
+      expect(ulidsOf(await store.listManagement({ ...everything, kind: 'changes' }))).toEqual([5, 6].map(auditUlid));
+    });
+
+    it('shows a restricted caller the entries of its projects, of its environments or of none', async () => {
+      const a = 'prj_01J00000000000000000000001';
+      const b = 'prj_01J00000000000000000000002';
+      const envA1 = 'env_01J00000000000000000000001';
+      const envA2 = 'env_01J00000000000000000000002';
+      await logs.addManagement([
+        managementRow(1, { project_ulid: a }),
+        managementRow(2, { project_ulid: a, environment_ulid: envA1 }),
+        managementRow(3, { project_ulid: a, environment_ulid: envA2 }),
+        managementRow(4, { project_ulid: b }),
+        managementRow(5),
+      ]);
+      const seen = async (projects: string[], environments: string[]) =>
+        ulidsOf(await store.listManagement({ ...everything, visibility: { projects, environments } }));
+      expect(await seen([a], [envA1])).toEqual([1, 2].map(auditUlid));
+      expect(await seen([a], [])).toEqual([auditUlid(1)]);
+      expect(await seen([a, b], [envA1, envA2])).toEqual([1, 2, 3, 4].map(auditUlid));
+      expect(await seen([], [envA1])).toEqual([]);
+    });
+
+    it('lists the public log with the same filters, ignoring the environment filter, rows as written', async () => {
+      const project = 'prj_01J00000000000000000000001';
+      const rows = [
+        publicRow(1, {
+          project_ulid: project,
+          environment_ulid: 'env_01J00000000000000000000001',
+          environment_key: 'production',
+          count: 7,
+        }),
+        publicRow(2, { action: 'flag.used', subject_ulid: 'flg_01J00000000000000000000001', subject_label: 'checkout' }),
+        publicRow(3, { result: 'failure', status_code: 401, actor_ulid: null }),
+      ];
+      await logs.addPublic(rows);
+      expect(await store.listPublic(everything)).toEqual(rows);
+      const only = async (filter: Partial<AuditQuery>) => ulidsOf(await store.listPublic({ ...everything, ...filter }));
+      expect(await only({ projectUlid: project })).toEqual([publicUlid(1)]);
+      expect(await only({ action: 'flag.used' })).toEqual([publicUlid(2)]);
+      expect(await only({ result: 'failure' })).toEqual([publicUlid(3)]);
+      expect(await only({ environmentUlid: 'env_01J00000000000000000000009' })).toEqual([1, 2, 3].map(publicUlid));
+      expect(await only({ sort: 'created_at_desc', after: publicUlid(3), limit: 1 })).toEqual([publicUlid(2)]);
+    });
+
+    it('finds a project by its exact key, and lists every project and environment', async () => {
+      const key = `audit-contract-${++projects}`;
+      const project = await logs.addProject(key);
+      expect(await store.findProjectUlid(key)).toBe(project.ulid);
+      expect(await store.findProjectUlid(`${key}-x`)).toBeUndefined();
+      const listed = await store.listProjectsAndEnvironments();
+      expect(listed.projects).toContain(project.ulid);
+      expect(listed.environments).toContainEqual({ ulid: project.environmentUlid, projectUlid: project.ulid });
+    });
+
+    it('purges entries below a ulid, oldest first, at most a batch at a time', async () => {
+      await logs.addManagement([1, 2, 3, 4].map((n) => managementRow(n)));
+      await logs.addPublic([1, 2].map((n) => publicRow(n)));
+      expect(await store.purge('management', auditUlid(4), 2)).toBe(2);
+      expect(ulidsOf(await store.listManagement(everything))).toEqual([3, 4].map(auditUlid));
+      expect(await store.purge('management', auditUlid(4), 2)).toBe(1);
+      expect(await store.purge('management', auditUlid(4), 2)).toBe(0);
+      expect(ulidsOf(await store.listManagement(everything))).toEqual([auditUlid(4)]);
+      // The other log is untouched.
+      expect(ulidsOf(await store.listPublic(everything))).toEqual([1, 2].map(publicUlid));
     });
   });
 }
