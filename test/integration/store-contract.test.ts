@@ -6,10 +6,16 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { KnexAuditLogStore } from '../../src/features/audit-logs/store.js';
 import type { AuditLogStore, AuditQuery, ManagementAuditRow, PublicAuditStoredRow } from '../../src/features/audit-logs/store-types.js';
+import { ResourceAccess } from '../../src/auth/principal.js';
 import { KnexIdempotencyStore } from '../../src/features/idempotency/store.js';
+import { KnexSegmentsStore } from '../../src/features/segments/store.js';
+import type { SegmentRecord, SegmentsStore } from '../../src/features/segments/store-types.js';
+import type { ProjectRef } from '../../src/features/shared/lookup.js';
+import { NotFoundError, ValidationError } from '../../src/http/errors.js';
 import type { IdempotencyScope, IdempotencyStore } from '../../src/features/idempotency/store-types.js';
 import { FakeAuditLogStore } from '../fakes/audit-logs-store.js';
 import { FakeIdempotencyStore } from '../fakes/idempotency-store.js';
+import { FakeSegmentsStore } from '../fakes/segments-store.js';
 import { testDatabases } from '../support/databases.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -368,6 +374,201 @@ for (const implementation of implementations<AuditLogsUnderTest>(fakeAuditLogs, 
       expect(ulidsOf(await store.listManagement(everything))).toEqual([auditUlid(4)]);
       // The other log is untouched.
       expect(ulidsOf(await store.listPublic(everything))).toEqual([1, 2].map(publicUlid));
+    });
+  });
+}
+
+/** The segments store, and how a test puts projects and rules naming a segment in front of it. */
+interface SegmentsUnderTest {
+  store: SegmentsStore;
+  addProject(key: string): Promise<ProjectRef>;
+  /** A flag of the project whose target, in `status`, has a rule naming the segment. */
+  addReference(project: ProjectRef, segment: SegmentRecord, flagKey: string, status: 'draft' | 'expired'): Promise<void>;
+  /** The project's environment revision. */
+  revisionOf(project: ProjectRef): Promise<number>;
+}
+
+function fakeSegments(): SegmentsUnderTest {
+  const store = new FakeSegmentsStore();
+  let projects = 0;
+  return {
+    store,
+    async addProject(key) {
+      const project = { ulid: `prj_01J1000000000000000000${String(++projects).padStart(4, '0')}`, key, name: key };
+      store.state.projects.push(project);
+      return project;
+    },
+    addReference: async (_project, segment, flagKey, status) =>
+      void store.state.references.push({ segment_ulid: segment.ulid, flag_key: flagKey, target_status: status }),
+    revisionOf: async (project) => store.state.revisions[project.ulid] ?? 0,
+  };
+}
+
+function knexSegments(app: TestApp): SegmentsUnderTest {
+  return {
+    store: new KnexSegmentsStore(app.knex, app.composition.core.dialect),
+    async addProject(key) {
+      const created = await app.mgmt('POST', '/projects', { key, name: key, environments: [{ key: 'production', name: 'Production' }] });
+      if (created.status !== 200) throw new Error(JSON.stringify(created.body));
+      return { ulid: created.body.data.ulid, key, name: key };
+    },
+    async addReference(project, segment, flagKey, status) {
+      const flags = `/projects/${project.key}/flags`;
+      await app.mgmt('POST', flags, { key: flagKey, name: flagKey, type: 'boolean' });
+      const values = (await app.mgmt('GET', `${flags}/${flagKey}/values`)).body.data as Array<{ ulid: string; display: string }>;
+      const targets = `${flags}/${flagKey}/environments/production/targets`;
+      const target = (await app.mgmt('POST', targets)).body.data.ulid as string;
+      const rule = await app.mgmt('POST', `${targets}/${target}/rules`, {
+        value_ulid: values.find((v) => v.display === 'true')!.ulid,
+        description: 'Segment',
+        criteria: [{ selector: 'segment', comparer: 'in', values: [segment.key] }],
+      });
+      if (rule.status !== 200) throw new Error(JSON.stringify(rule.body));
+      // An expired target is history: only a newer publish makes one, so the fixture sets it.
+      if (status === 'expired') await app.knex('targets').where('ulid', target).update({ status: 'expired' });
+    },
+    async revisionOf(project) {
+      const row = await app.knex('environments').where('project_ulid', project.ulid).max({ revision: 'revision' }).first();
+      return Number(row?.revision ?? 0);
+    },
+  };
+}
+
+let segmentCount = 0;
+function segmentRecord(project: ProjectRef, key: string, overrides: Partial<SegmentRecord> = {}): SegmentRecord {
+  const n = String(++segmentCount).padStart(4, '0');
+  return {
+    ulid: `seg_01J2000000000000000000${n}`,
+    project_ulid: project.ulid,
+    key,
+    name: `Segment ${key}`,
+    description: null,
+    included: ['u-1', 'U-1'],
+    excluded: [],
+    rules: [{ criteria: [{ selector: 'attribute', sub_selector: 'plan', comparer: 'equal', values: ['pro'] } as never] }],
+    created_at: '2026-01-01T00:00:00.000Z',
+    updated_at: '2026-01-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+for (const implementation of implementations<SegmentsUnderTest>(fakeSegments, knexSegments)) {
+  describe(`SegmentsStore contract [${implementation.name}]`, () => {
+    let segments: SegmentsUnderTest;
+    let store: SegmentsStore;
+    let close: () => Promise<void>;
+    let projects = 0;
+    const everyone = ResourceAccess.unrestricted();
+    const newProject = () => segments.addProject(`segments-contract-${++projects}`);
+    const insert = (segment: SegmentRecord) => store.transaction((writer) => writer.insertSegment(segment));
+    beforeAll(async () => {
+      ({ store: segments, close } = await implementation.open());
+      store = segments.store;
+    });
+    afterAll(async () => {
+      await close?.();
+    });
+
+    it('resolves a project by its exact key, within the caller’s grants', async () => {
+      const project = await newProject();
+      expect(await store.resolveProject(everyone, project.key)).toEqual(project);
+      await expect(store.resolveProject(everyone, `${project.key}-x`)).rejects.toThrow(NotFoundError);
+      const elsewhere = new ResourceAccess(new Set(['prj_01J99999999999999999999999']), null);
+      await expect(store.resolveProject(elsewhere, project.key)).rejects.toThrow(NotFoundError);
+    });
+
+    it('stores a segment as given and finds it by project and exact key', async () => {
+      const project = await newProject();
+      const other = await newProject();
+      const segment = segmentRecord(project, 'testers', { description: 'Who tests' });
+      await insert(segment);
+      expect(await store.findSegment(project.ulid, 'testers')).toEqual(segment);
+      expect(await store.findSegment(project.ulid, 'Testers')).toBeUndefined();
+      expect(await store.findSegment(other.ulid, 'testers')).toBeUndefined();
+      // The same key in another project is another segment.
+      await insert(segmentRecord(other, 'testers'));
+    });
+
+    it('refuses a key the project already has, as a validation error on key, and keeps the first', async () => {
+      const project = await newProject();
+      const first = segmentRecord(project, 'beta');
+      await insert(first);
+      const error = await insert(segmentRecord(project, 'beta', { name: 'Second' })).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ValidationError);
+      expect(Object.keys((error as ValidationError).errors)).toEqual(['key']);
+      expect(await store.findSegment(project.ulid, 'beta')).toEqual(first);
+    });
+
+    it('updates all but ulid, project, key and creation time; deletes', async () => {
+      const project = await newProject();
+      const segment = segmentRecord(project, 'gamma');
+      await insert(segment);
+      const changed = {
+        ...segment,
+        key: 'other-key',
+        project_ulid: 'prj_01J99999999999999999999999',
+        created_at: '2030-01-01T00:00:00.000Z',
+        name: 'Renamed',
+        description: 'Now described',
+        included: [],
+        excluded: ['u-2'],
+        rules: [],
+        updated_at: '2026-02-01T00:00:00.000Z',
+      };
+      await store.transaction((writer) => writer.updateSegment(changed));
+      expect(await store.findSegment(project.ulid, 'gamma')).toEqual({
+        ...changed,
+        key: 'gamma',
+        project_ulid: project.ulid,
+        created_at: segment.created_at,
+      });
+      await store.transaction((writer) => writer.deleteSegment(segment.ulid));
+      expect(await store.findSegment(project.ulid, 'gamma')).toBeUndefined();
+    });
+
+    it('rolls back everything a transaction wrote when it throws', async () => {
+      const project = await newProject();
+      const before = await segments.revisionOf(project);
+      const failed = store.transaction(async (writer) => {
+        await writer.insertSegment(segmentRecord(project, 'rolled-back'));
+        await writer.bumpProjectRevisions(project.ulid);
+        throw new Error('stop');
+      });
+      await expect(failed).rejects.toThrow('stop');
+      expect(await store.findSegment(project.ulid, 'rolled-back')).toBeUndefined();
+      expect(await segments.revisionOf(project)).toBe(before);
+      await store.transaction((writer) => writer.bumpProjectRevisions(project.ulid));
+      expect(await segments.revisionOf(project)).toBe(before + 1);
+    });
+
+    it('lists a project’s segments in creation order, a page at a time, both ways', async () => {
+      const project = await newProject();
+      const made = ['a', 'b', 'c', 'd', 'e'].map((key) => segmentRecord(project, key));
+      for (const segment of made) await insert(segment);
+      await insert(segmentRecord(await newProject(), 'not-listed'));
+      const first = await store.listSegments(project.ulid, { per_page: 2 });
+      expect(first.data.map((s) => s.key)).toEqual(['a', 'b']);
+      expect(first.meta.prev_cursor).toBeNull();
+      const second = await store.listSegments(project.ulid, { per_page: 2, cursor: first.meta.next_cursor! });
+      expect(second.data.map((s) => s.key)).toEqual(['c', 'd']);
+      const last = await store.listSegments(project.ulid, { per_page: 2, cursor: second.meta.next_cursor! });
+      expect(last.data).toEqual([made[4]]);
+      expect(last.meta.next_cursor).toBeNull();
+      const back = await store.listSegments(project.ulid, { per_page: 2, cursor: last.meta.prev_cursor! });
+      expect(back.data.map((s) => s.key)).toEqual(['c', 'd']);
+    });
+
+    it('names the flags whose live targets have a rule naming the segment, not expired ones, once each, by key', async () => {
+      const project = await newProject();
+      const segment = segmentRecord(project, 'named');
+      const unused = segmentRecord(project, 'unused');
+      await insert(segment);
+      await insert(unused);
+      await segments.addReference(project, segment, 'zeta', 'draft');
+      await segments.addReference(project, segment, 'alpha', 'draft');
+      await segments.addReference(project, segment, 'old', 'expired');
+      expect(await store.transaction((writer) => writer.referencingFlagKeys(segment))).toEqual(['alpha', 'zeta']);
+      expect(await store.transaction((writer) => writer.referencingFlagKeys(unused))).toEqual([]);
     });
   });
 }
