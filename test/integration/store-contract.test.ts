@@ -7,13 +7,18 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { KnexAuditLogStore } from '../../src/features/audit-logs/store.js';
 import type { AuditLogStore, AuditQuery, ManagementAuditRow, PublicAuditStoredRow } from '../../src/features/audit-logs/store-types.js';
 import { ResourceAccess } from '../../src/auth/principal.js';
+import { KnexFlagStore } from '../../src/features/flags/store.js';
+import type { FlagListFilter, FlagRecord, FlagStore, FlagValueInsert } from '../../src/features/flags/store-types.js';
+import { normaliseDisplay } from '../../src/features/flag-values/display.js';
 import { KnexIdempotencyStore } from '../../src/features/idempotency/store.js';
 import { KnexSegmentsStore } from '../../src/features/segments/store.js';
 import type { SegmentRecord, SegmentsStore } from '../../src/features/segments/store-types.js';
 import type { ProjectRef } from '../../src/features/shared/lookup.js';
 import { NotFoundError, ValidationError } from '../../src/http/errors.js';
+import type { Page, PageRequest } from '../../src/http/pagination.js';
 import type { IdempotencyScope, IdempotencyStore } from '../../src/features/idempotency/store-types.js';
 import { FakeAuditLogStore } from '../fakes/audit-logs-store.js';
+import { FakeFlagStore } from '../fakes/flags-store.js';
 import { FakeIdempotencyStore } from '../fakes/idempotency-store.js';
 import { FakeSegmentsStore } from '../fakes/segments-store.js';
 import { testDatabases } from '../support/databases.js';
@@ -569,6 +574,234 @@ for (const implementation of implementations<SegmentsUnderTest>(fakeSegments, kn
       await segments.addReference(project, segment, 'old', 'expired');
       expect(await store.transaction((writer) => writer.referencingFlagKeys(segment))).toEqual(['alpha', 'zeta']);
       expect(await store.transaction((writer) => writer.referencingFlagKeys(unused))).toEqual([]);
+    });
+  });
+}
+
+/** The flag store, and how a test puts projects and prerequisites in front of it. */
+interface FlagsUnderTest {
+  store: FlagStore;
+  addProject(key: string): Promise<ProjectRef>;
+  /** A draft target of `requiring` in the environment `production` whose prerequisites name `required`. */
+  addRequirement(project: ProjectRef, requiring: FlagRecord, required: FlagRecord, requiredValue: string): Promise<void>;
+  revisionOf(project: ProjectRef): Promise<number>;
+}
+
+function fakeFlags(): FlagsUnderTest {
+  const store = new FakeFlagStore();
+  let projects = 0;
+  return {
+    store,
+    async addProject(key) {
+      const project = { ulid: `prj_01J3000000000000000000${String(++projects).padStart(4, '0')}`, key, name: key };
+      store.addProject(project);
+      return project;
+    },
+    addRequirement: async (_project, requiring, required) =>
+      void store.state.requirements.push({
+        required: required.ulid,
+        requiring: requiring.ulid,
+        target: { flag_key: requiring.key, environment_key: 'production' },
+      }),
+    revisionOf: async (project) => store.state.revisions[project.ulid] ?? 0,
+  };
+}
+
+function knexFlags(app: TestApp): FlagsUnderTest {
+  const segments = knexSegments(app);
+  return {
+    store: new KnexFlagStore(app.knex, app.composition.core.dialect),
+    addProject: (key) => segments.addProject(key),
+    async addRequirement(project, requiring, required, requiredValue) {
+      const targets = `/projects/${project.key}/flags/${requiring.key}/environments/production/targets`;
+      const target = (await app.mgmt('POST', targets)).body.data.ulid as string;
+      const set = await app.mgmt('PUT', `${targets}/${target}/prerequisites`, {
+        prerequisites: [{ flag_key: required.key, value_ulids: [requiredValue] }],
+      });
+      if (set.status !== 200) throw new Error(JSON.stringify(set.body));
+    },
+    revisionOf: (project) => segments.revisionOf(project),
+  };
+}
+
+let flagCount = 0;
+function flagRecord(project: ProjectRef, key: string, overrides: Partial<FlagRecord> = {}): FlagRecord {
+  const n = String(++flagCount).padStart(4, '0');
+  return {
+    ulid: `flg_01J4000000000000000000${n}`,
+    project_ulid: project.ulid,
+    key,
+    name: `Flag ${key}`,
+    type: 'boolean',
+    description: null,
+    permanent: false,
+    include_in_mobile: true,
+    include_in_client: true,
+    tags: [],
+    created_at: '2026-01-01T00:00:00.000Z',
+    updated_at: '2026-01-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/** The two values a boolean flag starts with; the first is `true`. */
+function booleanValues(flag: FlagRecord): FlagValueInsert[] {
+  return ['true', 'false'].map((display, i) => ({
+    ulid: `val_01J${i}${flag.ulid.slice('flg_01J4'.length)}`,
+    flag_ulid: flag.ulid,
+    display,
+    display_digest: normaliseDisplay('boolean', display).digest,
+    is_default: display === 'false',
+    created_at: flag.created_at,
+    updated_at: flag.updated_at,
+  }));
+}
+
+for (const implementation of implementations<FlagsUnderTest>(fakeFlags, knexFlags)) {
+  describe(`FlagStore contract [${implementation.name}]`, () => {
+    let flags: FlagsUnderTest;
+    let store: FlagStore;
+    let close: () => Promise<void>;
+    let projects = 0;
+    const everyone = ResourceAccess.unrestricted();
+    const newProject = () => flags.addProject(`flags-contract-${++projects}`);
+    const insert = (...records: FlagRecord[]) =>
+      store.transaction(async (tx) => {
+        for (const flag of records) {
+          await tx.insertFlag(flag);
+          await tx.insertValues(booleanValues(flag));
+        }
+      });
+    const keysOf = (page: Page<FlagRecord>) => page.data.map((f) => f.key);
+    beforeAll(async () => {
+      ({ store: flags, close } = await implementation.open());
+      store = flags.store;
+    });
+    afterAll(async () => {
+      await close?.();
+    });
+
+    it('finds a project by its exact key, within the caller’s grants', async () => {
+      const project = await newProject();
+      expect(await store.findProject(everyone, project.key)).toEqual(project);
+      await expect(store.findProject(everyone, `${project.key}-x`)).rejects.toThrow(NotFoundError);
+      await expect(store.findProject(new ResourceAccess(new Set(['prj_01J99999999999999999999999']), null), project.key)).rejects.toThrow(
+        NotFoundError,
+      );
+    });
+
+    it('stores a flag as given, found by project and exact key, locked by key', async () => {
+      const project = await newProject();
+      const flag = flagRecord(project, 'checkout', { description: 'Pay', permanent: true, include_in_client: false, tags: ['b', 'a'] });
+      await insert(flag);
+      expect(await store.findFlag(project.ulid, 'checkout')).toEqual(flag);
+      expect(await store.findFlag(project.ulid, 'checkout-2')).toBeUndefined();
+      expect(await store.findFlag((await newProject()).ulid, 'checkout')).toBeUndefined();
+      await store.transaction(async (tx) => {
+        expect(await tx.lockFlag(project.ulid, 'checkout')).toEqual(flag);
+        expect(await tx.lockFlag(project.ulid, 'nope')).toBeUndefined();
+        expect(await tx.lockFlags(project.ulid, ['nope', 'checkout'])).toEqual([flag]);
+      });
+    });
+
+    it('refuses a key the project already has, as a validation error on key, writing nothing', async () => {
+      const project = await newProject();
+      const first = flagRecord(project, 'taken');
+      await insert(first);
+      const error = await insert(flagRecord(project, 'fresh'), flagRecord(project, 'taken')).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ValidationError);
+      expect(Object.keys((error as ValidationError).errors)).toEqual(['key']);
+      expect(await store.findFlag(project.ulid, 'taken')).toEqual(first);
+      expect(await store.findFlag(project.ulid, 'fresh')).toBeUndefined();
+    });
+
+    it('lists by type, tag (exactly) and search (case-insensitive, key or name, wildcards literal), a page at a time', async () => {
+      const project = await newProject();
+      await insert(
+        flagRecord(project, 'alpha', { name: 'New Checkout', tags: ['team:pay'] }),
+        flagRecord(project, 'beta', { type: 'string', tags: ['team'] }),
+        flagRecord(project, 'gamma_1', { name: 'Gamma 100%' }),
+        flagRecord(project, 'delta', { tags: ['team:pay', 'x'] }),
+      );
+      const list = (filter: FlagListFilter, page: PageRequest = { per_page: 25 }) => store.listFlags(project.ulid, filter, page);
+      expect(keysOf(await list({}))).toEqual(['alpha', 'beta', 'gamma_1', 'delta']);
+      expect(keysOf(await list({ type: 'string' }))).toEqual(['beta']);
+      expect(keysOf(await list({ tag: 'team:pay' }))).toEqual(['alpha', 'delta']);
+      expect(keysOf(await list({ tag: 'team' }))).toEqual(['beta']);
+      expect(keysOf(await list({ search: 'CHECK' }))).toEqual(['alpha']);
+      expect(keysOf(await list({ search: 'ta' }))).toEqual(['beta', 'delta']);
+      expect(keysOf(await list({ search: 'a_1' }))).toEqual(['gamma_1']);
+      expect(keysOf(await list({ search: 'a%' }))).toEqual([]);
+      expect(keysOf(await list({ search: '100%' }))).toEqual(['gamma_1']);
+      const first = await list({}, { per_page: 3 });
+      expect(keysOf(first)).toEqual(['alpha', 'beta', 'gamma_1']);
+      expect(first.meta.prev_cursor).toBeNull();
+      const second = await list({}, { per_page: 3, cursor: first.meta.next_cursor! });
+      expect(keysOf(second)).toEqual(['delta']);
+      expect(second.meta.next_cursor).toBeNull();
+      expect(keysOf(await list({}, { per_page: 3, cursor: second.meta.prev_cursor! }))).toEqual(['alpha', 'beta', 'gamma_1']);
+    });
+
+    it('updates the fields given, and rolls back everything a failed transaction wrote', async () => {
+      const project = await newProject();
+      const flag = flagRecord(project, 'changing');
+      await insert(flag);
+      const changes = {
+        name: 'Changed',
+        description: 'Now',
+        permanent: true,
+        include_in_mobile: false,
+        tags: ['t'],
+        updated_at: '2026-02-01T00:00:00.000Z',
+      };
+      await store.transaction((tx) => tx.updateFlag(flag.ulid, changes));
+      expect(await store.findFlag(project.ulid, 'changing')).toEqual({ ...flag, ...changes });
+      const before = await flags.revisionOf(project);
+      const failed = store.transaction(async (tx) => {
+        await tx.updateFlag(flag.ulid, { name: 'Lost' });
+        await tx.bumpProjectRevisions(project.ulid, [flag.ulid]);
+        throw new Error('stop');
+      });
+      await expect(failed).rejects.toThrow('stop');
+      expect((await store.findFlag(project.ulid, 'changing'))?.name).toBe('Changed');
+      expect(await flags.revisionOf(project)).toBe(before);
+      await store.transaction((tx) => tx.bumpProjectRevisions(project.ulid, [flag.ulid]));
+      expect(await flags.revisionOf(project)).toBe(before + 1);
+    });
+
+    it('names the live targets of other flags that require a flag; deleting the flags lifts it', async () => {
+      const project = await newProject();
+      const required = flagRecord(project, 'required');
+      const zeta = flagRecord(project, 'zeta');
+      const alpha = flagRecord(project, 'alpha');
+      const free = flagRecord(project, 'free');
+      await insert(required, zeta, alpha, free);
+      const requiredTrue = booleanValues(required)[0]!.ulid;
+      await flags.addRequirement(project, zeta, required, requiredTrue);
+      await flags.addRequirement(project, alpha, required, requiredTrue);
+      await flags.addRequirement(project, alpha, required, requiredTrue);
+      const requiredBy = (ulids: string[]) => store.transaction((tx) => tx.requiredBy(ulids));
+      expect(await requiredBy([required.ulid, free.ulid])).toEqual(
+        new Map([
+          [
+            required.ulid,
+            [
+              { flag_key: 'alpha', environment_key: 'production' },
+              { flag_key: 'zeta', environment_key: 'production' },
+            ],
+          ],
+        ]),
+      );
+      // Requirements among the flags asked about do not count.
+      expect(await requiredBy([required.ulid, alpha.ulid])).toEqual(
+        new Map([[required.ulid, [{ flag_key: 'zeta', environment_key: 'production' }]]]),
+      );
+      expect(await requiredBy([required.ulid, alpha.ulid, zeta.ulid])).toEqual(new Map());
+      await store.transaction((tx) => tx.deleteFlags([zeta.ulid, alpha.ulid]));
+      expect(await store.findFlag(project.ulid, 'zeta')).toBeUndefined();
+      expect(await requiredBy([required.ulid])).toEqual(new Map());
+      // The key is free again.
+      await insert(flagRecord(project, 'zeta'));
     });
   });
 }
