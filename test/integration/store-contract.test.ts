@@ -10,19 +10,22 @@ import { ResourceAccess } from '../../src/auth/principal.js';
 import { KnexFlagStore } from '../../src/features/flags/store.js';
 import type { FlagListFilter, FlagRecord, FlagStore, FlagValueInsert } from '../../src/features/flags/store-types.js';
 import { normaliseDisplay } from '../../src/features/flag-values/display.js';
+import { KnexFlagValueStore } from '../../src/features/flag-values/store.js';
+import type { FlagValueRecord, FlagValueStore } from '../../src/features/flag-values/store-types.js';
 import { KnexIdempotencyStore } from '../../src/features/idempotency/store.js';
 import { KnexSegmentsStore } from '../../src/features/segments/store.js';
 import type { SegmentRecord, SegmentsStore } from '../../src/features/segments/store-types.js';
-import type { ProjectRef } from '../../src/features/shared/lookup.js';
+import type { EnvironmentRef, FlagRef, ProjectRef } from '../../src/features/shared/lookup.js';
 import { NotFoundError, ValidationError } from '../../src/http/errors.js';
 import type { Page, PageRequest } from '../../src/http/pagination.js';
 import type { IdempotencyScope, IdempotencyStore } from '../../src/features/idempotency/store-types.js';
 import { FakeAuditLogStore } from '../fakes/audit-logs-store.js';
+import { FakeFlagValueStore } from '../fakes/flag-values-store.js';
 import { FakeFlagStore } from '../fakes/flags-store.js';
 import { FakeIdempotencyStore } from '../fakes/idempotency-store.js';
 import { FakeSegmentsStore } from '../fakes/segments-store.js';
 import { testDatabases } from '../support/databases.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { startTestApp, type ApiResponse, type TestApp } from '../support/test-app.js';
 
 interface StoreUnderTest<T> {
   name: string;
@@ -802,6 +805,230 @@ for (const implementation of implementations<FlagsUnderTest>(fakeFlags, knexFlag
       expect(await requiredBy([required.ulid])).toEqual(new Map());
       // The key is free again.
       await insert(flagRecord(project, 'zeta'));
+    });
+  });
+}
+
+/** The flag-value store, and how a test puts a project, flags and what points at values in front of it. */
+interface FlagValuesUnderTest {
+  store: FlagValueStore;
+  /** A project with the environment `production`, and its string flags of these keys (no values yet). */
+  addProject(key: string, flagKeys: string[]): Promise<{ project: ProjectRef; flags: FlagRef[]; environment: EnvironmentRef }>;
+  /** A draft target of the value's flag serving it, with a rule serving it too. */
+  addTargetAndRule(project: ProjectRef, flag: FlagRef, value: FlagValueRecord): Promise<void>;
+  /** A draft target of `requiring` whose prerequisites list the value of `flag`. */
+  addPrerequisite(project: ProjectRef, requiring: FlagRef, flag: FlagRef, value: FlagValueRecord): Promise<void>;
+}
+
+function fakeFlagValues(): FlagValuesUnderTest {
+  const store = new FakeFlagValueStore();
+  let projects = 0;
+  return {
+    store,
+    async addProject(key, flagKeys) {
+      const n = String(++projects).padStart(4, '0');
+      const project = { ulid: `prj_01J5000000000000000000${n}`, key, name: key };
+      const environment = {
+        ulid: `env_01J5000000000000000000${n}`,
+        key: 'production',
+        name: 'Production',
+        project_ulid: project.ulid,
+        comments_required: false,
+        confirmation_required: false,
+      };
+      const flags = flagKeys.map((flagKey, i) => ({
+        ulid: `flg_01J500000000000000000${n}${i}`,
+        key: flagKey,
+        name: flagKey,
+        type: 'string' as const,
+        project_ulid: project.ulid,
+      }));
+      store.state.projects.push(project);
+      store.state.environments.push(environment);
+      store.state.flags.push(...flags);
+      return { project, flags, environment };
+    },
+    async addTargetAndRule(_project, _flag, value) {
+      store.state.targets.push({ value_ulid: value.ulid, status: 'draft', environment_key: 'production' });
+      store.state.rules.push({ value_ulid: value.ulid, target_status: 'draft', environment_key: 'production' });
+    },
+    addPrerequisite: async (_project, requiring, _flag, value) =>
+      void store.state.prerequisites.push({ value_ulid: value.ulid, flag_key: requiring.key, environment_key: 'production' }),
+  };
+}
+
+function knexFlagValues(app: TestApp): FlagValuesUnderTest {
+  const targetsOf = (project: ProjectRef, flag: FlagRef) => `/projects/${project.key}/flags/${flag.key}/environments/production/targets`;
+  const expectOk = (res: ApiResponse) => {
+    if (res.status !== 200) throw new Error(JSON.stringify(res.body));
+    return res;
+  };
+  return {
+    store: new KnexFlagValueStore(app.knex, app.composition.core.dialect),
+    async addProject(key, flagKeys) {
+      const created = expectOk(
+        await app.mgmt('POST', '/projects', { key, name: key, environments: [{ key: 'production', name: 'Production' }] }),
+      );
+      const project = { ulid: created.body.data.ulid as string, key, name: key };
+      const flags: FlagRef[] = [];
+      for (const flagKey of flagKeys) {
+        const flag = expectOk(await app.mgmt('POST', `/projects/${key}/flags`, { key: flagKey, name: flagKey, type: 'string' }));
+        flags.push({ ulid: flag.body.data.ulid, key: flagKey, name: flagKey, type: 'string', project_ulid: project.ulid });
+      }
+      const environment = await app.knex('environments').where('project_ulid', project.ulid).first('ulid');
+      return {
+        project,
+        flags,
+        environment: {
+          ulid: environment.ulid,
+          key: 'production',
+          name: 'Production',
+          project_ulid: project.ulid,
+          comments_required: false,
+          confirmation_required: false,
+        },
+      };
+    },
+    async addTargetAndRule(project, flag, value) {
+      const target = expectOk(await app.mgmt('POST', targetsOf(project, flag))).body.data.ulid as string;
+      expectOk(await app.mgmt('PUT', `${targetsOf(project, flag)}/${target}`, { value_ulid: value.ulid }));
+      expectOk(
+        await app.mgmt('POST', `${targetsOf(project, flag)}/${target}/rules`, {
+          value_ulid: value.ulid,
+          description: 'Rule',
+          criteria: [{ selector: 'attribute', sub_selector: 'plan', comparer: 'equal', values: ['pro'] }],
+        }),
+      );
+    },
+    async addPrerequisite(project, requiring, flag, value) {
+      const target = expectOk(await app.mgmt('POST', targetsOf(project, requiring))).body.data.ulid as string;
+      expectOk(
+        await app.mgmt('PUT', `${targetsOf(project, requiring)}/${target}/prerequisites`, {
+          prerequisites: [{ flag_key: flag.key, value_ulids: [value.ulid] }],
+        }),
+      );
+    },
+  };
+}
+
+let valueCount = 0;
+function valueRecord(flag: FlagRef, display: string, overrides: Partial<FlagValueRecord> = {}): FlagValueRecord {
+  return {
+    ulid: `val_01J6000000000000000000${String(++valueCount).padStart(4, '0')}`,
+    flag_ulid: flag.ulid,
+    display,
+    display_digest: normaliseDisplay('string', display).digest,
+    is_default: false,
+    created_at: '2026-01-01T00:00:00.000Z',
+    updated_at: '2026-01-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+for (const implementation of implementations<FlagValuesUnderTest>(fakeFlagValues, knexFlagValues)) {
+  describe(`FlagValueStore contract [${implementation.name}]`, () => {
+    let values: FlagValuesUnderTest;
+    let store: FlagValueStore;
+    let close: () => Promise<void>;
+    let projects = 0;
+    const everyone = ResourceAccess.unrestricted();
+    const newProject = (flagKeys: string[] = ['colour']) => values.addProject(`values-contract-${++projects}`, flagKeys);
+    const insert = (...records: FlagValueRecord[]) =>
+      store.transaction(async (tx) => {
+        for (const value of records) await tx.insertValue(value);
+      });
+    beforeAll(async () => {
+      ({ store: values, close } = await implementation.open());
+      store = values.store;
+    });
+    afterAll(async () => {
+      await close?.();
+    });
+
+    it('finds the project, flag and environment by exact key, within the caller’s grants', async () => {
+      const { project, flags, environment } = await newProject();
+      expect(await store.findProject(everyone, project.key)).toEqual(project);
+      expect(await store.findFlag(project, 'colour')).toEqual(flags[0]);
+      expect(await store.findEnvironment(everyone, project, 'production')).toEqual(environment);
+      await expect(store.findFlag(project, 'Colour')).rejects.toThrow(NotFoundError);
+      await expect(store.findEnvironment(everyone, project, 'staging')).rejects.toThrow(NotFoundError);
+      const elsewhere = new ResourceAccess(new Set(['prj_01J99999999999999999999999']), null);
+      await expect(store.findProject(elsewhere, project.key)).rejects.toThrow(NotFoundError);
+      const otherEnvironment = new ResourceAccess(null, {
+        projects: new Set(),
+        environments: new Map([[project.ulid, new Set(['env_01J99999999999999999999999'])]]),
+      });
+      await expect(store.findEnvironment(otherEnvironment, project, 'production')).rejects.toThrow(NotFoundError);
+    });
+
+    it('stores values as given in creation order, refusing an equal display of the same flag only', async () => {
+      const { flags } = await newProject(['colour', 'shade']);
+      const [colour, shade] = flags as [FlagRef, FlagRef];
+      const red = valueRecord(colour, 'red');
+      const blue = valueRecord(colour, 'blue', { is_default: true });
+      await insert(red, blue, valueRecord(shade, 'red'));
+      expect(await store.listValues(colour.ulid)).toEqual([red, blue]);
+      await store.transaction(async (tx) => {
+        expect(await tx.lockFlag(colour.ulid)).toBe(true);
+        expect(await tx.lockFlag('flg_01J99999999999999999999999')).toBe(false);
+        expect(await tx.findValue(colour.ulid, red.ulid)).toEqual(red);
+        expect(await tx.findValue(shade.ulid, red.ulid)).toBeUndefined();
+        expect(await tx.hasDefault(colour.ulid)).toBe(true);
+        expect(await tx.hasDefault(shade.ulid)).toBe(false);
+      });
+      const error = await insert(valueRecord(colour, 'green'), valueRecord(colour, 'red')).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ValidationError);
+      expect(Object.keys((error as ValidationError).errors)).toEqual(['display']);
+      // Nothing of the failed transaction stays; `Red` is another display.
+      expect(await store.listValues(colour.ulid)).toEqual([red, blue]);
+      await insert(valueRecord(colour, 'Red'));
+    });
+
+    it('changes a display (refusing another value’s), moves the default, deletes', async () => {
+      const { flags } = await newProject();
+      const colour = flags[0]!;
+      const red = valueRecord(colour, 'red', { is_default: true });
+      const blue = valueRecord(colour, 'blue');
+      await insert(red, blue);
+      const crimson = normaliseDisplay('string', 'crimson').digest;
+      await store.transaction((tx) => tx.updateDisplay(red.ulid, 'crimson', crimson, '2026-02-01T00:00:00.000Z'));
+      const error = await store
+        .transaction((tx) => tx.updateDisplay(blue.ulid, 'crimson', crimson, '2026-02-01T00:00:00.000Z'))
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ValidationError);
+      await store.transaction((tx) => tx.setDefault(colour.ulid, blue.ulid, '2026-03-01T00:00:00.000Z'));
+      expect(await store.listValues(colour.ulid)).toEqual([
+        { ...red, display: 'crimson', display_digest: crimson, is_default: false, updated_at: '2026-03-01T00:00:00.000Z' },
+        { ...blue, is_default: true, updated_at: '2026-03-01T00:00:00.000Z' },
+      ]);
+      await store.transaction((tx) => tx.deleteValue(red.ulid));
+      expect((await store.listValues(colour.ulid)).map((v) => v.ulid)).toEqual([blue.ulid]);
+    });
+
+    it('reports what points at a value: targets, rules, and other flags’ prerequisites', async () => {
+      const { project, flags } = await newProject(['colour', 'paint', 'brush']);
+      const [colour, paint, brush] = flags as [FlagRef, FlagRef, FlagRef];
+      const red = valueRecord(colour, 'red', { is_default: true });
+      const blue = valueRecord(colour, 'blue');
+      // The requiring flags need a value of their own for a target.
+      await insert(red, blue, valueRecord(paint, 'wet', { is_default: true }), valueRecord(brush, 'soft', { is_default: true }));
+      await values.addTargetAndRule(project, colour, red);
+      await values.addPrerequisite(project, paint, colour, blue);
+      await values.addPrerequisite(project, brush, colour, blue);
+      const usage = (value: FlagValueRecord) => store.transaction((tx) => tx.usage(value.ulid));
+      expect(await usage(red)).toEqual({
+        targets: [{ status: 'draft', environment_key: 'production' }],
+        rules: [{ target_status: 'draft', environment_key: 'production' }],
+        prerequisites: [],
+      });
+      expect(await usage(blue)).toEqual({
+        targets: [],
+        rules: [],
+        prerequisites: [
+          { flag_key: 'brush', environment_key: 'production' },
+          { flag_key: 'paint', environment_key: 'production' },
+        ],
+      });
     });
   });
 }
