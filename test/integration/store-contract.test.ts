@@ -13,6 +13,16 @@ import { normaliseDisplay } from '../../src/features/flag-values/display.js';
 import { KnexFlagValueStore } from '../../src/features/flag-values/store.js';
 import type { FlagValueRecord, FlagValueStore } from '../../src/features/flag-values/store-types.js';
 import { KnexIdempotencyStore } from '../../src/features/idempotency/store.js';
+import { KnexRulesStore } from '../../src/features/rules/store.js';
+import type {
+  CriterionRecord,
+  ResolvedTarget,
+  RuleRecord,
+  RuleRow,
+  RulesStore,
+  SegmentLink,
+  TargetPath,
+} from '../../src/features/rules/store-types.js';
 import { KnexSegmentsStore } from '../../src/features/segments/store.js';
 import type { SegmentRecord, SegmentsStore } from '../../src/features/segments/store-types.js';
 import type { EnvironmentRef, FlagRef, ProjectRef } from '../../src/features/shared/lookup.js';
@@ -23,6 +33,7 @@ import { FakeAuditLogStore } from '../fakes/audit-logs-store.js';
 import { FakeFlagValueStore } from '../fakes/flag-values-store.js';
 import { FakeFlagStore } from '../fakes/flags-store.js';
 import { FakeIdempotencyStore } from '../fakes/idempotency-store.js';
+import { FakeRulesStore } from '../fakes/rules-store.js';
 import { FakeSegmentsStore } from '../fakes/segments-store.js';
 import { testDatabases } from '../support/databases.js';
 import { startTestApp, type ApiResponse, type TestApp } from '../support/test-app.js';
@@ -1028,6 +1039,270 @@ for (const implementation of implementations<FlagValuesUnderTest>(fakeFlagValues
           { flag_key: 'brush', environment_key: 'production' },
           { flag_key: 'paint', environment_key: 'production' },
         ],
+      });
+    });
+  });
+}
+
+/** A project with a boolean flag, the environment `production`, a draft target and a segment. */
+interface RulesFixture {
+  path: TargetPath;
+  resolved: ResolvedTarget;
+  /** The flag's values `true` and `false`. */
+  values: { on: string; off: string };
+  segment: { ulid: string; key: string };
+}
+
+/** The rules store, and how a test makes a target with its surroundings in front of it. */
+interface RulesUnderTest {
+  store: RulesStore;
+  addTarget(projectKey: string): Promise<RulesFixture>;
+}
+
+function fakeRules(): RulesUnderTest {
+  const store = new FakeRulesStore();
+  let projects = 0;
+  return {
+    store,
+    async addTarget(projectKey) {
+      const n = String(++projects).padStart(4, '0');
+      const project = { ulid: `prj_01J7000000000000000000${n}`, key: projectKey, name: projectKey };
+      const flag = {
+        ulid: `flg_01J7000000000000000000${n}`,
+        key: 'checkout',
+        name: 'checkout',
+        type: 'boolean' as const,
+        project_ulid: project.ulid,
+      };
+      const environment = {
+        ulid: `env_01J7000000000000000000${n}`,
+        key: 'production',
+        name: 'Production',
+        project_ulid: project.ulid,
+        comments_required: false,
+        confirmation_required: false,
+      };
+      const target = { ulid: `tgt_01J7000000000000000000${n}`, status: 'draft' };
+      const values = { on: `val_01J7000000000000000001${n}`, off: `val_01J7000000000000000000${n}` };
+      const segment = { ulid: `seg_01J7000000000000000000${n}`, key: 'testers' };
+      const s = store.state;
+      s.projects.push(project);
+      s.flags.push(flag);
+      s.environments.push(environment);
+      s.targets.push({ ...target, flag_ulid: flag.ulid, environment_ulid: environment.ulid });
+      s.values.push({ ulid: values.on, flag_ulid: flag.ulid }, { ulid: values.off, flag_ulid: flag.ulid });
+      s.segments.push({ ...segment, project_ulid: project.ulid });
+      return {
+        path: { projectKey, flagKey: flag.key, environmentKey: environment.key, targetUlid: target.ulid },
+        resolved: { project, flag, environment, target },
+        values,
+        segment,
+      };
+    },
+  };
+}
+
+function knexRules(app: TestApp): RulesUnderTest {
+  const expectOk = (res: ApiResponse) => {
+    if (res.status !== 200) throw new Error(JSON.stringify(res.body));
+    return res.body.data;
+  };
+  return {
+    store: new KnexRulesStore(app.knex, app.composition.core.dialect),
+    async addTarget(projectKey) {
+      const project = expectOk(
+        await app.mgmt('POST', '/projects', {
+          key: projectKey,
+          name: projectKey,
+          environments: [{ key: 'production', name: 'Production' }],
+        }),
+      );
+      const p = `/projects/${projectKey}`;
+      const flag = expectOk(await app.mgmt('POST', `${p}/flags`, { key: 'checkout', name: 'checkout', type: 'boolean' }));
+      const values = expectOk(await app.mgmt('GET', `${p}/flags/checkout/values`)) as Array<{ ulid: string; display: string }>;
+      const target = expectOk(await app.mgmt('POST', `${p}/flags/checkout/environments/production/targets`));
+      const segment = expectOk(await app.mgmt('POST', `${p}/segments`, { key: 'testers', name: 'Testers' }));
+      const environment = await app.knex('environments').where('project_ulid', project.ulid).first('ulid');
+      return {
+        path: { projectKey, flagKey: 'checkout', environmentKey: 'production', targetUlid: target.ulid },
+        resolved: {
+          project: { ulid: project.ulid, key: projectKey, name: projectKey },
+          flag: { ulid: flag.ulid, key: 'checkout', name: 'checkout', type: 'boolean', project_ulid: project.ulid },
+          environment: {
+            ulid: environment.ulid,
+            key: 'production',
+            name: 'Production',
+            project_ulid: project.ulid,
+            comments_required: false,
+            confirmation_required: false,
+          },
+          target: { ulid: target.ulid, status: 'draft' },
+        },
+        values: { on: values.find((v) => v.display === 'true')!.ulid, off: values.find((v) => v.display === 'false')!.ulid },
+        segment: { ulid: segment.ulid, key: 'testers' },
+      };
+    },
+  };
+}
+
+let ruleCount = 0;
+function ruleOf(fixture: RulesFixture, position: number, overrides: Partial<RuleRow> = {}): { row: RuleRow; criteria: CriterionRecord[] } {
+  const n = String(++ruleCount).padStart(4, '0');
+  const row: RuleRow = {
+    ulid: `rul_01J8000000000000000000${n}`,
+    target_ulid: fixture.path.targetUlid,
+    value_ulid: fixture.values.on,
+    split: null,
+    description: `Rule ${n}`,
+    position,
+    created_at: '2026-01-01T00:00:00.000Z',
+    updated_at: '2026-01-01T00:00:00.000Z',
+    ...overrides,
+  };
+  const criteria: CriterionRecord[] = [1, 0].map((p) => ({
+    ulid: `crt_01J8000000000000000${n}${p}`,
+    rule_ulid: row.ulid,
+    selector: 'attribute',
+    sub_selector: p === 0 ? 'plan' : 'country',
+    comparer: 'in',
+    position: p,
+    values: p === 0 ? ['pro', 'Pro'] : ['FR'],
+  }));
+  return { row, criteria };
+}
+
+/** The record listRules answers for a rule written as `row` and `criteria`. */
+const asListed = ({ row, criteria }: { row: RuleRow; criteria: CriterionRecord[] }): RuleRecord => ({
+  ...row,
+  criteria: [...criteria].sort((a, b) => a.position - b.position),
+});
+
+for (const implementation of implementations<RulesUnderTest>(fakeRules, knexRules)) {
+  describe(`RulesStore contract [${implementation.name}]`, () => {
+    let rules: RulesUnderTest;
+    let store: RulesStore;
+    let close: () => Promise<void>;
+    let projects = 0;
+    const everyone = ResourceAccess.unrestricted();
+    const newTarget = () => rules.addTarget(`rules-contract-${++projects}`);
+    const insert = (fixture: RulesFixture, rule: { row: RuleRow; criteria: CriterionRecord[] }, links: SegmentLink[] = []) =>
+      store.transaction((writer) => writer.insertRule(rule.row, rule.criteria, links));
+    beforeAll(async () => {
+      ({ store: rules, close } = await implementation.open());
+      store = rules.store;
+    });
+    afterAll(async () => {
+      await close?.();
+    });
+
+    it('resolves a target by its path, within the caller’s grants; anything else is not found', async () => {
+      const fixture = await newTarget();
+      const other = await newTarget();
+      expect(await store.resolveTarget(everyone, fixture.path)).toEqual(fixture.resolved);
+      for (const wrong of [
+        { ...fixture.path, projectKey: `${fixture.path.projectKey}-x` },
+        { ...fixture.path, flagKey: 'Checkout' },
+        { ...fixture.path, environmentKey: 'staging' },
+        { ...fixture.path, targetUlid: other.path.targetUlid },
+      ]) {
+        await expect(store.resolveTarget(everyone, wrong)).rejects.toThrow(NotFoundError);
+      }
+      const elsewhere = new ResourceAccess(new Set([other.resolved.project.ulid]), null);
+      await expect(store.resolveTarget(elsewhere, fixture.path)).rejects.toThrow(NotFoundError);
+    });
+
+    it('stores rules with criteria and splits, listed by position then ulid, criteria by position', async () => {
+      const fixture = await newTarget();
+      const second = ruleOf(fixture, 1);
+      const first = ruleOf(fixture, 0, {
+        split: {
+          attribute: 'team',
+          shares: [
+            { value_ulid: fixture.values.off, weight: 25_000 },
+            { value_ulid: fixture.values.on, weight: 75_000 },
+          ],
+        },
+      });
+      const tie = ruleOf(fixture, 1, { value_ulid: fixture.values.off, description: 'Tie' });
+      for (const rule of [second, first, tie]) await insert(fixture, rule);
+      expect(await store.listRules(fixture.path.targetUlid)).toEqual([first, second, tie].map(asListed));
+      expect(await store.listRules((await newTarget()).path.targetUlid)).toEqual([]);
+    });
+
+    it('replaces a rule (creation time kept), moves rules, deletes one; rolls back a failed transaction', async () => {
+      const fixture = await newTarget();
+      const a = ruleOf(fixture, 0);
+      const b = ruleOf(fixture, 1);
+      await insert(fixture, a, [{ criterion_ulid: a.criteria[0]!.ulid, segment_ulid: fixture.segment.ulid }]);
+      await insert(fixture, b);
+      const replaced = {
+        row: {
+          ...a.row,
+          description: 'Replaced',
+          value_ulid: fixture.values.off,
+          created_at: '2030-01-01T00:00:00.000Z',
+          updated_at: '2026-02-01T00:00:00.000Z',
+        },
+        criteria: [
+          {
+            ...ruleOf(fixture, 0).criteria[0]!,
+            rule_ulid: a.row.ulid,
+            selector: 'segment' as const,
+            sub_selector: null,
+            values: ['testers'],
+          },
+        ],
+      };
+      await store.transaction((writer) =>
+        writer.replaceRule(replaced.row, replaced.criteria, [
+          { criterion_ulid: replaced.criteria[0]!.ulid, segment_ulid: fixture.segment.ulid },
+        ]),
+      );
+      await store.transaction((writer) =>
+        writer.setPositions(
+          [
+            { ulid: a.row.ulid, position: 1 },
+            { ulid: b.row.ulid, position: 0 },
+          ],
+          '2026-03-01T00:00:00.000Z',
+        ),
+      );
+      expect(await store.listRules(fixture.path.targetUlid)).toEqual([
+        asListed({ row: { ...b.row, position: 0, updated_at: '2026-03-01T00:00:00.000Z' }, criteria: b.criteria }),
+        asListed({
+          row: { ...replaced.row, created_at: a.row.created_at, position: 1, updated_at: '2026-03-01T00:00:00.000Z' },
+          criteria: replaced.criteria,
+        }),
+      ]);
+      const failed = store.transaction(async (writer) => {
+        await writer.deleteRule(b.row.ulid);
+        throw new Error('stop');
+      });
+      await expect(failed).rejects.toThrow('stop');
+      expect(await store.listRules(fixture.path.targetUlid)).toHaveLength(2);
+      await store.transaction((writer) => writer.deleteRule(a.row.ulid));
+      expect((await store.listRules(fixture.path.targetUlid)).map((r) => r.ulid)).toEqual([b.row.ulid]);
+    });
+
+    it('refuses a segment link to no segment', async () => {
+      const fixture = await newTarget();
+      const rule = ruleOf(fixture, 0);
+      await expect(
+        insert(fixture, rule, [{ criterion_ulid: rule.criteria[0]!.ulid, segment_ulid: 'seg_01J99999999999999999999999' }]),
+      ).rejects.toThrow();
+      expect(await store.listRules(fixture.path.targetUlid)).toEqual([]);
+    });
+
+    it('tells the flag’s own values, and finds the project’s segments by exact key', async () => {
+      const fixture = await newTarget();
+      const other = await newTarget();
+      await store.transaction(async (writer) => {
+        expect(await writer.flagHasValue(fixture.resolved.flag.ulid, fixture.values.on)).toBe(true);
+        expect(await writer.flagHasValue(fixture.resolved.flag.ulid, other.values.on)).toBe(false);
+        expect(await writer.findSegments(fixture.resolved.project.ulid, ['testers', 'Testers', 'ghost'])).toEqual(
+          new Map([['testers', fixture.segment.ulid]]),
+        );
+        expect(await writer.findSegments(fixture.resolved.project.ulid, [])).toEqual(new Map());
       });
     });
   });
