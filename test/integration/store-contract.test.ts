@@ -1185,7 +1185,7 @@ for (const implementation of implementations<RulesUnderTest>(fakeRules, knexRule
     let projects = 0;
     const everyone = ResourceAccess.unrestricted();
     const newTarget = () => rules.addTarget(`rules-contract-${++projects}`);
-    const insert = (fixture: RulesFixture, rule: { row: RuleRow; criteria: CriterionRecord[] }, links: SegmentLink[] = []) =>
+    const insert = (rule: { row: RuleRow; criteria: CriterionRecord[] }, links: SegmentLink[] = []) =>
       store.transaction((writer) => writer.insertRule(rule.row, rule.criteria, links));
     beforeAll(async () => {
       ({ store: rules, close } = await implementation.open());
@@ -1224,7 +1224,7 @@ for (const implementation of implementations<RulesUnderTest>(fakeRules, knexRule
         },
       });
       const tie = ruleOf(fixture, 1, { value_ulid: fixture.values.off, description: 'Tie' });
-      for (const rule of [second, first, tie]) await insert(fixture, rule);
+      for (const rule of [second, first, tie]) await insert(rule);
       expect(await store.listRules(fixture.path.targetUlid)).toEqual([first, second, tie].map(asListed));
       expect(await store.listRules((await newTarget()).path.targetUlid)).toEqual([]);
     });
@@ -1233,8 +1233,8 @@ for (const implementation of implementations<RulesUnderTest>(fakeRules, knexRule
       const fixture = await newTarget();
       const a = ruleOf(fixture, 0);
       const b = ruleOf(fixture, 1);
-      await insert(fixture, a, [{ criterion_ulid: a.criteria[0]!.ulid, segment_ulid: fixture.segment.ulid }]);
-      await insert(fixture, b);
+      await insert(a, [{ criterion_ulid: a.criteria[0]!.ulid, segment_ulid: fixture.segment.ulid }]);
+      await insert(b);
       const replaced = {
         row: {
           ...a.row,
@@ -1288,7 +1288,7 @@ for (const implementation of implementations<RulesUnderTest>(fakeRules, knexRule
       const fixture = await newTarget();
       const rule = ruleOf(fixture, 0);
       await expect(
-        insert(fixture, rule, [{ criterion_ulid: rule.criteria[0]!.ulid, segment_ulid: 'seg_01J99999999999999999999999' }]),
+        insert(rule, [{ criterion_ulid: rule.criteria[0]!.ulid, segment_ulid: 'seg_01J99999999999999999999999' }]),
       ).rejects.toThrow();
       expect(await store.listRules(fixture.path.targetUlid)).toEqual([]);
     });
