@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { KnexAuditLogStore } from '../../src/features/audit-logs/store.js';
 import type { AuditLogStore, AuditQuery, ManagementAuditRow, PublicAuditStoredRow } from '../../src/features/audit-logs/store-types.js';
 import { ResourceAccess } from '../../src/auth/principal.js';
+import type { CompiledFlag } from '../../src/engine/index.js';
 import { KnexFlagStore } from '../../src/features/flags/store.js';
 import type { FlagListFilter, FlagRecord, FlagStore, FlagValueInsert } from '../../src/features/flags/store-types.js';
 import { normaliseDisplay } from '../../src/features/flag-values/display.js';
@@ -28,8 +29,11 @@ import type { SegmentRecord, SegmentsStore } from '../../src/features/segments/s
 import type { EnvironmentRef, FlagRef, ProjectRef } from '../../src/features/shared/lookup.js';
 import { NotFoundError, ValidationError } from '../../src/http/errors.js';
 import type { Page, PageRequest } from '../../src/http/pagination.js';
+import { KnexConfigSource } from '../../src/runtime/config-loader.js';
+import type { ConfigSource } from '../../src/runtime/config-source.js';
 import type { IdempotencyScope, IdempotencyStore } from '../../src/features/idempotency/store-types.js';
 import { FakeAuditLogStore } from '../fakes/audit-logs-store.js';
+import { FakeConfigSource } from '../fakes/evaluation-store.js';
 import { FakeFlagValueStore } from '../fakes/flag-values-store.js';
 import { FakeFlagStore } from '../fakes/flags-store.js';
 import { FakeIdempotencyStore } from '../fakes/idempotency-store.js';
@@ -1304,6 +1308,147 @@ for (const implementation of implementations<RulesUnderTest>(fakeRules, knexRule
         );
         expect(await writer.findSegments(fixture.resolved.project.ulid, [])).toEqual(new Map());
       });
+    });
+  });
+}
+
+/** The configuration source, and how a test makes and changes an environment's flags in front of it. */
+interface ConfigSourceUnderTest {
+  source: ConfigSource;
+  /** An environment whose project has boolean flags of these keys; its ulid. */
+  addEnvironment(projectKey: string, flagKeys: string[]): Promise<string>;
+  /** Renames a flag: a change of that flag alone. */
+  renameFlag(environmentUlid: string, flagKey: string, name: string): Promise<void>;
+  deleteFlag(environmentUlid: string, flagKey: string): Promise<void>;
+}
+
+function fakeConfigSource(): ConfigSourceUnderTest {
+  const source = new FakeConfigSource();
+  const projectKeys = new Map<string, string>();
+  let environments = 0;
+  const flagOf = (key: string, name = key): CompiledFlag => ({
+    key,
+    name,
+    type: 'boolean',
+    include_in_mobile: true,
+    include_in_client: true,
+    default: { value: false },
+    serving: null,
+    previous: null,
+    rollout: null,
+  });
+  const change = (ulid: string, flagKey: string, edit: (flags: CompiledFlag[]) => CompiledFlag[]) => {
+    const current = source.environments.get(ulid)!;
+    source.change(ulid, { ...current.config, revision: current.revision + 1, flags: edit([...current.config.flags]) }, [flagKey]);
+  };
+  return {
+    source,
+    async addEnvironment(projectKey, flagKeys) {
+      const ulid = `env_01J9000000000000000000${String(++environments).padStart(4, '0')}`;
+      projectKeys.set(ulid, projectKey);
+      source.set({ ulid, key: 'production', config: { revision: 1, flags: [...flagKeys].sort().map((key) => flagOf(key)), segments: [] } });
+      return ulid;
+    },
+    renameFlag: async (ulid, flagKey, name) =>
+      change(ulid, flagKey, (flags) => flags.map((f) => (f.key === flagKey ? flagOf(flagKey, name) : f))),
+    deleteFlag: async (ulid, flagKey) => change(ulid, flagKey, (flags) => flags.filter((f) => f.key !== flagKey)),
+  };
+}
+
+function knexConfigSource(app: TestApp): ConfigSourceUnderTest {
+  const projectOf = new Map<string, string>();
+  const ok = async (res: Promise<ApiResponse>) => {
+    const answer = await res;
+    if (answer.status !== 200) throw new Error(JSON.stringify(answer.body));
+    return answer.body.data;
+  };
+  return {
+    source: new KnexConfigSource(app.knex, app.composition.core.dialect),
+    async addEnvironment(projectKey, flagKeys) {
+      const project = await ok(
+        app.mgmt('POST', '/projects', { key: projectKey, name: projectKey, environments: [{ key: 'production', name: 'Production' }] }),
+      );
+      for (const key of flagKeys) await ok(app.mgmt('POST', `/projects/${projectKey}/flags`, { key, name: key, type: 'boolean' }));
+      const environment = await app.knex('environments').where('project_ulid', project.ulid).first('ulid');
+      projectOf.set(environment.ulid, projectKey);
+      return environment.ulid;
+    },
+    async renameFlag(ulid, flagKey, name) {
+      await ok(app.mgmt('PUT', `/projects/${projectOf.get(ulid)}/flags/${flagKey}`, { name, permanent: false }));
+    },
+    async deleteFlag(ulid, flagKey) {
+      await ok(app.mgmt('DELETE', `/projects/${projectOf.get(ulid)}/flags/${flagKey}`));
+    },
+  };
+}
+
+for (const implementation of implementations<ConfigSourceUnderTest>(fakeConfigSource, knexConfigSource)) {
+  describe(`ConfigSource contract [${implementation.name}]`, () => {
+    let sources: ConfigSourceUnderTest;
+    let source: ConfigSource;
+    let close: () => Promise<void>;
+    let projects = 0;
+    const newEnvironment = (flagKeys: string[]) => sources.addEnvironment(`config-contract-${++projects}`, flagKeys);
+    beforeAll(async () => {
+      ({ store: sources, close } = await implementation.open());
+      source = sources.source;
+    });
+    afterAll(async () => {
+      await close?.();
+    });
+
+    it('knows nothing of an environment that does not exist', async () => {
+      const ghost = 'env_01J99999999999999999999999';
+      expect(await source.revisionOf(ghost)).toBeUndefined();
+      expect(await source.load(ghost)).toBeUndefined();
+      expect(await source.loadChangesSince(ghost, 0)).toBeUndefined();
+      expect((await source.listRevisions()).map((r) => r.ulid)).not.toContain(ghost);
+    });
+
+    it('loads an environment at its revision: flags by key, their ulids, its revision everywhere', async () => {
+      const ulid = await newEnvironment(['beta', 'alpha']);
+      const revision = await source.revisionOf(ulid);
+      expect(revision).toBeGreaterThan(0);
+      expect(await source.listRevisions()).toContainEqual({ ulid, revision });
+      const loaded = (await source.load(ulid))!;
+      expect(loaded).toMatchObject({ environmentUlid: ulid, environmentKey: 'production', revision });
+      expect(loaded.config.revision).toBe(revision);
+      expect(loaded.config.flags.map((f) => f.key)).toEqual(['alpha', 'beta']);
+      expect([...loaded.flagUlids.keys()].sort()).toEqual(['alpha', 'beta']);
+      expect(new Set(loaded.flagUlids.values()).size).toBe(2);
+      // Nothing changed since the current revision.
+      expect(await source.loadChangesSince(ulid, revision!)).toEqual({ kind: 'flags', environmentUlid: ulid, revision, flags: new Map() });
+    });
+
+    it('answers a change of one flag with that flag alone, at the new revision; a deleted flag as null', async () => {
+      const ulid = await newEnvironment(['alpha', 'beta', 'gamma']);
+      const before = (await source.load(ulid))!;
+      await sources.renameFlag(ulid, 'beta', 'Beta renamed');
+      const renamedAt = (await source.revisionOf(ulid))!;
+      expect(renamedAt).toBeGreaterThan(before.revision);
+      const changes = await source.loadChangesSince(ulid, before.revision);
+      expect(changes?.kind).toBe('flags');
+      if (changes?.kind !== 'flags') return;
+      expect(changes.revision).toBe(renamedAt);
+      const betaUlid = before.flagUlids.get('beta')!;
+      expect([...changes.flags.keys()]).toEqual([betaUlid]);
+      expect(changes.flags.get(betaUlid)).toMatchObject({
+        key: 'beta',
+        revision: renamedAt,
+        config: { key: 'beta', name: 'Beta renamed' },
+      });
+      // A whole load records the same: beta changed last, at that revision.
+      const after = (await source.load(ulid))!;
+      expect(after.changes?.flags.get(betaUlid)).toBe(renamedAt);
+      for (const key of ['alpha', 'gamma']) expect(after.changes?.flags.get(after.flagUlids.get(key)!) ?? 0).toBeLessThan(renamedAt);
+
+      await sources.deleteFlag(ulid, 'gamma');
+      const gammaUlid = before.flagUlids.get('gamma')!;
+      const deleted = await source.loadChangesSince(ulid, renamedAt);
+      expect(deleted).toMatchObject({ kind: 'flags', revision: await source.revisionOf(ulid) });
+      if (deleted?.kind !== 'flags') return;
+      expect(deleted.flags).toEqual(new Map([[gammaUlid, null]]));
+      expect((await source.load(ulid))!.config.flags.map((f) => f.key)).toEqual(['alpha', 'beta']);
     });
   });
 }
