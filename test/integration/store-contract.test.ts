@@ -31,9 +31,11 @@ import { NotFoundError, ValidationError } from '../../src/http/errors.js';
 import type { Page, PageRequest } from '../../src/http/pagination.js';
 import { KnexConfigSource } from '../../src/runtime/config-loader.js';
 import type { ConfigSource } from '../../src/runtime/config-source.js';
+import { hourOf, type TelemetryBatch } from '../../src/runtime/telemetry-buffer.js';
+import { KnexTelemetryStore, type TelemetryStore } from '../../src/runtime/telemetry-store.js';
 import type { IdempotencyScope, IdempotencyStore } from '../../src/features/idempotency/store-types.js';
 import { FakeAuditLogStore } from '../fakes/audit-logs-store.js';
-import { FakeConfigSource } from '../fakes/evaluation-store.js';
+import { FakeConfigSource, FakeTelemetryStore } from '../fakes/evaluation-store.js';
 import { FakeFlagValueStore } from '../fakes/flag-values-store.js';
 import { FakeFlagStore } from '../fakes/flags-store.js';
 import { FakeIdempotencyStore } from '../fakes/idempotency-store.js';
@@ -1449,6 +1451,83 @@ for (const implementation of implementations<ConfigSourceUnderTest>(fakeConfigSo
       if (deleted?.kind !== 'flags') return;
       expect(deleted.flags).toEqual(new Map([[gammaUlid, null]]));
       expect((await source.load(ulid))!.config.flags.map((f) => f.key)).toEqual(['alpha', 'beta']);
+    });
+  });
+}
+
+/** The telemetry store, and an environment with one flag for its batches to name. */
+interface TelemetryUnderTest {
+  store: TelemetryStore;
+  addFlag(projectKey: string): Promise<{ environmentUlid: string; flagUlid: string }>;
+}
+
+function fakeTelemetry(): TelemetryUnderTest {
+  let flags = 0;
+  return {
+    store: new FakeTelemetryStore(),
+    addFlag: async () => {
+      const n = String(++flags).padStart(4, '0');
+      return { environmentUlid: `env_01JA000000000000000000${n}`, flagUlid: `flg_01JA000000000000000000${n}` };
+    },
+  };
+}
+
+function knexTelemetry(app: TestApp): TelemetryUnderTest {
+  const configs = knexConfigSource(app);
+  return {
+    store: new KnexTelemetryStore(app.knex, app.composition.core.dialect),
+    async addFlag(projectKey) {
+      const environmentUlid = await configs.addEnvironment(projectKey, ['tracked']);
+      const flag = await app
+        .knex('flags')
+        .join('projects', 'projects.ulid', 'flags.project_ulid')
+        .where('projects.key', projectKey)
+        .first('flags.ulid');
+      return { environmentUlid, flagUlid: flag.ulid };
+    },
+  };
+}
+
+function batchFor(environmentUlid: string, flagUlid: string, at: string): TelemetryBatch {
+  return {
+    flags: [{ environmentUlid, flagUlid, retrieved: 1, used: 2, evaluated: 3, lastRetrievedAt: at, lastUsedAt: at, lastEvaluatedAt: at }],
+    defaultReports: [{ environmentUlid, kind: 'unknown_flag', flagKey: 'ghost', declaredType: 'string', count: 1, lastSeenAt: at }],
+    contexts: [{ environmentUlid, kind: 'attribute', name: 'plan', value: '', count: 1, lastSeenAt: at }],
+    evaluationHours: [{ environmentUlid, flagUlid, hour: hourOf(at), value: 'true', count: 3 }],
+  };
+}
+
+const nothingLeft: TelemetryBatch = { flags: [], defaultReports: [], contexts: [], evaluationHours: [] };
+
+for (const implementation of implementations<TelemetryUnderTest>(fakeTelemetry, knexTelemetry)) {
+  describe(`TelemetryStore contract [${implementation.name}]`, () => {
+    let telemetry: TelemetryUnderTest;
+    let close: () => Promise<void>;
+    beforeAll(async () => {
+      ({ store: telemetry, close } = await implementation.open());
+    });
+    afterAll(async () => {
+      await close?.();
+    });
+
+    it('writes a batch whole: nothing is left to retry, twice over', async () => {
+      const { environmentUlid, flagUlid } = await telemetry.addFlag('telemetry-contract-1');
+      const batch = batchFor(environmentUlid, flagUlid, '2026-01-01T10:15:00.000Z');
+      expect(await telemetry.store.write(batch)).toEqual(nothingLeft);
+      expect(await telemetry.store.write(batch)).toEqual(nothingLeft);
+      expect(await telemetry.store.write(nothingLeft)).toEqual(nothingLeft);
+    });
+
+    it('drops, rather than retries, the deltas of a flag deleted since', async () => {
+      const { environmentUlid, flagUlid } = await telemetry.addFlag('telemetry-contract-2');
+      const gone = batchFor(environmentUlid, 'flg_01J99999999999999999999999', '2026-01-01T11:00:00.000Z');
+      const kept = batchFor(environmentUlid, flagUlid, '2026-01-01T11:00:00.000Z');
+      const mixed: TelemetryBatch = {
+        ...kept,
+        flags: [...gone.flags, ...kept.flags],
+        evaluationHours: [...gone.evaluationHours, ...kept.evaluationHours],
+      };
+      expect(await telemetry.store.write(mixed)).toEqual(nothingLeft);
     });
   });
 }
