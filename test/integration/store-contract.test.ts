@@ -25,6 +25,8 @@ import type {
   TargetPath,
 } from '../../src/features/rules/store-types.js';
 import { KnexSegmentsStore } from '../../src/features/segments/store.js';
+import { KnexTargetStore } from '../../src/features/targets/store.js';
+import type { TargetRecord, TargetStore } from '../../src/features/targets/store-types.js';
 import type { SegmentRecord, SegmentsStore } from '../../src/features/segments/store-types.js';
 import type { EnvironmentRef, FlagRef, ProjectRef } from '../../src/features/shared/lookup.js';
 import { NotFoundError, ValidationError } from '../../src/http/errors.js';
@@ -41,6 +43,7 @@ import { FakeFlagStore } from '../fakes/flags-store.js';
 import { FakeIdempotencyStore } from '../fakes/idempotency-store.js';
 import { FakeRulesStore } from '../fakes/rules-store.js';
 import { FakeSegmentsStore } from '../fakes/segments-store.js';
+import { FakeTargetStore } from '../fakes/targets-store.js';
 import { testDatabases } from '../support/databases.js';
 import { startTestApp, type ApiResponse, type TestApp } from '../support/test-app.js';
 
@@ -1528,6 +1531,251 @@ for (const implementation of implementations<TelemetryUnderTest>(fakeTelemetry, 
         evaluationHours: [...gone.evaluationHours, ...kept.evaluationHours],
       };
       expect(await telemetry.store.write(mixed)).toEqual(nothingLeft);
+    });
+  });
+}
+
+/** A flag with the values `true` (not default) and `false` (default) in an environment. */
+interface TargetsFixture {
+  flagUlid: string;
+  environmentUlid: string;
+  values: { on: string; off: string };
+}
+
+/** The targets store, and how a test makes a flag in an environment in front of it. */
+interface TargetsUnderTest {
+  store: TargetStore;
+  addFlag(projectKey: string): Promise<TargetsFixture>;
+  revisionOf(environmentUlid: string): Promise<number>;
+}
+
+function fakeTargets(): TargetsUnderTest {
+  const store = new FakeTargetStore();
+  let flags = 0;
+  return {
+    store,
+    async addFlag(projectKey) {
+      const n = String(++flags).padStart(4, '0');
+      const fixture = {
+        flagUlid: `flg_01JB000000000000000000${n}`,
+        environmentUlid: `env_01JB000000000000000000${n}`,
+        values: { on: `val_01JB000000000000000001${n}`, off: `val_01JB000000000000000000${n}` },
+      };
+      store.addEnvironment({ ulid: fixture.environmentUlid, project_ulid: `prj_01JB000000000000000000${n}`, project_key: projectKey });
+      store.addFlag(fixture.flagUlid, 'checkout');
+      store.addValue({ ulid: fixture.values.on, flag_ulid: fixture.flagUlid, is_default: false });
+      store.addValue({ ulid: fixture.values.off, flag_ulid: fixture.flagUlid, is_default: true });
+      return fixture;
+    },
+    revisionOf: async (environmentUlid) => store.revision(environmentUlid),
+  };
+}
+
+function knexTargets(app: TestApp): TargetsUnderTest {
+  const configs = knexConfigSource(app);
+  return {
+    store: new KnexTargetStore(app.knex, app.composition.core.dialect),
+    async addFlag(projectKey) {
+      const environmentUlid = await configs.addEnvironment(projectKey, ['checkout']);
+      const flag = await app
+        .knex('flags')
+        .join('projects', 'projects.ulid', 'flags.project_ulid')
+        .where('projects.key', projectKey)
+        .first('flags.ulid');
+      const values = (await app.knex('flag_values').where('flag_ulid', flag.ulid).select('ulid', 'display')) as Array<{
+        ulid: string;
+        display: string;
+      }>;
+      return {
+        flagUlid: flag.ulid,
+        environmentUlid,
+        values: { on: values.find((v) => v.display === 'true')!.ulid, off: values.find((v) => v.display === 'false')!.ulid },
+      };
+    },
+    async revisionOf(environmentUlid) {
+      return Number((await app.knex('environments').where('ulid', environmentUlid).first('revision')).revision);
+    },
+  };
+}
+
+let targetCount = 0;
+function targetRecord(fixture: TargetsFixture, overrides: Partial<TargetRecord> = {}): TargetRecord {
+  const n = String(++targetCount).padStart(4, '0');
+  return {
+    ulid: `tgt_01JC000000000000000000${n}`,
+    flag_ulid: fixture.flagUlid,
+    environment_ulid: fixture.environmentUlid,
+    value_ulid: fixture.values.off,
+    status: 'draft',
+    comment: null,
+    scheduled_at: null,
+    published_at: null,
+    rollout_percentage: null,
+    rollout_mode: null,
+    rollout_status: null,
+    rollout_step_started_at: null,
+    created_at: `2026-01-01T00:00:${String(targetCount % 60).padStart(2, '0')}.000Z`,
+    updated_at: '2026-01-01T00:00:00.000Z',
+    split: null,
+    ...overrides,
+  };
+}
+
+for (const implementation of implementations<TargetsUnderTest>(fakeTargets, knexTargets)) {
+  describe(`TargetStore contract [${implementation.name}]`, () => {
+    let targets: TargetsUnderTest;
+    let store: TargetStore;
+    let close: () => Promise<void>;
+    let projects = 0;
+    const newFlag = () => targets.addFlag(`targets-contract-${++projects}`);
+    const insert = (...records: TargetRecord[]) =>
+      store.transaction(async (tx) => {
+        for (const record of records) await tx.insert(record);
+      });
+    beforeAll(async () => {
+      ({ store: targets, close } = await implementation.open());
+      store = targets.store;
+    });
+    afterAll(async () => {
+      await close?.();
+    });
+
+    it('stores a target as given, found only under its flag and environment, listed newest first', async () => {
+      const fixture = await newFlag();
+      const other = await newFlag();
+      const older = targetRecord(fixture, { created_at: '2026-01-01T00:00:00.000Z' });
+      const newer = targetRecord(fixture, {
+        created_at: '2026-01-02T00:00:00.000Z',
+        comment: 'Half',
+        split: {
+          attribute: null,
+          shares: [
+            { value_ulid: fixture.values.on, weight: 50_000 },
+            { value_ulid: fixture.values.off, weight: 50_000 },
+          ],
+        },
+      });
+      await insert(older, newer);
+      expect(await store.find(fixture.flagUlid, fixture.environmentUlid, newer.ulid)).toEqual(newer);
+      expect(await store.find(other.flagUlid, fixture.environmentUlid, newer.ulid)).toBeUndefined();
+      expect(await store.find(fixture.flagUlid, other.environmentUlid, newer.ulid)).toBeUndefined();
+      expect((await store.list(fixture.flagUlid, fixture.environmentUlid)).map((t) => t.ulid)).toEqual([newer.ulid, older.ulid]);
+      await store.transaction(async (tx) => {
+        expect(await tx.find(fixture.flagUlid, fixture.environmentUlid, older.ulid)).toEqual(older);
+        expect(await tx.lockEnvironment(fixture.environmentUlid)).toEqual({
+          ulid: fixture.environmentUlid,
+          comments_required: false,
+          confirmation_required: false,
+        });
+        expect(await tx.lockEnvironment('env_01J99999999999999999999999')).toBeUndefined();
+        expect(await tx.defaultValueUlid(fixture.flagUlid)).toBe(fixture.values.off);
+        expect(await tx.valueBelongsToFlag(fixture.values.on, fixture.flagUlid)).toBe(true);
+        expect(await tx.valueBelongsToFlag(other.values.on, fixture.flagUlid)).toBe(false);
+      });
+    });
+
+    it('updates and deletes only while the condition holds', async () => {
+      const fixture = await newFlag();
+      const target = targetRecord(fixture);
+      await insert(target);
+      await store.transaction(async (tx) => {
+        expect(await tx.updateIf(target.ulid, { status: ['published'] }, { comment: 'no' })).toBe(false);
+        expect(
+          await tx.updateIf(
+            target.ulid,
+            { status: ['draft', 'scheduled'], rollout_status: [null] },
+            { comment: 'yes', value_ulid: fixture.values.on },
+          ),
+        ).toBe(true);
+        expect(await tx.updateIf('tgt_01J99999999999999999999999', {}, { comment: 'gone' })).toBe(false);
+      });
+      expect(await store.find(fixture.flagUlid, fixture.environmentUlid, target.ulid)).toEqual({
+        ...target,
+        comment: 'yes',
+        value_ulid: fixture.values.on,
+      });
+      await store.transaction(async (tx) => {
+        expect(await tx.deleteIf(target.ulid, { status: ['published'] })).toBe(false);
+        expect(await tx.deleteIf(target.ulid, { status: ['draft'] })).toBe(true);
+        expect(await tx.deleteIf(target.ulid, {})).toBe(false);
+      });
+      expect(await store.find(fixture.flagUlid, fixture.environmentUlid, target.ulid)).toBeUndefined();
+    });
+
+    it('lists published targets newest publish first, expires them (ending their rollouts), bumps the revision; rolls back', async () => {
+      const fixture = await newFlag();
+      const first = targetRecord(fixture, { status: 'published', published_at: '2026-01-01T00:00:00.000Z' });
+      const second = targetRecord(fixture, {
+        status: 'published',
+        published_at: '2026-01-02T00:00:00.000Z',
+        rollout_percentage: 10,
+        rollout_mode: 'manual',
+        rollout_status: 'active',
+      });
+      const draft = targetRecord(fixture);
+      await insert(first, second, draft);
+      await store.transaction(async (tx) => {
+        expect((await tx.listPublished(fixture.flagUlid, fixture.environmentUlid)).map((t) => t.ulid)).toEqual([second.ulid, first.ulid]);
+        expect(await tx.latestPublishedAt(fixture.flagUlid, fixture.environmentUlid)).toBe('2026-01-02T00:00:00.000Z');
+      });
+      const before = await targets.revisionOf(fixture.environmentUlid);
+      const failed = store.transaction(async (tx) => {
+        await tx.expire([first.ulid], '2026-01-03T00:00:00.000Z');
+        await tx.bumpRevision(fixture.environmentUlid, fixture.flagUlid);
+        throw new Error('stop');
+      });
+      await expect(failed).rejects.toThrow('stop');
+      expect((await store.find(fixture.flagUlid, fixture.environmentUlid, first.ulid))?.status).toBe('published');
+      expect(await targets.revisionOf(fixture.environmentUlid)).toBe(before);
+      await store.transaction(async (tx) => {
+        await tx.expire([first.ulid, second.ulid, draft.ulid], '2026-01-03T00:00:00.000Z');
+        await tx.bumpRevision(fixture.environmentUlid, fixture.flagUlid);
+      });
+      expect(await targets.revisionOf(fixture.environmentUlid)).toBe(before + 1);
+      expect(await store.find(fixture.flagUlid, fixture.environmentUlid, first.ulid)).toEqual({
+        ...first,
+        status: 'expired',
+        updated_at: '2026-01-03T00:00:00.000Z',
+      });
+      expect(await store.find(fixture.flagUlid, fixture.environmentUlid, second.ulid)).toEqual({
+        ...second,
+        status: 'expired',
+        rollout_status: 'completed',
+        updated_at: '2026-01-03T00:00:00.000Z',
+      });
+      expect((await store.find(fixture.flagUlid, fixture.environmentUlid, draft.ulid))?.status).toBe('draft');
+      await store.transaction(async (tx) => {
+        expect(await tx.listPublished(fixture.flagUlid, fixture.environmentUlid)).toEqual([]);
+        // Expired targets keep their publish time.
+        expect(await tx.latestPublishedAt(fixture.flagUlid, fixture.environmentUlid)).toBe('2026-01-02T00:00:00.000Z');
+      });
+    });
+
+    it('finds scheduled targets that are due, oldest first, and automatic rollout steps that are due, with their names', async () => {
+      const fixture = await newFlag();
+      const projectKey = `targets-contract-${projects}`;
+      const later = targetRecord(fixture, { status: 'scheduled', scheduled_at: '2001-01-01T00:00:02.000Z' });
+      const earlier = targetRecord(fixture, { status: 'scheduled', scheduled_at: '2001-01-01T00:00:01.000Z' });
+      const notYet = targetRecord(fixture, { status: 'scheduled', scheduled_at: '2001-01-01T00:00:03.000Z' });
+      const stepping = targetRecord(fixture, {
+        status: 'published',
+        published_at: '2001-01-01T00:00:00.000Z',
+        rollout_percentage: 10,
+        rollout_mode: 'automatic',
+        rollout_status: 'active',
+        rollout_step_started_at: '2001-01-01T00:00:01.000Z',
+      });
+      const paused = targetRecord(fixture, { ...stepping, ulid: `${stepping.ulid.slice(0, -1)}9`, rollout_status: 'paused' });
+      await insert(later, earlier, notYet, stepping, paused);
+      const ours = new Set([later.ulid, earlier.ulid, notYet.ulid, stepping.ulid, paused.ulid]);
+      const due = (await store.dueScheduled('2001-01-01T00:00:02.000Z', 1000)).filter((s) => ours.has(s.target.ulid));
+      expect(due.map((s) => s.target.ulid)).toEqual([earlier.ulid, later.ulid]);
+      // The scope's target may leave out an absent split.
+      const { split: _split, ...earlierRow } = earlier;
+      expect(due[0]).toMatchObject({ projectKey, flagKey: 'checkout', environmentKey: 'production', target: earlierRow });
+      const steps = (await store.dueRolloutSteps('2001-01-01T00:00:01.000Z', 1000)).filter((s) => ours.has(s.target.ulid));
+      expect(steps.map((s) => s.target.ulid)).toEqual([stepping.ulid]);
+      expect((await store.dueRolloutSteps('2001-01-01T00:00:00.999Z', 1000)).filter((s) => ours.has(s.target.ulid))).toEqual([]);
     });
   });
 }
