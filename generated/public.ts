@@ -887,9 +887,10 @@ export interface components {
             type: components["schemas"]["FlagType"];
             /**
              * @description The environment revision at which what this flag serves in this environment last
-             *     changed: its values, name, platforms, published targets, rules or rollout, or a
-             *     segment its published rules use. Changes to other flags leave it as it is, so a
-             *     client can tell which flags changed. `0` when the flag has not changed since the
+             *     changed: its values, name, platforms, published targets, rules or rollout, a
+             *     segment its published rules use, or a flag its published targets require
+             *     (prerequisites, and theirs in turn), whose change can change this flag's answer.
+             *     Changes to other flags leave it as it is, so a client can tell which flags changed. `0` when the flag has not changed since the
              *     environment was created (or since before Vexil recorded per-flag changes).
              */
             revision: number;

@@ -16,6 +16,7 @@ import * as targetPrerequisites from './0015_target_prerequisites.js';
 import * as webhookSecretRotation from './0017_webhook_secret_rotation.js';
 import * as flagTags from './0016_flag_tags.js';
 import * as evaluationHours from './0018_evaluation_hours.js';
+import * as binaryColumns from './0019_binary_collation.js';
 
 /** Every migration, in order. Listed here so the runner never scans the filesystem. */
 export const migrations: Record<string, Knex.Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Knex.Migration> = {
   '0017_webhook_secret_rotation': webhookSecretRotation,
   '0016_flag_tags': flagTags,
   '0018_evaluation_hours': evaluationHours,
+  '0019_binary_collation': binaryColumns,
 };

@@ -8,6 +8,7 @@
  */
 import type { operations as ManagementOperations } from '../../generated/management.js';
 import type { operations as PublicOperations } from '../../generated/public.js';
+import type { JsonText } from './json-text.js';
 import type { OperationHandler, OperationResult } from './operation.js';
 
 export type { ManagementOperations, PublicOperations };
@@ -27,10 +28,13 @@ type BodyOf<Response> = Response extends { content: infer Content }
 type DocumentedBodyOf<Op> = { [Status in keyof ResponsesOf<Op>]: BodyOf<ResponsesOf<Op>[Status]> }[keyof ResponsesOf<Op>];
 
 /**
- * What a handler of `Op` returns. A body may also be JSON already serialised (bytes), which a
- * handler keeps for answers it sends many times (the server-key payload).
+ * What a handler of `Op` returns. A body may also be JSON text it wrote itself, checked by the
+ * body the text encodes (JsonText), or JSON already serialised (bytes), which a handler keeps for
+ * answers it sends many times (the server-key payload).
  */
-export type ResultOf<Op> = Omit<OperationResult, 'body'> & { body?: DocumentedBodyOf<Op> | Buffer };
+export type ResultOf<Op> = Omit<OperationResult, 'body'> & {
+  body?: DocumentedBodyOf<Op> | JsonText<DocumentedBodyOf<Op>> | Buffer;
+};
 
 /**
  * A handler of `Op`. The request's own type is the handler's to declare (ManagementRequest or

@@ -13,6 +13,7 @@ type FlagChanges = Extract<LoadedChanges, { kind: 'flags' }>;
 export class EnvironmentSnapshot {
   private digest: string | undefined;
   private payloadJson: string | undefined;
+  private servedRevisions: ReadonlyMap<string, number> | undefined;
   /** When this revision started being served here (ms since the epoch; /metrics reports its age). */
   readonly servedSince = Date.now();
 
@@ -25,18 +26,26 @@ export class EnvironmentSnapshot {
     readonly snapshot: Snapshot,
     /** Flag ulid by flag key (telemetry is stored per flag ulid). */
     readonly flagUlids: ReadonlyMap<string, string>,
-    /** Each flag's own revision by flag key (see `flagRevision`). */
-    private readonly flagRevisions: ReadonlyMap<string, number>,
+    /** Each flag's own revision by flag key, prerequisites aside (see `ownRevision`). */
+    private readonly ownRevisions: ReadonlyMap<string, number>,
     /** The newest revision that changed the segments. */
     readonly segmentsRevision: number,
   ) {}
 
   /**
-   * The revision at which what the flag serves here last changed: its own changes, and segment
-   * changes when its published rules use segments. Other flags' changes leave it as it is.
+   * The revision at which what the flag serves here last changed: its own changes, segment
+   * changes when its published rules use segments, and the changes of the flags its published
+   * targets require (prerequisites, through chains of them), since those can change its answer.
+   * Other flags' changes leave it as it is.
    */
   flagRevision(key: string): number {
-    return this.flagRevisions.get(key) ?? 0;
+    this.servedRevisions ??= withPrerequisites(this.config.flags, this.ownRevisions);
+    return this.servedRevisions.get(key) ?? 0;
+  }
+
+  /** The flag's own changes and its segments' (prerequisites aside): what a change to another flag keeps. */
+  ownRevision(key: string): number {
+    return this.ownRevisions.get(key) ?? 0;
   }
 
   /** Digest of the configuration: equal on every instance that loaded the same rows. */
@@ -80,6 +89,40 @@ function ownRevision(flag: CompiledFlag, changedAt: number, segmentsRevision: nu
   return usesSegments(flag) ? Math.max(changedAt, segmentsRevision) : changedAt;
 }
 
+/** Keys of the flags the flag's published targets require. */
+function prerequisiteKeys(flag: CompiledFlag): string[] {
+  const keys: string[] = [];
+  for (const target of [flag.serving, flag.previous]) {
+    for (const prerequisite of target?.prerequisites ?? []) keys.push(prerequisite.flag_key);
+  }
+  return keys;
+}
+
+/**
+ * Each flag's revision raised to its prerequisites' (theirs raised to their own prerequisites'
+ * first). Prerequisites never form a cycle; should one appear, the flag met again counts with its
+ * own revision rather than looping.
+ */
+function withPrerequisites(flags: readonly CompiledFlag[], own: ReadonlyMap<string, number>): Map<string, number> {
+  const byKey = new Map(flags.map((flag) => [flag.key, flag]));
+  const served = new Map<string, number>();
+  const visiting = new Set<string>();
+  const revisionOf = (key: string): number => {
+    const known = served.get(key);
+    if (known !== undefined) return known;
+    const flag = byKey.get(key);
+    let revision = own.get(key) ?? 0;
+    if (flag === undefined || visiting.has(key)) return revision;
+    visiting.add(key);
+    for (const required of prerequisiteKeys(flag)) revision = Math.max(revision, revisionOf(required));
+    visiting.delete(key);
+    served.set(key, revision);
+    return revision;
+  };
+  for (const flag of flags) revisionOf(flag.key);
+  return served;
+}
+
 export function buildEnvironmentSnapshot(loaded: LoadedEnvironment): EnvironmentSnapshot {
   const changes = loaded.changes ?? nothingRecorded;
   const revisions = new Map<string, number>();
@@ -117,7 +160,7 @@ export function applyFlagChanges(current: EnvironmentSnapshot, changes: FlagChan
       changedKeys.add(key);
       flagUlids.delete(key);
     } else {
-      revisions.set(key, current.flagRevision(key));
+      revisions.set(key, current.ownRevision(key));
     }
   }
   for (const [ulid, changed] of changes.flags) {

@@ -4,27 +4,36 @@ import type { Knex } from 'knex';
 export const BINARY_CHARSET = 'utf8mb4';
 export const BINARY_COLLATION = 'utf8mb4_bin';
 
-type TableBuilderFactory = (
-  type: string,
-  tableName: string,
-  tableNameLike: string | undefined,
-  fn: ((t: Knex.CreateTableBuilder) => void) | undefined,
-) => unknown;
+type TableBuilder = (t: Knex.CreateTableBuilder) => void;
+
+/** The part of Knex's client this replaces: the factory of every schema builder's table builder. */
+interface SchemaClient {
+  tableBuilder(type: string, tableName: string, tableNameLike: string | undefined, fn: TableBuilder | undefined): unknown;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a mixin's base class takes any arguments
+type ClientClass = new (...args: any[]) => SchemaClient;
 
 /**
- * Makes every table Knex creates on this instance (migrations and Knex's own) binary-collated,
+ * Makes every table Knex creates through this instance (migrations and Knex's own) binary-collated,
  * whatever the server's or database's default: Knex otherwise writes the connection's character
- * set alone, which picks that set's default, case-insensitive collation.
+ * set alone, which picks that set's default, case-insensitive collation. The client's class is
+ * replaced rather than its method: a transaction's client is made from the class's prototype
+ * (Knex's makeTxClient), so a method set on the instance would not reach the tables a migration
+ * creates in its transaction.
  */
 export function createTablesWithBinaryCollation(knex: Knex): void {
-  const client = knex.client as { tableBuilder: TableBuilderFactory };
-  const original = client.tableBuilder.bind(client);
-  client.tableBuilder = (type, tableName, tableNameLike, fn) => {
-    if ((type !== 'create' && type !== 'createIfNot') || !fn) return original(type, tableName, tableNameLike, fn);
-    return original(type, tableName, tableNameLike, function (this: unknown, t) {
-      t.charset(BINARY_CHARSET);
-      t.collate(BINARY_COLLATION);
-      fn.call(this, t);
-    });
-  };
+  const client = knex.client as SchemaClient;
+  const Base = client.constructor as ClientClass;
+  class BinaryCollationClient extends Base {
+    override tableBuilder(type: string, tableName: string, tableNameLike: string | undefined, fn: TableBuilder | undefined): unknown {
+      if ((type !== 'create' && type !== 'createIfNot') || !fn) return super.tableBuilder(type, tableName, tableNameLike, fn);
+      return super.tableBuilder(type, tableName, tableNameLike, function (this: unknown, t) {
+        t.charset(BINARY_CHARSET);
+        t.collate(BINARY_COLLATION);
+        fn.call(this, t);
+      });
+    }
+  }
+  Object.setPrototypeOf(client, BinaryCollationClient.prototype);
 }

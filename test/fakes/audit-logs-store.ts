@@ -10,9 +10,16 @@ type Filterable = {
   project_ulid: string | null;
   environment_ulid: string | null;
   token_ulid?: string | null;
+  http_method?: string;
 };
 
-function matches(row: Filterable, q: AuditQuery): boolean {
+/** What the Knex store counts as a read of the management log (store.ts, readCondition). */
+function isRead(row: Filterable): boolean {
+  return row.http_method === 'GET' || row.http_method === 'HEAD' || row.action === 'flag.evaluated' || row.action === 'project.planned';
+}
+
+/** `management`: the management log, whose rows alone have a token, an environment filter and a kind. */
+function matches(row: Filterable, q: AuditQuery, management: boolean): boolean {
   const desc = q.sort === 'created_at_desc';
   if (q.action !== undefined && row.action !== q.action) return false;
   if (q.result !== undefined && row.result !== q.result) return false;
@@ -21,6 +28,8 @@ function matches(row: Filterable, q: AuditQuery): boolean {
   if (q.actorUlid !== undefined && row.actor_ulid !== q.actorUlid) return false;
   if (q.tokenUlid !== undefined && row.token_ulid !== q.tokenUlid) return false;
   if (q.projectUlid !== undefined && row.project_ulid !== q.projectUlid) return false;
+  if (management && q.environmentUlid !== undefined && row.environment_ulid !== q.environmentUlid) return false;
+  if (management && q.kind !== undefined && isRead(row) !== (q.kind === 'reads')) return false;
   if (q.fromUlid !== undefined && row.ulid < q.fromUlid) return false;
   if (q.toUlid !== undefined && row.ulid > q.toUlid) return false;
   if (q.after !== undefined && (desc ? row.ulid >= q.after : row.ulid <= q.after)) return false;
@@ -31,8 +40,8 @@ function matches(row: Filterable, q: AuditQuery): boolean {
   return true;
 }
 
-function select<T extends Filterable>(rows: T[], q: AuditQuery): T[] {
-  const sorted = rows.filter((row) => matches(row, q)).sort((a, b) => (a.ulid < b.ulid ? -1 : a.ulid > b.ulid ? 1 : 0));
+function select<T extends Filterable>(rows: T[], q: AuditQuery, management: boolean): T[] {
+  const sorted = rows.filter((row) => matches(row, q, management)).sort((a, b) => (a.ulid < b.ulid ? -1 : a.ulid > b.ulid ? 1 : 0));
   if (q.sort === 'created_at_desc') sorted.reverse();
   return sorted.slice(0, q.limit);
 }
@@ -51,11 +60,11 @@ export class FakeAuditLogStore implements AuditLogStore {
   }
 
   async listManagement(query: AuditQuery): Promise<ManagementAuditRow[]> {
-    return select(this.management, query);
+    return select(this.management, query, true);
   }
 
   async listPublic(query: Omit<AuditQuery, 'tokenUlid'>): Promise<PublicAuditStoredRow[]> {
-    return select(this.public, { ...query, tokenUlid: undefined });
+    return select(this.public, { ...query, tokenUlid: undefined }, false);
   }
 
   async listProjectsAndEnvironments() {

@@ -13,13 +13,15 @@ interface State {
   /** Targets and rules pointing at values, as the usage check sees them. */
   targets: Array<{ value_ulid: string; status: string; environment_key: string }>;
   rules: Array<{ value_ulid: string; target_status: string; environment_key: string }>;
+  /** Live targets of other flags whose prerequisites list a value. */
+  prerequisites: Array<{ value_ulid: string; flag_key: string; environment_key: string }>;
   /** Revision per project (stands for "every environment of the project"). */
   revisions: Record<string, number>;
 }
 
 /** In-memory FlagValueStore for the service's unit tests: same contract, no database. */
 export class FakeFlagValueStore implements FlagValueStore {
-  state: State = { projects: [], environments: [], flags: [], values: [], targets: [], rules: [], revisions: {} };
+  state: State = { projects: [], environments: [], flags: [], values: [], targets: [], rules: [], prerequisites: [], revisions: {} };
 
   async findProject(access: ResourceAccess, projectKey: string): Promise<ProjectRef> {
     const project = this.state.projects.find((p) => p.key === projectKey);
@@ -112,8 +114,10 @@ class FakeFlagValueStoreTx implements FlagValueStoreTx {
       rules: this.state.rules
         .filter((r) => r.value_ulid === valueUlid)
         .map(({ target_status, environment_key }) => ({ target_status, environment_key })),
-      // the fake keeps no prerequisites
-      prerequisites: [],
+      prerequisites: this.state.prerequisites
+        .filter((p) => p.value_ulid === valueUlid)
+        .map(({ flag_key, environment_key }) => ({ flag_key, environment_key }))
+        .sort((a, b) => (a.flag_key < b.flag_key ? -1 : a.flag_key > b.flag_key ? 1 : a.environment_key < b.environment_key ? -1 : 1)),
     };
   }
 

@@ -22,11 +22,15 @@ interface State {
   revisions: Record<string, number>;
   /** Flag ulids whose targeting (targets, rules...) exists; removed with the flag. */
   targeting: Record<string, number>;
+  /** Live targets of `requiring` flags whose prerequisites name the `required` flag. */
+  requirements: Array<{ required: string; requiring: string; target: RequiringTarget }>;
 }
+
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** In-memory FlagStore for the service's unit tests: same contract, no database. */
 export class FakeFlagStore implements FlagStore {
-  state: State = { projects: [], flags: [], values: [], revisions: {}, targeting: {} };
+  state: State = { projects: [], flags: [], values: [], revisions: {}, targeting: {}, requirements: [] };
 
   addProject(project: ProjectRef): void {
     this.state.projects.push(project);
@@ -120,15 +124,25 @@ class FakeFlagStoreTx implements FlagStoreTx {
     if (flag) Object.assign(flag, changes);
   }
 
-  /** The fake keeps no targets, so nothing requires its flags. */
-  async requiredBy(): Promise<Map<string, RequiringTarget[]>> {
-    return new Map();
+  async requiredBy(ulids: readonly string[]): Promise<Map<string, RequiringTarget[]>> {
+    const out = new Map<string, RequiringTarget[]>();
+    const requirements = this.state.requirements
+      .filter((r) => ulids.includes(r.required) && !ulids.includes(r.requiring))
+      .sort((a, b) => byText(a.target.flag_key, b.target.flag_key) || byText(a.target.environment_key, b.target.environment_key));
+    for (const { required, target } of requirements) {
+      const list = out.get(required) ?? [];
+      if (!list.some((t) => t.flag_key === target.flag_key && t.environment_key === target.environment_key)) list.push({ ...target });
+      out.set(required, list);
+    }
+    return out;
   }
 
   async deleteFlags(ulids: string[]): Promise<void> {
     this.state.flags = this.state.flags.filter((f) => !ulids.includes(f.ulid));
     this.state.values = this.state.values.filter((v) => !ulids.includes(v.flag_ulid));
     for (const ulid of ulids) delete this.state.targeting[ulid];
+    // A deleted flag's targets go with it, and with them what they required.
+    this.state.requirements = this.state.requirements.filter((r) => !ulids.includes(r.requiring) && !ulids.includes(r.required));
   }
 
   async bumpProjectRevisions(projectUlid: string): Promise<void> {

@@ -101,6 +101,63 @@ describe.runIf(onMariadb)('MariaDB: every table and column compares exactly', ()
       await database.drop();
     }
   });
+  it('a table a migration creates in its transaction without naming a collation is binary', async () => {
+    const database = await defaultCollationDatabase();
+    const { knex } = openDatabase(database.url);
+    const names = [...Object.keys(migrations), '9999_made_in_a_transaction'];
+    const later: Knex.Migration = {
+      down: async () => {},
+      up: async (trx: Knex) => {
+        await trx.schema.createTable('made_in_a_transaction', (t) => {
+          t.string('name', 20);
+        });
+      },
+    };
+    try {
+      await knex.migrate.latest({
+        migrationSource: {
+          getMigrations: async () => names,
+          getMigrationName: (n: string) => n,
+          getMigration: async (n: string) => migrations[n] ?? later,
+        },
+      });
+      expect(await nonBinary(knex, database.name)).toEqual([]);
+    } finally {
+      await knex.destroy();
+      await database.drop();
+    }
+  });
+
+  it('0019 converts a table or a column left with another collation, foreign keys kept', async () => {
+    const database = await defaultCollationDatabase();
+    const { knex } = openDatabase(database.url);
+    try {
+      await migrateToLatest(knex, silent);
+      // As a migration run in a transaction left them: a table, and a column of a binary table,
+      // with the database's case-insensitive default; the table is referenced by a foreign key.
+      await knex.raw('ALTER TABLE flags MODIFY `name` VARCHAR(200) NOT NULL COLLATE utf8mb4_general_ci');
+      await knex.raw('ALTER TABLE evaluation_hours DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci');
+      await knex.raw('ALTER TABLE webhooks MODIFY `url` VARCHAR(2000) NOT NULL COLLATE utf8mb4_general_ci');
+      expect(await nonBinary(knex, database.name)).toEqual(
+        expect.arrayContaining(['flags.name utf8mb4_general_ci', 'webhooks.url utf8mb4_general_ci', 'evaluation_hours utf8mb4_general_ci']),
+      );
+      const foreignKeys = async () =>
+        (
+          (await knex.raw(
+            'SELECT CONCAT(TABLE_NAME, ".", CONSTRAINT_NAME) AS fk FROM information_schema.REFERENTIAL_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = ? ORDER BY 1',
+            [database.name],
+          )) as [Array<{ fk: string }>]
+        )[0].map((row) => row.fk);
+      const before = await foreignKeys();
+      await knex('knex_migrations').where('name', '0019_binary_collation').delete();
+      await migrateToLatest(knex, silent);
+      expect(await nonBinary(knex, database.name)).toEqual([]);
+      expect(await foreignKeys()).toEqual(before);
+    } finally {
+      await knex.destroy();
+      await database.drop();
+    }
+  });
 });
 
 describeEachDatabase('identifiers and e-mail addresses match exactly', (db) => {
@@ -155,5 +212,49 @@ describeEachDatabase('identifiers and e-mail addresses match exactly', (db) => {
       expect(res.status, invalid).toBe(422);
       expect(Object.keys(res.body.errors)).toEqual(['email']);
     }
+  });
+});
+
+describeEachDatabase('text that differs only in case is different text', (db) => {
+  let app: TestApp;
+  let database: { drop(): Promise<void> } | undefined;
+  const p = '/projects/cases';
+  beforeAll(async () => {
+    // MariaDB: on a database made with the server's case-insensitive default, as an administrator would.
+    if (db.name === 'mariadb') {
+      const made = await defaultCollationDatabase();
+      database = made;
+      app = await startTestApp(db, { databaseUrl: made.url });
+    } else {
+      app = await startTestApp(db);
+    }
+    expect((await app.mgmt('POST', '/projects', { key: 'cases', name: 'Cases' })).status).toBe(200);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await database?.drop();
+  });
+
+  it('an Idempotency-Key in another case is another key: the request runs again', async () => {
+    const post = (key: string, idempotencyKey: string) =>
+      app.request('POST', `/management/v1${p}/flags`, {
+        token: app.ownerToken,
+        body: { key, name: key, type: 'boolean' },
+        headers: { 'idempotency-key': idempotencyKey },
+      });
+    const first = await post('first', 'Create-Flag-1');
+    expect(first.status).toBe(200);
+    expect((await post('first', 'Create-Flag-1')).headers.get('x-idempotent-replayed')).toBe('true');
+    // Another key with another body: a key matched without case would answer 422 (same key, other request).
+    const other = await post('second', 'create-flag-1');
+    expect(other.status).toBe(200);
+    expect(other.headers.get('x-idempotent-replayed')).toBeNull();
+    expect(other.body.data.key).toBe('second');
+  });
+
+  it('segment members that differ only in case are different members', async () => {
+    const created = await app.mgmt('POST', `${p}/segments`, { key: 'testers', name: 'Testers', included: ['Ada', 'ada'] });
+    expect(created.status).toBe(200);
+    expect((await app.mgmt('GET', `${p}/segments/testers`)).body.data.included).toEqual(['Ada', 'ada']);
   });
 });

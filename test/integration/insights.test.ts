@@ -161,6 +161,18 @@ describeEachDatabase('insights: flag insights, stale flags, default-value report
     expect(later.body.data.unknown_flags).toEqual([]);
     const elsewhere = await app.mgmt('GET', envPath('default-value-reports', otherEnv.key));
     expect(elsewhere.body.data).toEqual({ missing_defaults: [], unknown_flags: [] });
+    // A flag deleted since it was requested without a default is no longer reported.
+    await fx.flag(project, { key: 'doomed', type: 'boolean' });
+    await fx.settle(env);
+    await app.request('GET', '/v1/flags/doomed', { apiKey: env.serverKey });
+    await fx.flushTelemetry();
+    const reported = async () =>
+      ((await app.mgmt('GET', envPath('default-value-reports'))).body.data.missing_defaults as Array<{ flag_key: string }>).map(
+        (m) => m.flag_key,
+      );
+    expect(await reported()).toContain('doomed');
+    expect((await app.mgmt('DELETE', `/projects/${project.key}/flags/doomed`)).status).toBe(200);
+    expect(await reported()).not.toContain('doomed');
   });
 
   it('lists observed context types, attributes and their most frequent values', async () => {

@@ -220,4 +220,59 @@ describeEachDatabase('target prerequisites', (db) => {
     expect((await paint()).serving.prerequisites).toEqual([{ flag_key: 'color', values: ['crimson'] }]);
     expect((await ofrep('paint', { targetingKey: 'u-1' })).body).toMatchObject({ value: true, reason: 'STATIC' });
   });
+
+  it('a change to a required flag moves the OFREP revision of the flags requiring it, through a chain, and of no other', async () => {
+    const keys = ['rev-base', 'rev-middle', 'rev-top', 'rev-other'];
+    for (const key of keys) await flag(key);
+    await serve('rev-base', 'true');
+    await serve('rev-middle', 'true', [{ flag_key: 'rev-base', value_ulids: [val('rev-base', 'true')] }]);
+    await serve('rev-top', 'true', [{ flag_key: 'rev-middle', value_ulids: [val('rev-middle', 'true')] }]);
+    await serve('rev-other', 'true');
+    const revisions = async (on: TestApp = app) => {
+      const res = await on.request('POST', '/ofrep/v1/evaluate/flags', { apiKey: serverKey, body: { context: { targetingKey: 'u' } } });
+      expect(res.status).toBe(200);
+      const flags = res.body.flags as Array<{ key: string; metadata: { revision: number } }>;
+      return Object.fromEntries(flags.filter((f) => keys.includes(f.key)).map((f) => [f.key, f.metadata.revision]));
+    };
+    const environmentRevision = async () =>
+      Number(
+        (
+          await app
+            .knex('environments')
+            .join('projects', 'projects.ulid', 'environments.project_ulid')
+            .where({ 'projects.key': 'shop', 'environments.key': 'production' })
+            .first('environments.revision as revision')
+        ).revision,
+      );
+
+    const before = await revisions();
+    const requiredAt = before['rev-base']!;
+    // Each requiring flag was last changed after what it requires; the chain carries nothing yet.
+    expect(before['rev-middle']).toBeGreaterThan(requiredAt);
+    expect(before['rev-top']).toBeGreaterThan(before['rev-middle']!);
+    expect((await ofrep('rev-middle')).body.reason).toBe('STATIC');
+
+    // The required flag now serves false: the flag requiring it (and the one requiring that) may answer otherwise.
+    await serve('rev-base', 'false');
+    const changedAt = await environmentRevision();
+    const after = await revisions();
+    expect(after).toEqual({ 'rev-base': changedAt, 'rev-middle': changedAt, 'rev-top': changedAt, 'rev-other': before['rev-other'] });
+    const middle = await ofrep('rev-middle');
+    expect(middle.body.reason).toBe('PREREQUISITE_FAILED');
+    expect(middle.body.metadata.revision).toBe(changedAt);
+    expect((await ofrep('rev-top')).body.metadata.revision).toBe(changedAt);
+
+    // A change to the requiring flag alone leaves the flag it requires as it was.
+    await ok(app.mgmt('PUT', `${P}/flags/rev-top`, { name: 'Top renamed', permanent: false }));
+    const renamedAt = await environmentRevision();
+    expect(await revisions()).toEqual({ ...after, 'rev-top': renamedAt });
+
+    // Another instance, loading the environment whole from the database, reports the same revisions.
+    const other = await startTestApp(db, { databaseUrl: app.composition.core.config.databaseUrl, keepDatabase: true });
+    try {
+      expect(await revisions(other)).toEqual({ ...after, 'rev-top': renamedAt });
+    } finally {
+      await other.close();
+    }
+  });
 });

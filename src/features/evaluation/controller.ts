@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { operations as managementOperations } from '../../../generated/management.js';
+import type { components as managementComponents, operations as managementOperations } from '../../../generated/management.js';
 import type { components as publicComponents, operations as publicOperations } from '../../../generated/public.js';
 import type { EnvironmentKeyCache } from '../../auth/environment-key-cache.js';
 import { readApiKey } from '../../auth/public-auth.js';
@@ -7,7 +7,7 @@ import { auditActionByOperation } from '../../audit/actions.js';
 import { describePublicAudit } from '../../audit/public-audit.js';
 import type { Context } from '../../engine/index.js';
 import { BadRequestError, OfrepError, InvalidQueryError, ValidationError, publicMessages } from '../../http/errors.js';
-import type { ManagementHandlerSet, PublicHandlerSet } from '../../http/handler-map.js';
+import type { ManagementHandlers, PublicHandlers } from '../../http/handler-map.js';
 import type { ManagementRequest, PublicRequest } from '../../http/operation.js';
 import type { StreamHub } from '../../runtime/stream-hub.js';
 import { findFlagEnvironment } from '../shared/lookup.js';
@@ -192,7 +192,7 @@ export function publicEvaluationHandlers({ service, decoder, hub, keyCache }: Ev
       if (result.notModified) return { status: 304, headers: ofrepCaching(request, { ETag: result.etag }) };
       return { headers: ofrepCaching(request, { ETag: result.etag }), body: { flags: result.flags } };
     },
-  } satisfies PublicHandlerSet;
+  } satisfies Partial<PublicHandlers>;
 }
 
 /** Management handlers: evaluateFlag and its twin evaluateFlagForContext (specs/management.yaml). */
@@ -210,7 +210,9 @@ export function managementEvaluationHandlers({ service, decoder, knex, explanati
     });
     const { why, ...result } = await service.evaluateForManagement(environment.ulid, flag, readContext());
     const explanation = await describeExplanation(explanations, knex, { flagUlid: flag.ulid, environmentUlid: environment.ulid }, why);
-    return { body: { status: 'success', data: { ...result, explanation } } };
+    return {
+      body: { status: 'success', data: { ...result, explanation } } satisfies managementComponents['schemas']['EvaluationResultResponse'],
+    };
   };
 
   return {
@@ -235,5 +237,5 @@ export function managementEvaluationHandlers({ service, decoder, knex, explanati
         if (!context) throw new ValidationError({ context: ['The context field is invalid.'] });
         return context;
       }),
-  } satisfies ManagementHandlerSet;
+  } satisfies Partial<ManagementHandlers>;
 }

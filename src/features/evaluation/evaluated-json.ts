@@ -1,4 +1,8 @@
+import type { components } from '../../../generated/public.js';
 import type { EvaluationOutcome, JsonValue } from '../../engine/index.js';
+import { jsonText, type JsonText } from '../../http/json-text.js';
+
+type Schemas = components['schemas'];
 
 /**
  * Response bodies of GET /v1/flags and GET /v1/flags/{flagKey}, written as text: each item
@@ -82,7 +86,10 @@ const comma = 0x2c;
  * `{"status":"success","data":[{"flag":…},…]}` as UTF-8 bytes, copied together from items
  * encoded once per snapshot: no text of the whole list is built, measured and encoded per request.
  */
-export function evaluatedListJson(snapshot: FlagSet, outcomes: readonly EvaluationOutcome[]): Buffer {
+export function evaluatedListJson(
+  snapshot: FlagSet,
+  outcomes: readonly EvaluationOutcome[],
+): JsonText<Schemas['EvaluatedFlagListResponse'], Buffer> {
   const cache = prefixesOf(snapshot);
   const items = new Array<Buffer>(outcomes.length);
   let size = listOpen.length + listClose.length + Math.max(outcomes.length - 1, 0);
@@ -101,10 +108,10 @@ export function evaluatedListJson(snapshot: FlagSet, outcomes: readonly Evaluati
     at += bytes.length;
   }
   out.set(listClose, at);
-  return out;
+  return jsonText<Schemas['EvaluatedFlagListResponse'], Buffer>(out);
 }
 
 /** `{"status":"success","data":{"flag":…}}` */
-export function evaluatedFlagJson(snapshot: FlagSet, outcome: EvaluationOutcome): string {
-  return `{"status":"success","data":${itemJson(snapshot, prefixesOf(snapshot), outcome)}}`;
+export function evaluatedFlagJson(snapshot: FlagSet, outcome: EvaluationOutcome): JsonText<Schemas['EvaluatedFlagResponse']> {
+  return jsonText(`{"status":"success","data":${itemJson(snapshot, prefixesOf(snapshot), outcome)}}`);
 }

@@ -1,3 +1,4 @@
+import type { components } from '../../../generated/public.js';
 import type { PublicPrincipal } from '../../auth/principal.js';
 import { isoOf, type Clock } from '../../clock.js';
 import {
@@ -12,6 +13,7 @@ import {
   type ResolvedBy,
 } from '../../engine/index.js';
 import { explainFlag, type Explanation } from '../../engine/explain.js';
+import type { JsonText } from '../../http/json-text.js';
 import { NotFoundError, OfrepError, UnauthorizedError, publicMessages } from '../../http/errors.js';
 import { digestParts, entityTag, ifNoneMatchMatches } from '../../runtime/etag.js';
 import type { EnvironmentSnapshot, SnapshotCache } from '../../runtime/snapshot-cache.js';
@@ -19,6 +21,8 @@ import { hourOf, type Platform, type TelemetryBuffer } from '../../runtime/telem
 import { contextHash, ExposureBuffer } from '../../runtime/exposure-buffer.js';
 import { newEvaluationCounts, type EvaluationCounts } from '../../observability/metrics.js';
 import { evaluatedFlagJson, evaluatedListJson } from './evaluated-json.js';
+
+type PublicSchemas = components['schemas'];
 
 export interface OfrepSuccess {
   key: string;
@@ -35,7 +39,9 @@ export interface OfrepItemFailure {
 }
 
 /** What a payload request answers: 304 (notModified) or the body, with its ETag either way. */
-export type PayloadResult = { notModified: true; etag: string } | { notModified: false; etag: string; json?: string; body?: unknown };
+export type PayloadResult =
+  | { notModified: true; etag: string }
+  | { notModified: false; etag: string; json?: string; body?: PublicSchemas['PayloadResponse'] };
 
 export interface ManagementEvaluation {
   key: string;
@@ -197,7 +203,7 @@ export class EvaluationService {
     principal: PublicPrincipal,
     context: Context | null,
     declarations: readonly DefaultValueDeclaration[],
-  ): Promise<Buffer> {
+  ): Promise<JsonText<PublicSchemas['EvaluatedFlagListResponse'], Buffer>> {
     const entry = await this.environment(principal);
     const outcomes = evaluateAll(entry.snapshot, context, declarations);
     this.count(outcomes);
@@ -221,7 +227,7 @@ export class EvaluationService {
     flagKey: string,
     context: Context | null,
     declarations: readonly DefaultValueDeclaration[],
-  ): Promise<string> {
+  ): Promise<JsonText<PublicSchemas['EvaluatedFlagResponse']>> {
     const entry = await this.environment(principal);
     const info = entry.snapshot.flag(flagKey);
     const declaration = info && declarations.find((d) => d.key === flagKey && d.type === info.type);

@@ -1,5 +1,5 @@
 import type { components, operations } from '../../../generated/management.js';
-import type { ManagementHandlerSet } from '../../http/handler-map.js';
+import type { ManagementHandlers } from '../../http/handler-map.js';
 import type { ManagementRequest } from '../../http/operation.js';
 import type { Caller, RulesService } from './service.js';
 
@@ -30,5 +30,5 @@ export function rulesController(service: RulesService) {
     async reorderRules(request: ManagementRequest<Path<'reorderRules'>, unknown, RulesOrder>) {
       return { body: { status: 'success', data: await service.reorder(caller(request), request.params, request.body) } };
     },
-  } satisfies ManagementHandlerSet;
+  } satisfies Partial<ManagementHandlers>;
 }

@@ -1,8 +1,9 @@
+import type { components } from '../../../generated/management.js';
 import type { ResourceAccess } from '../../auth/principal.js';
 import type { Clock } from '../../clock.js';
 import { FieldErrorList, NotFoundError, UnprocessableError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
-import { checkSplit, splitView, toSplitRecord, type SplitInput, type SplitRecord } from '../shared/splits.js';
+import { checkSplit, splitView, toSplitRecord, type SplitInput } from '../shared/splits.js';
 import type { Auditor } from '../shared/transactions.js';
 import { normaliseCriteria, segmentKeysOf, type CriterionInput, type NormalisedCriterion } from './criteria.js';
 import type { CriterionRecord, ResolvedTarget, RuleRecord, RulesStore, RulesWriter, SegmentLink, TargetPath } from './store-types.js';
@@ -30,26 +31,7 @@ export interface RulePath extends TargetPath {
 }
 
 /** The API form of a rule (specs/management.yaml, schema Rule). */
-export interface RuleView {
-  ulid: string;
-  target_ulid: string;
-  value_ulid: string;
-  split: SplitRecord | null;
-  description: string;
-  position: number;
-  criteria: {
-    data: {
-      ulid: string;
-      selector: string;
-      sub_selector: string | null;
-      comparer: string;
-      position: number;
-      values: { data: { value: string }[] };
-    }[];
-  };
-  created_at: string;
-  updated_at: string;
-}
+export type RuleView = components['schemas']['Rule'];
 
 export function toRuleView(rule: RuleRecord): RuleView {
   return {

@@ -1,5 +1,5 @@
 import type { operations } from '../../../generated/management.js';
-import type { ManagementHandlerSet } from '../../http/handler-map.js';
+import type { ManagementHandlers } from '../../http/handler-map.js';
 import type { ManagementRequest } from '../../http/operation.js';
 import type { Caller, WebhookService, WebhookWriteInput } from './service.js';
 
@@ -56,5 +56,5 @@ export function webhooksController(service: WebhookService) {
       const { projectKey, webhookUlid } = request.params;
       return { body: { status: 'success', data: await service.ping(caller(request), projectKey, webhookUlid) } };
     },
-  } satisfies ManagementHandlerSet;
+  } satisfies Partial<ManagementHandlers>;
 }

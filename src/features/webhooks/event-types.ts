@@ -1,3 +1,7 @@
+import type { components } from '../../../generated/management.js';
+
+type WebhookEventType = components['schemas']['WebhookEventType'];
+
 /**
  * The events a subscription can ask for, read from the management document: `WebhookEventType`
  * lists the events (change events and `webhook.ping`), `WebhookEventFilter` what `events` may
@@ -11,7 +15,7 @@ export class EventTypes {
     this.changes = new Set(eventTypes.filter((type) => type !== 'webhook.ping' && type !== '*'));
   }
 
-  isChangeEvent(action: string): boolean {
+  isChangeEvent(action: string): action is WebhookEventType {
     return this.changes.has(action);
   }
 

@@ -64,16 +64,17 @@ export class WebhookOutbox {
   ) {}
 
   async record(db: Db, entry: AuditEntryInput): Promise<void> {
-    if (!entry.projectUlid || !this.types.isChangeEvent(entry.action)) return;
+    const type = entry.action;
+    if (!entry.projectUlid || !this.types.isChangeEvent(type)) return;
     const subscribers = await this.store.subscribers(db, entry.projectUlid);
     if (subscribers.length === 0) return;
     const project = (await db('projects').where('ulid', entry.projectUlid).first('ulid', 'key')) as Ref | undefined;
     if (!project) return;
     const environment = await environmentOf(db, entry);
-    const targets = subscribers.filter((w) => wants(w, this.types, entry.action, environment?.key ?? null));
+    const targets = subscribers.filter((w) => wants(w, this.types, type, environment?.key ?? null));
     if (targets.length === 0) return;
     const payload: WebhookPayload = {
-      type: entry.action,
+      type,
       timestamp: this.clock.now().toISOString(),
       data: {
         project,
@@ -89,12 +90,17 @@ export class WebhookOutbox {
       { enabledOnly: true },
     );
     const body = JSON.stringify(payload);
-    const events = [...sequences].map(([webhookUlid, sequence]) => this.event(webhookUlid, entry.action, body, sequence));
+    const events = [...sequences].map(([webhookUlid, sequence]) => this.event(webhookUlid, type, body, sequence));
     await this.store.insertEvents(db, events);
   }
 
   /** A new outbox row, due at once; `sequence` null for a ping (outside the subscription's order). */
-  event(webhookUlid: string, type: string, payload: WebhookPayload | string, sequence: number | null): WebhookEventRecord {
+  event(
+    webhookUlid: string,
+    type: WebhookEventRecord['event_type'],
+    payload: WebhookPayload | string,
+    sequence: number | null,
+  ): WebhookEventRecord {
     const now = this.clock.now().toISOString();
     return {
       ulid: newId('webhookEvent'),

@@ -1,3 +1,4 @@
+import type { components } from '../../../generated/management.js';
 import type { AuditTrail } from '../../audit/audit-trail.js';
 import type { ManagementPrincipal } from '../../auth/principal.js';
 import type { Clock } from '../../clock.js';
@@ -14,13 +15,9 @@ import type { Db } from '../../storage/db.js';
 import type { WebhookEventRecord, WebhookRecord, WebhookStore } from './store.js';
 import { refuseWebhookUrl, type Resolver } from './url-guard.js';
 
-export interface WebhookWriteInput {
-  url: string;
-  events: string[];
-  environments?: string[];
-  description?: string | null;
-  enabled?: boolean;
-}
+type Schemas = components['schemas'];
+
+export type WebhookWriteInput = Schemas['WebhookWrite'];
 
 export interface Caller {
   principal: ManagementPrincipal;
@@ -28,12 +25,12 @@ export interface Caller {
 }
 
 /** The API form of a subscription (the secret is shown only in the creation's answer). */
-export function toWebhookView({ project_ulid: _project, ...view }: WebhookRecord) {
+export function toWebhookView({ project_ulid: _project, ...view }: WebhookRecord): Schemas['Webhook'] {
   return view;
 }
 
 /** The API form of an outbox row (the delivery log). */
-export function toDeliveryView(e: WebhookEventRecord) {
+export function toDeliveryView(e: WebhookEventRecord): Schemas['WebhookDelivery'] {
   return {
     ulid: e.ulid,
     event_type: e.event_type,

@@ -1,14 +1,18 @@
+import type { components } from '../../../generated/management.js';
 import type { Knex } from 'knex';
 import { paginateByUlid, type Page, type PageRequest } from '../../http/pagination.js';
 import type { Dialect } from '../../storage/database.js';
 import { inTransaction } from '../../storage/transaction.js';
 import type { Db } from '../../storage/db.js';
 
+type Schemas = components['schemas'];
+
 export interface WebhookRecord {
   ulid: string;
   project_ulid: string;
   url: string;
-  events: string[];
+  /** Validated against WebhookEventFilter when written. */
+  events: Schemas['WebhookEventFilter'][];
   environments: string[];
   description: string | null;
   enabled: boolean;
@@ -27,7 +31,8 @@ export type WebhookChange = Pick<
 export interface WebhookEventRecord {
   ulid: string;
   webhook_ulid: string;
-  event_type: string;
+  /** Written only by the outbox, from a change event or a ping. */
+  event_type: Schemas['WebhookEventType'];
   payload: string;
   status: 'pending' | 'delivered' | 'failed';
   /** Position in the subscription's order (commit order); null for pings, which are outside it. */
