@@ -4,6 +4,7 @@ import { ResourceAccess } from '../../../src/auth/principal.js';
 import { FakeInsightsStore } from '../../fakes/insights-store.js';
 import { InsightsService } from '../../../src/features/insights/service.js';
 import { NotFoundError } from '../../../src/http/errors.js';
+import { principal } from '../admin/principals.js';
 
 const NOW = new Date('2026-06-01T00:00:00.000Z');
 const daysAgo = (n: number) => new Date(NOW.getTime() - n * 86_400_000).toISOString();
@@ -12,7 +13,7 @@ describe('InsightsService', () => {
   let store: FakeInsightsStore;
   let service: InsightsService;
   let described: AuditSubject[];
-  const caller = () => ({ access: ResourceAccess.unrestricted(), audit: { describe: (s: AuditSubject) => described.push(s) } });
+  const audit = { describe: (s: AuditSubject) => described.push(s) };
   const params = { projectKey: 'shop', environmentKey: 'production' };
 
   beforeEach(() => {
@@ -53,7 +54,7 @@ describe('InsightsService', () => {
 
   it('reports a flag’s telemetry with last_updated_at from management changes', async () => {
     store.updates.set('flg_used-old|env_1', daysAgo(3));
-    const insights = await service.flagInsights(caller(), { ...params, flagKey: 'used-old' });
+    const insights = await service.flagInsights(principal(), { ...params, flagKey: 'used-old' }, audit);
     expect(insights).toEqual({
       flag_key: 'used-old',
       environment_key: 'production',
@@ -66,17 +67,17 @@ describe('InsightsService', () => {
       evaluated_count: 0,
     });
     expect(described[0]).toMatchObject({ subjectType: 'flag', subjectUlid: 'flg_used-old', environmentUlid: 'env_1' });
-    const empty = await service.flagInsights(caller(), { ...params, flagKey: 'fresh' });
+    const empty = await service.flagInsights(principal(), { ...params, flagKey: 'fresh' }, audit);
     expect(empty).toMatchObject({ last_used_at: null, used_count: 0, last_updated_at: daysAgo(1) });
   });
 
   it('lists stale flags: never used first, then by last use; permanent and recent ones left out', async () => {
-    const stale = await service.staleFlags(caller(), params, 30);
+    const stale = await service.staleFlags(principal(), params, 30, audit);
     expect(stale.map((f) => f.key)).toEqual(['unused', 'used-older', 'used-old']);
     expect(stale[0]).toEqual({ key: 'unused', name: 'UNUSED', last_used_at: null, last_updated_at: daysAgo(90), created_at: daysAgo(90) });
-    expect((await service.staleFlags(caller(), params, 50)).map((f) => f.key)).toEqual(['unused', 'used-older']);
-    expect(await service.staleFlags(caller(), params, 100)).toEqual([]);
-    expect((await service.staleFlags(caller(), params, 1)).map((f) => f.key)).toContain('used-new');
+    expect((await service.staleFlags(principal(), params, 50, audit)).map((f) => f.key)).toEqual(['unused', 'used-older']);
+    expect(await service.staleFlags(principal(), params, 100, audit)).toEqual([]);
+    expect((await service.staleFlags(principal(), params, 1, audit)).map((f) => f.key)).toContain('used-new');
   });
 
   it('reports missing defaults of existing flags and declared defaults of unknown keys, newest first', async () => {
@@ -87,7 +88,7 @@ describe('InsightsService', () => {
       { kind: 'unknown_flag', flag_key: 'ghost', declared_type: 'string', count: 4, last_seen_at: daysAgo(2) },
       { kind: 'unknown_flag', flag_key: 'fresh', declared_type: 'boolean', count: 1, last_seen_at: daysAgo(9) },
     ]);
-    expect(await service.defaultValueReports(caller(), params)).toEqual({
+    expect(await service.defaultValueReports(principal(), params, audit)).toEqual({
       missing_defaults: [
         { flag_key: 'fresh', count: 1, last_seen_at: daysAgo(1) },
         { flag_key: 'unused', count: 2, last_seen_at: daysAgo(5) },
@@ -106,7 +107,7 @@ describe('InsightsService', () => {
       { kind: 'value', name: 'plan', value: 'pro', count: 4 },
       { kind: 'value', name: 'plan', value: 'free', count: 4 },
     ]);
-    const result = await service.contextAttributes(caller(), params);
+    const result = await service.contextAttributes(principal(), params, audit);
     expect(result.context_types).toEqual([
       { type: 'device', count: 30 },
       { type: 'user', count: 10 },
@@ -121,9 +122,11 @@ describe('InsightsService', () => {
   });
 
   it('reports unknown or ungranted paths as not found', async () => {
-    await expect(service.staleFlags(caller(), { projectKey: 'nope', environmentKey: 'production' }, 30)).rejects.toThrow(NotFoundError);
-    await expect(service.flagInsights(caller(), { ...params, flagKey: 'nope' })).rejects.toThrow(NotFoundError);
-    const restricted = { access: new ResourceAccess(new Set(['prj_other']), null), audit: { describe: () => {} } };
-    await expect(service.contextAttributes(restricted, params)).rejects.toThrow(NotFoundError);
+    await expect(service.staleFlags(principal(), { projectKey: 'nope', environmentKey: 'production' }, 30, audit)).rejects.toThrow(
+      NotFoundError,
+    );
+    await expect(service.flagInsights(principal(), { ...params, flagKey: 'nope' }, audit)).rejects.toThrow(NotFoundError);
+    const restricted = principal({ access: new ResourceAccess(new Set(['prj_other']), null) });
+    await expect(service.contextAttributes(restricted, params, audit)).rejects.toThrow(NotFoundError);
   });
 });
