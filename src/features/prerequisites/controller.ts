@@ -1,5 +1,5 @@
 import type { components, operations } from '../../../generated/management.js';
-import type { ManagementHandlerSet } from '../../http/handler-map.js';
+import type { ManagementHandlers } from '../../http/handler-map.js';
 import type { ManagementRequest } from '../../http/operation.js';
 import type { PrerequisitesService } from './service.js';
 
@@ -15,5 +15,5 @@ export function prerequisitesController(service: PrerequisitesService) {
     async replaceTargetPrerequisites(request: ManagementRequest<Path<'replaceTargetPrerequisites'>, unknown, PrerequisitesWrite>) {
       return { body: { status: 'success', data: await service.replace(request.principal, request.params, request.body, request.audit) } };
     },
-  } satisfies ManagementHandlerSet;
+  } satisfies Partial<ManagementHandlers>;
 }
