@@ -105,10 +105,6 @@ class ApplyRun {
     this.serving = new ServingWriter(acting);
   }
 
-  private caller() {
-    return { access: this.acting.principal.access, audit: this.acting.newTrail() };
-  }
-
   async apply(change: ConfigurationChange): Promise<void> {
     const { services, projectKey, principal } = this.acting;
     const after = change.after as Record<string, any> | null;
@@ -139,10 +135,11 @@ class ApplyRun {
         return;
       }
       case 'segment': {
-        if (change.action === 'delete') return services.segments.delete(this.caller(), projectKey, change.key);
+        if (change.action === 'delete') return services.segments.delete(principal, projectKey, change.key, this.acting.newTrail());
         const { key, ...body } = after!;
-        if (change.action === 'create') await services.segments.create(this.caller(), projectKey, { key, ...body } as never);
-        else await services.segments.update(this.caller(), projectKey, key, body as never);
+        if (change.action === 'create')
+          await services.segments.create(principal, projectKey, { key, ...body } as never, this.acting.newTrail());
+        else await services.segments.update(principal, projectKey, key, body as never, this.acting.newTrail());
         return;
       }
       case 'flag':
@@ -183,43 +180,55 @@ class ApplyRun {
   }
 
   private async applyFlag(change: ConfigurationChange): Promise<void> {
-    const { services, projectKey } = this.acting;
-    if (change.action === 'delete') return services.flags.delete(this.caller(), projectKey, change.key);
+    const { services, projectKey, principal } = this.acting;
+    if (change.action === 'delete') return services.flags.delete(principal, projectKey, change.key, this.acting.newTrail());
     const flag = change.after as ProjectConfiguration['flags'][number];
     if (change.action === 'create') {
-      await services.flags.create(this.caller(), projectKey, {
-        key: flag.key,
+      await services.flags.create(
+        principal,
+        projectKey,
+        {
+          key: flag.key,
+          name: flag.name,
+          type: flag.type,
+          description: flag.description,
+          include_in_mobile: flag.include_in_mobile,
+          include_in_client: flag.include_in_client,
+          tags: flag.tags ?? [],
+        },
+        this.acting.newTrail(),
+      );
+      // Creation has no permanent field; an update sets it.
+      if (!flag.permanent) return;
+    }
+    await services.flags.update(
+      principal,
+      projectKey,
+      flag.key,
+      {
         name: flag.name,
-        type: flag.type,
+        permanent: flag.permanent,
         description: flag.description,
         include_in_mobile: flag.include_in_mobile,
         include_in_client: flag.include_in_client,
         tags: flag.tags ?? [],
-      });
-      // Creation has no permanent field; an update sets it.
-      if (!flag.permanent) return;
-    }
-    await services.flags.update(this.caller(), projectKey, flag.key, {
-      name: flag.name,
-      permanent: flag.permanent,
-      description: flag.description,
-      include_in_mobile: flag.include_in_mobile,
-      include_in_client: flag.include_in_client,
-      tags: flag.tags ?? [],
-    });
+      },
+      this.acting.newTrail(),
+    );
   }
 
   private async applyValue(change: ConfigurationChange): Promise<void> {
     const path = { projectKey: this.acting.projectKey, flagKey: change.key };
     const display = change.value as string;
-    const values = this.acting.services.values;
+    const { principal, services } = this.acting;
+    const values = services.values;
     let ulid = (await this.serving.valueUlids(change.key)).get(display);
     if (change.action === 'delete') {
-      if (ulid) await values.delete(this.caller(), path, ulid);
+      if (ulid) await values.delete(principal, path, ulid, this.acting.newTrail());
       return;
     }
     // A boolean flag is created with both of its values; only its default may differ.
-    if (ulid === undefined) ulid = (await values.create(this.caller(), path, display)).ulid;
-    if ((change.after as { default: boolean }).default) await values.setDefault(this.caller(), path, ulid);
+    if (ulid === undefined) ulid = (await values.create(principal, path, display, this.acting.newTrail())).ulid;
+    if ((change.after as { default: boolean }).default) await values.setDefault(principal, path, ulid, this.acting.newTrail());
   }
 }

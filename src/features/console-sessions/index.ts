@@ -7,18 +7,22 @@ import { ConsoleSessionStore } from './store.js';
 /** Built once in the composition root: the authentication stage and the handlers share it. */
 export function buildConsoleSessionService(deps: Pick<FeatureDeps, 'knex' | 'clock' | 'config'>): ConsoleSessionService {
   const { sessions } = deps.config;
-  return new ConsoleSessionService(
-    new ConsoleSessionStore(deps.knex),
+  return new ConsoleSessionService({
+    store: new ConsoleSessionStore(deps.knex),
     // One address may try several accounts (an office behind one NAT): ten times the account's free failures.
-    new SignInThrottle({ freeFailures: sessions.signInAttempts, freeAddressFailures: sessions.signInAttempts * 10, windowMs: 15 * 60_000 }),
-    deps.clock,
-    {
+    throttle: new SignInThrottle({
+      freeFailures: sessions.signInAttempts,
+      freeAddressFailures: sessions.signInAttempts * 10,
+      windowMs: 15 * 60_000,
+    }),
+    clock: deps.clock,
+    settings: {
       absoluteMs: sessions.hours * 3_600_000,
       idleMs: sessions.idleMinutes * 60_000,
       temporaryPasswordDays: sessions.temporaryPasswordDays,
       publicOrigin: deps.config.publicOrigin,
     },
-  );
+  });
 }
 
 /** Console sign-in (createSession ... setAccountPassword). */

@@ -48,30 +48,33 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
+/** What ConsoleSessionService is built from. */
+export interface ConsoleSessionServiceDeps {
+  store: ConsoleSessionStore;
+  /** Growing delays after failed sign-ins, per client address and per account. */
+  throttle: SignInThrottle;
+  clock: Clock;
+  settings: SessionSettings;
+}
+
 /**
  * Console sign-in: email and password (scrypt), sessions held in an HttpOnly cookie whose secret
  * is stored only as a digest. A session acts with its account's own rights, like the account's
  * personal access token would.
  */
 export class ConsoleSessionService {
-  constructor(
-    private readonly store: ConsoleSessionStore,
-    /** Growing delays after failed sign-ins, per client address and per account. */
-    private readonly throttle: SignInThrottle,
-    private readonly clock: Clock,
-    private readonly settings: SessionSettings,
-  ) {}
+  constructor(private readonly deps: ConsoleSessionServiceDeps) {}
 
   private accountProjects(accountUlid: string, role: string): Promise<string[] | null> {
-    return this.store.accountProjects(accountUlid, role);
+    return this.deps.store.accountProjects(accountUlid, role);
   }
 
   get absoluteMs(): number {
-    return this.settings.absoluteMs;
+    return this.deps.settings.absoluteMs;
   }
 
   get publicOrigin(): string | undefined {
-    return this.settings.publicOrigin;
+    return this.deps.settings.publicOrigin;
   }
 
   /** Checks the password and opens a session; the caller sets the cookie from `secret`. */
@@ -82,33 +85,33 @@ export class ConsoleSessionService {
   ): Promise<{ secret: string; session: ConsoleSession; principal: ManagementPrincipal }> {
     // Normalised once, here where it enters: every spelling of an address is one account and one count.
     const normalised = normaliseEmail(email);
-    const wait = this.throttle.retryAfter(normalised, clientIp);
+    const wait = this.deps.throttle.retryAfter(normalised, clientIp);
     if (wait > 0) throw new RateLimitedError(wait);
-    const account = await this.store.accountByEmail(normalised);
+    const account = await this.deps.store.accountByEmail(normalised);
     // The same work and the same answer whether or not the email exists.
     const valid = await verifyPassword(password, account?.password_hash ?? 'scrypt$65536$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAA');
     if (!account || !valid) {
-      this.throttle.failed(normalised, clientIp);
+      this.deps.throttle.failed(normalised, clientIp);
       throw new UnauthorizedError('Wrong email or password.', 'auth.sign_in');
     }
-    if (account.password_temporary_until !== null && account.password_temporary_until <= this.clock.now().toISOString()) {
+    if (account.password_temporary_until !== null && account.password_temporary_until <= this.deps.clock.now().toISOString()) {
       throw new UnauthorizedError(
         'This temporary password has expired: ask an owner or admin to set a new one (the owner: npm run reset-owner on the server).',
         'auth.sign_in',
       );
     }
-    this.throttle.succeeded(normalised, clientIp);
+    this.deps.throttle.succeeded(normalised, clientIp);
     const secret = generateSecret('ses_');
-    const now = this.clock.now();
+    const now = this.deps.clock.now();
     const row = {
       ulid: newId('consoleSession'),
       account_ulid: account.ulid,
       digest: digestSecret(secret),
       created_at: now.toISOString(),
       last_seen_at: now.toISOString(),
-      expires_at: new Date(now.getTime() + this.settings.absoluteMs).toISOString(),
+      expires_at: new Date(now.getTime() + this.deps.settings.absoluteMs).toISOString(),
     };
-    await this.store.insertSession(row);
+    await this.deps.store.insertSession(row);
     const principal = await this.principalOf(row.ulid, account);
     return { secret, session: await this.view(row.ulid, account, secret, row.expires_at), principal };
   }
@@ -116,14 +119,14 @@ export class ConsoleSessionService {
   /** The principal of a session cookie, or a 401; refreshes its idle clock. */
   async authenticate(secret: string): Promise<{ principal: ManagementPrincipal; session: ConsoleSession }> {
     const digest = digestSecret(secret);
-    const found = await this.store.sessionByDigest(digest);
-    const now = this.clock.now();
-    const idleLimit = new Date(now.getTime() - this.settings.idleMs).toISOString();
+    const found = await this.deps.store.sessionByDigest(digest);
+    const now = this.deps.clock.now();
+    const idleLimit = new Date(now.getTime() - this.deps.settings.idleMs).toISOString();
     if (!found || found.expires_at <= now.toISOString() || found.last_seen_at <= idleLimit) {
-      if (found) await this.store.deleteSession(found.ulid);
+      if (found) await this.deps.store.deleteSession(found.ulid);
       throw new UnauthorizedError('The console session has ended; sign in again.', 'auth.invalid_token');
     }
-    await this.store.touch(found.ulid, now.toISOString());
+    await this.deps.store.touch(found.ulid, now.toISOString());
     return {
       principal: await this.principalOf(found.ulid, found.account),
       session: await this.view(found.ulid, found.account, secret, found.expires_at),
@@ -136,7 +139,7 @@ export class ConsoleSessionService {
   }
 
   async signOut(sessionUlid: string): Promise<void> {
-    await this.store.deleteSession(sessionUlid);
+    await this.deps.store.deleteSession(sessionUlid);
   }
 
   /**
@@ -144,7 +147,7 @@ export class ConsoleSessionService {
    * from the current one. Every session of the account ends.
    */
   async changeOwnPassword(principal: ManagementPrincipal, current: string, next: string): Promise<void> {
-    const account = await this.store.accountByUlid(principal.account.ulid);
+    const account = await this.deps.store.accountByUlid(principal.account.ulid);
     if (!account || !(await verifyPassword(current, account.password_hash))) {
       throw ValidationError.field(
         'current_password',
@@ -156,8 +159,8 @@ export class ConsoleSessionService {
     if (next.normalize('NFKC') === current.normalize('NFKC'))
       throw ValidationError.field('new_password', 'The new_password field must differ from the current password.', 'invalid_combination');
     const hash = await hashPassword(next);
-    const now = this.clock.now().toISOString();
-    await this.store.transaction((trx) => this.store.setPassword(trx, account.ulid, hash, null, now));
+    const now = this.deps.clock.now().toISOString();
+    await this.deps.store.transaction((trx) => this.deps.store.setPassword(trx, account.ulid, hash, null, now));
   }
 
   /**
@@ -166,17 +169,17 @@ export class ConsoleSessionService {
    * `temporaryPasswordDays`. Set for oneself (with a personal access token) it is one's own.
    */
   async setPassword(principal: ManagementPrincipal, accountUlid: string, password: string, audit: Auditor): Promise<void> {
-    const account = await this.store.accountByUlid(accountUlid);
+    const account = await this.deps.store.accountByUlid(accountUlid);
     if (!account) throw new NotFoundError(`Account "${accountUlid}" not found.`);
     if (account.role === 'owner' && principal.account.role !== 'owner')
       throw new ForbiddenError("Only an owner can set an owner's password.");
     checkNewPassword('password', password);
     const hash = await hashPassword(password);
-    const now = this.clock.now();
+    const now = this.deps.clock.now();
     const temporaryUntil =
-      account.ulid === principal.account.ulid ? null : temporaryPasswordUntil(now, this.settings.temporaryPasswordDays);
-    await this.store.transaction(async (trx) => {
-      await this.store.setPassword(trx, account.ulid, hash, temporaryUntil, now.toISOString());
+      account.ulid === principal.account.ulid ? null : temporaryPasswordUntil(now, this.deps.settings.temporaryPasswordDays);
+    await this.deps.store.transaction(async (trx) => {
+      await this.deps.store.setPassword(trx, account.ulid, hash, temporaryUntil, now.toISOString());
       await audit.commit(trx, {
         action: 'account.password_set',
         subjectType: 'account',
@@ -187,7 +190,7 @@ export class ConsoleSessionService {
   }
 
   get temporaryPasswordDays(): number {
-    return this.settings.temporaryPasswordDays;
+    return this.deps.settings.temporaryPasswordDays;
   }
 
   private async principalOf(

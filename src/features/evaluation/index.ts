@@ -47,7 +47,7 @@ export function createEvaluationFeature(deps: FeatureDeps) {
   deps.readiness.snapshotsLoaded = () => cache.loaded;
   const telemetry = new TelemetryBuffer();
   const exposures = new ExposureBuffer();
-  const service = new EvaluationService(cache, telemetry, deps.clock, deps.metrics.evaluations, exposures);
+  const service = new EvaluationService({ cache, telemetry, clock: deps.clock, evaluations: deps.metrics.evaluations, exposures });
   const decoder = new InputDecoder(deps.documents.public.dereferenced);
   const hub = new StreamHub(cache, {
     heartbeatMs: STREAM_HEARTBEAT_MS,

@@ -118,20 +118,36 @@ function visibleKeysOf(entry: EnvironmentSnapshot, platform: Platform): readonly
   return keys;
 }
 
+/** What EvaluationService is built from. */
+export interface EvaluationServiceDeps {
+  cache: SnapshotCache;
+  telemetry: TelemetryBuffer;
+  clock: Clock;
+  /** Evaluations served, by reason (read by /metrics): plain increments on the serving path. Default: counts no one reads. */
+  evaluations?: EvaluationCounts;
+  /** Exposure counts of splits: which contexts received which variant (in memory, flushed in the background). */
+  exposures?: ExposureBuffer;
+}
+
 /**
  * The serving path: every operation reads the environment's snapshot from memory (the snapshot
  * cache), evaluates with the shared engine, and adds telemetry to the in-memory buffer.
  */
 export class EvaluationService {
-  constructor(
-    private readonly cache: SnapshotCache,
-    private readonly telemetry: TelemetryBuffer,
-    private readonly clock: Clock,
-    /** Evaluations served, by reason (read by /metrics): plain increments on the serving path. */
-    private readonly evaluations: EvaluationCounts = newEvaluationCounts(),
-    /** Exposure counts of splits: which contexts received which variant (in memory, flushed in the background). */
-    readonly exposures: ExposureBuffer = new ExposureBuffer(),
-  ) {}
+  // The parts as fields of their own: the serving path reads them on every evaluation.
+  private readonly cache: SnapshotCache;
+  private readonly telemetry: TelemetryBuffer;
+  private readonly clock: Clock;
+  private readonly evaluations: EvaluationCounts;
+  private readonly exposures: ExposureBuffer;
+
+  constructor(deps: EvaluationServiceDeps) {
+    this.cache = deps.cache;
+    this.telemetry = deps.telemetry;
+    this.clock = deps.clock;
+    this.evaluations = deps.evaluations ?? newEvaluationCounts();
+    this.exposures = deps.exposures ?? new ExposureBuffer();
+  }
 
   /** Records the contexts that received a split's variant (outcomes without a split are skipped). */
   private expose(entry: EnvironmentSnapshot, context: Context | null, outcomes: readonly EvaluationOutcome[], at: string): void {

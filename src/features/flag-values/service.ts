@@ -1,9 +1,10 @@
+import type { ManagementPrincipal } from '../../auth/principal.js';
 import type { Clock } from '../../clock.js';
 import { NotFoundError, UnprocessableError, ValidationError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
-import type { Caller } from '../flags/service.js';
 import type { FlagType } from '../flags/store-types.js';
 import type { EnvironmentRef, FlagRef, ProjectRef } from '../shared/lookup.js';
+import type { Auditor } from '../shared/transactions.js';
 import { DisplayError, normaliseDisplay, parseStoredDisplay, type JsonValue, type NormalisedDisplay } from './display.js';
 import type { FlagValueRecord, FlagValueStore, ValueUsage } from './store-types.js';
 
@@ -89,13 +90,18 @@ export interface FlagValueServiceDeps {
 export class FlagValueService {
   constructor(private readonly deps: FlagValueServiceDeps) {}
 
-  private async resolve(caller: Caller, path: ValuePath, action: string): Promise<Resolved> {
-    const project = await this.deps.store.findProject(caller.access, path.projectKey);
-    caller.audit.describe({ action, projectUlid: project.ulid });
+  private async resolve(
+    principal: ManagementPrincipal,
+    path: ValuePath,
+    action: string,
+    audit: Pick<Auditor, 'describe'>,
+  ): Promise<Resolved> {
+    const project = await this.deps.store.findProject(principal.access, path.projectKey);
+    audit.describe({ action, projectUlid: project.ulid });
     const flag = await this.deps.store.findFlag(project, path.flagKey);
     const environment =
-      path.environmentKey === undefined ? undefined : await this.deps.store.findEnvironment(caller.access, project, path.environmentKey);
-    caller.audit.describe({
+      path.environmentKey === undefined ? undefined : await this.deps.store.findEnvironment(principal.access, project, path.environmentKey);
+    audit.describe({
       action,
       subjectType: 'flag',
       subjectUlid: flag.ulid,
@@ -105,15 +111,15 @@ export class FlagValueService {
     return { project, flag, environment };
   }
 
-  async list(caller: Caller, path: ValuePath): Promise<FlagValueResource[]> {
-    const { flag } = await this.resolve(caller, path, 'flag_value.listed');
+  async list(principal: ManagementPrincipal, path: ValuePath, audit: Pick<Auditor, 'describe'>): Promise<FlagValueResource[]> {
+    const { flag } = await this.resolve(principal, path, 'flag_value.listed', audit);
     const values = await this.deps.store.listValues(flag.ulid);
     return values.map((v) => toFlagValueResource(flag.type, v));
   }
 
   /** A new value; it becomes the default when the flag has none (the first value of a flag). */
-  async create(caller: Caller, path: ValuePath, display: string): Promise<FlagValueResource> {
-    const { project, flag, environment } = await this.resolve(caller, path, 'flag_value.created');
+  async create(principal: ManagementPrincipal, path: ValuePath, display: string, audit: Auditor): Promise<FlagValueResource> {
+    const { project, flag, environment } = await this.resolve(principal, path, 'flag_value.created', audit);
     const normalised = normalise(flag.type, display);
     return this.deps.store.transaction(async (tx) => {
       if (!(await tx.lockFlag(flag.ulid))) throw new NotFoundError(`Flag "${flag.key}" not found.`);
@@ -130,7 +136,7 @@ export class FlagValueService {
       await tx.insertValue(value);
       // A new default is what environments without a published target now serve.
       if (value.is_default) await tx.bumpProjectRevisions(project.ulid, [flag.ulid]);
-      await caller.audit.commit(tx.handle, {
+      await audit.commit(tx.handle, {
         action: 'flag_value.created',
         subjectType: 'flag_value',
         subjectUlid: value.ulid,
@@ -143,8 +149,14 @@ export class FlagValueService {
     });
   }
 
-  async update(caller: Caller, path: ValuePath, valueUlid: string, display: string): Promise<FlagValueResource> {
-    const { project, flag } = await this.resolve(caller, path, 'flag_value.updated');
+  async update(
+    principal: ManagementPrincipal,
+    path: ValuePath,
+    valueUlid: string,
+    display: string,
+    audit: Auditor,
+  ): Promise<FlagValueResource> {
+    const { project, flag } = await this.resolve(principal, path, 'flag_value.updated', audit);
     const normalised = normalise(flag.type, display);
     return this.deps.store.transaction(async (tx) => {
       if (!(await tx.lockFlag(flag.ulid))) throw new NotFoundError(`Flag "${flag.key}" not found.`);
@@ -162,7 +174,7 @@ export class FlagValueService {
         display_digest: normalised.digest,
         updated_at: now,
       });
-      await caller.audit.commit(tx.handle, {
+      await audit.commit(tx.handle, {
         action: 'flag_value.updated',
         subjectType: 'flag_value',
         subjectUlid: value.ulid,
@@ -179,13 +191,13 @@ export class FlagValueService {
    * scheduled, published or expired: expired targets are the record of what was served) or any
    * targeting rule points at it.
    */
-  async delete(caller: Caller, path: ValuePath, valueUlid: string): Promise<void> {
-    const { project, flag } = await this.resolve(caller, path, 'flag_value.deleted');
+  async delete(principal: ManagementPrincipal, path: ValuePath, valueUlid: string, audit: Auditor): Promise<void> {
+    const { project, flag } = await this.resolve(principal, path, 'flag_value.deleted', audit);
     await this.deps.store.transaction(async (tx) => {
       if (!(await tx.lockFlag(flag.ulid))) throw new NotFoundError(`Flag "${flag.key}" not found.`);
       const value = await tx.findValue(flag.ulid, valueUlid);
       if (!value) throw valueNotFound(valueUlid);
-      caller.audit.describe({ action: 'flag_value.deleted', subjectType: 'flag_value', subjectUlid: value.ulid });
+      audit.describe({ action: 'flag_value.deleted', subjectType: 'flag_value', subjectUlid: value.ulid });
       if (value.is_default) {
         throw new UnprocessableError(
           `The value "${value.display}" is the flag's default value and cannot be deleted; make another value the default first.`,
@@ -198,7 +210,7 @@ export class FlagValueService {
         ).withCode('value_in_use');
       }
       await tx.deleteValue(value.ulid);
-      await caller.audit.commit(tx.handle, {
+      await audit.commit(tx.handle, {
         action: 'flag_value.deleted',
         subjectType: 'flag_value',
         subjectUlid: value.ulid,
@@ -210,8 +222,8 @@ export class FlagValueService {
   }
 
   /** Makes the value the flag's default and clears every other default, atomically. */
-  async setDefault(caller: Caller, path: ValuePath, valueUlid: string): Promise<FlagValueResource> {
-    const { project, flag, environment } = await this.resolve(caller, path, 'flag_value.default_set');
+  async setDefault(principal: ManagementPrincipal, path: ValuePath, valueUlid: string, audit: Auditor): Promise<FlagValueResource> {
+    const { project, flag, environment } = await this.resolve(principal, path, 'flag_value.default_set', audit);
     return this.deps.store.transaction(async (tx) => {
       if (!(await tx.lockFlag(flag.ulid))) throw new NotFoundError(`Flag "${flag.key}" not found.`);
       const value = await tx.findValue(flag.ulid, valueUlid);
@@ -223,7 +235,7 @@ export class FlagValueService {
         await tx.bumpProjectRevisions(project.ulid, [flag.ulid]);
         updated = { ...value, is_default: true, updated_at: now };
       }
-      await caller.audit.commit(tx.handle, {
+      await audit.commit(tx.handle, {
         action: 'flag_value.default_set',
         subjectType: 'flag_value',
         subjectUlid: value.ulid,

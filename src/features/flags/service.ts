@@ -1,5 +1,5 @@
 import type { AuditSubject } from '../../audit/audit-trail.js';
-import type { ResourceAccess } from '../../auth/principal.js';
+import type { ManagementPrincipal } from '../../auth/principal.js';
 import type { Clock } from '../../clock.js';
 import { ConflictError, NotFoundError } from '../../http/errors.js';
 import type { RequiringTarget } from '../shared/prerequisite-references.js';
@@ -9,12 +9,6 @@ import { normaliseDisplay } from '../flag-values/display.js';
 import type { Auditor } from '../shared/transactions.js';
 import type { FlagOverview } from './serving-overview.js';
 import type { FlagListFilter, FlagRecord, FlagStore, FlagType, FlagValueInsert } from './store-types.js';
-
-/** Who asks: their reach (grants) and the request's audit trail. */
-export interface Caller {
-  access: ResourceAccess;
-  audit: Auditor;
-}
 
 export interface FlagCreateInput {
   key: string;
@@ -114,15 +108,17 @@ export interface FlagServiceDeps {
 export class FlagService {
   constructor(private readonly deps: FlagServiceDeps) {}
 
+  /** `serving`: the console's view of each flag (serving-overview.ts), or undefined for the flags alone. */
   async list(
-    caller: Caller,
+    principal: ManagementPrincipal,
     projectKey: string,
     filter: FlagListFilter,
     page: PageRequest,
-    serving?: { staleDays: number },
+    serving: { staleDays: number } | undefined,
+    audit: Pick<Auditor, 'describe'>,
   ): Promise<Page<FlagResource & Partial<FlagOverview>>> {
-    const project = await this.deps.store.findProject(caller.access, projectKey);
-    caller.audit.describe({
+    const project = await this.deps.store.findProject(principal.access, projectKey);
+    audit.describe({
       action: 'flag.listed',
       subjectType: 'project',
       subjectUlid: project.ulid,
@@ -136,24 +132,25 @@ export class FlagService {
   }
 
   async get(
-    caller: Caller,
+    principal: ManagementPrincipal,
     projectKey: string,
     flagKey: string,
-    serving?: { staleDays: number },
+    serving: { staleDays: number } | undefined,
+    audit: Pick<Auditor, 'describe'>,
   ): Promise<FlagResource & Partial<FlagOverview>> {
-    const project = await this.deps.store.findProject(caller.access, projectKey);
-    caller.audit.describe({ action: 'flag.read', projectUlid: project.ulid });
+    const project = await this.deps.store.findProject(principal.access, projectKey);
+    audit.describe({ action: 'flag.read', projectUlid: project.ulid });
     const flag = await this.deps.store.findFlag(project.ulid, flagKey);
     if (!flag) throw flagNotFound(flagKey);
-    caller.audit.describe({ action: 'flag.read', subjectType: 'flag', subjectUlid: flag.ulid, subjectLabel: flag.key });
+    audit.describe({ action: 'flag.read', subjectType: 'flag', subjectUlid: flag.ulid, subjectLabel: flag.key });
     if (!serving || !this.deps.overview) return toFlagResource(flag);
     const states = await this.deps.overview(project.ulid, [flag], serving.staleDays, this.deps.clock.now());
     return { ...toFlagResource(flag), ...states.get(flag.ulid) };
   }
 
-  async create(caller: Caller, projectKey: string, input: FlagCreateInput): Promise<FlagResource> {
-    const project = await this.deps.store.findProject(caller.access, projectKey);
-    caller.audit.describe({ action: 'flag.created', projectUlid: project.ulid });
+  async create(principal: ManagementPrincipal, projectKey: string, input: FlagCreateInput, audit: Auditor): Promise<FlagResource> {
+    const project = await this.deps.store.findProject(principal.access, projectKey);
+    audit.describe({ action: 'flag.created', projectUlid: project.ulid });
     const now = this.deps.clock.now().toISOString();
     const flag: FlagRecord = {
       ulid: newId('flag'),
@@ -186,7 +183,7 @@ export class FlagService {
       await tx.insertFlag(flag);
       await tx.insertValues(values);
       await tx.bumpProjectRevisions(project.ulid, [flag.ulid]);
-      await caller.audit.commit(tx.handle, {
+      await audit.commit(tx.handle, {
         action: 'flag.created',
         subjectType: 'flag',
         subjectUlid: flag.ulid,
@@ -198,9 +195,15 @@ export class FlagService {
     return toFlagResource(flag);
   }
 
-  async update(caller: Caller, projectKey: string, flagKey: string, input: FlagUpdateInput): Promise<FlagResource> {
-    const project = await this.deps.store.findProject(caller.access, projectKey);
-    caller.audit.describe({ action: 'flag.updated', projectUlid: project.ulid });
+  async update(
+    principal: ManagementPrincipal,
+    projectKey: string,
+    flagKey: string,
+    input: FlagUpdateInput,
+    audit: Auditor,
+  ): Promise<FlagResource> {
+    const project = await this.deps.store.findProject(principal.access, projectKey);
+    audit.describe({ action: 'flag.updated', projectUlid: project.ulid });
     return this.deps.store.transaction(async (tx) => {
       const flag = await tx.lockFlag(project.ulid, flagKey);
       if (!flag) throw flagNotFound(flagKey);
@@ -216,7 +219,7 @@ export class FlagService {
       await tx.updateFlag(flag.ulid, changes);
       await tx.bumpProjectRevisions(project.ulid, [flag.ulid]);
       const updated = toFlagResource({ ...flag, ...changes });
-      await caller.audit.commit(tx.handle, {
+      await audit.commit(tx.handle, {
         action: 'flag.updated',
         subjectType: 'flag',
         subjectUlid: flag.ulid,
@@ -228,16 +231,16 @@ export class FlagService {
     });
   }
 
-  async delete(caller: Caller, projectKey: string, flagKey: string): Promise<void> {
-    const project = await this.deps.store.findProject(caller.access, projectKey);
-    caller.audit.describe({ action: 'flag.deleted', projectUlid: project.ulid });
+  async delete(principal: ManagementPrincipal, projectKey: string, flagKey: string, audit: Auditor): Promise<void> {
+    const project = await this.deps.store.findProject(principal.access, projectKey);
+    audit.describe({ action: 'flag.deleted', projectUlid: project.ulid });
     await this.deps.store.transaction(async (tx) => {
       const flag = await tx.lockFlag(project.ulid, flagKey);
       if (!flag) throw flagNotFound(flagKey);
       refuseRequired([flag], await tx.requiredBy([flag.ulid]));
       await tx.deleteFlags([flag.ulid]);
       await tx.bumpProjectRevisions(project.ulid, [flag.ulid]);
-      await caller.audit.commit(tx.handle, flagDeletion(project.ulid, flag));
+      await audit.commit(tx.handle, flagDeletion(project.ulid, flag));
     });
   }
 
@@ -247,9 +250,9 @@ export class FlagService {
    * `flag.deleted`, as `delete` records it, so the audit log and webhook subscribers see every
    * deletion the same way however it was made; `flag.bulk_deleted` then records the request.
    */
-  async bulkDelete(caller: Caller, projectKey: string, keys: string[]): Promise<BulkDeleteResult> {
-    const project = await this.deps.store.findProject(caller.access, projectKey);
-    caller.audit.describe({ action: 'flag.bulk_deleted', projectUlid: project.ulid });
+  async bulkDelete(principal: ManagementPrincipal, projectKey: string, keys: string[], audit: Auditor): Promise<BulkDeleteResult> {
+    const project = await this.deps.store.findProject(principal.access, projectKey);
+    audit.describe({ action: 'flag.bulk_deleted', projectUlid: project.ulid });
     return this.deps.store.transaction(async (tx) => {
       const flags = await tx.lockFlags(project.ulid, keys);
       const found = new Map(flags.map((f) => [f.key, f]));
@@ -265,10 +268,10 @@ export class FlagService {
       }
       for (const key of deleted) {
         const flag = found.get(key) as (typeof flags)[number];
-        await caller.audit.commit(tx.handle, flagDeletion(project.ulid, flag));
+        await audit.commit(tx.handle, flagDeletion(project.ulid, flag));
       }
       const single = deleted.length === 1 ? found.get(deleted[0] as string) : undefined;
-      await caller.audit.commit(tx.handle, {
+      await audit.commit(tx.handle, {
         action: 'flag.bulk_deleted',
         subjectType: 'flag',
         subjectUlid: single?.ulid,

@@ -9,7 +9,9 @@ import { KnexIdempotencyStore } from './store.js';
  * body, 409 while the first request still runs; records expire after 24 hours and are purged.
  */
 export function createIdempotencyFeature(deps: FeatureDeps) {
-  const service = new IdempotencyService(new KnexIdempotencyStore(deps.knex), deps.clock, {
+  const service = new IdempotencyService({
+    store: new KnexIdempotencyStore(deps.knex),
+    clock: deps.clock,
     onStoreError: (err) => deps.logger.error({ err }, 'idempotency record could not be stored'),
   });
   return {

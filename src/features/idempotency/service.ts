@@ -23,6 +23,12 @@ export interface IdempotencyOptions {
   onStoreError?: (error: unknown) => void;
 }
 
+/** What IdempotencyService is built from: its store, the clock, and the options (defaults where absent). */
+export interface IdempotencyServiceDeps extends IdempotencyOptions {
+  store: IdempotencyStore;
+  clock: Clock;
+}
+
 export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
@@ -61,15 +67,11 @@ export class IdempotencyService {
   private readonly abandonAfterMs: number;
   private readonly onStoreError: (error: unknown) => void;
 
-  constructor(
-    private readonly store: IdempotencyStore,
-    private readonly clock: Clock,
-    options: IdempotencyOptions = {},
-  ) {
-    this.waitMs = options.waitMs ?? 5000;
-    this.pollMs = options.pollMs ?? 25;
-    this.abandonAfterMs = options.abandonAfterMs ?? 120_000;
-    this.onStoreError = options.onStoreError ?? (() => {});
+  constructor(private readonly deps: IdempotencyServiceDeps) {
+    this.waitMs = deps.waitMs ?? 5000;
+    this.pollMs = deps.pollMs ?? 25;
+    this.abandonAfterMs = deps.abandonAfterMs ?? 120_000;
+    this.onStoreError = deps.onStoreError ?? (() => {});
   }
 
   scope(tokenUlid: string, method: string, path: string, key: string): IdempotencyScope {
@@ -88,8 +90,8 @@ export class IdempotencyService {
     const requestDigest = sha256(canonicalJson(body));
     const deadline = Date.now() + this.waitMs;
     for (;;) {
-      const now = this.clock.now();
-      const claim = await this.store.claim(
+      const now = this.deps.clock.now();
+      const claim = await this.deps.store.claim(
         scope,
         requestDigest,
         now.toISOString(),
@@ -97,12 +99,12 @@ export class IdempotencyService {
       );
       if (claim.claimed) return { replayed: false, value: await this.execute(claim.id, execute) };
 
-      const existing = await this.store.find(scope);
+      const existing = await this.deps.store.find(scope);
       if (!existing) continue; // released or purged between our insert and read: claim again
-      const nowIso = this.clock.now().toISOString();
-      const abandonedBefore = new Date(this.clock.now().getTime() - this.abandonAfterMs).toISOString();
+      const nowIso = this.deps.clock.now().toISOString();
+      const abandonedBefore = new Date(this.deps.clock.now().getTime() - this.abandonAfterMs).toISOString();
       if (existing.expiresAt <= nowIso || (existing.state === 'in_progress' && existing.createdAt <= abandonedBefore)) {
-        await this.store.removeIfStale(existing.id, nowIso, abandonedBefore);
+        await this.deps.store.removeIfStale(existing.id, nowIso, abandonedBefore);
         continue;
       }
       if (existing.requestDigest !== requestDigest) {
@@ -129,26 +131,26 @@ export class IdempotencyService {
     try {
       result = await execute();
     } catch (error) {
-      await this.store.release(id).catch(this.onStoreError);
+      await this.deps.store.release(id).catch(this.onStoreError);
       throw error;
     }
     const { status, body } = result.outcome;
     try {
-      if (isStorable(status)) await this.store.complete(id, status, body === undefined ? null : JSON.stringify(body));
-      else await this.store.release(id);
+      if (isStorable(status)) await this.deps.store.complete(id, status, body === undefined ? null : JSON.stringify(body));
+      else await this.deps.store.release(id);
     } catch (error) {
       // The change (if any) is done and its answer is known: give it; a retry may run it again.
       this.onStoreError(error);
-      await this.store.release(id).catch(this.onStoreError);
+      await this.deps.store.release(id).catch(this.onStoreError);
     }
     return result.value;
   }
 
   async purgeExpired(batch = 1000): Promise<number> {
-    const now = this.clock.now().toISOString();
+    const now = this.deps.clock.now().toISOString();
     let total = 0;
     for (;;) {
-      const n = await this.store.purgeExpired(now, batch);
+      const n = await this.deps.store.purgeExpired(now, batch);
       total += n;
       if (n < batch) return total;
     }

@@ -9,41 +9,36 @@ type StaleQuery = NonNullable<operations['listStaleFlags']['parameters']['query'
 type EvaluationHoursQuery = NonNullable<operations['listFlagEvaluationHours']['parameters']['query']>;
 type ExposuresQuery = NonNullable<operations['listSplitExposures']['parameters']['query']>;
 
-const caller = (request: ManagementRequest<unknown, unknown, unknown>) => ({
-  access: request.principal.access,
-  audit: request.audit,
-});
-
 /** Handlers of the insights operations, keyed by operationId (specs/management.yaml). */
 export function insightsHandlers(service: InsightsService) {
   return {
     async getFlagInsights(request: ManagementRequest<FlagEnvironmentParams>) {
-      const data = await service.flagInsights(caller(request), request.params);
+      const data = await service.flagInsights(request.principal, request.params, request.audit);
       return { body: { status: 'success', data } };
     },
 
     async listSplitExposures(request: ManagementRequest<FlagEnvironmentParams, ExposuresQuery>) {
-      const data = await service.splitExposures(caller(request), request.params, request.query.days ?? 7);
+      const data = await service.splitExposures(request.principal, request.params, request.query.days ?? 7, request.audit);
       return { body: { status: 'success', data } };
     },
 
     async listFlagEvaluationHours(request: ManagementRequest<FlagEnvironmentParams, EvaluationHoursQuery>) {
-      const data = await service.evaluationHours(caller(request), request.params, request.query.hours ?? 168);
+      const data = await service.evaluationHours(request.principal, request.params, request.query.hours ?? 168, request.audit);
       return { body: { status: 'success', data } };
     },
 
     async listStaleFlags(request: ManagementRequest<EnvironmentParams, StaleQuery>) {
-      const data = await service.staleFlags(caller(request), request.params, request.query.days ?? 30);
+      const data = await service.staleFlags(request.principal, request.params, request.query.days ?? 30, request.audit);
       return { body: { status: 'success', data } };
     },
 
     async listDefaultValueReports(request: ManagementRequest<EnvironmentParams>) {
-      const data = await service.defaultValueReports(caller(request), request.params);
+      const data = await service.defaultValueReports(request.principal, request.params, request.audit);
       return { body: { status: 'success', data } };
     },
 
     async listContextAttributes(request: ManagementRequest<EnvironmentParams>) {
-      const data = await service.contextAttributes(caller(request), request.params);
+      const data = await service.contextAttributes(request.principal, request.params, request.audit);
       return { body: { status: 'success', data } };
     },
   } satisfies Partial<ManagementHandlers>;

@@ -1,17 +1,11 @@
 import { auditActionByOperation } from '../../audit/actions.js';
-import type { ResourceAccess } from '../../auth/principal.js';
+import type { ManagementPrincipal } from '../../auth/principal.js';
 import type { Clock } from '../../clock.js';
 import { decodeSketch, estimateDistinct } from '../../runtime/distinct-sketch.js';
 import { hourOf } from '../../runtime/telemetry-buffer.js';
 import type { FlagType } from '../flags/store-types.js';
 import type { Auditor } from '../shared/transactions.js';
 import type { InsightsStore } from './store-types.js';
-
-/** Who asks: their reach (grants) and the request's audit trail. */
-export interface Caller {
-  access: ResourceAccess;
-  audit: Pick<Auditor, 'describe'>;
-}
 
 export interface FlagInsights {
   flag_key: string;
@@ -74,9 +68,13 @@ export class InsightsService {
     return auditActionByOperation[operationId] ?? fallback;
   }
 
-  async flagInsights(caller: Caller, params: { projectKey: string; flagKey: string; environmentKey: string }): Promise<FlagInsights> {
-    const { project, flag, environment } = await this.deps.store.findFlagEnvironment(caller.access, params);
-    caller.audit.describe({
+  async flagInsights(
+    principal: ManagementPrincipal,
+    params: { projectKey: string; flagKey: string; environmentKey: string },
+    audit: Pick<Auditor, 'describe'>,
+  ): Promise<FlagInsights> {
+    const { project, flag, environment } = await this.deps.store.findFlagEnvironment(principal.access, params);
+    audit.describe({
       action: this.action('getFlagInsights', 'flag.insights_read'),
       subjectType: 'flag',
       subjectUlid: flag.ulid,
@@ -102,12 +100,13 @@ export class InsightsService {
 
   /** Distinct contexts per UTC day and variant of the flag's splits, the last `days` days (today included). */
   async splitExposures(
-    caller: Caller,
+    principal: ManagementPrincipal,
     params: { projectKey: string; flagKey: string; environmentKey: string },
     days: number,
+    audit: Pick<Auditor, 'describe'>,
   ): Promise<Array<{ day: string; variant: string; contexts: number }>> {
-    const { project, flag, environment } = await this.deps.store.findFlagEnvironment(caller.access, params);
-    caller.audit.describe({
+    const { project, flag, environment } = await this.deps.store.findFlagEnvironment(principal.access, params);
+    audit.describe({
       action: this.action('listSplitExposures', 'flag.insights_read'),
       subjectType: 'flag',
       subjectUlid: flag.ulid,
@@ -124,12 +123,13 @@ export class InsightsService {
 
   /** Evaluations per UTC hour and served value, the last `hours` hours (the current one included), and the last 24 h's total. */
   async evaluationHours(
-    caller: Caller,
+    principal: ManagementPrincipal,
     params: { projectKey: string; flagKey: string; environmentKey: string },
     hours: number,
+    audit: Pick<Auditor, 'describe'>,
   ): Promise<FlagEvaluationHours> {
-    const { project, flag, environment } = await this.deps.store.findFlagEnvironment(caller.access, params);
-    caller.audit.describe({
+    const { project, flag, environment } = await this.deps.store.findFlagEnvironment(principal.access, params);
+    audit.describe({
       action: this.action('listFlagEvaluationHours', 'flag.insights_read'),
       subjectType: 'flag',
       subjectUlid: flag.ulid,
@@ -155,9 +155,14 @@ export class InsightsService {
   }
 
   /** Flags not permanent and not used in the environment for `days` days (never used: created before). */
-  async staleFlags(caller: Caller, params: { projectKey: string; environmentKey: string }, days: number): Promise<StaleFlag[]> {
-    const { project, environment } = await this.deps.store.findEnvironment(caller.access, params);
-    caller.audit.describe({
+  async staleFlags(
+    principal: ManagementPrincipal,
+    params: { projectKey: string; environmentKey: string },
+    days: number,
+    audit: Pick<Auditor, 'describe'>,
+  ): Promise<StaleFlag[]> {
+    const { project, environment } = await this.deps.store.findEnvironment(principal.access, params);
+    audit.describe({
       action: this.action('listStaleFlags', 'flag.stale_listed'),
       subjectType: 'environment',
       subjectUlid: environment.ulid,
@@ -194,9 +199,13 @@ export class InsightsService {
       });
   }
 
-  async defaultValueReports(caller: Caller, params: { projectKey: string; environmentKey: string }): Promise<DefaultValueReports> {
-    const { project, environment } = await this.deps.store.findEnvironment(caller.access, params);
-    caller.audit.describe({
+  async defaultValueReports(
+    principal: ManagementPrincipal,
+    params: { projectKey: string; environmentKey: string },
+    audit: Pick<Auditor, 'describe'>,
+  ): Promise<DefaultValueReports> {
+    const { project, environment } = await this.deps.store.findEnvironment(principal.access, params);
+    audit.describe({
       action: this.action('listDefaultValueReports', 'flag.default_value_reports_read'),
       subjectType: 'environment',
       subjectUlid: environment.ulid,
@@ -219,9 +228,13 @@ export class InsightsService {
     };
   }
 
-  async contextAttributes(caller: Caller, params: { projectKey: string; environmentKey: string }): Promise<ContextAttributes> {
-    const { project, environment } = await this.deps.store.findEnvironment(caller.access, params);
-    caller.audit.describe({
+  async contextAttributes(
+    principal: ManagementPrincipal,
+    params: { projectKey: string; environmentKey: string },
+    audit: Pick<Auditor, 'describe'>,
+  ): Promise<ContextAttributes> {
+    const { project, environment } = await this.deps.store.findEnvironment(principal.access, params);
+    audit.describe({
       action: this.action('listContextAttributes', 'context_attribute.listed'),
       subjectType: 'environment',
       subjectUlid: environment.ulid,

@@ -1,13 +1,8 @@
-import type { AuditTrail } from '../../audit/audit-trail.js';
-import type { ResourceAccess } from '../../auth/principal.js';
+import type { ManagementPrincipal } from '../../auth/principal.js';
 import { FieldErrorList, UnprocessableError } from '../../http/errors.js';
 import type { ResolvedTarget, TargetPath } from '../rules/store-types.js';
+import type { Auditor } from '../shared/transactions.js';
 import type { PrerequisiteEdge, PrerequisiteRecord, PrerequisitesStore } from './store-types.js';
-
-export interface Caller {
-  access: ResourceAccess;
-  audit: Pick<AuditTrail, 'commit' | 'describe'>;
-}
 
 export interface PrerequisitesInput {
   prerequisites: { flag_key: string; value_ulids: string[] }[];
@@ -54,16 +49,16 @@ export class PrerequisitesService {
     };
   }
 
-  async list(caller: Caller, path: TargetPath): Promise<PrerequisiteRecord[]> {
-    const resolved = await this.deps.store.resolveTarget(caller.access, path);
-    caller.audit.describe(this.subject(resolved, 'target.read'));
+  async list(principal: ManagementPrincipal, path: TargetPath, audit: Pick<Auditor, 'describe'>): Promise<PrerequisiteRecord[]> {
+    const resolved = await this.deps.store.resolveTarget(principal.access, path);
+    audit.describe(this.subject(resolved, 'target.read'));
     return this.deps.store.list(resolved.target.ulid);
   }
 
-  async replace(caller: Caller, path: TargetPath, body: PrerequisitesInput): Promise<PrerequisiteRecord[]> {
+  async replace(principal: ManagementPrincipal, path: TargetPath, body: PrerequisitesInput, audit: Auditor): Promise<PrerequisiteRecord[]> {
     return this.deps.store.transaction(async (w) => {
-      const resolved = await w.resolveTarget(caller.access, path, { lock: true });
-      caller.audit.describe(this.subject(resolved, 'target.updated'));
+      const resolved = await w.resolveTarget(principal.access, path, { lock: true });
+      audit.describe(this.subject(resolved, 'target.updated'));
       if (resolved.target.status !== 'draft') {
         throw new UnprocessableError(
           `Prerequisites can only be changed while the target is a draft; target "${resolved.target.ulid}" is ${resolved.target.status}.`,
@@ -117,7 +112,7 @@ export class PrerequisitesService {
       errors.check();
       const before = await w.list(resolved.target.ulid);
       await w.replace(resolved.target.ulid, list);
-      await caller.audit.commit(w.trx, {
+      await audit.commit(w.trx, {
         ...this.subject(resolved, 'target.updated'),
         changes: { before: { prerequisites: before }, after: { prerequisites: list } },
       });

@@ -1,10 +1,11 @@
 import type { components } from '../../../generated/management.js';
+import type { ManagementPrincipal } from '../../auth/principal.js';
 import type { Clock } from '../../clock.js';
 import { FieldErrorList, NotFoundError, UnprocessableError } from '../../http/errors.js';
 import type { Page, PageRequest } from '../../http/pagination.js';
 import { newId } from '../../ids.js';
 import { normaliseCriteria, type CriterionInput } from '../rules/criteria.js';
-import type { Caller } from '../rules/service.js';
+import type { Auditor } from '../shared/transactions.js';
 import { duplicateKey } from './errors.js';
 import type { SegmentRecord, SegmentRuleRecord, SegmentsStore } from './store-types.js';
 
@@ -72,25 +73,35 @@ export interface SegmentsServiceDeps {
 export class SegmentsService {
   constructor(private readonly deps: SegmentsServiceDeps) {}
 
-  async list(caller: Caller, projectKey: string, page: PageRequest): Promise<Page<SegmentView>> {
-    const project = await this.deps.store.resolveProject(caller.access, projectKey);
-    caller.audit.describe({ action: 'segment.listed', projectUlid: project.ulid });
+  async list(
+    principal: ManagementPrincipal,
+    projectKey: string,
+    page: PageRequest,
+    audit: Pick<Auditor, 'describe'>,
+  ): Promise<Page<SegmentView>> {
+    const project = await this.deps.store.resolveProject(principal.access, projectKey);
+    audit.describe({ action: 'segment.listed', projectUlid: project.ulid });
     const result = await this.deps.store.listSegments(project.ulid, page);
     return { data: result.data.map(toSegmentView), meta: result.meta };
   }
 
-  async get(caller: Caller, projectKey: string, segmentKey: string): Promise<SegmentView> {
-    const project = await this.deps.store.resolveProject(caller.access, projectKey);
+  async get(
+    principal: ManagementPrincipal,
+    projectKey: string,
+    segmentKey: string,
+    audit: Pick<Auditor, 'describe'>,
+  ): Promise<SegmentView> {
+    const project = await this.deps.store.resolveProject(principal.access, projectKey);
     const segment = await this.deps.store.findSegment(project.ulid, segmentKey);
     if (!segment) throw notFound(segmentKey);
-    caller.audit.describe(subject(segment, 'segment.read'));
+    audit.describe(subject(segment, 'segment.read'));
     return toSegmentView(segment);
   }
 
-  async create(caller: Caller, projectKey: string, body: SegmentCreateInput): Promise<SegmentView> {
+  async create(principal: ManagementPrincipal, projectKey: string, body: SegmentCreateInput, audit: Auditor): Promise<SegmentView> {
     return this.deps.store.transaction(async (w) => {
-      const project = await w.resolveProject(caller.access, projectKey);
-      caller.audit.describe({ action: 'segment.created', projectUlid: project.ulid });
+      const project = await w.resolveProject(principal.access, projectKey);
+      audit.describe({ action: 'segment.created', projectUlid: project.ulid });
       const fields = checkBody(body);
       if (await w.findSegment(project.ulid, body.key)) throw duplicateKey(body.key);
       const now = this.deps.clock.now().toISOString();
@@ -104,23 +115,29 @@ export class SegmentsService {
       };
       await w.insertSegment(segment);
       await w.bumpProjectRevisions(project.ulid);
-      await caller.audit.commit(w.trx, { ...subject(segment, 'segment.created'), changes: { after: toSegmentView(segment) } });
+      await audit.commit(w.trx, { ...subject(segment, 'segment.created'), changes: { after: toSegmentView(segment) } });
       return toSegmentView(segment);
     });
   }
 
   /** PUT: full replacement; the key never changes. */
-  async update(caller: Caller, projectKey: string, segmentKey: string, body: SegmentUpdateInput): Promise<SegmentView> {
+  async update(
+    principal: ManagementPrincipal,
+    projectKey: string,
+    segmentKey: string,
+    body: SegmentUpdateInput,
+    audit: Auditor,
+  ): Promise<SegmentView> {
     return this.deps.store.transaction(async (w) => {
-      const project = await w.resolveProject(caller.access, projectKey);
-      caller.audit.describe({ action: 'segment.updated', projectUlid: project.ulid });
+      const project = await w.resolveProject(principal.access, projectKey);
+      audit.describe({ action: 'segment.updated', projectUlid: project.ulid });
       const current = await w.findSegment(project.ulid, segmentKey, { lock: true });
       if (!current) throw notFound(segmentKey);
-      caller.audit.describe(subject(current, 'segment.updated'));
+      audit.describe(subject(current, 'segment.updated'));
       const segment: SegmentRecord = { ...current, ...checkBody(body), updated_at: this.deps.clock.now().toISOString() };
       await w.updateSegment(segment);
       await w.bumpProjectRevisions(project.ulid);
-      await caller.audit.commit(w.trx, {
+      await audit.commit(w.trx, {
         ...subject(segment, 'segment.updated'),
         changes: { before: toSegmentView(current), after: toSegmentView(segment) },
       });
@@ -129,13 +146,13 @@ export class SegmentsService {
   }
 
   /** Refused (422) while a rule of a draft, scheduled or published target names the segment. */
-  async delete(caller: Caller, projectKey: string, segmentKey: string): Promise<void> {
+  async delete(principal: ManagementPrincipal, projectKey: string, segmentKey: string, audit: Auditor): Promise<void> {
     await this.deps.store.transaction(async (w) => {
-      const project = await w.resolveProject(caller.access, projectKey);
-      caller.audit.describe({ action: 'segment.deleted', projectUlid: project.ulid });
+      const project = await w.resolveProject(principal.access, projectKey);
+      audit.describe({ action: 'segment.deleted', projectUlid: project.ulid });
       const current = await w.findSegment(project.ulid, segmentKey, { lock: true });
       if (!current) throw notFound(segmentKey);
-      caller.audit.describe(subject(current, 'segment.deleted'));
+      audit.describe(subject(current, 'segment.deleted'));
       const flags = await w.referencingFlagKeys(current);
       if (flags.length > 0) {
         throw new UnprocessableError(
@@ -145,7 +162,7 @@ export class SegmentsService {
       }
       await w.deleteSegment(current.ulid);
       await w.bumpProjectRevisions(project.ulid);
-      await caller.audit.commit(w.trx, { ...subject(current, 'segment.deleted'), changes: { before: toSegmentView(current) } });
+      await audit.commit(w.trx, { ...subject(current, 'segment.deleted'), changes: { before: toSegmentView(current) } });
     });
   }
 }

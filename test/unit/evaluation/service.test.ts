@@ -44,7 +44,7 @@ describe('EvaluationService', () => {
     });
     cache = new SnapshotCache(source, pino({ level: 'silent' }));
     telemetry = new TelemetryBuffer();
-    service = new EvaluationService(cache, telemetry, clock);
+    service = new EvaluationService({ cache, telemetry, clock });
   });
 
   it('evaluates every available flag with the value keyed by the type', async () => {
@@ -176,7 +176,11 @@ describe('EvaluationService', () => {
       ['copy', 13],
       ['limits', 0],
     ]);
-    const fresh = new EvaluationService(new SnapshotCache(source, pino({ level: 'silent' })), new TelemetryBuffer(), clock);
+    const fresh = new EvaluationService({
+      cache: new SnapshotCache(source, pino({ level: 'silent' })),
+      telemetry: new TelemetryBuffer(),
+      clock,
+    });
     expect((await fresh.ofrepEvaluate(principal('server'), 'copy', null)).metadata.revision).toBe(13);
     expect((await fresh.ofrepEvaluate(principal('server'), 'beta', null)).metadata.revision).toBe(0);
   });

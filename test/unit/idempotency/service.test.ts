@@ -16,7 +16,7 @@ function setup(options: { waitMs?: number; abandonAfterMs?: number } = {}) {
   const store = new FakeIdempotencyStore();
   const clock = new Clock();
   const errors: unknown[] = [];
-  const service = new IdempotencyService(store, clock, { pollMs: 5, onStoreError: (e) => errors.push(e), ...options });
+  const service = new IdempotencyService({ store, clock, pollMs: 5, onStoreError: (e) => errors.push(e), ...options });
   const scope = service.scope('tok_1', 'post', '/management/v1/projects', 'key-1');
   return { store, clock, service, scope, errors };
 }
