@@ -5,6 +5,7 @@ import { ErrorMessage } from '../../ui/ErrorMessage';
 import { Field } from '../../ui/Field';
 import { DeleteAfterTyping } from '../../ui/TypedConfirmation';
 import { useAction } from '../../ui/useAsync';
+import { When } from '../../ui/When';
 import { ProjectChoice } from './ProjectChoice';
 
 const roles: Schemas['AccountRole'][] = ['member', 'admin', 'owner'];
@@ -15,13 +16,16 @@ function randomPassword(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(20)), (b) => alphabet[b % alphabet.length]).join('');
 }
 
-export function passwordText(account: Schemas['Account']): string {
-  if (account.password_status === 'none') return 'none yet: cannot sign in to the console';
-  if (account.password_status === 'set') return 'their own';
+export function PasswordStatus({ account }: { account: Schemas['Account'] }) {
+  if (account.password_status === 'none') return <>none yet: cannot sign in to the console</>;
+  if (account.password_status === 'set') return <>their own</>;
   const until = account.password_temporary_until ?? '';
-  return until <= new Date().toISOString()
-    ? `temporary, expired ${until.slice(0, 16).replace('T', ' ')}`
-    : `temporary until ${until.slice(0, 16).replace('T', ' ')}`;
+  return (
+    <>
+      {until <= new Date().toISOString() ? 'temporary, expired ' : 'temporary, expires '}
+      <When iso={until} />
+    </>
+  );
 }
 
 function EditAccount({ account, projects, onSaved }: { account: Schemas['Account']; projects: Schemas['Project'][]; onSaved: () => void }) {
@@ -153,7 +157,9 @@ export function AccountManager({
         <dt>Projects</dt>
         <dd>{account.role === 'member' ? (account.projects.length > 0 ? account.projects.join(', ') : 'none') : 'every project'}</dd>
         <dt>Console password</dt>
-        <dd>{passwordText(account)}</dd>
+        <dd>
+          <PasswordStatus account={account} />
+        </dd>
       </dl>
       <details className="manage">
         <summary>Edit {account.email}</summary>

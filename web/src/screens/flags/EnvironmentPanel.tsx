@@ -2,6 +2,7 @@ import { useRef } from 'react';
 import { api, unwrap, type Schemas } from '../../api/client';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { useAction, useAsync } from '../../ui/useAsync';
+import { When } from '../../ui/When';
 import { DraftEditor } from './DraftEditor';
 import { EvaluationChart } from './EvaluationChart';
 import { ServeNow } from './ServeNow';
@@ -104,8 +105,10 @@ export function EnvironmentPanel({
       ) : null}
       {insights.data ? (
         <p className="insights">
-          Last retrieved {insights.data.data.last_retrieved_at ?? 'never'} · used {insights.data.data.last_used_at ?? 'never'} · evaluated{' '}
-          {insights.data.data.last_evaluated_at ?? 'never'} · updated {insights.data.data.last_updated_at ?? 'never'}
+          Last retrieved <When iso={insights.data.data.last_retrieved_at} none="never" /> · used{' '}
+          <When iso={insights.data.data.last_used_at} none="never" /> · evaluated{' '}
+          <When iso={insights.data.data.last_evaluated_at} none="never" /> · updated{' '}
+          <When iso={insights.data.data.last_updated_at} none="never" />
         </p>
       ) : null}
       <ServeNow key={servedDisplay ?? ''} context={context} served={servedDisplay} onServed={refresh} />
@@ -161,7 +164,7 @@ export function EnvironmentPanel({
                   {target.rollout_mode ? `${target.rollout_mode} ${target.rollout_percentage ?? ''}% ${target.rollout_status ?? ''}` : ''}
                 </td>
                 <td>
-                  {target.published_at ?? target.scheduled_at ?? ''}
+                  <When iso={target.published_at ?? target.scheduled_at} none="" />
                   {target.status === 'scheduled' ? (
                     <button type="button" onClick={() => cancelScheduled(target.ulid)}>
                       Cancel scheduled publish

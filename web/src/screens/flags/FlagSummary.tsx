@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { api, unwrap, type Schemas } from '../../api/client';
 import { useDialog } from '../../ui/Dialog';
 import { SelectField } from '../../ui/Field';
+import { When } from '../../ui/When';
 import { EvaluationsLastDay } from './EvaluationChart';
 import { FlagSwitch } from './FlagSwitch';
 import { ServingChangeDialog, type ServingChangeInput } from './ServingChangeDialog';
@@ -67,11 +68,7 @@ export function FlagSummary({
                 <td>{state.rules_count}</td>
                 <td>{rolloutText(state)}</td>
                 <td>
-                  {state.published_at ? (
-                    <time dateTime={state.published_at}>{state.published_at.replace('T', ' ').slice(0, 16)} UTC</time>
-                  ) : (
-                    'never published'
-                  )}
+                  <When iso={state.published_at} none="never published" />
                 </td>
                 <td>
                   <EvaluationsLastDay project={project} flag={flag} environment={environment.key} />

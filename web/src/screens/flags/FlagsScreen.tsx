@@ -7,6 +7,7 @@ import { Field, SelectField } from '../../ui/Field';
 import { Pager, useCursorPages } from '../../ui/Pager';
 import { TypedConfirmation } from '../../ui/TypedConfirmation';
 import { useAction, useAsync } from '../../ui/useAsync';
+import { When } from '../../ui/When';
 import { FlagSwitch } from './FlagSwitch';
 import './flags.css';
 
@@ -186,7 +187,9 @@ export function FlagsScreen({ project }: { project: string }) {
                   );
                 })}
               </td>
-              <td>{flag.last_used_at ? flag.last_used_at.slice(0, 10) : 'never'}</td>
+              <td>
+                <When iso={flag.last_used_at} none="never" />
+              </td>
             </tr>
           ))}
         </tbody>
