@@ -18,7 +18,7 @@ const caller = (request: ManagementRequest<unknown, unknown, unknown>) => ({
 export function flagHandlers(service: FlagService) {
   return {
     async listFlags(request: ManagementRequest<ProjectParams, ListQuery>) {
-      const { per_page = 25, cursor, type, search, tag, include, stale_days = 30 } = request.query;
+      const { per_page = 25, cursor, type, search, tag, include, stale_days = 30, on, off, stale } = request.query;
       const page = await service.list(
         caller(request),
         request.params.projectKey,
@@ -26,6 +26,7 @@ export function flagHandlers(service: FlagService) {
         // An empty cursor means the first page (the document says so).
         { per_page, cursor: cursor === '' ? undefined : cursor },
         include === 'serving' ? { staleDays: stale_days } : undefined,
+        { on, off, stale, staleDays: stale_days },
       );
       const body: Schemas['FlagListResponse'] = { status: 'success', data: page.data, meta: page.meta };
       return { body };

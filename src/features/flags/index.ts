@@ -1,13 +1,14 @@
 import type { FeatureDeps } from '../feature.js';
 import { flagHandlers } from './controller.js';
-import { servingOverview } from './serving-overview.js';
+import { environmentKeys, servingOverview } from './serving-overview.js';
 import { FlagService } from './service.js';
 import { KnexFlagStore } from './store.js';
 
 /** Flags of a project: list, create, read, update, delete, bulk delete (specs/management.yaml, tag Flags). */
 export function createFlagsFeature(deps: FeatureDeps) {
-  const service = new FlagService(new KnexFlagStore(deps.knex, deps.dialect), deps.clock, (projectUlid, flags, staleDays, now) =>
-    servingOverview(deps.knex, projectUlid, flags, staleDays, now),
-  );
+  const service = new FlagService(new KnexFlagStore(deps.knex, deps.dialect), deps.clock, {
+    overview: (projectUlid, flags, staleDays, now) => servingOverview(deps.knex, projectUlid, flags, staleDays, now),
+    environmentKeys: (projectUlid) => environmentKeys(deps.knex, projectUlid),
+  });
   return { managementHandlers: flagHandlers(service) };
 }

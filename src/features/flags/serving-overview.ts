@@ -13,6 +13,12 @@ export interface FlagOverview {
 
 const DAY_MS = 86_400_000;
 
+/** The keys of a project's environments, for checking a filter's environment. */
+export async function environmentKeys(db: Knex, projectUlid: string): Promise<string[]> {
+  const rows = (await db('environments').where('project_ulid', projectUlid).select('key')) as Array<{ key: string }>;
+  return rows.map((row) => row.key);
+}
+
 /**
  * What a page of flags serves in every environment, their last use and staleness: the console's
  * flag list and flag page. Six set-based queries per page whatever the number of flags in the project.
