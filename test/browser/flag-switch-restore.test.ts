@@ -181,9 +181,10 @@ describe('the console: switches, kill switch, restore and copy', () => {
     await quietStaging.click();
     await expect.poll(async () => quietStaging.getAttribute('aria-checked'), { timeout: 10_000 }).toBe('true');
     expect((await vexil.ok('GET', '/projects/shop/flags/quiet/environments/staging/evaluate')).value).toBe(true);
-    // Nothing is stale yet: the filter leaves no flag.
+    // Nothing is stale yet: the API's filter leaves no flag, and the address keeps the filter.
     await page.getByLabel('Only stale flags').check();
-    await page.getByText('State and staleness filter the flags of this page: 0 of 2.').waitFor();
+    await page.getByText('No flag matches these filters.').waitFor();
+    expect(new URL(page.url()).searchParams.get('stale')).toBe('true');
     expect(await seriousViolations(page)).toEqual([]);
     await page.getByLabel('Only stale flags').uncheck();
     await screenshot(page, '42-flags-list-switches');
