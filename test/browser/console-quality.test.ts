@@ -321,10 +321,19 @@ describe('a rate limit reached in the console', () => {
     let status = 200;
     for (let i = 0; i < 60 && status !== 429; i++) status = (await page.request.get(`${vexil.baseUrl}/management/v1/projects`)).status();
     expect(status).toBe(429);
+    const refused = new Set<string>();
+    page.on('response', (response) => {
+      if (response.status() === 429) refused.add(new URL(response.url()).pathname);
+    });
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tokens' }).click();
-    // The list's refusal (the new-token form beside it shows its own request's).
-    const alert = page.getByRole('alert').first();
+    // The list and the new-token form's project picker are both refused: the screen says so once, at its top.
+    const alert = page.getByRole('alert');
     await alert.waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Management tokens' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await alert.count()).toBe(1);
+    expect(await page.locator('main > [role="alert"]').count()).toBe(1);
+    expect([...refused].sort()).toEqual(['/management/v1/projects', '/management/v1/tokens']);
     expect(await alert.locator('.error-words').innerText()).toMatch(/^Too many requests for now: try again in \d+ seconds? \(at .+\)\.$/);
     await alert.getByText('Details').click();
     expect(await alert.locator('details').innerText()).toContain('rate_limited');
