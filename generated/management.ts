@@ -636,7 +636,7 @@ export interface paths {
          *     the project does not have (code `invalid_query`).
          *     With `include=serving` (the console's flag list) each flag also carries, per environment,
          *     what it serves now (the base value of the newest published target, its rollout, whether
-         *     a draft or scheduled target waits), `last_used_at` (across environments) and `stale`
+         *     a draft or scheduled target waits, its evaluations in the last 24 hours), `last_used_at` (across environments) and `stale`
          *     (not permanent, and not used in any environment for `stale_days` days, or never used and
          *     older than that), read with a fixed number of queries per page.
          */
@@ -3184,6 +3184,12 @@ export interface components {
         };
         FlagServingState: {
             environment_key: string;
+            /**
+             * Format: int64
+             * @description Evaluations of the flag in the environment in the last 24 hours (the current UTC hour
+             *     and the 23 before it), as `total_24h` of `listFlagEvaluationHours` counts them.
+             */
+            evaluations_24h: number;
             /**
              * @description Whether the flag is on in the environment. It is off when every context gets the
              *     flag's off value: `false` for a boolean flag, the default value for other types. That

@@ -54,6 +54,7 @@ describeEachDatabase('flags list with include=serving', (db) => {
         rollout_status: 'active',
         draft: false,
         scheduled_at: null,
+        evaluations_24h: 0,
       },
       {
         environment_key: 'production',
@@ -66,6 +67,7 @@ describeEachDatabase('flags list with include=serving', (db) => {
         rollout_status: null,
         draft: true,
         scheduled_at: null,
+        evaluations_24h: 0,
       },
     ]);
     expect(byKey.empty.environments[0]).toMatchObject({ value: null, served_by: 'unavailable' });

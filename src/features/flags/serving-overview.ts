@@ -12,6 +12,7 @@ export interface FlagOverview {
 }
 
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 
 /** The keys of a project's environments, for checking a filter's environment. */
 export async function environmentKeys(db: Knex, projectUlid: string): Promise<string[]> {
@@ -21,7 +22,7 @@ export async function environmentKeys(db: Knex, projectUlid: string): Promise<st
 
 /**
  * What a page of flags serves in every environment, their last use and staleness: the console's
- * flag list and flag page. Six set-based queries per page whatever the number of flags in the project.
+ * flag list and flag page. Seven set-based queries per page whatever the number of flags in the project.
  */
 export async function servingOverview(
   db: Knex,
@@ -90,6 +91,16 @@ export async function servingOverview(
     last_used_at: string;
   }>;
 
+  // The last 24 hours as listFlagEvaluationHours counts them: the current UTC hour and the 23 before it.
+  const since = new Date((Math.floor(now.getTime() / HOUR_MS) - 23) * HOUR_MS).toISOString();
+  const evaluated = (await db('evaluation_hours')
+    .whereIn('flag_ulid', flagUlids)
+    .where('hour', '>=', since)
+    .groupBy('flag_ulid', 'environment_ulid')
+    .select('flag_ulid', 'environment_ulid')
+    .sum({ count: 'count' })) as Array<{ flag_ulid: string; environment_ulid: string; count: number | string | null }>;
+  const evaluations = new Map(evaluated.map((row) => [`${row.flag_ulid} ${row.environment_ulid}`, Number(row.count ?? 0)]));
+
   const display = new Map(values.map((v) => [v.ulid, v.display]));
   const defaults = new Map(values.filter((v) => Boolean(v.is_default)).map((v) => [v.flag_ulid, v.display]));
   const lastUsed = new Map<string, string>();
@@ -109,6 +120,7 @@ export async function servingOverview(
       const rulesCount = published ? (ruleCounts.get(published.ulid) ?? 0) : 0;
       return {
         environment_key: environment.key,
+        evaluations_24h: evaluations.get(`${flag.ulid} ${environment.ulid}`) ?? 0,
         value,
         served_by: published ? 'target' : fallback !== null ? 'default' : 'unavailable',
         on: isOn(flag.type, fallback, { value, rulesCount, rolling }),

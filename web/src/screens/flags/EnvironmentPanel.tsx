@@ -1,4 +1,5 @@
 import { useRef } from 'react';
+import { allPages } from '../../api/all-pages';
 import { api, unwrap, type Schemas } from '../../api/client';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { useAction, useAsync } from '../../ui/useAsync';
@@ -31,7 +32,7 @@ export function EnvironmentPanel({
   publishedAt,
   onServingChange,
   ...props
-}: Omit<PanelContext, 'observed'> & {
+}: Omit<PanelContext, 'observed' | 'segments'> & {
   /** The base value served now (FlagServingState.value), which "Serve now" starts from. */
   served?: string | null;
   /** When the serving publish was made: a change made elsewhere on the page (the switch, a copy) reads the panel again. */
@@ -88,6 +89,20 @@ export function EnvironmentPanel({
   };
   const list = targets.data?.data ?? [];
   const draft = list.find((t) => t.status === 'draft');
+  // Segment keys offered in a draft's segment criteria, read only while a draft is open.
+  const segments = useAsync(
+    () =>
+      draft
+        ? allPages((cursor) =>
+            unwrap(
+              api.GET('/projects/{projectKey}/segments', {
+                params: { path: { projectKey: props.project }, query: { per_page: 100, cursor } },
+              }),
+            ),
+          )
+        : Promise.resolve(undefined),
+    [props.project, draft !== undefined],
+  );
   // The publish serving now; every other publish of the history can be restored.
   const current = list
     .filter((t) => t.status === 'published')
@@ -114,7 +129,12 @@ export function EnvironmentPanel({
       <ServeNow key={servedDisplay ?? ''} context={context} served={servedDisplay} onServed={refresh} />
       {targets.data ? <PublishedConfiguration context={context} targets={list} onRolloutChange={refreshAndFocus} /> : null}
       {draft ? (
-        <DraftEditor context={context} draft={draft} onChange={refresh} onPublished={refreshAndFocus} />
+        <DraftEditor
+          context={{ ...context, segments: segments.data?.data }}
+          draft={draft}
+          onChange={refresh}
+          onPublished={refreshAndFocus}
+        />
       ) : (
         <>
           <button
