@@ -3,7 +3,7 @@ import { allPages } from '../../api/all-pages';
 import { api, unwrap, type Schemas } from '../../api/client';
 import { Link, navigate, replaceQuery } from '../../app/router';
 import { ErrorMessage } from '../../ui/ErrorMessage';
-import { Field, SelectField } from '../../ui/Field';
+import { CheckboxField, Field, SelectField } from '../../ui/Field';
 import { Pager, useCursorPages } from '../../ui/Pager';
 import { TypedConfirmation } from '../../ui/TypedConfirmation';
 import { useAction, useAsync } from '../../ui/useAsync';
@@ -82,32 +82,24 @@ export function FlagsScreen({ project }: { project: string }) {
       <h1>Flags of {project}</h1>
       <div className="filters flag-filters" role="search">
         <Field label="Search key or name" name="search" type="search" value={search} onChange={(e) => filter({ search: e.target.value })} />
-        <label>
-          Type{' '}
-          <select value={type} onChange={(e) => filter({ type: e.target.value as FlagType | '' })}>
-            <option value="">any</option>
-            {flagTypes.map((t) => (
-              <option key={t}>{t}</option>
-            ))}
-          </select>
-        </label>
+        <SelectField label="Type" name="type" value={type} onChange={(e) => filter({ type: e.target.value as FlagType | '' })}>
+          <option value="">any</option>
+          {flagTypes.map((t) => (
+            <option key={t}>{t}</option>
+          ))}
+        </SelectField>
         <Field label="Tag" name="tag" value={tag} onChange={(e) => filter({ tag: e.target.value })} />
-        <label>
-          State{' '}
-          <select value={stateFilter} onChange={(e) => filter({ state: e.target.value })}>
-            <option value="">any</option>
-            {(environments.data?.data ?? []).flatMap((environment) =>
-              (['on', 'off'] as const).map((state) => (
-                <option key={`${environment.key}:${state}`} value={`${environment.key}:${state}`}>
-                  {state} in {environment.name}
-                </option>
-              )),
-            )}
-          </select>
-        </label>
-        <label>
-          <input type="checkbox" checked={onlyStale} onChange={(e) => filter({ stale: e.target.checked })} /> Only stale flags
-        </label>
+        <SelectField label="State" name="state" value={stateFilter} onChange={(e) => filter({ state: e.target.value })}>
+          <option value="">any</option>
+          {(environments.data?.data ?? []).flatMap((environment) =>
+            (['on', 'off'] as const).map((state) => (
+              <option key={`${environment.key}:${state}`} value={`${environment.key}:${state}`}>
+                {state} in {environment.name}
+              </option>
+            )),
+          )}
+        </SelectField>
+        <CheckboxField label="Only stale flags" name="stale" checked={onlyStale} onChange={(e) => filter({ stale: e.target.checked })} />
       </div>
       <ErrorMessage problem={flags.problem} />
       <table>
