@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { api, unwrap, type Schemas } from '../../api/client';
 import { CopyButton } from '../../ui/CopyButton';
 import { ErrorMessage } from '../../ui/ErrorMessage';
-import { Field } from '../../ui/Field';
+import { Field, SelectField } from '../../ui/Field';
 import { DeleteAfterTyping } from '../../ui/TypedConfirmation';
 import { useAction } from '../../ui/useAsync';
 import { When } from '../../ui/When';
@@ -49,14 +49,11 @@ function EditAccount({ account, projects, onSaved }: { account: Schemas['Account
     <form onSubmit={submit} aria-label={`Edit ${account.email}`}>
       <div className="inline">
         <Field label="Name" name="name" required value={name} onChange={(e) => setName(e.target.value)} problem={save.problem} />
-        <label>
-          Role{' '}
-          <select value={role} onChange={(e) => setRole(e.target.value as Schemas['AccountRole'])}>
-            {roles.map((r) => (
-              <option key={r}>{r}</option>
-            ))}
-          </select>
-        </label>
+        <SelectField label="Role" name="role" value={role} onChange={(e) => setRole(e.target.value as Schemas['AccountRole'])}>
+          {roles.map((r) => (
+            <option key={r}>{r}</option>
+          ))}
+        </SelectField>
       </div>
       {role === 'member' ? (
         <ProjectChoice legend="Projects" projects={projects} chosen={chosen} onChange={setChosen} problem={save.problem} />
