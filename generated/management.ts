@@ -626,12 +626,17 @@ export interface paths {
         /**
          * List flags
          * @description Paginated list of the project's flags, oldest first, optionally filtered by `type`, by
-         *     `tag` and by `search` (case-insensitive partial match on key or name).
+         *     `tag` and by `search` (case-insensitive partial match on key or name), and by what they
+         *     serve: `on` and `off` (an environment key: only flags on, or off, there, as
+         *     `FlagServingState.on` defines it) and `stale` (with `stale_days`). A page filtered by
+         *     what flags serve holds up to `per_page` matching flags; the server reads the project's
+         *     flags in batches until the page is full, and the cursors continue from the flags shown.
          *     Required scope: `flags:read`.
-         *     A 422 means a query parameter is invalid.
+         *     A 422 means a query parameter is invalid, including an `on` or `off` environment that
+         *     the project does not have (code `invalid_query`).
          *     With `include=serving` (the console's flag list) each flag also carries, per environment,
          *     what it serves now (the base value of the newest published target, its rollout, whether
-         *     a draft or scheduled target waits), `last_used_at` (across environments) and `stale`
+         *     a draft or scheduled target waits, its evaluations in the last 24 hours), `last_used_at` (across environments) and `stale`
          *     (not permanent, and not used in any environment for `stale_days` days, or never used and
          *     older than that), read with a fixed number of queries per page.
          */
@@ -3180,6 +3185,12 @@ export interface components {
         FlagServingState: {
             environment_key: string;
             /**
+             * Format: int64
+             * @description Evaluations of the flag in the environment in the last 24 hours (the current UTC hour
+             *     and the 23 before it), as `total_24h` of `listFlagEvaluationHours` counts them.
+             */
+            evaluations_24h: number;
+            /**
              * @description Whether the flag is on in the environment. It is off when every context gets the
              *     flag's off value: `false` for a boolean flag, the default value for other types. That
              *     is, nothing is published and the default is the off value, or the newest published
@@ -4822,7 +4833,7 @@ export interface components {
         valueUlid: string;
         /** @description `serving` adds the flag's state per environment (`environments`), last use and staleness. */
         FlagInclude: "serving";
-        /** @description With `include=serving`, the days without use after which a flag that is not permanent is stale. */
+        /** @description With `include=serving` or `stale`, the days without use after which a flag that is not permanent is stale. */
         StaleDays: number;
         /** @description Ulid (`tgt_...`) of a target of the flag in the environment. Unknown, malformed or belonging to another flag or environment is a 404. */
         targetUlid: string;
@@ -6019,7 +6030,7 @@ export interface operations {
                 cursor?: components["parameters"]["Cursor"];
                 /** @description `serving` adds the flag's state per environment (`environments`), last use and staleness. */
                 include?: components["parameters"]["FlagInclude"];
-                /** @description With `include=serving`, the days without use after which a flag that is not permanent is stale. */
+                /** @description With `include=serving` or `stale`, the days without use after which a flag that is not permanent is stale. */
                 stale_days?: components["parameters"]["StaleDays"];
                 /** @description Only flags of this type. */
                 type?: components["schemas"]["FlagType"];
@@ -6032,6 +6043,15 @@ export interface operations {
                  *     (`%00`) is refused with 422 (code `invalid_query`), on every database alike.
                  */
                 search?: string;
+                /** @description Only flags that are on in this environment (an environment key of the project). */
+                on?: string;
+                /** @description Only flags that are off in this environment (an environment key of the project). */
+                off?: string;
+                /**
+                 * @description `true`: only stale flags; `false`: only flags that are not stale (staleness as in
+                 *     `include=serving`, after `stale_days`).
+                 */
+                stale?: boolean;
             };
             header?: never;
             path: {
@@ -6174,7 +6194,7 @@ export interface operations {
             query?: {
                 /** @description `serving` adds the flag's state per environment (`environments`), last use and staleness. */
                 include?: components["parameters"]["FlagInclude"];
-                /** @description With `include=serving`, the days without use after which a flag that is not permanent is stale. */
+                /** @description With `include=serving` or `stale`, the days without use after which a flag that is not permanent is stale. */
                 stale_days?: components["parameters"]["StaleDays"];
             };
             header?: never;

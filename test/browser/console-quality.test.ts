@@ -37,6 +37,7 @@ const focused = (page: Page) => page.evaluate(() => `${document.activeElement?.t
 describe('console quality', () => {
   let vexil: RunningVexil;
   let browser: Browser;
+  let stagingKey = '';
 
   beforeAll(async () => {
     vexil = await startVexil();
@@ -51,7 +52,7 @@ describe('console quality', () => {
     });
     await vexil.ok('POST', `/projects/${project}/flags`, { key: 'checkout', name: 'Checkout', type: 'boolean' });
     await vexil.ok('POST', `/projects/${project}/segments`, { key: 'beta', name: 'Beta', included: ['u-1'], excluded: [], rules: [] });
-    await vexil.ok('POST', `/projects/${project}/environments/staging/keys`, { kind: 'server' });
+    stagingKey = (await vexil.ok('POST', `/projects/${project}/environments/staging/keys`, { kind: 'server' })).key;
     await vexil.ok('POST', '/tokens', { name: 'ci-deploy', scopes: ['flags:read'], tier: 'standard' });
   });
   afterAll(async () => {
@@ -133,6 +134,54 @@ describe('console quality', () => {
     await page.emulateMedia({ colorScheme: 'light' });
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor)).toBe('rgb(246, 247, 249)');
     await context.close();
+  });
+
+  it('shows every date in one format: relative, with the exact time on hover', async () => {
+    // The flag is published, evaluated and used in staging, so its page has every kind of date.
+    const checkout = `/projects/${project}/flags/checkout`;
+    const draft = await vexil.ok('POST', `${checkout}/environments/staging/targets`);
+    await vexil.ok('PUT', `${checkout}/environments/staging/targets/${draft.ulid}/publish`, { comment: 'dates' });
+    const headers = {
+      'x-vexil-api-key': stagingKey,
+      'x-vexil-context': JSON.stringify({ type: 'user', identifier: 'u-1', attributes: [] }),
+    };
+    expect((await fetch(`${vexil.baseUrl}/v1/flags/checkout`, { headers })).status).toBe(200);
+    expect((await fetch(`${vexil.baseUrl}/v1/flags/checkout/usage`, { method: 'POST', headers })).status).toBe(200);
+    const insights = async () => (await vexil.ok('GET', `${checkout}/environments/staging/insights`)) as Record<string, string | null>;
+    // Telemetry is written in batches; nothing retrieves the payload, so retrieval stays unknown.
+    await expect
+      .poll(
+        async () => {
+          const { last_evaluated_at, last_used_at } = await insights();
+          return last_evaluated_at !== null && last_used_at !== null;
+        },
+        { timeout: 10_000 },
+      )
+      .toBe(true);
+    const known = Object.entries(await insights()).filter(([field, at]) => field.endsWith('_at') && at !== null).length;
+
+    const page = await signedInPage(browser, vexil);
+    for (const [name, address, heading] of screens) {
+      await open(page, vexil, address, heading);
+      const text = await page.locator('main').innerText();
+      expect(text, `${name} shows a raw time`).not.toMatch(/\d{4}-\d\d-\d\d[T ]\d\d:\d\d/);
+      const times = await page
+        .locator('main time')
+        .evaluateAll((all) => all.map((t) => ({ at: t.getAttribute('datetime'), title: t.getAttribute('title'), text: t.textContent })));
+      for (const time of times) {
+        expect(time.at, `${name}: ${time.text}`).toMatch(/^\d{4}-\d\d-\d\dT/);
+        expect(time.title, `${name}: ${time.text}`).toMatch(/\d{4}/);
+        expect(time.text, name).toMatch(/^(just now|in a few seconds|.+ ago|in .+|yesterday|tomorrow|last .+|next .+)$/);
+      }
+      if (name === 'flag') {
+        // The summary's last change and the panel's insights line, each a relative time.
+        expect(await page.getByTestId('summary-staging').locator('time').count()).toBe(1);
+        const line = page.getByText(/^Last retrieved /);
+        expect(await line.innerText()).toMatch(/evaluated (just now|\d+ seconds? ago)/);
+        expect(await line.locator('time').count()).toBe(known);
+      }
+    }
+    await page.context().close();
   });
 
   it('serves /docs with no serious or critical axe violation, for both documents', async () => {
@@ -272,10 +321,19 @@ describe('a rate limit reached in the console', () => {
     let status = 200;
     for (let i = 0; i < 60 && status !== 429; i++) status = (await page.request.get(`${vexil.baseUrl}/management/v1/projects`)).status();
     expect(status).toBe(429);
+    const refused = new Set<string>();
+    page.on('response', (response) => {
+      if (response.status() === 429) refused.add(new URL(response.url()).pathname);
+    });
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tokens' }).click();
-    // The list's refusal (the new-token form beside it shows its own request's).
-    const alert = page.getByRole('alert').first();
+    // The list and the new-token form's project picker are both refused: the screen says so once, at its top.
+    const alert = page.getByRole('alert');
     await alert.waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Management tokens' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await alert.count()).toBe(1);
+    expect(await page.locator('main > [role="alert"]').count()).toBe(1);
+    expect([...refused].sort()).toEqual(['/management/v1/projects', '/management/v1/tokens']);
     expect(await alert.locator('.error-words').innerText()).toMatch(/^Too many requests for now: try again in \d+ seconds? \(at .+\)\.$/);
     await alert.getByText('Details').click();
     expect(await alert.locator('details').innerText()).toContain('rate_limited');

@@ -54,7 +54,7 @@ describe('the console: what each environment serves now', () => {
     expect(await panel('Staging').getByRole('button', { name: 'New draft in Staging' }).isVisible()).toBe(true);
     expect(await panel('Staging').getByRole('region', { name: 'Draft in Staging' }).count()).toBe(0);
     expect(await staging.innerText()).toMatch(
-      /Published \d{4}-\d\d-\d\dT[^·]+ · “launch”\. Base value, served when no rule matches: Hello/,
+      /Published (just now|\d+ (second|minute)s? ago) · “launch”\. Base value, served when no rule matches: Hello/,
     );
     expect(await items('Staging', 'Published rules in Staging')).toEqual([
       'Pro plan: serves Sale when attribute plan is one of pro, team and attribute country equals FR',
@@ -120,7 +120,7 @@ describe('the console: what each environment serves now', () => {
     const live = await fromApi();
     expect(live).toMatchObject({ rollout_mode: 'automatic', rollout_percentage: 1, rollout_next_percentage: 5 });
     const next = shown.getByText(/^Next automatic step:/);
-    expect(await next.innerText()).toBe(`Next automatic step: 5% at ${live.rollout_next_step_at.replace('T', ' ').slice(0, 19)} UTC.`);
+    expect(await next.innerText()).toMatch(/^Next automatic step: 5%, in \d+ \w+\.$/);
     expect(await next.locator('time').getAttribute('datetime')).toBe(live.rollout_next_step_at);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, '21-automatic-rollout');

@@ -188,11 +188,14 @@ describe('the console: the flags list', () => {
     expect(await badges('used-today')).toEqual([]);
     expect(await badges('old-permanent')).toEqual(['permanent']);
     expect(await badges('fresh')).toEqual([]);
-    // Last used, as the API has it.
+    // Last used, as the API has it: relative, the exact time in the time element.
     const lastUsed = (key: string) => row(key).locator('td:last-child').innerText();
+    const lastUsedAt = (key: string) => row(key).locator('td:last-child time').getAttribute('datetime');
     expect(await lastUsed('old-unused')).toBe('never');
-    expect(await lastUsed('used-long-ago')).toBe(daysAgo(45).slice(0, 10));
-    expect(await lastUsed('used-today')).toBe(listed.find((f) => f.key === 'used-today')?.last_used_at?.slice(0, 10));
+    expect(await lastUsed('used-long-ago')).toBe('last month');
+    expect(await lastUsedAt('used-long-ago')).toBe(listed.find((f) => f.key === 'used-long-ago')?.last_used_at);
+    expect(await lastUsed('used-today')).toMatch(/^(just now|\d+ seconds? ago)$/);
+    expect(await lastUsedAt('used-today')).toBe(listed.find((f) => f.key === 'used-today')?.last_used_at);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, '25-flags-stale');
 
@@ -205,5 +208,35 @@ describe('the console: the flags list', () => {
     await page.getByRole('link', { name: 'All flags of aged' }).click();
     await expect.poll(() => badges('old-unused')).toEqual(['permanent']);
     expect(await badges('used-long-ago')).toEqual(['stale']);
+  });
+  it('filters by state and staleness on the server, past the first page, and keeps the filters in the address', async () => {
+    // flag-148 (a boolean flag) is beyond the first page of 50: only a filter the API applies can find it.
+    await vexil.ok('POST', '/projects/big/flags/flag-148/environments/production/serve', { value: 'true' });
+    await page.goto(`${vexil.baseUrl}/projects/big/flags`);
+    await expect.poll(async () => (await shownKeys())[0]).toBe('flag-000');
+    expect(await shownKeys()).not.toContain('flag-148');
+
+    const asked = page.waitForRequest((r) => r.url().includes('/projects/big/flags?') && r.url().includes('on=production'));
+    await filters().getByLabel('State').selectOption({ label: 'on in Production' });
+    expect(new URL((await asked).url()).searchParams.get('on')).toBe('production');
+    await expect.poll(shownKeys).toEqual(['flag-148']);
+    expect(new URL(page.url()).search).toBe('?on=production');
+
+    // A reload (or a shared link) opens the list with the same filters.
+    await filters().getByLabel('Type').selectOption('boolean');
+    await expect.poll(() => new URL(page.url()).searchParams.get('type')).toBe('boolean');
+    await page.reload();
+    await expect.poll(shownKeys).toEqual(['flag-148']);
+    expect(await filters().getByLabel('State').inputValue()).toBe('production:on');
+    expect(await filters().getByLabel('Type').inputValue()).toBe('boolean');
+
+    // Off in production, searched by its key: nothing matches, and the list says so.
+    await filters().getByLabel('State').selectOption({ label: 'off in Production' });
+    await filters().getByLabel('Search key or name').fill('flag-148');
+    await page.getByText('No flag matches these filters.').waitFor();
+    expect(await shownKeys()).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.goto(`${vexil.baseUrl}/projects/big/flags`);
+    await expect.poll(async () => (await shownKeys())[0]).toBe('flag-000');
   });
 });

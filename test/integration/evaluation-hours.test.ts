@@ -148,4 +148,26 @@ describeEachDatabase('evaluations per hour (listFlagEvaluationHours)', (db) => {
     // What is within the retention stays.
     expect((await app.mgmt('GET', evaluationsPath('colour'))).body.data.total_24h).toBe(7);
   });
+  it("gives each environment's last-24-hours total in the flag's serving state, as the hours operation counts it", async () => {
+    await evaluateOnce('colour');
+    await fx.flushTelemetry();
+    const flagRead = await app.mgmt('GET', `/projects/${project.key}/flags/colour?include=serving`);
+    const listed = await app.mgmt('GET', `/projects/${project.key}/flags?include=serving`);
+    const listedColour = listed.body.data.find((f: { key: string }) => f.key === 'colour');
+    for (const environment of [env, otherEnv]) {
+      const total = (await app.mgmt('GET', evaluationsPath('colour', environment.key))).body.data.total_24h;
+      const stateIn = (states: Array<{ environment_key: string; evaluations_24h: number }>) =>
+        states.find((s) => s.environment_key === environment.key)?.evaluations_24h;
+      expect(stateIn(flagRead.body.data.environments), environment.key).toBe(total);
+      expect(stateIn(listedColour.environments), environment.key).toBe(total);
+    }
+    expect(
+      flagRead.body.data.environments.find((s: { environment_key: string }) => s.environment_key === env.key).evaluations_24h,
+    ).toBeGreaterThan(0);
+    // A day later the same evaluations are out of the window.
+    app.clock.advance(DAY);
+    const later = await app.mgmt('GET', `/projects/${project.key}/flags/colour?include=serving`);
+    expect(later.body.data.environments.map((s: { evaluations_24h: number }) => s.evaluations_24h)).toEqual([0, 0]);
+    app.clock.advance(-DAY);
+  });
 });

@@ -54,6 +54,7 @@ describeEachDatabase('flags list with include=serving', (db) => {
         rollout_status: 'active',
         draft: false,
         scheduled_at: null,
+        evaluations_24h: 0,
       },
       {
         environment_key: 'production',
@@ -66,6 +67,7 @@ describeEachDatabase('flags list with include=serving', (db) => {
         rollout_status: null,
         draft: true,
         scheduled_at: null,
+        evaluations_24h: 0,
       },
     ]);
     expect(byKey.empty.environments[0]).toMatchObject({ value: null, served_by: 'unavailable' });
@@ -82,5 +84,47 @@ describeEachDatabase('flags list with include=serving', (db) => {
     // Without include, the list is as it always was.
     const plain = await app.mgmt('GET', `${p}/flags`);
     expect(plain.body.data[0]).not.toHaveProperty('environments');
+  });
+  it('filters by what flags serve: on or off in an environment, and stale', async () => {
+    const keys = async (query: string) => {
+      const res = await app.mgmt('GET', `${p}/flags?${query}`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.data.map((f: { key: string }) => f.key);
+    };
+    expect(await keys('on=production')).toEqual(['checkout']);
+    expect(await keys('off=production')).toEqual(['empty', 'kept']);
+    expect(await keys('on=staging&off=production')).toEqual([]);
+    expect(await keys('type=string&off=staging')).toEqual(['empty']);
+    // The clock stands 31 days after the flags' creation (the test above).
+    expect(await keys('stale=true')).toEqual(['checkout', 'empty']);
+    expect(await keys('stale=false')).toEqual(['kept']);
+    expect(await keys('stale=true&stale_days=60')).toEqual([]);
+
+    // The filtered flags carry their state with include=serving, as the unfiltered list does.
+    const served = await app.mgmt('GET', `${p}/flags?on=production&include=serving`);
+    expect(served.body.data[0].environments[1]).toMatchObject({ environment_key: 'production', on: true });
+    expect((await app.mgmt('GET', `${p}/flags?on=production`)).body.data[0]).not.toHaveProperty('environments');
+  });
+
+  it('pages a filtered list by the flags it shows, both ways', async () => {
+    const first = await app.mgmt('GET', `${p}/flags?off=production&per_page=1`);
+    expect(first.body.data.map((f: { key: string }) => f.key)).toEqual(['empty']);
+    expect(first.body.meta.prev_cursor).toBeNull();
+    const second = await app.mgmt('GET', `${p}/flags?off=production&per_page=1&cursor=${first.body.meta.next_cursor}`);
+    expect(second.body.data.map((f: { key: string }) => f.key)).toEqual(['kept']);
+    expect(second.body.meta.next_cursor).toBeNull();
+    const back = await app.mgmt('GET', `${p}/flags?off=production&per_page=1&cursor=${second.body.meta.prev_cursor}`);
+    expect(back.body.data.map((f: { key: string }) => f.key)).toEqual(['empty']);
+    // checkout, before empty, is on in production: there is nothing further back.
+    expect(back.body.meta.prev_cursor).toBeNull();
+    expect(back.body.meta.next_cursor).not.toBeNull();
+  });
+
+  it('refuses an environment the project does not have, or not an environment key', async () => {
+    for (const query of ['on=nowhere', 'off=nowhere', 'on=Not%20a%20key', 'stale=maybe']) {
+      const res = await app.mgmt('GET', `${p}/flags?${query}`);
+      expect(res.status, query).toBe(422);
+      expect(res.body.code, query).toBe('invalid_query');
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,6 +8,8 @@ import zlib from 'node:zlib';
 import Koa from 'koa';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtDocumentsDir } from '../../src/http/openapi/document.js';
+import { CompressedDocument } from '../../src/http/web/compressed-document.js';
 import { consoleFiles } from '../../src/http/web/console-files.js';
 import { copyReferenceAssets, precompressFolder } from '../../web/build/precompress.js';
 import { testDatabases } from '../support/databases.js';
@@ -146,5 +149,63 @@ describe('the API documents, compressed', () => {
         expect(answer.body.length).toBeLessThan(plain.body.length / 4);
       }
     }
+  });
+
+  it('sends the copies make build wrote, not bytes compressed by the process', async () => {
+    const built = fs.readdirSync(builtDocumentsDir());
+    for (const [url, name] of [
+      ['/v1/api-docs', 'public'],
+      ['/management/v1/api-docs', 'management'],
+    ] as const) {
+      for (const [encoding, suffix] of [
+        ['br', 'br'],
+        ['gzip', 'gz'],
+      ] as const) {
+        const copies = built.filter((file) => file.startsWith(`${name}.served-`) && file.endsWith(`.json.${suffix}`));
+        expect(copies, `${name} ${suffix}`).toHaveLength(1);
+        const answer = await rawGet(app.baseUrl + url, { accept: 'application/json', 'accept-encoding': encoding });
+        expect(answer.headers['content-encoding']).toBe(encoding);
+        expect(answer.body.equals(fs.readFileSync(path.join(builtDocumentsDir(), copies[0] as string))), `${url} ${encoding}`).toBe(true);
+      }
+    }
+  });
+});
+
+describe('a document and its build copies', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vexil-document-copies-'));
+  const document = {
+    openapi: '3.0.3',
+    paths: Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`/things/${i}`, { get: { summary: `Thing ${i}` } }])),
+  };
+  const plain = Buffer.from(JSON.stringify(document));
+  const digest = createHash('sha256').update(plain).digest('hex');
+
+  /** What `served` sends to a client accepting only gzip. */
+  async function gzipAnswer(served: CompressedDocument): Promise<RawAnswer> {
+    const app = new Koa();
+    app.use((ctx) => served.send(ctx, {}));
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      return await rawGet(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { 'accept-encoding': 'gzip' });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('sends the copy named by the digest of its bytes', async () => {
+    // Level 1: bytes the process (level 9) would not make, so the answer shows which was sent.
+    const copy = zlib.gzipSync(plain, { level: 1 });
+    expect(copy.equals(zlib.gzipSync(plain, { level: 9 }))).toBe(false);
+    fs.writeFileSync(path.join(dir, `doc.served-${digest}.json.gz`), copy);
+    const answer = await gzipAnswer(new CompressedDocument(document, { dir, name: 'doc' }));
+    expect(answer.body.equals(copy)).toBe(true);
+  });
+
+  it('compresses a document that changed since the build itself, ignoring the older copy', async () => {
+    const changed = { ...document, info: { title: 'changed' } };
+    const answer = await gzipAnswer(new CompressedDocument(changed, { dir, name: 'doc' }));
+    expect(JSON.parse(decode(answer).toString())).toEqual(changed);
   });
 });

@@ -13,7 +13,7 @@ type GetQuery = NonNullable<operations['getFlag']['parameters']['query']>;
 export function flagHandlers(service: FlagService) {
   return {
     async listFlags(request: ManagementRequest<ProjectParams, ListQuery>) {
-      const { per_page = 25, cursor, type, search, tag, include, stale_days = 30 } = request.query;
+      const { per_page = 25, cursor, type, search, tag, include, stale_days = 30, on, off, stale } = request.query;
       const page = await service.list(
         request.principal,
         request.params.projectKey,
@@ -21,6 +21,7 @@ export function flagHandlers(service: FlagService) {
         // An empty cursor means the first page (the document says so).
         { per_page, cursor: cursor === '' ? undefined : cursor },
         include === 'serving' ? { staleDays: stale_days } : undefined,
+        { on, off, stale, staleDays: stale_days },
         request.audit,
       );
       const body: Schemas['FlagListResponse'] = { status: 'success', data: page.data, meta: page.meta };

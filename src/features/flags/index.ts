@@ -1,6 +1,6 @@
 import type { FeatureDeps } from '../feature.js';
 import { flagHandlers } from './controller.js';
-import { servingOverview } from './serving-overview.js';
+import { environmentKeys, servingOverview } from './serving-overview.js';
 import { FlagService } from './service.js';
 import { KnexFlagStore } from './store.js';
 
@@ -9,7 +9,10 @@ export function createFlagsFeature(deps: FeatureDeps) {
   const service = new FlagService({
     store: new KnexFlagStore(deps.knex, deps.dialect),
     clock: deps.clock,
-    overview: (projectUlid, flags, staleDays, now) => servingOverview(deps.knex, projectUlid, flags, staleDays, now),
+    serving: {
+      overview: (projectUlid, flags, staleDays, now) => servingOverview(deps.knex, projectUlid, flags, staleDays, now),
+      environmentKeys: (projectUlid) => environmentKeys(deps.knex, projectUlid),
+    },
   });
   return { managementHandlers: flagHandlers(service) };
 }

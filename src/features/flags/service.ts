@@ -1,14 +1,21 @@
 import type { AuditSubject } from '../../audit/audit-trail.js';
 import type { ManagementPrincipal } from '../../auth/principal.js';
 import type { Clock } from '../../clock.js';
-import { ConflictError, NotFoundError } from '../../http/errors.js';
+import { ConflictError, NotFoundError, UnprocessableError } from '../../http/errors.js';
 import type { RequiringTarget } from '../shared/prerequisite-references.js';
 import type { Page, PageRequest } from '../../http/pagination.js';
 import { newId } from '../../ids.js';
 import { normaliseDisplay } from '../flag-values/display.js';
 import type { Auditor } from '../shared/transactions.js';
+import { filteredPage, hasServingFilter, type ServingFilter } from './serving-filter.js';
 import type { FlagOverview } from './serving-overview.js';
-import type { FlagListFilter, FlagRecord, FlagStore, FlagType, FlagValueInsert } from './store-types.js';
+import { flagListName, type FlagListFilter, type FlagRecord, type FlagStore, type FlagType, type FlagValueInsert } from './store-types.js';
+
+/** What flags serve, read from the database (serving-overview.ts). */
+export interface ServingReader {
+  overview(projectUlid: string, flags: FlagRecord[], staleDays: number, now: Date): Promise<Map<string, FlagOverview>>;
+  environmentKeys(projectUlid: string): Promise<string[]>;
+}
 
 export interface FlagCreateInput {
   key: string;
@@ -101,8 +108,8 @@ function refuseRequired(flags: readonly { ulid: string; key: string }[], require
 export interface FlagServiceDeps {
   store: FlagStore;
   clock: Clock;
-  /** The console's view of a page (serving-overview.ts); absent where no database is (unit tests). */
-  overview?: (projectUlid: string, flags: FlagRecord[], staleDays: number, now: Date) => Promise<Map<string, FlagOverview>>;
+  /** The console's view of a page and the project's environment keys (serving-overview.ts); absent where no database is (unit tests). */
+  serving?: ServingReader;
 }
 
 export class FlagService {
@@ -115,6 +122,7 @@ export class FlagService {
     filter: FlagListFilter,
     page: PageRequest,
     serving: { staleDays: number } | undefined,
+    servingFilter: ServingFilter | undefined,
     audit: Pick<Auditor, 'describe'>,
   ): Promise<Page<FlagResource & Partial<FlagOverview>>> {
     const project = await this.deps.store.findProject(principal.access, projectKey);
@@ -125,10 +133,40 @@ export class FlagService {
       subjectLabel: project.key,
       projectUlid: project.ulid,
     });
+    if (servingFilter && hasServingFilter(servingFilter)) return this.listServing(project.ulid, filter, page, serving, servingFilter);
     const result = await this.deps.store.listFlags(project.ulid, filter, page);
-    if (!serving || !this.deps.overview) return { data: result.data.map(toFlagResource), meta: result.meta };
-    const states = await this.deps.overview(project.ulid, result.data, serving.staleDays, this.deps.clock.now());
+    if (!serving || !this.deps.serving) return { data: result.data.map(toFlagResource), meta: result.meta };
+    const states = await this.deps.serving.overview(project.ulid, result.data, serving.staleDays, this.deps.clock.now());
     return { data: result.data.map((flag) => ({ ...toFlagResource(flag), ...states.get(flag.ulid) })), meta: result.meta };
+  }
+
+  /** A page filtered by what flags serve (serving-filter.ts); with `serving`, each flag carries its overview. */
+  private async listServing(
+    projectUlid: string,
+    filter: FlagListFilter,
+    page: PageRequest,
+    serving: { staleDays: number } | undefined,
+    servingFilter: ServingFilter,
+  ): Promise<Page<FlagResource & Partial<FlagOverview>>> {
+    const reader = this.deps.serving;
+    if (!reader) throw new Error('Filtering flags by what they serve needs the serving reader.');
+    const known = await reader.environmentKeys(projectUlid);
+    for (const key of [servingFilter.on, servingFilter.off]) {
+      if (key !== undefined && !known.includes(key)) {
+        throw new UnprocessableError(`The project has no environment "${key}" to filter by.`).withCode('invalid_query');
+      }
+    }
+    const { staleDays } = servingFilter;
+    const now = this.deps.clock.now();
+    const result = await filteredPage(
+      flagListName(projectUlid),
+      page,
+      (batch) => this.deps.store.listFlags(projectUlid, filter, batch),
+      (flags) => reader.overview(projectUlid, flags, staleDays, now),
+      servingFilter,
+    );
+    const data = result.data.map(({ flag, overview }) => (serving ? { ...toFlagResource(flag), ...overview } : toFlagResource(flag)));
+    return { data, meta: result.meta };
   }
 
   async get(
@@ -143,8 +181,8 @@ export class FlagService {
     const flag = await this.deps.store.findFlag(project.ulid, flagKey);
     if (!flag) throw flagNotFound(flagKey);
     audit.describe({ action: 'flag.read', subjectType: 'flag', subjectUlid: flag.ulid, subjectLabel: flag.key });
-    if (!serving || !this.deps.overview) return toFlagResource(flag);
-    const states = await this.deps.overview(project.ulid, [flag], serving.staleDays, this.deps.clock.now());
+    if (!serving || !this.deps.serving) return toFlagResource(flag);
+    const states = await this.deps.serving.overview(project.ulid, [flag], serving.staleDays, this.deps.clock.now());
     return { ...toFlagResource(flag), ...states.get(flag.ulid) };
   }
 

@@ -21,10 +21,12 @@ export interface ServingRows {
   values: Array<{ ulid: string; flag_ulid: string; display: string; is_default: unknown }>;
   /** When each flag was last used, per environment row that has a use. */
   usage: Array<{ flag_ulid: string; last_used_at: string }>;
+  /** Evaluations per flag and environment from the hour `since` on (absent: none). */
+  evaluations: Array<{ flag_ulid: string; environment_ulid: string; count: number | string | null }>;
 }
 
-/** Six set-based queries per page of flags, whatever the number of flags in the project. */
-export async function readServingRows(db: Db, projectUlid: string, flagUlids: readonly string[]): Promise<ServingRows> {
+/** Seven set-based queries per page of flags, whatever the number of flags in the project; evaluations counted from the hour `since`. */
+export async function readServingRows(db: Db, projectUlid: string, flagUlids: readonly string[], since: string): Promise<ServingRows> {
   const environments = (await db('environments')
     .where('project_ulid', projectUlid)
     .orderBy('ulid')
@@ -66,5 +68,18 @@ export async function readServingRows(db: Db, projectUlid: string, flagUlids: re
     .whereNotNull('last_used_at')
     .select('flag_ulid', 'last_used_at')) as ServingRows['usage'];
 
-  return { environments, targets, ruleCounts, values, usage };
+  const evaluations = (await db('evaluation_hours')
+    .whereIn('flag_ulid', flagUlids)
+    .where('hour', '>=', since)
+    .groupBy('flag_ulid', 'environment_ulid')
+    .select('flag_ulid', 'environment_ulid')
+    .sum({ count: 'count' })) as ServingRows['evaluations'];
+
+  return { environments, targets, ruleCounts, values, usage, evaluations };
+}
+
+/** The keys of a project's environments, for checking a filter's environment. */
+export async function readEnvironmentKeys(db: Db, projectUlid: string): Promise<string[]> {
+  const rows = (await db('environments').where('project_ulid', projectUlid).select('key')) as Array<{ key: string }>;
+  return rows.map((row) => row.key);
 }

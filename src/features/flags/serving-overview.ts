@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { components } from '../../../generated/management.js';
-import { readServingRows } from './serving-overview-store.js';
+import { readEnvironmentKeys, readServingRows } from './serving-overview-store.js';
 import { isOn } from './serving-state.js';
 import type { FlagType } from './store-types.js';
 
@@ -13,10 +13,16 @@ export interface FlagOverview {
 }
 
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+
+/** The keys of a project's environments, for checking a filter's environment. */
+export function environmentKeys(db: Knex, projectUlid: string): Promise<string[]> {
+  return readEnvironmentKeys(db, projectUlid);
+}
 
 /**
  * What a page of flags serves in every environment, their last use and staleness: the console's
- * flag list and flag page. Six set-based queries per page whatever the number of flags in the project.
+ * flag list and flag page. Seven set-based queries per page whatever the number of flags in the project.
  */
 export async function servingOverview(
   db: Knex,
@@ -27,11 +33,22 @@ export async function servingOverview(
 ): Promise<Map<string, FlagOverview>> {
   const result = new Map<string, FlagOverview>();
   if (flags.length === 0) return result;
-  const { environments, targets, ruleCounts, values, usage } = await readServingRows(
+  // The last 24 hours as listFlagEvaluationHours counts them: the current UTC hour and the 23 before it.
+  const since = new Date((Math.floor(now.getTime() / HOUR_MS) - 23) * HOUR_MS).toISOString();
+  const {
+    environments,
+    targets,
+    ruleCounts,
+    values,
+    usage,
+    evaluations: evaluated,
+  } = await readServingRows(
     db,
     projectUlid,
     flags.map((f) => f.ulid),
+    since,
   );
+  const evaluations = new Map(evaluated.map((row) => [`${row.flag_ulid} ${row.environment_ulid}`, Number(row.count ?? 0)]));
 
   const display = new Map(values.map((v) => [v.ulid, v.display]));
   const defaults = new Map(values.filter((v) => Boolean(v.is_default)).map((v) => [v.flag_ulid, v.display]));
@@ -52,6 +69,7 @@ export async function servingOverview(
       const rulesCount = published ? (ruleCounts.get(published.ulid) ?? 0) : 0;
       return {
         environment_key: environment.key,
+        evaluations_24h: evaluations.get(`${flag.ulid} ${environment.ulid}`) ?? 0,
         value,
         served_by: published ? 'target' : fallback !== null ? 'default' : 'unavailable',
         on: isOn(flag.type, fallback, { value, rulesCount, rolling }),

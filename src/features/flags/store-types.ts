@@ -35,6 +35,9 @@ export interface FlagValueInsert {
   updated_at: string;
 }
 
+/** The name a project's flag list gives its cursors: a cursor from another list is refused. */
+export const flagListName = (projectUlid: string): string => `flags:${projectUlid}`;
+
 export interface FlagListFilter {
   type?: FlagType;
   /** Partial, case-insensitive match on key or name; wildcards in it are literal. */

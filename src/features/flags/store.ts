@@ -9,7 +9,16 @@ import { SQLITE_UNICODE_LOWER, type Dialect } from '../../storage/database.js';
 import { bumpProjectRevisions } from '../../storage/revisions.js';
 import { inTransaction } from '../../storage/transaction.js';
 import { bool, findProject, type ProjectRef } from '../shared/lookup.js';
-import type { FlagChanges, FlagListFilter, FlagRecord, FlagStore, FlagStoreTx, FlagType, FlagValueInsert } from './store-types.js';
+import {
+  flagListName,
+  type FlagChanges,
+  type FlagListFilter,
+  type FlagRecord,
+  type FlagStore,
+  type FlagStoreTx,
+  type FlagType,
+  type FlagValueInsert,
+} from './store-types.js';
 import type { Db } from '../../storage/db.js';
 
 const flagColumns = [
@@ -80,7 +89,7 @@ export class KnexFlagStore implements FlagStore {
           .orWhereRaw(`${lower}(??) LIKE ${lower}(?) ESCAPE '!'`, ['name', pattern]),
       );
     }
-    return paginateByUlid(query, 'ulid', `flags:${projectUlid}`, page, toFlagRecord);
+    return paginateByUlid(query, 'ulid', flagListName(projectUlid), page, toFlagRecord);
   }
 
   async findFlag(projectUlid: string, key: string): Promise<FlagRecord | undefined> {

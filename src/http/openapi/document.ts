@@ -17,6 +17,9 @@ export function repoRoot(): string {
   return dir;
 }
 
+/** Where `make build` writes the parsed documents and their compressed copies (scripts/build-documents.mjs). */
+export const builtDocumentsDir = (): string => path.join(repoRoot(), 'dist', 'documents');
+
 export type ApiName = 'public' | 'management';
 
 export interface LoadedDocument {
@@ -65,7 +68,7 @@ function readIfPresent(file: string): string | undefined {
 async function readDocument(api: ApiName): Promise<LoadedDocument> {
   const root = repoRoot();
   const yaml = fs.readFileSync(path.join(root, 'specs', `${api}.yaml`), 'utf8');
-  const original = parseDocument(yaml, readIfPresent(path.join(root, 'dist', 'documents', `${api}.json`)));
+  const original = parseDocument(yaml, readIfPresent(path.join(builtDocumentsDir(), `${api}.json`)));
   const dereferenced = (await dereference(structuredClone(original), {
     dereference: { circular: 'ignore' },
   })) as OpenApiDocument;

@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type Koa from 'koa';
@@ -6,17 +9,33 @@ import { preferredEncoding, type ContentEncoding } from './content-encoding.js';
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
 
+const suffix: Record<ContentEncoding, string> = { br: 'br', gzip: 'gz' };
+
+/** Where `make build` leaves a document's compressed copies (scripts/build-documents.mjs), and its name there. */
+export interface BuiltCopies {
+  dir: string;
+  name: string;
+}
+
 /**
  * A JSON document served as it is (the API descriptions): its bytes and their gzip and brotli
- * forms, each made once per process (the first request that wants it waits for it, off the event
- * loop), never per request. Every answer says Vary: Accept-Encoding.
+ * forms. The forms are the copies `make build` wrote (scripts/build-documents.mjs), found by the
+ * SHA-256 of the bytes, so a copy of another version of the document is never sent; without a
+ * matching copy (a document changed since the build) a form is made once per process, off the
+ * event loop, never per request. Every answer says Vary: Accept-Encoding.
  */
 export class CompressedDocument {
   private readonly plain: Buffer;
   private readonly encoded = new Map<ContentEncoding, Promise<Buffer>>();
 
-  constructor(document: unknown) {
+  constructor(document: unknown, built?: BuiltCopies) {
     this.plain = Buffer.from(JSON.stringify(document));
+    if (!built) return;
+    const digest = createHash('sha256').update(this.plain).digest('hex');
+    for (const encoding of ['br', 'gzip'] as const) {
+      const file = path.join(built.dir, `${built.name}.served-${digest}.json.${suffix[encoding]}`);
+      if (fs.existsSync(file)) this.encoded.set(encoding, Promise.resolve(fs.readFileSync(file)));
+    }
   }
 
   private bytes(encoding: ContentEncoding): Promise<Buffer> {

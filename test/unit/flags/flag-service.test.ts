@@ -107,7 +107,9 @@ describe('FlagService', () => {
       const access = new ResourceAccess(null, { projects: new Set(['prj_B']), environments: new Map() });
       const { principal, audit } = recordingCaller(access);
       await expect(service.create(principal, 'shop', { key: 'x', name: 'X', type: 'string' }, audit)).rejects.toBeInstanceOf(NotFoundError);
-      await expect(service.list(principal, 'shop', {}, { per_page: 25 }, undefined, audit)).rejects.toBeInstanceOf(NotFoundError);
+      await expect(service.list(principal, 'shop', {}, { per_page: 25 }, undefined, undefined, audit)).rejects.toBeInstanceOf(
+        NotFoundError,
+      );
       await expect(service.create(principal, 'other', { key: 'x', name: 'X', type: 'string' }, audit)).resolves.toBeTruthy();
       expect(store.state.flags).toHaveLength(1);
     });
@@ -250,7 +252,7 @@ describe('FlagService', () => {
     it('filters by type and by search on key or name, case-insensitively', async () => {
       const { principal, audit, described } = recordingCaller();
       const keys = async (filter: Parameters<FlagService['list']>[2]) =>
-        (await service.list(principal, 'shop', filter, { per_page: 25 }, undefined, audit)).data.map((f) => f.key);
+        (await service.list(principal, 'shop', filter, { per_page: 25 }, undefined, undefined, audit)).data.map((f) => f.key);
       expect(await keys({})).toEqual(['new-checkout', 'price', 'banner_text']);
       expect(await keys({ type: 'boolean' })).toEqual(['new-checkout']);
       expect(await keys({ search: 'CHECK' })).toEqual(['new-checkout']);
@@ -262,26 +264,42 @@ describe('FlagService', () => {
 
     it('pages forwards and backwards with cursors', async () => {
       const { principal, audit } = recordingCaller();
-      const first = await service.list(principal, 'shop', {}, { per_page: 2 }, undefined, audit);
+      const first = await service.list(principal, 'shop', {}, { per_page: 2 }, undefined, undefined, audit);
       expect(first.data.map((f) => f.key)).toEqual(['new-checkout', 'price']);
       expect(first.meta).toMatchObject({ per_page: 2, prev_cursor: null });
-      const second = await service.list(principal, 'shop', {}, { per_page: 2, cursor: first.meta.next_cursor as string }, undefined, audit);
+      const second = await service.list(
+        principal,
+        'shop',
+        {},
+        { per_page: 2, cursor: first.meta.next_cursor as string },
+        undefined,
+        undefined,
+        audit,
+      );
       expect(second.data.map((f) => f.key)).toEqual(['banner_text']);
       expect(second.meta.next_cursor).toBeNull();
-      const back = await service.list(principal, 'shop', {}, { per_page: 2, cursor: second.meta.prev_cursor as string }, undefined, audit);
+      const back = await service.list(
+        principal,
+        'shop',
+        {},
+        { per_page: 2, cursor: second.meta.prev_cursor as string },
+        undefined,
+        undefined,
+        audit,
+      );
       expect(back.data.map((f) => f.key)).toEqual(['new-checkout', 'price']);
     });
 
     it('refuses a malformed cursor or one from another list', async () => {
       const { principal, audit } = recordingCaller();
-      await expect(service.list(principal, 'shop', {}, { per_page: 2, cursor: 'junk' }, undefined, audit)).rejects.toBeInstanceOf(
-        UnprocessableError,
-      );
-      const otherPage = await service.list(principal, 'other', {}, { per_page: 1 }, undefined, audit);
-      expect(otherPage.meta.next_cursor).toBeNull();
-      const shopPage = await service.list(principal, 'shop', {}, { per_page: 1 }, undefined, audit);
       await expect(
-        service.list(principal, 'other', {}, { per_page: 1, cursor: shopPage.meta.next_cursor as string }, undefined, audit),
+        service.list(principal, 'shop', {}, { per_page: 2, cursor: 'junk' }, undefined, undefined, audit),
+      ).rejects.toBeInstanceOf(UnprocessableError);
+      const otherPage = await service.list(principal, 'other', {}, { per_page: 1 }, undefined, undefined, audit);
+      expect(otherPage.meta.next_cursor).toBeNull();
+      const shopPage = await service.list(principal, 'shop', {}, { per_page: 1 }, undefined, undefined, audit);
+      await expect(
+        service.list(principal, 'other', {}, { per_page: 1, cursor: shopPage.meta.next_cursor as string }, undefined, undefined, audit),
       ).rejects.toBeInstanceOf(UnprocessableError);
     });
   });

@@ -39,6 +39,16 @@ const sessionEnd: Middleware = {
   },
 };
 
+/**
+ * Called with each 429 a request receives: a rate limit concerns the whole screen, which says so
+ * once (App), rather than each list or form that asked.
+ */
+const rateLimitedListeners = new Set<(problem: ApiError) => void>();
+export function onRateLimited(listener: (problem: ApiError) => void): () => void {
+  rateLimitedListeners.add(listener);
+  return () => void rateLimitedListeners.delete(listener);
+}
+
 /** The management API, typed from the published document; the session cookie authenticates it. */
 export const api = createClient<paths>({ baseUrl: '/management/v1', credentials: 'same-origin' });
 api.use(csrf, sessionEnd);
@@ -114,7 +124,9 @@ export async function unwrap<T>(request: Promise<{ data?: T; error?: unknown; re
   }
   if (!result.response.ok || result.error !== undefined) {
     const retryAfter = result.response.headers.get('retry-after');
-    throw new ApiError(result.response.status, result.error, undefined, retryAfter === null ? undefined : Number(retryAfter));
+    const problem = new ApiError(result.response.status, result.error, undefined, retryAfter === null ? undefined : Number(retryAfter));
+    if (problem.status === 429) for (const listener of rateLimitedListeners) listener(problem);
+    throw problem;
   }
   return result.data as T;
 }

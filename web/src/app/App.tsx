@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
-import { api, onSessionEnded, setCsrfToken, type Schemas } from '../api/client';
+import { api, onRateLimited, onSessionEnded, setCsrfToken, type ApiError, type Schemas } from '../api/client';
+import { ErrorMessage } from '../ui/ErrorMessage';
+import { RateLimitShownAbove } from '../ui/rate-limit-notice';
 import { AccountScreen } from '../screens/account/AccountScreen';
 import { AccountsScreen } from '../screens/accounts/AccountsScreen';
 import { InsightsScreen } from '../screens/insights/InsightsScreen';
@@ -42,6 +44,11 @@ export function App() {
   const [ended, setEnded] = useState(false);
   const { path } = useLocation();
   useFocusOnNavigation(path);
+  // The latest rate limit hit on this screen, said once at its top; another screen starts afresh.
+  const [limited, setLimited] = useState<ApiError>();
+  useEffect(() => onRateLimited(setLimited), []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `path` is the trigger: a new screen starts without the notice
+  useEffect(() => setLimited(undefined), [path]);
 
   // Any request answered 401 ends the console's session here, once: the sign-in screen takes the
   // page's place and, once signed in, the same address shows the same page again.
@@ -126,7 +133,10 @@ export function App() {
       </header>
       {/* The skip link's target: the focus it gets passes on to the page's heading, which names the page. */}
       <main id="main" tabIndex={-1} onFocus={(event) => event.target === event.currentTarget && focusMainHeading()}>
-        <Screen path={path} />
+        <ErrorMessage problem={limited} />
+        <RateLimitShownAbove.Provider value={true}>
+          <Screen path={path} />
+        </RateLimitShownAbove.Provider>
       </main>
     </SessionContext.Provider>
   );

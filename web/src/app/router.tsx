@@ -9,6 +9,12 @@ export function navigate(to: string): void {
   for (const listener of listeners) listener();
 }
 
+/** Keeps a screen's state (filters) in the address's query without a navigation: Back leaves the screen. */
+export function replaceQuery(query: Record<string, string>): void {
+  const search = new URLSearchParams(query).toString();
+  window.history.replaceState(null, '', window.location.pathname + (search ? `?${search}` : ''));
+}
+
 window.addEventListener('popstate', () => {
   for (const listener of listeners) listener();
 });

@@ -1,5 +1,6 @@
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useContext, useLayoutEffect, useRef, useState } from 'react';
 import { ApiError } from '../api/client';
+import { RateLimitShownAbove } from './rate-limit-notice';
 
 /** The part of a 422's message that repeats its first field's message ("... (and 2 more errors)"). */
 const firstFieldMessage = (problem: ApiError) => problem.message.replace(/ \(and \d+ more errors?\)$/, '');
@@ -12,6 +13,7 @@ const firstFieldMessage = (problem: ApiError) => problem.message.replace(/ \(and
 export function ErrorMessage({ problem }: { problem: ApiError | undefined }) {
   const box = useRef<HTMLDivElement>(null);
   const [shownBeside, setShownBeside] = useState(false);
+  const rateLimitShownAbove = useContext(RateLimitShownAbove);
   useLayoutEffect(() => {
     if (!problem || Object.keys(problem.fields).length === 0 || !box.current) return setShownBeside(false);
     const around = box.current.closest('form, dialog, section, li, main') ?? document.body;
@@ -19,7 +21,7 @@ export function ErrorMessage({ problem }: { problem: ApiError | undefined }) {
     const first = firstFieldMessage(problem);
     setShownBeside(beside.some((text) => text.includes(first)));
   }, [problem]);
-  if (!problem) return null;
+  if (!problem || (problem.status === 429 && rateLimitShownAbove)) return null;
   const fieldCount = Object.keys(problem.fields).length;
   const words = shownBeside
     ? `Nothing was saved: ${fieldCount === 1 ? 'one field needs a change (see the message beside it)' : `${fieldCount} fields need a change (see the messages beside them)`}.`

@@ -2,9 +2,10 @@ import { useState, type FormEvent } from 'react';
 import { api, unwrap, type Schemas } from '../../api/client';
 import { CopyButton } from '../../ui/CopyButton';
 import { ErrorMessage } from '../../ui/ErrorMessage';
-import { Field } from '../../ui/Field';
+import { Field, SelectField } from '../../ui/Field';
 import { DeleteAfterTyping } from '../../ui/TypedConfirmation';
 import { useAction } from '../../ui/useAsync';
+import { When } from '../../ui/When';
 import { ProjectChoice } from './ProjectChoice';
 
 const roles: Schemas['AccountRole'][] = ['member', 'admin', 'owner'];
@@ -15,13 +16,16 @@ function randomPassword(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(20)), (b) => alphabet[b % alphabet.length]).join('');
 }
 
-export function passwordText(account: Schemas['Account']): string {
-  if (account.password_status === 'none') return 'none yet: cannot sign in to the console';
-  if (account.password_status === 'set') return 'their own';
+export function PasswordStatus({ account }: { account: Schemas['Account'] }) {
+  if (account.password_status === 'none') return <>none yet: cannot sign in to the console</>;
+  if (account.password_status === 'set') return <>their own</>;
   const until = account.password_temporary_until ?? '';
-  return until <= new Date().toISOString()
-    ? `temporary, expired ${until.slice(0, 16).replace('T', ' ')}`
-    : `temporary until ${until.slice(0, 16).replace('T', ' ')}`;
+  return (
+    <>
+      {until <= new Date().toISOString() ? 'temporary, expired ' : 'temporary, expires '}
+      <When iso={until} />
+    </>
+  );
 }
 
 function EditAccount({ account, projects, onSaved }: { account: Schemas['Account']; projects: Schemas['Project'][]; onSaved: () => void }) {
@@ -45,14 +49,11 @@ function EditAccount({ account, projects, onSaved }: { account: Schemas['Account
     <form onSubmit={submit} aria-label={`Edit ${account.email}`}>
       <div className="inline">
         <Field label="Name" name="name" required value={name} onChange={(e) => setName(e.target.value)} problem={save.problem} />
-        <label>
-          Role{' '}
-          <select value={role} onChange={(e) => setRole(e.target.value as Schemas['AccountRole'])}>
-            {roles.map((r) => (
-              <option key={r}>{r}</option>
-            ))}
-          </select>
-        </label>
+        <SelectField label="Role" name="role" value={role} onChange={(e) => setRole(e.target.value as Schemas['AccountRole'])}>
+          {roles.map((r) => (
+            <option key={r}>{r}</option>
+          ))}
+        </SelectField>
       </div>
       {role === 'member' ? (
         <ProjectChoice legend="Projects" projects={projects} chosen={chosen} onChange={setChosen} problem={save.problem} />
@@ -153,7 +154,9 @@ export function AccountManager({
         <dt>Projects</dt>
         <dd>{account.role === 'member' ? (account.projects.length > 0 ? account.projects.join(', ') : 'none') : 'every project'}</dd>
         <dt>Console password</dt>
-        <dd>{passwordText(account)}</dd>
+        <dd>
+          <PasswordStatus account={account} />
+        </dd>
       </dl>
       <details className="manage">
         <summary>Edit {account.email}</summary>

@@ -3,7 +3,7 @@ import { allPages } from '../../api/all-pages';
 import { api, unwrap, type Schemas } from '../../api/client';
 import { useSession } from '../../app/session';
 import { ErrorMessage } from '../../ui/ErrorMessage';
-import { Field } from '../../ui/Field';
+import { Field, SelectField } from '../../ui/Field';
 import { Pager, useCursorPages } from '../../ui/Pager';
 import { useAction, useAsync } from '../../ui/useAsync';
 import '../../ui/admin.css';
@@ -63,14 +63,11 @@ export function AccountsScreen() {
             onChange={(e) => setEmail(e.target.value)}
             problem={create.problem}
           />
-          <label>
-            Role{' '}
-            <select value={role} onChange={(e) => setRole(e.target.value as Schemas['AccountRole'])}>
-              <option>member</option>
-              <option>admin</option>
-              <option>owner</option>
-            </select>
-          </label>
+          <SelectField label="Role" name="role" value={role} onChange={(e) => setRole(e.target.value as Schemas['AccountRole'])}>
+            <option>member</option>
+            <option>admin</option>
+            <option>owner</option>
+          </SelectField>
         </div>
         {role === 'member' ? (
           <ProjectChoice

@@ -1,7 +1,9 @@
 import { useRef } from 'react';
+import { allPages } from '../../api/all-pages';
 import { api, unwrap, type Schemas } from '../../api/client';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { useAction, useAsync } from '../../ui/useAsync';
+import { When } from '../../ui/When';
 import { DraftEditor } from './DraftEditor';
 import { EvaluationChart } from './EvaluationChart';
 import { ServeNow } from './ServeNow';
@@ -30,7 +32,7 @@ export function EnvironmentPanel({
   publishedAt,
   onServingChange,
   ...props
-}: Omit<PanelContext, 'observed'> & {
+}: Omit<PanelContext, 'observed' | 'segments'> & {
   /** The base value served now (FlagServingState.value), which "Serve now" starts from. */
   served?: string | null;
   /** When the serving publish was made: a change made elsewhere on the page (the switch, a copy) reads the panel again. */
@@ -87,6 +89,20 @@ export function EnvironmentPanel({
   };
   const list = targets.data?.data ?? [];
   const draft = list.find((t) => t.status === 'draft');
+  // Segment keys offered in a draft's segment criteria, read only while a draft is open.
+  const segments = useAsync(
+    () =>
+      draft
+        ? allPages((cursor) =>
+            unwrap(
+              api.GET('/projects/{projectKey}/segments', {
+                params: { path: { projectKey: props.project }, query: { per_page: 100, cursor } },
+              }),
+            ),
+          )
+        : Promise.resolve(undefined),
+    [props.project, draft !== undefined],
+  );
   // The publish serving now; every other publish of the history can be restored.
   const current = list
     .filter((t) => t.status === 'published')
@@ -104,14 +120,21 @@ export function EnvironmentPanel({
       ) : null}
       {insights.data ? (
         <p className="insights">
-          Last retrieved {insights.data.data.last_retrieved_at ?? 'never'} · used {insights.data.data.last_used_at ?? 'never'} · evaluated{' '}
-          {insights.data.data.last_evaluated_at ?? 'never'} · updated {insights.data.data.last_updated_at ?? 'never'}
+          Last retrieved <When iso={insights.data.data.last_retrieved_at} none="never" /> · used{' '}
+          <When iso={insights.data.data.last_used_at} none="never" /> · evaluated{' '}
+          <When iso={insights.data.data.last_evaluated_at} none="never" /> · updated{' '}
+          <When iso={insights.data.data.last_updated_at} none="never" />
         </p>
       ) : null}
       <ServeNow key={servedDisplay ?? ''} context={context} served={servedDisplay} onServed={refresh} />
       {targets.data ? <PublishedConfiguration context={context} targets={list} onRolloutChange={refreshAndFocus} /> : null}
       {draft ? (
-        <DraftEditor context={context} draft={draft} onChange={refresh} onPublished={refreshAndFocus} />
+        <DraftEditor
+          context={{ ...context, segments: segments.data?.data }}
+          draft={draft}
+          onChange={refresh}
+          onPublished={refreshAndFocus}
+        />
       ) : (
         <>
           <button
@@ -161,7 +184,7 @@ export function EnvironmentPanel({
                   {target.rollout_mode ? `${target.rollout_mode} ${target.rollout_percentage ?? ''}% ${target.rollout_status ?? ''}` : ''}
                 </td>
                 <td>
-                  {target.published_at ?? target.scheduled_at ?? ''}
+                  <When iso={target.published_at ?? target.scheduled_at} none="" />
                   {target.status === 'scheduled' ? (
                     <button type="button" onClick={() => cancelScheduled(target.ulid)}>
                       Cancel scheduled publish

@@ -139,18 +139,3 @@ function ChartBody({ buckets, total24h, environment }: { buckets: Bucket[]; tota
     </>
   );
 }
-
-/** The summary's "Evaluations (24 h)" cell: the same operation, the last 24 hours. */
-export function EvaluationsLastDay({ project, flag, environment }: { project: string; flag: string; environment: string }) {
-  const evaluations = useAsync(
-    () =>
-      unwrap(
-        api.GET(evaluationsPath, {
-          params: { path: { projectKey: project, flagKey: flag, environmentKey: environment }, query: { hours: 24 } },
-        }),
-      ),
-    [project, flag, environment],
-  );
-  if (evaluations.problem) return <span title={evaluations.problem.message}>unavailable</span>;
-  return <span data-testid={`evaluations-24h-${environment}`}>{evaluations.data ? evaluations.data.data.total_24h : '…'}</span>;
-}

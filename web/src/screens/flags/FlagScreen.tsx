@@ -31,14 +31,6 @@ export function FlagScreen({ project, flag }: { project: string; flag: string })
       ),
     [project],
   );
-  // Segment keys offered in segment criteria (the first 100; more can be typed).
-  const segments = useAsync(
-    () =>
-      allPages((cursor) =>
-        unwrap(api.GET('/projects/{projectKey}/segments', { params: { path: { projectKey: project }, query: { per_page: 100, cursor } } })),
-      ),
-    [project],
-  );
   const [chosen, setChosen] = useState<string>();
   const list = environments.data?.data ?? [];
   const selected = list.find((e) => e.key === chosen) ?? list[0];
@@ -79,7 +71,6 @@ export function FlagScreen({ project, flag }: { project: string; flag: string })
             flag={flag}
             environment={selected}
             values={values.data.data}
-            segments={segments.data?.data}
             served={states?.find((s) => s.environment_key === selected.key)?.value}
             publishedAt={states?.find((s) => s.environment_key === selected.key)?.published_at}
             onServingChange={details.reload}

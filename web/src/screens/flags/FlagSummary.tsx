@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { api, unwrap, type Schemas } from '../../api/client';
 import { useDialog } from '../../ui/Dialog';
 import { SelectField } from '../../ui/Field';
-import { EvaluationsLastDay } from './EvaluationChart';
+import { When } from '../../ui/When';
 import { FlagSwitch } from './FlagSwitch';
 import { ServingChangeDialog, type ServingChangeInput } from './ServingChangeDialog';
 
@@ -67,14 +67,10 @@ export function FlagSummary({
                 <td>{state.rules_count}</td>
                 <td>{rolloutText(state)}</td>
                 <td>
-                  {state.published_at ? (
-                    <time dateTime={state.published_at}>{state.published_at.replace('T', ' ').slice(0, 16)} UTC</time>
-                  ) : (
-                    'never published'
-                  )}
+                  <When iso={state.published_at} none="never published" />
                 </td>
                 <td>
-                  <EvaluationsLastDay project={project} flag={flag} environment={environment.key} />
+                  <span data-testid={`evaluations-24h-${environment.key}`}>{state.evaluations_24h}</span>
                 </td>
               </tr>
             );

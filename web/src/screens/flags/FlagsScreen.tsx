@@ -1,43 +1,42 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { allPages } from '../../api/all-pages';
 import { api, unwrap, type Schemas } from '../../api/client';
-import { Link, navigate } from '../../app/router';
+import { Link, navigate, replaceQuery } from '../../app/router';
 import { ErrorMessage } from '../../ui/ErrorMessage';
-import { Field, SelectField } from '../../ui/Field';
+import { CheckboxField, Field, SelectField } from '../../ui/Field';
 import { Pager, useCursorPages } from '../../ui/Pager';
 import { TypedConfirmation } from '../../ui/TypedConfirmation';
 import { useAction, useAsync } from '../../ui/useAsync';
+import { When } from '../../ui/When';
 import { FlagSwitch } from './FlagSwitch';
+import { filterQuery, filtersFromQuery, flagTypes, type ListFilters } from './list-filters';
 import './flags.css';
 
 type FlagType = Schemas['FlagType'];
-const flagTypes: FlagType[] = ['boolean', 'number', 'string', 'json'];
 
 /** A project's flags, paged by the server (it stays quick with 10,000 flags). */
 export function FlagsScreen({ project }: { project: string }) {
-  const [search, setSearch] = useState('');
-  const [type, setType] = useState<FlagType | ''>('');
-  const [tag, setTag] = useState('');
+  // The filters start from the address, and the address follows them (a link or a reload keeps them).
+  const [filters, setFilters] = useState<ListFilters>(() => filtersFromQuery(new URLSearchParams(window.location.search)));
+  const { search, type, tag, state: stateFilter, stale: onlyStale } = filters;
   const pages = useCursorPages();
+  const filter = (change: Partial<ListFilters>) => {
+    pages.restart();
+    setFilters((current) => ({ ...current, ...change }));
+  };
+  const query = filterQuery(filters);
+  const queryKey = JSON.stringify(query);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `queryKey` stands for `query`, a new object each render
+  useEffect(() => replaceQuery(query), [queryKey]);
   const cursor = pages.cursor;
   const flags = useAsync(
     () =>
       unwrap(
         api.GET('/projects/{projectKey}/flags', {
-          params: {
-            path: { projectKey: project },
-            query: {
-              per_page: 50,
-              cursor,
-              search: search || undefined,
-              type: type || undefined,
-              tag: tag.trim() || undefined,
-              include: 'serving',
-            },
-          },
+          params: { path: { projectKey: project }, query: { per_page: 50, cursor, include: 'serving', ...query } },
         }),
       ),
-    [project, search, type, tag, cursor],
+    [project, queryKey, cursor],
   );
   const environments = useAsync(
     () =>
@@ -50,15 +49,7 @@ export function FlagsScreen({ project }: { project: string }) {
   );
   const environmentOf = (key: string) => environments.data?.data.find((e) => e.key === key);
   const colour = (key: string) => environmentOf(key)?.color ?? '#808080';
-  // "staging:on": flags on (or off) in one environment, as the API reports them; '' for any.
-  const [stateFilter, setStateFilter] = useState('');
-  const [onlyStale, setOnlyStale] = useState(false);
-  const shown = (flags.data?.data ?? []).filter((flag) => {
-    if (onlyStale && !flag.stale) return false;
-    if (!stateFilter) return true;
-    const [environmentKey, wanted] = stateFilter.split(':');
-    return flag.environments?.some((s) => s.environment_key === environmentKey && s.on === (wanted === 'on'));
-  });
+  const shown = flags.data?.data ?? [];
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [confirmBulk, setConfirmBulk] = useState('');
   const bulk = useAction();
@@ -90,45 +81,26 @@ export function FlagsScreen({ project }: { project: string }) {
     <section>
       <h1>Flags of {project}</h1>
       <div className="filters flag-filters" role="search">
-        <Field
-          label="Search key or name"
-          name="search"
-          type="search"
-          value={search}
-          onChange={(e) => (pages.restart(), setSearch(e.target.value))}
-        />
-        <label>
-          Type{' '}
-          <select value={type} onChange={(e) => (pages.restart(), setType(e.target.value as FlagType | ''))}>
-            <option value="">any</option>
-            {flagTypes.map((t) => (
-              <option key={t}>{t}</option>
-            ))}
-          </select>
-        </label>
-        <Field label="Tag" name="tag" value={tag} onChange={(e) => (pages.restart(), setTag(e.target.value))} />
-        <label>
-          State{' '}
-          <select value={stateFilter} onChange={(e) => setStateFilter(e.target.value)}>
-            <option value="">any</option>
-            {(environments.data?.data ?? []).flatMap((environment) =>
-              (['on', 'off'] as const).map((state) => (
-                <option key={`${environment.key}:${state}`} value={`${environment.key}:${state}`}>
-                  {state} in {environment.name}
-                </option>
-              )),
-            )}
-          </select>
-        </label>
-        <label>
-          <input type="checkbox" checked={onlyStale} onChange={(e) => setOnlyStale(e.target.checked)} /> Only stale flags
-        </label>
+        <Field label="Search key or name" name="search" type="search" value={search} onChange={(e) => filter({ search: e.target.value })} />
+        <SelectField label="Type" name="type" value={type} onChange={(e) => filter({ type: e.target.value as FlagType | '' })}>
+          <option value="">any</option>
+          {flagTypes.map((t) => (
+            <option key={t}>{t}</option>
+          ))}
+        </SelectField>
+        <Field label="Tag" name="tag" value={tag} onChange={(e) => filter({ tag: e.target.value })} />
+        <SelectField label="State" name="state" value={stateFilter} onChange={(e) => filter({ state: e.target.value })}>
+          <option value="">any</option>
+          {(environments.data?.data ?? []).flatMap((environment) =>
+            (['on', 'off'] as const).map((state) => (
+              <option key={`${environment.key}:${state}`} value={`${environment.key}:${state}`}>
+                {state} in {environment.name}
+              </option>
+            )),
+          )}
+        </SelectField>
+        <CheckboxField label="Only stale flags" name="stale" checked={onlyStale} onChange={(e) => filter({ stale: e.target.checked })} />
       </div>
-      {stateFilter || onlyStale ? (
-        <p className="hint">
-          State and staleness filter the flags of this page: {shown.length} of {flags.data?.data.length ?? 0}.
-        </p>
-      ) : null}
       <ErrorMessage problem={flags.problem} />
       <table>
         <thead>
@@ -163,7 +135,7 @@ export function FlagsScreen({ project }: { project: string }) {
                 {flag.stale ? <span className="badge">stale</span> : null}
                 {flag.permanent ? <span className="badge quiet">permanent</span> : null}
                 {flag.tags.map((t) => (
-                  <button key={t} type="button" className="tag" onClick={() => (pages.restart(), setTag(t))}>
+                  <button key={t} type="button" className="tag" onClick={() => filter({ tag: t })}>
                     <span className="visually-hidden">Show flags tagged </span>
                     {t}
                   </button>
@@ -186,11 +158,16 @@ export function FlagsScreen({ project }: { project: string }) {
                   );
                 })}
               </td>
-              <td>{flag.last_used_at ? flag.last_used_at.slice(0, 10) : 'never'}</td>
+              <td>
+                <When iso={flag.last_used_at} none="never" />
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
+      {flags.data && shown.length === 0 ? (
+        <p className="empty">{queryKey === '{}' ? 'No flags yet: create the first one below.' : 'No flag matches these filters.'}</p>
+      ) : null}
       {selected.size > 0 ? (
         <div className="bulk">
           <TypedConfirmation

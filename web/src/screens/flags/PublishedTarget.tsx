@@ -2,6 +2,7 @@ import { api, unwrap, type Schemas } from '../../api/client';
 import { ruleCriteriaText } from '../../ui/criteria';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { useAsync } from '../../ui/useAsync';
+import { When } from '../../ui/When';
 import { displayOf, targetsPath, type PanelContext } from './EnvironmentPanel';
 import { SplitExposures } from './SplitExposures';
 import { splitText } from './SplitEditor';
@@ -37,7 +38,7 @@ export function PublishedTarget({
   return (
     <div className="published-target">
       <p>
-        Published {target.published_at ?? ''}
+        Published <When iso={target.published_at} none="" />
         {target.comment ? ` · “${target.comment}”` : ''}. Base value, served when no rule matches:{' '}
         <code>{displayOf(context.values, target.value_ulid)}</code>
         {target.split ? <> · split of the base: {splitText(target.split, context.values)}</> : null}

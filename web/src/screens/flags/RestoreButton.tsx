@@ -1,5 +1,6 @@
 import { api, unwrap, type Schemas } from '../../api/client';
 import { useDialog } from '../../ui/Dialog';
+import { exactTime } from '../../ui/When';
 import { displayOf, targetsPath, type PanelContext } from './EnvironmentPanel';
 import { ServingChangeDialog, type ServingChangeInput } from './ServingChangeDialog';
 
@@ -16,7 +17,8 @@ export function RestoreButton({
   onRestored: () => void;
 }) {
   const dialog = useDialog();
-  const when = (target.published_at ?? '').replace('T', ' ').slice(0, 19);
+  // A label names one publish exactly: two publishes can both be "5 minutes ago".
+  const when = target.published_at ? exactTime(target.published_at) : '';
   const restore = async (input: ServingChangeInput) => {
     await unwrap(api.POST(restorePath, { params: { path: { ...targetsPath(context), targetUlid: target.ulid } }, body: input }));
     onRestored();

@@ -5,9 +5,9 @@ import { ErrorMessage } from '../../ui/ErrorMessage';
 import { Field } from '../../ui/Field';
 import { TypedConfirmation } from '../../ui/TypedConfirmation';
 import { useAction } from '../../ui/useAsync';
+import { When } from '../../ui/When';
 import { targetsPath, type PanelContext } from './EnvironmentPanel';
 
-const utc = (iso: string) => `${iso.replace('T', ' ').slice(0, 19)} UTC`;
 const rolloutPath = '/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets/{targetUlid}/rollout' as const;
 
 /** A rollout change; its `run` receives the environment key the person typed, where it is required. */
@@ -23,7 +23,7 @@ function NextStep({ target }: { target: Schemas['Target'] }) {
     return (
       <p>
         Next automatic step: <strong>{percentage}%</strong>
-        {percentage === 100 ? ' (completes the rollout)' : ''} at <time dateTime={at}>{utc(at)}</time>.
+        {percentage === 100 ? ' (completes the rollout)' : ''}, <When iso={at} />.
       </p>
     );
   }

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { api, unwrap, type Schemas } from '../../api/client';
 import { CopyButton } from '../../ui/CopyButton';
 import { ErrorMessage } from '../../ui/ErrorMessage';
+import { SelectField } from '../../ui/Field';
 import { RevokeButton } from '../../ui/RevokeButton';
 import { useAction, useAsync } from '../../ui/useAsync';
 import { When } from '../../ui/When';
@@ -55,17 +56,16 @@ export function EnvironmentKeys({ project, environment }: { project: string; env
           New key, shown only now: <code data-testid="new-key">{secret}</code> <CopyButton text={secret} />
         </p>
       ) : null}
-      <label>
-        Kind{' '}
-        <select value={kind} onChange={(e) => setKind(e.target.value as Schemas['EnvironmentKeyKind'])}>
+      <div className="inline">
+        <SelectField label="Kind" name="kind" value={kind} onChange={(e) => setKind(e.target.value as Schemas['EnvironmentKeyKind'])}>
           <option value="server">server</option>
           <option value="mobile">mobile</option>
           <option value="client">client</option>
-        </select>
-      </label>{' '}
-      <button type="button" onClick={create} disabled={action.busy}>
-        Create {environment.name} key
-      </button>
+        </SelectField>
+        <button type="button" onClick={create} disabled={action.busy}>
+          Create {environment.name} key
+        </button>
+      </div>
     </section>
   );
 }

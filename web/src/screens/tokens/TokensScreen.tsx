@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { api, unwrap, type Schemas } from '../../api/client';
 import { CopyButton } from '../../ui/CopyButton';
 import { ErrorMessage } from '../../ui/ErrorMessage';
-import { Field } from '../../ui/Field';
+import { Field, SelectField } from '../../ui/Field';
 import { Pager, useCursorPages } from '../../ui/Pager';
 import { RevokeButton } from '../../ui/RevokeButton';
 import { useAction, useAsync } from '../../ui/useAsync';
@@ -79,8 +79,8 @@ export function TokensScreen() {
             <th scope="col">Scopes</th>
             <th scope="col">Tier</th>
             <th scope="col">Grants</th>
-            <th scope="col">Expires (UTC)</th>
-            <th scope="col">Created (UTC)</th>
+            <th scope="col">Expires</th>
+            <th scope="col">Created</th>
             <th scope="col">State</th>
           </tr>
         </thead>
@@ -148,14 +148,11 @@ export function TokensScreen() {
             ))}
           </div>
         </fieldset>
-        <label>
-          Tier{' '}
-          <select value={tier} onChange={(e) => setTier(e.target.value as Schemas['TokenTier'])}>
-            {tiers.map((t) => (
-              <option key={t}>{t}</option>
-            ))}
-          </select>
-        </label>
+        <SelectField label="Tier" name="tier" value={tier} onChange={(e) => setTier(e.target.value as Schemas['TokenTier'])}>
+          {tiers.map((t) => (
+            <option key={t}>{t}</option>
+          ))}
+        </SelectField>
         <GrantsPicker grants={grants} onChange={setGrants} problem={create.problem} />
         <Field
           label="Expires (optional)"
