@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInPage } from './admin-support.js';
 import { launchBrowser, screenshot, seriousViolations, startVexil, type RunningVexil } from './harness.js';
-import { bannerPath, environmentPanel, seedShop } from './shop.js';
+import { bannerPath, environmentPanel, publishBetaSale, seedShop } from './shop.js';
 
 // The flag page's evaluations chart (per environment, per hour and value, the last 7 days) and
 // the summary's "Evaluations (24 h)", both from GET .../evaluations, against what the API answers.
@@ -18,14 +18,7 @@ describe('the console: evaluations over time', () => {
     vexil = await startVexil();
     const value = await seedShop(vexil);
     // Staging serves Sale to the beta segment and Hello to everyone else.
-    const targets = `${bannerPath}/environments/staging/targets`;
-    const draft = await vexil.ok('POST', targets);
-    await vexil.ok('POST', `${targets}/${draft.ulid}/rules`, {
-      value_ulid: value.Sale,
-      description: 'Beta',
-      criteria: [{ selector: 'segment', comparer: 'equal', values: ['beta'] }],
-    });
-    await vexil.ok('PUT', `${targets}/${draft.ulid}/publish`, { comment: 'beta gets the sale' });
+    await publishBetaSale(vexil, value);
     browser = await launchBrowser();
     page = await signedInPage(browser, vexil);
   });

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInPage } from './admin-support.js';
 import { launchBrowser, startVexil, type RunningVexil } from './harness.js';
-import { bannerPath, seedShop } from './shop.js';
+import { publishBetaSale, seedShop } from './shop.js';
 
 // A flag page loads with a bounded number of requests, whatever the number of environments: a
 // person browsing flag after flag stays far from the session's rate limit.
@@ -16,14 +16,7 @@ describe('the flag page: requests', () => {
     const value = await seedShop(vexil);
     await vexil.ok('POST', '/projects/shop/environments', { key: 'qa', name: 'QA' });
     // Staging serves Sale to the beta segment: the open panel has published rules to show.
-    const targets = `${bannerPath}/environments/staging/targets`;
-    const draft = await vexil.ok('POST', targets);
-    await vexil.ok('POST', `${targets}/${draft.ulid}/rules`, {
-      value_ulid: value.Sale,
-      description: 'Beta',
-      criteria: [{ selector: 'segment', comparer: 'equal', values: ['beta'] }],
-    });
-    await vexil.ok('PUT', `${targets}/${draft.ulid}/publish`, { comment: 'beta gets the sale' });
+    await publishBetaSale(vexil, value);
     browser = await launchBrowser();
     page = await signedInPage(browser, vexil);
   });

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInPage } from './admin-support.js';
 import { launchBrowser, screenshot, seriousViolations, startVexil, type RunningVexil } from './harness.js';
-import { bannerPath, environmentPanel, seedShop } from './shop.js';
+import { bannerPath, environmentPanel, publishBetaSale, seedShop } from './shop.js';
 
 // The flag page's summary (environments side by side, switches), the kill switch and its way
 // back, restoring any earlier publish, copying targeting between environments, and the flags
@@ -27,14 +27,7 @@ describe('the console: switches, kill switch, restore and copy', () => {
     Object.assign(value, await seedShop(vexil));
     await vexil.ok('PUT', '/projects/shop/environments/production', { name: 'Production', confirmation_required: true });
     // Staging: Sale to the beta segment, Hello (the default, the off value) to everyone else.
-    const targets = `${bannerPath}/environments/staging/targets`;
-    const draft = await vexil.ok('POST', targets);
-    await vexil.ok('POST', `${targets}/${draft.ulid}/rules`, {
-      value_ulid: value.Sale,
-      description: 'Beta',
-      criteria: [{ selector: 'segment', comparer: 'equal', values: ['beta'] }],
-    });
-    await vexil.ok('PUT', `${targets}/${draft.ulid}/publish`, { comment: 'beta gets the sale' });
+    await publishBetaSale(vexil, value);
     browser = await launchBrowser();
     page = await signedInPage(browser, vexil);
   });

@@ -29,6 +29,18 @@ export async function seedShop(
   return ulids;
 }
 
+/** Publishes, in staging, `banner` serving Sale to the beta segment (and its default to everyone else). */
+export async function publishBetaSale(vexil: RunningVexil, value: Record<string, string>): Promise<void> {
+  const targets = `${bannerPath}/environments/staging/targets`;
+  const draft = await vexil.ok('POST', targets);
+  await vexil.ok('POST', `${targets}/${draft.ulid}/rules`, {
+    value_ulid: value.Sale,
+    description: 'Beta',
+    criteria: [{ selector: 'segment', comparer: 'equal', values: ['beta'] }],
+  });
+  await vexil.ok('PUT', `${targets}/${draft.ulid}/publish`, { comment: 'beta gets the sale' });
+}
+
 /** A flag page's panel of one environment, found by its heading (the environment's name). */
 export function environmentPanel(page: Page, name: string): Locator {
   return page.locator('article.environment', { has: page.getByRole('heading', { name, exact: true }) });
