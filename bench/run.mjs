@@ -370,6 +370,7 @@ async function runEventLoop() {
       row.detail = [
         `event-loop delay (monitorEventLoopDelay over the load) p99 ${fmtMs(r.delay.p99 * 1000)} ms, mean ${fmtMs(r.delay.mean * 1000)} ms, max ${fmtMs(r.delay.max * 1000)} ms`,
         `${r.changesPerSecond.toFixed(1)} changes/s applied (publishes of another flag of the environment; ${r.failures} failed) while serving ${fmtInt(r.load.rps)} req/s`,
+        `the floor: bare node:http answering the same bytes under the same load (no changes) serves ${fmtInt(r.floor.load.rps)} req/s with an event-loop delay p99 of ${fmtMs(r.floor.delay.p99 * 1000)} ms (mean ${fmtMs(r.floor.delay.mean * 1000)} ms, max ${fmtMs(r.floor.delay.max * 1000)} ms)`,
       ];
     });
   } catch (error) {

@@ -8,6 +8,7 @@
  */
 import { Api } from '../lib/api.mjs';
 import { runLoad } from '../lib/load.mjs';
+import { startBaseline } from '../lib/server.mjs';
 import { createFlag, publishTarget } from '../lib/setup.mjs';
 import { sleep } from '../lib/util.mjs';
 import { contextHeaders, SCENARIO_FLAG, setupScenarioOne } from './evaluation.mjs';
@@ -69,5 +70,40 @@ export async function eventLoopScenario(vexil) {
   const delay = await lag(vexil.baseUrl);
   running = false;
   await writer;
-  return { load, delay, changesPerSecond: changes / seconds, failures };
+  const floor = await bareDelay(vexil, apiKey);
+  return { load, delay, changesPerSecond: changes / seconds, failures, floor };
+}
+
+/**
+ * The floor: bare node:http (bench/baselines/node-http.mjs) answering scenario 1's bytes under the
+ * same load for as long, its own event-loop delay measured the same way (no changes: it has none).
+ */
+async function bareDelay(vexil, apiKey) {
+  const headers = { 'x-vexil-api-key': apiKey, ...contextHeaders };
+  const pre = await fetch(`${vexil.baseUrl}/v1/flags/${SCENARIO_FLAG}`, { headers });
+  const body = Buffer.from(await pre.arrayBuffer());
+  const responseHeaders = {};
+  for (const [k, v] of pre.headers)
+    if (!['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'date'].includes(k)) responseHeaders[k] = v;
+  const bare = await startBaseline('node-http', {
+    method: 'GET',
+    path: '/v1/flags/:flagKey',
+    status: pre.status,
+    headers: responseHeaders,
+    body,
+  });
+  try {
+    const read = async () => (await fetch(`${bare.baseUrl}/__lag`)).json();
+    await read(); // resets the histogram
+    const load = await runLoad({
+      serverPid: bare.pid,
+      url: `${bare.baseUrl}/v1/flags/${SCENARIO_FLAG}`,
+      headers,
+      duration: EVENT_LOOP_SECONDS,
+      warmup: 0,
+    });
+    return { load, delay: await read() };
+  } finally {
+    await bare.stop();
+  }
 }
