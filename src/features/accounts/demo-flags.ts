@@ -89,7 +89,11 @@ export async function addDemoFlags(
     segments: [],
     flags: demoFlags(),
   };
-  const applier = new ConfigurationApplyService(over, new ConfigurationExportService(trx, core.dialect), writer);
+  const applier = new ConfigurationApplyService({
+    core: over,
+    exporter: new ConfigurationExportService({ knex: trx, dialect: core.dialect }),
+    auditWriter: writer,
+  });
   const audit = new AuditTrail(writer, principal, 'POST', `/management/v1/projects/${project.key}/configuration/apply`);
   await applier.apply(principal, project.key, configuration, { prune: false, comment: 'Demo flags of the first start' }, audit);
 }

@@ -34,6 +34,14 @@ const scopeOf: Record<ConfigurationChange['kind'], Scope> = {
   serving: 'targets:write',
 };
 
+/** What ConfigurationApplyService is built from. */
+export interface ConfigurationApplyServiceDeps {
+  core: CoreDeps;
+  /** Reads the project as it is, inside the apply's transaction. */
+  exporter: ConfigurationExportService;
+  auditWriter: AuditWriter;
+}
+
 /**
  * Applies a configuration file: exactly the changes its plan lists, through the same services the
  * individual operations use (publishing through the normal publish path, so comment and
@@ -41,11 +49,7 @@ const scopeOf: Record<ConfigurationChange['kind'], Scope> = {
  * the apply's request as the actor's; applying the same file again changes nothing.
  */
 export class ConfigurationApplyService {
-  constructor(
-    private readonly core: CoreDeps,
-    private readonly exporter: ConfigurationExportService,
-    private readonly auditWriter: AuditWriter,
-  ) {}
+  constructor(private readonly deps: ConfigurationApplyServiceDeps) {}
 
   async apply(
     principal: ManagementPrincipal,
@@ -61,13 +65,13 @@ export class ConfigurationApplyService {
         'invalid_combination',
       );
     }
-    return inTransaction(this.core.knex, async (trx) => {
-      const acting = actingContext(trx, this.core, this.auditWriter, principal, projectKey, audit);
+    return inTransaction(this.deps.core.knex, async (trx) => {
+      const acting = actingContext(trx, this.deps.core, this.deps.auditWriter, principal, projectKey, audit);
       // The plan is made inside the transaction, so it describes exactly what is changed.
       // A new instance: the file creates its project, the plan's first change (an administrator's
       // token without grants can).
       let newProject = false;
-      const current = await this.exporter
+      const current = await this.deps.exporter
         .export(principal, projectKey, { purpose: 'Applying a configuration file' }, audit, trx)
         .catch((error: unknown) => {
           if (!(error instanceof NotFoundError)) throw error;

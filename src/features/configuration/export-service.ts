@@ -60,15 +60,18 @@ function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[
 
 const byKey = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 
+/** What ConfigurationExportService is built from: the database it reads (the pool, or an apply's transaction). */
+export interface ConfigurationExportServiceDeps {
+  knex: Knex;
+  dialect: Dialect;
+}
+
 /**
  * Builds a project's `ProjectConfiguration`: everything named by key, lists in a fixed order
  * and nothing time-dependent, so an unchanged project always exports to the same bytes.
  */
 export class ConfigurationExportService {
-  constructor(
-    private readonly knex: Knex,
-    private readonly dialect: Dialect,
-  ) {}
+  constructor(private readonly deps: ConfigurationExportServiceDeps) {}
 
   /** `db`: the transaction to read in (an apply plans inside its own); the pool by default. */
   async export(
@@ -76,7 +79,7 @@ export class ConfigurationExportService {
     projectKey: string,
     options: ExportOptions,
     audit: Pick<Auditor, 'describe'>,
-    db: Knex = this.knex,
+    db: Knex = this.deps.knex,
   ): Promise<ProjectConfiguration> {
     if (!hasScope(principal, 'targets:read')) {
       throw new ForbiddenError(
@@ -85,7 +88,7 @@ export class ConfigurationExportService {
       );
     }
     const store = new ConfigurationExportStore(db);
-    const segments = new KnexSegmentsStore(db, this.dialect);
+    const segments = new KnexSegmentsStore(db, this.deps.dialect);
     const project = await segments.resolveProject(principal.access, projectKey);
     audit.describe({
       action: 'project.exported',

@@ -86,7 +86,11 @@ export async function importConfigurationFile(
     throw new StartupError(`VEXIL_IMPORT_FILE: ${file} is not a valid project configuration: ${fields.join('; ')}`);
   }
   const projectKey = configuration.project.key;
-  const applier = new ConfigurationApplyService(core, new ConfigurationExportService(core.knex, core.dialect), auditWriter);
+  const applier = new ConfigurationApplyService({
+    core,
+    exporter: new ConfigurationExportService({ knex: core.knex, dialect: core.dialect }),
+    auditWriter,
+  });
   const principal = await ownerPrincipal(composition);
   const audit = new AuditTrail(auditWriter, principal, 'POST', `/management/v1/projects/${projectKey}/configuration/apply`);
   try {

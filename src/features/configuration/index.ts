@@ -10,15 +10,15 @@ import { SwitchService } from './switch-service.js';
 
 /** Flags as code: a project's configuration as one document (export, plan, apply, promote, serve, restore, switch). */
 export function createConfigurationFeature(deps: FeatureDeps) {
-  const exporter = new ConfigurationExportService(deps.knex, deps.dialect);
+  const exporter = new ConfigurationExportService({ knex: deps.knex, dialect: deps.dialect });
   return {
     managementHandlers: configurationController(
       {
         exporter,
-        planner: new ConfigurationPlanService(exporter),
-        applier: new ConfigurationApplyService(deps, exporter, deps.auditWriter),
-        promoter: new PromoteService(deps, exporter, deps.auditWriter),
-        server: new ServeService(deps, deps.auditWriter),
+        planner: new ConfigurationPlanService({ exporter }),
+        applier: new ConfigurationApplyService({ core: deps, exporter, auditWriter: deps.auditWriter }),
+        promoter: new PromoteService({ core: deps, exporter, auditWriter: deps.auditWriter }),
+        server: new ServeService({ core: deps, auditWriter: deps.auditWriter }),
         restorer: new RestoreService({ core: deps, auditWriter: deps.auditWriter }),
         switcher: new SwitchService({ core: deps, auditWriter: deps.auditWriter }),
       },

@@ -4,9 +4,15 @@ import { NotFoundError, ValidationError } from '../../http/errors.js';
 import type { ConfigurationExportService } from './export-service.js';
 import { absentProject, normaliseConfiguration, planConfiguration, type ConfigurationPlan, type ProjectConfiguration } from './plan.js';
 
+/** What ConfigurationPlanService is built from. */
+export interface ConfigurationPlanServiceDeps {
+  /** Reads the project as it is now, to plan against. */
+  exporter: ConfigurationExportService;
+}
+
 /** Plans a configuration file against the project as it is now, changing nothing. */
 export class ConfigurationPlanService {
-  constructor(private readonly exporter: ConfigurationExportService) {}
+  constructor(private readonly deps: ConfigurationPlanServiceDeps) {}
 
   async plan(
     principal: ManagementPrincipal,
@@ -17,7 +23,7 @@ export class ConfigurationPlanService {
   ): Promise<ConfigurationPlan> {
     // A project that does not exist yet is planned as apply would make it: created by the file.
     let newProject = false;
-    const current = await this.exporter
+    const current = await this.deps.exporter
       .export(principal, projectKey, { purpose: 'Planning a configuration file' }, audit)
       .catch((error: unknown) => {
         if (!(error instanceof NotFoundError)) throw error;

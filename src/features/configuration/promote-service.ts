@@ -22,23 +22,27 @@ export interface PromoteResult {
   unchanged: string[];
 }
 
+/** What PromoteService is built from. */
+export interface PromoteServiceDeps {
+  core: CoreDeps;
+  /** Reads the source environment's serving, inside the promote's transaction. */
+  exporter: ConfigurationExportService;
+  auditWriter: AuditWriter;
+}
+
 /**
  * Copies serving configurations from one environment to another as new drafts there, published
  * when asked, in one transaction. Values and segments belong to the flag and the project, so they
  * exist in every environment; what must exist is a published target in `from`.
  */
 export class PromoteService {
-  constructor(
-    private readonly core: CoreDeps,
-    private readonly exporter: ConfigurationExportService,
-    private readonly auditWriter: AuditWriter,
-  ) {}
+  constructor(private readonly deps: PromoteServiceDeps) {}
 
   async promote(principal: ManagementPrincipal, projectKey: string, input: PromoteInput, audit: AuditTrail): Promise<PromoteResult> {
     if (input.from === input.to)
       throw ValidationError.field('to', 'The to field must name another environment than from.', 'invalid_combination');
-    return inTransaction(this.core.knex, async (trx) => {
-      const current = await this.exporter.export(principal, projectKey, { purpose: 'Promoting between environments' }, audit, trx);
+    return inTransaction(this.deps.core.knex, async (trx) => {
+      const current = await this.deps.exporter.export(principal, projectKey, { purpose: 'Promoting between environments' }, audit, trx);
       // Reading the project described the request as an export; it is a promote, refused or not.
       audit.describe({ action: 'project.promoted' });
       const known = new Set(current.environments.map((e) => e.key));
@@ -53,7 +57,7 @@ export class PromoteService {
       });
       errors.check();
 
-      const writer = new ServingWriter(actingContext(trx, this.core, this.auditWriter, principal, projectKey, audit));
+      const writer = new ServingWriter(actingContext(trx, this.deps.core, this.deps.auditWriter, principal, projectKey, audit));
       const result: PromoteResult = { promoted: [], unchanged: [] };
       for (const key of wanted) {
         const environments = flags.get(key)!.environments;

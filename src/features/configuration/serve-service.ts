@@ -16,12 +16,15 @@ export interface ServeInput {
   confirmation?: string;
 }
 
+/** What ServeService is built from. */
+export interface ServeServiceDeps {
+  core: CoreDeps;
+  auditWriter: AuditWriter;
+}
+
 /** The kill switch: draft and publish a flag's base value in one request, rules kept unless dropped. */
 export class ServeService {
-  constructor(
-    private readonly core: CoreDeps,
-    private readonly auditWriter: AuditWriter,
-  ) {}
+  constructor(private readonly deps: ServeServiceDeps) {}
 
   async serve(
     principal: ManagementPrincipal,
@@ -29,7 +32,7 @@ export class ServeService {
     input: ServeInput,
     audit: AuditTrail,
   ): Promise<TargetRecord> {
-    return inTransaction(this.core.knex, async (trx) => {
+    return inTransaction(this.deps.core.knex, async (trx) => {
       const { project, flag, environment } = await findFlagEnvironment(trx, principal.access, path);
       audit.describe({
         action: 'target.served',
@@ -39,7 +42,7 @@ export class ServeService {
         projectUlid: project.ulid,
         environmentUlid: environment.ulid,
       });
-      const writer = new ServingWriter(actingContext(trx, this.core, this.auditWriter, principal, path.projectKey, audit));
+      const writer = new ServingWriter(actingContext(trx, this.deps.core, this.deps.auditWriter, principal, path.projectKey, audit));
       const displays = await writer.valueUlids(flag.key);
       const display = [...displays].find(([, ulid]) => ulid === input.value)?.[0] ?? this.normalised(flag.type, input.value);
       if (!displays.has(display))

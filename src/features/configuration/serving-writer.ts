@@ -43,11 +43,6 @@ export class ServingWriter {
     return (trx: Knex.Transaction, subject: AuditSubject) => trail.commit(trx, subject);
   }
 
-  /** The rules service still takes a `Caller` (docs/architecture.md, "Not yet in this shape"). */
-  private rulesCaller() {
-    return { access: this.acting.principal.access, audit: this.acting.newTrail() };
-  }
-
   /** The ulid of each of the flag's values, by display. */
   async valueUlids(flagKey: string): Promise<Map<string, string>> {
     const values = await this.acting.services.values.list(
@@ -130,15 +125,20 @@ export class ServingWriter {
     if (valueUlid !== target.value_ulid || !sameSplit(split, target.split ?? null))
       await services.targets.drafts.update(ctx, target.ulid, { value_ulid: valueUlid, split }, this.commit(this.acting.newTrail()));
     if (serving.rules !== undefined) {
-      for (const rule of await services.rules.list(this.rulesCaller(), path))
-        await services.rules.delete(this.rulesCaller(), { ...path, ruleUlid: rule.ulid });
+      for (const rule of await services.rules.list(principal, path, this.acting.newTrail()))
+        await services.rules.delete(principal, { ...path, ruleUlid: rule.ulid }, this.acting.newTrail());
       for (const rule of serving.rules) {
-        await services.rules.create(this.rulesCaller(), path, {
-          value_ulid: values.get(rule.value) as string,
-          split: splitInput(rule.split, values),
-          description: rule.description,
-          criteria: rule.criteria as never,
-        });
+        await services.rules.create(
+          principal,
+          path,
+          {
+            value_ulid: values.get(rule.value) as string,
+            split: splitInput(rule.split, values),
+            description: rule.description,
+            criteria: rule.criteria as never,
+          },
+          this.acting.newTrail(),
+        );
       }
     }
     if (serving.prerequisites !== undefined) {

@@ -1,5 +1,5 @@
 import type { components } from '../../../generated/management.js';
-import type { ResourceAccess } from '../../auth/principal.js';
+import type { ManagementPrincipal } from '../../auth/principal.js';
 import type { Clock } from '../../clock.js';
 import { FieldErrorList, NotFoundError, UnprocessableError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
@@ -7,12 +7,6 @@ import { checkSplit, splitView, toSplitRecord, type SplitInput } from '../shared
 import type { Auditor } from '../shared/transactions.js';
 import { normaliseCriteria, segmentKeysOf, type CriterionInput, type NormalisedCriterion } from './criteria.js';
 import type { CriterionRecord, ResolvedTarget, RuleRecord, RulesStore, RulesWriter, SegmentLink, TargetPath } from './store-types.js';
-
-/** Who is asking: their reach (grants) and the request's audit trail. */
-export interface Caller {
-  access: ResourceAccess;
-  audit: Auditor;
-}
 
 export interface RuleWriteInput {
   value_ulid: string;
@@ -72,18 +66,18 @@ export interface RulesServiceDeps {
 export class RulesService {
   constructor(private readonly deps: RulesServiceDeps) {}
 
-  async list(caller: Caller, path: TargetPath): Promise<RuleView[]> {
-    const resolved = await this.deps.store.resolveTarget(caller.access, path);
-    caller.audit.describe(this.targetSubject(resolved, 'target_rule.listed'));
+  async list(principal: ManagementPrincipal, path: TargetPath, audit: Pick<Auditor, 'describe'>): Promise<RuleView[]> {
+    const resolved = await this.deps.store.resolveTarget(principal.access, path);
+    audit.describe(this.targetSubject(resolved, 'target_rule.listed'));
     const rules = await this.deps.store.listRules(resolved.target.ulid);
     return rules.map(toRuleView);
   }
 
-  async create(caller: Caller, path: TargetPath, body: RuleWriteInput): Promise<RuleView> {
+  async create(principal: ManagementPrincipal, path: TargetPath, body: RuleWriteInput, audit: Auditor): Promise<RuleView> {
     return this.deps.store.transaction(async (w) => {
-      const resolved = await w.resolveTarget(caller.access, path, { lock: true });
+      const resolved = await w.resolveTarget(principal.access, path, { lock: true });
       // Refusals from here on are audited with the target they concern.
-      caller.audit.describe(this.targetSubject(resolved, 'target_rule.created'));
+      audit.describe(this.targetSubject(resolved, 'target_rule.created'));
       assertDraft(resolved);
       const checked = await this.checkBody(w, resolved, body);
       const existing = await w.listRules(resolved.target.ulid);
@@ -104,7 +98,7 @@ export class RulesService {
       rule.criteria = criteria;
       const { criteria: _omit, ...row } = rule;
       await w.insertRule(row, criteria, links);
-      await caller.audit.commit(w.trx, {
+      await audit.commit(w.trx, {
         ...this.ruleSubject(resolved, rule, 'target_rule.created'),
         changes: { after: toRuleView(rule) },
       });
@@ -113,14 +107,14 @@ export class RulesService {
   }
 
   /** PUT: a full replacement. Description, value and the whole criteria list are replaced (new criterion ulids). */
-  async update(caller: Caller, path: RulePath, body: RuleWriteInput): Promise<RuleView> {
+  async update(principal: ManagementPrincipal, path: RulePath, body: RuleWriteInput, audit: Auditor): Promise<RuleView> {
     return this.deps.store.transaction(async (w) => {
-      const resolved = await w.resolveTarget(caller.access, path, { lock: true });
+      const resolved = await w.resolveTarget(principal.access, path, { lock: true });
       // Refusals from here on are audited with the target they concern.
-      caller.audit.describe(this.targetSubject(resolved, 'target_rule.updated'));
+      audit.describe(this.targetSubject(resolved, 'target_rule.updated'));
       const current = (await w.listRules(resolved.target.ulid)).find((r) => r.ulid === path.ruleUlid);
       if (!current) throw new NotFoundError(`Rule "${path.ruleUlid}" not found.`);
-      caller.audit.describe(this.ruleSubject(resolved, current, 'target_rule.updated'));
+      audit.describe(this.ruleSubject(resolved, current, 'target_rule.updated'));
       assertDraft(resolved);
       const checked = await this.checkBody(w, resolved, body);
       const { criteria, links } = buildCriteria(current.ulid, checked);
@@ -134,7 +128,7 @@ export class RulesService {
       };
       const { criteria: _omit, ...row } = rule;
       await w.replaceRule(row, criteria, links);
-      await caller.audit.commit(w.trx, {
+      await audit.commit(w.trx, {
         ...this.ruleSubject(resolved, rule, 'target_rule.updated'),
         changes: { before: toRuleView(current), after: toRuleView(rule) },
       });
@@ -142,22 +136,22 @@ export class RulesService {
     });
   }
 
-  async delete(caller: Caller, path: RulePath): Promise<void> {
+  async delete(principal: ManagementPrincipal, path: RulePath, audit: Auditor): Promise<void> {
     await this.deps.store.transaction(async (w) => {
-      const resolved = await w.resolveTarget(caller.access, path, { lock: true });
+      const resolved = await w.resolveTarget(principal.access, path, { lock: true });
       // Refusals from here on are audited with the target they concern.
-      caller.audit.describe(this.targetSubject(resolved, 'target_rule.deleted'));
+      audit.describe(this.targetSubject(resolved, 'target_rule.deleted'));
       const rules = await w.listRules(resolved.target.ulid);
       const current = rules.find((r) => r.ulid === path.ruleUlid);
       if (!current) throw new NotFoundError(`Rule "${path.ruleUlid}" not found.`);
-      caller.audit.describe(this.ruleSubject(resolved, current, 'target_rule.deleted'));
+      audit.describe(this.ruleSubject(resolved, current, 'target_rule.deleted'));
       assertDraft(resolved);
       await w.deleteRule(current.ulid);
       // Keep positions 0..n-1 in evaluation order.
       const remaining = rules.filter((r) => r.ulid !== current.ulid);
       const changes = remaining.map((r, i) => ({ ulid: r.ulid, position: i, was: r.position })).filter((c) => c.was !== c.position);
       if (changes.length > 0) await w.setPositions(changes, this.deps.clock.now().toISOString());
-      await caller.audit.commit(w.trx, {
+      await audit.commit(w.trx, {
         ...this.ruleSubject(resolved, current, 'target_rule.deleted'),
         changes: { before: toRuleView(current) },
       });
@@ -170,11 +164,11 @@ export class RulesService {
    * named keeps its position. Ulids of rules not on this target are ignored. A ulid listed twice
    * is refused (422). Afterwards positions are 0..n-1 in evaluation order. Returns the whole list.
    */
-  async reorder(caller: Caller, path: TargetPath, body: ReorderInput): Promise<RuleView[]> {
+  async reorder(principal: ManagementPrincipal, path: TargetPath, body: ReorderInput, audit: Auditor): Promise<RuleView[]> {
     return this.deps.store.transaction(async (w) => {
-      const resolved = await w.resolveTarget(caller.access, path, { lock: true });
+      const resolved = await w.resolveTarget(principal.access, path, { lock: true });
       // Refusals from here on are audited with the target they concern.
-      caller.audit.describe(this.targetSubject(resolved, 'target_rule.reordered'));
+      audit.describe(this.targetSubject(resolved, 'target_rule.reordered'));
       assertDraft(resolved);
       const errors = new FieldErrorList();
       const seen = new Set<string>();
@@ -204,7 +198,7 @@ export class RulesService {
         return { ...r, position, updated_at: now };
       });
       if (changes.length > 0) await w.setPositions(changes, now);
-      await caller.audit.commit(w.trx, {
+      await audit.commit(w.trx, {
         ...this.targetSubject(resolved, 'target_rule.reordered'),
         changes: { before: rules.map(toRuleView), after: result.map(toRuleView) },
       });

@@ -45,7 +45,7 @@ export function createWebhooksFeature(deps: FeatureDeps) {
   const dispatcher = new WebhookDispatcher({ store, secrets, settings, clock: deps.clock, logger: deps.logger, onAttempt });
   recordWebhookBacklog(deps.knex, deps.clock, deps.metrics);
   return {
-    managementHandlers: webhooksController(new WebhookService(store, outbox, secrets, settings, deps.clock)),
+    managementHandlers: webhooksController(new WebhookService({ store, outbox, secrets, settings, clock: deps.clock })),
     tasks: [
       sealSecretsTask(secrets, deps),
       dispatcher.task(),

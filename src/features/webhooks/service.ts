@@ -1,5 +1,4 @@
 import type { components } from '../../../generated/management.js';
-import type { AuditTrail } from '../../audit/audit-trail.js';
 import type { ManagementPrincipal } from '../../auth/principal.js';
 import type { Clock } from '../../clock.js';
 import { FieldErrorList, NotFoundError } from '../../http/errors.js';
@@ -7,6 +6,7 @@ import type { Page, PageRequest } from '../../http/pagination.js';
 import { newId } from '../../ids.js';
 import { requireAdministrator, requireWholeProject } from '../shared/access-rules.js';
 import { findProject, type ProjectRef } from '../shared/lookup.js';
+import type { Auditor } from '../shared/transactions.js';
 import type { WebhookOutbox } from './outbox.js';
 import type { WebhookSecrets } from './secrets.js';
 import type { WebhookSettings } from './settings.js';
@@ -18,11 +18,6 @@ import { refuseWebhookUrl, type Resolver } from './url-guard.js';
 type Schemas = components['schemas'];
 
 export type WebhookWriteInput = Schemas['WebhookWrite'];
-
-export interface Caller {
-  principal: ManagementPrincipal;
-  audit: AuditTrail;
-}
 
 /** The API form of a subscription (the secret is shown only in the creation's answer). */
 export function toWebhookView({ project_ulid: _project, ...view }: WebhookRecord): Schemas['Webhook'] {
@@ -46,30 +41,35 @@ export function toDeliveryView(e: WebhookEventRecord): Schemas['WebhookDelivery'
   };
 }
 
+/** What WebhookService is built from. */
+export interface WebhookServiceDeps {
+  store: WebhookStore;
+  /** Builds the events a redelivery or a ping queues. */
+  outbox: WebhookOutbox;
+  secrets: WebhookSecrets;
+  settings: WebhookSettings;
+  clock: Clock;
+  /** How a URL's host is resolved before it is checked; the system resolver when absent. */
+  resolve?: Resolver;
+}
+
 /**
  * Webhook subscriptions of a project: validation, secrets, and the audit of every change.
  * Subscriptions see every environment's changes, so every operation needs the whole project
  * (a token granted only some environments gets 403) and an owner or admin behind the token.
  */
 export class WebhookService {
-  constructor(
-    private readonly store: WebhookStore,
-    private readonly outbox: WebhookOutbox,
-    private readonly secrets: WebhookSecrets,
-    private readonly settings: WebhookSettings,
-    private readonly clock: Clock,
-    private readonly resolve?: Resolver,
-  ) {}
+  constructor(private readonly deps: WebhookServiceDeps) {}
 
-  private async project(caller: Caller, projectKey: string): Promise<ProjectRef> {
-    const project = await findProject(this.store.db, caller.principal.access, projectKey);
-    requireAdministrator(caller.principal);
-    requireWholeProject(caller.principal.access, project.ulid);
+  private async project(principal: ManagementPrincipal, projectKey: string): Promise<ProjectRef> {
+    const project = await findProject(this.deps.store.db, principal.access, projectKey);
+    requireAdministrator(principal);
+    requireWholeProject(principal.access, project.ulid);
     return project;
   }
 
   private async webhook(project: ProjectRef, ulid: string): Promise<WebhookRecord> {
-    const webhook = await this.store.find(this.store.db, project.ulid, ulid);
+    const webhook = await this.deps.store.find(this.deps.store.db, project.ulid, ulid);
     if (!webhook) throw new NotFoundError(`Webhook "${ulid}" not found.`);
     return webhook;
   }
@@ -82,11 +82,11 @@ export class WebhookService {
   private async check(db: Db, project: ProjectRef, input: WebhookWriteInput): Promise<void> {
     const errors = new FieldErrorList();
     // The document states the form (an http(s) URI without credentials); the rest is a setting or the network.
-    const refused = await refuseWebhookUrl(input.url, this.settings, this.resolve);
+    const refused = await refuseWebhookUrl(input.url, this.deps.settings, this.deps.resolve);
     if (refused) errors.add('url', refused, 'url_not_allowed');
     const keys = input.environments ?? [];
     if (keys.length > 0) {
-      const known = await this.store.existingEnvironmentKeys(db, project.ulid, keys);
+      const known = await this.deps.store.existingEnvironmentKeys(db, project.ulid, keys);
       keys.forEach((key, i) => {
         if (!known.has(key)) errors.add(`environments.${i}`, `Environment "${key}" does not exist in this project.`, 'reference_not_found');
       });
@@ -94,24 +94,29 @@ export class WebhookService {
     errors.check();
   }
 
-  async list(caller: Caller, projectKey: string, page: PageRequest): Promise<Page<ReturnType<typeof toWebhookView>>> {
-    const project = await this.project(caller, projectKey);
-    caller.audit.describe(this.subject(project, 'webhook.listed'));
-    const result = await this.store.list(project.ulid, page);
+  async list(
+    principal: ManagementPrincipal,
+    projectKey: string,
+    page: PageRequest,
+    audit: Pick<Auditor, 'describe'>,
+  ): Promise<Page<ReturnType<typeof toWebhookView>>> {
+    const project = await this.project(principal, projectKey);
+    audit.describe(this.subject(project, 'webhook.listed'));
+    const result = await this.deps.store.list(project.ulid, page);
     return { data: result.data.map(toWebhookView), meta: result.meta };
   }
 
-  async get(caller: Caller, projectKey: string, ulid: string) {
-    const project = await this.project(caller, projectKey);
+  async get(principal: ManagementPrincipal, projectKey: string, ulid: string, audit: Pick<Auditor, 'describe'>) {
+    const project = await this.project(principal, projectKey);
     const webhook = await this.webhook(project, ulid);
-    caller.audit.describe(this.subject(project, 'webhook.read', webhook));
+    audit.describe(this.subject(project, 'webhook.read', webhook));
     return toWebhookView(webhook);
   }
 
-  async create(caller: Caller, projectKey: string, input: WebhookWriteInput) {
-    const project = await this.project(caller, projectKey);
-    await this.check(this.store.db, project, input);
-    const now = this.clock.now().toISOString();
+  async create(principal: ManagementPrincipal, projectKey: string, input: WebhookWriteInput, audit: Auditor) {
+    const project = await this.project(principal, projectKey);
+    await this.check(this.deps.store.db, project, input);
+    const now = this.deps.clock.now().toISOString();
     const webhook: WebhookRecord = {
       ulid: newId('webhook'),
       project_ulid: project.ulid,
@@ -127,19 +132,19 @@ export class WebhookService {
     };
     const secret = generateWebhookSecret();
     // Sealed before any query carries it: no statement (or error text) ever holds the clear secret.
-    const sealed = await this.secrets.seal(webhook.ulid, secret);
-    await this.store.transaction(async (trx) => {
-      await this.store.insert(trx, webhook, sealed);
-      await caller.audit.commit(trx, { ...this.subject(project, 'webhook.created', webhook), changes: { after: toWebhookView(webhook) } });
+    const sealed = await this.deps.secrets.seal(webhook.ulid, secret);
+    await this.deps.store.transaction(async (trx) => {
+      await this.deps.store.insert(trx, webhook, sealed);
+      await audit.commit(trx, { ...this.subject(project, 'webhook.created', webhook), changes: { after: toWebhookView(webhook) } });
     });
     return { ...toWebhookView(webhook), secret };
   }
 
-  async update(caller: Caller, projectKey: string, ulid: string, input: WebhookWriteInput) {
-    const project = await this.project(caller, projectKey);
-    await this.check(this.store.db, project, input);
-    return this.store.transaction(async (trx) => {
-      const current = await this.store.find(trx, project.ulid, ulid, { lock: true });
+  async update(principal: ManagementPrincipal, projectKey: string, ulid: string, input: WebhookWriteInput, audit: Auditor) {
+    const project = await this.project(principal, projectKey);
+    await this.check(this.deps.store.db, project, input);
+    return this.deps.store.transaction(async (trx) => {
+      const current = await this.deps.store.find(trx, project.ulid, ulid, { lock: true });
       if (!current) throw new NotFoundError(`Webhook "${ulid}" not found.`);
       const enabled = input.enabled ?? true;
       const reenabled = enabled && !current.enabled;
@@ -152,11 +157,11 @@ export class WebhookService {
         enabled,
         consecutive_failures: reenabled ? 0 : current.consecutive_failures,
         disabled_reason: enabled ? null : current.disabled_reason,
-        updated_at: this.clock.now().toISOString(),
+        updated_at: this.deps.clock.now().toISOString(),
       };
       const { ulid: _ulid, project_ulid: _project, created_at: _created, ...change } = updated;
-      await this.store.update(trx, current.ulid, change);
-      await caller.audit.commit(trx, {
+      await this.deps.store.update(trx, current.ulid, change);
+      await audit.commit(trx, {
         ...this.subject(project, 'webhook.updated', updated),
         changes: { before: toWebhookView(current), after: toWebhookView(updated) },
       });
@@ -164,38 +169,40 @@ export class WebhookService {
     });
   }
 
-  async delete(caller: Caller, projectKey: string, ulid: string): Promise<void> {
-    const project = await this.project(caller, projectKey);
-    await this.store.transaction(async (trx) => {
-      const current = await this.store.find(trx, project.ulid, ulid, { lock: true });
+  async delete(principal: ManagementPrincipal, projectKey: string, ulid: string, audit: Auditor): Promise<void> {
+    const project = await this.project(principal, projectKey);
+    await this.deps.store.transaction(async (trx) => {
+      const current = await this.deps.store.find(trx, project.ulid, ulid, { lock: true });
       if (!current) throw new NotFoundError(`Webhook "${ulid}" not found.`);
-      await this.store.remove(trx, ulid);
-      await caller.audit.commit(trx, { ...this.subject(project, 'webhook.deleted', current), changes: { before: toWebhookView(current) } });
+      await this.deps.store.remove(trx, ulid);
+      await audit.commit(trx, { ...this.subject(project, 'webhook.deleted', current), changes: { before: toWebhookView(current) } });
     });
   }
 
-  async deliveries(caller: Caller, projectKey: string, ulid: string, page: PageRequest) {
-    const project = await this.project(caller, projectKey);
+  async deliveries(principal: ManagementPrincipal, projectKey: string, ulid: string, page: PageRequest, audit: Pick<Auditor, 'describe'>) {
+    const project = await this.project(principal, projectKey);
     const webhook = await this.webhook(project, ulid);
-    caller.audit.describe(this.subject(project, 'webhook.deliveries_listed', webhook));
-    const result = await this.store.listEvents(webhook.ulid, page);
+    audit.describe(this.subject(project, 'webhook.deliveries_listed', webhook));
+    const result = await this.deps.store.listEvents(webhook.ulid, page);
     return { data: result.data.map(toDeliveryView), meta: result.meta };
   }
 
   /** Queues a copy of an event as a new delivery (new id), at the end of the subscription's order. */
-  async redeliver(caller: Caller, projectKey: string, ulid: string, deliveryUlid: string) {
-    const project = await this.project(caller, projectKey);
+  async redeliver(principal: ManagementPrincipal, projectKey: string, ulid: string, deliveryUlid: string, audit: Auditor) {
+    const project = await this.project(principal, projectKey);
     const webhook = await this.webhook(project, ulid);
-    const original = await this.store.findEvent(webhook.ulid, deliveryUlid);
+    const original = await this.deps.store.findEvent(webhook.ulid, deliveryUlid);
     if (!original) throw new NotFoundError(`Delivery "${deliveryUlid}" not found.`);
-    return this.store.transaction(async (trx) => {
+    return this.deps.store.transaction(async (trx) => {
       // A ping stays a ping (outside the order); a change event takes the next place in it.
       const sequence =
-        original.sequence === null ? null : (await this.store.nextSequences(trx, [webhook.ulid], { enabledOnly: false })).get(webhook.ulid);
+        original.sequence === null
+          ? null
+          : (await this.deps.store.nextSequences(trx, [webhook.ulid], { enabledOnly: false })).get(webhook.ulid);
       if (sequence === undefined) throw new NotFoundError(`Webhook "${ulid}" not found.`);
-      const copy = this.outbox.event(webhook.ulid, original.event_type, original.payload, sequence);
-      await this.store.insertEvents(trx, [copy]);
-      await caller.audit.commit(trx, {
+      const copy = this.deps.outbox.event(webhook.ulid, original.event_type, original.payload, sequence);
+      await this.deps.store.insertEvents(trx, [copy]);
+      await audit.commit(trx, {
         ...this.subject(project, 'webhook.redelivered', webhook),
         changes: { after: toDeliveryView(copy) },
       });
@@ -204,15 +211,15 @@ export class WebhookService {
   }
 
   /** Queues a test event, outside the subscription's order: it does not wait behind a backlog. */
-  async ping(caller: Caller, projectKey: string, ulid: string) {
-    const project = await this.project(caller, projectKey);
+  async ping(principal: ManagementPrincipal, projectKey: string, ulid: string, audit: Auditor) {
+    const project = await this.project(principal, projectKey);
     const webhook = await this.webhook(project, ulid);
-    const event = this.outbox.event(
+    const event = this.deps.outbox.event(
       webhook.ulid,
       'webhook.ping',
       {
         type: 'webhook.ping',
-        timestamp: this.clock.now().toISOString(),
+        timestamp: this.deps.clock.now().toISOString(),
         data: {
           project: { ulid: project.ulid, key: project.key },
           environment: null,
@@ -223,9 +230,9 @@ export class WebhookService {
       },
       null,
     );
-    await this.store.transaction(async (trx) => {
-      await this.store.insertEvents(trx, [event]);
-      await caller.audit.commit(trx, { ...this.subject(project, 'webhook.pinged', webhook), changes: { after: toDeliveryView(event) } });
+    await this.deps.store.transaction(async (trx) => {
+      await this.deps.store.insertEvents(trx, [event]);
+      await audit.commit(trx, { ...this.subject(project, 'webhook.pinged', webhook), changes: { after: toDeliveryView(event) } });
     });
     return toDeliveryView(event);
   }
@@ -235,27 +242,29 @@ export class WebhookService {
    * `gracePeriodSeconds` (receivers accept either while they switch); 0 ends it at once. A
    * rotation during another's grace period drops the older secret.
    */
-  async rotateSecret(caller: Caller, projectKey: string, ulid: string, gracePeriodSeconds: number) {
-    const project = await this.project(caller, projectKey);
+  async rotateSecret(principal: ManagementPrincipal, projectKey: string, ulid: string, gracePeriodSeconds: number, audit: Auditor) {
+    const project = await this.project(principal, projectKey);
     const webhook = await this.webhook(project, ulid);
     const secret = generateWebhookSecret();
     // Sealed before any query carries it, like the secret of a creation.
-    const sealed = await this.secrets.seal(webhook.ulid, secret);
-    const now = this.clock.now();
+    const sealed = await this.deps.secrets.seal(webhook.ulid, secret);
+    const now = this.deps.clock.now();
     const until = gracePeriodSeconds > 0 ? new Date(now.getTime() + gracePeriodSeconds * 1000).toISOString() : null;
-    await this.store.transaction(async (trx) => {
-      const current = await this.store.secrets(trx, webhook.ulid);
+    await this.deps.store.transaction(async (trx) => {
+      const current = await this.deps.store.secrets(trx, webhook.ulid);
       if (!current) throw new NotFoundError(`Webhook "${ulid}" not found.`);
       // A secret written before sealing existed is sealed now, to be kept as the previous one.
       const previous =
-        until === null ? null : (current.secret_sealed ?? (current.secret ? await this.secrets.seal(webhook.ulid, current.secret) : null));
-      await this.store.rotateSecret(trx, webhook.ulid, {
+        until === null
+          ? null
+          : (current.secret_sealed ?? (current.secret ? await this.deps.secrets.seal(webhook.ulid, current.secret) : null));
+      await this.deps.store.rotateSecret(trx, webhook.ulid, {
         secretSealed: sealed,
         previousSealed: previous,
         previousUntil: previous === null ? null : until,
         updatedAt: now.toISOString(),
       });
-      await caller.audit.commit(trx, {
+      await audit.commit(trx, {
         ...this.subject(project, 'webhook.secret_rotated', webhook),
         changes: { after: { previous_secret_expires_at: previous === null ? null : until } },
       });

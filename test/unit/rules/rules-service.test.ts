@@ -4,33 +4,31 @@ import { ResourceAccess } from '../../../src/auth/principal.js';
 import { NotFoundError, UnprocessableError, ValidationError } from '../../../src/http/errors.js';
 import { ATTRIBUTE_ONLY_COMPARERS, COMPARERS, IDENTITY_COMPARERS } from '../../../src/features/rules/criteria.js';
 import { FakeRulesStore } from '../../fakes/rules-store.js';
-import { RulesService, type Caller, type RuleWriteInput } from '../../../src/features/rules/service.js';
+import { RulesService, type RuleWriteInput } from '../../../src/features/rules/service.js';
 import type { TargetPath } from '../../../src/features/rules/store-types.js';
+import type { Auditor } from '../../../src/features/shared/transactions.js';
+import { principal } from '../admin/principals.js';
 
 const clock = { now: () => new Date('2026-01-01T00:00:00.000Z') };
 
-interface FakeAudit {
-  committed: AuditSubject[];
-  described: AuditSubject[];
-}
-
-function makeCaller(access = ResourceAccess.unrestricted()): Caller & FakeAudit {
+/** A principal with the given reach, and an audit trail that records what the service commits and describes. */
+function makeCaller(access = ResourceAccess.unrestricted()) {
   const committed: AuditSubject[] = [];
   const described: AuditSubject[] = [];
-  return {
-    access,
-    committed,
-    described,
-    audit: {
-      async commit(_trx, subject) {
-        committed.push(subject);
-      },
-      describe(subject) {
-        described.push(subject);
-      },
+  const audit: Auditor = {
+    async commit(_trx, subject) {
+      committed.push(subject);
+    },
+    describe(subject) {
+      described.push(subject);
     },
   };
+  return { principal: principal({ access }), audit, committed, described };
 }
+
+/** A principal who may reach everything, and an audit trail for the calls whose entries no test reads. */
+const anyone = principal();
+const unread: Auditor = { async commit() {}, describe() {} };
 
 function seed(store: FakeRulesStore): void {
   store.state.projects.push({ ulid: 'prj_1', key: 'shop', name: 'Shop' }, { ulid: 'prj_2', key: 'other', name: 'Other' });
@@ -101,9 +99,9 @@ describe('RulesService', () => {
   describe('create', () => {
     it('appends rules after the existing ones and normalises criteria', async () => {
       const caller = makeCaller();
-      const first = await service.create(caller, path(), body({ description: 'first' }));
+      const first = await service.create(caller.principal, path(), body({ description: 'first' }), caller.audit);
       const second = await service.create(
-        caller,
+        caller.principal,
         path(),
         body({
           description: 'second',
@@ -112,6 +110,7 @@ describe('RulesService', () => {
             { selector: 'context', comparer: 'in', values: ['u-1', 'u-2'] },
           ],
         }),
+        caller.audit,
       );
       expect(first.position).toBe(0);
       expect(second.position).toBe(1);
@@ -128,7 +127,7 @@ describe('RulesService', () => {
         }),
       ]);
       expect(second.criteria.data[0]?.ulid).toMatch(/^crt_/);
-      const listed = await service.list(caller, path());
+      const listed = await service.list(caller.principal, path(), caller.audit);
       expect(listed.map((r) => r.description)).toEqual(['first', 'second']);
       expect(listed[1]).toEqual(second);
       expect(caller.committed.map((c) => c.action)).toEqual(['target_rule.created', 'target_rule.created']);
@@ -143,9 +142,10 @@ describe('RulesService', () => {
 
     it('links segment criteria to their segments', async () => {
       const rule = await service.create(
-        makeCaller(),
+        anyone,
         path(),
         body({ criteria: [{ selector: 'segment', comparer: 'in', values: ['beta', 'vip', 'beta'] }] }),
+        unread,
       );
       const criterion = rule.criteria.data[0]!;
       expect(
@@ -158,32 +158,34 @@ describe('RulesService', () => {
 
     it.each(['published', 'scheduled', 'expired'])('refuses a %s target with the standard envelope error', async (status) => {
       const caller = makeCaller();
-      await expect(service.create(caller, path(`tgt_${status}`), body())).rejects.toBeInstanceOf(UnprocessableError);
+      await expect(service.create(caller.principal, path(`tgt_${status}`), body(), caller.audit)).rejects.toBeInstanceOf(
+        UnprocessableError,
+      );
       expect(store.state.rules).toHaveLength(0);
       expect(caller.committed).toHaveLength(0);
     });
 
     it('refuses a value of another flag on value_ulid', async () => {
-      expect(await fieldsOf(service.create(makeCaller(), path(), body({ value_ulid: 'val_banner' })))).toHaveProperty('value_ulid');
-      expect(await fieldsOf(service.create(makeCaller(), path(), body({ value_ulid: 'val_missing' })))).toHaveProperty('value_ulid');
+      expect(await fieldsOf(service.create(anyone, path(), body({ value_ulid: 'val_banner' }), unread))).toHaveProperty('value_ulid');
+      expect(await fieldsOf(service.create(anyone, path(), body({ value_ulid: 'val_missing' }), unread))).toHaveProperty('value_ulid');
       expect(store.state.rules).toHaveLength(0);
     });
 
     it('reports unknown paths as not found', async () => {
-      await expect(service.create(makeCaller(), { ...path(), targetUlid: 'tgt_missing' }, body())).rejects.toBeInstanceOf(NotFoundError);
-      await expect(service.create(makeCaller(), { ...path(), flagKey: 'banner' }, body())).rejects.toBeInstanceOf(NotFoundError);
-      await expect(service.create(makeCaller(), { ...path(), projectKey: 'nope' }, body())).rejects.toBeInstanceOf(NotFoundError);
-      await expect(service.create(makeCaller(), { ...path(), environmentKey: 'nope' }, body())).rejects.toBeInstanceOf(NotFoundError);
+      await expect(service.create(anyone, { ...path(), targetUlid: 'tgt_missing' }, body(), unread)).rejects.toBeInstanceOf(NotFoundError);
+      await expect(service.create(anyone, { ...path(), flagKey: 'banner' }, body(), unread)).rejects.toBeInstanceOf(NotFoundError);
+      await expect(service.create(anyone, { ...path(), projectKey: 'nope' }, body(), unread)).rejects.toBeInstanceOf(NotFoundError);
+      await expect(service.create(anyone, { ...path(), environmentKey: 'nope' }, body(), unread)).rejects.toBeInstanceOf(NotFoundError);
     });
 
     it('hides projects and environments the caller has no grant for', async () => {
       const otherProject = new ResourceAccess(null, { projects: new Set(['prj_2']), environments: new Map() });
-      await expect(service.list(makeCaller(otherProject), path())).rejects.toBeInstanceOf(NotFoundError);
+      await expect(service.list(principal({ access: otherProject }), path(), unread)).rejects.toBeInstanceOf(NotFoundError);
       const otherEnvironment = new ResourceAccess(null, {
         projects: new Set(),
         environments: new Map([['prj_1', new Set(['env_other'])]]),
       });
-      await expect(service.create(makeCaller(otherEnvironment), path(), body())).rejects.toBeInstanceOf(NotFoundError);
+      await expect(service.create(principal({ access: otherEnvironment }), path(), body(), unread)).rejects.toBeInstanceOf(NotFoundError);
       expect(store.state.rules).toHaveLength(0);
     });
   });
@@ -210,7 +212,7 @@ describe('RulesService', () => {
             ...(selector === 'attribute' ? { sub_selector: 'plan' } : {}),
             ...(selector === 'segment' ? { values: ['beta'] } : valuesFor(comparer)),
           };
-          const attempt = service.create(makeCaller(), path(), body({ criteria: [criterion] }));
+          const attempt = service.create(anyone, path(), body({ criteria: [criterion] }), unread);
           if (allowed) {
             const rule = await attempt;
             expect(rule.criteria.data[0]).toMatchObject({ selector, comparer });
@@ -234,9 +236,10 @@ describe('RulesService', () => {
     ])('%s refuses the value %s, naming it', async (comparer, value, message) => {
       const errors = await fieldsOf(
         service.create(
-          makeCaller(),
+          anyone,
           path(),
           body({ criteria: [{ selector: 'attribute', sub_selector: 'v', comparer, values: [sample(comparer), value] }] }),
+          unread,
         ),
       );
       expect(Object.keys(errors)).toEqual(['criteria.0.values.1']);
@@ -245,14 +248,15 @@ describe('RulesService', () => {
 
     it.each(['isnull', 'notnull'])('%s takes no values: present (even empty) is refused', async (comparer) => {
       const ok = await service.create(
-        makeCaller(),
+        anyone,
         path(),
         body({ criteria: [{ selector: 'attribute', sub_selector: 'email', comparer }] }),
+        unread,
       );
       expect(ok.criteria.data[0]?.values.data).toEqual([]);
       for (const values of [[], ['x']]) {
         const errors = await fieldsOf(
-          service.create(makeCaller(), path(), body({ criteria: [{ selector: 'attribute', sub_selector: 'email', comparer, values }] })),
+          service.create(anyone, path(), body({ criteria: [{ selector: 'attribute', sub_selector: 'email', comparer, values }] }), unread),
         );
         expect(errors).toHaveProperty(['criteria.0.values']);
       }
@@ -261,11 +265,11 @@ describe('RulesService', () => {
 
     it('requires at least one value for the other comparers', async () => {
       const missing = await fieldsOf(
-        service.create(makeCaller(), path(), body({ criteria: [{ selector: 'attribute', sub_selector: 'a', comparer: 'equal' }] })),
+        service.create(anyone, path(), body({ criteria: [{ selector: 'attribute', sub_selector: 'a', comparer: 'equal' }] }), unread),
       );
       expect(missing).toHaveProperty(['criteria.0.values']);
       const empty = await fieldsOf(
-        service.create(makeCaller(), path(), body({ criteria: [{ selector: 'context', comparer: 'in', values: [] }] })),
+        service.create(anyone, path(), body({ criteria: [{ selector: 'context', comparer: 'in', values: [] }] }), unread),
       );
       expect(empty).toHaveProperty(['criteria.0.values']);
     });
@@ -273,9 +277,10 @@ describe('RulesService', () => {
     it('requires numbers for ordering comparers', async () => {
       const errors = await fieldsOf(
         service.create(
-          makeCaller(),
+          anyone,
           path(),
           body({ criteria: [{ selector: 'attribute', sub_selector: 'age', comparer: 'gte', values: ['18', 'eighteen', '1e3'] }] }),
+          unread,
         ),
       );
       expect(Object.keys(errors)).toEqual(['criteria.0.values.1']);
@@ -283,29 +288,32 @@ describe('RulesService', () => {
 
     it('requires sub_selector for attribute, forbids it for segment, allows it for context', async () => {
       const noSub = await fieldsOf(
-        service.create(makeCaller(), path(), body({ criteria: [{ selector: 'attribute', comparer: 'equal', values: ['x'] }] })),
+        service.create(anyone, path(), body({ criteria: [{ selector: 'attribute', comparer: 'equal', values: ['x'] }] }), unread),
       );
       expect(noSub).toHaveProperty(['criteria.0.sub_selector']);
       const nullSub = await fieldsOf(
         service.create(
-          makeCaller(),
+          anyone,
           path(),
           body({ criteria: [{ selector: 'attribute', sub_selector: null, comparer: 'equal', values: ['x'] }] }),
+          unread,
         ),
       );
       expect(nullSub).toHaveProperty(['criteria.0.sub_selector']);
       const segmentSub = await fieldsOf(
         service.create(
-          makeCaller(),
+          anyone,
           path(),
           body({ criteria: [{ selector: 'segment', sub_selector: 'user', comparer: 'in', values: ['beta'] }] }),
+          unread,
         ),
       );
       expect(segmentSub).toHaveProperty(['criteria.0.sub_selector']);
       const context = await service.create(
-        makeCaller(),
+        anyone,
         path(),
         body({ criteria: [{ selector: 'context', sub_selector: 'organization', comparer: 'equal', values: ['org-1'] }] }),
+        unread,
       );
       expect(context.criteria.data[0]?.sub_selector).toBe('organization');
     });
@@ -313,9 +321,10 @@ describe('RulesService', () => {
     it('requires segment values to be segments of the project', async () => {
       const errors = await fieldsOf(
         service.create(
-          makeCaller(),
+          anyone,
           path(),
           body({ criteria: [{ selector: 'segment', comparer: 'in', values: ['beta', 'elsewhere', 'ghost'] }] }),
+          unread,
         ),
       );
       expect(Object.keys(errors).sort()).toEqual(['criteria.0.values.1', 'criteria.0.values.2']);
@@ -326,7 +335,7 @@ describe('RulesService', () => {
     it('reports every problem of the body at once, keyed by field', async () => {
       const errors = await fieldsOf(
         service.create(
-          makeCaller(),
+          anyone,
           path(),
           body({
             value_ulid: 'val_banner',
@@ -336,6 +345,7 @@ describe('RulesService', () => {
               { selector: 'attribute', comparer: 'notnull', values: [] },
             ],
           }),
+          unread,
         ),
       );
       expect(Object.keys(errors).sort()).toEqual(['criteria.1.comparer', 'criteria.2.sub_selector', 'criteria.2.values', 'value_ulid']);
@@ -345,9 +355,9 @@ describe('RulesService', () => {
   describe('update', () => {
     it('replaces value, description and every criterion (new ulids), keeping the position', async () => {
       const caller = makeCaller();
-      await service.create(caller, path(), body({ description: 'zero' }));
+      await service.create(caller.principal, path(), body({ description: 'zero' }), caller.audit);
       const rule = await service.create(
-        caller,
+        caller.principal,
         path(),
         body({
           criteria: [
@@ -355,12 +365,14 @@ describe('RulesService', () => {
             { selector: 'context', comparer: 'equal', values: ['u'] },
           ],
         }),
+        caller.audit,
       );
       const oldCriteria = rule.criteria.data.map((c) => c.ulid);
       const updated = await service.update(
-        caller,
+        caller.principal,
         { ...path(), ruleUlid: rule.ulid },
         { value_ulid: 'val_false', description: 'replaced', criteria: [{ selector: 'segment', comparer: 'notin', values: ['vip'] }] },
+        caller.audit,
       );
       expect(updated).toMatchObject({
         ulid: rule.ulid,
@@ -373,22 +385,22 @@ describe('RulesService', () => {
       expect(oldCriteria).not.toContain(updated.criteria.data[0]?.ulid);
       expect(store.state.criteria.filter((c) => c.rule_ulid === rule.ulid)).toHaveLength(1);
       expect(store.state.links.map((l) => l.segment_ulid)).toEqual(['seg_vip']);
-      expect((await service.list(caller, path()))[1]).toEqual(updated);
+      expect((await service.list(caller.principal, path(), caller.audit))[1]).toEqual(updated);
       expect(caller.committed.at(-1)).toMatchObject({ action: 'target_rule.updated', subjectUlid: rule.ulid });
     });
 
     it('refuses unknown rules, rules of another target, non-drafts and invalid bodies without changing anything', async () => {
-      const rule = await service.create(makeCaller(), path(), body());
+      const rule = await service.create(anyone, path(), body(), unread);
       const before = structuredClone(store.state);
-      await expect(service.update(makeCaller(), { ...path(), ruleUlid: 'rul_missing' }, body())).rejects.toBeInstanceOf(NotFoundError);
-      await expect(service.update(makeCaller(), { ...path('tgt_draft2'), ruleUlid: rule.ulid }, body())).rejects.toBeInstanceOf(
+      await expect(service.update(anyone, { ...path(), ruleUlid: 'rul_missing' }, body(), unread)).rejects.toBeInstanceOf(NotFoundError);
+      await expect(service.update(anyone, { ...path('tgt_draft2'), ruleUlid: rule.ulid }, body(), unread)).rejects.toBeInstanceOf(
         NotFoundError,
       );
       await expect(
-        service.update(makeCaller(), { ...path(), ruleUlid: rule.ulid }, body({ value_ulid: 'val_banner', description: 'x' })),
+        service.update(anyone, { ...path(), ruleUlid: rule.ulid }, body({ value_ulid: 'val_banner', description: 'x' }), unread),
       ).rejects.toBeInstanceOf(ValidationError);
       store.state.targets[0]!.status = 'published';
-      await expect(service.update(makeCaller(), { ...path(), ruleUlid: rule.ulid }, body({ description: 'x' }))).rejects.toBeInstanceOf(
+      await expect(service.update(anyone, { ...path(), ruleUlid: rule.ulid }, body({ description: 'x' }), unread)).rejects.toBeInstanceOf(
         UnprocessableError,
       );
       store.state.targets[0]!.status = 'draft';
@@ -399,15 +411,16 @@ describe('RulesService', () => {
   describe('delete', () => {
     it('removes the rule with its criteria and links and renumbers the rest', async () => {
       const caller = makeCaller();
-      const a = await service.create(caller, path(), body({ description: 'a' }));
+      const a = await service.create(caller.principal, path(), body({ description: 'a' }), caller.audit);
       const b = await service.create(
-        caller,
+        caller.principal,
         path(),
         body({ description: 'b', criteria: [{ selector: 'segment', comparer: 'in', values: ['beta'] }] }),
+        caller.audit,
       );
-      const c = await service.create(caller, path(), body({ description: 'c' }));
-      await service.delete(caller, { ...path(), ruleUlid: b.ulid });
-      const listed = await service.list(caller, path());
+      const c = await service.create(caller.principal, path(), body({ description: 'c' }), caller.audit);
+      await service.delete(caller.principal, { ...path(), ruleUlid: b.ulid }, caller.audit);
+      const listed = await service.list(caller.principal, path(), caller.audit);
       expect(listed.map((r) => [r.ulid, r.position])).toEqual([
         [a.ulid, 0],
         [c.ulid, 1],
@@ -418,10 +431,10 @@ describe('RulesService', () => {
     });
 
     it('refuses on a non-draft target and for unknown rules', async () => {
-      const rule = await service.create(makeCaller(), path(), body());
-      await expect(service.delete(makeCaller(), { ...path(), ruleUlid: 'rul_nope' })).rejects.toBeInstanceOf(NotFoundError);
+      const rule = await service.create(anyone, path(), body(), unread);
+      await expect(service.delete(anyone, { ...path(), ruleUlid: 'rul_nope' }, unread)).rejects.toBeInstanceOf(NotFoundError);
       store.state.targets[0]!.status = 'scheduled';
-      await expect(service.delete(makeCaller(), { ...path(), ruleUlid: rule.ulid })).rejects.toBeInstanceOf(UnprocessableError);
+      await expect(service.delete(anyone, { ...path(), ruleUlid: rule.ulid }, unread)).rejects.toBeInstanceOf(UnprocessableError);
       expect(store.state.rules).toHaveLength(1);
     });
   });
@@ -430,22 +443,28 @@ describe('RulesService', () => {
     async function fourRules() {
       const caller = makeCaller();
       const rules = [];
-      for (const d of ['A', 'B', 'C', 'D']) rules.push(await service.create(caller, path(), body({ description: d })));
+      for (const d of ['A', 'B', 'C', 'D'])
+        rules.push(await service.create(caller.principal, path(), body({ description: d }), caller.audit));
       return Object.fromEntries(rules.map((r) => [r.description, r.ulid])) as Record<'A' | 'B' | 'C' | 'D', string>;
     }
-    const order = async () => (await service.list(makeCaller(), path())).map((r) => `${r.description}${r.position}`).join(' ');
+    const order = async () => (await service.list(anyone, path(), unread)).map((r) => `${r.description}${r.position}`).join(' ');
 
     it('sets the whole order when every rule is listed', async () => {
       const u = await fourRules();
       const caller = makeCaller();
-      const result = await service.reorder(caller, path(), {
-        rules: [
-          { ulid: u.A, order: 40 },
-          { ulid: u.B, order: 30 },
-          { ulid: u.C, order: 20 },
-          { ulid: u.D, order: 10 },
-        ],
-      });
+      const result = await service.reorder(
+        caller.principal,
+        path(),
+        {
+          rules: [
+            { ulid: u.A, order: 40 },
+            { ulid: u.B, order: 30 },
+            { ulid: u.C, order: 20 },
+            { ulid: u.D, order: 10 },
+          ],
+        },
+        caller.audit,
+      );
       expect(result.map((r) => `${r.description}${r.position}`).join(' ')).toBe('D0 C1 B2 A3');
       expect(await order()).toBe('D0 C1 B2 A3');
       expect(caller.committed).toEqual([expect.objectContaining({ action: 'target_rule.reordered', subjectUlid: 'tgt_draft' })]);
@@ -453,56 +472,78 @@ describe('RulesService', () => {
 
     it('reorders a subset among its own positions; the others keep theirs', async () => {
       const u = await fourRules();
-      await service.reorder(makeCaller(), path(), {
-        rules: [
-          { ulid: u.D, order: 0 },
-          { ulid: u.A, order: 1 },
-        ],
-      });
+      await service.reorder(
+        anyone,
+        path(),
+        {
+          rules: [
+            { ulid: u.D, order: 0 },
+            { ulid: u.A, order: 1 },
+          ],
+        },
+        unread,
+      );
       expect(await order()).toBe('D0 B1 C2 A3');
-      await service.reorder(makeCaller(), path(), {
-        rules: [
-          { ulid: u.C, order: 5 },
-          { ulid: u.B, order: 6 },
-        ],
-      });
+      await service.reorder(
+        anyone,
+        path(),
+        {
+          rules: [
+            { ulid: u.C, order: 5 },
+            { ulid: u.B, order: 6 },
+          ],
+        },
+        unread,
+      );
       expect(await order()).toBe('D0 C1 B2 A3');
     });
 
     it('keeps the request order on equal `order` values and ignores rules of other targets', async () => {
       const u = await fourRules();
-      const foreign = await service.create(makeCaller(), path('tgt_draft2'), body({ description: 'F' }));
-      await service.reorder(makeCaller(), path(), {
-        rules: [
-          { ulid: u.C, order: 1 },
-          { ulid: foreign.ulid, order: 0 },
-          { ulid: 'rul_unknown', order: 0 },
-          { ulid: u.A, order: 1 },
-        ],
-      });
+      const foreign = await service.create(anyone, path('tgt_draft2'), body({ description: 'F' }), unread);
+      await service.reorder(
+        anyone,
+        path(),
+        {
+          rules: [
+            { ulid: u.C, order: 1 },
+            { ulid: foreign.ulid, order: 0 },
+            { ulid: 'rul_unknown', order: 0 },
+            { ulid: u.A, order: 1 },
+          ],
+        },
+        unread,
+      );
       expect(await order()).toBe('C0 B1 A2 D3');
-      expect((await service.list(makeCaller(), path('tgt_draft2')))[0]).toMatchObject({ ulid: foreign.ulid, position: 0 });
+      expect((await service.list(anyone, path('tgt_draft2'), unread))[0]).toMatchObject({ ulid: foreign.ulid, position: 0 });
     });
 
     it('only foreign ulids: nothing changes, the list is returned', async () => {
       await fourRules();
-      const result = await service.reorder(makeCaller(), path(), { rules: [{ ulid: 'rul_x', order: 0 }] });
+      const result = await service.reorder(anyone, path(), { rules: [{ ulid: 'rul_x', order: 0 }] }, unread);
       expect(result.map((r) => r.description)).toEqual(['A', 'B', 'C', 'D']);
     });
 
     it('refuses a ulid listed twice and non-draft targets without changing anything', async () => {
       const u = await fourRules();
       const errors = await fieldsOf(
-        service.reorder(makeCaller(), path(), {
-          rules: [
-            { ulid: u.B, order: 0 },
-            { ulid: u.B, order: 1 },
-          ],
-        }),
+        service.reorder(
+          anyone,
+          path(),
+          {
+            rules: [
+              { ulid: u.B, order: 0 },
+              { ulid: u.B, order: 1 },
+            ],
+          },
+          unread,
+        ),
       );
       expect(Object.keys(errors)).toEqual(['rules.1.ulid']);
       store.state.targets[0]!.status = 'published';
-      await expect(service.reorder(makeCaller(), path(), { rules: [{ ulid: u.D, order: 0 }] })).rejects.toBeInstanceOf(UnprocessableError);
+      await expect(service.reorder(anyone, path(), { rules: [{ ulid: u.D, order: 0 }] }, unread)).rejects.toBeInstanceOf(
+        UnprocessableError,
+      );
       store.state.targets[0]!.status = 'draft';
       expect(await order()).toBe('A0 B1 C2 D3');
     });
