@@ -632,8 +632,8 @@ export interface paths {
          *     what flags serve holds up to `per_page` matching flags; the server reads the project's
          *     flags in batches until the page is full, and the cursors continue from the flags shown.
          *     Required scope: `flags:read`.
-         *     A 422 means a query parameter is invalid, including an `on` or `off` environment that
-         *     the project does not have (code `invalid_query`).
+         *     A 422 means a query parameter is invalid (code `invalid_query`), or names in `on` or
+         *     `off` an environment the project does not have (code `reference_not_found`).
          *     With `include=serving` (the console's flag list) each flag also carries, per environment,
          *     what it serves now (the base value of the newest published target, its rollout, whether
          *     a draft or scheduled target waits, its evaluations in the last 24 hours), `last_used_at` (across environments) and `stale`

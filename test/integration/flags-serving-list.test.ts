@@ -120,8 +120,13 @@ describeEachDatabase('flags list with include=serving', (db) => {
     expect(back.body.meta.next_cursor).not.toBeNull();
   });
 
-  it('refuses an environment the project does not have, or not an environment key', async () => {
-    for (const query of ['on=nowhere', 'off=nowhere', 'on=Not%20a%20key', 'stale=maybe']) {
+  it('refuses an environment the project does not have (a reference), or not an environment key (the query)', async () => {
+    for (const query of ['on=nowhere', 'off=nowhere']) {
+      const res = await app.mgmt('GET', `${p}/flags?${query}`);
+      expect(res.status, query).toBe(422);
+      expect(res.body.code, query).toBe('reference_not_found');
+    }
+    for (const query of ['on=Not%20a%20key', 'stale=maybe']) {
       const res = await app.mgmt('GET', `${p}/flags?${query}`);
       expect(res.status, query).toBe(422);
       expect(res.body.code, query).toBe('invalid_query');

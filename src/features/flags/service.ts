@@ -153,7 +153,7 @@ export class FlagService {
     const known = await reader.environmentKeys(projectUlid);
     for (const key of [servingFilter.on, servingFilter.off]) {
       if (key !== undefined && !known.includes(key)) {
-        throw new UnprocessableError(`The project has no environment "${key}" to filter by.`).withCode('invalid_query');
+        throw new UnprocessableError(`The project has no environment "${key}" to filter by.`).withCode('reference_not_found');
       }
     }
     const { staleDays } = servingFilter;
