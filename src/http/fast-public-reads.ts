@@ -225,17 +225,9 @@ function respond(
 ): void {
   const bodiless = status === 304 || status === 204 || body === undefined || body === null;
   const out: Record<string, string | number> = { 'X-Content-Type-Options': 'nosniff', 'X-Request-Id': requestId };
-  let typed = false;
   // The stages' headers first, the handler's after them (a handler's header wins, as on Koa).
-  for (const set of [stageHeaders, headers]) {
-    if (set === undefined) continue;
-    for (const name in set) {
-      const isType = name.length === 12 && name.toLowerCase() === 'content-type';
-      if (isType && bodiless) continue;
-      typed ||= isType;
-      out[name] = set[name] as string;
-    }
-  }
+  const typedByStage = copyHeaders(stageHeaders, out, bodiless);
+  const typed = copyHeaders(headers, out, bodiless) || typedByStage;
   if (bodiless) {
     res.writeHead(status, out);
     res.end();
@@ -250,4 +242,17 @@ function respond(
   out['Content-Length'] = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
   res.writeHead(status, out);
   res.end(data);
+}
+
+/** Copies `from` into `to` (no Content-Type when `bodiless`); whether it held a Content-Type. */
+function copyHeaders(from: Record<string, string> | undefined, to: Record<string, string | number>, bodiless: boolean): boolean {
+  let typed = false;
+  if (from === undefined) return typed;
+  for (const name in from) {
+    const isType = name.length === 12 && name.toLowerCase() === 'content-type';
+    if (isType && bodiless) continue;
+    typed ||= isType;
+    to[name] = from[name] as string;
+  }
+  return typed;
 }
