@@ -89,6 +89,9 @@ async function main(): Promise<void> {
     logger.info('stopped');
     process.exit(0);
   };
+  // A promise nobody awaited that failed is a bug to fix, not a reason to stop answering
+  // evaluations: it is logged with its stack and the process keeps serving.
+  process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
 }
