@@ -6,6 +6,7 @@ import { digestSecret, looksLikeSecret } from './auth/secrets.js';
 import type { MetricsSettings } from './observability/metrics-endpoint.js';
 import { tracingSettings, type TracingSettings } from './observability/tracing.js';
 import { booleanSetting, choiceSetting, integerSetting, SettingError, textSetting, urlSetting } from './settings.js';
+import { defaultScryptParameters, type ScryptParameters } from './features/console-sessions/passwords.js';
 
 /** Every setting Vexil reads from the environment, parsed once at start-up (README: Configuration). */
 export interface Config {
@@ -73,7 +74,14 @@ export interface Config {
    * Console sessions: absolute lifetime, idle limit, failed sign-ins allowed per 15 minutes, and
    * how long a temporary password (generated, or set by an owner or admin) may be used.
    */
-  sessions: { hours: number; idleMinutes: number; signInAttempts: number; temporaryPasswordDays: number };
+  sessions: {
+    hours: number;
+    idleMinutes: number;
+    signInAttempts: number;
+    temporaryPasswordDays: number;
+    /** scrypt's cost for new password hashes: always the default when configured from the environment. */
+    passwordHashing: ScryptParameters;
+  };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -123,6 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       idleMinutes: integerSetting(env, 'VEXIL_SESSION_IDLE_MINUTES', 60, { min: 1 }),
       signInAttempts: integerSetting(env, 'VEXIL_SIGN_IN_ATTEMPTS', 10, { min: 1 }),
       temporaryPasswordDays: integerSetting(env, 'VEXIL_TEMPORARY_PASSWORD_DAYS', 7, { min: 1 }),
+      passwordHashing: defaultScryptParameters,
     },
   };
 }

@@ -91,11 +91,26 @@ export async function seedOwner(knex: Knex, clock: Clock): Promise<{ token: stri
 
 export async function startTestApp(
   db: TestDatabase,
-  options: { config?: Partial<Config>; databaseUrl?: string; keepDatabase?: boolean; logger?: pino.Logger } = {},
+  options: {
+    config?: Partial<Omit<Config, 'sessions'>> & { sessions?: Partial<Config['sessions']> };
+    databaseUrl?: string;
+    keepDatabase?: boolean;
+    logger?: pino.Logger;
+  } = {},
 ): Promise<TestApp> {
   const database = options.databaseUrl ? { url: options.databaseUrl, drop: async () => {} } : await db.createMigrated();
   const clock = new TestClock();
-  const config: Config = { ...loadConfig({}), ...testConfig, ...options.config, databaseUrl: database.url };
+  const defaults = loadConfig({});
+  const config: Config = {
+    ...defaults,
+    ...testConfig,
+    ...options.config,
+    // Passwords set in tests are hashed with a small scrypt cost (about 1 ms of CPU instead of
+    // 100 ms each): the suites check sign-in behaviour, test/unit/console-sessions/passwords.test.ts
+    // the default cost. A test may set its own.
+    sessions: { ...defaults.sessions, passwordHashing: { N: 1024, r: 8, p: 1 }, ...options.config?.sessions },
+    databaseUrl: database.url,
+  };
   const composition = await compose(config, { clock, logger: options.logger ?? pino({ level: 'silent' }) });
   const knex = composition.core.knex;
   const owner = await seedOwner(knex, clock);

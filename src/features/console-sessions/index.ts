@@ -21,6 +21,7 @@ export function buildConsoleSessionService(deps: Pick<FeatureDeps, 'knex' | 'clo
       idleMs: sessions.idleMinutes * 60_000,
       temporaryPasswordDays: sessions.temporaryPasswordDays,
       publicOrigin: deps.config.publicOrigin,
+      passwordHashing: sessions.passwordHashing,
     },
   });
 }

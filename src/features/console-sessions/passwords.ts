@@ -1,7 +1,14 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-/** scrypt with 64 MiB of memory per hash (N=2^16, r=8): memory-hard, about 100 ms of CPU. */
-const parameters = { N: 65_536, r: 8, p: 1 } as const;
+/** scrypt's cost parameters; they are stored with each hash. */
+export interface ScryptParameters {
+  N: number;
+  r: number;
+  p: number;
+}
+
+/** 64 MiB of memory per hash (N=2^16, r=8): memory-hard, about 100 ms of CPU. */
+export const defaultScryptParameters: ScryptParameters = { N: 65_536, r: 8, p: 1 };
 const keyLength = 32;
 
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
@@ -13,10 +20,18 @@ function derive(password: string, salt: Buffer, options: ScryptOptions): Promise
 }
 
 /** `scrypt$N$r$p$salt$hash` (base64): the parameters travel with the hash, so they can grow later. */
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, parameters: ScryptParameters = defaultScryptParameters): Promise<string> {
   const salt = randomBytes(16);
   const key = await derive(password, salt, parameters);
   return ['scrypt', parameters.N, parameters.r, parameters.p, salt.toString('base64'), key.toString('base64')].join('$');
+}
+
+/**
+ * A hash no password matches, with the given cost: checked when the account does not exist, so
+ * that the answer takes as long as for one that does.
+ */
+export function unmatchableHash(parameters: ScryptParameters): string {
+  return ['scrypt', parameters.N, parameters.r, parameters.p, 'AAAAAAAAAAAAAAAAAAAAAA==', 'AAAA'].join('$');
 }
 
 export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {

@@ -6,7 +6,7 @@ import type { Clock } from '../../clock.js';
 import { ForbiddenError, NotFoundError, RateLimitedError, UnauthorizedError, ValidationError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import type { Auditor } from '../shared/transactions.js';
-import { hashPassword, temporaryPasswordUntil, verifyPassword } from './passwords.js';
+import { hashPassword, type ScryptParameters, temporaryPasswordUntil, unmatchableHash, verifyPassword } from './passwords.js';
 import type { SignInThrottle } from './sign-in-throttle.js';
 import type { ConsoleSessionStore, SessionAccount } from './store.js';
 
@@ -19,6 +19,8 @@ export interface SessionSettings {
   temporaryPasswordDays: number;
   /** The origin the console is reached at through a proxy (VEXIL_PUBLIC_URL), when set. */
   publicOrigin?: string;
+  /** scrypt's cost for the passwords set from now on (each hash keeps its own). */
+  passwordHashing: ScryptParameters;
 }
 
 export interface ConsoleSession {
@@ -89,7 +91,7 @@ export class ConsoleSessionService {
     if (wait > 0) throw new RateLimitedError(wait);
     const account = await this.deps.store.accountByEmail(normalised);
     // The same work and the same answer whether or not the email exists.
-    const valid = await verifyPassword(password, account?.password_hash ?? 'scrypt$65536$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAA');
+    const valid = await verifyPassword(password, account?.password_hash ?? unmatchableHash(this.deps.settings.passwordHashing));
     if (!account || !valid) {
       this.deps.throttle.failed(normalised, clientIp);
       throw new UnauthorizedError('Wrong email or password.', 'auth.sign_in');
@@ -158,7 +160,7 @@ export class ConsoleSessionService {
     checkNewPassword('new_password', next);
     if (next.normalize('NFKC') === current.normalize('NFKC'))
       throw ValidationError.field('new_password', 'The new_password field must differ from the current password.', 'invalid_combination');
-    const hash = await hashPassword(next);
+    const hash = await hashPassword(next, this.deps.settings.passwordHashing);
     const now = this.deps.clock.now().toISOString();
     await this.deps.store.transaction((trx) => this.deps.store.setPassword(trx, account.ulid, hash, null, now));
   }
@@ -174,7 +176,7 @@ export class ConsoleSessionService {
     if (account.role === 'owner' && principal.account.role !== 'owner')
       throw new ForbiddenError("Only an owner can set an owner's password.");
     checkNewPassword('password', password);
-    const hash = await hashPassword(password);
+    const hash = await hashPassword(password, this.deps.settings.passwordHashing);
     const now = this.deps.clock.now();
     const temporaryUntil =
       account.ulid === principal.account.ulid ? null : temporaryPasswordUntil(now, this.deps.settings.temporaryPasswordDays);
