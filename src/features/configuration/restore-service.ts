@@ -29,7 +29,12 @@ export class RestoreService {
       audit,
       'target.restored',
       async ({ trx, project, flag, environment, acting }) => {
-        const earlier = await acting.services.targets.drafts.get({ project, flag, environment }, path.targetUlid);
+        const earlier = await acting.services.targets.drafts.get(
+          principal,
+          { project, flag, environment },
+          path.targetUlid,
+          acting.newTrail(),
+        );
         if (earlier.status !== 'published' && earlier.status !== 'expired') {
           throw new UnprocessableError(`Only a published or expired target can be restored; this one is ${earlier.status}.`);
         }

@@ -78,7 +78,7 @@ export class SwitchService {
     ctx: { project: { ulid: string; key: string }; flag: FlagRef; environment: EnvironmentRef },
     defaultDisplay: string | null,
   ) {
-    const history = (await acting.services.targets.drafts.list(ctx))
+    const history = (await acting.services.targets.drafts.list(acting.principal, ctx, acting.newTrail()))
       .filter((t) => t.status === 'published' || t.status === 'expired')
       .sort((a, b) => (b.published_at ?? '').localeCompare(a.published_at ?? '') || b.ulid.localeCompare(a.ulid));
     for (const target of history) {

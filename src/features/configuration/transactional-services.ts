@@ -13,6 +13,7 @@ import { KnexRulesStore } from '../rules/store.js';
 import { PrerequisitesService } from '../prerequisites/service.js';
 import { KnexPrerequisitesStore } from '../prerequisites/store.js';
 import { SegmentsService } from '../segments/service.js';
+import { knexTransactor } from '../shared/transactions.js';
 import { KnexSegmentsStore } from '../segments/store.js';
 import { buildTargetServices } from '../targets/services.js';
 import { KnexTargetStore } from '../targets/store.js';
@@ -30,7 +31,9 @@ export function servicesOver(trx: Knex.Transaction, core: CoreDeps) {
     flags: new FlagService({ store: new KnexFlagStore(trx, core.dialect), clock: core.clock }),
     values: new FlagValueService({ store: new KnexFlagValueStore(trx, core.dialect), clock: core.clock }),
     targets: buildTargetServices({
-      store: new KnexTargetStore(trx, core.dialect),
+      db: trx,
+      tx: knexTransactor(trx),
+      store: new KnexTargetStore(core.dialect),
       clock: core.clock,
       rolloutStepMs: core.config.rolloutStepMs,
     }),
