@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
 import type { components } from '../../../generated/management.js';
-import type { AuditTrail } from '../../audit/audit-trail.js';
 import type { ManagementPrincipal } from '../../auth/principal.js';
 import { UnprocessableError } from '../../http/errors.js';
 import { servingOverview } from '../flags/serving-overview.js';
 import { isOn, offValueOf } from '../flags/serving-state.js';
 import type { EnvironmentRef, FlagRef } from '../shared/lookup.js';
+import type { Auditor } from '../shared/transactions.js';
 import { changeFlagEnvironment, type FlagEnvironmentChangeDeps } from './flag-environment-change.js';
 import { restoreWith } from './restore-service.js';
 import { ServingWriter } from './serving-writer.js';
@@ -31,7 +31,7 @@ type FlagEnvPath = { projectKey: string; flagKey: string; environmentKey: string
 export class SwitchService {
   constructor(private readonly deps: FlagEnvironmentChangeDeps) {}
 
-  async switch(principal: ManagementPrincipal, path: FlagEnvPath, input: SwitchInput, audit: AuditTrail): Promise<FlagServingState> {
+  async switch(principal: ManagementPrincipal, path: FlagEnvPath, input: SwitchInput, audit: Auditor): Promise<FlagServingState> {
     return changeFlagEnvironment(
       this.deps,
       principal,

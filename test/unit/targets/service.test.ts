@@ -46,6 +46,9 @@ function seed(options: { values?: boolean; comments?: boolean; confirmation?: bo
       audits.push(subject);
     },
     describe() {},
+    fresh() {
+      return this;
+    },
   };
   store.addEnvironment({
     ulid: 'env_1',
