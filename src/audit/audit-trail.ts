@@ -59,6 +59,11 @@ export class AuditTrail {
     this.subject = { ...this.subject, ...subject };
   }
 
+  /** A trail of the same actor and request, for one more change (written by the service, never by the audit stage). */
+  fresh(): AuditTrail {
+    return new AuditTrail(this.writer, this.principal, this.httpMethod, this.httpPath);
+  }
+
   async commit(trx: Knex.Transaction, subject: AuditSubject): Promise<void> {
     this.subject = { ...this.subject, ...subject };
     await this.writer.write(trx, {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { newId } from '../../src/ids.js';
+import type { Transactor } from '../../src/features/shared/transactions.js';
 import type {
   LockedEnvironment,
   TargetCondition,
@@ -7,8 +7,8 @@ import type {
   TargetRecord,
   TargetScope,
   TargetStore,
-  TargetTransaction,
 } from '../../src/features/targets/store-types.js';
+import { newId } from '../../src/ids.js';
 
 interface FakeEnvironment extends LockedEnvironment {
   key: string;
@@ -59,8 +59,9 @@ const newestPublishFirst = (a: TargetRecord, b: TargetRecord) =>
   (b.published_at ?? '').localeCompare(a.published_at ?? '') || b.ulid.localeCompare(a.ulid);
 
 /**
- * In-memory TargetStore for the service's unit tests. Transactions run one at a time (like the
- * environment lock) and roll back on a throw by restoring a snapshot.
+ * In-memory TargetStore for the service's unit tests; it ignores the database it is given. Its
+ * `tx` (the services' deps.tx) runs transactions one at a time (like the environment lock) and
+ * rolls them back on a throw by restoring a snapshot.
  */
 export class FakeTargetStore implements TargetStore {
   state: State = {
@@ -72,6 +73,24 @@ export class FakeTargetStore implements TargetStore {
     audit: [],
   };
   private queue: Promise<unknown> = Promise.resolve();
+  /** What the services' reads run on (ignored). */
+  readonly db = {} as Knex;
+  readonly tx: Transactor = {
+    transaction: <T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> => {
+      const run = async () => {
+        const snapshot = structuredClone(this.state);
+        try {
+          return await work({} as Knex.Transaction);
+        } catch (error) {
+          this.state = snapshot;
+          throw error;
+        }
+      };
+      const result = this.queue.then(run, run);
+      this.queue = result.catch(() => undefined);
+      return result;
+    },
+  };
 
   // ------------------------------------------------------------ seeding helpers for tests
 
@@ -113,34 +132,96 @@ export class FakeTargetStore implements TargetStore {
 
   // ------------------------------------------------------------ TargetStore
 
-  async list(flagUlid: string, environmentUlid: string): Promise<TargetRecord[]> {
+  async list(_db: unknown, flagUlid: string, environmentUlid: string): Promise<TargetRecord[]> {
     return [...this.state.targets.values()]
       .filter((t) => t.flag_ulid === flagUlid && t.environment_ulid === environmentUlid)
       .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.ulid.localeCompare(a.ulid))
       .map((t) => ({ ...t }));
   }
 
-  async find(flagUlid: string, environmentUlid: string, targetUlid: string): Promise<TargetRecord | undefined> {
+  async find(_db: unknown, flagUlid: string, environmentUlid: string, targetUlid: string): Promise<TargetRecord | undefined> {
     const t = this.state.targets.get(targetUlid);
     return t && t.flag_ulid === flagUlid && t.environment_ulid === environmentUlid ? { ...t } : undefined;
   }
 
-  transaction<T>(work: (tx: TargetTransaction) => Promise<T>): Promise<T> {
-    const run = async () => {
-      const snapshot = structuredClone(this.state);
-      try {
-        return await work(this.tx());
-      } catch (error) {
-        this.state = snapshot;
-        throw error;
-      }
-    };
-    const result = this.queue.then(run, run);
-    this.queue = result.catch(() => undefined);
-    return result;
+  findLocked(trx: Knex.Transaction, flagUlid: string, environmentUlid: string, targetUlid: string): Promise<TargetRecord | undefined> {
+    return this.find(trx, flagUlid, environmentUlid, targetUlid);
   }
 
-  async dueScheduled(now: string, limit: number): Promise<TargetScope[]> {
+  async lockEnvironment(_trx: Knex.Transaction, environmentUlid: string): Promise<LockedEnvironment | undefined> {
+    const env = this.state.environments.get(environmentUlid);
+    return env && { ulid: env.ulid, comments_required: env.comments_required, confirmation_required: env.confirmation_required };
+  }
+
+  async listPublished(_trx: Knex.Transaction, flagUlid: string, environmentUlid: string): Promise<TargetRecord[]> {
+    return [...this.state.targets.values()]
+      .filter((t) => t.flag_ulid === flagUlid && t.environment_ulid === environmentUlid && t.status === 'published')
+      .sort(newestPublishFirst)
+      .map((t) => ({ ...t }));
+  }
+
+  async latestPublishedAt(_trx: Knex.Transaction, flagUlid: string, environmentUlid: string): Promise<string | null> {
+    let latest: string | null = null;
+    for (const t of this.state.targets.values()) {
+      if (t.flag_ulid !== flagUlid || t.environment_ulid !== environmentUlid || t.published_at === null) continue;
+      if (latest === null || t.published_at > latest) latest = t.published_at;
+    }
+    return latest;
+  }
+
+  async insert(_trx: Knex.Transaction, record: TargetRecord): Promise<void> {
+    this.state.targets.set(record.ulid, { ...record });
+  }
+
+  async updateIf(_trx: Knex.Transaction, targetUlid: string, condition: TargetCondition, patch: TargetPatch): Promise<boolean> {
+    const t = this.state.targets.get(targetUlid);
+    if (!t || !matches(t, condition)) return false;
+    Object.assign(t, patch);
+    return true;
+  }
+
+  async deleteIf(_trx: Knex.Transaction, targetUlid: string, condition: TargetCondition): Promise<boolean> {
+    const t = this.state.targets.get(targetUlid);
+    if (!t || !matches(t, condition)) return false;
+    this.state.targets.delete(targetUlid);
+    this.state.rules = this.state.rules.filter((r) => r.target_ulid !== targetUlid);
+    return true;
+  }
+
+  async expire(_trx: Knex.Transaction, targetUlids: readonly string[], now: string): Promise<void> {
+    for (const ulid of targetUlids) {
+      const t = this.state.targets.get(ulid);
+      if (!t || t.status !== 'published') continue;
+      const over = t.rollout_status === 'active' || t.rollout_status === 'paused';
+      Object.assign(t, { status: 'expired', updated_at: now, ...(over ? { rollout_status: 'completed' } : {}) });
+    }
+  }
+
+  async defaultValueUlid(_trx: Knex.Transaction, flagUlid: string): Promise<string | undefined> {
+    return [...this.state.values.values()].find((v) => v.flag_ulid === flagUlid && v.is_default)?.ulid;
+  }
+
+  async valueBelongsToFlag(_trx: Knex.Transaction, valueUlid: string, flagUlid: string): Promise<boolean> {
+    return this.state.values.get(valueUlid)?.flag_ulid === flagUlid;
+  }
+
+  async copyRules(_trx: Knex.Transaction, fromTargetUlid: string, toTargetUlid: string): Promise<void> {
+    for (const rule of this.rulesOf(fromTargetUlid)) {
+      this.state.rules.push({
+        ...structuredClone(rule),
+        ulid: newId('rule'),
+        target_ulid: toTargetUlid,
+        criteria: rule.criteria.map((c) => ({ ...structuredClone(c), ulid: newId('criterion') })),
+      });
+    }
+  }
+
+  async bumpRevision(_trx: Knex.Transaction, environmentUlid: string): Promise<void> {
+    const env = this.state.environments.get(environmentUlid);
+    if (env) env.revision++;
+  }
+
+  async dueScheduled(_db: unknown, now: string, limit: number): Promise<TargetScope[]> {
     return [...this.state.targets.values()]
       .filter((t) => t.status === 'scheduled' && t.scheduled_at !== null && t.scheduled_at <= now)
       .sort((a, b) => (a.scheduled_at ?? '').localeCompare(b.scheduled_at ?? ''))
@@ -148,7 +229,7 @@ export class FakeTargetStore implements TargetStore {
       .map((t) => this.scope(t));
   }
 
-  async dueRolloutSteps(startedBefore: string, limit: number): Promise<TargetScope[]> {
+  async dueRolloutSteps(_db: unknown, startedBefore: string, limit: number): Promise<TargetScope[]> {
     return [...this.state.targets.values()]
       .filter(
         (t) =>
@@ -162,7 +243,7 @@ export class FakeTargetStore implements TargetStore {
       .map((t) => this.scope(t));
   }
 
-  async lastSystemFailure(targetUlid: string, action: string): Promise<boolean> {
+  async lastSystemFailure(_db: unknown, targetUlid: string, action: string): Promise<boolean> {
     const last = [...this.state.audit].reverse().find((a) => a.subject_ulid === targetUlid);
     return last !== undefined && last.action === action && last.actor_type === 'system' && last.result !== 'success';
   }
@@ -175,77 +256,6 @@ export class FakeTargetStore implements TargetStore {
       projectKey: env?.project_key ?? 'shop',
       flagKey: this.state.flags.get(t.flag_ulid)?.key ?? 'flag',
       environmentKey: env?.key ?? 'production',
-    };
-  }
-
-  private tx(): TargetTransaction {
-    const store = this;
-    const s = () => store.state;
-    return {
-      trx: {} as Knex.Transaction,
-      async lockEnvironment(environmentUlid) {
-        const env = s().environments.get(environmentUlid);
-        return env && { ulid: env.ulid, comments_required: env.comments_required, confirmation_required: env.confirmation_required };
-      },
-      find: (f, e, t) => store.find(f, e, t),
-      async listPublished(flagUlid, environmentUlid) {
-        return [...s().targets.values()]
-          .filter((t) => t.flag_ulid === flagUlid && t.environment_ulid === environmentUlid && t.status === 'published')
-          .sort(newestPublishFirst)
-          .map((t) => ({ ...t }));
-      },
-      async latestPublishedAt(flagUlid, environmentUlid) {
-        let latest: string | null = null;
-        for (const t of s().targets.values()) {
-          if (t.flag_ulid !== flagUlid || t.environment_ulid !== environmentUlid || t.published_at === null) continue;
-          if (latest === null || t.published_at > latest) latest = t.published_at;
-        }
-        return latest;
-      },
-      async insert(record) {
-        s().targets.set(record.ulid, { ...record });
-      },
-      async updateIf(targetUlid: string, condition: TargetCondition, patch: TargetPatch) {
-        const t = s().targets.get(targetUlid);
-        if (!t || !matches(t, condition)) return false;
-        Object.assign(t, patch);
-        return true;
-      },
-      async deleteIf(targetUlid, condition) {
-        const t = s().targets.get(targetUlid);
-        if (!t || !matches(t, condition)) return false;
-        s().targets.delete(targetUlid);
-        s().rules = s().rules.filter((r) => r.target_ulid !== targetUlid);
-        return true;
-      },
-      async expire(targetUlids, now) {
-        for (const ulid of targetUlids) {
-          const t = s().targets.get(ulid);
-          if (!t || t.status !== 'published') continue;
-          const over = t.rollout_status === 'active' || t.rollout_status === 'paused';
-          Object.assign(t, { status: 'expired', updated_at: now, ...(over ? { rollout_status: 'completed' } : {}) });
-        }
-      },
-      async defaultValueUlid(flagUlid) {
-        return [...s().values.values()].find((v) => v.flag_ulid === flagUlid && v.is_default)?.ulid;
-      },
-      async valueBelongsToFlag(valueUlid, flagUlid) {
-        return s().values.get(valueUlid)?.flag_ulid === flagUlid;
-      },
-      async copyRules(fromTargetUlid, toTargetUlid) {
-        for (const rule of store.rulesOf(fromTargetUlid)) {
-          s().rules.push({
-            ...structuredClone(rule),
-            ulid: newId('rule'),
-            target_ulid: toTargetUlid,
-            criteria: rule.criteria.map((c) => ({ ...structuredClone(c), ulid: newId('criterion') })),
-          });
-        }
-      },
-      async bumpRevision(environmentUlid) {
-        const env = s().environments.get(environmentUlid);
-        if (env) env.revision++;
-      },
     };
   }
 }

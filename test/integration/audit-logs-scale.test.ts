@@ -6,6 +6,7 @@ import { auditListSql, KnexAuditLogStore } from '../../src/features/audit-logs/s
 import type { AuditQuery } from '../../src/features/audit-logs/store-types.js';
 import { ResourceAccess } from '../../src/auth/principal.js';
 import { describeEachDatabase } from '../support/databases.js';
+import { principal } from '../unit/admin/principals.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
@@ -69,7 +70,7 @@ describeEachDatabase('audit log page cost', (db) => {
       };
       const service = new AuditLogService({ store });
       const before = db.name === 'mariadb' ? await handlerReads(trx) : 0;
-      const page = await service.listManagement(access, { per_page: perPage, ...params });
+      const page = await service.listManagement(principal({ access }), { per_page: perPage, ...params });
       const reads = db.name === 'mariadb' ? (await handlerReads(trx)) - before : 0;
       const query = auditListSql(dialect, 'audit_entries', queries[queries.length - 1] as AuditQuery);
       const plan =
@@ -138,7 +139,7 @@ describeEachDatabase('audit log page cost', (db) => {
       const store = new KnexAuditLogStore(trx as unknown as Knex, app.composition.core.dialect);
       store.listProjectsAndEnvironments = async () => ({ projects: ['prj_0', 'prj_1', 'prj_2'], environments: [] });
       const before = db.name === 'mariadb' ? await handlerReads(trx) : 0;
-      const page = await new AuditLogService({ store }).listManagement(access, {
+      const page = await new AuditLogService({ store }).listManagement(principal({ access }), {
         per_page: perPage,
         cursor: cursorAt(15_000, 'created_at_desc'),
       });

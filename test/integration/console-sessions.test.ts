@@ -184,6 +184,42 @@ describeEachDatabase('console sessions', (db) => {
     await expectOk(app, 'PUT', `/accounts/${app.ownerUlid}/password`, { password });
   });
 
+  it('audits a changed own password with the account as its subject, and a refused change with none', async () => {
+    const member = await createAccountWithToken(app, 'member', [projectKey]);
+    await expectOk(app, 'PUT', `/accounts/${member.ulid}/password`, { password: 'temporary for the audit' });
+    const session = await signIn(member.email, 'temporary for the audit');
+    const change = (current: string) =>
+      app.request('PUT', '/management/v1/session/password', {
+        ...withSession(session),
+        body: { current_password: current, new_password: 'the audited passphrase' },
+      });
+    expect((await change('not the password')).status).toBe(422);
+    expect((await change('temporary for the audit')).status).toBe(200);
+    const entries = await app
+      .knex('audit_entries')
+      .where({ actor_ulid: member.ulid, http_path: '/management/v1/session/password' })
+      .orderBy('ulid')
+      .select('action', 'subject_type', 'subject_ulid', 'subject_label', 'result', 'status_code');
+    expect(entries.map((e) => ({ ...e, status_code: Number(e.status_code) }))).toEqual([
+      {
+        action: 'account.password_changed',
+        subject_type: null,
+        subject_ulid: null,
+        subject_label: null,
+        result: 'invalid',
+        status_code: 422,
+      },
+      {
+        action: 'account.password_changed',
+        subject_type: 'account',
+        subject_ulid: member.ulid,
+        subject_label: member.email,
+        result: 'success',
+        status_code: 200,
+      },
+    ]);
+  });
+
   it('gives a member only the projects it was given', async () => {
     const other = `other-${Date.now().toString(36)}`;
     await expectOk(app, 'POST', '/projects', { key: other, name: 'Other' });

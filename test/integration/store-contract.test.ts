@@ -26,6 +26,8 @@ import type {
 } from '../../src/features/rules/store-types.js';
 import { KnexSegmentsStore } from '../../src/features/segments/store.js';
 import { KnexTargetStore } from '../../src/features/targets/store.js';
+import { knexTransactor, type Transactor } from '../../src/features/shared/transactions.js';
+import type { Db } from '../../src/storage/db.js';
 import type { TargetRecord, TargetStore } from '../../src/features/targets/store-types.js';
 import type { SegmentRecord, SegmentsStore } from '../../src/features/segments/store-types.js';
 import type { EnvironmentRef, FlagRef, ProjectRef } from '../../src/features/shared/lookup.js';
@@ -1545,6 +1547,9 @@ interface TargetsFixture {
 /** The targets store, and how a test makes a flag in an environment in front of it. */
 interface TargetsUnderTest {
   store: TargetStore;
+  /** The pool the reads run on, and the transactions the changes run in (a service's deps.db and deps.tx). */
+  db: Db;
+  tx: Transactor;
   addFlag(projectKey: string): Promise<TargetsFixture>;
   revisionOf(environmentUlid: string): Promise<number>;
 }
@@ -1554,6 +1559,8 @@ function fakeTargets(): TargetsUnderTest {
   let flags = 0;
   return {
     store,
+    db: store.db,
+    tx: store.tx,
     async addFlag(projectKey) {
       const n = String(++flags).padStart(4, '0');
       const fixture = {
@@ -1574,7 +1581,9 @@ function fakeTargets(): TargetsUnderTest {
 function knexTargets(app: TestApp): TargetsUnderTest {
   const configs = knexConfigSource(app);
   return {
-    store: new KnexTargetStore(app.knex, app.composition.core.dialect),
+    store: new KnexTargetStore(app.composition.core.dialect),
+    db: app.knex,
+    tx: knexTransactor(app.knex),
     async addFlag(projectKey) {
       const environmentUlid = await configs.addEnvironment(projectKey, ['checkout']);
       const flag = await app
@@ -1625,16 +1634,18 @@ for (const implementation of implementations<TargetsUnderTest>(fakeTargets, knex
   describe(`TargetStore contract [${implementation.name}]`, () => {
     let targets: TargetsUnderTest;
     let store: TargetStore;
+    let db: Db;
+    let tx: Transactor;
     let close: () => Promise<void>;
     let projects = 0;
     const newFlag = () => targets.addFlag(`targets-contract-${++projects}`);
     const insert = (...records: TargetRecord[]) =>
-      store.transaction(async (tx) => {
-        for (const record of records) await tx.insert(record);
+      tx.transaction(async (trx) => {
+        for (const record of records) await store.insert(trx, record);
       });
     beforeAll(async () => {
       ({ store: targets, close } = await implementation.open());
-      store = targets.store;
+      ({ store, db, tx } = targets);
     });
     afterAll(async () => {
       await close?.();
@@ -1656,21 +1667,21 @@ for (const implementation of implementations<TargetsUnderTest>(fakeTargets, knex
         },
       });
       await insert(older, newer);
-      expect(await store.find(fixture.flagUlid, fixture.environmentUlid, newer.ulid)).toEqual(newer);
-      expect(await store.find(other.flagUlid, fixture.environmentUlid, newer.ulid)).toBeUndefined();
-      expect(await store.find(fixture.flagUlid, other.environmentUlid, newer.ulid)).toBeUndefined();
-      expect((await store.list(fixture.flagUlid, fixture.environmentUlid)).map((t) => t.ulid)).toEqual([newer.ulid, older.ulid]);
-      await store.transaction(async (tx) => {
-        expect(await tx.find(fixture.flagUlid, fixture.environmentUlid, older.ulid)).toEqual(older);
-        expect(await tx.lockEnvironment(fixture.environmentUlid)).toEqual({
+      expect(await store.find(db, fixture.flagUlid, fixture.environmentUlid, newer.ulid)).toEqual(newer);
+      expect(await store.find(db, other.flagUlid, fixture.environmentUlid, newer.ulid)).toBeUndefined();
+      expect(await store.find(db, fixture.flagUlid, other.environmentUlid, newer.ulid)).toBeUndefined();
+      expect((await store.list(db, fixture.flagUlid, fixture.environmentUlid)).map((t) => t.ulid)).toEqual([newer.ulid, older.ulid]);
+      await tx.transaction(async (trx) => {
+        expect(await store.findLocked(trx, fixture.flagUlid, fixture.environmentUlid, older.ulid)).toEqual(older);
+        expect(await store.lockEnvironment(trx, fixture.environmentUlid)).toEqual({
           ulid: fixture.environmentUlid,
           comments_required: false,
           confirmation_required: false,
         });
-        expect(await tx.lockEnvironment('env_01J99999999999999999999999')).toBeUndefined();
-        expect(await tx.defaultValueUlid(fixture.flagUlid)).toBe(fixture.values.off);
-        expect(await tx.valueBelongsToFlag(fixture.values.on, fixture.flagUlid)).toBe(true);
-        expect(await tx.valueBelongsToFlag(other.values.on, fixture.flagUlid)).toBe(false);
+        expect(await store.lockEnvironment(trx, 'env_01J99999999999999999999999')).toBeUndefined();
+        expect(await store.defaultValueUlid(trx, fixture.flagUlid)).toBe(fixture.values.off);
+        expect(await store.valueBelongsToFlag(trx, fixture.values.on, fixture.flagUlid)).toBe(true);
+        expect(await store.valueBelongsToFlag(trx, other.values.on, fixture.flagUlid)).toBe(false);
       });
     });
 
@@ -1678,28 +1689,29 @@ for (const implementation of implementations<TargetsUnderTest>(fakeTargets, knex
       const fixture = await newFlag();
       const target = targetRecord(fixture);
       await insert(target);
-      await store.transaction(async (tx) => {
-        expect(await tx.updateIf(target.ulid, { status: ['published'] }, { comment: 'no' })).toBe(false);
+      await tx.transaction(async (trx) => {
+        expect(await store.updateIf(trx, target.ulid, { status: ['published'] }, { comment: 'no' })).toBe(false);
         expect(
-          await tx.updateIf(
+          await store.updateIf(
+            trx,
             target.ulid,
             { status: ['draft', 'scheduled'], rollout_status: [null] },
             { comment: 'yes', value_ulid: fixture.values.on },
           ),
         ).toBe(true);
-        expect(await tx.updateIf('tgt_01J99999999999999999999999', {}, { comment: 'gone' })).toBe(false);
+        expect(await store.updateIf(trx, 'tgt_01J99999999999999999999999', {}, { comment: 'gone' })).toBe(false);
       });
-      expect(await store.find(fixture.flagUlid, fixture.environmentUlid, target.ulid)).toEqual({
+      expect(await store.find(db, fixture.flagUlid, fixture.environmentUlid, target.ulid)).toEqual({
         ...target,
         comment: 'yes',
         value_ulid: fixture.values.on,
       });
-      await store.transaction(async (tx) => {
-        expect(await tx.deleteIf(target.ulid, { status: ['published'] })).toBe(false);
-        expect(await tx.deleteIf(target.ulid, { status: ['draft'] })).toBe(true);
-        expect(await tx.deleteIf(target.ulid, {})).toBe(false);
+      await tx.transaction(async (trx) => {
+        expect(await store.deleteIf(trx, target.ulid, { status: ['published'] })).toBe(false);
+        expect(await store.deleteIf(trx, target.ulid, { status: ['draft'] })).toBe(true);
+        expect(await store.deleteIf(trx, target.ulid, {})).toBe(false);
       });
-      expect(await store.find(fixture.flagUlid, fixture.environmentUlid, target.ulid)).toBeUndefined();
+      expect(await store.find(db, fixture.flagUlid, fixture.environmentUlid, target.ulid)).toBeUndefined();
     });
 
     it('lists published targets newest publish first, expires them (ending their rollouts), bumps the revision; rolls back', async () => {
@@ -1714,40 +1726,43 @@ for (const implementation of implementations<TargetsUnderTest>(fakeTargets, knex
       });
       const draft = targetRecord(fixture);
       await insert(first, second, draft);
-      await store.transaction(async (tx) => {
-        expect((await tx.listPublished(fixture.flagUlid, fixture.environmentUlid)).map((t) => t.ulid)).toEqual([second.ulid, first.ulid]);
-        expect(await tx.latestPublishedAt(fixture.flagUlid, fixture.environmentUlid)).toBe('2026-01-02T00:00:00.000Z');
+      await tx.transaction(async (trx) => {
+        expect((await store.listPublished(trx, fixture.flagUlid, fixture.environmentUlid)).map((t) => t.ulid)).toEqual([
+          second.ulid,
+          first.ulid,
+        ]);
+        expect(await store.latestPublishedAt(trx, fixture.flagUlid, fixture.environmentUlid)).toBe('2026-01-02T00:00:00.000Z');
       });
       const before = await targets.revisionOf(fixture.environmentUlid);
-      const failed = store.transaction(async (tx) => {
-        await tx.expire([first.ulid], '2026-01-03T00:00:00.000Z');
-        await tx.bumpRevision(fixture.environmentUlid, fixture.flagUlid);
+      const failed = tx.transaction(async (trx) => {
+        await store.expire(trx, [first.ulid], '2026-01-03T00:00:00.000Z');
+        await store.bumpRevision(trx, fixture.environmentUlid, fixture.flagUlid);
         throw new Error('stop');
       });
       await expect(failed).rejects.toThrow('stop');
-      expect((await store.find(fixture.flagUlid, fixture.environmentUlid, first.ulid))?.status).toBe('published');
+      expect((await store.find(db, fixture.flagUlid, fixture.environmentUlid, first.ulid))?.status).toBe('published');
       expect(await targets.revisionOf(fixture.environmentUlid)).toBe(before);
-      await store.transaction(async (tx) => {
-        await tx.expire([first.ulid, second.ulid, draft.ulid], '2026-01-03T00:00:00.000Z');
-        await tx.bumpRevision(fixture.environmentUlid, fixture.flagUlid);
+      await tx.transaction(async (trx) => {
+        await store.expire(trx, [first.ulid, second.ulid, draft.ulid], '2026-01-03T00:00:00.000Z');
+        await store.bumpRevision(trx, fixture.environmentUlid, fixture.flagUlid);
       });
       expect(await targets.revisionOf(fixture.environmentUlid)).toBe(before + 1);
-      expect(await store.find(fixture.flagUlid, fixture.environmentUlid, first.ulid)).toEqual({
+      expect(await store.find(db, fixture.flagUlid, fixture.environmentUlid, first.ulid)).toEqual({
         ...first,
         status: 'expired',
         updated_at: '2026-01-03T00:00:00.000Z',
       });
-      expect(await store.find(fixture.flagUlid, fixture.environmentUlid, second.ulid)).toEqual({
+      expect(await store.find(db, fixture.flagUlid, fixture.environmentUlid, second.ulid)).toEqual({
         ...second,
         status: 'expired',
         rollout_status: 'completed',
         updated_at: '2026-01-03T00:00:00.000Z',
       });
-      expect((await store.find(fixture.flagUlid, fixture.environmentUlid, draft.ulid))?.status).toBe('draft');
-      await store.transaction(async (tx) => {
-        expect(await tx.listPublished(fixture.flagUlid, fixture.environmentUlid)).toEqual([]);
+      expect((await store.find(db, fixture.flagUlid, fixture.environmentUlid, draft.ulid))?.status).toBe('draft');
+      await tx.transaction(async (trx) => {
+        expect(await store.listPublished(trx, fixture.flagUlid, fixture.environmentUlid)).toEqual([]);
         // Expired targets keep their publish time.
-        expect(await tx.latestPublishedAt(fixture.flagUlid, fixture.environmentUlid)).toBe('2026-01-02T00:00:00.000Z');
+        expect(await store.latestPublishedAt(trx, fixture.flagUlid, fixture.environmentUlid)).toBe('2026-01-02T00:00:00.000Z');
       });
     });
 
@@ -1768,14 +1783,14 @@ for (const implementation of implementations<TargetsUnderTest>(fakeTargets, knex
       const paused = targetRecord(fixture, { ...stepping, ulid: `${stepping.ulid.slice(0, -1)}9`, rollout_status: 'paused' });
       await insert(later, earlier, notYet, stepping, paused);
       const ours = new Set([later.ulid, earlier.ulid, notYet.ulid, stepping.ulid, paused.ulid]);
-      const due = (await store.dueScheduled('2001-01-01T00:00:02.000Z', 1000)).filter((s) => ours.has(s.target.ulid));
+      const due = (await store.dueScheduled(db, '2001-01-01T00:00:02.000Z', 1000)).filter((s) => ours.has(s.target.ulid));
       expect(due.map((s) => s.target.ulid)).toEqual([earlier.ulid, later.ulid]);
       // The scope's target may leave out an absent split.
       const { split: _split, ...earlierRow } = earlier;
       expect(due[0]).toMatchObject({ projectKey, flagKey: 'checkout', environmentKey: 'production', target: earlierRow });
-      const steps = (await store.dueRolloutSteps('2001-01-01T00:00:01.000Z', 1000)).filter((s) => ours.has(s.target.ulid));
+      const steps = (await store.dueRolloutSteps(db, '2001-01-01T00:00:01.000Z', 1000)).filter((s) => ours.has(s.target.ulid));
       expect(steps.map((s) => s.target.ulid)).toEqual([stepping.ulid]);
-      expect((await store.dueRolloutSteps('2001-01-01T00:00:00.999Z', 1000)).filter((s) => ours.has(s.target.ulid))).toEqual([]);
+      expect((await store.dueRolloutSteps(db, '2001-01-01T00:00:00.999Z', 1000)).filter((s) => ours.has(s.target.ulid))).toEqual([]);
     });
   });
 }

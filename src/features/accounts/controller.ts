@@ -13,7 +13,7 @@ type PageQuery = NonNullable<operations['listAccounts']['parameters']['query']>;
 export function accountHandlers(service: AccountService) {
   return {
     async listAccounts(request: ManagementRequest<Record<string, never>, PageQuery>) {
-      const page = await service.list(pageOf(request.query));
+      const page = await service.list(request.principal, pageOf(request.query));
       return { body: { status: 'success', data: page.data, meta: page.meta } satisfies Schemas['AccountListResponse'] };
     },
     async createAccount(request: ManagementRequest<Record<string, never>, unknown, Schemas['AccountCreate']>) {

@@ -92,7 +92,6 @@ export async function addDemoFlags(
   const applier = new ConfigurationApplyService({
     core: over,
     exporter: new ConfigurationExportService({ knex: trx, dialect: core.dialect }),
-    auditWriter: writer,
   });
   const audit = new AuditTrail(writer, principal, 'POST', `/management/v1/projects/${project.key}/configuration/apply`);
   await applier.apply(principal, project.key, configuration, { prune: false, comment: 'Demo flags of the first start' }, audit);

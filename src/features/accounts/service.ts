@@ -54,7 +54,7 @@ export interface AccountServiceDeps {
 export class AccountService {
   constructor(private readonly deps: AccountServiceDeps) {}
 
-  async list(page: PageRequest): Promise<Page<Account>> {
+  async list(_principal: ManagementPrincipal, page: PageRequest): Promise<Page<Account>> {
     return this.deps.accounts.listPage(this.deps.db, page);
   }
 

@@ -12,12 +12,12 @@ const listParams = (query: AuditQuery): AuditListParams => ({ per_page: 25, ...q
 export function auditLogHandlers(service: AuditLogService) {
   return {
     async listAuditLogs(request: ManagementRequest<unknown, AuditQuery>) {
-      const page = await service.listManagement(request.principal.access, listParams(request.query));
+      const page = await service.listManagement(request.principal, listParams(request.query));
       return { body: { status: 'success', data: page.data, meta: page.meta } };
     },
 
     async listPublicAuditLogs(request: ManagementRequest<unknown, AuditQuery>) {
-      const page = await service.listPublic(request.principal.access, listParams(request.query));
+      const page = await service.listPublic(request.principal, listParams(request.query));
       return { body: { status: 'success', data: page.data, meta: page.meta } };
     },
   } satisfies Partial<ManagementHandlers>;

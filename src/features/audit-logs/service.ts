@@ -1,6 +1,6 @@
 import type { components } from '../../../generated/management.js';
 import type { AuditChanges } from '../../audit/audit-trail.js';
-import type { ResourceAccess } from '../../auth/principal.js';
+import type { ManagementPrincipal, ResourceAccess } from '../../auth/principal.js';
 import { auditUlidLowerBound, auditUlidUpperBound } from '../../audit/audit-ids.js';
 import { InvalidQueryError, UnprocessableError } from '../../http/errors.js';
 import { decodeCursor, encodeCursor } from '../../http/pagination.js';
@@ -98,16 +98,16 @@ export interface AuditLogServiceDeps {
 export class AuditLogService {
   constructor(private readonly deps: AuditLogServiceDeps) {}
 
-  async listManagement(access: ResourceAccess, raw: AuditListParams): Promise<AuditPage<AuditEntry>> {
+  async listManagement(principal: ManagementPrincipal, raw: AuditListParams): Promise<AuditPage<AuditEntry>> {
     const params = withoutEmpty(raw);
-    const { query, list } = await this.prepare('audit-logs', access, params);
+    const { query, list } = await this.prepare('audit-logs', principal.access, params);
     const rows = await this.deps.store.listManagement({ ...query, tokenUlid: params.management_token_ulid, kind: params.kind });
     return this.page(rows, query, list, toAuditEntry);
   }
 
-  async listPublic(access: ResourceAccess, raw: AuditListParams): Promise<AuditPage<PublicAuditEntry>> {
+  async listPublic(principal: ManagementPrincipal, raw: AuditListParams): Promise<AuditPage<PublicAuditEntry>> {
     const params = withoutEmpty(raw);
-    const { query, list } = await this.prepare('api-public-audit-logs', access, params);
+    const { query, list } = await this.prepare('api-public-audit-logs', principal.access, params);
     // Public requests carry no management token: that filter matches nothing.
     const rows = params.management_token_ulid !== undefined ? [] : await this.deps.store.listPublic(query);
     return this.page(rows, query, list, toPublicAuditEntry);

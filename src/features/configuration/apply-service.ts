@@ -1,8 +1,8 @@
-import type { AuditTrail, AuditWriter } from '../../audit/audit-trail.js';
 import { hasScope, type ManagementPrincipal, type Scope } from '../../auth/principal.js';
 import type { CoreDeps } from '../../core.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { inTransaction } from '../../storage/transaction.js';
+import type { Auditor } from '../shared/transactions.js';
 import type { ConfigurationExportService } from './export-service.js';
 import {
   absentProject,
@@ -39,7 +39,6 @@ export interface ConfigurationApplyServiceDeps {
   core: CoreDeps;
   /** Reads the project as it is, inside the apply's transaction. */
   exporter: ConfigurationExportService;
-  auditWriter: AuditWriter;
 }
 
 /**
@@ -56,7 +55,7 @@ export class ConfigurationApplyService {
     projectKey: string,
     desired: ProjectConfiguration,
     options: ApplyOptions,
-    audit: AuditTrail,
+    audit: Auditor,
   ): Promise<ConfigurationPlan> {
     if (desired.project?.key !== projectKey) {
       throw ValidationError.field(
@@ -66,13 +65,13 @@ export class ConfigurationApplyService {
       );
     }
     return inTransaction(this.deps.core.knex, async (trx) => {
-      const acting = actingContext(trx, this.deps.core, this.deps.auditWriter, principal, projectKey, audit);
+      const acting = actingContext(trx, this.deps.core, principal, projectKey, audit);
       // The plan is made inside the transaction, so it describes exactly what is changed.
       // A new instance: the file creates its project, the plan's first change (an administrator's
       // token without grants can).
       let newProject = false;
       const current = await this.deps.exporter
-        .export(principal, projectKey, { purpose: 'Applying a configuration file' }, audit, trx)
+        .export(principal, projectKey, { purpose: 'Applying a configuration file', db: trx }, audit)
         .catch((error: unknown) => {
           if (!(error instanceof NotFoundError)) throw error;
           newProject = true;

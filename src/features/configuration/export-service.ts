@@ -4,6 +4,7 @@ import { ForbiddenError, NotFoundError } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
 import type { Knex } from 'knex';
 import type { Dialect } from '../../storage/database.js';
+import type { Db } from '../../storage/db.js';
 import { KnexSegmentsStore } from '../segments/store.js';
 import type { SplitRecord } from '../shared/splits.js';
 import type { SegmentRecord, SegmentsReader } from '../segments/store-types.js';
@@ -29,6 +30,8 @@ export interface ExportOptions {
   environments?: string[];
   /** What the export is for, named in a refusal ("Planning a configuration file needs..."). */
   purpose?: string;
+  /** The database to read: the pool when absent, or an apply's or a promote's transaction (each plans inside its own). */
+  db?: Db;
 }
 
 /** Comparers that take no values: the file leaves `values` out, as the rule bodies do. */
@@ -60,7 +63,7 @@ function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[
 
 const byKey = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 
-/** What ConfigurationExportService is built from: the database it reads (the pool, or an apply's transaction). */
+/** What ConfigurationExportService is built from: the pool it reads unless an export names another database (`db`). */
 export interface ConfigurationExportServiceDeps {
   knex: Knex;
   dialect: Dialect;
@@ -73,14 +76,13 @@ export interface ConfigurationExportServiceDeps {
 export class ConfigurationExportService {
   constructor(private readonly deps: ConfigurationExportServiceDeps) {}
 
-  /** `db`: the transaction to read in (an apply plans inside its own); the pool by default. */
   async export(
     principal: ManagementPrincipal,
     projectKey: string,
     options: ExportOptions,
     audit: Pick<Auditor, 'describe'>,
-    db: Knex = this.deps.knex,
   ): Promise<ProjectConfiguration> {
+    const db = options.db ?? this.deps.knex;
     if (!hasScope(principal, 'targets:read')) {
       throw new ForbiddenError(
         `${options.purpose ?? 'Exporting a project'} needs the targets:read scope as well as flags:read.`,

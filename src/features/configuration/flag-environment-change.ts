@@ -1,15 +1,14 @@
 import type { Knex } from 'knex';
-import type { AuditTrail, AuditWriter } from '../../audit/audit-trail.js';
 import type { ManagementPrincipal } from '../../auth/principal.js';
 import type { CoreDeps } from '../../core.js';
 import { inTransaction } from '../../storage/transaction.js';
 import { type EnvironmentRef, type FlagRef, findFlagEnvironment, type ProjectRef } from '../shared/lookup.js';
+import type { Auditor } from '../shared/transactions.js';
 import { type ActingContext, actingContext } from './transactional-services.js';
 
 /** What the restore and switch services are built from. */
 export interface FlagEnvironmentChangeDeps {
   core: CoreDeps;
-  auditWriter: AuditWriter;
 }
 
 /** What a change of one flag in one environment acts on and with. */
@@ -31,7 +30,7 @@ export function changeFlagEnvironment<T>(
   deps: FlagEnvironmentChangeDeps,
   principal: ManagementPrincipal,
   path: { projectKey: string; flagKey: string; environmentKey: string },
-  audit: AuditTrail,
+  audit: Auditor,
   action: string,
   work: (change: FlagEnvironmentChange) => Promise<T>,
 ): Promise<T> {
@@ -45,7 +44,7 @@ export function changeFlagEnvironment<T>(
       projectUlid: project.ulid,
       environmentUlid: environment.ulid,
     });
-    const acting = actingContext(trx, deps.core, deps.auditWriter, principal, path.projectKey, audit);
+    const acting = actingContext(trx, deps.core, principal, path.projectKey, audit);
     return work({ trx, project, flag, environment, acting });
   });
 }

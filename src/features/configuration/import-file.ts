@@ -89,7 +89,6 @@ export async function importConfigurationFile(
   const applier = new ConfigurationApplyService({
     core,
     exporter: new ConfigurationExportService({ knex: core.knex, dialect: core.dialect }),
-    auditWriter,
   });
   const principal = await ownerPrincipal(composition);
   const audit = new AuditTrail(auditWriter, principal, 'POST', `/management/v1/projects/${projectKey}/configuration/apply`);

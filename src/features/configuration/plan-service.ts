@@ -1,6 +1,6 @@
-import type { AuditTrail } from '../../audit/audit-trail.js';
 import type { ManagementPrincipal } from '../../auth/principal.js';
 import { NotFoundError, ValidationError } from '../../http/errors.js';
+import type { Auditor } from '../shared/transactions.js';
 import type { ConfigurationExportService } from './export-service.js';
 import { absentProject, normaliseConfiguration, planConfiguration, type ConfigurationPlan, type ProjectConfiguration } from './plan.js';
 
@@ -19,7 +19,7 @@ export class ConfigurationPlanService {
     projectKey: string,
     desired: ProjectConfiguration,
     options: { prune: boolean },
-    audit: AuditTrail,
+    audit: Pick<Auditor, 'describe'>,
   ): Promise<ConfigurationPlan> {
     // A project that does not exist yet is planned as apply would make it: created by the file.
     let newProject = false;

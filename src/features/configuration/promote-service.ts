@@ -1,8 +1,8 @@
-import type { AuditTrail, AuditWriter } from '../../audit/audit-trail.js';
 import type { ManagementPrincipal } from '../../auth/principal.js';
 import type { CoreDeps } from '../../core.js';
 import { FieldErrorList, NotFoundError, ValidationError } from '../../http/errors.js';
 import { inTransaction } from '../../storage/transaction.js';
+import type { Auditor } from '../shared/transactions.js';
 import type { ConfigurationExportService } from './export-service.js';
 import { sameServing } from './plan.js';
 import { ServingWriter } from './serving-writer.js';
@@ -27,7 +27,6 @@ export interface PromoteServiceDeps {
   core: CoreDeps;
   /** Reads the source environment's serving, inside the promote's transaction. */
   exporter: ConfigurationExportService;
-  auditWriter: AuditWriter;
 }
 
 /**
@@ -38,11 +37,11 @@ export interface PromoteServiceDeps {
 export class PromoteService {
   constructor(private readonly deps: PromoteServiceDeps) {}
 
-  async promote(principal: ManagementPrincipal, projectKey: string, input: PromoteInput, audit: AuditTrail): Promise<PromoteResult> {
+  async promote(principal: ManagementPrincipal, projectKey: string, input: PromoteInput, audit: Auditor): Promise<PromoteResult> {
     if (input.from === input.to)
       throw ValidationError.field('to', 'The to field must name another environment than from.', 'invalid_combination');
     return inTransaction(this.deps.core.knex, async (trx) => {
-      const current = await this.deps.exporter.export(principal, projectKey, { purpose: 'Promoting between environments' }, audit, trx);
+      const current = await this.deps.exporter.export(principal, projectKey, { purpose: 'Promoting between environments', db: trx }, audit);
       // Reading the project described the request as an export; it is a promote, refused or not.
       audit.describe({ action: 'project.promoted' });
       const known = new Set(current.environments.map((e) => e.key));
@@ -57,7 +56,7 @@ export class PromoteService {
       });
       errors.check();
 
-      const writer = new ServingWriter(actingContext(trx, this.deps.core, this.deps.auditWriter, principal, projectKey, audit));
+      const writer = new ServingWriter(actingContext(trx, this.deps.core, principal, projectKey, audit));
       const result: PromoteResult = { promoted: [], unchanged: [] };
       for (const key of wanted) {
         const environments = flags.get(key)!.environments;

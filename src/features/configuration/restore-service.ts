@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import type { AuditTrail } from '../../audit/audit-trail.js';
 import type { ManagementPrincipal } from '../../auth/principal.js';
 import { UnprocessableError } from '../../http/errors.js';
+import type { Auditor } from '../shared/transactions.js';
 import type { TargetRecord } from '../targets/store-types.js';
 import { changeFlagEnvironment, type FlagEnvironmentChangeDeps } from './flag-environment-change.js';
 import { ServingWriter } from './serving-writer.js';
@@ -21,7 +21,7 @@ type TargetPath = { projectKey: string; flagKey: string; environmentKey: string;
 export class RestoreService {
   constructor(private readonly deps: FlagEnvironmentChangeDeps) {}
 
-  async restore(principal: ManagementPrincipal, path: TargetPath, input: RestoreInput, audit: AuditTrail): Promise<TargetRecord> {
+  async restore(principal: ManagementPrincipal, path: TargetPath, input: RestoreInput, audit: Auditor): Promise<TargetRecord> {
     return changeFlagEnvironment(
       this.deps,
       principal,
@@ -29,7 +29,12 @@ export class RestoreService {
       audit,
       'target.restored',
       async ({ trx, project, flag, environment, acting }) => {
-        const earlier = await acting.services.targets.drafts.get({ project, flag, environment }, path.targetUlid);
+        const earlier = await acting.services.targets.drafts.get(
+          principal,
+          { project, flag, environment },
+          path.targetUlid,
+          acting.newTrail(),
+        );
         if (earlier.status !== 'published' && earlier.status !== 'expired') {
           throw new UnprocessableError(`Only a published or expired target can be restored; this one is ${earlier.status}.`);
         }

@@ -1,10 +1,10 @@
-import type { AuditTrail, AuditWriter } from '../../audit/audit-trail.js';
 import type { ManagementPrincipal } from '../../auth/principal.js';
 import type { CoreDeps } from '../../core.js';
 import { ValidationError } from '../../http/errors.js';
 import { inTransaction } from '../../storage/transaction.js';
 import { DisplayError, normaliseDisplay } from '../flag-values/display.js';
 import { findFlagEnvironment } from '../shared/lookup.js';
+import type { Auditor } from '../shared/transactions.js';
 import type { TargetRecord } from '../targets/store-types.js';
 import { ServingWriter } from './serving-writer.js';
 import { actingContext } from './transactional-services.js';
@@ -19,7 +19,6 @@ export interface ServeInput {
 /** What ServeService is built from. */
 export interface ServeServiceDeps {
   core: CoreDeps;
-  auditWriter: AuditWriter;
 }
 
 /** The kill switch: draft and publish a flag's base value in one request, rules kept unless dropped. */
@@ -30,7 +29,7 @@ export class ServeService {
     principal: ManagementPrincipal,
     path: { projectKey: string; flagKey: string; environmentKey: string },
     input: ServeInput,
-    audit: AuditTrail,
+    audit: Auditor,
   ): Promise<TargetRecord> {
     return inTransaction(this.deps.core.knex, async (trx) => {
       const { project, flag, environment } = await findFlagEnvironment(trx, principal.access, path);
@@ -42,7 +41,7 @@ export class ServeService {
         projectUlid: project.ulid,
         environmentUlid: environment.ulid,
       });
-      const writer = new ServingWriter(actingContext(trx, this.deps.core, this.deps.auditWriter, principal, path.projectKey, audit));
+      const writer = new ServingWriter(actingContext(trx, this.deps.core, principal, path.projectKey, audit));
       const displays = await writer.valueUlids(flag.key);
       const display = [...displays].find(([, ulid]) => ulid === input.value)?.[0] ?? this.normalised(flag.type, input.value);
       if (!displays.has(display))

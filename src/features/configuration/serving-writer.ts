@@ -1,5 +1,3 @@
-import type { Knex } from 'knex';
-import type { AuditSubject, AuditTrail } from '../../audit/audit-trail.js';
 import { findFlagEnvironment } from '../shared/lookup.js';
 import type { SplitRecord } from '../shared/splits.js';
 import type { TargetRecord } from '../targets/store-types.js';
@@ -39,10 +37,6 @@ function sameSplit(a: SplitRecord | null, b: SplitRecord | null): boolean {
 export class ServingWriter {
   constructor(private readonly acting: ActingContext) {}
 
-  private commit(trail: AuditTrail) {
-    return (trx: Knex.Transaction, subject: AuditSubject) => trail.commit(trx, subject);
-  }
-
   /** The ulid of each of the flag's values, by display. */
   async valueUlids(flagKey: string): Promise<Map<string, string>> {
     const values = await this.acting.services.values.list(
@@ -57,7 +51,7 @@ export class ServingWriter {
   private async served(flagKey: string, environmentKey: string) {
     const { trx, principal, projectKey, services } = this.acting;
     const ctx = await findFlagEnvironment(trx, principal.access, { projectKey, flagKey, environmentKey });
-    const published = (await services.targets.drafts.list(ctx)).filter((t) => t.status === 'published');
+    const published = (await services.targets.drafts.list(principal, ctx, this.acting.newTrail())).filter((t) => t.status === 'published');
     published.sort((a, b) => ((a.published_at ?? '') < (b.published_at ?? '') ? 1 : -1));
     const target = published[0];
     if (!target) throw new Error(`no published target of ${flagKey} in ${environmentKey}`);
@@ -81,10 +75,11 @@ export class ServingWriter {
     const { ctx, target } = await this.served(flagKey, environmentKey);
     if (target.rollout_percentage === percentage) return target;
     return this.acting.services.targets.rollouts.update(
+      this.acting.principal,
       ctx,
       target.ulid,
       { rollout_percentage: percentage, ...this.by(options) },
-      this.commit(this.acting.newTrail()),
+      this.acting.newTrail(),
     );
   }
 
@@ -95,13 +90,19 @@ export class ServingWriter {
     options: Pick<WriteServingOptions, 'confirmation'>,
   ): Promise<TargetRecord> {
     const { ctx, target } = await this.served(flagKey, environmentKey);
-    return this.acting.services.targets.rollouts.complete(ctx, target.ulid, this.by(options), this.commit(this.acting.newTrail()));
+    return this.acting.services.targets.rollouts.complete(
+      this.acting.principal,
+      ctx,
+      target.ulid,
+      this.by(options),
+      this.acting.newTrail(),
+    );
   }
 
   /** Ends the rollout in progress (its value serves everyone), so another can start. */
   async endRollout(flagKey: string, environmentKey: string, options: Pick<WriteServingOptions, 'confirmation'>): Promise<TargetRecord> {
     const { ctx, target } = await this.served(flagKey, environmentKey);
-    return this.acting.services.targets.rollouts.delete(ctx, target.ulid, this.by(options), this.commit(this.acting.newTrail()));
+    return this.acting.services.targets.rollouts.delete(this.acting.principal, ctx, target.ulid, this.by(options), this.acting.newTrail());
   }
 
   /**
@@ -117,13 +118,13 @@ export class ServingWriter {
     const { services, trx, principal, projectKey } = this.acting;
     const ctx = await findFlagEnvironment(trx, principal.access, { projectKey, flagKey, environmentKey });
     const values = await this.valueUlids(flagKey);
-    const { target } = await services.targets.drafts.create(ctx, this.commit(this.acting.newTrail()));
+    const { target } = await services.targets.drafts.create(principal, ctx, this.acting.newTrail());
     const path = { projectKey, flagKey, environmentKey, targetUlid: target.ulid };
     const valueUlid = values.get(serving.value) as string;
     // The draft copied the served split; the file's (or none) replaces it.
     const split = splitInput(serving.split, values);
     if (valueUlid !== target.value_ulid || !sameSplit(split, target.split ?? null))
-      await services.targets.drafts.update(ctx, target.ulid, { value_ulid: valueUlid, split }, this.commit(this.acting.newTrail()));
+      await services.targets.drafts.update(principal, ctx, target.ulid, { value_ulid: valueUlid, split }, this.acting.newTrail());
     if (serving.rules !== undefined) {
       for (const rule of await services.rules.list(principal, path, this.acting.newTrail()))
         await services.rules.delete(principal, { ...path, ruleUlid: rule.ulid }, this.acting.newTrail());
@@ -149,9 +150,10 @@ export class ServingWriter {
       }
       await services.prerequisites.replace(principal, path, { prerequisites }, this.acting.newTrail());
     }
-    if (!options.publish) return services.targets.drafts.get(ctx, target.ulid);
+    if (!options.publish) return services.targets.drafts.get(principal, ctx, target.ulid, this.acting.newTrail());
     const rollout = serving.rollout;
     return services.targets.publishing.publish(
+      principal,
       ctx,
       target.ulid,
       {
@@ -166,7 +168,7 @@ export class ServingWriter {
             }
           : {}),
       },
-      this.commit(this.acting.newTrail()),
+      this.acting.newTrail(),
     );
   }
 }

@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
 import type { components } from '../../../generated/management.js';
-import type { AuditTrail } from '../../audit/audit-trail.js';
 import type { ManagementPrincipal } from '../../auth/principal.js';
 import { UnprocessableError } from '../../http/errors.js';
 import { servingOverview } from '../flags/serving-overview.js';
 import { isOn, offValueOf } from '../flags/serving-state.js';
 import type { EnvironmentRef, FlagRef } from '../shared/lookup.js';
+import type { Auditor } from '../shared/transactions.js';
 import { changeFlagEnvironment, type FlagEnvironmentChangeDeps } from './flag-environment-change.js';
 import { restoreWith } from './restore-service.js';
 import { ServingWriter } from './serving-writer.js';
@@ -31,7 +31,7 @@ type FlagEnvPath = { projectKey: string; flagKey: string; environmentKey: string
 export class SwitchService {
   constructor(private readonly deps: FlagEnvironmentChangeDeps) {}
 
-  async switch(principal: ManagementPrincipal, path: FlagEnvPath, input: SwitchInput, audit: AuditTrail): Promise<FlagServingState> {
+  async switch(principal: ManagementPrincipal, path: FlagEnvPath, input: SwitchInput, audit: Auditor): Promise<FlagServingState> {
     return changeFlagEnvironment(
       this.deps,
       principal,
@@ -78,7 +78,7 @@ export class SwitchService {
     ctx: { project: { ulid: string; key: string }; flag: FlagRef; environment: EnvironmentRef },
     defaultDisplay: string | null,
   ) {
-    const history = (await acting.services.targets.drafts.list(ctx))
+    const history = (await acting.services.targets.drafts.list(acting.principal, ctx, acting.newTrail()))
       .filter((t) => t.status === 'published' || t.status === 'expired')
       .sort((a, b) => (b.published_at ?? '').localeCompare(a.published_at ?? '') || b.ulid.localeCompare(a.ulid));
     for (const target of history) {

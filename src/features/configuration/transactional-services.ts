@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import { AuditTrail, type AuditWriter } from '../../audit/audit-trail.js';
 import type { ManagementPrincipal } from '../../auth/principal.js';
 import type { CoreDeps } from '../../core.js';
 import { buildEnvironmentService } from '../environments/index.js';
@@ -13,6 +12,7 @@ import { KnexRulesStore } from '../rules/store.js';
 import { PrerequisitesService } from '../prerequisites/service.js';
 import { KnexPrerequisitesStore } from '../prerequisites/store.js';
 import { SegmentsService } from '../segments/service.js';
+import { type Auditor, knexTransactor } from '../shared/transactions.js';
 import { KnexSegmentsStore } from '../segments/store.js';
 import { buildTargetServices } from '../targets/services.js';
 import { KnexTargetStore } from '../targets/store.js';
@@ -30,7 +30,9 @@ export function servicesOver(trx: Knex.Transaction, core: CoreDeps) {
     flags: new FlagService({ store: new KnexFlagStore(trx, core.dialect), clock: core.clock }),
     values: new FlagValueService({ store: new KnexFlagValueStore(trx, core.dialect), clock: core.clock }),
     targets: buildTargetServices({
-      store: new KnexTargetStore(trx, core.dialect),
+      db: trx,
+      tx: knexTransactor(trx),
+      store: new KnexTargetStore(core.dialect),
       clock: core.clock,
       rolloutStepMs: core.config.rolloutStepMs,
     }),
@@ -41,29 +43,28 @@ export function servicesOver(trx: Knex.Transaction, core: CoreDeps) {
 
 export type TransactionalServices = ReturnType<typeof servicesOver>;
 
-/** What a flags-as-code request acts with: the transaction's services, the caller, and fresh audit trails. */
+/** What a flags-as-code request acts with: the transaction's services, the caller, and a fresh Auditor per change. */
 export interface ActingContext {
   services: TransactionalServices;
   trx: Knex.Transaction;
   principal: ManagementPrincipal;
   projectKey: string;
-  /** A fresh trail per change, so each audit entry describes only its own subject. */
-  newTrail(): AuditTrail;
+  /** A fresh trail per change (the request's `Auditor.fresh()`), so each audit entry describes only its own subject. */
+  newTrail(): Auditor;
 }
 
 export function actingContext(
   trx: Knex.Transaction,
   core: CoreDeps,
-  auditWriter: AuditWriter,
   principal: ManagementPrincipal,
   projectKey: string,
-  request: Pick<AuditTrail, 'httpMethod' | 'httpPath'>,
+  audit: Auditor,
 ): ActingContext {
   return {
     services: servicesOver(trx, core),
     trx,
     principal,
     projectKey,
-    newTrail: () => new AuditTrail(auditWriter, principal, request.httpMethod, request.httpPath),
+    newTrail: () => audit.fresh(),
   };
 }

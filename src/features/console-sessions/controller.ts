@@ -51,13 +51,7 @@ export function consoleSessionController(service: ConsoleSessionService) {
 
     async changeOwnPassword(request: ManagementRequest<unknown, unknown, Schemas['PasswordChange']>) {
       currentSession(request);
-      await service.changeOwnPassword(request.principal, request.body.current_password, request.body.new_password);
-      request.audit.describe({
-        action: 'account.password_changed',
-        subjectType: 'account',
-        subjectUlid: request.principal.account.ulid,
-        subjectLabel: request.principal.account.email,
-      });
+      await service.changeOwnPassword(request.principal, request.body.current_password, request.body.new_password, request.audit);
       setSessionCookie(request.ctx, service, null);
       return { body: { status: 'success' } };
     },

@@ -146,9 +146,10 @@ export class ConsoleSessionService {
 
   /**
    * A person chooses their own password (also the way out of a temporary one); it must differ
-   * from the current one. Every session of the account ends.
+   * from the current one. Every session of the account ends. Described once changed (the audit
+   * stage writes the entry after the answer), so a refusal's entry has no subject.
    */
-  async changeOwnPassword(principal: ManagementPrincipal, current: string, next: string): Promise<void> {
+  async changeOwnPassword(principal: ManagementPrincipal, current: string, next: string, audit: Auditor): Promise<void> {
     const account = await this.deps.store.accountByUlid(principal.account.ulid);
     if (!account || !(await verifyPassword(current, account.password_hash))) {
       throw ValidationError.field(
@@ -163,6 +164,12 @@ export class ConsoleSessionService {
     const hash = await hashPassword(next, this.deps.settings.passwordHashing);
     const now = this.deps.clock.now().toISOString();
     await this.deps.store.transaction((trx) => this.deps.store.setPassword(trx, account.ulid, hash, null, now));
+    audit.describe({
+      action: 'account.password_changed',
+      subjectType: 'account',
+      subjectUlid: principal.account.ulid,
+      subjectLabel: principal.account.email,
+    });
   }
 
   /**

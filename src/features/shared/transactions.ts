@@ -6,6 +6,11 @@ import { inTransaction } from '../../storage/transaction.js';
 export interface Auditor {
   commit(trx: Knex.Transaction, subject: AuditSubject): Promise<void>;
   describe(subject: AuditSubject): void;
+  /**
+   * An Auditor of the same actor and request that carries nothing this one described or
+   * committed: flags as code audit each change they make as an entry of its own.
+   */
+  fresh(): Auditor;
 }
 
 /** Runs work in one transaction; a thrown error leaves no write behind. */

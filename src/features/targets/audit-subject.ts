@@ -1,7 +1,9 @@
+import type { Knex } from 'knex';
 import type { AuditSubject } from '../../audit/audit-trail.js';
+import type { Auditor } from '../shared/transactions.js';
 import { reload } from './locked-target.js';
-import type { TargetRecord, TargetTransaction } from './store-types.js';
-import type { AuditCommit, FlagEnvironment } from './types.js';
+import type { TargetRecord, TargetStore } from './store-types.js';
+import type { FlagEnvironment } from './types.js';
 import { targetView } from './view.js';
 
 /** A target change as the audit log and webhooks record it: API forms, and the publish comment. */
@@ -56,14 +58,15 @@ export function readSubject(ctx: FlagEnvironment, action: string, targetUlid?: s
 
 /** Reads the changed target again and commits the change's audit entry (before and after) with it. */
 export async function reloadAndAudit(
-  tx: TargetTransaction,
+  store: TargetStore,
+  trx: Knex.Transaction,
   ctx: FlagEnvironment,
   action: string,
   before: TargetRecord,
-  audit: AuditCommit,
+  audit: Pick<Auditor, 'commit'>,
   rolloutStepMs: number,
 ): Promise<TargetRecord> {
-  const after = await reload(tx, before);
-  await audit(tx.trx, changeSubject(ctx, action, before.ulid, { before, after }, rolloutStepMs));
+  const after = await reload(store, trx, before);
+  await audit.commit(trx, changeSubject(ctx, action, before.ulid, { before, after }, rolloutStepMs));
   return after;
 }

@@ -1,4 +1,5 @@
 import type { FeatureDeps } from '../feature.js';
+import { knexTransactor } from '../shared/transactions.js';
 import { targetHandlers } from './controller.js';
 import { TargetPublisher } from './publisher.js';
 import { buildTargetServices } from './services.js';
@@ -8,12 +9,14 @@ export { TargetPublisher } from './publisher.js';
 export type { PublisherRunResult, SystemAuditSink } from './publisher.js';
 export { buildTargetServices, type TargetServices } from './services.js';
 export { automaticSteps } from './rollout-steps.js';
-export type { AuditCommit, FlagEnvironment } from './types.js';
+export type { FlagEnvironment } from './types.js';
 
 /** Targets, publishing and rollouts (specs/management.yaml, tags Targets and Rollouts). */
 export function createTargetsFeature(deps: FeatureDeps) {
   const services = buildTargetServices({
-    store: new KnexTargetStore(deps.knex, deps.dialect),
+    db: deps.knex,
+    tx: knexTransactor(deps.knex),
+    store: new KnexTargetStore(deps.dialect),
     clock: deps.clock,
     rolloutStepMs: deps.config.rolloutStepMs,
   });
@@ -28,7 +31,13 @@ export function createTargetsFeature(deps: FeatureDeps) {
 export function createTargetPublisher(
   deps: Pick<FeatureDeps, 'knex' | 'dialect' | 'clock' | 'config' | 'auditWriter' | 'logger'>,
 ): TargetPublisher {
-  const store = new KnexTargetStore(deps.knex, deps.dialect);
-  const { scheduledJobs } = buildTargetServices({ store, clock: deps.clock, rolloutStepMs: deps.config.rolloutStepMs });
+  const store = new KnexTargetStore(deps.dialect);
+  const { scheduledJobs } = buildTargetServices({
+    db: deps.knex,
+    tx: knexTransactor(deps.knex),
+    store,
+    clock: deps.clock,
+    rolloutStepMs: deps.config.rolloutStepMs,
+  });
   return new TargetPublisher(scheduledJobs, store, deps.auditWriter, deps.knex, deps.clock, deps.logger);
 }

@@ -1,36 +1,38 @@
+import type { Knex } from 'knex';
 import { NotFoundError } from '../../http/errors.js';
 import { messages } from './state-rules.js';
-import type { LockedEnvironment, TargetRecord, TargetStore, TargetTransaction } from './store-types.js';
-import type { FlagEnvironment } from './types.js';
+import type { LockedEnvironment, TargetRecord, TargetStore } from './store-types.js';
+import type { FlagEnvironment, TargetServiceDeps } from './types.js';
 
 /**
- * Opens the transaction, takes the environment's lock and loads the target (404 when either is
- * absent), so concurrent changes of one flag and environment apply one after another.
+ * Runs `work` in one transaction (deps.tx) that first takes the environment's lock and loads the
+ * target (404 when either is absent), so concurrent changes of one flag and environment apply one
+ * after another.
  */
 export function withLockedTarget<T>(
-  store: TargetStore,
+  deps: Pick<TargetServiceDeps, 'tx' | 'store'>,
   ctx: FlagEnvironment,
   targetUlid: string,
-  work: (tx: TargetTransaction, target: TargetRecord, env: LockedEnvironment) => Promise<T>,
+  work: (trx: Knex.Transaction, target: TargetRecord, env: LockedEnvironment) => Promise<T>,
 ): Promise<T> {
-  return store.transaction(async (tx) => {
-    const env = await lockEnvironment(tx, ctx);
-    const target = await tx.find(ctx.flag.ulid, ctx.environment.ulid, targetUlid);
+  return deps.tx.transaction(async (trx) => {
+    const env = await lockEnvironment(deps.store, trx, ctx);
+    const target = await deps.store.findLocked(trx, ctx.flag.ulid, ctx.environment.ulid, targetUlid);
     if (!target) throw new NotFoundError(messages.notFound);
-    return work(tx, target, env);
+    return work(trx, target, env);
   });
 }
 
 /** Takes the environment's lock first in a transaction (404 when the environment is gone). */
-export async function lockEnvironment(tx: TargetTransaction, ctx: FlagEnvironment): Promise<LockedEnvironment> {
-  const env = await tx.lockEnvironment(ctx.environment.ulid);
+export async function lockEnvironment(store: TargetStore, trx: Knex.Transaction, ctx: FlagEnvironment): Promise<LockedEnvironment> {
+  const env = await store.lockEnvironment(trx, ctx.environment.ulid);
   if (!env) throw new NotFoundError(`Environment "${ctx.environment.key}" not found.`);
   return env;
 }
 
 /** The target as it is now in the transaction (after a conditional update). */
-export async function reload(tx: TargetTransaction, target: TargetRecord): Promise<TargetRecord> {
-  const fresh = await tx.find(target.flag_ulid, target.environment_ulid, target.ulid);
+export async function reload(store: TargetStore, trx: Knex.Transaction, target: TargetRecord): Promise<TargetRecord> {
+  const fresh = await store.findLocked(trx, target.flag_ulid, target.environment_ulid, target.ulid);
   if (!fresh) throw new NotFoundError(messages.notFound);
   return fresh;
 }

@@ -3,7 +3,8 @@ import type { Logger } from 'pino';
 import type { AuditSubject } from '../../audit/audit-trail.js';
 import type { TargetScheduledJobs } from './scheduled-jobs.js';
 import type { TargetScope, TargetStore } from './store-types.js';
-import type { AuditCommit, SystemOutcome } from './types.js';
+import type { Auditor } from '../shared/transactions.js';
+import type { SystemOutcome } from './types.js';
 
 /** Where system audit entries go: the AuditWriter (writeSystem), or a recorder in tests. */
 export interface SystemAuditSink {
@@ -29,17 +30,17 @@ export class TargetPublisher {
     private readonly jobs: TargetScheduledJobs,
     private readonly store: TargetStore,
     private readonly audit: SystemAuditSink,
-    /** For audit entries of refused system actions (written outside any transaction). */
+    /** What the jobs are found on, and where audit entries of refused system actions go (outside any transaction). */
     private readonly db: Knex,
     private readonly clock: { now(): Date },
     private readonly logger?: Logger,
   ) {}
 
-  private readonly systemAudit: AuditCommit = (trx, subject) => this.audit.writeSystem(trx, subject);
+  private readonly systemAudit: Pick<Auditor, 'commit'> = { commit: (trx, subject) => this.audit.writeSystem(trx, subject) };
 
   /** Publishes every scheduled target whose time has come (at most `limit` per call). */
   async publishDueTargets(limit = 100): Promise<{ published: number; refused: number }> {
-    const due = await this.store.dueScheduled(this.clock.now().toISOString(), limit);
+    const due = await this.store.dueScheduled(this.db, this.clock.now().toISOString(), limit);
     let published = 0;
     let refused = 0;
     for (const scope of due) {
@@ -56,7 +57,7 @@ export class TargetPublisher {
   /** Advances every automatic rollout whose step interval has passed, one step each. */
   async advanceRollouts(limit = 100): Promise<{ advanced: number; completed: number }> {
     const before = new Date(this.clock.now().getTime() - this.jobs.rolloutStepMs).toISOString();
-    const due = await this.store.dueRolloutSteps(before, limit);
+    const due = await this.store.dueRolloutSteps(this.db, before, limit);
     let advanced = 0;
     let completed = 0;
     for (const scope of due) {
@@ -79,7 +80,7 @@ export class TargetPublisher {
   /** A refused scheduled publish is audited once (not on every tick while it stays refused). */
   private async recordRefusal(scope: TargetScope, action: string, outcome: Extract<SystemOutcome, { kind: 'refused' }>): Promise<void> {
     this.logger?.warn({ target: scope.target.ulid, reason: outcome.message }, 'scheduled publish refused');
-    if (await this.store.lastSystemFailure(scope.target.ulid, action)) return;
+    if (await this.store.lastSystemFailure(this.db, scope.target.ulid, action)) return;
     await this.audit.writeSystem(
       this.db,
       {

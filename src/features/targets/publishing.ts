@@ -1,10 +1,12 @@
+import type { ManagementPrincipal } from '../../auth/principal.js';
 import { FieldErrorList, UnprocessableError } from '../../http/errors.js';
-import { changeSubject } from './audit-subject.js';
+import type { Auditor } from '../shared/transactions.js';
+import { changeSubject, readSubject } from './audit-subject.js';
 import { reload, withLockedTarget } from './locked-target.js';
 import { confirmed, messages, publishable, rolloutFields, rolloutOf } from './state-rules.js';
 import type { TargetPatch, TargetRecord } from './store-types.js';
 import { publishLocked } from './transitions.js';
-import type { AuditCommit, FlagEnvironment, PublishInput, RolloutConfig, TargetServiceDeps } from './types.js';
+import type { FlagEnvironment, PublishInput, RolloutConfig, TargetServiceDeps } from './types.js';
 
 /**
  * Publishing a target now or at a time (specs/management.yaml, publishTarget), with or without
@@ -14,14 +16,22 @@ import type { AuditCommit, FlagEnvironment, PublishInput, RolloutConfig, TargetS
 export class TargetPublishService {
   constructor(private readonly deps: TargetServiceDeps) {}
 
-  async publish(ctx: FlagEnvironment, targetUlid: string, input: PublishInput, audit: AuditCommit): Promise<TargetRecord> {
+  async publish(
+    _principal: ManagementPrincipal,
+    ctx: FlagEnvironment,
+    targetUlid: string,
+    input: PublishInput,
+    audit: Auditor,
+  ): Promise<TargetRecord> {
+    audit.describe(readSubject(ctx, 'target.published', targetUlid));
+    const { store } = this.deps;
     const now = this.deps.clock.now();
     const errors = new FieldErrorList();
     const scheduledAt = scheduledTime(errors, input.scheduled_at, now);
     const requested = requestedRollout(errors, input);
     const stepMs = this.deps.rolloutStepMs;
 
-    return withLockedTarget(this.deps.store, ctx, targetUlid, async (tx, target, env) => {
+    return withLockedTarget(this.deps, ctx, targetUlid, async (trx, target, env) => {
       // A copy: the transaction may run again after a deadlock.
       const fieldErrors = errors.copy();
       const comment = input.comment !== undefined ? input.comment : target.comment;
@@ -45,16 +55,16 @@ export class TargetPublishService {
           rollout_step_started_at: null,
           updated_at: now.toISOString(),
         };
-        if (!(await tx.updateIf(target.ulid, { status: publishable }, patch))) {
-          throw new UnprocessableError(messages.notPublishable((await reload(tx, target)).status));
+        if (!(await store.updateIf(trx, target.ulid, { status: publishable }, patch))) {
+          throw new UnprocessableError(messages.notPublishable((await reload(store, trx, target)).status));
         }
-        const scheduled = await reload(tx, target);
-        await audit(tx.trx, changeSubject(ctx, 'target.scheduled', target.ulid, { before: target, after: scheduled, comment }, stepMs));
+        const scheduled = await reload(store, trx, target);
+        await audit.commit(trx, changeSubject(ctx, 'target.scheduled', target.ulid, { before: target, after: scheduled, comment }, stepMs));
         return scheduled;
       }
 
-      const published = await publishLocked(tx, target, { comment, rollout, from: publishable, now });
-      await audit(tx.trx, changeSubject(ctx, 'target.published', target.ulid, { before: target, after: published, comment }, stepMs));
+      const published = await publishLocked(store, trx, target, { comment, rollout, from: publishable, now });
+      await audit.commit(trx, changeSubject(ctx, 'target.published', target.ulid, { before: target, after: published, comment }, stepMs));
       return published;
     });
   }

@@ -1,10 +1,12 @@
+import type { ManagementPrincipal } from '../../auth/principal.js';
 import { FieldErrorList, UnprocessableError, ValidationError } from '../../http/errors.js';
-import { changeSubject, reloadAndAudit } from './audit-subject.js';
+import type { Auditor } from '../shared/transactions.js';
+import { changeSubject, readSubject, reloadAndAudit } from './audit-subject.js';
 import { withLockedTarget } from './locked-target.js';
 import { confirmed, editable, inProgress, messages, rolloutFields } from './state-rules.js';
 import type { TargetPatch, TargetRecord } from './store-types.js';
 import { completeLocked, expireOlder } from './transitions.js';
-import type { AuditCommit, Confirmation, FlagEnvironment, RolloutCreateInput, RolloutUpdateInput, TargetServiceDeps } from './types.js';
+import type { Confirmation, FlagEnvironment, RolloutCreateInput, RolloutUpdateInput, TargetServiceDeps } from './types.js';
 
 /**
  * A target's rollout (specs/management.yaml, tag Rollouts): configured on a draft, then paused,
@@ -14,16 +16,25 @@ import type { AuditCommit, Confirmation, FlagEnvironment, RolloutCreateInput, Ro
 export class RolloutService {
   constructor(private readonly deps: TargetServiceDeps) {}
 
-  async create(ctx: FlagEnvironment, targetUlid: string, input: RolloutCreateInput, audit: AuditCommit): Promise<TargetRecord> {
+  async create(
+    _principal: ManagementPrincipal,
+    ctx: FlagEnvironment,
+    targetUlid: string,
+    input: RolloutCreateInput,
+    audit: Auditor,
+  ): Promise<TargetRecord> {
+    audit.describe(readSubject(ctx, 'target.rollout_initialized', targetUlid));
+    const { store } = this.deps;
     const errors = new FieldErrorList();
     const rollout = rolloutFields(errors, input.rollout_mode, input.rollout_percentage);
     errors.check();
     if (!rollout) throw new Error('rolloutFields gave no rollout and no error');
-    return withLockedTarget(this.deps.store, ctx, targetUlid, async (tx, target, env) => {
+    return withLockedTarget(this.deps, ctx, targetUlid, async (trx, target, env) => {
       confirmed(ctx, env, input, messages.rolloutConfirmation);
       if (target.status !== 'draft') throw new UnprocessableError(messages.rolloutNotDraft(target.status));
       if (target.rollout_mode !== null) throw new UnprocessableError(messages.rolloutExists);
-      const changed = await tx.updateIf(
+      const changed = await store.updateIf(
+        trx,
         target.ulid,
         { status: editable, rollout_status: [null] },
         {
@@ -35,11 +46,19 @@ export class RolloutService {
         },
       );
       if (!changed) throw new UnprocessableError(messages.rolloutExists);
-      return reloadAndAudit(tx, ctx, 'target.rollout_initialized', target, audit, this.deps.rolloutStepMs);
+      return reloadAndAudit(store, trx, ctx, 'target.rollout_initialized', target, audit, this.deps.rolloutStepMs);
     });
   }
 
-  async update(ctx: FlagEnvironment, targetUlid: string, input: RolloutUpdateInput, audit: AuditCommit): Promise<TargetRecord> {
+  async update(
+    _principal: ManagementPrincipal,
+    ctx: FlagEnvironment,
+    targetUlid: string,
+    input: RolloutUpdateInput,
+    audit: Auditor,
+  ): Promise<TargetRecord> {
+    audit.describe(readSubject(ctx, 'target.rollout_updated', targetUlid));
+    const { store } = this.deps;
     const hasAction = input.action !== undefined;
     const hasPercentage = input.rollout_percentage !== undefined;
     if (hasAction === hasPercentage) {
@@ -54,48 +73,65 @@ export class RolloutService {
         throw ValidationError.field('rollout_percentage', 'The rollout_percentage field must be an integer from 1 to 100.');
       }
     }
-    return withLockedTarget(this.deps.store, ctx, targetUlid, async (tx, target, env) => {
+    return withLockedTarget(this.deps, ctx, targetUlid, async (trx, target, env) => {
       confirmed(ctx, env, input, messages.rolloutConfirmation);
       if (target.status !== 'published') throw new UnprocessableError(messages.notPublished);
       if (!inProgress(target)) throw new UnprocessableError(messages.noActiveRollout);
       const { expected, patch, servingChanges } = rolloutUpdate(target, input, this.deps.clock.now().toISOString());
-      if (!(await tx.updateIf(target.ulid, { status: ['published'], rollout_status: [expected] }, patch))) {
+      if (!(await store.updateIf(trx, target.ulid, { status: ['published'], rollout_status: [expected] }, patch))) {
         throw new UnprocessableError(messages.noActiveRollout);
       }
-      if (servingChanges) await tx.bumpRevision(target.environment_ulid, target.flag_ulid);
-      return reloadAndAudit(tx, ctx, 'target.rollout_updated', target, audit, this.deps.rolloutStepMs);
+      if (servingChanges) await store.bumpRevision(trx, target.environment_ulid, target.flag_ulid);
+      return reloadAndAudit(store, trx, ctx, 'target.rollout_updated', target, audit, this.deps.rolloutStepMs);
     });
   }
 
-  async delete(ctx: FlagEnvironment, targetUlid: string, by: Confirmation, audit: AuditCommit): Promise<TargetRecord> {
-    return withLockedTarget(this.deps.store, ctx, targetUlid, async (tx, target, env) => {
+  async delete(
+    _principal: ManagementPrincipal,
+    ctx: FlagEnvironment,
+    targetUlid: string,
+    by: Confirmation,
+    audit: Auditor,
+  ): Promise<TargetRecord> {
+    audit.describe(readSubject(ctx, 'target.rollout_deleted', targetUlid));
+    const { store } = this.deps;
+    return withLockedTarget(this.deps, ctx, targetUlid, async (trx, target, env) => {
       confirmed(ctx, env, by, messages.rolloutConfirmation);
       if (target.status === 'expired') throw new UnprocessableError(messages.expired);
       if (target.rollout_mode === null) throw new UnprocessableError(messages.noRollout);
       const nowIso = this.deps.clock.now().toISOString();
-      const changed = await tx.updateIf(
+      const changed = await store.updateIf(
+        trx,
         target.ulid,
         { status: [target.status] },
         { rollout_mode: null, rollout_percentage: null, rollout_status: null, rollout_step_started_at: null, updated_at: nowIso },
       );
       if (!changed) throw new UnprocessableError(messages.expired);
       if (target.status === 'published') {
-        await expireOlder(tx, target, nowIso);
-        await tx.bumpRevision(target.environment_ulid, target.flag_ulid);
+        await expireOlder(store, trx, target, nowIso);
+        await store.bumpRevision(trx, target.environment_ulid, target.flag_ulid);
       }
-      return reloadAndAudit(tx, ctx, 'target.rollout_deleted', target, audit, this.deps.rolloutStepMs);
+      return reloadAndAudit(store, trx, ctx, 'target.rollout_deleted', target, audit, this.deps.rolloutStepMs);
     });
   }
 
-  async complete(ctx: FlagEnvironment, targetUlid: string, by: Confirmation, audit: AuditCommit): Promise<TargetRecord> {
-    return withLockedTarget(this.deps.store, ctx, targetUlid, async (tx, target, env) => {
+  async complete(
+    _principal: ManagementPrincipal,
+    ctx: FlagEnvironment,
+    targetUlid: string,
+    by: Confirmation,
+    audit: Auditor,
+  ): Promise<TargetRecord> {
+    audit.describe(readSubject(ctx, 'target.rollout_completed', targetUlid));
+    const { store } = this.deps;
+    return withLockedTarget(this.deps, ctx, targetUlid, async (trx, target, env) => {
       confirmed(ctx, env, by, messages.rolloutConfirmation);
       if (target.status !== 'published') throw new UnprocessableError(messages.notPublished);
       if (target.rollout_mode === null) throw new UnprocessableError(messages.noRollout);
       if (target.rollout_status === 'completed') throw new UnprocessableError(messages.alreadyCompleted);
-      const completed = await completeLocked(tx, target, this.deps.clock.now().toISOString());
+      const completed = await completeLocked(store, trx, target, this.deps.clock.now().toISOString());
       const changes = { before: target, after: completed };
-      await audit(tx.trx, changeSubject(ctx, 'target.rollout_completed', target.ulid, changes, this.deps.rolloutStepMs));
+      await audit.commit(trx, changeSubject(ctx, 'target.rollout_completed', target.ulid, changes, this.deps.rolloutStepMs));
       return completed;
     });
   }

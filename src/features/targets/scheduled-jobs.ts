@@ -1,15 +1,17 @@
 import { UnprocessableError } from '../../http/errors.js';
+import type { Auditor } from '../shared/transactions.js';
 import { changeSubject, reloadAndAudit } from './audit-subject.js';
 import { nextAutomaticStep, stepIsDue } from './rollout-steps.js';
 import { rolloutOf } from './state-rules.js';
 import type { TargetScope } from './store-types.js';
 import { completeLocked, publishLocked } from './transitions.js';
-import type { AuditCommit, FlagEnvironment, SystemOutcome, TargetServiceDeps } from './types.js';
+import type { FlagEnvironment, SystemOutcome, TargetServiceDeps } from './types.js';
 
 /**
  * The scheduler's work on one target (audit actor `system`, no request): publishing a due
  * scheduled target and taking an automatic rollout's next step. Each is conditional on the state
- * it reads under the environment's lock, so it is safe on every instance at once.
+ * it reads under the environment's lock, so it is safe on every instance at once. No principal:
+ * the Auditor is the system writer's.
  */
 export class TargetScheduledJobs {
   constructor(private readonly deps: TargetServiceDeps) {}
@@ -24,24 +26,25 @@ export class TargetScheduledJobs {
    * longer scheduled and skip it. The comment and confirmation requirements were checked when it
    * was scheduled; a rollout conflict refuses it (it stays scheduled).
    */
-  async publishScheduled(scope: TargetScope, audit: AuditCommit): Promise<SystemOutcome> {
+  async publishScheduled(scope: TargetScope, audit: Pick<Auditor, 'commit'>): Promise<SystemOutcome> {
     const ctx = scopeContext(scope);
     const now = this.deps.clock.now();
+    const { store } = this.deps;
     try {
-      return await this.deps.store.transaction(async (tx) => {
-        if (!(await tx.lockEnvironment(ctx.environment.ulid))) return { kind: 'skipped' } as const;
-        const target = await tx.find(ctx.flag.ulid, ctx.environment.ulid, scope.target.ulid);
+      return await this.deps.tx.transaction(async (trx) => {
+        if (!(await store.lockEnvironment(trx, ctx.environment.ulid))) return { kind: 'skipped' } as const;
+        const target = await store.findLocked(trx, ctx.flag.ulid, ctx.environment.ulid, scope.target.ulid);
         if (!target || target.status !== 'scheduled' || target.scheduled_at === null || target.scheduled_at > now.toISOString()) {
           return { kind: 'skipped' } as const;
         }
-        const published = await publishLocked(tx, target, {
+        const published = await publishLocked(store, trx, target, {
           comment: target.comment,
           rollout: rolloutOf(target),
           from: ['scheduled'],
           now,
         });
         const changes = { before: target, after: published, comment: target.comment };
-        await audit(tx.trx, changeSubject(ctx, 'target.published', target.ulid, changes, this.deps.rolloutStepMs));
+        await audit.commit(trx, changeSubject(ctx, 'target.published', target.ulid, changes, this.deps.rolloutStepMs));
         return { kind: 'done', action: 'target.published', target: published } as const;
       });
     } catch (error) {
@@ -55,29 +58,31 @@ export class TargetScheduledJobs {
    * 100 %); reaching 100 completes it and expires the older published targets. Conditional on the
    * step clock, so two instances cannot both advance the same step.
    */
-  async advanceRollout(scope: TargetScope, audit: AuditCommit): Promise<SystemOutcome> {
+  async advanceRollout(scope: TargetScope, audit: Pick<Auditor, 'commit'>): Promise<SystemOutcome> {
     const ctx = scopeContext(scope);
     const now = this.deps.clock.now();
     const nowIso = now.toISOString();
     const stepMs = this.deps.rolloutStepMs;
-    return this.deps.store.transaction(async (tx) => {
-      if (!(await tx.lockEnvironment(ctx.environment.ulid))) return { kind: 'skipped' } as const;
-      const target = await tx.find(ctx.flag.ulid, ctx.environment.ulid, scope.target.ulid);
+    const { store } = this.deps;
+    return this.deps.tx.transaction(async (trx) => {
+      if (!(await store.lockEnvironment(trx, ctx.environment.ulid))) return { kind: 'skipped' } as const;
+      const target = await store.findLocked(trx, ctx.flag.ulid, ctx.environment.ulid, scope.target.ulid);
       if (!target || !stepIsDue(target, stepMs, now)) return { kind: 'skipped' } as const;
       const next = nextAutomaticStep(target.rollout_percentage);
       if (next >= 100) {
-        const completed = await completeLocked(tx, target, nowIso);
-        await audit(tx.trx, changeSubject(ctx, 'target.rollout_completed', target.ulid, { before: target, after: completed }, stepMs));
+        const completed = await completeLocked(store, trx, target, nowIso);
+        await audit.commit(trx, changeSubject(ctx, 'target.rollout_completed', target.ulid, { before: target, after: completed }, stepMs));
         return { kind: 'done', action: 'target.rollout_completed', target: completed } as const;
       }
-      const changed = await tx.updateIf(
+      const changed = await store.updateIf(
+        trx,
         target.ulid,
         { status: ['published'], rollout_status: ['active'], rollout_step_started_at: target.rollout_step_started_at },
         { rollout_percentage: next, rollout_step_started_at: nowIso, updated_at: nowIso },
       );
       if (!changed) return { kind: 'skipped' } as const;
-      await tx.bumpRevision(target.environment_ulid, target.flag_ulid);
-      const after = await reloadAndAudit(tx, ctx, 'target.rollout_updated', target, audit, stepMs);
+      await store.bumpRevision(trx, target.environment_ulid, target.flag_ulid);
+      const after = await reloadAndAudit(store, trx, ctx, 'target.rollout_updated', target, audit, stepMs);
       return { kind: 'done', action: 'target.rollout_updated', target: after } as const;
     });
   }

@@ -4,7 +4,7 @@ import { RolloutService } from './rollouts.js';
 import { TargetScheduledJobs } from './scheduled-jobs.js';
 import type { TargetServiceDeps } from './types.js';
 
-/** The targets services, one per concern, over one store (the pool's, or a transaction's). */
+/** The targets services, one per concern, from one `deps` (the pool's, or a flags-as-code request's transaction). */
 export function buildTargetServices(deps: TargetServiceDeps) {
   return {
     drafts: new TargetDraftService(deps),

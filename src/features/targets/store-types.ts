@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Db } from '../../storage/db.js';
 import type { SplitRecord } from '../shared/splits.js';
 
 export type TargetStatus = 'draft' | 'scheduled' | 'published' | 'expired';
@@ -55,45 +56,43 @@ export interface LockedEnvironment {
   confirmation_required: boolean;
 }
 
-/** Work done inside one database transaction. */
-export interface TargetTransaction {
-  /** The transaction handle, for the audit entry committed with the change. */
-  readonly trx: Knex.Transaction;
+/**
+ * The SQL of targets. Each method takes the database it runs on (src/storage/db.ts): reads the
+ * pool or a transaction, changes the transaction the service runs them in (deps.tx).
+ */
+export interface TargetStore {
+  /** Newest first. */
+  list(db: Db, flagUlid: string, environmentUlid: string): Promise<TargetRecord[]>;
+  find(db: Db, flagUlid: string, environmentUlid: string, targetUlid: string): Promise<TargetRecord | undefined>;
   /**
    * Serialises every target change of the environment (MySQL: SELECT ... FOR UPDATE on the
    * environment row; SQLite transactions are already serial). Call it first.
    */
-  lockEnvironment(environmentUlid: string): Promise<LockedEnvironment | undefined>;
-  find(flagUlid: string, environmentUlid: string, targetUlid: string): Promise<TargetRecord | undefined>;
-  /** Published targets of the flag in the environment, newest publish first. */
-  listPublished(flagUlid: string, environmentUlid: string): Promise<TargetRecord[]>;
+  lockEnvironment(trx: Knex.Transaction, environmentUlid: string): Promise<LockedEnvironment | undefined>;
+  /** The target, locked until the transaction ends (MySQL: the latest committed row, whatever the snapshot). */
+  findLocked(trx: Knex.Transaction, flagUlid: string, environmentUlid: string, targetUlid: string): Promise<TargetRecord | undefined>;
+  /** Published targets of the flag in the environment, newest publish first, locked. */
+  listPublished(trx: Knex.Transaction, flagUlid: string, environmentUlid: string): Promise<TargetRecord[]>;
   /** The greatest published_at among the flag's targets in the environment (any status). */
-  latestPublishedAt(flagUlid: string, environmentUlid: string): Promise<string | null>;
-  insert(record: TargetRecord): Promise<void>;
+  latestPublishedAt(trx: Knex.Transaction, flagUlid: string, environmentUlid: string): Promise<string | null>;
+  insert(trx: Knex.Transaction, record: TargetRecord): Promise<void>;
   /** Updates when the condition holds; false when it does not (or the target is gone). */
-  updateIf(targetUlid: string, condition: TargetCondition, patch: TargetPatch): Promise<boolean>;
-  deleteIf(targetUlid: string, condition: TargetCondition): Promise<boolean>;
+  updateIf(trx: Knex.Transaction, targetUlid: string, condition: TargetCondition, patch: TargetPatch): Promise<boolean>;
+  deleteIf(trx: Knex.Transaction, targetUlid: string, condition: TargetCondition): Promise<boolean>;
   /** Marks the given published targets expired; an active or paused rollout of one becomes completed. */
-  expire(targetUlids: readonly string[], now: string): Promise<void>;
+  expire(trx: Knex.Transaction, targetUlids: readonly string[], now: string): Promise<void>;
   /** The flag's default value, or undefined when it has none. */
-  defaultValueUlid(flagUlid: string): Promise<string | undefined>;
-  valueBelongsToFlag(valueUlid: string, flagUlid: string): Promise<boolean>;
+  defaultValueUlid(trx: Knex.Transaction, flagUlid: string): Promise<string | undefined>;
+  /** Whether the value is the flag's, share-locked (MySQL) so a racing value deletion waits and sees the reference. */
+  valueBelongsToFlag(trx: Knex.Transaction, valueUlid: string, flagUlid: string): Promise<boolean>;
   /** Copies the rules, criteria, criterion_segments rows and splits (the target's and its rules') of one target onto another, with new ulids. */
-  copyRules(fromTargetUlid: string, toTargetUlid: string, now: string): Promise<void>;
+  copyRules(trx: Knex.Transaction, fromTargetUlid: string, toTargetUlid: string, now: string): Promise<void>;
   /** Bumps the environment's revision, recording the flag the change concerns. */
-  bumpRevision(environmentUlid: string, flagUlid: string): Promise<void>;
-}
-
-export interface TargetStore {
-  /** Newest first. */
-  list(flagUlid: string, environmentUlid: string): Promise<TargetRecord[]>;
-  find(flagUlid: string, environmentUlid: string, targetUlid: string): Promise<TargetRecord | undefined>;
-  /** Runs `work` in one transaction (retried on deadlock); a throw rolls everything back. */
-  transaction<T>(work: (tx: TargetTransaction) => Promise<T>): Promise<T>;
+  bumpRevision(trx: Knex.Transaction, environmentUlid: string, flagUlid: string): Promise<void>;
   /** Scheduled targets whose scheduled_at is at or before `now`, oldest first. */
-  dueScheduled(now: string, limit: number): Promise<TargetScope[]>;
+  dueScheduled(db: Db, now: string, limit: number): Promise<TargetScope[]>;
   /** Published targets with an active automatic rollout whose step started at or before `startedBefore`. */
-  dueRolloutSteps(startedBefore: string, limit: number): Promise<TargetScope[]>;
+  dueRolloutSteps(db: Db, startedBefore: string, limit: number): Promise<TargetScope[]>;
   /** Whether the newest audit entry about the target is a refused system action (avoids repeating it). */
-  lastSystemFailure(targetUlid: string, action: string): Promise<boolean>;
+  lastSystemFailure(db: Db, targetUlid: string, action: string): Promise<boolean>;
 }

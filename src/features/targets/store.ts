@@ -2,17 +2,8 @@ import type { Knex } from 'knex';
 import { newId } from '../../ids.js';
 import type { Dialect } from '../../storage/database.js';
 import { bumpEnvironmentRevision } from '../../storage/revisions.js';
-import { inTransaction } from '../../storage/transaction.js';
 import { bool } from '../shared/lookup.js';
-import type {
-  LockedEnvironment,
-  TargetCondition,
-  TargetPatch,
-  TargetRecord,
-  TargetScope,
-  TargetStore,
-  TargetTransaction,
-} from './store-types.js';
+import type { LockedEnvironment, TargetCondition, TargetPatch, TargetRecord, TargetScope, TargetStore } from './store-types.js';
 import type { Db } from '../../storage/db.js';
 import { copySplits, deleteSplits, readSplits, writeSplit } from '../shared/split-store.js';
 
@@ -90,19 +81,31 @@ async function findTarget(db: Db, flagUlid: string, environmentUlid: string, tar
   return row ? (await withSplits(db, [toRecord(row)]))[0] : undefined;
 }
 
-class KnexTargetTransaction implements TargetTransaction {
-  constructor(
-    readonly trx: Knex.Transaction,
-    private readonly dialect: Dialect,
-  ) {}
+export class KnexTargetStore implements TargetStore {
+  constructor(private readonly dialect: Dialect) {}
+
+  async list(db: Db, flagUlid: string, environmentUlid: string): Promise<TargetRecord[]> {
+    const rows = await db('targets')
+      .where({ flag_ulid: flagUlid, environment_ulid: environmentUlid })
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'ulid', order: 'desc' },
+      ])
+      .select(...columns);
+    return withSplits(db, rows.map(toRecord));
+  }
+
+  find(db: Db, flagUlid: string, environmentUlid: string, targetUlid: string) {
+    return findTarget(db, flagUlid, environmentUlid, targetUlid, false);
+  }
 
   /** MySQL only: SQLite has one writer at a time and no FOR UPDATE. */
   private get locking(): boolean {
     return this.dialect === 'mysql';
   }
 
-  async lockEnvironment(environmentUlid: string): Promise<LockedEnvironment | undefined> {
-    const query = this.trx('environments').where('ulid', environmentUlid).first('ulid', 'comments_required', 'confirmation_required');
+  async lockEnvironment(trx: Knex.Transaction, environmentUlid: string): Promise<LockedEnvironment | undefined> {
+    const query = trx('environments').where('ulid', environmentUlid).first('ulid', 'comments_required', 'confirmation_required');
     if (this.locking) query.forUpdate();
     const row = await query;
     if (!row) return undefined;
@@ -113,13 +116,13 @@ class KnexTargetTransaction implements TargetTransaction {
     };
   }
 
-  find(flagUlid: string, environmentUlid: string, targetUlid: string) {
+  findLocked(trx: Knex.Transaction, flagUlid: string, environmentUlid: string, targetUlid: string) {
     // A locking read sees the latest committed row whatever the transaction's snapshot.
-    return findTarget(this.trx, flagUlid, environmentUlid, targetUlid, this.locking);
+    return findTarget(trx, flagUlid, environmentUlid, targetUlid, this.locking);
   }
 
-  async listPublished(flagUlid: string, environmentUlid: string): Promise<TargetRecord[]> {
-    const query = this.trx('targets')
+  async listPublished(trx: Knex.Transaction, flagUlid: string, environmentUlid: string): Promise<TargetRecord[]> {
+    const query = trx('targets')
       .where({ flag_ulid: flagUlid, environment_ulid: environmentUlid, status: 'published' })
       .orderBy([
         { column: 'published_at', order: 'desc' },
@@ -127,11 +130,11 @@ class KnexTargetTransaction implements TargetTransaction {
       ])
       .select(...columns);
     if (this.locking) query.forUpdate();
-    return withSplits(this.trx, (await query).map(toRecord));
+    return withSplits(trx, (await query).map(toRecord));
   }
 
-  async latestPublishedAt(flagUlid: string, environmentUlid: string): Promise<string | null> {
-    const row = await this.trx('targets')
+  async latestPublishedAt(trx: Knex.Transaction, flagUlid: string, environmentUlid: string): Promise<string | null> {
+    const row = await trx('targets')
       .where({ flag_ulid: flagUlid, environment_ulid: environmentUlid })
       .whereNotNull('published_at')
       .max({ latest: 'published_at' })
@@ -139,54 +142,54 @@ class KnexTargetTransaction implements TargetTransaction {
     return (row?.latest as string | null | undefined) ?? null;
   }
 
-  async insert(record: TargetRecord): Promise<void> {
+  async insert(trx: Knex.Transaction, record: TargetRecord): Promise<void> {
     const { split, ...row } = record;
-    await this.trx('targets').insert(row);
-    if (split) await writeSplit(this.trx, record.ulid, split);
+    await trx('targets').insert(row);
+    if (split) await writeSplit(trx, record.ulid, split);
   }
 
-  async updateIf(targetUlid: string, condition: TargetCondition, patch: TargetPatch): Promise<boolean> {
+  async updateIf(trx: Knex.Transaction, targetUlid: string, condition: TargetCondition, patch: TargetPatch): Promise<boolean> {
     const { split, ...row } = patch;
-    const query = this.trx('targets').where('ulid', targetUlid);
+    const query = trx('targets').where('ulid', targetUlid);
     applyCondition(query, condition);
     const changed = await query.update(row);
     if (Number(changed) !== 1) return false;
-    if ('split' in patch) await writeSplit(this.trx, targetUlid, split ?? null);
+    if ('split' in patch) await writeSplit(trx, targetUlid, split ?? null);
     return true;
   }
 
-  async deleteIf(targetUlid: string, condition: TargetCondition): Promise<boolean> {
-    const ruleUlids = this.trx('rules').where('target_ulid', targetUlid).select('ulid');
-    const criterionUlids = this.trx('criteria').whereIn('rule_ulid', ruleUlids).select('ulid');
-    const query = this.trx('targets').where('ulid', targetUlid);
+  async deleteIf(trx: Knex.Transaction, targetUlid: string, condition: TargetCondition): Promise<boolean> {
+    const ruleUlids = trx('rules').where('target_ulid', targetUlid).select('ulid');
+    const criterionUlids = trx('criteria').whereIn('rule_ulid', ruleUlids).select('ulid');
+    const query = trx('targets').where('ulid', targetUlid);
     applyCondition(query, condition);
     // Check first, then remove the rows explicitly (the foreign keys cascade too).
     const present = await query.clone().first('ulid');
     if (!present) return false;
-    await this.trx('criterion_segments').whereIn('criterion_ulid', criterionUlids).delete();
+    await trx('criterion_segments').whereIn('criterion_ulid', criterionUlids).delete();
     const ruleRows = (await ruleUlids.clone()) as { ulid: string }[];
-    await deleteSplits(this.trx, [targetUlid, ...ruleRows.map((r) => r.ulid)]);
-    await this.trx('criteria').whereIn('rule_ulid', ruleUlids).delete();
-    await this.trx('rules').where('target_ulid', targetUlid).delete();
+    await deleteSplits(trx, [targetUlid, ...ruleRows.map((r) => r.ulid)]);
+    await trx('criteria').whereIn('rule_ulid', ruleUlids).delete();
+    await trx('rules').where('target_ulid', targetUlid).delete();
     const deleted = await query.delete();
     return Number(deleted) === 1;
   }
 
-  async expire(targetUlids: readonly string[], now: string): Promise<void> {
+  async expire(trx: Knex.Transaction, targetUlids: readonly string[], now: string): Promise<void> {
     if (targetUlids.length === 0) return;
-    await this.trx('targets')
+    await trx('targets')
       .whereIn('ulid', [...targetUlids])
       .where('status', 'published')
       // An expired target's rollout is over (specs/management.yaml, rollout lifecycle).
       .update({
         status: 'expired',
-        rollout_status: this.trx.raw("CASE WHEN rollout_status IN ('active', 'paused') THEN 'completed' ELSE rollout_status END"),
+        rollout_status: trx.raw("CASE WHEN rollout_status IN ('active', 'paused') THEN 'completed' ELSE rollout_status END"),
         updated_at: now,
       });
   }
 
-  async defaultValueUlid(flagUlid: string): Promise<string | undefined> {
-    const row = await this.trx('flag_values')
+  async defaultValueUlid(trx: Knex.Transaction, flagUlid: string): Promise<string | undefined> {
+    const row = await trx('flag_values')
       .where({ flag_ulid: flagUlid })
       .orderBy([
         { column: 'is_default', order: 'desc' },
@@ -196,22 +199,20 @@ class KnexTargetTransaction implements TargetTransaction {
     return row && bool(row.is_default) ? (row.ulid as string) : undefined;
   }
 
-  async valueBelongsToFlag(valueUlid: string, flagUlid: string): Promise<boolean> {
-    const query = this.trx('flag_values').where({ ulid: valueUlid, flag_ulid: flagUlid }).first('ulid');
+  async valueBelongsToFlag(trx: Knex.Transaction, valueUlid: string, flagUlid: string): Promise<boolean> {
+    const query = trx('flag_values').where({ ulid: valueUlid, flag_ulid: flagUlid }).first('ulid');
     // Share lock: a racing deleteFlagValue waits for this transaction and then sees the reference.
     if (this.locking) query.forShare();
     return (await query) !== undefined;
   }
 
-  async copyRules(fromTargetUlid: string, toTargetUlid: string, now: string): Promise<void> {
+  async copyRules(trx: Knex.Transaction, fromTargetUlid: string, toTargetUlid: string, now: string): Promise<void> {
     // The target's prerequisites go with its rules (features/prerequisites).
-    const prerequisites = await this.trx('target_prerequisites').where('target_ulid', fromTargetUlid).select('*');
+    const prerequisites = await trx('target_prerequisites').where('target_ulid', fromTargetUlid).select('*');
     if (prerequisites.length > 0) {
-      await this.trx('target_prerequisites').insert(
-        prerequisites.map((p: Record<string, unknown>) => ({ ...p, target_ulid: toTargetUlid })),
-      );
+      await trx('target_prerequisites').insert(prerequisites.map((p: Record<string, unknown>) => ({ ...p, target_ulid: toTargetUlid })));
     }
-    const rules = await this.trx('rules')
+    const rules = await trx('rules')
       .where('target_ulid', fromTargetUlid)
       .orderBy([{ column: 'position' }, { column: 'ulid' }])
       .select('*');
@@ -221,11 +222,11 @@ class KnexTargetTransaction implements TargetTransaction {
       ruleMap.set(String(rule.ulid), ulid);
       return { ...rule, ulid, target_ulid: toTargetUlid, created_at: now, updated_at: now };
     });
-    if (newRules.length > 0) await this.trx('rules').insert(newRules);
-    await copySplits(this.trx, new Map([[fromTargetUlid, toTargetUlid], ...ruleMap]));
+    if (newRules.length > 0) await trx('rules').insert(newRules);
+    await copySplits(trx, new Map([[fromTargetUlid, toTargetUlid], ...ruleMap]));
     if (rules.length === 0) return;
 
-    const criteria = await this.trx('criteria')
+    const criteria = await trx('criteria')
       .whereIn('rule_ulid', [...ruleMap.keys()])
       .orderBy([{ column: 'position' }, { column: 'ulid' }])
       .select('*');
@@ -237,50 +238,24 @@ class KnexTargetTransaction implements TargetTransaction {
       return { ...criterion, ulid, rule_ulid: ruleMap.get(String(criterion.rule_ulid)) };
     });
     // Chunked: a rule may have up to 50 criteria, each with up to 1000 values (large rows).
-    for (let i = 0; i < newCriteria.length; i += 50) await this.trx('criteria').insert(newCriteria.slice(i, i + 50));
+    for (let i = 0; i < newCriteria.length; i += 50) await trx('criteria').insert(newCriteria.slice(i, i + 50));
 
-    const links = await this.trx('criterion_segments')
+    const links = await trx('criterion_segments')
       .whereIn('criterion_ulid', [...criterionMap.keys()])
       .select('*');
     const newLinks = links.map((link: Record<string, unknown>) => ({
       ...link,
       criterion_ulid: criterionMap.get(String(link.criterion_ulid)),
     }));
-    for (let i = 0; i < newLinks.length; i += 500) await this.trx('criterion_segments').insert(newLinks.slice(i, i + 500));
+    for (let i = 0; i < newLinks.length; i += 500) await trx('criterion_segments').insert(newLinks.slice(i, i + 500));
   }
 
-  bumpRevision(environmentUlid: string, flagUlid: string): Promise<void> {
-    return bumpEnvironmentRevision(this.trx, environmentUlid, [flagUlid]);
-  }
-}
-
-export class KnexTargetStore implements TargetStore {
-  constructor(
-    private readonly knex: Knex,
-    private readonly dialect: Dialect,
-  ) {}
-
-  async list(flagUlid: string, environmentUlid: string): Promise<TargetRecord[]> {
-    const rows = await this.knex('targets')
-      .where({ flag_ulid: flagUlid, environment_ulid: environmentUlid })
-      .orderBy([
-        { column: 'created_at', order: 'desc' },
-        { column: 'ulid', order: 'desc' },
-      ])
-      .select(...columns);
-    return withSplits(this.knex, rows.map(toRecord));
+  bumpRevision(trx: Knex.Transaction, environmentUlid: string, flagUlid: string): Promise<void> {
+    return bumpEnvironmentRevision(trx, environmentUlid, [flagUlid]);
   }
 
-  find(flagUlid: string, environmentUlid: string, targetUlid: string) {
-    return findTarget(this.knex, flagUlid, environmentUlid, targetUlid, false);
-  }
-
-  transaction<T>(work: (tx: TargetTransaction) => Promise<T>): Promise<T> {
-    return inTransaction(this.knex, (trx) => work(new KnexTargetTransaction(trx, this.dialect)));
-  }
-
-  private scoped(): Knex.QueryBuilder {
-    return this.knex('targets as t')
+  private scoped(db: Db): Knex.QueryBuilder {
+    return db('targets as t')
       .join('flags as f', 'f.ulid', 't.flag_ulid')
       .join('environments as e', 'e.ulid', 't.environment_ulid')
       .join('projects as p', 'p.ulid', 'f.project_ulid')
@@ -303,8 +278,8 @@ export class KnexTargetStore implements TargetStore {
     };
   }
 
-  async dueScheduled(now: string, limit: number): Promise<TargetScope[]> {
-    const rows = await this.scoped()
+  async dueScheduled(db: Db, now: string, limit: number): Promise<TargetScope[]> {
+    const rows = await this.scoped(db)
       .where('t.status', 'scheduled')
       .where('t.scheduled_at', '<=', now)
       .orderBy([{ column: 't.scheduled_at' }, { column: 't.ulid' }])
@@ -312,8 +287,8 @@ export class KnexTargetStore implements TargetStore {
     return rows.map((row: Record<string, unknown>) => this.toScope(row));
   }
 
-  async dueRolloutSteps(startedBefore: string, limit: number): Promise<TargetScope[]> {
-    const rows = await this.scoped()
+  async dueRolloutSteps(db: Db, startedBefore: string, limit: number): Promise<TargetScope[]> {
+    const rows = await this.scoped(db)
       .where({ 't.status': 'published', 't.rollout_mode': 'automatic', 't.rollout_status': 'active' })
       .whereNotNull('t.rollout_step_started_at')
       .where('t.rollout_step_started_at', '<=', startedBefore)
@@ -322,11 +297,8 @@ export class KnexTargetStore implements TargetStore {
     return rows.map((row: Record<string, unknown>) => this.toScope(row));
   }
 
-  async lastSystemFailure(targetUlid: string, action: string): Promise<boolean> {
-    const row = await this.knex('audit_entries')
-      .where('subject_ulid', targetUlid)
-      .orderBy('ulid', 'desc')
-      .first('action', 'actor_type', 'result');
+  async lastSystemFailure(db: Db, targetUlid: string, action: string): Promise<boolean> {
+    const row = await db('audit_entries').where('subject_ulid', targetUlid).orderBy('ulid', 'desc').first('action', 'actor_type', 'result');
     return row !== undefined && row.action === action && row.actor_type === 'system' && row.result !== 'success';
   }
 }

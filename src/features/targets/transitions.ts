@@ -1,7 +1,8 @@
+import type { Knex } from 'knex';
 import { UnprocessableError } from '../../http/errors.js';
 import { reload } from './locked-target.js';
 import { inProgress, messages } from './state-rules.js';
-import type { TargetPatch, TargetRecord, TargetStatus, TargetTransaction } from './store-types.js';
+import type { TargetPatch, TargetRecord, TargetStatus, TargetStore } from './store-types.js';
 import type { RolloutConfig } from './types.js';
 
 /**
@@ -16,16 +17,17 @@ import type { RolloutConfig } from './types.js';
  * revision. Throws UnprocessableError when not allowed.
  */
 export async function publishLocked(
-  tx: TargetTransaction,
+  store: TargetStore,
+  trx: Knex.Transaction,
   target: TargetRecord,
   options: { comment: string | null; rollout: RolloutConfig | null; from: readonly TargetStatus[]; now: Date },
 ): Promise<TargetRecord> {
   const { rollout, now } = options;
   const nowIso = now.toISOString();
-  const older = await tx.listPublished(target.flag_ulid, target.environment_ulid);
+  const older = await store.listPublished(trx, target.flag_ulid, target.environment_ulid);
   if (rollout && older.some(inProgress)) throw new UnprocessableError(messages.rolloutInProgress);
 
-  const latest = await tx.latestPublishedAt(target.flag_ulid, target.environment_ulid);
+  const latest = await store.latestPublishedAt(trx, target.flag_ulid, target.environment_ulid);
   const publishedAt = latest !== null && latest >= nowIso ? new Date(new Date(latest).getTime() + 1).toISOString() : nowIso;
   const patch: TargetPatch = {
     status: 'published',
@@ -38,39 +40,47 @@ export async function publishLocked(
     rollout_step_started_at: rollout?.mode === 'automatic' ? nowIso : null,
     updated_at: nowIso,
   };
-  if (!(await tx.updateIf(target.ulid, { status: options.from }, patch))) {
-    throw new UnprocessableError(messages.notPublishable((await reload(tx, target)).status));
+  if (!(await store.updateIf(trx, target.ulid, { status: options.from }, patch))) {
+    throw new UnprocessableError(messages.notPublishable((await reload(store, trx, target)).status));
   }
   // While this target rolls out, the previously published one serves everyone outside it.
   const expiring = rollout ? older.slice(1) : older;
-  await tx.expire(
+  await store.expire(
+    trx,
     expiring.map((t) => t.ulid),
     nowIso,
   );
-  await tx.bumpRevision(target.environment_ulid, target.flag_ulid);
-  return reload(tx, target);
+  await store.bumpRevision(trx, target.environment_ulid, target.flag_ulid);
+  return reload(store, trx, target);
 }
 
 /** Expires the published targets older than `target` (it now serves everyone). */
-export async function expireOlder(tx: TargetTransaction, target: TargetRecord, nowIso: string): Promise<void> {
-  const published = await tx.listPublished(target.flag_ulid, target.environment_ulid);
+export async function expireOlder(store: TargetStore, trx: Knex.Transaction, target: TargetRecord, nowIso: string): Promise<void> {
+  const published = await store.listPublished(trx, target.flag_ulid, target.environment_ulid);
   const index = published.findIndex((t) => t.ulid === target.ulid);
   const older = index === -1 ? [] : published.slice(index + 1);
-  await tx.expire(
+  await store.expire(
+    trx,
     older.map((t) => t.ulid),
     nowIso,
   );
 }
 
 /** Completes a published target's rollout (100 %) and expires the older published targets. */
-export async function completeLocked(tx: TargetTransaction, target: TargetRecord, nowIso: string): Promise<TargetRecord> {
-  const changed = await tx.updateIf(
+export async function completeLocked(
+  store: TargetStore,
+  trx: Knex.Transaction,
+  target: TargetRecord,
+  nowIso: string,
+): Promise<TargetRecord> {
+  const changed = await store.updateIf(
+    trx,
     target.ulid,
     { status: ['published'], rollout_status: ['active', 'paused'] },
     { rollout_percentage: 100, rollout_status: 'completed', rollout_step_started_at: null, updated_at: nowIso },
   );
   if (!changed) throw new UnprocessableError(messages.alreadyCompleted);
-  await expireOlder(tx, target, nowIso);
-  await tx.bumpRevision(target.environment_ulid, target.flag_ulid);
-  return reload(tx, target);
+  await expireOlder(store, trx, target, nowIso);
+  await store.bumpRevision(trx, target.environment_ulid, target.flag_ulid);
+  return reload(store, trx, target);
 }

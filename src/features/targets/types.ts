@@ -1,13 +1,15 @@
 import type { Clock } from '../../clock.js';
+import type { Db } from '../../storage/db.js';
 import type { SplitInput } from '../shared/splits.js';
-import type { Auditor } from '../shared/transactions.js';
+import type { Transactor } from '../shared/transactions.js';
 import type { RolloutMode, TargetRecord, TargetStore } from './store-types.js';
-
-/** The Auditor's commit alone (request.audit.commit, or a system writer's), so system jobs can pass theirs. */
-export type AuditCommit = Auditor['commit'];
 
 /** What every targets service is built from. */
 export interface TargetServiceDeps {
+  /** What reads outside a change run on: the pool, or a flags-as-code request's transaction. */
+  db: Db;
+  /** Every change runs in one transaction, retried on deadlock (a savepoint within flags as code). */
+  tx: Transactor;
   store: TargetStore;
   clock: Clock;
   /** The interval between automatic rollout steps (VEXIL_ROLLOUT_STEP_MS): the scheduler's and the view's. */

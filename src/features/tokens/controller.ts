@@ -12,7 +12,7 @@ type PageQuery = NonNullable<operations['listManagementTokens']['parameters']['q
 export function managementTokenHandlers(service: ManagementTokenService) {
   return {
     async listManagementTokens(request: ManagementRequest<Record<string, never>, PageQuery>) {
-      const page = await service.list(pageOf(request.query));
+      const page = await service.list(request.principal, pageOf(request.query));
       return { body: { status: 'success', data: page.data, meta: page.meta } satisfies Schemas['ManagementTokenListResponse'] };
     },
     async createManagementToken(request: ManagementRequest<Record<string, never>, unknown, Schemas['ManagementTokenCreate']>) {
@@ -20,7 +20,7 @@ export function managementTokenHandlers(service: ManagementTokenService) {
       return { body: { status: 'success', data: token } satisfies Schemas['ManagementTokenCreatedResponse'] };
     },
     async revokeManagementToken(request: ManagementRequest<TokenPath>) {
-      await service.revoke(request.params.tokenUlid, request.audit);
+      await service.revoke(request.principal, request.params.tokenUlid, request.audit);
       return { body: { status: 'success' } satisfies Schemas['SuccessStatus'] };
     },
   } satisfies Partial<ManagementHandlers>;

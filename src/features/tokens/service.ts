@@ -41,7 +41,7 @@ export interface ManagementTokenServiceDeps {
 export class ManagementTokenService {
   constructor(private readonly deps: ManagementTokenServiceDeps) {}
 
-  async list(page: PageRequest): Promise<Page<ManagementToken>> {
+  async list(_principal: ManagementPrincipal, page: PageRequest): Promise<Page<ManagementToken>> {
     return this.deps.tokens.listPage(this.deps.db, page);
   }
 
@@ -89,7 +89,7 @@ export class ManagementTokenService {
   }
 
   /** Revokes the token; revoking a revoked token succeeds and changes nothing. */
-  async revoke(ulid: string, audit: Auditor): Promise<void> {
+  async revoke(_principal: ManagementPrincipal, ulid: string, audit: Auditor): Promise<void> {
     const token = await this.deps.tokens.find(this.deps.db, ulid);
     if (!token) throw new NotFoundError(`Management token "${ulid}" not found.`);
     const subject = { action: 'token.revoked', subjectType: 'management_token', subjectUlid: token.ulid, subjectLabel: token.name };

@@ -6,6 +6,7 @@ import { purgeOldAuditEntries } from '../../../src/features/audit-logs/retention
 import { AuditLogService, parseTime, toAuditEntry } from '../../../src/features/audit-logs/service.js';
 import type { ManagementAuditRow } from '../../../src/features/audit-logs/store-types.js';
 import { InvalidQueryError, UnprocessableError } from '../../../src/http/errors.js';
+import { principal } from '../admin/principals.js';
 
 const base = Date.parse('2026-03-01T12:00:00.000Z');
 
@@ -41,7 +42,8 @@ function setup(n = 10) {
   return { store, service: new AuditLogService({ store }) };
 }
 
-const all = ResourceAccess.unrestricted();
+/** A caller who may see every entry. */
+const all = principal();
 
 describe('AuditLogService', () => {
   it('pages newest first by default and follows next_cursor to the end', async () => {
@@ -111,8 +113,8 @@ describe('AuditLogService', () => {
     );
     const service = new AuditLogService({ store });
     const labels = async (access: ResourceAccess) =>
-      (await service.listManagement(access, { per_page: 100 })).data.map((e) => e.subject_label).sort();
-    expect(await labels(all)).toEqual(['a', 'a1', 'a2', 'b1', 'none']);
+      (await service.listManagement(principal({ access }), { per_page: 100 })).data.map((e) => e.subject_label).sort();
+    expect(await labels(all.access)).toEqual(['a', 'a1', 'a2', 'b1', 'none']);
     expect(await labels(new ResourceAccess(null, { projects: new Set(['prj_a']), environments: new Map() }))).toEqual(['a', 'a1', 'a2']);
     expect(
       await labels(new ResourceAccess(null, { projects: new Set(), environments: new Map([['prj_a', new Set(['env_a1'])]]) })),

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { describe, expect, it } from 'vitest';
-import { AuditWriter, type AuditEntryInput } from '../../../src/audit/audit-trail.js';
+import { AuditTrail, AuditWriter, type AuditEntryInput } from '../../../src/audit/audit-trail.js';
+import type { ManagementPrincipal } from '../../../src/auth/principal.js';
 import { decodeInsert } from '../../support/fake-sql.js';
 
 const clock = { now: () => new Date('2026-05-01T10:00:00.000Z') };
@@ -80,5 +81,31 @@ describe('AuditWriter.writeShared', () => {
     const writer = new AuditWriter(clock);
     const results = await Promise.allSettled([writer.writeShared(db.knex, entry('/a')), writer.writeShared(db.knex, entry('/b'))]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+  });
+});
+
+describe('AuditTrail.fresh', () => {
+  it('commits as the same actor and request, carrying nothing the request described, and leaves its entry to the audit stage', async () => {
+    const written: AuditEntryInput[] = [];
+    const writer = { write: async (_db: unknown, input: AuditEntryInput) => void written.push(input) } as unknown as AuditWriter;
+    const principal = { type: 'personal_access_token' } as ManagementPrincipal;
+    const trail = new AuditTrail(writer, principal, 'POST', '/management/v1/projects/shop/configuration/apply');
+    trail.describe({ action: 'project.applied', subjectType: 'project', subjectUlid: 'prj_1', projectUlid: 'prj_1' });
+    const change = trail.fresh();
+    await change.commit({} as Knex.Transaction, { action: 'flag.created', subjectType: 'flag', subjectUlid: 'flg_1' });
+    expect(written).toEqual([
+      {
+        action: 'flag.created',
+        subjectType: 'flag',
+        subjectUlid: 'flg_1',
+        changes: undefined,
+        principal,
+        httpMethod: 'POST',
+        httpPath: '/management/v1/projects/shop/configuration/apply',
+        result: 'success',
+        statusCode: 200,
+      },
+    ]);
+    expect([trail.written, trail.subject?.action, change.written]).toEqual([false, 'project.applied', true]);
   });
 });

@@ -20,6 +20,7 @@ function recordingCaller(access = ResourceAccess.unrestricted()) {
     describe: (subject) => {
       described.push(subject);
     },
+    fresh: () => audit,
   };
   return { principal: principalWith({ access }), audit, committed, described };
 }

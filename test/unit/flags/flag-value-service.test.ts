@@ -19,6 +19,7 @@ function recordingCaller(access = ResourceAccess.unrestricted()) {
       committed.push(subject);
     },
     describe: () => {},
+    fresh: () => audit,
   };
   return { principal: principalWith({ access }), audit, committed };
 }

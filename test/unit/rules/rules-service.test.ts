@@ -22,13 +22,22 @@ function makeCaller(access = ResourceAccess.unrestricted()) {
     describe(subject) {
       described.push(subject);
     },
+    fresh() {
+      return this;
+    },
   };
   return { principal: principal({ access }), audit, committed, described };
 }
 
 /** A principal who may reach everything, and an audit trail for the calls whose entries no test reads. */
 const anyone = principal();
-const unread: Auditor = { async commit() {}, describe() {} };
+const unread: Auditor = {
+  async commit() {},
+  describe() {},
+  fresh() {
+    return this;
+  },
+};
 
 function seed(store: FakeRulesStore): void {
   store.state.projects.push({ ulid: 'prj_1', key: 'shop', name: 'Shop' }, { ulid: 'prj_2', key: 'other', name: 'Other' });

@@ -21,12 +21,21 @@ function makeCaller(access = ResourceAccess.unrestricted()) {
     describe(subject) {
       described.push(subject);
     },
+    fresh() {
+      return this;
+    },
   };
   return { principal: principal({ access }), audit, committed, described };
 }
 
 /** An audit trail for the calls whose entries no test reads. */
-const unread: Auditor = { async commit() {}, describe() {} };
+const unread: Auditor = {
+  async commit() {},
+  describe() {},
+  fresh() {
+    return this;
+  },
+};
 
 async function fieldsOf(promise: Promise<unknown>): Promise<Record<string, string[]>> {
   const error = await promise.then(
