@@ -29,7 +29,9 @@ import { KnexTargetStore } from '../../src/features/targets/store.js';
 import type { TargetRecord, TargetStore } from '../../src/features/targets/store-types.js';
 import type { SegmentRecord, SegmentsStore } from '../../src/features/segments/store-types.js';
 import type { EnvironmentRef, FlagRef, ProjectRef } from '../../src/features/shared/lookup.js';
+import { knexTransactor, type Transactor } from '../../src/features/shared/transactions.js';
 import { NotFoundError, ValidationError } from '../../src/http/errors.js';
+import type { Db } from '../../src/storage/db.js';
 import type { Page, PageRequest } from '../../src/http/pagination.js';
 import { KnexConfigSource } from '../../src/runtime/config-loader.js';
 import type { ConfigSource } from '../../src/runtime/config-source.js';
@@ -44,6 +46,7 @@ import { FakeIdempotencyStore } from '../fakes/idempotency-store.js';
 import { FakeRulesStore } from '../fakes/rules-store.js';
 import { FakeSegmentsStore } from '../fakes/segments-store.js';
 import { FakeTargetStore } from '../fakes/targets-store.js';
+import { fakeDb } from '../fakes/transactor.js';
 import { testDatabases } from '../support/databases.js';
 import { startTestApp, type ApiResponse, type TestApp } from '../support/test-app.js';
 
@@ -604,6 +607,9 @@ for (const implementation of implementations<SegmentsUnderTest>(fakeSegments, kn
 /** The flag store, and how a test puts projects and prerequisites in front of it. */
 interface FlagsUnderTest {
   store: FlagStore;
+  /** What reads run on, and the transactions writes run in (the fake's roll its state back). */
+  db: Db;
+  tx: Transactor;
   addProject(key: string): Promise<ProjectRef>;
   /** A draft target of `requiring` in the environment `production` whose prerequisites name `required`. */
   addRequirement(project: ProjectRef, requiring: FlagRecord, required: FlagRecord, requiredValue: string): Promise<void>;
@@ -615,6 +621,8 @@ function fakeFlags(): FlagsUnderTest {
   let projects = 0;
   return {
     store,
+    db: fakeDb,
+    tx: store.tx,
     async addProject(key) {
       const project = { ulid: `prj_01J3000000000000000000${String(++projects).padStart(4, '0')}`, key, name: key };
       store.addProject(project);
@@ -633,7 +641,9 @@ function fakeFlags(): FlagsUnderTest {
 function knexFlags(app: TestApp): FlagsUnderTest {
   const segments = knexSegments(app);
   return {
-    store: new KnexFlagStore(app.knex, app.composition.core.dialect),
+    store: new KnexFlagStore(app.composition.core.dialect),
+    db: app.knex,
+    tx: knexTransactor(app.knex),
     addProject: (key) => segments.addProject(key),
     async addRequirement(project, requiring, required, requiredValue) {
       const targets = `/projects/${project.key}/flags/${requiring.key}/environments/production/targets`;
@@ -689,10 +699,10 @@ for (const implementation of implementations<FlagsUnderTest>(fakeFlags, knexFlag
     const everyone = ResourceAccess.unrestricted();
     const newProject = () => flags.addProject(`flags-contract-${++projects}`);
     const insert = (...records: FlagRecord[]) =>
-      store.transaction(async (tx) => {
+      flags.tx.transaction(async (trx) => {
         for (const flag of records) {
-          await tx.insertFlag(flag);
-          await tx.insertValues(booleanValues(flag));
+          await store.insertFlag(trx, flag);
+          await store.insertValues(trx, booleanValues(flag));
         }
       });
     const keysOf = (page: Page<FlagRecord>) => page.data.map((f) => f.key);
@@ -706,9 +716,9 @@ for (const implementation of implementations<FlagsUnderTest>(fakeFlags, knexFlag
 
     it('finds a project by its exact key, within the caller’s grants', async () => {
       const project = await newProject();
-      expect(await store.findProject(everyone, project.key)).toEqual(project);
-      await expect(store.findProject(everyone, `${project.key}-x`)).rejects.toThrow(NotFoundError);
-      await expect(store.findProject(new ResourceAccess(new Set(['prj_01J99999999999999999999999']), null), project.key)).rejects.toThrow(
+      expect(await store.findProject(flags.db, everyone, project.key)).toEqual(project);
+      await expect(store.findProject(flags.db, everyone, `${project.key}-x`)).rejects.toThrow(NotFoundError);
+      await expect(store.findProject(flags.db, new ResourceAccess(new Set(['prj_01J99999999999999999999999']), null), project.key)).rejects.toThrow(
         NotFoundError,
       );
     });
@@ -717,13 +727,13 @@ for (const implementation of implementations<FlagsUnderTest>(fakeFlags, knexFlag
       const project = await newProject();
       const flag = flagRecord(project, 'checkout', { description: 'Pay', permanent: true, include_in_client: false, tags: ['b', 'a'] });
       await insert(flag);
-      expect(await store.findFlag(project.ulid, 'checkout')).toEqual(flag);
-      expect(await store.findFlag(project.ulid, 'checkout-2')).toBeUndefined();
-      expect(await store.findFlag((await newProject()).ulid, 'checkout')).toBeUndefined();
-      await store.transaction(async (tx) => {
-        expect(await tx.lockFlag(project.ulid, 'checkout')).toEqual(flag);
-        expect(await tx.lockFlag(project.ulid, 'nope')).toBeUndefined();
-        expect(await tx.lockFlags(project.ulid, ['nope', 'checkout'])).toEqual([flag]);
+      expect(await store.findFlag(flags.db, project.ulid, 'checkout')).toEqual(flag);
+      expect(await store.findFlag(flags.db, project.ulid, 'checkout-2')).toBeUndefined();
+      expect(await store.findFlag(flags.db, (await newProject()).ulid, 'checkout')).toBeUndefined();
+      await flags.tx.transaction(async (trx) => {
+        expect(await store.lockFlag(trx, project.ulid, 'checkout')).toEqual(flag);
+        expect(await store.lockFlag(trx, project.ulid, 'nope')).toBeUndefined();
+        expect(await store.lockFlags(trx, project.ulid, ['nope', 'checkout'])).toEqual([flag]);
       });
     });
 
@@ -734,8 +744,8 @@ for (const implementation of implementations<FlagsUnderTest>(fakeFlags, knexFlag
       const error = await insert(flagRecord(project, 'fresh'), flagRecord(project, 'taken')).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ValidationError);
       expect(Object.keys((error as ValidationError).errors)).toEqual(['key']);
-      expect(await store.findFlag(project.ulid, 'taken')).toEqual(first);
-      expect(await store.findFlag(project.ulid, 'fresh')).toBeUndefined();
+      expect(await store.findFlag(flags.db, project.ulid, 'taken')).toEqual(first);
+      expect(await store.findFlag(flags.db, project.ulid, 'fresh')).toBeUndefined();
     });
 
     it('lists by type, tag (exactly) and search (case-insensitive, key or name, wildcards literal), a page at a time', async () => {
@@ -746,7 +756,7 @@ for (const implementation of implementations<FlagsUnderTest>(fakeFlags, knexFlag
         flagRecord(project, 'gamma_1', { name: 'Gamma 100%' }),
         flagRecord(project, 'delta', { tags: ['team:pay', 'x'] }),
       );
-      const list = (filter: FlagListFilter, page: PageRequest = { per_page: 25 }) => store.listFlags(project.ulid, filter, page);
+      const list = (filter: FlagListFilter, page: PageRequest = { per_page: 25 }) => store.listFlags(flags.db, project.ulid, filter, page);
       expect(keysOf(await list({}))).toEqual(['alpha', 'beta', 'gamma_1', 'delta']);
       expect(keysOf(await list({ type: 'string' }))).toEqual(['beta']);
       expect(keysOf(await list({ tag: 'team:pay' }))).toEqual(['alpha', 'delta']);
@@ -777,18 +787,18 @@ for (const implementation of implementations<FlagsUnderTest>(fakeFlags, knexFlag
         tags: ['t'],
         updated_at: '2026-02-01T00:00:00.000Z',
       };
-      await store.transaction((tx) => tx.updateFlag(flag.ulid, changes));
-      expect(await store.findFlag(project.ulid, 'changing')).toEqual({ ...flag, ...changes });
+      await flags.tx.transaction((trx) => store.updateFlag(trx, flag.ulid, changes));
+      expect(await store.findFlag(flags.db, project.ulid, 'changing')).toEqual({ ...flag, ...changes });
       const before = await flags.revisionOf(project);
-      const failed = store.transaction(async (tx) => {
-        await tx.updateFlag(flag.ulid, { name: 'Lost' });
-        await tx.bumpProjectRevisions(project.ulid, [flag.ulid]);
+      const failed = flags.tx.transaction(async (trx) => {
+        await store.updateFlag(trx, flag.ulid, { name: 'Lost' });
+        await store.bumpProjectRevisions(trx, project.ulid, [flag.ulid]);
         throw new Error('stop');
       });
       await expect(failed).rejects.toThrow('stop');
-      expect((await store.findFlag(project.ulid, 'changing'))?.name).toBe('Changed');
+      expect((await store.findFlag(flags.db, project.ulid, 'changing'))?.name).toBe('Changed');
       expect(await flags.revisionOf(project)).toBe(before);
-      await store.transaction((tx) => tx.bumpProjectRevisions(project.ulid, [flag.ulid]));
+      await flags.tx.transaction((trx) => store.bumpProjectRevisions(trx, project.ulid, [flag.ulid]));
       expect(await flags.revisionOf(project)).toBe(before + 1);
     });
 
@@ -803,7 +813,7 @@ for (const implementation of implementations<FlagsUnderTest>(fakeFlags, knexFlag
       await flags.addRequirement(project, zeta, required, requiredTrue);
       await flags.addRequirement(project, alpha, required, requiredTrue);
       await flags.addRequirement(project, alpha, required, requiredTrue);
-      const requiredBy = (ulids: string[]) => store.transaction((tx) => tx.requiredBy(ulids));
+      const requiredBy = (ulids: string[]) => flags.tx.transaction((trx) => store.requiredBy(trx, ulids));
       expect(await requiredBy([required.ulid, free.ulid])).toEqual(
         new Map([
           [
@@ -820,8 +830,8 @@ for (const implementation of implementations<FlagsUnderTest>(fakeFlags, knexFlag
         new Map([[required.ulid, [{ flag_key: 'zeta', environment_key: 'production' }]]]),
       );
       expect(await requiredBy([required.ulid, alpha.ulid, zeta.ulid])).toEqual(new Map());
-      await store.transaction((tx) => tx.deleteFlags([zeta.ulid, alpha.ulid]));
-      expect(await store.findFlag(project.ulid, 'zeta')).toBeUndefined();
+      await flags.tx.transaction((trx) => store.deleteFlags(trx, [zeta.ulid, alpha.ulid]));
+      expect(await store.findFlag(flags.db, project.ulid, 'zeta')).toBeUndefined();
       expect(await requiredBy([required.ulid])).toEqual(new Map());
       // The key is free again.
       await insert(flagRecord(project, 'zeta'));
@@ -831,6 +841,9 @@ for (const implementation of implementations<FlagsUnderTest>(fakeFlags, knexFlag
 
 /** The flag-value store, and how a test puts a project, flags and what points at values in front of it. */
 interface FlagValuesUnderTest {
+  /** What reads run on, and the transactions writes run in (the fake's roll its state back). */
+  db: Db;
+  tx: Transactor;
   store: FlagValueStore;
   /** A project with the environment `production`, and its string flags of these keys (no values yet). */
   addProject(key: string, flagKeys: string[]): Promise<{ project: ProjectRef; flags: FlagRef[]; environment: EnvironmentRef }>;
@@ -845,6 +858,8 @@ function fakeFlagValues(): FlagValuesUnderTest {
   let projects = 0;
   return {
     store,
+    db: fakeDb,
+    tx: store.tx,
     async addProject(key, flagKeys) {
       const n = String(++projects).padStart(4, '0');
       const project = { ulid: `prj_01J5000000000000000000${n}`, key, name: key };
@@ -884,7 +899,9 @@ function knexFlagValues(app: TestApp): FlagValuesUnderTest {
     return res;
   };
   return {
-    store: new KnexFlagValueStore(app.knex, app.composition.core.dialect),
+    store: new KnexFlagValueStore(app.composition.core.dialect),
+    db: app.knex,
+    tx: knexTransactor(app.knex),
     async addProject(key, flagKeys) {
       const created = expectOk(
         await app.mgmt('POST', '/projects', { key, name: key, environments: [{ key: 'production', name: 'Production' }] }),
@@ -954,8 +971,8 @@ for (const implementation of implementations<FlagValuesUnderTest>(fakeFlagValues
     const everyone = ResourceAccess.unrestricted();
     const newProject = (flagKeys: string[] = ['colour']) => values.addProject(`values-contract-${++projects}`, flagKeys);
     const insert = (...records: FlagValueRecord[]) =>
-      store.transaction(async (tx) => {
-        for (const value of records) await tx.insertValue(value);
+      values.tx.transaction(async (trx) => {
+        for (const value of records) await store.insertValue(trx, value);
       });
     beforeAll(async () => {
       ({ store: values, close } = await implementation.open());
@@ -967,18 +984,18 @@ for (const implementation of implementations<FlagValuesUnderTest>(fakeFlagValues
 
     it('finds the project, flag and environment by exact key, within the caller’s grants', async () => {
       const { project, flags, environment } = await newProject();
-      expect(await store.findProject(everyone, project.key)).toEqual(project);
-      expect(await store.findFlag(project, 'colour')).toEqual(flags[0]);
-      expect(await store.findEnvironment(everyone, project, 'production')).toEqual(environment);
-      await expect(store.findFlag(project, 'Colour')).rejects.toThrow(NotFoundError);
-      await expect(store.findEnvironment(everyone, project, 'staging')).rejects.toThrow(NotFoundError);
+      expect(await store.findProject(values.db, everyone, project.key)).toEqual(project);
+      expect(await store.findFlag(values.db, project, 'colour')).toEqual(flags[0]);
+      expect(await store.findEnvironment(values.db, everyone, project, 'production')).toEqual(environment);
+      await expect(store.findFlag(values.db, project, 'Colour')).rejects.toThrow(NotFoundError);
+      await expect(store.findEnvironment(values.db, everyone, project, 'staging')).rejects.toThrow(NotFoundError);
       const elsewhere = new ResourceAccess(new Set(['prj_01J99999999999999999999999']), null);
-      await expect(store.findProject(elsewhere, project.key)).rejects.toThrow(NotFoundError);
+      await expect(store.findProject(values.db, elsewhere, project.key)).rejects.toThrow(NotFoundError);
       const otherEnvironment = new ResourceAccess(null, {
         projects: new Set(),
         environments: new Map([[project.ulid, new Set(['env_01J99999999999999999999999'])]]),
       });
-      await expect(store.findEnvironment(otherEnvironment, project, 'production')).rejects.toThrow(NotFoundError);
+      await expect(store.findEnvironment(values.db, otherEnvironment, project, 'production')).rejects.toThrow(NotFoundError);
     });
 
     it('stores values as given in creation order, refusing an equal display of the same flag only', async () => {
@@ -987,20 +1004,20 @@ for (const implementation of implementations<FlagValuesUnderTest>(fakeFlagValues
       const red = valueRecord(colour, 'red');
       const blue = valueRecord(colour, 'blue', { is_default: true });
       await insert(red, blue, valueRecord(shade, 'red'));
-      expect(await store.listValues(colour.ulid)).toEqual([red, blue]);
-      await store.transaction(async (tx) => {
-        expect(await tx.lockFlag(colour.ulid)).toBe(true);
-        expect(await tx.lockFlag('flg_01J99999999999999999999999')).toBe(false);
-        expect(await tx.findValue(colour.ulid, red.ulid)).toEqual(red);
-        expect(await tx.findValue(shade.ulid, red.ulid)).toBeUndefined();
-        expect(await tx.hasDefault(colour.ulid)).toBe(true);
-        expect(await tx.hasDefault(shade.ulid)).toBe(false);
+      expect(await store.listValues(values.db, colour.ulid)).toEqual([red, blue]);
+      await values.tx.transaction(async (trx) => {
+        expect(await store.lockFlag(trx, colour.ulid)).toBe(true);
+        expect(await store.lockFlag(trx, 'flg_01J99999999999999999999999')).toBe(false);
+        expect(await store.findValue(trx, colour.ulid, red.ulid)).toEqual(red);
+        expect(await store.findValue(trx, shade.ulid, red.ulid)).toBeUndefined();
+        expect(await store.hasDefault(trx, colour.ulid)).toBe(true);
+        expect(await store.hasDefault(trx, shade.ulid)).toBe(false);
       });
       const error = await insert(valueRecord(colour, 'green'), valueRecord(colour, 'red')).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ValidationError);
       expect(Object.keys((error as ValidationError).errors)).toEqual(['display']);
       // Nothing of the failed transaction stays; `Red` is another display.
-      expect(await store.listValues(colour.ulid)).toEqual([red, blue]);
+      expect(await store.listValues(values.db, colour.ulid)).toEqual([red, blue]);
       await insert(valueRecord(colour, 'Red'));
     });
 
@@ -1011,18 +1028,18 @@ for (const implementation of implementations<FlagValuesUnderTest>(fakeFlagValues
       const blue = valueRecord(colour, 'blue');
       await insert(red, blue);
       const crimson = normaliseDisplay('string', 'crimson').digest;
-      await store.transaction((tx) => tx.updateDisplay(red.ulid, 'crimson', crimson, '2026-02-01T00:00:00.000Z'));
-      const error = await store
-        .transaction((tx) => tx.updateDisplay(blue.ulid, 'crimson', crimson, '2026-02-01T00:00:00.000Z'))
+      await values.tx.transaction((trx) => store.updateDisplay(trx, red.ulid, 'crimson', crimson, '2026-02-01T00:00:00.000Z'));
+      const error = await values.tx
+        .transaction((trx) => store.updateDisplay(trx, blue.ulid, 'crimson', crimson, '2026-02-01T00:00:00.000Z'))
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ValidationError);
-      await store.transaction((tx) => tx.setDefault(colour.ulid, blue.ulid, '2026-03-01T00:00:00.000Z'));
-      expect(await store.listValues(colour.ulid)).toEqual([
+      await values.tx.transaction((trx) => store.setDefault(trx, colour.ulid, blue.ulid, '2026-03-01T00:00:00.000Z'));
+      expect(await store.listValues(values.db, colour.ulid)).toEqual([
         { ...red, display: 'crimson', display_digest: crimson, is_default: false, updated_at: '2026-03-01T00:00:00.000Z' },
         { ...blue, is_default: true, updated_at: '2026-03-01T00:00:00.000Z' },
       ]);
-      await store.transaction((tx) => tx.deleteValue(red.ulid));
-      expect((await store.listValues(colour.ulid)).map((v) => v.ulid)).toEqual([blue.ulid]);
+      await values.tx.transaction((trx) => store.deleteValue(trx, red.ulid));
+      expect((await store.listValues(values.db, colour.ulid)).map((v) => v.ulid)).toEqual([blue.ulid]);
     });
 
     it('reports what points at a value: targets, rules, and other flags’ prerequisites', async () => {
@@ -1035,7 +1052,7 @@ for (const implementation of implementations<FlagValuesUnderTest>(fakeFlagValues
       await values.addTargetAndRule(project, colour, red);
       await values.addPrerequisite(project, paint, colour, blue);
       await values.addPrerequisite(project, brush, colour, blue);
-      const usage = (value: FlagValueRecord) => store.transaction((tx) => tx.usage(value.ulid));
+      const usage = (value: FlagValueRecord) => values.tx.transaction((trx) => store.usage(trx, value.ulid));
       expect(await usage(red)).toEqual({
         targets: [{ status: 'draft', environment_key: 'production' }],
         rules: [{ target_status: 'draft', environment_key: 'production' }],

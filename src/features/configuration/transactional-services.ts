@@ -12,6 +12,7 @@ import { RulesService } from '../rules/service.js';
 import { KnexRulesStore } from '../rules/store.js';
 import { PrerequisitesService } from '../prerequisites/service.js';
 import { KnexPrerequisitesStore } from '../prerequisites/store.js';
+import { knexTransactor } from '../shared/transactions.js';
 import { SegmentsService } from '../segments/service.js';
 import { KnexSegmentsStore } from '../segments/store.js';
 import { buildTargetServices } from '../targets/services.js';
@@ -23,12 +24,13 @@ import { KnexTargetStore } from '../targets/store.js';
  */
 export function servicesOver(trx: Knex.Transaction, core: CoreDeps) {
   const over = { ...core, knex: trx };
+  const tx = knexTransactor(trx);
   return {
     projects: buildProjectService(over),
     environments: buildEnvironmentService(over),
     segments: new SegmentsService({ store: new KnexSegmentsStore(trx, core.dialect), clock: core.clock }),
-    flags: new FlagService({ store: new KnexFlagStore(trx, core.dialect), clock: core.clock }),
-    values: new FlagValueService({ store: new KnexFlagValueStore(trx, core.dialect), clock: core.clock }),
+    flags: new FlagService({ db: trx, tx, store: new KnexFlagStore(core.dialect), clock: core.clock }),
+    values: new FlagValueService({ db: trx, tx, store: new KnexFlagValueStore(core.dialect), clock: core.clock }),
     targets: buildTargetServices({
       store: new KnexTargetStore(trx, core.dialect),
       clock: core.clock,
