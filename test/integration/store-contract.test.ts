@@ -411,6 +411,9 @@ for (const implementation of implementations<AuditLogsUnderTest>(fakeAuditLogs, 
 
 /** The segments store, and how a test puts projects and rules naming a segment in front of it. */
 interface SegmentsUnderTest {
+  /** What reads run on, and the transactions writes run in (the fake's roll its state back). */
+  db: Db;
+  tx: Transactor;
   store: SegmentsStore;
   addProject(key: string): Promise<ProjectRef>;
   /** A flag of the project whose target, in `status`, has a rule naming the segment. */
@@ -424,6 +427,8 @@ function fakeSegments(): SegmentsUnderTest {
   let projects = 0;
   return {
     store,
+    db: fakeDb,
+    tx: store.tx,
     async addProject(key) {
       const project = { ulid: `prj_01J1000000000000000000${String(++projects).padStart(4, '0')}`, key, name: key };
       store.state.projects.push(project);
@@ -437,7 +442,9 @@ function fakeSegments(): SegmentsUnderTest {
 
 function knexSegments(app: TestApp): SegmentsUnderTest {
   return {
-    store: new KnexSegmentsStore(app.knex, app.composition.core.dialect),
+    store: new KnexSegmentsStore(app.composition.core.dialect),
+    db: app.knex,
+    tx: knexTransactor(app.knex),
     async addProject(key) {
       const created = await app.mgmt('POST', '/projects', { key, name: key, environments: [{ key: 'production', name: 'Production' }] });
       if (created.status !== 200) throw new Error(JSON.stringify(created.body));
@@ -491,7 +498,7 @@ for (const implementation of implementations<SegmentsUnderTest>(fakeSegments, kn
     let projects = 0;
     const everyone = ResourceAccess.unrestricted();
     const newProject = () => segments.addProject(`segments-contract-${++projects}`);
-    const insert = (segment: SegmentRecord) => store.transaction((writer) => writer.insertSegment(segment));
+    const insert = (segment: SegmentRecord) => segments.tx.transaction((trx) => store.insertSegment(trx, segment));
     beforeAll(async () => {
       ({ store: segments, close } = await implementation.open());
       store = segments.store;
@@ -502,10 +509,10 @@ for (const implementation of implementations<SegmentsUnderTest>(fakeSegments, kn
 
     it('resolves a project by its exact key, within the caller’s grants', async () => {
       const project = await newProject();
-      expect(await store.resolveProject(everyone, project.key)).toEqual(project);
-      await expect(store.resolveProject(everyone, `${project.key}-x`)).rejects.toThrow(NotFoundError);
+      expect(await store.resolveProject(segments.db, everyone, project.key)).toEqual(project);
+      await expect(store.resolveProject(segments.db, everyone, `${project.key}-x`)).rejects.toThrow(NotFoundError);
       const elsewhere = new ResourceAccess(new Set(['prj_01J99999999999999999999999']), null);
-      await expect(store.resolveProject(elsewhere, project.key)).rejects.toThrow(NotFoundError);
+      await expect(store.resolveProject(segments.db, elsewhere, project.key)).rejects.toThrow(NotFoundError);
     });
 
     it('stores a segment as given and finds it by project and exact key', async () => {
@@ -513,9 +520,9 @@ for (const implementation of implementations<SegmentsUnderTest>(fakeSegments, kn
       const other = await newProject();
       const segment = segmentRecord(project, 'testers', { description: 'Who tests' });
       await insert(segment);
-      expect(await store.findSegment(project.ulid, 'testers')).toEqual(segment);
-      expect(await store.findSegment(project.ulid, 'Testers')).toBeUndefined();
-      expect(await store.findSegment(other.ulid, 'testers')).toBeUndefined();
+      expect(await store.findSegment(segments.db, project.ulid, 'testers')).toEqual(segment);
+      expect(await store.findSegment(segments.db, project.ulid, 'Testers')).toBeUndefined();
+      expect(await store.findSegment(segments.db, other.ulid, 'testers')).toBeUndefined();
       // The same key in another project is another segment.
       await insert(segmentRecord(other, 'testers'));
     });
@@ -527,7 +534,7 @@ for (const implementation of implementations<SegmentsUnderTest>(fakeSegments, kn
       const error = await insert(segmentRecord(project, 'beta', { name: 'Second' })).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ValidationError);
       expect(Object.keys((error as ValidationError).errors)).toEqual(['key']);
-      expect(await store.findSegment(project.ulid, 'beta')).toEqual(first);
+      expect(await store.findSegment(segments.db, project.ulid, 'beta')).toEqual(first);
     });
 
     it('updates all but ulid, project, key and creation time; deletes', async () => {
@@ -546,29 +553,29 @@ for (const implementation of implementations<SegmentsUnderTest>(fakeSegments, kn
         rules: [],
         updated_at: '2026-02-01T00:00:00.000Z',
       };
-      await store.transaction((writer) => writer.updateSegment(changed));
-      expect(await store.findSegment(project.ulid, 'gamma')).toEqual({
+      await segments.tx.transaction((trx) => store.updateSegment(trx, changed));
+      expect(await store.findSegment(segments.db, project.ulid, 'gamma')).toEqual({
         ...changed,
         key: 'gamma',
         project_ulid: project.ulid,
         created_at: segment.created_at,
       });
-      await store.transaction((writer) => writer.deleteSegment(segment.ulid));
-      expect(await store.findSegment(project.ulid, 'gamma')).toBeUndefined();
+      await segments.tx.transaction((trx) => store.deleteSegment(trx, segment.ulid));
+      expect(await store.findSegment(segments.db, project.ulid, 'gamma')).toBeUndefined();
     });
 
     it('rolls back everything a transaction wrote when it throws', async () => {
       const project = await newProject();
       const before = await segments.revisionOf(project);
-      const failed = store.transaction(async (writer) => {
-        await writer.insertSegment(segmentRecord(project, 'rolled-back'));
-        await writer.bumpProjectRevisions(project.ulid);
+      const failed = segments.tx.transaction(async (trx) => {
+        await store.insertSegment(trx, segmentRecord(project, 'rolled-back'));
+        await store.bumpProjectRevisions(trx, project.ulid);
         throw new Error('stop');
       });
       await expect(failed).rejects.toThrow('stop');
-      expect(await store.findSegment(project.ulid, 'rolled-back')).toBeUndefined();
+      expect(await store.findSegment(segments.db, project.ulid, 'rolled-back')).toBeUndefined();
       expect(await segments.revisionOf(project)).toBe(before);
-      await store.transaction((writer) => writer.bumpProjectRevisions(project.ulid));
+      await segments.tx.transaction((trx) => store.bumpProjectRevisions(trx, project.ulid));
       expect(await segments.revisionOf(project)).toBe(before + 1);
     });
 
@@ -577,15 +584,15 @@ for (const implementation of implementations<SegmentsUnderTest>(fakeSegments, kn
       const made = ['a', 'b', 'c', 'd', 'e'].map((key) => segmentRecord(project, key));
       for (const segment of made) await insert(segment);
       await insert(segmentRecord(await newProject(), 'not-listed'));
-      const first = await store.listSegments(project.ulid, { per_page: 2 });
+      const first = await store.listSegments(segments.db, project.ulid, { per_page: 2 });
       expect(first.data.map((s) => s.key)).toEqual(['a', 'b']);
       expect(first.meta.prev_cursor).toBeNull();
-      const second = await store.listSegments(project.ulid, { per_page: 2, cursor: first.meta.next_cursor! });
+      const second = await store.listSegments(segments.db, project.ulid, { per_page: 2, cursor: first.meta.next_cursor! });
       expect(second.data.map((s) => s.key)).toEqual(['c', 'd']);
-      const last = await store.listSegments(project.ulid, { per_page: 2, cursor: second.meta.next_cursor! });
+      const last = await store.listSegments(segments.db, project.ulid, { per_page: 2, cursor: second.meta.next_cursor! });
       expect(last.data).toEqual([made[4]]);
       expect(last.meta.next_cursor).toBeNull();
-      const back = await store.listSegments(project.ulid, { per_page: 2, cursor: last.meta.prev_cursor! });
+      const back = await store.listSegments(segments.db, project.ulid, { per_page: 2, cursor: last.meta.prev_cursor! });
       expect(back.data.map((s) => s.key)).toEqual(['c', 'd']);
     });
 
@@ -598,8 +605,8 @@ for (const implementation of implementations<SegmentsUnderTest>(fakeSegments, kn
       await segments.addReference(project, segment, 'zeta', 'draft');
       await segments.addReference(project, segment, 'alpha', 'draft');
       await segments.addReference(project, segment, 'old', 'expired');
-      expect(await store.transaction((writer) => writer.referencingFlagKeys(segment))).toEqual(['alpha', 'zeta']);
-      expect(await store.transaction((writer) => writer.referencingFlagKeys(unused))).toEqual([]);
+      expect(await segments.tx.transaction((trx) => store.referencingFlagKeys(trx, segment))).toEqual(['alpha', 'zeta']);
+      expect(await segments.tx.transaction((trx) => store.referencingFlagKeys(trx, unused))).toEqual([]);
     });
   });
 }
@@ -718,9 +725,9 @@ for (const implementation of implementations<FlagsUnderTest>(fakeFlags, knexFlag
       const project = await newProject();
       expect(await store.findProject(flags.db, everyone, project.key)).toEqual(project);
       await expect(store.findProject(flags.db, everyone, `${project.key}-x`)).rejects.toThrow(NotFoundError);
-      await expect(store.findProject(flags.db, new ResourceAccess(new Set(['prj_01J99999999999999999999999']), null), project.key)).rejects.toThrow(
-        NotFoundError,
-      );
+      await expect(
+        store.findProject(flags.db, new ResourceAccess(new Set(['prj_01J99999999999999999999999']), null), project.key),
+      ).rejects.toThrow(NotFoundError);
     });
 
     it('stores a flag as given, found by project and exact key, locked by key', async () => {
@@ -1081,6 +1088,9 @@ interface RulesFixture {
 
 /** The rules store, and how a test makes a target with its surroundings in front of it. */
 interface RulesUnderTest {
+  /** What reads run on, and the transactions writes run in (the fake's roll its state back). */
+  db: Db;
+  tx: Transactor;
   store: RulesStore;
   addTarget(projectKey: string): Promise<RulesFixture>;
 }
@@ -1090,6 +1100,8 @@ function fakeRules(): RulesUnderTest {
   let projects = 0;
   return {
     store,
+    db: fakeDb,
+    tx: store.tx,
     async addTarget(projectKey) {
       const n = String(++projects).padStart(4, '0');
       const project = { ulid: `prj_01J7000000000000000000${n}`, key: projectKey, name: projectKey };
@@ -1134,7 +1146,9 @@ function knexRules(app: TestApp): RulesUnderTest {
     return res.body.data;
   };
   return {
-    store: new KnexRulesStore(app.knex, app.composition.core.dialect),
+    store: new KnexRulesStore(app.composition.core.dialect),
+    db: app.knex,
+    tx: knexTransactor(app.knex),
     async addTarget(projectKey) {
       const project = expectOk(
         await app.mgmt('POST', '/projects', {
@@ -1212,7 +1226,7 @@ for (const implementation of implementations<RulesUnderTest>(fakeRules, knexRule
     const everyone = ResourceAccess.unrestricted();
     const newTarget = () => rules.addTarget(`rules-contract-${++projects}`);
     const insert = (rule: { row: RuleRow; criteria: CriterionRecord[] }, links: SegmentLink[] = []) =>
-      store.transaction((writer) => writer.insertRule(rule.row, rule.criteria, links));
+      rules.tx.transaction((trx) => store.insertRule(trx, rule.row, rule.criteria, links));
     beforeAll(async () => {
       ({ store: rules, close } = await implementation.open());
       store = rules.store;
@@ -1224,17 +1238,17 @@ for (const implementation of implementations<RulesUnderTest>(fakeRules, knexRule
     it('resolves a target by its path, within the caller’s grants; anything else is not found', async () => {
       const fixture = await newTarget();
       const other = await newTarget();
-      expect(await store.resolveTarget(everyone, fixture.path)).toEqual(fixture.resolved);
+      expect(await store.resolveTarget(rules.db, everyone, fixture.path)).toEqual(fixture.resolved);
       for (const wrong of [
         { ...fixture.path, projectKey: `${fixture.path.projectKey}-x` },
         { ...fixture.path, flagKey: 'Checkout' },
         { ...fixture.path, environmentKey: 'staging' },
         { ...fixture.path, targetUlid: other.path.targetUlid },
       ]) {
-        await expect(store.resolveTarget(everyone, wrong)).rejects.toThrow(NotFoundError);
+        await expect(store.resolveTarget(rules.db, everyone, wrong)).rejects.toThrow(NotFoundError);
       }
       const elsewhere = new ResourceAccess(new Set([other.resolved.project.ulid]), null);
-      await expect(store.resolveTarget(elsewhere, fixture.path)).rejects.toThrow(NotFoundError);
+      await expect(store.resolveTarget(rules.db, elsewhere, fixture.path)).rejects.toThrow(NotFoundError);
     });
 
     it('stores rules with criteria and splits, listed by position then ulid, criteria by position', async () => {
@@ -1251,8 +1265,8 @@ for (const implementation of implementations<RulesUnderTest>(fakeRules, knexRule
       });
       const tie = ruleOf(fixture, 1, { value_ulid: fixture.values.off, description: 'Tie' });
       for (const rule of [second, first, tie]) await insert(rule);
-      expect(await store.listRules(fixture.path.targetUlid)).toEqual([first, second, tie].map(asListed));
-      expect(await store.listRules((await newTarget()).path.targetUlid)).toEqual([]);
+      expect(await store.listRules(rules.db, fixture.path.targetUlid)).toEqual([first, second, tie].map(asListed));
+      expect(await store.listRules(rules.db, (await newTarget()).path.targetUlid)).toEqual([]);
     });
 
     it('replaces a rule (creation time kept), moves rules, deletes one; rolls back a failed transaction', async () => {
@@ -1279,13 +1293,14 @@ for (const implementation of implementations<RulesUnderTest>(fakeRules, knexRule
           },
         ],
       };
-      await store.transaction((writer) =>
-        writer.replaceRule(replaced.row, replaced.criteria, [
+      await rules.tx.transaction((trx) =>
+        store.replaceRule(trx, replaced.row, replaced.criteria, [
           { criterion_ulid: replaced.criteria[0]!.ulid, segment_ulid: fixture.segment.ulid },
         ]),
       );
-      await store.transaction((writer) =>
-        writer.setPositions(
+      await rules.tx.transaction((trx) =>
+        store.setPositions(
+          trx,
           [
             { ulid: a.row.ulid, position: 1 },
             { ulid: b.row.ulid, position: 0 },
@@ -1293,21 +1308,21 @@ for (const implementation of implementations<RulesUnderTest>(fakeRules, knexRule
           '2026-03-01T00:00:00.000Z',
         ),
       );
-      expect(await store.listRules(fixture.path.targetUlid)).toEqual([
+      expect(await store.listRules(rules.db, fixture.path.targetUlid)).toEqual([
         asListed({ row: { ...b.row, position: 0, updated_at: '2026-03-01T00:00:00.000Z' }, criteria: b.criteria }),
         asListed({
           row: { ...replaced.row, created_at: a.row.created_at, position: 1, updated_at: '2026-03-01T00:00:00.000Z' },
           criteria: replaced.criteria,
         }),
       ]);
-      const failed = store.transaction(async (writer) => {
-        await writer.deleteRule(b.row.ulid);
+      const failed = rules.tx.transaction(async (trx) => {
+        await store.deleteRule(trx, b.row.ulid);
         throw new Error('stop');
       });
       await expect(failed).rejects.toThrow('stop');
-      expect(await store.listRules(fixture.path.targetUlid)).toHaveLength(2);
-      await store.transaction((writer) => writer.deleteRule(a.row.ulid));
-      expect((await store.listRules(fixture.path.targetUlid)).map((r) => r.ulid)).toEqual([b.row.ulid]);
+      expect(await store.listRules(rules.db, fixture.path.targetUlid)).toHaveLength(2);
+      await rules.tx.transaction((trx) => store.deleteRule(trx, a.row.ulid));
+      expect((await store.listRules(rules.db, fixture.path.targetUlid)).map((r) => r.ulid)).toEqual([b.row.ulid]);
     });
 
     it('refuses a segment link to no segment', async () => {
@@ -1316,19 +1331,19 @@ for (const implementation of implementations<RulesUnderTest>(fakeRules, knexRule
       await expect(
         insert(rule, [{ criterion_ulid: rule.criteria[0]!.ulid, segment_ulid: 'seg_01J99999999999999999999999' }]),
       ).rejects.toThrow();
-      expect(await store.listRules(fixture.path.targetUlid)).toEqual([]);
+      expect(await store.listRules(rules.db, fixture.path.targetUlid)).toEqual([]);
     });
 
     it('tells the flag’s own values, and finds the project’s segments by exact key', async () => {
       const fixture = await newTarget();
       const other = await newTarget();
-      await store.transaction(async (writer) => {
-        expect(await writer.flagHasValue(fixture.resolved.flag.ulid, fixture.values.on)).toBe(true);
-        expect(await writer.flagHasValue(fixture.resolved.flag.ulid, other.values.on)).toBe(false);
-        expect(await writer.findSegments(fixture.resolved.project.ulid, ['testers', 'Testers', 'ghost'])).toEqual(
+      await rules.tx.transaction(async (trx) => {
+        expect(await store.flagHasValue(trx, fixture.resolved.flag.ulid, fixture.values.on)).toBe(true);
+        expect(await store.flagHasValue(trx, fixture.resolved.flag.ulid, other.values.on)).toBe(false);
+        expect(await store.findSegments(trx, fixture.resolved.project.ulid, ['testers', 'Testers', 'ghost'])).toEqual(
           new Map([['testers', fixture.segment.ulid]]),
         );
-        expect(await writer.findSegments(fixture.resolved.project.ulid, [])).toEqual(new Map());
+        expect(await store.findSegments(trx, fixture.resolved.project.ulid, [])).toEqual(new Map());
       });
     });
   });

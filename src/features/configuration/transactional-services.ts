@@ -28,7 +28,7 @@ export function servicesOver(trx: Knex.Transaction, core: CoreDeps) {
   return {
     projects: buildProjectService(over),
     environments: buildEnvironmentService(over),
-    segments: new SegmentsService({ store: new KnexSegmentsStore(trx, core.dialect), clock: core.clock }),
+    segments: new SegmentsService({ db: trx, tx, store: new KnexSegmentsStore(core.dialect), clock: core.clock }),
     flags: new FlagService({ db: trx, tx, store: new KnexFlagStore(core.dialect), clock: core.clock }),
     values: new FlagValueService({ db: trx, tx, store: new KnexFlagValueStore(core.dialect), clock: core.clock }),
     targets: buildTargetServices({
@@ -36,8 +36,8 @@ export function servicesOver(trx: Knex.Transaction, core: CoreDeps) {
       clock: core.clock,
       rolloutStepMs: core.config.rolloutStepMs,
     }),
-    rules: new RulesService({ store: new KnexRulesStore(trx, core.dialect), clock: core.clock }),
-    prerequisites: new PrerequisitesService({ store: new KnexPrerequisitesStore(trx, core.dialect) }),
+    rules: new RulesService({ db: trx, tx, store: new KnexRulesStore(core.dialect), clock: core.clock }),
+    prerequisites: new PrerequisitesService({ db: trx, tx, store: new KnexPrerequisitesStore(core.dialect) }),
   };
 }
 
