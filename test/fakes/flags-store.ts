@@ -1,4 +1,4 @@
-import type { RequiringTarget } from '../../src/features/shared/prerequisite-references.js';
+import type { RequiringTarget } from '../../src/features/prerequisites/references-store.js';
 import type { Knex } from 'knex';
 import type { Db } from '../../src/storage/db.js';
 import type { Transactor } from '../../src/features/shared/transactions.js';
@@ -8,13 +8,7 @@ import { NotFoundError } from '../../src/http/errors.js';
 import { decodeCursor, encodeCursor, type Page, type PageRequest } from '../../src/http/pagination.js';
 import type { ProjectRef } from '../../src/features/shared/lookup.js';
 import { duplicateFlagKey } from '../../src/features/flags/store.js';
-import type {
-  FlagChanges,
-  FlagListFilter,
-  FlagRecord,
-  FlagStore,
-  FlagValueInsert,
-} from '../../src/features/flags/store-types.js';
+import type { FlagChanges, FlagListFilter, FlagRecord, FlagStore, FlagValueInsert } from '../../src/features/flags/store-types.js';
 
 interface State {
   projects: ProjectRef[];

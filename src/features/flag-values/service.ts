@@ -104,7 +104,9 @@ export class FlagValueService {
     audit.describe({ action, projectUlid: project.ulid });
     const flag = await this.deps.store.findFlag(this.deps.db, project, path.flagKey);
     const environment =
-      path.environmentKey === undefined ? undefined : await this.deps.store.findEnvironment(this.deps.db, principal.access, project, path.environmentKey);
+      path.environmentKey === undefined
+        ? undefined
+        : await this.deps.store.findEnvironment(this.deps.db, principal.access, project, path.environmentKey);
     audit.describe({
       action,
       subjectType: 'flag',

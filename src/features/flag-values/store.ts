@@ -1,4 +1,4 @@
-import { targetsListingValue } from '../shared/prerequisite-references.js';
+import { targetsListingValue } from '../prerequisites/references-store.js';
 import type { Knex } from 'knex';
 import type { ResourceAccess } from '../../auth/principal.js';
 import { ValidationError } from '../../http/errors.js';

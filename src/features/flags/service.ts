@@ -2,7 +2,7 @@ import type { AuditSubject } from '../../audit/audit-trail.js';
 import type { ManagementPrincipal } from '../../auth/principal.js';
 import type { Clock } from '../../clock.js';
 import { ConflictError, NotFoundError, UnprocessableError } from '../../http/errors.js';
-import type { RequiringTarget } from '../shared/prerequisite-references.js';
+import type { RequiringTarget } from '../prerequisites/references-store.js';
 import type { Page, PageRequest } from '../../http/pagination.js';
 import { newId } from '../../ids.js';
 import { normaliseDisplay } from '../flag-values/display.js';
@@ -305,8 +305,17 @@ export class FlagService {
       const deleted = keys.filter((k) => found.has(k));
       const notFound = keys.filter((k) => !found.has(k));
       if (flags.length > 0) {
-        refuseRequired(flags, await store.requiredBy(trx, flags.map((f) => f.ulid)));
-        await store.deleteFlags(trx, flags.map((f) => f.ulid));
+        refuseRequired(
+          flags,
+          await store.requiredBy(
+            trx,
+            flags.map((f) => f.ulid),
+          ),
+        );
+        await store.deleteFlags(
+          trx,
+          flags.map((f) => f.ulid),
+        );
         await store.bumpProjectRevisions(
           trx,
           project.ulid,

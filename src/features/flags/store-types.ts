@@ -1,4 +1,4 @@
-import type { RequiringTarget } from '../shared/prerequisite-references.js';
+import type { RequiringTarget } from '../prerequisites/references-store.js';
 import type { Knex } from 'knex';
 import type { ResourceAccess } from '../../auth/principal.js';
 import type { Page, PageRequest } from '../../http/pagination.js';

@@ -1,5 +1,5 @@
 import { deleteSplitsOfTargets } from '../shared/split-store.js';
-import { targetsRequiring, type RequiringTarget } from '../shared/prerequisite-references.js';
+import { targetsRequiring, type RequiringTarget } from '../prerequisites/references-store.js';
 import type { Knex } from 'knex';
 import type { ResourceAccess } from '../../auth/principal.js';
 import { ValidationError } from '../../http/errors.js';

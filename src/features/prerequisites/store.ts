@@ -1,10 +1,8 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../storage/db.js';
+import { LIVE_STATUSES } from './references-store.js';
 import { storedStringList, TargetPartStore } from '../shared/target-resolution-store.js';
 import type { PrerequisiteEdge, PrerequisiteRecord, PrerequisitesStore } from './store-types.js';
-
-/** Targets whose prerequisites count: every one that is or may become served. */
-const LIVE_STATUSES = ['draft', 'scheduled', 'published'];
 
 export class KnexPrerequisitesStore extends TargetPartStore implements PrerequisitesStore {
   async list(db: Db, targetUlid: string): Promise<PrerequisiteRecord[]> {
