@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../src/storage/db.js';
 import type { Transactor } from '../../src/features/shared/transactions.js';
+import { FakeLookupStore } from './lookup-store.js';
 import { fakeTransactor } from './transactor.js';
 import type { ResourceAccess } from '../../src/auth/principal.js';
 import { NotFoundError } from '../../src/http/errors.js';
@@ -26,25 +27,8 @@ interface State {
 export class FakeFlagValueStore implements FlagValueStore {
   state: State = { projects: [], environments: [], flags: [], values: [], targets: [], rules: [], prerequisites: [], revisions: {} };
 
-  async findProject(_db: Db, access: ResourceAccess, projectKey: string): Promise<ProjectRef> {
-    const project = this.state.projects.find((p) => p.key === projectKey);
-    if (!project || !access.canSeeProject(project.ulid)) throw new NotFoundError(`Project "${projectKey}" not found.`);
-    return project;
-  }
-
-  async findFlag(_db: Db, project: ProjectRef, flagKey: string): Promise<FlagRef> {
-    const flag = this.state.flags.find((f) => f.project_ulid === project.ulid && f.key === flagKey);
-    if (!flag) throw new NotFoundError(`Flag "${flagKey}" not found.`);
-    return flag;
-  }
-
-  async findEnvironment(_db: Db, access: ResourceAccess, project: ProjectRef, environmentKey: string): Promise<EnvironmentRef> {
-    const env = this.state.environments.find((e) => e.project_ulid === project.ulid && e.key === environmentKey);
-    if (!env || !access.canSeeEnvironment(project.ulid, env.ulid)) {
-      throw new NotFoundError(`Environment "${environmentKey}" not found.`);
-    }
-    return env;
-  }
+  /** The path lookups over this fake's projects, flags and environments. */
+  readonly lookups = new FakeLookupStore(() => this.state);
 
   async listValues(_db: Db, flagUlid: string): Promise<FlagValueRecord[]> {
     return this.state.values

@@ -2,6 +2,7 @@ import type { RequiringTarget } from '../../src/features/prerequisites/reference
 import type { Knex } from 'knex';
 import type { Db } from '../../src/storage/db.js';
 import type { Transactor } from '../../src/features/shared/transactions.js';
+import { FakeLookupStore } from './lookup-store.js';
 import { fakeTransactor } from './transactor.js';
 import type { ResourceAccess } from '../../src/auth/principal.js';
 import { NotFoundError } from '../../src/http/errors.js';
@@ -33,11 +34,8 @@ export class FakeFlagStore implements FlagStore {
     this.state.revisions[project.ulid] = 1;
   }
 
-  async findProject(_db: Db, access: ResourceAccess, projectKey: string): Promise<ProjectRef> {
-    const project = this.state.projects.find((p) => p.key === projectKey);
-    if (!project || !access.canSeeProject(project.ulid)) throw new NotFoundError(`Project "${projectKey}" not found.`);
-    return project;
-  }
+  /** The path lookups over this fake's projects. */
+  readonly lookups = new FakeLookupStore(() => this.state);
 
   async listFlags(_db: Db, projectUlid: string, filter: FlagListFilter, page: PageRequest): Promise<Page<FlagRecord>> {
     const list = `flags:${projectUlid}`;

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../src/storage/db.js';
 import type { Transactor } from '../../src/features/shared/transactions.js';
+import { FakeLookupStore } from './lookup-store.js';
 import { fakeTransactor } from './transactor.js';
 import type { ResourceAccess } from '../../src/auth/principal.js';
 import { NotFoundError } from '../../src/http/errors.js';
@@ -22,11 +23,8 @@ interface State {
 export class FakeSegmentsStore implements SegmentsStore {
   state: State = { projects: [], revisions: {}, segments: [], references: [] };
 
-  async resolveProject(_db: Db, access: ResourceAccess, projectKey: string): Promise<ProjectRef> {
-    const project = this.state.projects.find((p) => p.key === projectKey);
-    if (!project || !access.canSeeProject(project.ulid)) throw new NotFoundError(`Project "${projectKey}" not found.`);
-    return { ...project };
-  }
+  /** The path lookups over this fake's projects. */
+  readonly lookups = new FakeLookupStore(() => this.state);
 
   async listSegments(_db: Db, projectUlid: string, page: PageRequest): Promise<Page<SegmentRecord>> {
     const list = `segments:${projectUlid}`;

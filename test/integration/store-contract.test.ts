@@ -28,7 +28,8 @@ import { KnexSegmentsStore } from '../../src/features/segments/store.js';
 import { KnexTargetStore } from '../../src/features/targets/store.js';
 import type { TargetRecord, TargetStore } from '../../src/features/targets/store-types.js';
 import type { SegmentRecord, SegmentsStore } from '../../src/features/segments/store-types.js';
-import type { EnvironmentRef, FlagRef, ProjectRef } from '../../src/features/shared/lookup.js';
+import type { EnvironmentRef, FlagRef, LookupStore, ProjectRef } from '../../src/features/shared/lookup.js';
+import { KnexLookupStore } from '../../src/features/shared/lookup-store.js';
 import { knexTransactor, type Transactor } from '../../src/features/shared/transactions.js';
 import { NotFoundError, ValidationError } from '../../src/http/errors.js';
 import type { Db } from '../../src/storage/db.js';
@@ -411,6 +412,8 @@ for (const implementation of implementations<AuditLogsUnderTest>(fakeAuditLogs, 
 
 /** The segments store, and how a test puts projects and rules naming a segment in front of it. */
 interface SegmentsUnderTest {
+  /** The path lookups over the same rows (the fake's own, the Knex store's tables). */
+  lookups: LookupStore;
   /** What reads run on, and the transactions writes run in (the fake's roll its state back). */
   db: Db;
   tx: Transactor;
@@ -429,6 +432,7 @@ function fakeSegments(): SegmentsUnderTest {
     store,
     db: fakeDb,
     tx: store.tx,
+    lookups: store.lookups,
     async addProject(key) {
       const project = { ulid: `prj_01J1000000000000000000${String(++projects).padStart(4, '0')}`, key, name: key };
       store.state.projects.push(project);
@@ -445,6 +449,7 @@ function knexSegments(app: TestApp): SegmentsUnderTest {
     store: new KnexSegmentsStore(app.composition.core.dialect),
     db: app.knex,
     tx: knexTransactor(app.knex),
+    lookups: new KnexLookupStore(),
     async addProject(key) {
       const created = await app.mgmt('POST', '/projects', { key, name: key, environments: [{ key: 'production', name: 'Production' }] });
       if (created.status !== 200) throw new Error(JSON.stringify(created.body));
@@ -509,10 +514,10 @@ for (const implementation of implementations<SegmentsUnderTest>(fakeSegments, kn
 
     it('resolves a project by its exact key, within the caller’s grants', async () => {
       const project = await newProject();
-      expect(await store.resolveProject(segments.db, everyone, project.key)).toEqual(project);
-      await expect(store.resolveProject(segments.db, everyone, `${project.key}-x`)).rejects.toThrow(NotFoundError);
+      expect(await segments.lookups.findProject(segments.db, everyone, project.key)).toEqual(project);
+      await expect(segments.lookups.findProject(segments.db, everyone, `${project.key}-x`)).rejects.toThrow(NotFoundError);
       const elsewhere = new ResourceAccess(new Set(['prj_01J99999999999999999999999']), null);
-      await expect(store.resolveProject(segments.db, elsewhere, project.key)).rejects.toThrow(NotFoundError);
+      await expect(segments.lookups.findProject(segments.db, elsewhere, project.key)).rejects.toThrow(NotFoundError);
     });
 
     it('stores a segment as given and finds it by project and exact key', async () => {
@@ -613,6 +618,8 @@ for (const implementation of implementations<SegmentsUnderTest>(fakeSegments, kn
 
 /** The flag store, and how a test puts projects and prerequisites in front of it. */
 interface FlagsUnderTest {
+  /** The path lookups over the same rows (the fake's own, the Knex store's tables). */
+  lookups: LookupStore;
   store: FlagStore;
   /** What reads run on, and the transactions writes run in (the fake's roll its state back). */
   db: Db;
@@ -630,6 +637,7 @@ function fakeFlags(): FlagsUnderTest {
     store,
     db: fakeDb,
     tx: store.tx,
+    lookups: store.lookups,
     async addProject(key) {
       const project = { ulid: `prj_01J3000000000000000000${String(++projects).padStart(4, '0')}`, key, name: key };
       store.addProject(project);
@@ -651,6 +659,7 @@ function knexFlags(app: TestApp): FlagsUnderTest {
     store: new KnexFlagStore(app.composition.core.dialect),
     db: app.knex,
     tx: knexTransactor(app.knex),
+    lookups: new KnexLookupStore(),
     addProject: (key) => segments.addProject(key),
     async addRequirement(project, requiring, required, requiredValue) {
       const targets = `/projects/${project.key}/flags/${requiring.key}/environments/production/targets`;
@@ -723,10 +732,10 @@ for (const implementation of implementations<FlagsUnderTest>(fakeFlags, knexFlag
 
     it('finds a project by its exact key, within the caller’s grants', async () => {
       const project = await newProject();
-      expect(await store.findProject(flags.db, everyone, project.key)).toEqual(project);
-      await expect(store.findProject(flags.db, everyone, `${project.key}-x`)).rejects.toThrow(NotFoundError);
+      expect(await flags.lookups.findProject(flags.db, everyone, project.key)).toEqual(project);
+      await expect(flags.lookups.findProject(flags.db, everyone, `${project.key}-x`)).rejects.toThrow(NotFoundError);
       await expect(
-        store.findProject(flags.db, new ResourceAccess(new Set(['prj_01J99999999999999999999999']), null), project.key),
+        flags.lookups.findProject(flags.db, new ResourceAccess(new Set(['prj_01J99999999999999999999999']), null), project.key),
       ).rejects.toThrow(NotFoundError);
     });
 
@@ -848,6 +857,8 @@ for (const implementation of implementations<FlagsUnderTest>(fakeFlags, knexFlag
 
 /** The flag-value store, and how a test puts a project, flags and what points at values in front of it. */
 interface FlagValuesUnderTest {
+  /** The path lookups over the same rows (the fake's own, the Knex store's tables). */
+  lookups: LookupStore;
   /** What reads run on, and the transactions writes run in (the fake's roll its state back). */
   db: Db;
   tx: Transactor;
@@ -867,6 +878,7 @@ function fakeFlagValues(): FlagValuesUnderTest {
     store,
     db: fakeDb,
     tx: store.tx,
+    lookups: store.lookups,
     async addProject(key, flagKeys) {
       const n = String(++projects).padStart(4, '0');
       const project = { ulid: `prj_01J5000000000000000000${n}`, key, name: key };
@@ -909,6 +921,7 @@ function knexFlagValues(app: TestApp): FlagValuesUnderTest {
     store: new KnexFlagValueStore(app.composition.core.dialect),
     db: app.knex,
     tx: knexTransactor(app.knex),
+    lookups: new KnexLookupStore(),
     async addProject(key, flagKeys) {
       const created = expectOk(
         await app.mgmt('POST', '/projects', { key, name: key, environments: [{ key: 'production', name: 'Production' }] }),
@@ -991,18 +1004,18 @@ for (const implementation of implementations<FlagValuesUnderTest>(fakeFlagValues
 
     it('finds the project, flag and environment by exact key, within the caller’s grants', async () => {
       const { project, flags, environment } = await newProject();
-      expect(await store.findProject(values.db, everyone, project.key)).toEqual(project);
-      expect(await store.findFlag(values.db, project, 'colour')).toEqual(flags[0]);
-      expect(await store.findEnvironment(values.db, everyone, project, 'production')).toEqual(environment);
-      await expect(store.findFlag(values.db, project, 'Colour')).rejects.toThrow(NotFoundError);
-      await expect(store.findEnvironment(values.db, everyone, project, 'staging')).rejects.toThrow(NotFoundError);
+      expect(await values.lookups.findProject(values.db, everyone, project.key)).toEqual(project);
+      expect(await values.lookups.findFlag(values.db, project, 'colour')).toEqual(flags[0]);
+      expect(await values.lookups.findEnvironment(values.db, everyone, project, 'production')).toEqual(environment);
+      await expect(values.lookups.findFlag(values.db, project, 'Colour')).rejects.toThrow(NotFoundError);
+      await expect(values.lookups.findEnvironment(values.db, everyone, project, 'staging')).rejects.toThrow(NotFoundError);
       const elsewhere = new ResourceAccess(new Set(['prj_01J99999999999999999999999']), null);
-      await expect(store.findProject(values.db, elsewhere, project.key)).rejects.toThrow(NotFoundError);
+      await expect(values.lookups.findProject(values.db, elsewhere, project.key)).rejects.toThrow(NotFoundError);
       const otherEnvironment = new ResourceAccess(null, {
         projects: new Set(),
         environments: new Map([[project.ulid, new Set(['env_01J99999999999999999999999'])]]),
       });
-      await expect(store.findEnvironment(values.db, otherEnvironment, project, 'production')).rejects.toThrow(NotFoundError);
+      await expect(values.lookups.findEnvironment(values.db, otherEnvironment, project, 'production')).rejects.toThrow(NotFoundError);
     });
 
     it('stores values as given in creation order, refusing an equal display of the same flag only', async () => {

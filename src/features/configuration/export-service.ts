@@ -5,6 +5,7 @@ import type { PageRequest } from '../../http/pagination.js';
 import type { Knex } from 'knex';
 import type { Dialect } from '../../storage/database.js';
 import { KnexSegmentsStore } from '../segments/store.js';
+import { knexLookups } from '../shared/lookup-store.js';
 import type { SplitRecord } from '../shared/splits.js';
 import type { SegmentRecord, SegmentsStore } from '../segments/store-types.js';
 import type { Auditor } from '../shared/transactions.js';
@@ -89,7 +90,7 @@ export class ConfigurationExportService {
     }
     const store = new ConfigurationExportStore(db);
     const segments = new KnexSegmentsStore(this.deps.dialect);
-    const project = await segments.resolveProject(db, principal.access, projectKey);
+    const project = await knexLookups.findProject(db, principal.access, projectKey);
     audit.describe({
       action: 'project.exported',
       subjectType: 'project',

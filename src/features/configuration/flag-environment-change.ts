@@ -3,7 +3,7 @@ import type { AuditTrail, AuditWriter } from '../../audit/audit-trail.js';
 import type { ManagementPrincipal } from '../../auth/principal.js';
 import type { CoreDeps } from '../../core.js';
 import { inTransaction } from '../../storage/transaction.js';
-import { type EnvironmentRef, type FlagRef, findFlagEnvironment, type ProjectRef } from '../shared/lookup.js';
+import type { EnvironmentRef, FlagRef, ProjectRef } from '../shared/lookup.js';
 import { type ActingContext, actingContext } from './transactional-services.js';
 
 /** What the restore and switch services are built from. */
@@ -36,7 +36,8 @@ export function changeFlagEnvironment<T>(
   work: (change: FlagEnvironmentChange) => Promise<T>,
 ): Promise<T> {
   return inTransaction(deps.core.knex, async (trx) => {
-    const { project, flag, environment } = await findFlagEnvironment(trx, principal.access, path);
+    const acting = actingContext(trx, deps.core, deps.auditWriter, principal, path.projectKey, audit);
+    const { project, flag, environment } = await acting.services.lookups.findFlagEnvironment(trx, principal.access, path);
     audit.describe({
       action,
       subjectType: 'flag',
@@ -45,7 +46,6 @@ export function changeFlagEnvironment<T>(
       projectUlid: project.ulid,
       environmentUlid: environment.ulid,
     });
-    const acting = actingContext(trx, deps.core, deps.auditWriter, principal, path.projectKey, audit);
     return work({ trx, project, flag, environment, acting });
   });
 }

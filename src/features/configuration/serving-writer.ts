@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
 import type { AuditSubject, AuditTrail } from '../../audit/audit-trail.js';
-import { findFlagEnvironment } from '../shared/lookup.js';
 import type { SplitRecord } from '../shared/splits.js';
 import type { TargetRecord } from '../targets/store-types.js';
 import type { ProjectConfiguration } from './plan.js';
@@ -56,7 +55,7 @@ export class ServingWriter {
   /** The newest published target of the flag in the environment (the one a rollout runs on). */
   private async served(flagKey: string, environmentKey: string) {
     const { trx, principal, projectKey, services } = this.acting;
-    const ctx = await findFlagEnvironment(trx, principal.access, { projectKey, flagKey, environmentKey });
+    const ctx = await this.acting.services.lookups.findFlagEnvironment(trx, principal.access, { projectKey, flagKey, environmentKey });
     const published = (await services.targets.drafts.list(ctx)).filter((t) => t.status === 'published');
     published.sort((a, b) => ((a.published_at ?? '') < (b.published_at ?? '') ? 1 : -1));
     const target = published[0];
@@ -115,7 +114,7 @@ export class ServingWriter {
     options: WriteServingOptions,
   ): Promise<TargetRecord> {
     const { services, trx, principal, projectKey } = this.acting;
-    const ctx = await findFlagEnvironment(trx, principal.access, { projectKey, flagKey, environmentKey });
+    const ctx = await this.acting.services.lookups.findFlagEnvironment(trx, principal.access, { projectKey, flagKey, environmentKey });
     const values = await this.valueUlids(flagKey);
     const { target } = await services.targets.drafts.create(ctx, this.commit(this.acting.newTrail()));
     const path = { projectKey, flagKey, environmentKey, targetUlid: target.ulid };

@@ -12,6 +12,7 @@ import { RulesService } from '../rules/service.js';
 import { KnexRulesStore } from '../rules/store.js';
 import { PrerequisitesService } from '../prerequisites/service.js';
 import { KnexPrerequisitesStore } from '../prerequisites/store.js';
+import { knexLookups } from '../shared/lookup-store.js';
 import { knexTransactor } from '../shared/transactions.js';
 import { SegmentsService } from '../segments/service.js';
 import { KnexSegmentsStore } from '../segments/store.js';
@@ -26,11 +27,13 @@ export function servicesOver(trx: Knex.Transaction, core: CoreDeps) {
   const over = { ...core, knex: trx };
   const tx = knexTransactor(trx);
   return {
+    /** The path lookups, run on the transaction. */
+    lookups: knexLookups,
     projects: buildProjectService(over),
     environments: buildEnvironmentService(over),
-    segments: new SegmentsService({ db: trx, tx, store: new KnexSegmentsStore(core.dialect), clock: core.clock }),
-    flags: new FlagService({ db: trx, tx, store: new KnexFlagStore(core.dialect), clock: core.clock }),
-    values: new FlagValueService({ db: trx, tx, store: new KnexFlagValueStore(core.dialect), clock: core.clock }),
+    segments: new SegmentsService({ db: trx, tx, lookups: knexLookups, store: new KnexSegmentsStore(core.dialect), clock: core.clock }),
+    flags: new FlagService({ db: trx, tx, lookups: knexLookups, store: new KnexFlagStore(core.dialect), clock: core.clock }),
+    values: new FlagValueService({ db: trx, tx, lookups: knexLookups, store: new KnexFlagValueStore(core.dialect), clock: core.clock }),
     targets: buildTargetServices({
       store: new KnexTargetStore(trx, core.dialect),
       clock: core.clock,

@@ -9,6 +9,7 @@ export function createFlagValuesFeature(deps: FeatureDeps) {
   const service = new FlagValueService({
     db: deps.knex,
     tx: knexTransactor(deps.knex),
+    lookups: deps.lookups,
     store: new KnexFlagValueStore(deps.dialect),
     clock: deps.clock,
   });

@@ -3,7 +3,7 @@ import type { Clock } from '../../clock.js';
 import { NotFoundError, UnprocessableError, ValidationError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import type { FlagType } from '../flags/store-types.js';
-import type { EnvironmentRef, FlagRef, ProjectRef } from '../shared/lookup.js';
+import type { EnvironmentRef, FlagRef, LookupStore, ProjectRef } from '../shared/lookup.js';
 import type { Auditor, Transactor } from '../shared/transactions.js';
 import type { Db } from '../../storage/db.js';
 import { DisplayError, normaliseDisplay, parseStoredDisplay, type JsonValue, type NormalisedDisplay } from './display.js';
@@ -82,6 +82,8 @@ export interface FlagValueServiceDeps {
   /** The pool, for reads outside a change. */
   db: Db;
   tx: Transactor;
+  /** The path lookups. */
+  lookups: LookupStore;
   store: FlagValueStore;
   clock: Clock;
 }
@@ -100,13 +102,13 @@ export class FlagValueService {
     action: string,
     audit: Pick<Auditor, 'describe'>,
   ): Promise<Resolved> {
-    const project = await this.deps.store.findProject(this.deps.db, principal.access, path.projectKey);
+    const project = await this.deps.lookups.findProject(this.deps.db, principal.access, path.projectKey);
     audit.describe({ action, projectUlid: project.ulid });
-    const flag = await this.deps.store.findFlag(this.deps.db, project, path.flagKey);
+    const flag = await this.deps.lookups.findFlag(this.deps.db, project, path.flagKey);
     const environment =
       path.environmentKey === undefined
         ? undefined
-        : await this.deps.store.findEnvironment(this.deps.db, principal.access, project, path.environmentKey);
+        : await this.deps.lookups.findEnvironment(this.deps.db, principal.access, project, path.environmentKey);
     audit.describe({
       action,
       subjectType: 'flag',

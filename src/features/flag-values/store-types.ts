@@ -1,6 +1,4 @@
 import type { Knex } from 'knex';
-import type { ResourceAccess } from '../../auth/principal.js';
-import type { EnvironmentRef, FlagRef, ProjectRef } from '../shared/lookup.js';
 import type { Db } from '../../storage/db.js';
 
 /** A flag value as stored: display already normalised (display.ts), booleans mapped from 0/1. */
@@ -24,10 +22,6 @@ export interface ValueUsage {
 
 /** Each method takes the `Db` it runs on: the pool for reads, the service's transaction for writes. */
 export interface FlagValueStore {
-  /** Path resources with the caller's grants applied; NotFoundError otherwise. */
-  findProject(db: Db, access: ResourceAccess, projectKey: string): Promise<ProjectRef>;
-  findFlag(db: Db, project: ProjectRef, flagKey: string): Promise<FlagRef>;
-  findEnvironment(db: Db, access: ResourceAccess, project: ProjectRef, environmentKey: string): Promise<EnvironmentRef>;
   /** The flag's values in creation order. */
   listValues(db: Db, flagUlid: string): Promise<FlagValueRecord[]>;
   /**

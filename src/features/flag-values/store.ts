@@ -1,12 +1,11 @@
 import { targetsListingValue } from '../prerequisites/references-store.js';
 import type { Knex } from 'knex';
-import type { ResourceAccess } from '../../auth/principal.js';
 import { ValidationError } from '../../http/errors.js';
 import { translateStorageErrors } from '../../storage/db-errors.js';
 import type { Dialect } from '../../storage/database.js';
 import { bumpProjectRevisions } from '../../storage/revisions.js';
 import type { Db } from '../../storage/db.js';
-import { bool, findEnvironment, findFlag, findProject, type EnvironmentRef, type FlagRef, type ProjectRef } from '../shared/lookup.js';
+import { bool } from '../shared/lookup.js';
 import type { FlagValueRecord, FlagValueStore, ValueUsage } from './store-types.js';
 
 const valueColumns = ['ulid', 'flag_ulid', 'display', 'display_digest', 'is_default', 'created_at', 'updated_at'] as const;
@@ -28,18 +27,6 @@ export const duplicateDisplay = () =>
 
 export class KnexFlagValueStore implements FlagValueStore {
   constructor(private readonly dialect: Dialect) {}
-
-  findProject(db: Db, access: ResourceAccess, projectKey: string): Promise<ProjectRef> {
-    return findProject(db, access, projectKey);
-  }
-
-  findFlag(db: Db, project: ProjectRef, flagKey: string): Promise<FlagRef> {
-    return findFlag(db, project, flagKey);
-  }
-
-  findEnvironment(db: Db, access: ResourceAccess, project: ProjectRef, environmentKey: string): Promise<EnvironmentRef> {
-    return findEnvironment(db, access, project, environmentKey);
-  }
 
   async listValues(db: Db, flagUlid: string): Promise<FlagValueRecord[]> {
     const rows = await db('flag_values')

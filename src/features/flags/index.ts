@@ -10,6 +10,7 @@ export function createFlagsFeature(deps: FeatureDeps) {
   const service = new FlagService({
     db: deps.knex,
     tx: knexTransactor(deps.knex),
+    lookups: deps.lookups,
     store: new KnexFlagStore(deps.dialect),
     clock: deps.clock,
     serving: {

@@ -6,6 +6,7 @@ import type { RequiringTarget } from '../prerequisites/references-store.js';
 import type { Page, PageRequest } from '../../http/pagination.js';
 import { newId } from '../../ids.js';
 import { normaliseDisplay } from '../flag-values/display.js';
+import type { LookupStore } from '../shared/lookup.js';
 import type { Auditor, Transactor } from '../shared/transactions.js';
 import type { Db } from '../../storage/db.js';
 import { filteredPage, hasServingFilter, type ServingFilter } from './serving-filter.js';
@@ -110,6 +111,8 @@ export interface FlagServiceDeps {
   /** The pool, for reads outside a change. */
   db: Db;
   tx: Transactor;
+  /** The path lookups. */
+  lookups: LookupStore;
   store: FlagStore;
   clock: Clock;
   /** The console's view of a page and the project's environment keys (serving-overview.ts); absent where no database is (unit tests). */
@@ -129,7 +132,7 @@ export class FlagService {
     servingFilter: ServingFilter | undefined,
     audit: Pick<Auditor, 'describe'>,
   ): Promise<Page<FlagResource & Partial<FlagOverview>>> {
-    const project = await this.deps.store.findProject(this.deps.db, principal.access, projectKey);
+    const project = await this.deps.lookups.findProject(this.deps.db, principal.access, projectKey);
     audit.describe({
       action: 'flag.listed',
       subjectType: 'project',
@@ -180,7 +183,7 @@ export class FlagService {
     serving: { staleDays: number } | undefined,
     audit: Pick<Auditor, 'describe'>,
   ): Promise<FlagResource & Partial<FlagOverview>> {
-    const project = await this.deps.store.findProject(this.deps.db, principal.access, projectKey);
+    const project = await this.deps.lookups.findProject(this.deps.db, principal.access, projectKey);
     audit.describe({ action: 'flag.read', projectUlid: project.ulid });
     const flag = await this.deps.store.findFlag(this.deps.db, project.ulid, flagKey);
     if (!flag) throw flagNotFound(flagKey);
@@ -191,7 +194,7 @@ export class FlagService {
   }
 
   async create(principal: ManagementPrincipal, projectKey: string, input: FlagCreateInput, audit: Auditor): Promise<FlagResource> {
-    const project = await this.deps.store.findProject(this.deps.db, principal.access, projectKey);
+    const project = await this.deps.lookups.findProject(this.deps.db, principal.access, projectKey);
     audit.describe({ action: 'flag.created', projectUlid: project.ulid });
     const now = this.deps.clock.now().toISOString();
     const flag: FlagRecord = {
@@ -245,7 +248,7 @@ export class FlagService {
     input: FlagUpdateInput,
     audit: Auditor,
   ): Promise<FlagResource> {
-    const project = await this.deps.store.findProject(this.deps.db, principal.access, projectKey);
+    const project = await this.deps.lookups.findProject(this.deps.db, principal.access, projectKey);
     audit.describe({ action: 'flag.updated', projectUlid: project.ulid });
     const { store } = this.deps;
     return this.deps.tx.transaction(async (trx) => {
@@ -276,7 +279,7 @@ export class FlagService {
   }
 
   async delete(principal: ManagementPrincipal, projectKey: string, flagKey: string, audit: Auditor): Promise<void> {
-    const project = await this.deps.store.findProject(this.deps.db, principal.access, projectKey);
+    const project = await this.deps.lookups.findProject(this.deps.db, principal.access, projectKey);
     audit.describe({ action: 'flag.deleted', projectUlid: project.ulid });
     const { store } = this.deps;
     await this.deps.tx.transaction(async (trx) => {
@@ -296,7 +299,7 @@ export class FlagService {
    * deletion the same way however it was made; `flag.bulk_deleted` then records the request.
    */
   async bulkDelete(principal: ManagementPrincipal, projectKey: string, keys: string[], audit: Auditor): Promise<BulkDeleteResult> {
-    const project = await this.deps.store.findProject(this.deps.db, principal.access, projectKey);
+    const project = await this.deps.lookups.findProject(this.deps.db, principal.access, projectKey);
     audit.describe({ action: 'flag.bulk_deleted', projectUlid: project.ulid });
     const { store } = this.deps;
     return this.deps.tx.transaction(async (trx) => {

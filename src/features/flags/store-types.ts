@@ -1,8 +1,6 @@
 import type { RequiringTarget } from '../prerequisites/references-store.js';
 import type { Knex } from 'knex';
-import type { ResourceAccess } from '../../auth/principal.js';
 import type { Page, PageRequest } from '../../http/pagination.js';
-import type { ProjectRef } from '../shared/lookup.js';
 import type { Db } from '../../storage/db.js';
 
 export type FlagType = 'boolean' | 'number' | 'string' | 'json';
@@ -53,8 +51,6 @@ export type FlagChanges = Partial<
 
 /** Each method takes the `Db` it runs on: the pool for reads, the service's transaction for writes. */
 export interface FlagStore {
-  /** The path's project with the caller's grants applied; NotFoundError otherwise. */
-  findProject(db: Db, access: ResourceAccess, projectKey: string): Promise<ProjectRef>;
   listFlags(db: Db, projectUlid: string, filter: FlagListFilter, page: PageRequest): Promise<Page<FlagRecord>>;
   findFlag(db: Db, projectUlid: string, key: string): Promise<FlagRecord | undefined>;
   /** ValidationError keyed on `key` when the project already has a flag with that key. */

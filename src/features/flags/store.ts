@@ -1,13 +1,12 @@
 import { deleteSplitsOfTargets } from '../shared/split-store.js';
 import { targetsRequiring, type RequiringTarget } from '../prerequisites/references-store.js';
 import type { Knex } from 'knex';
-import type { ResourceAccess } from '../../auth/principal.js';
 import { ValidationError } from '../../http/errors.js';
 import { paginateByUlid, type Page, type PageRequest } from '../../http/pagination.js';
 import { translateStorageErrors } from '../../storage/db-errors.js';
 import { SQLITE_UNICODE_LOWER, type Dialect } from '../../storage/database.js';
 import { bumpProjectRevisions } from '../../storage/revisions.js';
-import { bool, findProject, type ProjectRef } from '../shared/lookup.js';
+import { bool } from '../shared/lookup.js';
 import {
   flagListName,
   type FlagChanges,
@@ -61,10 +60,6 @@ export const duplicateFlagKey = (key: string) =>
 
 export class KnexFlagStore implements FlagStore {
   constructor(private readonly dialect: Dialect) {}
-
-  findProject(db: Db, access: ResourceAccess, projectKey: string): Promise<ProjectRef> {
-    return findProject(db, access, projectKey);
-  }
 
   listFlags(db: Db, projectUlid: string, filter: FlagListFilter, page: PageRequest): Promise<Page<FlagRecord>> {
     const query = db('flags')

@@ -9,6 +9,7 @@ export function createSegmentsFeature(deps: FeatureDeps) {
   const service = new SegmentsService({
     db: deps.knex,
     tx: knexTransactor(deps.knex),
+    lookups: deps.lookups,
     store: new KnexSegmentsStore(deps.dialect),
     clock: deps.clock,
   });

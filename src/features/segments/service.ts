@@ -5,6 +5,7 @@ import { FieldErrorList, NotFoundError, UnprocessableError } from '../../http/er
 import type { Page, PageRequest } from '../../http/pagination.js';
 import { newId } from '../../ids.js';
 import { normaliseCriteria, type CriterionInput } from '../rules/criteria.js';
+import type { LookupStore } from '../shared/lookup.js';
 import type { Auditor, Transactor } from '../shared/transactions.js';
 import type { Db } from '../../storage/db.js';
 import { duplicateKey } from './errors.js';
@@ -65,6 +66,8 @@ export interface SegmentsServiceDeps {
   /** The pool, for reads outside a change. */
   db: Db;
   tx: Transactor;
+  /** The path lookups. */
+  lookups: LookupStore;
   store: SegmentsStore;
   clock: Clock;
 }
@@ -83,7 +86,7 @@ export class SegmentsService {
     page: PageRequest,
     audit: Pick<Auditor, 'describe'>,
   ): Promise<Page<SegmentView>> {
-    const project = await this.deps.store.resolveProject(this.deps.db, principal.access, projectKey);
+    const project = await this.deps.lookups.findProject(this.deps.db, principal.access, projectKey);
     audit.describe({ action: 'segment.listed', projectUlid: project.ulid });
     const result = await this.deps.store.listSegments(this.deps.db, project.ulid, page);
     return { data: result.data.map(toSegmentView), meta: result.meta };
@@ -95,7 +98,7 @@ export class SegmentsService {
     segmentKey: string,
     audit: Pick<Auditor, 'describe'>,
   ): Promise<SegmentView> {
-    const project = await this.deps.store.resolveProject(this.deps.db, principal.access, projectKey);
+    const project = await this.deps.lookups.findProject(this.deps.db, principal.access, projectKey);
     const segment = await this.deps.store.findSegment(this.deps.db, project.ulid, segmentKey);
     if (!segment) throw notFound(segmentKey);
     audit.describe(subject(segment, 'segment.read'));
@@ -105,7 +108,7 @@ export class SegmentsService {
   async create(principal: ManagementPrincipal, projectKey: string, body: SegmentCreateInput, audit: Auditor): Promise<SegmentView> {
     const { store } = this.deps;
     return this.deps.tx.transaction(async (trx) => {
-      const project = await store.resolveProject(trx, principal.access, projectKey);
+      const project = await this.deps.lookups.findProject(trx, principal.access, projectKey);
       audit.describe({ action: 'segment.created', projectUlid: project.ulid });
       const fields = checkBody(body);
       if (await store.findSegment(trx, project.ulid, body.key)) throw duplicateKey(body.key);
@@ -135,7 +138,7 @@ export class SegmentsService {
   ): Promise<SegmentView> {
     const { store } = this.deps;
     return this.deps.tx.transaction(async (trx) => {
-      const project = await store.resolveProject(trx, principal.access, projectKey);
+      const project = await this.deps.lookups.findProject(trx, principal.access, projectKey);
       audit.describe({ action: 'segment.updated', projectUlid: project.ulid });
       const current = await store.findSegment(trx, project.ulid, segmentKey, { lock: true });
       if (!current) throw notFound(segmentKey);
@@ -155,7 +158,7 @@ export class SegmentsService {
   async delete(principal: ManagementPrincipal, projectKey: string, segmentKey: string, audit: Auditor): Promise<void> {
     const { store } = this.deps;
     await this.deps.tx.transaction(async (trx) => {
-      const project = await store.resolveProject(trx, principal.access, projectKey);
+      const project = await this.deps.lookups.findProject(trx, principal.access, projectKey);
       audit.describe({ action: 'segment.deleted', projectUlid: project.ulid });
       const current = await store.findSegment(trx, project.ulid, segmentKey, { lock: true });
       if (!current) throw notFound(segmentKey);

@@ -1,8 +1,6 @@
 import type { Knex } from 'knex';
-import type { ResourceAccess } from '../../auth/principal.js';
 import type { Page, PageRequest } from '../../http/pagination.js';
 import type { NormalisedCriterion } from '../rules/criteria.js';
-import type { ProjectRef } from '../shared/lookup.js';
 import type { Db } from '../../storage/db.js';
 
 export interface SegmentRuleRecord {
@@ -24,8 +22,6 @@ export interface SegmentRecord {
 
 /** Each method takes the `Db` it runs on: the pool for reads, the service's transaction for writes. */
 export interface SegmentsStore {
-  /** The project of the path, with the caller's grants applied (NotFoundError otherwise). */
-  resolveProject(db: Db, access: ResourceAccess, projectKey: string): Promise<ProjectRef>;
   /** The project's segments in creation order, keyset-paginated. */
   listSegments(db: Db, projectUlid: string, page: PageRequest): Promise<Page<SegmentRecord>>;
   /** `lock`: take the segment's row lock for the rest of the transaction (when `db` is one). */

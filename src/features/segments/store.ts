@@ -1,10 +1,8 @@
 import type { Knex } from 'knex';
-import type { ResourceAccess } from '../../auth/principal.js';
 import { paginateByUlid, type Page, type PageRequest } from '../../http/pagination.js';
 import type { Dialect } from '../../storage/database.js';
 import { translateStorageErrors } from '../../storage/db-errors.js';
 import { bumpProjectRevisions } from '../../storage/revisions.js';
-import { findProject, type ProjectRef } from '../shared/lookup.js';
 import { duplicateKey } from './errors.js';
 import type { SegmentRecord, SegmentRuleRecord, SegmentsStore } from './store-types.js';
 import { isTransaction, type Db } from '../../storage/db.js';
@@ -71,10 +69,6 @@ function quotedKeyPattern(key: string): string {
 
 export class KnexSegmentsStore implements SegmentsStore {
   constructor(private readonly dialect: Dialect) {}
-
-  resolveProject(db: Db, access: ResourceAccess, projectKey: string): Promise<ProjectRef> {
-    return findProject(db, access, projectKey);
-  }
 
   listSegments(db: Db, projectUlid: string, page: PageRequest): Promise<Page<SegmentRecord>> {
     const query = db('segments').where('project_ulid', projectUlid).select(columns);

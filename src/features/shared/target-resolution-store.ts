@@ -7,7 +7,7 @@ import { NotFoundError } from '../../http/errors.js';
 import type { Dialect } from '../../storage/database.js';
 import { isTransaction, type Db } from '../../storage/db.js';
 import type { ResolvedTarget, TargetPath } from '../rules/store-types.js';
-import { findFlagEnvironment } from './lookup.js';
+import { knexLookups } from './lookup-store.js';
 
 /**
  * The project, flag, environment and target of `path` (NotFoundError when one is missing).
@@ -27,7 +27,7 @@ export async function resolveTargetPath(
     // transactions we waited for committed.
     await db('targets').where('ulid', path.targetUlid).forUpdate().first('ulid');
   }
-  const { project, flag, environment } = await findFlagEnvironment(db, access, path);
+  const { project, flag, environment } = await knexLookups.findFlagEnvironment(db, access, path);
   const target = (await db('targets')
     .where({ ulid: path.targetUlid, flag_ulid: flag.ulid, environment_ulid: environment.ulid })
     .first('ulid', 'status')) as { ulid: string; status: string } | undefined;

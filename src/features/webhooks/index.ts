@@ -47,7 +47,16 @@ export function createWebhooksFeature(deps: FeatureDeps) {
   recordWebhookBacklog(store, deps.clock, deps.metrics);
   return {
     managementHandlers: webhooksController(
-      new WebhookService({ db: deps.knex, tx: knexTransactor(deps.knex), store, outbox, secrets, settings, clock: deps.clock }),
+      new WebhookService({
+        db: deps.knex,
+        tx: knexTransactor(deps.knex),
+        lookups: deps.lookups,
+        store,
+        outbox,
+        secrets,
+        settings,
+        clock: deps.clock,
+      }),
     ),
     tasks: [
       sealSecretsTask(secrets, deps),

@@ -5,7 +5,7 @@ import { FieldErrorList, NotFoundError } from '../../http/errors.js';
 import type { Page, PageRequest } from '../../http/pagination.js';
 import { newId } from '../../ids.js';
 import { requireAdministrator, requireWholeProject } from '../shared/access-rules.js';
-import { findProject, type ProjectRef } from '../shared/lookup.js';
+import type { LookupStore, ProjectRef } from '../shared/lookup.js';
 import type { Auditor, Transactor } from '../shared/transactions.js';
 import type { WebhookOutbox } from './outbox.js';
 import type { WebhookSecrets } from './secrets.js';
@@ -46,6 +46,8 @@ export interface WebhookServiceDeps {
   /** The pool, for reads outside a change. */
   db: Db;
   tx: Transactor;
+  /** The path lookups. */
+  lookups: LookupStore;
   store: WebhookStore;
   /** Builds the events a redelivery or a ping queues. */
   outbox: WebhookOutbox;
@@ -65,7 +67,7 @@ export class WebhookService {
   constructor(private readonly deps: WebhookServiceDeps) {}
 
   private async project(principal: ManagementPrincipal, projectKey: string): Promise<ProjectRef> {
-    const project = await findProject(this.deps.db, principal.access, projectKey);
+    const project = await this.deps.lookups.findProject(this.deps.db, principal.access, projectKey);
     requireAdministrator(principal);
     requireWholeProject(principal.access, project.ulid);
     return project;

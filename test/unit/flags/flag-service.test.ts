@@ -35,7 +35,7 @@ describe('FlagService', () => {
     store = new FakeFlagStore();
     store.addProject(project);
     store.addProject(other);
-    service = new FlagService({ db: fakeDb, tx: store.tx, store, clock });
+    service = new FlagService({ db: fakeDb, tx: store.tx, lookups: store.lookups, store, clock });
   });
 
   describe('create', () => {

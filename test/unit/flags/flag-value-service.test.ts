@@ -45,7 +45,7 @@ describe('FlagValueService', () => {
     store.state.environments.push(env);
     store.state.flags.push(flagOf('num', 'number'), flagOf('str', 'string'), flagOf('js', 'json'), flagOf('bool', 'boolean'));
     store.state.revisions[project.ulid] = 1;
-    service = new FlagValueService({ db: fakeDb, tx: store.tx, store, clock });
+    service = new FlagValueService({ db: fakeDb, tx: store.tx, lookups: store.lookups, store, clock });
   });
 
   it('makes the first value the default and later ones not', async () => {

@@ -45,7 +45,7 @@ describe('SegmentsService', () => {
   beforeEach(() => {
     store = new FakeSegmentsStore();
     store.state.projects.push({ ulid: 'prj_1', key: 'shop', name: 'Shop' }, { ulid: 'prj_2', key: 'other', name: 'Other' });
-    service = new SegmentsService({ db: fakeDb, tx: store.tx, store, clock });
+    service = new SegmentsService({ db: fakeDb, tx: store.tx, lookups: store.lookups, store, clock });
   });
 
   it('creates a segment with defaults, bumps the project revisions and audits it', async () => {
