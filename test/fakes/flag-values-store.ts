@@ -3,8 +3,6 @@ import type { Db } from '../../src/storage/db.js';
 import type { Transactor } from '../../src/features/shared/transactions.js';
 import { FakeLookupStore } from './lookup-store.js';
 import { fakeTransactor } from './transactor.js';
-import type { ResourceAccess } from '../../src/auth/principal.js';
-import { NotFoundError } from '../../src/http/errors.js';
 import type { EnvironmentRef, FlagRef, ProjectRef } from '../../src/features/shared/lookup.js';
 import { duplicateDisplay } from '../../src/features/flag-values/store.js';
 import type { FlagValueRecord, FlagValueStore, ValueUsage } from '../../src/features/flag-values/store-types.js';
