@@ -20,6 +20,7 @@ import { createEnvironmentKeysFeature } from './features/environment-keys/index.
 import { createEnvironmentsFeature } from './features/environments/index.js';
 import { createEvaluationFeature } from './features/evaluation/index.js';
 import type { FeatureDeps, FeatureFactory, FeatureParts } from './features/feature.js';
+import { KnexLookupStore } from './features/shared/lookup-store.js';
 import { createFlagValuesFeature } from './features/flag-values/index.js';
 import { createFlagsFeature } from './features/flags/index.js';
 import { createIdempotencyFeature } from './features/idempotency/index.js';
@@ -157,7 +158,8 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
   });
   const consoleSessions = buildConsoleSessionService(core);
   const readiness: ReadinessState = { shuttingDown: false, snapshotsLoaded: () => false };
-  const deps: FeatureDeps = { ...core, documents, keyCache, auditWriter, consoleSessions, readiness, metrics };
+  const lookups = new KnexLookupStore();
+  const deps: FeatureDeps = { ...core, documents, keyCache, auditWriter, consoleSessions, readiness, metrics, lookups };
 
   let stopping: Promise<void> | undefined;
   const composition: Composition = {

@@ -7,6 +7,7 @@ import type { LoadedDocument } from '../http/openapi/document.js';
 import type { Stage } from '../http/openapi/router.js';
 import type { ManagementHandlerSet, PublicHandlerSet } from '../http/handler-map.js';
 import type { Metrics } from '../observability/metrics.js';
+import type { LookupStore } from './shared/lookup.js';
 
 /** What a feature is built from: the core plus the few shared services. */
 export interface FeatureDeps extends CoreDeps {
@@ -17,6 +18,8 @@ export interface FeatureDeps extends CoreDeps {
   readiness: ReadinessState;
   /** This instance's metrics (GET /metrics): features add what they count. */
   metrics: Metrics;
+  /** The path lookups (project, environment, flag of a request's path). */
+  lookups: LookupStore;
 }
 
 /** What a feature contributes to the application. Every part is optional. */

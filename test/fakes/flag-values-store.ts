@@ -1,9 +1,11 @@
 import type { Knex } from 'knex';
-import type { ResourceAccess } from '../../src/auth/principal.js';
-import { NotFoundError } from '../../src/http/errors.js';
+import type { Db } from '../../src/storage/db.js';
+import type { Transactor } from '../../src/features/shared/transactions.js';
+import { FakeLookupStore } from './lookup-store.js';
+import { fakeTransactor } from './transactor.js';
 import type { EnvironmentRef, FlagRef, ProjectRef } from '../../src/features/shared/lookup.js';
 import { duplicateDisplay } from '../../src/features/flag-values/store.js';
-import type { FlagValueRecord, FlagValueStore, FlagValueStoreTx, ValueUsage } from '../../src/features/flag-values/store-types.js';
+import type { FlagValueRecord, FlagValueStore, ValueUsage } from '../../src/features/flag-values/store-types.js';
 
 interface State {
   projects: ProjectRef[];
@@ -23,59 +25,33 @@ interface State {
 export class FakeFlagValueStore implements FlagValueStore {
   state: State = { projects: [], environments: [], flags: [], values: [], targets: [], rules: [], prerequisites: [], revisions: {} };
 
-  async findProject(access: ResourceAccess, projectKey: string): Promise<ProjectRef> {
-    const project = this.state.projects.find((p) => p.key === projectKey);
-    if (!project || !access.canSeeProject(project.ulid)) throw new NotFoundError(`Project "${projectKey}" not found.`);
-    return project;
-  }
+  /** The path lookups over this fake's projects, flags and environments. */
+  readonly lookups = new FakeLookupStore(() => this.state);
 
-  async findFlag(project: ProjectRef, flagKey: string): Promise<FlagRef> {
-    const flag = this.state.flags.find((f) => f.project_ulid === project.ulid && f.key === flagKey);
-    if (!flag) throw new NotFoundError(`Flag "${flagKey}" not found.`);
-    return flag;
-  }
-
-  async findEnvironment(access: ResourceAccess, project: ProjectRef, environmentKey: string): Promise<EnvironmentRef> {
-    const env = this.state.environments.find((e) => e.project_ulid === project.ulid && e.key === environmentKey);
-    if (!env || !access.canSeeEnvironment(project.ulid, env.ulid)) {
-      throw new NotFoundError(`Environment "${environmentKey}" not found.`);
-    }
-    return env;
-  }
-
-  async listValues(flagUlid: string): Promise<FlagValueRecord[]> {
+  async listValues(_db: Db, flagUlid: string): Promise<FlagValueRecord[]> {
     return this.state.values
       .filter((v) => v.flag_ulid === flagUlid)
       .sort((a, b) => (a.ulid < b.ulid ? -1 : 1))
       .map((v) => ({ ...v }));
   }
 
-  /** All or nothing, like the database: a failing `work` leaves the state as it was. */
-  async transaction<T>(work: (tx: FlagValueStoreTx) => Promise<T>): Promise<T> {
+  /** Runs the service's work all or nothing, like the database: a failing `work` leaves the state as it was. */
+  readonly tx: Transactor = fakeTransactor(() => {
     const before = structuredClone(this.state);
-    try {
-      return await work(new FakeFlagValueStoreTx(this.state));
-    } catch (error) {
+    return () => {
       this.state = before;
-      throw error;
-    }
-  }
-}
+    };
+  });
 
-class FakeFlagValueStoreTx implements FlagValueStoreTx {
-  readonly handle = {} as Knex.Transaction;
-
-  constructor(private readonly state: State) {}
-
-  async lockFlag(flagUlid: string): Promise<boolean> {
+  async lockFlag(_trx: Knex.Transaction, flagUlid: string): Promise<boolean> {
     return this.state.flags.some((f) => f.ulid === flagUlid);
   }
 
-  async hasDefault(flagUlid: string): Promise<boolean> {
+  async hasDefault(_trx: Knex.Transaction, flagUlid: string): Promise<boolean> {
     return this.state.values.some((v) => v.flag_ulid === flagUlid && v.is_default);
   }
 
-  async findValue(flagUlid: string, valueUlid: string): Promise<FlagValueRecord | undefined> {
+  async findValue(_trx: Knex.Transaction, flagUlid: string, valueUlid: string): Promise<FlagValueRecord | undefined> {
     const value = this.state.values.find((v) => v.flag_ulid === flagUlid && v.ulid === valueUlid);
     return value && { ...value };
   }
@@ -86,19 +62,19 @@ class FakeFlagValueStoreTx implements FlagValueStoreTx {
     }
   }
 
-  async insertValue(value: FlagValueRecord): Promise<void> {
+  async insertValue(_trx: Knex.Transaction, value: FlagValueRecord): Promise<void> {
     this.assertUnique(value.flag_ulid, value.display_digest);
     this.state.values.push({ ...value });
   }
 
-  async updateDisplay(valueUlid: string, display: string, digest: string, updatedAt: string): Promise<void> {
+  async updateDisplay(_trx: Knex.Transaction, valueUlid: string, display: string, digest: string, updatedAt: string): Promise<void> {
     const value = this.state.values.find((v) => v.ulid === valueUlid);
     if (!value) return;
     this.assertUnique(value.flag_ulid, digest, valueUlid);
     Object.assign(value, { display, display_digest: digest, updated_at: updatedAt });
   }
 
-  async setDefault(flagUlid: string, valueUlid: string, updatedAt: string): Promise<void> {
+  async setDefault(_trx: Knex.Transaction, flagUlid: string, valueUlid: string, updatedAt: string): Promise<void> {
     for (const value of this.state.values) {
       if (value.flag_ulid !== flagUlid) continue;
       const isDefault = value.ulid === valueUlid;
@@ -106,7 +82,7 @@ class FakeFlagValueStoreTx implements FlagValueStoreTx {
     }
   }
 
-  async usage(valueUlid: string): Promise<ValueUsage> {
+  async usage(_trx: Knex.Transaction, valueUlid: string): Promise<ValueUsage> {
     return {
       targets: this.state.targets
         .filter((t) => t.value_ulid === valueUlid)
@@ -121,11 +97,11 @@ class FakeFlagValueStoreTx implements FlagValueStoreTx {
     };
   }
 
-  async deleteValue(valueUlid: string): Promise<void> {
+  async deleteValue(_trx: Knex.Transaction, valueUlid: string): Promise<void> {
     this.state.values = this.state.values.filter((v) => v.ulid !== valueUlid);
   }
 
-  async bumpProjectRevisions(projectUlid: string): Promise<void> {
+  async bumpProjectRevisions(_trx: Knex.Transaction, projectUlid: string): Promise<void> {
     this.state.revisions[projectUlid] = (this.state.revisions[projectUlid] ?? 0) + 1;
   }
 }

@@ -1,18 +1,13 @@
-import type { RequiringTarget } from '../../src/features/shared/prerequisite-references.js';
+import type { RequiringTarget } from '../../src/features/prerequisites/references-store.js';
 import type { Knex } from 'knex';
-import type { ResourceAccess } from '../../src/auth/principal.js';
-import { NotFoundError } from '../../src/http/errors.js';
+import type { Db } from '../../src/storage/db.js';
+import type { Transactor } from '../../src/features/shared/transactions.js';
+import { FakeLookupStore } from './lookup-store.js';
+import { fakeTransactor } from './transactor.js';
 import { decodeCursor, encodeCursor, type Page, type PageRequest } from '../../src/http/pagination.js';
 import type { ProjectRef } from '../../src/features/shared/lookup.js';
 import { duplicateFlagKey } from '../../src/features/flags/store.js';
-import type {
-  FlagChanges,
-  FlagListFilter,
-  FlagRecord,
-  FlagStore,
-  FlagStoreTx,
-  FlagValueInsert,
-} from '../../src/features/flags/store-types.js';
+import type { FlagChanges, FlagListFilter, FlagRecord, FlagStore, FlagValueInsert } from '../../src/features/flags/store-types.js';
 
 interface State {
   projects: ProjectRef[];
@@ -37,13 +32,10 @@ export class FakeFlagStore implements FlagStore {
     this.state.revisions[project.ulid] = 1;
   }
 
-  async findProject(access: ResourceAccess, projectKey: string): Promise<ProjectRef> {
-    const project = this.state.projects.find((p) => p.key === projectKey);
-    if (!project || !access.canSeeProject(project.ulid)) throw new NotFoundError(`Project "${projectKey}" not found.`);
-    return project;
-  }
+  /** The path lookups over this fake's projects. */
+  readonly lookups = new FakeLookupStore(() => this.state);
 
-  async listFlags(projectUlid: string, filter: FlagListFilter, page: PageRequest): Promise<Page<FlagRecord>> {
+  async listFlags(_db: Db, projectUlid: string, filter: FlagListFilter, page: PageRequest): Promise<Page<FlagRecord>> {
     const list = `flags:${projectUlid}`;
     const search = filter.search?.toLowerCase();
     let rows = this.state.flags
@@ -78,53 +70,44 @@ export class FakeFlagStore implements FlagStore {
     };
   }
 
-  async findFlag(projectUlid: string, key: string): Promise<FlagRecord | undefined> {
+  async findFlag(_db: Db, projectUlid: string, key: string): Promise<FlagRecord | undefined> {
     const flag = this.state.flags.find((f) => f.project_ulid === projectUlid && f.key === key);
     return flag && { ...flag };
   }
 
-  /** All or nothing, like the database: a failing `work` leaves the state as it was. */
-  async transaction<T>(work: (tx: FlagStoreTx) => Promise<T>): Promise<T> {
+  /** Runs the service's work all or nothing, like the database: a failing `work` leaves the state as it was. */
+  readonly tx: Transactor = fakeTransactor(() => {
     const before = structuredClone(this.state);
-    try {
-      return await work(new FakeFlagStoreTx(this.state));
-    } catch (error) {
+    return () => {
       this.state = before;
-      throw error;
-    }
-  }
-}
+    };
+  });
 
-class FakeFlagStoreTx implements FlagStoreTx {
-  readonly handle = {} as Knex.Transaction;
-
-  constructor(private readonly state: State) {}
-
-  async insertFlag(flag: FlagRecord): Promise<void> {
+  async insertFlag(_trx: Knex.Transaction, flag: FlagRecord): Promise<void> {
     if (this.state.flags.some((f) => f.project_ulid === flag.project_ulid && f.key === flag.key)) {
       throw duplicateFlagKey(flag.key);
     }
     this.state.flags.push({ ...flag, tags: [...flag.tags] });
   }
 
-  async insertValues(values: FlagValueInsert[]): Promise<void> {
+  async insertValues(_trx: Knex.Transaction, values: FlagValueInsert[]): Promise<void> {
     this.state.values.push(...values.map((v) => ({ ...v })));
   }
 
-  async lockFlag(projectUlid: string, key: string): Promise<FlagRecord | undefined> {
-    return (await this.lockFlags(projectUlid, [key]))[0];
+  async lockFlag(_trx: Knex.Transaction, projectUlid: string, key: string): Promise<FlagRecord | undefined> {
+    return (await this.lockFlags(_trx, projectUlid, [key]))[0];
   }
 
-  async lockFlags(projectUlid: string, keys: string[]): Promise<FlagRecord[]> {
+  async lockFlags(_trx: Knex.Transaction, projectUlid: string, keys: string[]): Promise<FlagRecord[]> {
     return this.state.flags.filter((f) => f.project_ulid === projectUlid && keys.includes(f.key)).map((f) => ({ ...f }));
   }
 
-  async updateFlag(ulid: string, changes: FlagChanges): Promise<void> {
+  async updateFlag(_trx: Knex.Transaction, ulid: string, changes: FlagChanges): Promise<void> {
     const flag = this.state.flags.find((f) => f.ulid === ulid);
     if (flag) Object.assign(flag, changes);
   }
 
-  async requiredBy(ulids: readonly string[]): Promise<Map<string, RequiringTarget[]>> {
+  async requiredBy(_trx: Knex.Transaction, ulids: readonly string[]): Promise<Map<string, RequiringTarget[]>> {
     const out = new Map<string, RequiringTarget[]>();
     const requirements = this.state.requirements
       .filter((r) => ulids.includes(r.required) && !ulids.includes(r.requiring))
@@ -137,7 +120,7 @@ class FakeFlagStoreTx implements FlagStoreTx {
     return out;
   }
 
-  async deleteFlags(ulids: string[]): Promise<void> {
+  async deleteFlags(_trx: Knex.Transaction, ulids: string[]): Promise<void> {
     this.state.flags = this.state.flags.filter((f) => !ulids.includes(f.ulid));
     this.state.values = this.state.values.filter((v) => !ulids.includes(v.flag_ulid));
     for (const ulid of ulids) delete this.state.targeting[ulid];
@@ -145,7 +128,7 @@ class FakeFlagStoreTx implements FlagStoreTx {
     this.state.requirements = this.state.requirements.filter((r) => !ulids.includes(r.requiring) && !ulids.includes(r.required));
   }
 
-  async bumpProjectRevisions(projectUlid: string): Promise<void> {
+  async bumpProjectRevisions(_trx: Knex.Transaction, projectUlid: string): Promise<void> {
     this.state.revisions[projectUlid] = (this.state.revisions[projectUlid] ?? 0) + 1;
   }
 }

@@ -1,4 +1,7 @@
 import type { Knex } from 'knex';
+import type { Db } from '../../src/storage/db.js';
+import type { Transactor } from '../../src/features/shared/transactions.js';
+import { fakeTransactor } from './transactor.js';
 import type { ResourceAccess } from '../../src/auth/principal.js';
 import { NotFoundError } from '../../src/http/errors.js';
 import type { EnvironmentRef, FlagRef, ProjectRef } from '../../src/features/shared/lookup.js';
@@ -8,7 +11,6 @@ import type {
   RuleRecord,
   RuleRow,
   RulesStore,
-  RulesWriter,
   SegmentLink,
   TargetPath,
   TargetRef,
@@ -45,7 +47,7 @@ export class FakeRulesStore implements RulesStore {
     links: [],
   };
 
-  async resolveTarget(access: ResourceAccess, path: TargetPath): Promise<ResolvedTarget> {
+  async resolveTarget(_db: Db, access: ResourceAccess, path: TargetPath): Promise<ResolvedTarget> {
     const s = this.state;
     const project = s.projects.find((p) => p.key === path.projectKey);
     if (!project || !access.canSeeProject(project.ulid)) throw new NotFoundError(`Project "${path.projectKey}" not found.`);
@@ -67,7 +69,7 @@ export class FakeRulesStore implements RulesStore {
     };
   }
 
-  async listRules(targetUlid: string): Promise<RuleRecord[]> {
+  async listRules(_db: Db, targetUlid: string): Promise<RuleRecord[]> {
     return this.state.rules
       .filter((r) => r.target_ulid === targetUlid)
       .sort((a, b) => a.position - b.position || (a.ulid < b.ulid ? -1 : 1))
@@ -80,70 +82,54 @@ export class FakeRulesStore implements RulesStore {
       }));
   }
 
-  async transaction<T>(work: (writer: RulesWriter) => Promise<T>): Promise<T> {
+  /** Runs the service's work all or nothing, like the database: a failing `work` leaves the state as it was. */
+  readonly tx: Transactor = fakeTransactor(() => {
     const saved = structuredClone(this.state);
-    try {
-      return await work(new FakeRulesWriter(this));
-    } catch (error) {
+    return () => {
       this.state = saved;
-      throw error;
-    }
-  }
-}
+    };
+  });
 
-class FakeRulesWriter implements RulesWriter {
-  readonly trx = {} as Knex.Transaction;
-
-  constructor(private readonly store: FakeRulesStore) {}
-
-  resolveTarget(access: ResourceAccess, path: TargetPath): Promise<ResolvedTarget> {
-    return this.store.resolveTarget(access, path);
+  async flagHasValue(_trx: Knex.Transaction, flagUlid: string, valueUlid: string): Promise<boolean> {
+    return this.state.values.some((v) => v.ulid === valueUlid && v.flag_ulid === flagUlid);
   }
 
-  listRules(targetUlid: string): Promise<RuleRecord[]> {
-    return this.store.listRules(targetUlid);
-  }
-
-  async flagHasValue(flagUlid: string, valueUlid: string): Promise<boolean> {
-    return this.store.state.values.some((v) => v.ulid === valueUlid && v.flag_ulid === flagUlid);
-  }
-
-  async findSegments(projectUlid: string, keys: readonly string[]): Promise<Map<string, string>> {
+  async findSegments(_trx: Knex.Transaction, projectUlid: string, keys: readonly string[]): Promise<Map<string, string>> {
     const found = new Map<string, string>();
-    for (const s of this.store.state.segments) {
+    for (const s of this.state.segments) {
       if (s.project_ulid === projectUlid && keys.includes(s.key)) found.set(s.key, s.ulid);
     }
     return found;
   }
 
-  async insertRule(rule: RuleRow, criteria: CriterionRecord[], links: SegmentLink[]): Promise<void> {
-    const s = this.store.state;
+  async insertRule(_trx: Knex.Transaction, rule: RuleRow, criteria: CriterionRecord[], links: SegmentLink[]): Promise<void> {
+    const s = this.state;
     if (s.rules.some((r) => r.ulid === rule.ulid)) throw new Error('duplicate rule ulid');
     s.rules.push({ ...rule });
     this.insertCriteria(criteria, links);
   }
 
-  async replaceRule(rule: RuleRow, criteria: CriterionRecord[], links: SegmentLink[]): Promise<void> {
+  async replaceRule(_trx: Knex.Transaction, rule: RuleRow, criteria: CriterionRecord[], links: SegmentLink[]): Promise<void> {
     this.removeCriteria(rule.ulid);
-    const s = this.store.state;
+    const s = this.state;
     s.rules = s.rules.map((r) => (r.ulid === rule.ulid ? { ...r, ...rule, created_at: r.created_at } : r));
     this.insertCriteria(criteria, links);
   }
 
-  async deleteRule(ruleUlid: string): Promise<void> {
+  async deleteRule(_trx: Knex.Transaction, ruleUlid: string): Promise<void> {
     this.removeCriteria(ruleUlid);
-    this.store.state.rules = this.store.state.rules.filter((r) => r.ulid !== ruleUlid);
+    this.state.rules = this.state.rules.filter((r) => r.ulid !== ruleUlid);
   }
 
-  async setPositions(changes: { ulid: string; position: number }[], updatedAt: string): Promise<void> {
+  async setPositions(_trx: Knex.Transaction, changes: { ulid: string; position: number }[], updatedAt: string): Promise<void> {
     for (const change of changes) {
-      const rule = this.store.state.rules.find((r) => r.ulid === change.ulid);
+      const rule = this.state.rules.find((r) => r.ulid === change.ulid);
       if (rule) Object.assign(rule, { position: change.position, updated_at: updatedAt });
     }
   }
 
   private insertCriteria(criteria: CriterionRecord[], links: SegmentLink[]): void {
-    const s = this.store.state;
+    const s = this.state;
     for (const c of criteria) s.criteria.push({ ...c, values: [...c.values] });
     for (const l of links) {
       if (!s.segments.some((seg) => seg.ulid === l.segment_ulid)) throw new Error('foreign key: segment');
@@ -152,7 +138,7 @@ class FakeRulesWriter implements RulesWriter {
   }
 
   private removeCriteria(ruleUlid: string): void {
-    const s = this.store.state;
+    const s = this.state;
     const gone = new Set(s.criteria.filter((c) => c.rule_ulid === ruleUlid).map((c) => c.ulid));
     s.links = s.links.filter((l) => !gone.has(l.criterion_ulid));
     s.criteria = s.criteria.filter((c) => !gone.has(c.ulid));

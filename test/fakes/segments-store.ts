@@ -1,10 +1,12 @@
 import type { Knex } from 'knex';
-import type { ResourceAccess } from '../../src/auth/principal.js';
-import { NotFoundError } from '../../src/http/errors.js';
+import type { Db } from '../../src/storage/db.js';
+import type { Transactor } from '../../src/features/shared/transactions.js';
+import { FakeLookupStore } from './lookup-store.js';
+import { fakeTransactor } from './transactor.js';
 import { decodeCursor, encodeCursor, type Page, type PageRequest } from '../../src/http/pagination.js';
 import type { ProjectRef } from '../../src/features/shared/lookup.js';
 import { duplicateKey } from '../../src/features/segments/errors.js';
-import type { SegmentRecord, SegmentsStore, SegmentsWriter } from '../../src/features/segments/store-types.js';
+import type { SegmentRecord, SegmentsStore } from '../../src/features/segments/store-types.js';
 
 interface State {
   projects: ProjectRef[];
@@ -19,13 +21,10 @@ interface State {
 export class FakeSegmentsStore implements SegmentsStore {
   state: State = { projects: [], revisions: {}, segments: [], references: [] };
 
-  async resolveProject(access: ResourceAccess, projectKey: string): Promise<ProjectRef> {
-    const project = this.state.projects.find((p) => p.key === projectKey);
-    if (!project || !access.canSeeProject(project.ulid)) throw new NotFoundError(`Project "${projectKey}" not found.`);
-    return { ...project };
-  }
+  /** The path lookups over this fake's projects. */
+  readonly lookups = new FakeLookupStore(() => this.state);
 
-  async listSegments(projectUlid: string, page: PageRequest): Promise<Page<SegmentRecord>> {
+  async listSegments(_db: Db, projectUlid: string, page: PageRequest): Promise<Page<SegmentRecord>> {
     const list = `segments:${projectUlid}`;
     const cursor = page.cursor ? decodeCursor(page.cursor, list) : undefined;
     const all = this.state.segments.filter((s) => s.project_ulid === projectUlid).sort((a, b) => (a.ulid < b.ulid ? -1 : 1));
@@ -49,67 +48,47 @@ export class FakeSegmentsStore implements SegmentsStore {
     };
   }
 
-  async findSegment(projectUlid: string, key: string): Promise<SegmentRecord | undefined> {
+  async findSegment(_db: Db, projectUlid: string, key: string): Promise<SegmentRecord | undefined> {
     const found = this.state.segments.find((s) => s.project_ulid === projectUlid && s.key === key);
     return found ? structuredClone(found) : undefined;
   }
 
-  async transaction<T>(work: (writer: SegmentsWriter) => Promise<T>): Promise<T> {
+  /** Runs the service's work all or nothing, like the database: a failing `work` leaves the state as it was. */
+  readonly tx: Transactor = fakeTransactor(() => {
     const saved = structuredClone(this.state);
-    try {
-      return await work(new FakeSegmentsWriter(this));
-    } catch (error) {
+    return () => {
       this.state = saved;
-      throw error;
-    }
-  }
-}
+    };
+  });
 
-class FakeSegmentsWriter implements SegmentsWriter {
-  readonly trx = {} as Knex.Transaction;
-
-  constructor(private readonly store: FakeSegmentsStore) {}
-
-  resolveProject(access: ResourceAccess, projectKey: string): Promise<ProjectRef> {
-    return this.store.resolveProject(access, projectKey);
-  }
-
-  listSegments(projectUlid: string, page: PageRequest): Promise<Page<SegmentRecord>> {
-    return this.store.listSegments(projectUlid, page);
-  }
-
-  findSegment(projectUlid: string, key: string): Promise<SegmentRecord | undefined> {
-    return this.store.findSegment(projectUlid, key);
-  }
-
-  async insertSegment(segment: SegmentRecord): Promise<void> {
-    const s = this.store.state;
+  async insertSegment(_trx: Knex.Transaction, segment: SegmentRecord): Promise<void> {
+    const s = this.state;
     if (s.segments.some((x) => x.project_ulid === segment.project_ulid && x.key === segment.key)) throw duplicateKey(segment.key);
     s.segments.push(structuredClone(segment));
   }
 
-  async updateSegment(segment: SegmentRecord): Promise<void> {
-    const s = this.store.state;
+  async updateSegment(_trx: Knex.Transaction, segment: SegmentRecord): Promise<void> {
+    const s = this.state;
     s.segments = s.segments.map((x) =>
       x.ulid === segment.ulid ? { ...structuredClone(segment), key: x.key, project_ulid: x.project_ulid, created_at: x.created_at } : x,
     );
   }
 
-  async deleteSegment(segmentUlid: string): Promise<void> {
-    const s = this.store.state;
+  async deleteSegment(_trx: Knex.Transaction, segmentUlid: string): Promise<void> {
+    const s = this.state;
     s.segments = s.segments.filter((x) => x.ulid !== segmentUlid);
     s.references = s.references.filter((r) => r.segment_ulid !== segmentUlid);
   }
 
-  async referencingFlagKeys(segment: Pick<SegmentRecord, 'ulid'>): Promise<string[]> {
-    const keys = this.store.state.references
+  async referencingFlagKeys(_trx: Knex.Transaction, segment: Pick<SegmentRecord, 'ulid'>): Promise<string[]> {
+    const keys = this.state.references
       .filter((r) => r.segment_ulid === segment.ulid && r.target_status !== 'expired')
       .map((r) => r.flag_key);
     return [...new Set(keys)].sort();
   }
 
-  async bumpProjectRevisions(projectUlid: string): Promise<void> {
-    const r = this.store.state.revisions;
+  async bumpProjectRevisions(_trx: Knex.Transaction, projectUlid: string): Promise<void> {
+    const r = this.state.revisions;
     r[projectUlid] = (r[projectUlid] ?? 0) + 1;
   }
 }

@@ -26,12 +26,13 @@ import type {
 } from '../../src/features/rules/store-types.js';
 import { KnexSegmentsStore } from '../../src/features/segments/store.js';
 import { KnexTargetStore } from '../../src/features/targets/store.js';
-import { knexTransactor, type Transactor } from '../../src/features/shared/transactions.js';
-import type { Db } from '../../src/storage/db.js';
 import type { TargetRecord, TargetStore } from '../../src/features/targets/store-types.js';
 import type { SegmentRecord, SegmentsStore } from '../../src/features/segments/store-types.js';
-import type { EnvironmentRef, FlagRef, ProjectRef } from '../../src/features/shared/lookup.js';
+import type { EnvironmentRef, FlagRef, LookupStore, ProjectRef } from '../../src/features/shared/lookup.js';
+import { KnexLookupStore } from '../../src/features/shared/lookup-store.js';
+import { knexTransactor, type Transactor } from '../../src/features/shared/transactions.js';
 import { NotFoundError, ValidationError } from '../../src/http/errors.js';
+import type { Db } from '../../src/storage/db.js';
 import type { Page, PageRequest } from '../../src/http/pagination.js';
 import { KnexConfigSource } from '../../src/runtime/config-loader.js';
 import type { ConfigSource } from '../../src/runtime/config-source.js';
@@ -46,6 +47,7 @@ import { FakeIdempotencyStore } from '../fakes/idempotency-store.js';
 import { FakeRulesStore } from '../fakes/rules-store.js';
 import { FakeSegmentsStore } from '../fakes/segments-store.js';
 import { FakeTargetStore } from '../fakes/targets-store.js';
+import { fakeDb } from '../fakes/transactor.js';
 import { testDatabases } from '../support/databases.js';
 import { startTestApp, type ApiResponse, type TestApp } from '../support/test-app.js';
 
@@ -410,6 +412,11 @@ for (const implementation of implementations<AuditLogsUnderTest>(fakeAuditLogs, 
 
 /** The segments store, and how a test puts projects and rules naming a segment in front of it. */
 interface SegmentsUnderTest {
+  /** The path lookups over the same rows (the fake's own, the Knex store's tables). */
+  lookups: LookupStore;
+  /** What reads run on, and the transactions writes run in (the fake's roll its state back). */
+  db: Db;
+  tx: Transactor;
   store: SegmentsStore;
   addProject(key: string): Promise<ProjectRef>;
   /** A flag of the project whose target, in `status`, has a rule naming the segment. */
@@ -423,6 +430,9 @@ function fakeSegments(): SegmentsUnderTest {
   let projects = 0;
   return {
     store,
+    db: fakeDb,
+    tx: store.tx,
+    lookups: store.lookups,
     async addProject(key) {
       const project = { ulid: `prj_01J1000000000000000000${String(++projects).padStart(4, '0')}`, key, name: key };
       store.state.projects.push(project);
@@ -436,7 +446,10 @@ function fakeSegments(): SegmentsUnderTest {
 
 function knexSegments(app: TestApp): SegmentsUnderTest {
   return {
-    store: new KnexSegmentsStore(app.knex, app.composition.core.dialect),
+    store: new KnexSegmentsStore(app.composition.core.dialect),
+    db: app.knex,
+    tx: knexTransactor(app.knex),
+    lookups: new KnexLookupStore(),
     async addProject(key) {
       const created = await app.mgmt('POST', '/projects', { key, name: key, environments: [{ key: 'production', name: 'Production' }] });
       if (created.status !== 200) throw new Error(JSON.stringify(created.body));
@@ -490,7 +503,7 @@ for (const implementation of implementations<SegmentsUnderTest>(fakeSegments, kn
     let projects = 0;
     const everyone = ResourceAccess.unrestricted();
     const newProject = () => segments.addProject(`segments-contract-${++projects}`);
-    const insert = (segment: SegmentRecord) => store.transaction((writer) => writer.insertSegment(segment));
+    const insert = (segment: SegmentRecord) => segments.tx.transaction((trx) => store.insertSegment(trx, segment));
     beforeAll(async () => {
       ({ store: segments, close } = await implementation.open());
       store = segments.store;
@@ -501,10 +514,10 @@ for (const implementation of implementations<SegmentsUnderTest>(fakeSegments, kn
 
     it('resolves a project by its exact key, within the caller’s grants', async () => {
       const project = await newProject();
-      expect(await store.resolveProject(everyone, project.key)).toEqual(project);
-      await expect(store.resolveProject(everyone, `${project.key}-x`)).rejects.toThrow(NotFoundError);
+      expect(await segments.lookups.findProject(segments.db, everyone, project.key)).toEqual(project);
+      await expect(segments.lookups.findProject(segments.db, everyone, `${project.key}-x`)).rejects.toThrow(NotFoundError);
       const elsewhere = new ResourceAccess(new Set(['prj_01J99999999999999999999999']), null);
-      await expect(store.resolveProject(elsewhere, project.key)).rejects.toThrow(NotFoundError);
+      await expect(segments.lookups.findProject(segments.db, elsewhere, project.key)).rejects.toThrow(NotFoundError);
     });
 
     it('stores a segment as given and finds it by project and exact key', async () => {
@@ -512,9 +525,9 @@ for (const implementation of implementations<SegmentsUnderTest>(fakeSegments, kn
       const other = await newProject();
       const segment = segmentRecord(project, 'testers', { description: 'Who tests' });
       await insert(segment);
-      expect(await store.findSegment(project.ulid, 'testers')).toEqual(segment);
-      expect(await store.findSegment(project.ulid, 'Testers')).toBeUndefined();
-      expect(await store.findSegment(other.ulid, 'testers')).toBeUndefined();
+      expect(await store.findSegment(segments.db, project.ulid, 'testers')).toEqual(segment);
+      expect(await store.findSegment(segments.db, project.ulid, 'Testers')).toBeUndefined();
+      expect(await store.findSegment(segments.db, other.ulid, 'testers')).toBeUndefined();
       // The same key in another project is another segment.
       await insert(segmentRecord(other, 'testers'));
     });
@@ -526,7 +539,7 @@ for (const implementation of implementations<SegmentsUnderTest>(fakeSegments, kn
       const error = await insert(segmentRecord(project, 'beta', { name: 'Second' })).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ValidationError);
       expect(Object.keys((error as ValidationError).errors)).toEqual(['key']);
-      expect(await store.findSegment(project.ulid, 'beta')).toEqual(first);
+      expect(await store.findSegment(segments.db, project.ulid, 'beta')).toEqual(first);
     });
 
     it('updates all but ulid, project, key and creation time; deletes', async () => {
@@ -545,29 +558,29 @@ for (const implementation of implementations<SegmentsUnderTest>(fakeSegments, kn
         rules: [],
         updated_at: '2026-02-01T00:00:00.000Z',
       };
-      await store.transaction((writer) => writer.updateSegment(changed));
-      expect(await store.findSegment(project.ulid, 'gamma')).toEqual({
+      await segments.tx.transaction((trx) => store.updateSegment(trx, changed));
+      expect(await store.findSegment(segments.db, project.ulid, 'gamma')).toEqual({
         ...changed,
         key: 'gamma',
         project_ulid: project.ulid,
         created_at: segment.created_at,
       });
-      await store.transaction((writer) => writer.deleteSegment(segment.ulid));
-      expect(await store.findSegment(project.ulid, 'gamma')).toBeUndefined();
+      await segments.tx.transaction((trx) => store.deleteSegment(trx, segment.ulid));
+      expect(await store.findSegment(segments.db, project.ulid, 'gamma')).toBeUndefined();
     });
 
     it('rolls back everything a transaction wrote when it throws', async () => {
       const project = await newProject();
       const before = await segments.revisionOf(project);
-      const failed = store.transaction(async (writer) => {
-        await writer.insertSegment(segmentRecord(project, 'rolled-back'));
-        await writer.bumpProjectRevisions(project.ulid);
+      const failed = segments.tx.transaction(async (trx) => {
+        await store.insertSegment(trx, segmentRecord(project, 'rolled-back'));
+        await store.bumpProjectRevisions(trx, project.ulid);
         throw new Error('stop');
       });
       await expect(failed).rejects.toThrow('stop');
-      expect(await store.findSegment(project.ulid, 'rolled-back')).toBeUndefined();
+      expect(await store.findSegment(segments.db, project.ulid, 'rolled-back')).toBeUndefined();
       expect(await segments.revisionOf(project)).toBe(before);
-      await store.transaction((writer) => writer.bumpProjectRevisions(project.ulid));
+      await segments.tx.transaction((trx) => store.bumpProjectRevisions(trx, project.ulid));
       expect(await segments.revisionOf(project)).toBe(before + 1);
     });
 
@@ -576,15 +589,15 @@ for (const implementation of implementations<SegmentsUnderTest>(fakeSegments, kn
       const made = ['a', 'b', 'c', 'd', 'e'].map((key) => segmentRecord(project, key));
       for (const segment of made) await insert(segment);
       await insert(segmentRecord(await newProject(), 'not-listed'));
-      const first = await store.listSegments(project.ulid, { per_page: 2 });
+      const first = await store.listSegments(segments.db, project.ulid, { per_page: 2 });
       expect(first.data.map((s) => s.key)).toEqual(['a', 'b']);
       expect(first.meta.prev_cursor).toBeNull();
-      const second = await store.listSegments(project.ulid, { per_page: 2, cursor: first.meta.next_cursor! });
+      const second = await store.listSegments(segments.db, project.ulid, { per_page: 2, cursor: first.meta.next_cursor! });
       expect(second.data.map((s) => s.key)).toEqual(['c', 'd']);
-      const last = await store.listSegments(project.ulid, { per_page: 2, cursor: second.meta.next_cursor! });
+      const last = await store.listSegments(segments.db, project.ulid, { per_page: 2, cursor: second.meta.next_cursor! });
       expect(last.data).toEqual([made[4]]);
       expect(last.meta.next_cursor).toBeNull();
-      const back = await store.listSegments(project.ulid, { per_page: 2, cursor: last.meta.prev_cursor! });
+      const back = await store.listSegments(segments.db, project.ulid, { per_page: 2, cursor: last.meta.prev_cursor! });
       expect(back.data.map((s) => s.key)).toEqual(['c', 'd']);
     });
 
@@ -597,15 +610,20 @@ for (const implementation of implementations<SegmentsUnderTest>(fakeSegments, kn
       await segments.addReference(project, segment, 'zeta', 'draft');
       await segments.addReference(project, segment, 'alpha', 'draft');
       await segments.addReference(project, segment, 'old', 'expired');
-      expect(await store.transaction((writer) => writer.referencingFlagKeys(segment))).toEqual(['alpha', 'zeta']);
-      expect(await store.transaction((writer) => writer.referencingFlagKeys(unused))).toEqual([]);
+      expect(await segments.tx.transaction((trx) => store.referencingFlagKeys(trx, segment))).toEqual(['alpha', 'zeta']);
+      expect(await segments.tx.transaction((trx) => store.referencingFlagKeys(trx, unused))).toEqual([]);
     });
   });
 }
 
 /** The flag store, and how a test puts projects and prerequisites in front of it. */
 interface FlagsUnderTest {
+  /** The path lookups over the same rows (the fake's own, the Knex store's tables). */
+  lookups: LookupStore;
   store: FlagStore;
+  /** What reads run on, and the transactions writes run in (the fake's roll its state back). */
+  db: Db;
+  tx: Transactor;
   addProject(key: string): Promise<ProjectRef>;
   /** A draft target of `requiring` in the environment `production` whose prerequisites name `required`. */
   addRequirement(project: ProjectRef, requiring: FlagRecord, required: FlagRecord, requiredValue: string): Promise<void>;
@@ -617,6 +635,9 @@ function fakeFlags(): FlagsUnderTest {
   let projects = 0;
   return {
     store,
+    db: fakeDb,
+    tx: store.tx,
+    lookups: store.lookups,
     async addProject(key) {
       const project = { ulid: `prj_01J3000000000000000000${String(++projects).padStart(4, '0')}`, key, name: key };
       store.addProject(project);
@@ -635,7 +656,10 @@ function fakeFlags(): FlagsUnderTest {
 function knexFlags(app: TestApp): FlagsUnderTest {
   const segments = knexSegments(app);
   return {
-    store: new KnexFlagStore(app.knex, app.composition.core.dialect),
+    store: new KnexFlagStore(app.composition.core.dialect),
+    db: app.knex,
+    tx: knexTransactor(app.knex),
+    lookups: new KnexLookupStore(),
     addProject: (key) => segments.addProject(key),
     async addRequirement(project, requiring, required, requiredValue) {
       const targets = `/projects/${project.key}/flags/${requiring.key}/environments/production/targets`;
@@ -691,10 +715,10 @@ for (const implementation of implementations<FlagsUnderTest>(fakeFlags, knexFlag
     const everyone = ResourceAccess.unrestricted();
     const newProject = () => flags.addProject(`flags-contract-${++projects}`);
     const insert = (...records: FlagRecord[]) =>
-      store.transaction(async (tx) => {
+      flags.tx.transaction(async (trx) => {
         for (const flag of records) {
-          await tx.insertFlag(flag);
-          await tx.insertValues(booleanValues(flag));
+          await store.insertFlag(trx, flag);
+          await store.insertValues(trx, booleanValues(flag));
         }
       });
     const keysOf = (page: Page<FlagRecord>) => page.data.map((f) => f.key);
@@ -708,24 +732,24 @@ for (const implementation of implementations<FlagsUnderTest>(fakeFlags, knexFlag
 
     it('finds a project by its exact key, within the caller’s grants', async () => {
       const project = await newProject();
-      expect(await store.findProject(everyone, project.key)).toEqual(project);
-      await expect(store.findProject(everyone, `${project.key}-x`)).rejects.toThrow(NotFoundError);
-      await expect(store.findProject(new ResourceAccess(new Set(['prj_01J99999999999999999999999']), null), project.key)).rejects.toThrow(
-        NotFoundError,
-      );
+      expect(await flags.lookups.findProject(flags.db, everyone, project.key)).toEqual(project);
+      await expect(flags.lookups.findProject(flags.db, everyone, `${project.key}-x`)).rejects.toThrow(NotFoundError);
+      await expect(
+        flags.lookups.findProject(flags.db, new ResourceAccess(new Set(['prj_01J99999999999999999999999']), null), project.key),
+      ).rejects.toThrow(NotFoundError);
     });
 
     it('stores a flag as given, found by project and exact key, locked by key', async () => {
       const project = await newProject();
       const flag = flagRecord(project, 'checkout', { description: 'Pay', permanent: true, include_in_client: false, tags: ['b', 'a'] });
       await insert(flag);
-      expect(await store.findFlag(project.ulid, 'checkout')).toEqual(flag);
-      expect(await store.findFlag(project.ulid, 'checkout-2')).toBeUndefined();
-      expect(await store.findFlag((await newProject()).ulid, 'checkout')).toBeUndefined();
-      await store.transaction(async (tx) => {
-        expect(await tx.lockFlag(project.ulid, 'checkout')).toEqual(flag);
-        expect(await tx.lockFlag(project.ulid, 'nope')).toBeUndefined();
-        expect(await tx.lockFlags(project.ulid, ['nope', 'checkout'])).toEqual([flag]);
+      expect(await store.findFlag(flags.db, project.ulid, 'checkout')).toEqual(flag);
+      expect(await store.findFlag(flags.db, project.ulid, 'checkout-2')).toBeUndefined();
+      expect(await store.findFlag(flags.db, (await newProject()).ulid, 'checkout')).toBeUndefined();
+      await flags.tx.transaction(async (trx) => {
+        expect(await store.lockFlag(trx, project.ulid, 'checkout')).toEqual(flag);
+        expect(await store.lockFlag(trx, project.ulid, 'nope')).toBeUndefined();
+        expect(await store.lockFlags(trx, project.ulid, ['nope', 'checkout'])).toEqual([flag]);
       });
     });
 
@@ -736,8 +760,8 @@ for (const implementation of implementations<FlagsUnderTest>(fakeFlags, knexFlag
       const error = await insert(flagRecord(project, 'fresh'), flagRecord(project, 'taken')).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ValidationError);
       expect(Object.keys((error as ValidationError).errors)).toEqual(['key']);
-      expect(await store.findFlag(project.ulid, 'taken')).toEqual(first);
-      expect(await store.findFlag(project.ulid, 'fresh')).toBeUndefined();
+      expect(await store.findFlag(flags.db, project.ulid, 'taken')).toEqual(first);
+      expect(await store.findFlag(flags.db, project.ulid, 'fresh')).toBeUndefined();
     });
 
     it('lists by type, tag (exactly) and search (case-insensitive, key or name, wildcards literal), a page at a time', async () => {
@@ -748,7 +772,7 @@ for (const implementation of implementations<FlagsUnderTest>(fakeFlags, knexFlag
         flagRecord(project, 'gamma_1', { name: 'Gamma 100%' }),
         flagRecord(project, 'delta', { tags: ['team:pay', 'x'] }),
       );
-      const list = (filter: FlagListFilter, page: PageRequest = { per_page: 25 }) => store.listFlags(project.ulid, filter, page);
+      const list = (filter: FlagListFilter, page: PageRequest = { per_page: 25 }) => store.listFlags(flags.db, project.ulid, filter, page);
       expect(keysOf(await list({}))).toEqual(['alpha', 'beta', 'gamma_1', 'delta']);
       expect(keysOf(await list({ type: 'string' }))).toEqual(['beta']);
       expect(keysOf(await list({ tag: 'team:pay' }))).toEqual(['alpha', 'delta']);
@@ -779,18 +803,18 @@ for (const implementation of implementations<FlagsUnderTest>(fakeFlags, knexFlag
         tags: ['t'],
         updated_at: '2026-02-01T00:00:00.000Z',
       };
-      await store.transaction((tx) => tx.updateFlag(flag.ulid, changes));
-      expect(await store.findFlag(project.ulid, 'changing')).toEqual({ ...flag, ...changes });
+      await flags.tx.transaction((trx) => store.updateFlag(trx, flag.ulid, changes));
+      expect(await store.findFlag(flags.db, project.ulid, 'changing')).toEqual({ ...flag, ...changes });
       const before = await flags.revisionOf(project);
-      const failed = store.transaction(async (tx) => {
-        await tx.updateFlag(flag.ulid, { name: 'Lost' });
-        await tx.bumpProjectRevisions(project.ulid, [flag.ulid]);
+      const failed = flags.tx.transaction(async (trx) => {
+        await store.updateFlag(trx, flag.ulid, { name: 'Lost' });
+        await store.bumpProjectRevisions(trx, project.ulid, [flag.ulid]);
         throw new Error('stop');
       });
       await expect(failed).rejects.toThrow('stop');
-      expect((await store.findFlag(project.ulid, 'changing'))?.name).toBe('Changed');
+      expect((await store.findFlag(flags.db, project.ulid, 'changing'))?.name).toBe('Changed');
       expect(await flags.revisionOf(project)).toBe(before);
-      await store.transaction((tx) => tx.bumpProjectRevisions(project.ulid, [flag.ulid]));
+      await flags.tx.transaction((trx) => store.bumpProjectRevisions(trx, project.ulid, [flag.ulid]));
       expect(await flags.revisionOf(project)).toBe(before + 1);
     });
 
@@ -805,7 +829,7 @@ for (const implementation of implementations<FlagsUnderTest>(fakeFlags, knexFlag
       await flags.addRequirement(project, zeta, required, requiredTrue);
       await flags.addRequirement(project, alpha, required, requiredTrue);
       await flags.addRequirement(project, alpha, required, requiredTrue);
-      const requiredBy = (ulids: string[]) => store.transaction((tx) => tx.requiredBy(ulids));
+      const requiredBy = (ulids: string[]) => flags.tx.transaction((trx) => store.requiredBy(trx, ulids));
       expect(await requiredBy([required.ulid, free.ulid])).toEqual(
         new Map([
           [
@@ -822,8 +846,8 @@ for (const implementation of implementations<FlagsUnderTest>(fakeFlags, knexFlag
         new Map([[required.ulid, [{ flag_key: 'zeta', environment_key: 'production' }]]]),
       );
       expect(await requiredBy([required.ulid, alpha.ulid, zeta.ulid])).toEqual(new Map());
-      await store.transaction((tx) => tx.deleteFlags([zeta.ulid, alpha.ulid]));
-      expect(await store.findFlag(project.ulid, 'zeta')).toBeUndefined();
+      await flags.tx.transaction((trx) => store.deleteFlags(trx, [zeta.ulid, alpha.ulid]));
+      expect(await store.findFlag(flags.db, project.ulid, 'zeta')).toBeUndefined();
       expect(await requiredBy([required.ulid])).toEqual(new Map());
       // The key is free again.
       await insert(flagRecord(project, 'zeta'));
@@ -833,6 +857,11 @@ for (const implementation of implementations<FlagsUnderTest>(fakeFlags, knexFlag
 
 /** The flag-value store, and how a test puts a project, flags and what points at values in front of it. */
 interface FlagValuesUnderTest {
+  /** The path lookups over the same rows (the fake's own, the Knex store's tables). */
+  lookups: LookupStore;
+  /** What reads run on, and the transactions writes run in (the fake's roll its state back). */
+  db: Db;
+  tx: Transactor;
   store: FlagValueStore;
   /** A project with the environment `production`, and its string flags of these keys (no values yet). */
   addProject(key: string, flagKeys: string[]): Promise<{ project: ProjectRef; flags: FlagRef[]; environment: EnvironmentRef }>;
@@ -847,6 +876,9 @@ function fakeFlagValues(): FlagValuesUnderTest {
   let projects = 0;
   return {
     store,
+    db: fakeDb,
+    tx: store.tx,
+    lookups: store.lookups,
     async addProject(key, flagKeys) {
       const n = String(++projects).padStart(4, '0');
       const project = { ulid: `prj_01J5000000000000000000${n}`, key, name: key };
@@ -886,7 +918,10 @@ function knexFlagValues(app: TestApp): FlagValuesUnderTest {
     return res;
   };
   return {
-    store: new KnexFlagValueStore(app.knex, app.composition.core.dialect),
+    store: new KnexFlagValueStore(app.composition.core.dialect),
+    db: app.knex,
+    tx: knexTransactor(app.knex),
+    lookups: new KnexLookupStore(),
     async addProject(key, flagKeys) {
       const created = expectOk(
         await app.mgmt('POST', '/projects', { key, name: key, environments: [{ key: 'production', name: 'Production' }] }),
@@ -956,8 +991,8 @@ for (const implementation of implementations<FlagValuesUnderTest>(fakeFlagValues
     const everyone = ResourceAccess.unrestricted();
     const newProject = (flagKeys: string[] = ['colour']) => values.addProject(`values-contract-${++projects}`, flagKeys);
     const insert = (...records: FlagValueRecord[]) =>
-      store.transaction(async (tx) => {
-        for (const value of records) await tx.insertValue(value);
+      values.tx.transaction(async (trx) => {
+        for (const value of records) await store.insertValue(trx, value);
       });
     beforeAll(async () => {
       ({ store: values, close } = await implementation.open());
@@ -969,18 +1004,18 @@ for (const implementation of implementations<FlagValuesUnderTest>(fakeFlagValues
 
     it('finds the project, flag and environment by exact key, within the caller’s grants', async () => {
       const { project, flags, environment } = await newProject();
-      expect(await store.findProject(everyone, project.key)).toEqual(project);
-      expect(await store.findFlag(project, 'colour')).toEqual(flags[0]);
-      expect(await store.findEnvironment(everyone, project, 'production')).toEqual(environment);
-      await expect(store.findFlag(project, 'Colour')).rejects.toThrow(NotFoundError);
-      await expect(store.findEnvironment(everyone, project, 'staging')).rejects.toThrow(NotFoundError);
+      expect(await values.lookups.findProject(values.db, everyone, project.key)).toEqual(project);
+      expect(await values.lookups.findFlag(values.db, project, 'colour')).toEqual(flags[0]);
+      expect(await values.lookups.findEnvironment(values.db, everyone, project, 'production')).toEqual(environment);
+      await expect(values.lookups.findFlag(values.db, project, 'Colour')).rejects.toThrow(NotFoundError);
+      await expect(values.lookups.findEnvironment(values.db, everyone, project, 'staging')).rejects.toThrow(NotFoundError);
       const elsewhere = new ResourceAccess(new Set(['prj_01J99999999999999999999999']), null);
-      await expect(store.findProject(elsewhere, project.key)).rejects.toThrow(NotFoundError);
+      await expect(values.lookups.findProject(values.db, elsewhere, project.key)).rejects.toThrow(NotFoundError);
       const otherEnvironment = new ResourceAccess(null, {
         projects: new Set(),
         environments: new Map([[project.ulid, new Set(['env_01J99999999999999999999999'])]]),
       });
-      await expect(store.findEnvironment(otherEnvironment, project, 'production')).rejects.toThrow(NotFoundError);
+      await expect(values.lookups.findEnvironment(values.db, otherEnvironment, project, 'production')).rejects.toThrow(NotFoundError);
     });
 
     it('stores values as given in creation order, refusing an equal display of the same flag only', async () => {
@@ -989,20 +1024,20 @@ for (const implementation of implementations<FlagValuesUnderTest>(fakeFlagValues
       const red = valueRecord(colour, 'red');
       const blue = valueRecord(colour, 'blue', { is_default: true });
       await insert(red, blue, valueRecord(shade, 'red'));
-      expect(await store.listValues(colour.ulid)).toEqual([red, blue]);
-      await store.transaction(async (tx) => {
-        expect(await tx.lockFlag(colour.ulid)).toBe(true);
-        expect(await tx.lockFlag('flg_01J99999999999999999999999')).toBe(false);
-        expect(await tx.findValue(colour.ulid, red.ulid)).toEqual(red);
-        expect(await tx.findValue(shade.ulid, red.ulid)).toBeUndefined();
-        expect(await tx.hasDefault(colour.ulid)).toBe(true);
-        expect(await tx.hasDefault(shade.ulid)).toBe(false);
+      expect(await store.listValues(values.db, colour.ulid)).toEqual([red, blue]);
+      await values.tx.transaction(async (trx) => {
+        expect(await store.lockFlag(trx, colour.ulid)).toBe(true);
+        expect(await store.lockFlag(trx, 'flg_01J99999999999999999999999')).toBe(false);
+        expect(await store.findValue(trx, colour.ulid, red.ulid)).toEqual(red);
+        expect(await store.findValue(trx, shade.ulid, red.ulid)).toBeUndefined();
+        expect(await store.hasDefault(trx, colour.ulid)).toBe(true);
+        expect(await store.hasDefault(trx, shade.ulid)).toBe(false);
       });
       const error = await insert(valueRecord(colour, 'green'), valueRecord(colour, 'red')).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ValidationError);
       expect(Object.keys((error as ValidationError).errors)).toEqual(['display']);
       // Nothing of the failed transaction stays; `Red` is another display.
-      expect(await store.listValues(colour.ulid)).toEqual([red, blue]);
+      expect(await store.listValues(values.db, colour.ulid)).toEqual([red, blue]);
       await insert(valueRecord(colour, 'Red'));
     });
 
@@ -1013,18 +1048,18 @@ for (const implementation of implementations<FlagValuesUnderTest>(fakeFlagValues
       const blue = valueRecord(colour, 'blue');
       await insert(red, blue);
       const crimson = normaliseDisplay('string', 'crimson').digest;
-      await store.transaction((tx) => tx.updateDisplay(red.ulid, 'crimson', crimson, '2026-02-01T00:00:00.000Z'));
-      const error = await store
-        .transaction((tx) => tx.updateDisplay(blue.ulid, 'crimson', crimson, '2026-02-01T00:00:00.000Z'))
+      await values.tx.transaction((trx) => store.updateDisplay(trx, red.ulid, 'crimson', crimson, '2026-02-01T00:00:00.000Z'));
+      const error = await values.tx
+        .transaction((trx) => store.updateDisplay(trx, blue.ulid, 'crimson', crimson, '2026-02-01T00:00:00.000Z'))
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ValidationError);
-      await store.transaction((tx) => tx.setDefault(colour.ulid, blue.ulid, '2026-03-01T00:00:00.000Z'));
-      expect(await store.listValues(colour.ulid)).toEqual([
+      await values.tx.transaction((trx) => store.setDefault(trx, colour.ulid, blue.ulid, '2026-03-01T00:00:00.000Z'));
+      expect(await store.listValues(values.db, colour.ulid)).toEqual([
         { ...red, display: 'crimson', display_digest: crimson, is_default: false, updated_at: '2026-03-01T00:00:00.000Z' },
         { ...blue, is_default: true, updated_at: '2026-03-01T00:00:00.000Z' },
       ]);
-      await store.transaction((tx) => tx.deleteValue(red.ulid));
-      expect((await store.listValues(colour.ulid)).map((v) => v.ulid)).toEqual([blue.ulid]);
+      await values.tx.transaction((trx) => store.deleteValue(trx, red.ulid));
+      expect((await store.listValues(values.db, colour.ulid)).map((v) => v.ulid)).toEqual([blue.ulid]);
     });
 
     it('reports what points at a value: targets, rules, and other flags’ prerequisites', async () => {
@@ -1037,7 +1072,7 @@ for (const implementation of implementations<FlagValuesUnderTest>(fakeFlagValues
       await values.addTargetAndRule(project, colour, red);
       await values.addPrerequisite(project, paint, colour, blue);
       await values.addPrerequisite(project, brush, colour, blue);
-      const usage = (value: FlagValueRecord) => store.transaction((tx) => tx.usage(value.ulid));
+      const usage = (value: FlagValueRecord) => values.tx.transaction((trx) => store.usage(trx, value.ulid));
       expect(await usage(red)).toEqual({
         targets: [{ status: 'draft', environment_key: 'production' }],
         rules: [{ target_status: 'draft', environment_key: 'production' }],
@@ -1066,6 +1101,9 @@ interface RulesFixture {
 
 /** The rules store, and how a test makes a target with its surroundings in front of it. */
 interface RulesUnderTest {
+  /** What reads run on, and the transactions writes run in (the fake's roll its state back). */
+  db: Db;
+  tx: Transactor;
   store: RulesStore;
   addTarget(projectKey: string): Promise<RulesFixture>;
 }
@@ -1075,6 +1113,8 @@ function fakeRules(): RulesUnderTest {
   let projects = 0;
   return {
     store,
+    db: fakeDb,
+    tx: store.tx,
     async addTarget(projectKey) {
       const n = String(++projects).padStart(4, '0');
       const project = { ulid: `prj_01J7000000000000000000${n}`, key: projectKey, name: projectKey };
@@ -1119,7 +1159,9 @@ function knexRules(app: TestApp): RulesUnderTest {
     return res.body.data;
   };
   return {
-    store: new KnexRulesStore(app.knex, app.composition.core.dialect),
+    store: new KnexRulesStore(app.composition.core.dialect),
+    db: app.knex,
+    tx: knexTransactor(app.knex),
     async addTarget(projectKey) {
       const project = expectOk(
         await app.mgmt('POST', '/projects', {
@@ -1197,7 +1239,7 @@ for (const implementation of implementations<RulesUnderTest>(fakeRules, knexRule
     const everyone = ResourceAccess.unrestricted();
     const newTarget = () => rules.addTarget(`rules-contract-${++projects}`);
     const insert = (rule: { row: RuleRow; criteria: CriterionRecord[] }, links: SegmentLink[] = []) =>
-      store.transaction((writer) => writer.insertRule(rule.row, rule.criteria, links));
+      rules.tx.transaction((trx) => store.insertRule(trx, rule.row, rule.criteria, links));
     beforeAll(async () => {
       ({ store: rules, close } = await implementation.open());
       store = rules.store;
@@ -1209,17 +1251,17 @@ for (const implementation of implementations<RulesUnderTest>(fakeRules, knexRule
     it('resolves a target by its path, within the caller’s grants; anything else is not found', async () => {
       const fixture = await newTarget();
       const other = await newTarget();
-      expect(await store.resolveTarget(everyone, fixture.path)).toEqual(fixture.resolved);
+      expect(await store.resolveTarget(rules.db, everyone, fixture.path)).toEqual(fixture.resolved);
       for (const wrong of [
         { ...fixture.path, projectKey: `${fixture.path.projectKey}-x` },
         { ...fixture.path, flagKey: 'Checkout' },
         { ...fixture.path, environmentKey: 'staging' },
         { ...fixture.path, targetUlid: other.path.targetUlid },
       ]) {
-        await expect(store.resolveTarget(everyone, wrong)).rejects.toThrow(NotFoundError);
+        await expect(store.resolveTarget(rules.db, everyone, wrong)).rejects.toThrow(NotFoundError);
       }
       const elsewhere = new ResourceAccess(new Set([other.resolved.project.ulid]), null);
-      await expect(store.resolveTarget(elsewhere, fixture.path)).rejects.toThrow(NotFoundError);
+      await expect(store.resolveTarget(rules.db, elsewhere, fixture.path)).rejects.toThrow(NotFoundError);
     });
 
     it('stores rules with criteria and splits, listed by position then ulid, criteria by position', async () => {
@@ -1236,8 +1278,8 @@ for (const implementation of implementations<RulesUnderTest>(fakeRules, knexRule
       });
       const tie = ruleOf(fixture, 1, { value_ulid: fixture.values.off, description: 'Tie' });
       for (const rule of [second, first, tie]) await insert(rule);
-      expect(await store.listRules(fixture.path.targetUlid)).toEqual([first, second, tie].map(asListed));
-      expect(await store.listRules((await newTarget()).path.targetUlid)).toEqual([]);
+      expect(await store.listRules(rules.db, fixture.path.targetUlid)).toEqual([first, second, tie].map(asListed));
+      expect(await store.listRules(rules.db, (await newTarget()).path.targetUlid)).toEqual([]);
     });
 
     it('replaces a rule (creation time kept), moves rules, deletes one; rolls back a failed transaction', async () => {
@@ -1264,13 +1306,14 @@ for (const implementation of implementations<RulesUnderTest>(fakeRules, knexRule
           },
         ],
       };
-      await store.transaction((writer) =>
-        writer.replaceRule(replaced.row, replaced.criteria, [
+      await rules.tx.transaction((trx) =>
+        store.replaceRule(trx, replaced.row, replaced.criteria, [
           { criterion_ulid: replaced.criteria[0]!.ulid, segment_ulid: fixture.segment.ulid },
         ]),
       );
-      await store.transaction((writer) =>
-        writer.setPositions(
+      await rules.tx.transaction((trx) =>
+        store.setPositions(
+          trx,
           [
             { ulid: a.row.ulid, position: 1 },
             { ulid: b.row.ulid, position: 0 },
@@ -1278,21 +1321,21 @@ for (const implementation of implementations<RulesUnderTest>(fakeRules, knexRule
           '2026-03-01T00:00:00.000Z',
         ),
       );
-      expect(await store.listRules(fixture.path.targetUlid)).toEqual([
+      expect(await store.listRules(rules.db, fixture.path.targetUlid)).toEqual([
         asListed({ row: { ...b.row, position: 0, updated_at: '2026-03-01T00:00:00.000Z' }, criteria: b.criteria }),
         asListed({
           row: { ...replaced.row, created_at: a.row.created_at, position: 1, updated_at: '2026-03-01T00:00:00.000Z' },
           criteria: replaced.criteria,
         }),
       ]);
-      const failed = store.transaction(async (writer) => {
-        await writer.deleteRule(b.row.ulid);
+      const failed = rules.tx.transaction(async (trx) => {
+        await store.deleteRule(trx, b.row.ulid);
         throw new Error('stop');
       });
       await expect(failed).rejects.toThrow('stop');
-      expect(await store.listRules(fixture.path.targetUlid)).toHaveLength(2);
-      await store.transaction((writer) => writer.deleteRule(a.row.ulid));
-      expect((await store.listRules(fixture.path.targetUlid)).map((r) => r.ulid)).toEqual([b.row.ulid]);
+      expect(await store.listRules(rules.db, fixture.path.targetUlid)).toHaveLength(2);
+      await rules.tx.transaction((trx) => store.deleteRule(trx, a.row.ulid));
+      expect((await store.listRules(rules.db, fixture.path.targetUlid)).map((r) => r.ulid)).toEqual([b.row.ulid]);
     });
 
     it('refuses a segment link to no segment', async () => {
@@ -1301,19 +1344,19 @@ for (const implementation of implementations<RulesUnderTest>(fakeRules, knexRule
       await expect(
         insert(rule, [{ criterion_ulid: rule.criteria[0]!.ulid, segment_ulid: 'seg_01J99999999999999999999999' }]),
       ).rejects.toThrow();
-      expect(await store.listRules(fixture.path.targetUlid)).toEqual([]);
+      expect(await store.listRules(rules.db, fixture.path.targetUlid)).toEqual([]);
     });
 
     it('tells the flag’s own values, and finds the project’s segments by exact key', async () => {
       const fixture = await newTarget();
       const other = await newTarget();
-      await store.transaction(async (writer) => {
-        expect(await writer.flagHasValue(fixture.resolved.flag.ulid, fixture.values.on)).toBe(true);
-        expect(await writer.flagHasValue(fixture.resolved.flag.ulid, other.values.on)).toBe(false);
-        expect(await writer.findSegments(fixture.resolved.project.ulid, ['testers', 'Testers', 'ghost'])).toEqual(
+      await rules.tx.transaction(async (trx) => {
+        expect(await store.flagHasValue(trx, fixture.resolved.flag.ulid, fixture.values.on)).toBe(true);
+        expect(await store.flagHasValue(trx, fixture.resolved.flag.ulid, other.values.on)).toBe(false);
+        expect(await store.findSegments(trx, fixture.resolved.project.ulid, ['testers', 'Testers', 'ghost'])).toEqual(
           new Map([['testers', fixture.segment.ulid]]),
         );
-        expect(await writer.findSegments(fixture.resolved.project.ulid, [])).toEqual(new Map());
+        expect(await store.findSegments(trx, fixture.resolved.project.ulid, [])).toEqual(new Map());
       });
     });
   });

@@ -37,9 +37,10 @@ export function dispatcherFor(
 ): WebhookDispatcher {
   const { knex, dialect, config } = app.composition.core;
   const clock = options.clock ?? app.clock;
+  const store = new WebhookStore(knex, dialect);
   return new WebhookDispatcher({
-    store: new WebhookStore(knex, dialect),
-    secrets: new WebhookSecrets(knex, config.secretKeys, clock),
+    store,
+    secrets: new WebhookSecrets(store, config.secretKeys, clock),
     settings: { ...config.webhooks, pollMs: 30, ...options.settings },
     clock,
     logger: pino({ level: 'silent' }),

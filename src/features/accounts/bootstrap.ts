@@ -7,6 +7,8 @@ import { buildEnvironmentKeyService } from '../environment-keys/index.js';
 import type { EnvironmentKeyCreated } from '../environment-keys/service.js';
 import { buildProjectService } from '../projects/index.js';
 import { addDemoFlags } from './demo-flags.js';
+import { KnexStartupStore } from './startup-store.js';
+import { KnexAccountStore } from './store.js';
 import { buildAccountService } from './index.js';
 
 /** The job_leases row whose lock serialises first starts of instances sharing one database. */
@@ -45,15 +47,14 @@ export async function bootstrapFirstStart(
   const accounts = buildAccountService(core);
   const projects = buildProjectService(core);
   const keys = buildEnvironmentKeyService(core);
+  const startup = new KnexStartupStore();
+  const accountStore = new KnexAccountStore(core.dialect);
 
-  await knex('job_leases').insert({ name: leaseName, holder: null, expires_at: null }).onConflict('name').ignore();
+  await startup.ensureLease(knex, leaseName);
   const created = await inTransaction(knex, async (trx) => {
-    // Writing the row first takes its lock (MySQL row lock, SQLite write lock) before anything is read.
-    await trx('job_leases')
-      .where('name', leaseName)
-      .update({ holder: `pid-${process.pid}`, expires_at: clock.now().toISOString() });
-    const existing = await trx('accounts').count({ n: '*' }).first();
-    if (Number((existing as { n: number | string } | undefined)?.n ?? 0) > 0) return undefined;
+    // Writing the row first takes its lock before anything is read.
+    await startup.takeLease(trx, leaseName, `pid-${process.pid}`, clock.now().toISOString());
+    if ((await accountStore.count(trx)) > 0) return undefined;
 
     const owner = await accounts.createIn(trx, { ...ownerAccount, role: 'owner' });
     const pat = await accounts.createPersonalTokenIn(trx, owner.ulid, { name: 'First start' }, initOwnerToken);
@@ -62,13 +63,9 @@ export async function bootstrapFirstStart(
     // choose their own password, within VEXIL_TEMPORARY_PASSWORD_DAYS.
     const password = generatePassword();
     const temporaryUntil = temporaryPasswordUntil(clock.now(), core.config.sessions.temporaryPasswordDays);
-    await trx('accounts')
-      .where('ulid', owner.ulid)
-      .update({ password_hash: await hashPassword(password), password_temporary_until: temporaryUntil });
+    await startup.setTemporaryPassword(trx, owner.ulid, await hashPassword(password), temporaryUntil);
 
-    const projectCount = await trx('projects').count({ n: '*' }).first();
-    if (!createDemo || Number((projectCount as { n: number | string } | undefined)?.n ?? 0) > 0)
-      return { owner, pat, password, temporaryUntil, demo: undefined };
+    if (!createDemo || (await startup.projectCount(trx)) > 0) return { owner, pat, password, temporaryUntil, demo: undefined };
     const { project, environments } = await projects.createIn(trx, {
       key: 'demo',
       name: 'Demo',

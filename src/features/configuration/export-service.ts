@@ -6,8 +6,9 @@ import type { Knex } from 'knex';
 import type { Dialect } from '../../storage/database.js';
 import type { Db } from '../../storage/db.js';
 import { KnexSegmentsStore } from '../segments/store.js';
+import { knexLookups } from '../shared/lookup-store.js';
 import type { SplitRecord } from '../shared/splits.js';
-import type { SegmentRecord, SegmentsReader } from '../segments/store-types.js';
+import type { SegmentRecord, SegmentsStore } from '../segments/store-types.js';
 import type { Auditor } from '../shared/transactions.js';
 import {
   ConfigurationExportStore,
@@ -90,8 +91,8 @@ export class ConfigurationExportService {
       );
     }
     const store = new ConfigurationExportStore(db);
-    const segments = new KnexSegmentsStore(db, this.deps.dialect);
-    const project = await segments.resolveProject(principal.access, projectKey);
+    const segments = new KnexSegmentsStore(this.deps.dialect);
+    const project = await knexLookups.findProject(db, principal.access, projectKey);
     audit.describe({
       action: 'project.exported',
       subjectType: 'project',
@@ -122,7 +123,7 @@ export class ConfigurationExportService {
       version: 1,
       project: { key: project.key, name: project.name, description: await store.projectDescription(project.ulid) },
       environments: environments.map(({ ulid: _ulid, ...settings }) => settings),
-      segments: (await this.allSegments(segments, project.ulid)).sort(byKey).map((s) => ({
+      segments: (await this.allSegments(db, segments, project.ulid)).sort(byKey).map((s) => ({
         key: s.key,
         name: s.name,
         description: s.description,
@@ -141,11 +142,11 @@ export class ConfigurationExportService {
     return visible.filter((e) => wanted.includes(e.key));
   }
 
-  private async allSegments(reader: SegmentsReader, projectUlid: string): Promise<SegmentRecord[]> {
+  private async allSegments(db: Knex, reader: SegmentsStore, projectUlid: string): Promise<SegmentRecord[]> {
     const segments: SegmentRecord[] = [];
     let page: PageRequest = { per_page: 100 };
     for (;;) {
-      const result = await reader.listSegments(projectUlid, page);
+      const result = await reader.listSegments(db, projectUlid, page);
       segments.push(...result.data);
       if (!result.meta.next_cursor) return segments;
       page = { per_page: 100, cursor: result.meta.next_cursor };

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { ManagementPrincipal } from '../../auth/principal.js';
 import type { CoreDeps } from '../../core.js';
 import { inTransaction } from '../../storage/transaction.js';
-import { type EnvironmentRef, type FlagRef, findFlagEnvironment, type ProjectRef } from '../shared/lookup.js';
+import type { EnvironmentRef, FlagRef, ProjectRef } from '../shared/lookup.js';
 import type { Auditor } from '../shared/transactions.js';
 import { type ActingContext, actingContext } from './transactional-services.js';
 
@@ -35,7 +35,8 @@ export function changeFlagEnvironment<T>(
   work: (change: FlagEnvironmentChange) => Promise<T>,
 ): Promise<T> {
   return inTransaction(deps.core.knex, async (trx) => {
-    const { project, flag, environment } = await findFlagEnvironment(trx, principal.access, path);
+    const acting = actingContext(trx, deps.core, principal, path.projectKey, audit);
+    const { project, flag, environment } = await acting.services.lookups.findFlagEnvironment(trx, principal.access, path);
     audit.describe({
       action,
       subjectType: 'flag',
@@ -44,7 +45,6 @@ export function changeFlagEnvironment<T>(
       projectUlid: project.ulid,
       environmentUlid: environment.ulid,
     });
-    const acting = actingContext(trx, deps.core, principal, path.projectKey, audit);
     return work({ trx, project, flag, environment, acting });
   });
 }

@@ -10,15 +10,19 @@ import { DomainError, ValidationError } from '../../http/errors.js';
 import { repoRoot } from '../../http/openapi/document.js';
 import { fieldErrors } from '../../http/openapi/validators.js';
 import { StartupError } from '../../startup-error.js';
+import { KnexStartupStore } from '../accounts/startup-store.js';
 import { ConfigurationApplyService } from './apply-service.js';
 import { ConfigurationExportService } from './export-service.js';
 import type { ProjectConfiguration } from './plan.js';
 
+const startup = new KnexStartupStore();
+
 /** The oldest owner account, acting with an owner's personal access token's rights. */
 async function ownerPrincipal(composition: Composition): Promise<ManagementPrincipal> {
-  const { knex } = composition.core;
-  const account = await knex('accounts').where('role', 'owner').orderBy('ulid').first('ulid', 'name', 'email', 'role');
-  const token = await knex('personal_access_tokens').where('account_ulid', account.ulid).orderBy('ulid').first('ulid', 'name');
+  const owner = await startup.oldestOwner(composition.core.knex);
+  // First start (bootstrap.ts) made the owner and their token before the import runs.
+  if (!owner) throw new Error('VEXIL_IMPORT_FILE: no owner account with a personal access token to import as.');
+  const { account, token } = owner;
   return {
     type: 'personal_access_token',
     tokenUlid: token.ulid,
@@ -46,9 +50,8 @@ function keysHint(file: string, configuration: ProjectConfiguration): string {
   return lines.join('\n') + '\n';
 }
 
-async function projectCount(composition: Composition): Promise<number> {
-  const row = (await composition.core.knex('projects').count({ n: '*' }).first()) as { n: number | string } | undefined;
-  return Number(row?.n ?? 0);
+function projectCount(composition: Composition): Promise<number> {
+  return startup.projectCount(composition.core.knex);
 }
 
 /**

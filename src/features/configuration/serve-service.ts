@@ -3,7 +3,6 @@ import type { CoreDeps } from '../../core.js';
 import { ValidationError } from '../../http/errors.js';
 import { inTransaction } from '../../storage/transaction.js';
 import { DisplayError, normaliseDisplay } from '../flag-values/display.js';
-import { findFlagEnvironment } from '../shared/lookup.js';
 import type { Auditor } from '../shared/transactions.js';
 import type { TargetRecord } from '../targets/store-types.js';
 import { ServingWriter } from './serving-writer.js';
@@ -32,7 +31,8 @@ export class ServeService {
     audit: Auditor,
   ): Promise<TargetRecord> {
     return inTransaction(this.deps.core.knex, async (trx) => {
-      const { project, flag, environment } = await findFlagEnvironment(trx, principal.access, path);
+      const acting = actingContext(trx, this.deps.core, principal, path.projectKey, audit);
+      const { project, flag, environment } = await acting.services.lookups.findFlagEnvironment(trx, principal.access, path);
       audit.describe({
         action: 'target.served',
         subjectType: 'flag',
@@ -41,7 +41,7 @@ export class ServeService {
         projectUlid: project.ulid,
         environmentUlid: environment.ulid,
       });
-      const writer = new ServingWriter(actingContext(trx, this.deps.core, principal, path.projectKey, audit));
+      const writer = new ServingWriter(acting);
       const displays = await writer.valueUlids(flag.key);
       const display = [...displays].find(([, ulid]) => ulid === input.value)?.[0] ?? this.normalised(flag.type, input.value);
       if (!displays.has(display))

@@ -1,4 +1,3 @@
-import { findFlagEnvironment } from '../shared/lookup.js';
 import type { SplitRecord } from '../shared/splits.js';
 import type { TargetRecord } from '../targets/store-types.js';
 import type { ProjectConfiguration } from './plan.js';
@@ -50,7 +49,7 @@ export class ServingWriter {
   /** The newest published target of the flag in the environment (the one a rollout runs on). */
   private async served(flagKey: string, environmentKey: string) {
     const { trx, principal, projectKey, services } = this.acting;
-    const ctx = await findFlagEnvironment(trx, principal.access, { projectKey, flagKey, environmentKey });
+    const ctx = await this.acting.services.lookups.findFlagEnvironment(trx, principal.access, { projectKey, flagKey, environmentKey });
     const published = (await services.targets.drafts.list(principal, ctx, this.acting.newTrail())).filter((t) => t.status === 'published');
     published.sort((a, b) => ((a.published_at ?? '') < (b.published_at ?? '') ? 1 : -1));
     const target = published[0];
@@ -116,7 +115,7 @@ export class ServingWriter {
     options: WriteServingOptions,
   ): Promise<TargetRecord> {
     const { services, trx, principal, projectKey } = this.acting;
-    const ctx = await findFlagEnvironment(trx, principal.access, { projectKey, flagKey, environmentKey });
+    const ctx = await this.acting.services.lookups.findFlagEnvironment(trx, principal.access, { projectKey, flagKey, environmentKey });
     const values = await this.valueUlids(flagKey);
     const { target } = await services.targets.drafts.create(principal, ctx, this.acting.newTrail());
     const path = { projectKey, flagKey, environmentKey, targetUlid: target.ulid };

@@ -11,6 +11,7 @@ import { RulesService } from '../rules/service.js';
 import { KnexRulesStore } from '../rules/store.js';
 import { PrerequisitesService } from '../prerequisites/service.js';
 import { KnexPrerequisitesStore } from '../prerequisites/store.js';
+import { knexLookups } from '../shared/lookup-store.js';
 import { SegmentsService } from '../segments/service.js';
 import { type Auditor, knexTransactor } from '../shared/transactions.js';
 import { KnexSegmentsStore } from '../segments/store.js';
@@ -23,12 +24,15 @@ import { KnexTargetStore } from '../targets/store.js';
  */
 export function servicesOver(trx: Knex.Transaction, core: CoreDeps) {
   const over = { ...core, knex: trx };
+  const tx = knexTransactor(trx);
   return {
+    /** The path lookups, run on the transaction. */
+    lookups: knexLookups,
     projects: buildProjectService(over),
     environments: buildEnvironmentService(over),
-    segments: new SegmentsService({ store: new KnexSegmentsStore(trx, core.dialect), clock: core.clock }),
-    flags: new FlagService({ store: new KnexFlagStore(trx, core.dialect), clock: core.clock }),
-    values: new FlagValueService({ store: new KnexFlagValueStore(trx, core.dialect), clock: core.clock }),
+    segments: new SegmentsService({ db: trx, tx, lookups: knexLookups, store: new KnexSegmentsStore(core.dialect), clock: core.clock }),
+    flags: new FlagService({ db: trx, tx, lookups: knexLookups, store: new KnexFlagStore(core.dialect), clock: core.clock }),
+    values: new FlagValueService({ db: trx, tx, lookups: knexLookups, store: new KnexFlagValueStore(core.dialect), clock: core.clock }),
     targets: buildTargetServices({
       db: trx,
       tx: knexTransactor(trx),
@@ -36,8 +40,8 @@ export function servicesOver(trx: Knex.Transaction, core: CoreDeps) {
       clock: core.clock,
       rolloutStepMs: core.config.rolloutStepMs,
     }),
-    rules: new RulesService({ store: new KnexRulesStore(trx, core.dialect), clock: core.clock }),
-    prerequisites: new PrerequisitesService({ store: new KnexPrerequisitesStore(trx, core.dialect) }),
+    rules: new RulesService({ db: trx, tx, store: new KnexRulesStore(core.dialect), clock: core.clock }),
+    prerequisites: new PrerequisitesService({ db: trx, tx, store: new KnexPrerequisitesStore(core.dialect) }),
   };
 }
 

@@ -10,7 +10,7 @@ import { BadRequestError, OfrepError, InvalidQueryError, ValidationError, public
 import type { ManagementHandlers, PublicHandlers } from '../../http/handler-map.js';
 import type { ManagementRequest, PublicRequest } from '../../http/operation.js';
 import type { StreamHub } from '../../runtime/stream-hub.js';
-import { findFlagEnvironment } from '../shared/lookup.js';
+import type { LookupStore } from '../shared/lookup.js';
 import { describeExplanation } from './explanation.js';
 import type { ExplanationStore } from './store-types.js';
 import { ofrepContext, type EvaluationBody, type EvaluationInputs, type InputDecoder } from './inputs.js';
@@ -60,6 +60,8 @@ export interface EvaluationHandlerDeps {
   hub: StreamHub;
   keyCache: EnvironmentKeyCache;
   knex: Knex;
+  /** The path lookups of the management handlers. */
+  lookups: LookupStore;
   explanations: ExplanationStore;
 }
 
@@ -196,10 +198,10 @@ export function publicEvaluationHandlers({ service, decoder, hub, keyCache }: Ev
 }
 
 /** Management handlers: evaluateFlag and its twin evaluateFlagForContext (specs/management.yaml). */
-export function managementEvaluationHandlers({ service, decoder, knex, explanations }: EvaluationHandlerDeps) {
+export function managementEvaluationHandlers({ service, decoder, knex, lookups, explanations }: EvaluationHandlerDeps) {
   /** Audits and evaluates; `readContext` runs once the path is resolved (GET: a 404 wins over a bad context). */
   const evaluate = async (request: ManagementRequest<EvaluateParams>, readContext: () => Context | null) => {
-    const { project, flag, environment } = await findFlagEnvironment(knex, request.principal.access, request.params);
+    const { project, flag, environment } = await lookups.findFlagEnvironment(knex, request.principal.access, request.params);
     request.audit.describe({
       action: auditActionByOperation[request.operation.operationId] ?? 'flag.evaluated',
       subjectType: 'flag',

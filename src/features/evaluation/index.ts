@@ -107,7 +107,15 @@ export function createEvaluationFeature(deps: FeatureDeps) {
 
   observeServingState(deps.metrics, cache, hub, telemetry, flusher);
 
-  const handlerDeps = { service, decoder, hub, keyCache: deps.keyCache, knex: deps.knex, explanations: new KnexExplanationStore() };
+  const handlerDeps = {
+    service,
+    decoder,
+    hub,
+    keyCache: deps.keyCache,
+    knex: deps.knex,
+    lookups: deps.lookups,
+    explanations: new KnexExplanationStore(),
+  };
   return {
     publicHandlers: publicEvaluationHandlers(handlerDeps),
     managementHandlers: managementEvaluationHandlers(handlerDeps),

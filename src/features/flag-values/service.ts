@@ -3,8 +3,9 @@ import type { Clock } from '../../clock.js';
 import { NotFoundError, UnprocessableError, ValidationError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import type { FlagType } from '../flags/store-types.js';
-import type { EnvironmentRef, FlagRef, ProjectRef } from '../shared/lookup.js';
-import type { Auditor } from '../shared/transactions.js';
+import type { EnvironmentRef, FlagRef, LookupStore, ProjectRef } from '../shared/lookup.js';
+import type { Auditor, Transactor } from '../shared/transactions.js';
+import type { Db } from '../../storage/db.js';
 import { DisplayError, normaliseDisplay, parseStoredDisplay, type JsonValue, type NormalisedDisplay } from './display.js';
 import type { FlagValueRecord, FlagValueStore, ValueUsage } from './store-types.js';
 
@@ -78,6 +79,11 @@ function unique(list: string[]): string[] {
 
 /** What FlagValueService is built from. */
 export interface FlagValueServiceDeps {
+  /** The pool, for reads outside a change. */
+  db: Db;
+  tx: Transactor;
+  /** The path lookups. */
+  lookups: LookupStore;
   store: FlagValueStore;
   clock: Clock;
 }
@@ -96,11 +102,13 @@ export class FlagValueService {
     action: string,
     audit: Pick<Auditor, 'describe'>,
   ): Promise<Resolved> {
-    const project = await this.deps.store.findProject(principal.access, path.projectKey);
+    const project = await this.deps.lookups.findProject(this.deps.db, principal.access, path.projectKey);
     audit.describe({ action, projectUlid: project.ulid });
-    const flag = await this.deps.store.findFlag(project, path.flagKey);
+    const flag = await this.deps.lookups.findFlag(this.deps.db, project, path.flagKey);
     const environment =
-      path.environmentKey === undefined ? undefined : await this.deps.store.findEnvironment(principal.access, project, path.environmentKey);
+      path.environmentKey === undefined
+        ? undefined
+        : await this.deps.lookups.findEnvironment(this.deps.db, principal.access, project, path.environmentKey);
     audit.describe({
       action,
       subjectType: 'flag',
@@ -113,7 +121,7 @@ export class FlagValueService {
 
   async list(principal: ManagementPrincipal, path: ValuePath, audit: Pick<Auditor, 'describe'>): Promise<FlagValueResource[]> {
     const { flag } = await this.resolve(principal, path, 'flag_value.listed', audit);
-    const values = await this.deps.store.listValues(flag.ulid);
+    const values = await this.deps.store.listValues(this.deps.db, flag.ulid);
     return values.map((v) => toFlagValueResource(flag.type, v));
   }
 
@@ -121,22 +129,23 @@ export class FlagValueService {
   async create(principal: ManagementPrincipal, path: ValuePath, display: string, audit: Auditor): Promise<FlagValueResource> {
     const { project, flag, environment } = await this.resolve(principal, path, 'flag_value.created', audit);
     const normalised = normalise(flag.type, display);
-    return this.deps.store.transaction(async (tx) => {
-      if (!(await tx.lockFlag(flag.ulid))) throw new NotFoundError(`Flag "${flag.key}" not found.`);
+    const { store } = this.deps;
+    return this.deps.tx.transaction(async (trx) => {
+      if (!(await store.lockFlag(trx, flag.ulid))) throw new NotFoundError(`Flag "${flag.key}" not found.`);
       const now = this.deps.clock.now().toISOString();
       const value: FlagValueRecord = {
         ulid: newId('flagValue'),
         flag_ulid: flag.ulid,
         display: normalised.display,
         display_digest: normalised.digest,
-        is_default: !(await tx.hasDefault(flag.ulid)),
+        is_default: !(await store.hasDefault(trx, flag.ulid)),
         created_at: now,
         updated_at: now,
       };
-      await tx.insertValue(value);
+      await store.insertValue(trx, value);
       // A new default is what environments without a published target now serve.
-      if (value.is_default) await tx.bumpProjectRevisions(project.ulid, [flag.ulid]);
-      await audit.commit(tx.handle, {
+      if (value.is_default) await store.bumpProjectRevisions(trx, project.ulid, [flag.ulid]);
+      await audit.commit(trx, {
         action: 'flag_value.created',
         subjectType: 'flag_value',
         subjectUlid: value.ulid,
@@ -158,15 +167,16 @@ export class FlagValueService {
   ): Promise<FlagValueResource> {
     const { project, flag } = await this.resolve(principal, path, 'flag_value.updated', audit);
     const normalised = normalise(flag.type, display);
-    return this.deps.store.transaction(async (tx) => {
-      if (!(await tx.lockFlag(flag.ulid))) throw new NotFoundError(`Flag "${flag.key}" not found.`);
-      const value = await tx.findValue(flag.ulid, valueUlid);
+    const { store } = this.deps;
+    return this.deps.tx.transaction(async (trx) => {
+      if (!(await store.lockFlag(trx, flag.ulid))) throw new NotFoundError(`Flag "${flag.key}" not found.`);
+      const value = await store.findValue(trx, flag.ulid, valueUlid);
       if (!value) throw valueNotFound(valueUlid);
       const now = this.deps.clock.now().toISOString();
-      await tx.updateDisplay(value.ulid, normalised.display, normalised.digest, now);
+      await store.updateDisplay(trx, value.ulid, normalised.display, normalised.digest, now);
       // The default and every value a target or rule points at may be what an environment serves.
-      if (value.is_default || describeUsage(await tx.usage(value.ulid)) !== '') {
-        await tx.bumpProjectRevisions(project.ulid, [flag.ulid]);
+      if (value.is_default || describeUsage(await store.usage(trx, value.ulid)) !== '') {
+        await store.bumpProjectRevisions(trx, project.ulid, [flag.ulid]);
       }
       const updated = toFlagValueResource(flag.type, {
         ...value,
@@ -174,7 +184,7 @@ export class FlagValueService {
         display_digest: normalised.digest,
         updated_at: now,
       });
-      await audit.commit(tx.handle, {
+      await audit.commit(trx, {
         action: 'flag_value.updated',
         subjectType: 'flag_value',
         subjectUlid: value.ulid,
@@ -193,9 +203,10 @@ export class FlagValueService {
    */
   async delete(principal: ManagementPrincipal, path: ValuePath, valueUlid: string, audit: Auditor): Promise<void> {
     const { project, flag } = await this.resolve(principal, path, 'flag_value.deleted', audit);
-    await this.deps.store.transaction(async (tx) => {
-      if (!(await tx.lockFlag(flag.ulid))) throw new NotFoundError(`Flag "${flag.key}" not found.`);
-      const value = await tx.findValue(flag.ulid, valueUlid);
+    const { store } = this.deps;
+    await this.deps.tx.transaction(async (trx) => {
+      if (!(await store.lockFlag(trx, flag.ulid))) throw new NotFoundError(`Flag "${flag.key}" not found.`);
+      const value = await store.findValue(trx, flag.ulid, valueUlid);
       if (!value) throw valueNotFound(valueUlid);
       audit.describe({ action: 'flag_value.deleted', subjectType: 'flag_value', subjectUlid: value.ulid });
       if (value.is_default) {
@@ -203,14 +214,14 @@ export class FlagValueService {
           `The value "${value.display}" is the flag's default value and cannot be deleted; make another value the default first.`,
         );
       }
-      const usage = describeUsage(await tx.usage(value.ulid));
+      const usage = describeUsage(await store.usage(trx, value.ulid));
       if (usage !== '') {
         throw new UnprocessableError(
           `The value "${value.display}" cannot be deleted while it is in use: it is referenced by ${usage}.`,
         ).withCode('value_in_use');
       }
-      await tx.deleteValue(value.ulid);
-      await audit.commit(tx.handle, {
+      await store.deleteValue(trx, value.ulid);
+      await audit.commit(trx, {
         action: 'flag_value.deleted',
         subjectType: 'flag_value',
         subjectUlid: value.ulid,
@@ -224,18 +235,19 @@ export class FlagValueService {
   /** Makes the value the flag's default and clears every other default, atomically. */
   async setDefault(principal: ManagementPrincipal, path: ValuePath, valueUlid: string, audit: Auditor): Promise<FlagValueResource> {
     const { project, flag, environment } = await this.resolve(principal, path, 'flag_value.default_set', audit);
-    return this.deps.store.transaction(async (tx) => {
-      if (!(await tx.lockFlag(flag.ulid))) throw new NotFoundError(`Flag "${flag.key}" not found.`);
-      const value = await tx.findValue(flag.ulid, valueUlid);
+    const { store } = this.deps;
+    return this.deps.tx.transaction(async (trx) => {
+      if (!(await store.lockFlag(trx, flag.ulid))) throw new NotFoundError(`Flag "${flag.key}" not found.`);
+      const value = await store.findValue(trx, flag.ulid, valueUlid);
       if (!value) throw valueNotFound(valueUlid);
       let updated = value;
       if (!value.is_default) {
         const now = this.deps.clock.now().toISOString();
-        await tx.setDefault(flag.ulid, value.ulid, now);
-        await tx.bumpProjectRevisions(project.ulid, [flag.ulid]);
+        await store.setDefault(trx, flag.ulid, value.ulid, now);
+        await store.bumpProjectRevisions(trx, project.ulid, [flag.ulid]);
         updated = { ...value, is_default: true, updated_at: now };
       }
-      await audit.commit(tx.handle, {
+      await audit.commit(trx, {
         action: 'flag_value.default_set',
         subjectType: 'flag_value',
         subjectUlid: value.ulid,

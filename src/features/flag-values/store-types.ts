@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
-import type { ResourceAccess } from '../../auth/principal.js';
-import type { EnvironmentRef, FlagRef, ProjectRef } from '../shared/lookup.js';
+import type { Db } from '../../storage/db.js';
 
 /** A flag value as stored: display already normalised (display.ts), booleans mapped from 0/1. */
 export interface FlagValueRecord {
@@ -21,36 +20,27 @@ export interface ValueUsage {
   prerequisites: Array<{ flag_key: string; environment_key: string }>;
 }
 
+/** Each method takes the `Db` it runs on: the pool for reads, the service's transaction for writes. */
 export interface FlagValueStore {
-  /** Path resources with the caller's grants applied; NotFoundError otherwise. */
-  findProject(access: ResourceAccess, projectKey: string): Promise<ProjectRef>;
-  findFlag(project: ProjectRef, flagKey: string): Promise<FlagRef>;
-  findEnvironment(access: ResourceAccess, project: ProjectRef, environmentKey: string): Promise<EnvironmentRef>;
   /** The flag's values in creation order. */
-  listValues(flagUlid: string): Promise<FlagValueRecord[]>;
-  transaction<T>(work: (tx: FlagValueStoreTx) => Promise<T>): Promise<T>;
-}
-
-export interface FlagValueStoreTx {
-  /** The transaction handle, for the audit entry committed with the change. */
-  readonly handle: Knex.Transaction;
+  listValues(db: Db, flagUlid: string): Promise<FlagValueRecord[]>;
   /**
    * Locks the flag row until the transaction ends (MySQL), so value changes of one flag run one
    * after the other. False when the flag no longer exists.
    */
-  lockFlag(flagUlid: string): Promise<boolean>;
-  hasDefault(flagUlid: string): Promise<boolean>;
+  lockFlag(trx: Knex.Transaction, flagUlid: string): Promise<boolean>;
+  hasDefault(trx: Knex.Transaction, flagUlid: string): Promise<boolean>;
   /** The value, locked against concurrent changes. */
-  findValue(flagUlid: string, valueUlid: string): Promise<FlagValueRecord | undefined>;
+  findValue(trx: Knex.Transaction, flagUlid: string, valueUlid: string): Promise<FlagValueRecord | undefined>;
   /** ValidationError keyed on `display` when the flag already holds an equal value. */
-  insertValue(value: FlagValueRecord): Promise<void>;
+  insertValue(trx: Knex.Transaction, value: FlagValueRecord): Promise<void>;
   /** Same refusal as insertValue. */
-  updateDisplay(valueUlid: string, display: string, digest: string, updatedAt: string): Promise<void>;
+  updateDisplay(trx: Knex.Transaction, valueUlid: string, display: string, digest: string, updatedAt: string): Promise<void>;
   /** Makes `valueUlid` the flag's only default. */
-  setDefault(flagUlid: string, valueUlid: string, updatedAt: string): Promise<void>;
+  setDefault(trx: Knex.Transaction, flagUlid: string, valueUlid: string, updatedAt: string): Promise<void>;
   /** Read with shared locks, so no target or rule can start pointing at the value meanwhile. */
-  usage(valueUlid: string): Promise<ValueUsage>;
-  deleteValue(valueUlid: string): Promise<void>;
+  usage(trx: Knex.Transaction, valueUlid: string): Promise<ValueUsage>;
+  deleteValue(trx: Knex.Transaction, valueUlid: string): Promise<void>;
   /** Bumps every environment of the project, recording the flags the change concerns. */
-  bumpProjectRevisions(projectUlid: string, flagUlids: readonly string[]): Promise<void>;
+  bumpProjectRevisions(trx: Knex.Transaction, projectUlid: string, flagUlids: readonly string[]): Promise<void>;
 }

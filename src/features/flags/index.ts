@@ -1,4 +1,5 @@
 import type { FeatureDeps } from '../feature.js';
+import { knexTransactor } from '../shared/transactions.js';
 import { flagHandlers } from './controller.js';
 import { environmentKeys, servingOverview } from './serving-overview.js';
 import { FlagService } from './service.js';
@@ -7,7 +8,10 @@ import { KnexFlagStore } from './store.js';
 /** Flags of a project: list, create, read, update, delete, bulk delete (specs/management.yaml, tag Flags). */
 export function createFlagsFeature(deps: FeatureDeps) {
   const service = new FlagService({
-    store: new KnexFlagStore(deps.knex, deps.dialect),
+    db: deps.knex,
+    tx: knexTransactor(deps.knex),
+    lookups: deps.lookups,
+    store: new KnexFlagStore(deps.dialect),
     clock: deps.clock,
     serving: {
       overview: (projectUlid, flags, staleDays, now) => servingOverview(deps.knex, projectUlid, flags, staleDays, now),

@@ -2,11 +2,13 @@ import type { AuditSubject } from '../../audit/audit-trail.js';
 import type { ManagementPrincipal } from '../../auth/principal.js';
 import type { Clock } from '../../clock.js';
 import { ConflictError, NotFoundError, UnprocessableError } from '../../http/errors.js';
-import type { RequiringTarget } from '../shared/prerequisite-references.js';
+import type { RequiringTarget } from '../prerequisites/references-store.js';
 import type { Page, PageRequest } from '../../http/pagination.js';
 import { newId } from '../../ids.js';
 import { normaliseDisplay } from '../flag-values/display.js';
-import type { Auditor } from '../shared/transactions.js';
+import type { LookupStore } from '../shared/lookup.js';
+import type { Auditor, Transactor } from '../shared/transactions.js';
+import type { Db } from '../../storage/db.js';
 import { filteredPage, hasServingFilter, type ServingFilter } from './serving-filter.js';
 import type { FlagOverview } from './serving-overview.js';
 import { flagListName, type FlagListFilter, type FlagRecord, type FlagStore, type FlagType, type FlagValueInsert } from './store-types.js';
@@ -106,6 +108,11 @@ function refuseRequired(flags: readonly { ulid: string; key: string }[], require
 
 /** What FlagService is built from. */
 export interface FlagServiceDeps {
+  /** The pool, for reads outside a change. */
+  db: Db;
+  tx: Transactor;
+  /** The path lookups. */
+  lookups: LookupStore;
   store: FlagStore;
   clock: Clock;
   /** The console's view of a page and the project's environment keys (serving-overview.ts); absent where no database is (unit tests). */
@@ -125,7 +132,7 @@ export class FlagService {
     servingFilter: ServingFilter | undefined,
     audit: Pick<Auditor, 'describe'>,
   ): Promise<Page<FlagResource & Partial<FlagOverview>>> {
-    const project = await this.deps.store.findProject(principal.access, projectKey);
+    const project = await this.deps.lookups.findProject(this.deps.db, principal.access, projectKey);
     audit.describe({
       action: 'flag.listed',
       subjectType: 'project',
@@ -134,7 +141,7 @@ export class FlagService {
       projectUlid: project.ulid,
     });
     if (servingFilter && hasServingFilter(servingFilter)) return this.listServing(project.ulid, filter, page, serving, servingFilter);
-    const result = await this.deps.store.listFlags(project.ulid, filter, page);
+    const result = await this.deps.store.listFlags(this.deps.db, project.ulid, filter, page);
     if (!serving || !this.deps.serving) return { data: result.data.map(toFlagResource), meta: result.meta };
     const states = await this.deps.serving.overview(project.ulid, result.data, serving.staleDays, this.deps.clock.now());
     return { data: result.data.map((flag) => ({ ...toFlagResource(flag), ...states.get(flag.ulid) })), meta: result.meta };
@@ -161,7 +168,7 @@ export class FlagService {
     const result = await filteredPage(
       flagListName(projectUlid),
       page,
-      (batch) => this.deps.store.listFlags(projectUlid, filter, batch),
+      (batch) => this.deps.store.listFlags(this.deps.db, projectUlid, filter, batch),
       (flags) => reader.overview(projectUlid, flags, staleDays, now),
       servingFilter,
     );
@@ -176,9 +183,9 @@ export class FlagService {
     serving: { staleDays: number } | undefined,
     audit: Pick<Auditor, 'describe'>,
   ): Promise<FlagResource & Partial<FlagOverview>> {
-    const project = await this.deps.store.findProject(principal.access, projectKey);
+    const project = await this.deps.lookups.findProject(this.deps.db, principal.access, projectKey);
     audit.describe({ action: 'flag.read', projectUlid: project.ulid });
-    const flag = await this.deps.store.findFlag(project.ulid, flagKey);
+    const flag = await this.deps.store.findFlag(this.deps.db, project.ulid, flagKey);
     if (!flag) throw flagNotFound(flagKey);
     audit.describe({ action: 'flag.read', subjectType: 'flag', subjectUlid: flag.ulid, subjectLabel: flag.key });
     if (!serving || !this.deps.serving) return toFlagResource(flag);
@@ -187,7 +194,7 @@ export class FlagService {
   }
 
   async create(principal: ManagementPrincipal, projectKey: string, input: FlagCreateInput, audit: Auditor): Promise<FlagResource> {
-    const project = await this.deps.store.findProject(principal.access, projectKey);
+    const project = await this.deps.lookups.findProject(this.deps.db, principal.access, projectKey);
     audit.describe({ action: 'flag.created', projectUlid: project.ulid });
     const now = this.deps.clock.now().toISOString();
     const flag: FlagRecord = {
@@ -217,11 +224,12 @@ export class FlagService {
             updated_at: now,
           }))
         : [];
-    await this.deps.store.transaction(async (tx) => {
-      await tx.insertFlag(flag);
-      await tx.insertValues(values);
-      await tx.bumpProjectRevisions(project.ulid, [flag.ulid]);
-      await audit.commit(tx.handle, {
+    const { store } = this.deps;
+    await this.deps.tx.transaction(async (trx) => {
+      await store.insertFlag(trx, flag);
+      await store.insertValues(trx, values);
+      await store.bumpProjectRevisions(trx, project.ulid, [flag.ulid]);
+      await audit.commit(trx, {
         action: 'flag.created',
         subjectType: 'flag',
         subjectUlid: flag.ulid,
@@ -240,10 +248,11 @@ export class FlagService {
     input: FlagUpdateInput,
     audit: Auditor,
   ): Promise<FlagResource> {
-    const project = await this.deps.store.findProject(principal.access, projectKey);
+    const project = await this.deps.lookups.findProject(this.deps.db, principal.access, projectKey);
     audit.describe({ action: 'flag.updated', projectUlid: project.ulid });
-    return this.deps.store.transaction(async (tx) => {
-      const flag = await tx.lockFlag(project.ulid, flagKey);
+    const { store } = this.deps;
+    return this.deps.tx.transaction(async (trx) => {
+      const flag = await store.lockFlag(trx, project.ulid, flagKey);
       if (!flag) throw flagNotFound(flagKey);
       const changes = {
         name: input.name,
@@ -254,10 +263,10 @@ export class FlagService {
         tags: input.tags ?? flag.tags,
         updated_at: this.deps.clock.now().toISOString(),
       };
-      await tx.updateFlag(flag.ulid, changes);
-      await tx.bumpProjectRevisions(project.ulid, [flag.ulid]);
+      await store.updateFlag(trx, flag.ulid, changes);
+      await store.bumpProjectRevisions(trx, project.ulid, [flag.ulid]);
       const updated = toFlagResource({ ...flag, ...changes });
-      await audit.commit(tx.handle, {
+      await audit.commit(trx, {
         action: 'flag.updated',
         subjectType: 'flag',
         subjectUlid: flag.ulid,
@@ -270,15 +279,16 @@ export class FlagService {
   }
 
   async delete(principal: ManagementPrincipal, projectKey: string, flagKey: string, audit: Auditor): Promise<void> {
-    const project = await this.deps.store.findProject(principal.access, projectKey);
+    const project = await this.deps.lookups.findProject(this.deps.db, principal.access, projectKey);
     audit.describe({ action: 'flag.deleted', projectUlid: project.ulid });
-    await this.deps.store.transaction(async (tx) => {
-      const flag = await tx.lockFlag(project.ulid, flagKey);
+    const { store } = this.deps;
+    await this.deps.tx.transaction(async (trx) => {
+      const flag = await store.lockFlag(trx, project.ulid, flagKey);
       if (!flag) throw flagNotFound(flagKey);
-      refuseRequired([flag], await tx.requiredBy([flag.ulid]));
-      await tx.deleteFlags([flag.ulid]);
-      await tx.bumpProjectRevisions(project.ulid, [flag.ulid]);
-      await audit.commit(tx.handle, flagDeletion(project.ulid, flag));
+      refuseRequired([flag], await store.requiredBy(trx, [flag.ulid]));
+      await store.deleteFlags(trx, [flag.ulid]);
+      await store.bumpProjectRevisions(trx, project.ulid, [flag.ulid]);
+      await audit.commit(trx, flagDeletion(project.ulid, flag));
     });
   }
 
@@ -289,27 +299,38 @@ export class FlagService {
    * deletion the same way however it was made; `flag.bulk_deleted` then records the request.
    */
   async bulkDelete(principal: ManagementPrincipal, projectKey: string, keys: string[], audit: Auditor): Promise<BulkDeleteResult> {
-    const project = await this.deps.store.findProject(principal.access, projectKey);
+    const project = await this.deps.lookups.findProject(this.deps.db, principal.access, projectKey);
     audit.describe({ action: 'flag.bulk_deleted', projectUlid: project.ulid });
-    return this.deps.store.transaction(async (tx) => {
-      const flags = await tx.lockFlags(project.ulid, keys);
+    const { store } = this.deps;
+    return this.deps.tx.transaction(async (trx) => {
+      const flags = await store.lockFlags(trx, project.ulid, keys);
       const found = new Map(flags.map((f) => [f.key, f]));
       const deleted = keys.filter((k) => found.has(k));
       const notFound = keys.filter((k) => !found.has(k));
       if (flags.length > 0) {
-        refuseRequired(flags, await tx.requiredBy(flags.map((f) => f.ulid)));
-        await tx.deleteFlags(flags.map((f) => f.ulid));
-        await tx.bumpProjectRevisions(
+        refuseRequired(
+          flags,
+          await store.requiredBy(
+            trx,
+            flags.map((f) => f.ulid),
+          ),
+        );
+        await store.deleteFlags(
+          trx,
+          flags.map((f) => f.ulid),
+        );
+        await store.bumpProjectRevisions(
+          trx,
           project.ulid,
           flags.map((f) => f.ulid),
         );
       }
       for (const key of deleted) {
         const flag = found.get(key) as (typeof flags)[number];
-        await audit.commit(tx.handle, flagDeletion(project.ulid, flag));
+        await audit.commit(trx, flagDeletion(project.ulid, flag));
       }
       const single = deleted.length === 1 ? found.get(deleted[0] as string) : undefined;
-      await audit.commit(tx.handle, {
+      await audit.commit(trx, {
         action: 'flag.bulk_deleted',
         subjectType: 'flag',
         subjectUlid: single?.ulid,

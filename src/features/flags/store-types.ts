@@ -1,8 +1,7 @@
-import type { RequiringTarget } from '../shared/prerequisite-references.js';
+import type { RequiringTarget } from '../prerequisites/references-store.js';
 import type { Knex } from 'knex';
-import type { ResourceAccess } from '../../auth/principal.js';
 import type { Page, PageRequest } from '../../http/pagination.js';
-import type { ProjectRef } from '../shared/lookup.js';
+import type { Db } from '../../storage/db.js';
 
 export type FlagType = 'boolean' | 'number' | 'string' | 'json';
 export const flagTypes: readonly FlagType[] = ['boolean', 'number', 'string', 'json'];
@@ -50,34 +49,25 @@ export type FlagChanges = Partial<
   Pick<FlagRecord, 'name' | 'description' | 'permanent' | 'include_in_mobile' | 'include_in_client' | 'tags' | 'updated_at'>
 >;
 
+/** Each method takes the `Db` it runs on: the pool for reads, the service's transaction for writes. */
 export interface FlagStore {
-  /** The path's project with the caller's grants applied; NotFoundError otherwise. */
-  findProject(access: ResourceAccess, projectKey: string): Promise<ProjectRef>;
-  listFlags(projectUlid: string, filter: FlagListFilter, page: PageRequest): Promise<Page<FlagRecord>>;
-  findFlag(projectUlid: string, key: string): Promise<FlagRecord | undefined>;
-  /** Runs `work` in one transaction: every write of a request lands or none does. */
-  transaction<T>(work: (tx: FlagStoreTx) => Promise<T>): Promise<T>;
-}
-
-export interface FlagStoreTx {
-  /** The transaction handle, for the audit entry committed with the change. */
-  readonly handle: Knex.Transaction;
+  listFlags(db: Db, projectUlid: string, filter: FlagListFilter, page: PageRequest): Promise<Page<FlagRecord>>;
+  findFlag(db: Db, projectUlid: string, key: string): Promise<FlagRecord | undefined>;
   /** ValidationError keyed on `key` when the project already has a flag with that key. */
-  insertFlag(flag: FlagRecord): Promise<void>;
-  insertValues(values: FlagValueInsert[]): Promise<void>;
+  insertFlag(trx: Knex.Transaction, flag: FlagRecord): Promise<void>;
+  insertValues(trx: Knex.Transaction, values: FlagValueInsert[]): Promise<void>;
   /** The flag, locked against concurrent changes until the transaction ends (MySQL). */
-  lockFlag(projectUlid: string, key: string): Promise<FlagRecord | undefined>;
+  lockFlag(trx: Knex.Transaction, projectUlid: string, key: string): Promise<FlagRecord | undefined>;
   /** The flags of those keys that exist, locked. */
-  lockFlags(projectUlid: string, keys: string[]): Promise<FlagRecord[]>;
-  updateFlag(ulid: string, changes: FlagChanges): Promise<void>;
+  lockFlags(trx: Knex.Transaction, projectUlid: string, keys: string[]): Promise<FlagRecord[]>;
+  updateFlag(trx: Knex.Transaction, ulid: string, changes: FlagChanges): Promise<void>;
   /**
    * For each of these flags that draft, scheduled or published targets of other flags (not
    * among them) require: those flags and environments (features/prerequisites).
    */
-  requiredBy(ulids: readonly string[]): Promise<Map<string, RequiringTarget[]>>;
+  requiredBy(trx: Knex.Transaction, ulids: readonly string[]): Promise<Map<string, RequiringTarget[]>>;
   /** Removes the flags with their values, targets, rules, criteria and telemetry. */
-  deleteFlags(ulids: string[]): Promise<void>;
-  /** Every environment of the project serves something new. */
+  deleteFlags(trx: Knex.Transaction, ulids: string[]): Promise<void>;
   /** Bumps every environment of the project, recording the flags the change concerns. */
-  bumpProjectRevisions(projectUlid: string, flagUlids: readonly string[]): Promise<void>;
+  bumpProjectRevisions(trx: Knex.Transaction, projectUlid: string, flagUlids: readonly string[]): Promise<void>;
 }

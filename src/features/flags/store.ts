@@ -1,21 +1,18 @@
 import { deleteSplitsOfTargets } from '../shared/split-store.js';
-import { targetsRequiring, type RequiringTarget } from '../shared/prerequisite-references.js';
+import { targetsRequiring, type RequiringTarget } from '../prerequisites/references-store.js';
 import type { Knex } from 'knex';
-import type { ResourceAccess } from '../../auth/principal.js';
 import { ValidationError } from '../../http/errors.js';
 import { paginateByUlid, type Page, type PageRequest } from '../../http/pagination.js';
 import { translateStorageErrors } from '../../storage/db-errors.js';
 import { SQLITE_UNICODE_LOWER, type Dialect } from '../../storage/database.js';
 import { bumpProjectRevisions } from '../../storage/revisions.js';
-import { inTransaction } from '../../storage/transaction.js';
-import { bool, findProject, type ProjectRef } from '../shared/lookup.js';
+import { bool } from '../shared/lookup.js';
 import {
   flagListName,
   type FlagChanges,
   type FlagListFilter,
   type FlagRecord,
   type FlagStore,
-  type FlagStoreTx,
   type FlagType,
   type FlagValueInsert,
 } from './store-types.js';
@@ -62,17 +59,10 @@ export const duplicateFlagKey = (key: string) =>
   ValidationError.field('key', `A flag with the key "${key}" already exists in this project.`, 'already_exists');
 
 export class KnexFlagStore implements FlagStore {
-  constructor(
-    private readonly knex: Knex,
-    private readonly dialect: Dialect,
-  ) {}
+  constructor(private readonly dialect: Dialect) {}
 
-  findProject(access: ResourceAccess, projectKey: string): Promise<ProjectRef> {
-    return findProject(this.knex, access, projectKey);
-  }
-
-  listFlags(projectUlid: string, filter: FlagListFilter, page: PageRequest): Promise<Page<FlagRecord>> {
-    const query = this.knex('flags')
+  listFlags(db: Db, projectUlid: string, filter: FlagListFilter, page: PageRequest): Promise<Page<FlagRecord>> {
+    const query = db('flags')
       .where('project_ulid', projectUlid)
       .select(...flagColumns);
     if (filter.type) query.where('type', filter.type);
@@ -92,45 +82,34 @@ export class KnexFlagStore implements FlagStore {
     return paginateByUlid(query, 'ulid', flagListName(projectUlid), page, toFlagRecord);
   }
 
-  async findFlag(projectUlid: string, key: string): Promise<FlagRecord | undefined> {
-    const row = await this.knex('flags')
+  async findFlag(db: Db, projectUlid: string, key: string): Promise<FlagRecord | undefined> {
+    const row = await db('flags')
       .where({ project_ulid: projectUlid, key })
       .first(...flagColumns);
     return row ? toFlagRecord(row) : undefined;
   }
 
-  transaction<T>(work: (tx: FlagStoreTx) => Promise<T>): Promise<T> {
-    return inTransaction(this.knex, (trx) => work(new KnexFlagStoreTx(trx, this.dialect)));
-  }
-}
-
-class KnexFlagStoreTx implements FlagStoreTx {
-  constructor(
-    readonly handle: Knex.Transaction,
-    private readonly dialect: Dialect,
-  ) {}
-
-  async insertFlag(flag: FlagRecord): Promise<void> {
+  async insertFlag(trx: Knex.Transaction, flag: FlagRecord): Promise<void> {
     await translateStorageErrors(
       async () => {
-        await this.handle('flags').insert({ ...flag, tags: JSON.stringify(flag.tags) });
+        await trx('flags').insert({ ...flag, tags: JSON.stringify(flag.tags) });
       },
       { unique_violation: () => duplicateFlagKey(flag.key) },
     );
   }
 
-  async insertValues(values: FlagValueInsert[]): Promise<void> {
-    if (values.length > 0) await this.handle('flag_values').insert(values);
+  async insertValues(trx: Knex.Transaction, values: FlagValueInsert[]): Promise<void> {
+    if (values.length > 0) await trx('flag_values').insert(values);
   }
 
-  async lockFlag(projectUlid: string, key: string): Promise<FlagRecord | undefined> {
-    const rows = await this.lockFlags(projectUlid, [key]);
+  async lockFlag(trx: Knex.Transaction, projectUlid: string, key: string): Promise<FlagRecord | undefined> {
+    const rows = await this.lockFlags(trx, projectUlid, [key]);
     return rows[0];
   }
 
-  async lockFlags(projectUlid: string, keys: string[]): Promise<FlagRecord[]> {
+  async lockFlags(trx: Knex.Transaction, projectUlid: string, keys: string[]): Promise<FlagRecord[]> {
     if (keys.length === 0) return [];
-    const query = this.handle('flags')
+    const query = trx('flags')
       .where('project_ulid', projectUlid)
       .whereIn('key', keys)
       .select(...flagColumns);
@@ -140,20 +119,19 @@ class KnexFlagStoreTx implements FlagStoreTx {
     return (await query).map(toFlagRecord);
   }
 
-  async updateFlag(ulid: string, changes: FlagChanges): Promise<void> {
+  async updateFlag(trx: Knex.Transaction, ulid: string, changes: FlagChanges): Promise<void> {
     const { tags, ...rest } = changes;
-    await this.handle('flags')
+    await trx('flags')
       .where('ulid', ulid)
       .update({ ...rest, ...(tags === undefined ? {} : { tags: JSON.stringify(tags) }) });
   }
 
-  requiredBy(ulids: readonly string[]): Promise<Map<string, RequiringTarget[]>> {
-    return targetsRequiring(this.handle, ulids);
+  requiredBy(trx: Knex.Transaction, ulids: readonly string[]): Promise<Map<string, RequiringTarget[]>> {
+    return targetsRequiring(trx, ulids);
   }
 
-  async deleteFlags(ulids: string[]): Promise<void> {
+  async deleteFlags(trx: Knex.Transaction, ulids: string[]): Promise<void> {
     if (ulids.length === 0) return;
-    const trx = this.handle;
     // Children first, so the result does not depend on foreign-key cascades being enabled.
     const targets = (db: Db) => db('targets').select('ulid').whereIn('flag_ulid', ulids);
     const rules = (db: Db) => db('rules').select('ulid').whereIn('target_ulid', targets(db));
@@ -171,7 +149,7 @@ class KnexFlagStoreTx implements FlagStoreTx {
     await trx('flags').whereIn('ulid', ulids).delete();
   }
 
-  bumpProjectRevisions(projectUlid: string, flagUlids: readonly string[]): Promise<void> {
-    return bumpProjectRevisions(this.handle, projectUlid, flagUlids);
+  bumpProjectRevisions(trx: Knex.Transaction, projectUlid: string, flagUlids: readonly string[]): Promise<void> {
+    return bumpProjectRevisions(trx, projectUlid, flagUlids);
   }
 }

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import { chunks } from '../../storage/chunks.js';
 import type { ResourceAccess } from '../../auth/principal.js';
-import { bool, findEnvironment, findFlagEnvironment, findProject } from '../shared/lookup.js';
+import { bool } from '../shared/lookup.js';
+import { knexLookups } from '../shared/lookup-store.js';
 import type {
   ContextObservationRecord,
   DefaultReportRecord,
@@ -22,12 +23,12 @@ export class KnexInsightsStore implements InsightsStore {
   constructor(private readonly knex: Knex) {}
 
   findFlagEnvironment(access: ResourceAccess, params: { projectKey: string; flagKey: string; environmentKey: string }) {
-    return findFlagEnvironment(this.knex, access, params);
+    return knexLookups.findFlagEnvironment(this.knex, access, params);
   }
 
   async findEnvironment(access: ResourceAccess, params: { projectKey: string; environmentKey: string }) {
-    const project = await findProject(this.knex, access, params.projectKey);
-    const environment = await findEnvironment(this.knex, access, project, params.environmentKey);
+    const project = await knexLookups.findProject(this.knex, access, params.projectKey);
+    const environment = await knexLookups.findEnvironment(this.knex, access, project, params.environmentKey);
     return { project, environment };
   }
 

@@ -1,7 +1,8 @@
 import type { ManagementPrincipal } from '../../auth/principal.js';
 import { FieldErrorList, UnprocessableError } from '../../http/errors.js';
 import type { ResolvedTarget, TargetPath } from '../rules/store-types.js';
-import type { Auditor } from '../shared/transactions.js';
+import type { Auditor, Transactor } from '../shared/transactions.js';
+import type { Db } from '../../storage/db.js';
 import type { PrerequisiteEdge, PrerequisiteRecord, PrerequisitesStore } from './store-types.js';
 
 export interface PrerequisitesInput {
@@ -26,6 +27,9 @@ function reaches(edges: readonly PrerequisiteEdge[], start: string, goal: string
 
 /** What PrerequisitesService is built from. */
 export interface PrerequisitesServiceDeps {
+  /** The pool, for reads outside a change. */
+  db: Db;
+  tx: Transactor;
   store: PrerequisitesStore;
 }
 
@@ -50,14 +54,15 @@ export class PrerequisitesService {
   }
 
   async list(principal: ManagementPrincipal, path: TargetPath, audit: Pick<Auditor, 'describe'>): Promise<PrerequisiteRecord[]> {
-    const resolved = await this.deps.store.resolveTarget(principal.access, path);
+    const resolved = await this.deps.store.resolveTarget(this.deps.db, principal.access, path);
     audit.describe(this.subject(resolved, 'target.read'));
-    return this.deps.store.list(resolved.target.ulid);
+    return this.deps.store.list(this.deps.db, resolved.target.ulid);
   }
 
   async replace(principal: ManagementPrincipal, path: TargetPath, body: PrerequisitesInput, audit: Auditor): Promise<PrerequisiteRecord[]> {
-    return this.deps.store.transaction(async (w) => {
-      const resolved = await w.resolveTarget(principal.access, path, { lock: true });
+    const { store } = this.deps;
+    return this.deps.tx.transaction(async (trx) => {
+      const resolved = await store.resolveTarget(trx, principal.access, path, { lock: true });
       audit.describe(this.subject(resolved, 'target.updated'));
       if (resolved.target.status !== 'draft') {
         throw new UnprocessableError(
@@ -65,11 +70,12 @@ export class PrerequisitesService {
         );
       }
       const errors = new FieldErrorList();
-      const flags = await w.findFlags(
+      const flags = await store.findFlags(
+        trx,
         resolved.project.ulid,
         body.prerequisites.map((p) => p.flag_key),
       );
-      const edges = await w.edges(resolved.environment.ulid, resolved.target.ulid);
+      const edges = await store.edges(trx, resolved.environment.ulid, resolved.target.ulid);
       const seen = new Set<string>();
       const list: PrerequisiteRecord[] = [];
       for (const [i, p] of body.prerequisites.entries()) {
@@ -97,7 +103,7 @@ export class PrerequisitesService {
           continue;
         }
         const valueUlids = [...new Set(p.value_ulids)];
-        const known = await w.valuesOfFlag(flagUlid, valueUlids);
+        const known = await store.valuesOfFlag(trx, flagUlid, valueUlids);
         p.value_ulids.forEach((v, j) => {
           if (!known.has(v)) {
             errors.add(
@@ -110,9 +116,9 @@ export class PrerequisitesService {
         list.push({ flag_key: p.flag_key, flag_ulid: flagUlid, value_ulids: valueUlids });
       }
       errors.check();
-      const before = await w.list(resolved.target.ulid);
-      await w.replace(resolved.target.ulid, list);
-      await audit.commit(w.trx, {
+      const before = await store.list(trx, resolved.target.ulid);
+      await store.replace(trx, resolved.target.ulid, list);
+      await audit.commit(trx, {
         ...this.subject(resolved, 'target.updated'),
         changes: { before: { prerequisites: before }, after: { prerequisites: list } },
       });

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { ResourceAccess } from '../../auth/principal.js';
 import type { ResolvedTarget, TargetPath } from '../rules/store-types.js';
+import type { Db } from '../../storage/db.js';
 
 /** One prerequisite of a target, as stored and shown (specs/management.yaml, schema Prerequisite). */
 export interface PrerequisiteRecord {
@@ -15,25 +16,18 @@ export interface PrerequisiteEdge {
   to: string;
 }
 
-export interface PrerequisitesReader {
-  /** Project, flag, environment and target of the path (404 for any missing); `lock` takes the target's row lock. */
-  resolveTarget(access: ResourceAccess, path: TargetPath, options?: { lock?: boolean }): Promise<ResolvedTarget>;
+/** Each method takes the `Db` it runs on: the pool for reads, the service's transaction for writes. */
+export interface PrerequisitesStore {
+  /** Project, flag, environment and target of the path (404 for any missing); `lock` takes the target's row lock (in a transaction). */
+  resolveTarget(db: Db, access: ResourceAccess, path: TargetPath, options?: { lock?: boolean }): Promise<ResolvedTarget>;
   /** The target's prerequisites in the order they are checked. */
-  list(targetUlid: string): Promise<PrerequisiteRecord[]>;
-}
-
-export interface PrerequisitesWriter extends PrerequisitesReader {
-  readonly trx: Knex.Transaction;
+  list(db: Db, targetUlid: string): Promise<PrerequisiteRecord[]>;
   /** Ulids of the project's flags with these keys (absent keys are left out). */
-  findFlags(projectUlid: string, keys: readonly string[]): Promise<Map<string, string>>;
+  findFlags(trx: Knex.Transaction, projectUlid: string, keys: readonly string[]): Promise<Map<string, string>>;
   /** Which of `valueUlids` are values of the flag. */
-  valuesOfFlag(flagUlid: string, valueUlids: readonly string[]): Promise<Set<string>>;
+  valuesOfFlag(trx: Knex.Transaction, flagUlid: string, valueUlids: readonly string[]): Promise<Set<string>>;
   /** Edges of every draft, scheduled or published target of the environment, except those of `exceptTarget`. */
-  edges(environmentUlid: string, exceptTarget: string): Promise<PrerequisiteEdge[]>;
+  edges(trx: Knex.Transaction, environmentUlid: string, exceptTarget: string): Promise<PrerequisiteEdge[]>;
   /** Replaces the target's prerequisites. */
-  replace(targetUlid: string, list: readonly PrerequisiteRecord[]): Promise<void>;
-}
-
-export interface PrerequisitesStore extends PrerequisitesReader {
-  transaction<T>(work: (writer: PrerequisitesWriter) => Promise<T>): Promise<T>;
+  replace(trx: Knex.Transaction, targetUlid: string, list: readonly PrerequisiteRecord[]): Promise<void>;
 }

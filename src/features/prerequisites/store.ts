@@ -1,35 +1,23 @@
 import type { Knex } from 'knex';
-import type { Dialect } from '../../storage/database.js';
-import { inTransaction } from '../../storage/transaction.js';
-import { storedStringList, TargetPartReader } from '../shared/target-resolution-store.js';
-import type { PrerequisiteEdge, PrerequisiteRecord, PrerequisitesReader, PrerequisitesStore, PrerequisitesWriter } from './store-types.js';
+import type { Db } from '../../storage/db.js';
+import { LIVE_STATUSES } from './references-store.js';
+import { storedStringList, TargetPartStore } from '../shared/target-resolution-store.js';
+import type { PrerequisiteEdge, PrerequisiteRecord, PrerequisitesStore } from './store-types.js';
 
-/** Targets whose prerequisites count: every one that is or may become served. */
-const LIVE_STATUSES = ['draft', 'scheduled', 'published'];
-
-class KnexPrerequisitesReader extends TargetPartReader implements PrerequisitesReader {
-  async list(targetUlid: string): Promise<PrerequisiteRecord[]> {
-    const rows = (await this.db('target_prerequisites as p')
+export class KnexPrerequisitesStore extends TargetPartStore implements PrerequisitesStore {
+  async list(db: Db, targetUlid: string): Promise<PrerequisiteRecord[]> {
+    const rows = (await db('target_prerequisites as p')
       .join('flags as f', 'f.ulid', 'p.required_flag_ulid')
       .where('p.target_ulid', targetUlid)
       .orderBy('p.position')
       .select('f.key', 'p.required_flag_ulid', 'p.value_ulids')) as { key: string; required_flag_ulid: string; value_ulids: string }[];
     return rows.map((r) => ({ flag_key: r.key, flag_ulid: r.required_flag_ulid, value_ulids: storedStringList(r.value_ulids) }));
   }
-}
 
-class KnexPrerequisitesWriter extends KnexPrerequisitesReader implements PrerequisitesWriter {
-  constructor(
-    readonly trx: Knex.Transaction,
-    dialect: Dialect,
-  ) {
-    super(trx, dialect, true);
-  }
-
-  async findFlags(projectUlid: string, keys: readonly string[]): Promise<Map<string, string>> {
+  async findFlags(trx: Knex.Transaction, projectUlid: string, keys: readonly string[]): Promise<Map<string, string>> {
     if (keys.length === 0) return new Map();
     // Share-locked, so a racing deleteFlag waits and then sees the new prerequisite.
-    const query = this.trx('flags')
+    const query = trx('flags')
       .where('project_ulid', projectUlid)
       .whereIn('key', [...keys]);
     if (this.dialect === 'mysql') query.forShare();
@@ -37,9 +25,9 @@ class KnexPrerequisitesWriter extends KnexPrerequisitesReader implements Prerequ
     return new Map(rows.map((r) => [r.key, r.ulid]));
   }
 
-  async valuesOfFlag(flagUlid: string, valueUlids: readonly string[]): Promise<Set<string>> {
+  async valuesOfFlag(trx: Knex.Transaction, flagUlid: string, valueUlids: readonly string[]): Promise<Set<string>> {
     if (valueUlids.length === 0) return new Set();
-    const rows = (await this.trx('flag_values')
+    const rows = (await trx('flag_values')
       .where('flag_ulid', flagUlid)
       .whereIn('ulid', [...valueUlids])
       .select('ulid')) as {
@@ -48,8 +36,8 @@ class KnexPrerequisitesWriter extends KnexPrerequisitesReader implements Prerequ
     return new Set(rows.map((r) => r.ulid));
   }
 
-  async edges(environmentUlid: string, exceptTarget: string): Promise<PrerequisiteEdge[]> {
-    const rows = (await this.trx('target_prerequisites as p')
+  async edges(trx: Knex.Transaction, environmentUlid: string, exceptTarget: string): Promise<PrerequisiteEdge[]> {
+    const rows = (await trx('target_prerequisites as p')
       .join('targets as t', 't.ulid', 'p.target_ulid')
       .where('t.environment_ulid', environmentUlid)
       .whereIn('t.status', LIVE_STATUSES)
@@ -58,10 +46,10 @@ class KnexPrerequisitesWriter extends KnexPrerequisitesReader implements Prerequ
     return rows.map((r) => ({ from: r.flag_ulid, to: r.required_flag_ulid }));
   }
 
-  async replace(targetUlid: string, list: readonly PrerequisiteRecord[]): Promise<void> {
-    await this.trx('target_prerequisites').where('target_ulid', targetUlid).delete();
+  async replace(trx: Knex.Transaction, targetUlid: string, list: readonly PrerequisiteRecord[]): Promise<void> {
+    await trx('target_prerequisites').where('target_ulid', targetUlid).delete();
     if (list.length === 0) return;
-    await this.trx('target_prerequisites').insert(
+    await trx('target_prerequisites').insert(
       list.map((p, position) => ({
         target_ulid: targetUlid,
         required_flag_ulid: p.flag_ulid,
@@ -69,18 +57,5 @@ class KnexPrerequisitesWriter extends KnexPrerequisitesReader implements Prerequ
         value_ulids: JSON.stringify(p.value_ulids),
       })),
     );
-  }
-}
-
-export class KnexPrerequisitesStore extends KnexPrerequisitesReader implements PrerequisitesStore {
-  constructor(
-    private readonly knex: Knex,
-    dialect: Dialect,
-  ) {
-    super(knex, dialect, false);
-  }
-
-  transaction<T>(work: (writer: PrerequisitesWriter) => Promise<T>): Promise<T> {
-    return inTransaction(this.knex, (trx) => work(new KnexPrerequisitesWriter(trx, this.dialect)));
   }
 }

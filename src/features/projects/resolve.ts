@@ -6,7 +6,7 @@ import type { Project, ProjectStore } from './store-types.js';
 
 /**
  * Path resources of the administration features, with the caller's reach applied the way
- * src/features/shared/lookup.ts does it: a project or environment the caller may not reach is
+ * the LookupStore (src/features/shared/lookup-store.ts) does it: a project or environment the caller may not reach is
  * reported exactly like one that does not exist (404), so its existence is not revealed.
  */
 export async function resolveProject(db: Db, projects: ProjectStore, access: ResourceAccess, key: string): Promise<Project> {

@@ -1,12 +1,14 @@
+import type { Knex } from 'knex';
 import type { components } from '../../../generated/management.js';
 import type { ManagementPrincipal } from '../../auth/principal.js';
 import type { Clock } from '../../clock.js';
 import { FieldErrorList, NotFoundError, UnprocessableError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import { checkSplit, splitView, toSplitRecord, type SplitInput } from '../shared/splits.js';
-import type { Auditor } from '../shared/transactions.js';
+import type { Auditor, Transactor } from '../shared/transactions.js';
+import type { Db } from '../../storage/db.js';
 import { normaliseCriteria, segmentKeysOf, type CriterionInput, type NormalisedCriterion } from './criteria.js';
-import type { CriterionRecord, ResolvedTarget, RuleRecord, RulesStore, RulesWriter, SegmentLink, TargetPath } from './store-types.js';
+import type { CriterionRecord, ResolvedTarget, RuleRecord, RulesStore, SegmentLink, TargetPath } from './store-types.js';
 
 export interface RuleWriteInput {
   value_ulid: string;
@@ -54,6 +56,9 @@ const MAX_DESCRIPTION = 500;
 
 /** What RulesService is built from. */
 export interface RulesServiceDeps {
+  /** The pool, for reads outside a change. */
+  db: Db;
+  tx: Transactor;
   store: RulesStore;
   clock: Clock;
 }
@@ -67,20 +72,21 @@ export class RulesService {
   constructor(private readonly deps: RulesServiceDeps) {}
 
   async list(principal: ManagementPrincipal, path: TargetPath, audit: Pick<Auditor, 'describe'>): Promise<RuleView[]> {
-    const resolved = await this.deps.store.resolveTarget(principal.access, path);
+    const resolved = await this.deps.store.resolveTarget(this.deps.db, principal.access, path);
     audit.describe(this.targetSubject(resolved, 'target_rule.listed'));
-    const rules = await this.deps.store.listRules(resolved.target.ulid);
+    const rules = await this.deps.store.listRules(this.deps.db, resolved.target.ulid);
     return rules.map(toRuleView);
   }
 
   async create(principal: ManagementPrincipal, path: TargetPath, body: RuleWriteInput, audit: Auditor): Promise<RuleView> {
-    return this.deps.store.transaction(async (w) => {
-      const resolved = await w.resolveTarget(principal.access, path, { lock: true });
+    const { store } = this.deps;
+    return this.deps.tx.transaction(async (trx) => {
+      const resolved = await store.resolveTarget(trx, principal.access, path, { lock: true });
       // Refusals from here on are audited with the target they concern.
       audit.describe(this.targetSubject(resolved, 'target_rule.created'));
       assertDraft(resolved);
-      const checked = await this.checkBody(w, resolved, body);
-      const existing = await w.listRules(resolved.target.ulid);
+      const checked = await this.checkBody(trx, resolved, body);
+      const existing = await store.listRules(trx, resolved.target.ulid);
       const now = this.deps.clock.now().toISOString();
       const ruleUlid = newId('rule');
       const rule: RuleRecord = {
@@ -97,8 +103,8 @@ export class RulesService {
       const { criteria, links } = buildCriteria(ruleUlid, checked);
       rule.criteria = criteria;
       const { criteria: _omit, ...row } = rule;
-      await w.insertRule(row, criteria, links);
-      await audit.commit(w.trx, {
+      await store.insertRule(trx, row, criteria, links);
+      await audit.commit(trx, {
         ...this.ruleSubject(resolved, rule, 'target_rule.created'),
         changes: { after: toRuleView(rule) },
       });
@@ -108,15 +114,16 @@ export class RulesService {
 
   /** PUT: a full replacement. Description, value and the whole criteria list are replaced (new criterion ulids). */
   async update(principal: ManagementPrincipal, path: RulePath, body: RuleWriteInput, audit: Auditor): Promise<RuleView> {
-    return this.deps.store.transaction(async (w) => {
-      const resolved = await w.resolveTarget(principal.access, path, { lock: true });
+    const { store } = this.deps;
+    return this.deps.tx.transaction(async (trx) => {
+      const resolved = await store.resolveTarget(trx, principal.access, path, { lock: true });
       // Refusals from here on are audited with the target they concern.
       audit.describe(this.targetSubject(resolved, 'target_rule.updated'));
-      const current = (await w.listRules(resolved.target.ulid)).find((r) => r.ulid === path.ruleUlid);
+      const current = (await store.listRules(trx, resolved.target.ulid)).find((r) => r.ulid === path.ruleUlid);
       if (!current) throw new NotFoundError(`Rule "${path.ruleUlid}" not found.`);
       audit.describe(this.ruleSubject(resolved, current, 'target_rule.updated'));
       assertDraft(resolved);
-      const checked = await this.checkBody(w, resolved, body);
+      const checked = await this.checkBody(trx, resolved, body);
       const { criteria, links } = buildCriteria(current.ulid, checked);
       const rule: RuleRecord = {
         ...current,
@@ -127,8 +134,8 @@ export class RulesService {
         criteria,
       };
       const { criteria: _omit, ...row } = rule;
-      await w.replaceRule(row, criteria, links);
-      await audit.commit(w.trx, {
+      await store.replaceRule(trx, row, criteria, links);
+      await audit.commit(trx, {
         ...this.ruleSubject(resolved, rule, 'target_rule.updated'),
         changes: { before: toRuleView(current), after: toRuleView(rule) },
       });
@@ -137,21 +144,22 @@ export class RulesService {
   }
 
   async delete(principal: ManagementPrincipal, path: RulePath, audit: Auditor): Promise<void> {
-    await this.deps.store.transaction(async (w) => {
-      const resolved = await w.resolveTarget(principal.access, path, { lock: true });
+    const { store } = this.deps;
+    await this.deps.tx.transaction(async (trx) => {
+      const resolved = await store.resolveTarget(trx, principal.access, path, { lock: true });
       // Refusals from here on are audited with the target they concern.
       audit.describe(this.targetSubject(resolved, 'target_rule.deleted'));
-      const rules = await w.listRules(resolved.target.ulid);
+      const rules = await store.listRules(trx, resolved.target.ulid);
       const current = rules.find((r) => r.ulid === path.ruleUlid);
       if (!current) throw new NotFoundError(`Rule "${path.ruleUlid}" not found.`);
       audit.describe(this.ruleSubject(resolved, current, 'target_rule.deleted'));
       assertDraft(resolved);
-      await w.deleteRule(current.ulid);
+      await store.deleteRule(trx, current.ulid);
       // Keep positions 0..n-1 in evaluation order.
       const remaining = rules.filter((r) => r.ulid !== current.ulid);
       const changes = remaining.map((r, i) => ({ ulid: r.ulid, position: i, was: r.position })).filter((c) => c.was !== c.position);
-      if (changes.length > 0) await w.setPositions(changes, this.deps.clock.now().toISOString());
-      await audit.commit(w.trx, {
+      if (changes.length > 0) await store.setPositions(trx, changes, this.deps.clock.now().toISOString());
+      await audit.commit(trx, {
         ...this.ruleSubject(resolved, current, 'target_rule.deleted'),
         changes: { before: toRuleView(current) },
       });
@@ -165,8 +173,9 @@ export class RulesService {
    * is refused (422). Afterwards positions are 0..n-1 in evaluation order. Returns the whole list.
    */
   async reorder(principal: ManagementPrincipal, path: TargetPath, body: ReorderInput, audit: Auditor): Promise<RuleView[]> {
-    return this.deps.store.transaction(async (w) => {
-      const resolved = await w.resolveTarget(principal.access, path, { lock: true });
+    const { store } = this.deps;
+    return this.deps.tx.transaction(async (trx) => {
+      const resolved = await store.resolveTarget(trx, principal.access, path, { lock: true });
       // Refusals from here on are audited with the target they concern.
       audit.describe(this.targetSubject(resolved, 'target_rule.reordered'));
       assertDraft(resolved);
@@ -178,7 +187,7 @@ export class RulesService {
       });
       errors.check();
 
-      const rules = await w.listRules(resolved.target.ulid);
+      const rules = await store.listRules(trx, resolved.target.ulid);
       const slotOf = new Map(rules.map((r, i) => [r.ulid, i]));
       const named = body.rules
         .filter((item) => slotOf.has(item.ulid))
@@ -197,8 +206,8 @@ export class RulesService {
         changes.push({ ulid: r.ulid, position });
         return { ...r, position, updated_at: now };
       });
-      if (changes.length > 0) await w.setPositions(changes, now);
-      await audit.commit(w.trx, {
+      if (changes.length > 0) await store.setPositions(trx, changes, now);
+      await audit.commit(trx, {
         ...this.targetSubject(resolved, 'target_rule.reordered'),
         changes: { before: rules.map(toRuleView), after: result.map(toRuleView) },
       });
@@ -207,19 +216,20 @@ export class RulesService {
   }
 
   /** Body rules the document cannot express: value of this flag, criteria, existing segments. */
-  private async checkBody(w: RulesWriter, resolved: ResolvedTarget, body: RuleWriteInput): Promise<CheckedCriteria> {
+  private async checkBody(trx: Knex.Transaction, resolved: ResolvedTarget, body: RuleWriteInput): Promise<CheckedCriteria> {
+    const { store } = this.deps;
     const errors = new FieldErrorList();
     if (body.description.length > MAX_DESCRIPTION) {
       errors.add('description', `The description field must not be longer than ${MAX_DESCRIPTION} characters.`);
     }
-    if (!(await w.flagHasValue(resolved.flag.ulid, body.value_ulid))) {
+    if (!(await store.flagHasValue(trx, resolved.flag.ulid, body.value_ulid))) {
       errors.add('value_ulid', `The value_ulid field must name a value of flag "${resolved.flag.key}".`, 'reference_not_found');
     }
-    if (body.split) await checkSplit(body.split, resolved.flag.key, (ulid) => w.flagHasValue(resolved.flag.ulid, ulid), errors);
+    if (body.split) await checkSplit(body.split, resolved.flag.key, (ulid) => store.flagHasValue(trx, resolved.flag.ulid, ulid), errors);
     if (body.criteria.length === 0) errors.add('criteria', 'The criteria field must contain at least one criterion.');
     const criteria = normaliseCriteria(body.criteria, { prefix: 'criteria', allowSegmentSelector: true, errors });
     const keys = segmentKeysOf(criteria, 'criteria');
-    const segments = keys.size > 0 ? await w.findSegments(resolved.project.ulid, [...keys.keys()]) : new Map<string, string>();
+    const segments = keys.size > 0 ? await store.findSegments(trx, resolved.project.ulid, [...keys.keys()]) : new Map<string, string>();
     for (const [key, fields] of keys) {
       if (segments.has(key)) continue;
       for (const field of fields) {

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { ResourceAccess } from '../../auth/principal.js';
 import type { EnvironmentRef, FlagRef, ProjectRef } from '../shared/lookup.js';
 import type { SplitRecord } from '../shared/splits.js';
+import type { Db } from '../../storage/db.js';
 import type { Comparer, Selector } from './criteria.js';
 
 /** `/projects/{p}/flags/{f}/environments/{e}/targets/{t}` */
@@ -51,44 +52,34 @@ export interface RuleRecord {
 /** A rule row as written (criteria carried separately). */
 export type RuleRow = Omit<RuleRecord, 'criteria'>;
 
-/** Reads, outside or inside a transaction. */
-export interface RulesReader {
+/** Each method takes the `Db` it runs on: the pool for reads, the service's transaction for writes. */
+export interface RulesStore {
   /**
    * Project, flag, environment (with the caller's grants) and the target of the path; 404
    * (NotFoundError) for any that is missing, unreachable, or (target) of another flag/environment.
-   * `lock`: take the target's row lock for the rest of the transaction (writers only).
+   * `lock`: take the target's row lock for the rest of the transaction (when `db` is one).
    */
-  resolveTarget(access: ResourceAccess, path: TargetPath, options?: { lock?: boolean }): Promise<ResolvedTarget>;
+  resolveTarget(db: Db, access: ResourceAccess, path: TargetPath, options?: { lock?: boolean }): Promise<ResolvedTarget>;
   /** The target's rules in evaluation order (position, then ulid), each with its criteria. */
-  listRules(targetUlid: string): Promise<RuleRecord[]>;
-}
-
-export interface RulesWriter extends RulesReader {
-  /** The database transaction, for the audit entry committed with the change. */
-  readonly trx: Knex.Transaction;
+  listRules(db: Db, targetUlid: string): Promise<RuleRecord[]>;
   /** Whether the value belongs to the flag. */
-  flagHasValue(flagUlid: string, valueUlid: string): Promise<boolean>;
+  flagHasValue(trx: Knex.Transaction, flagUlid: string, valueUlid: string): Promise<boolean>;
   /**
    * Ulids of the project's segments with these keys (missing keys are absent from the map).
    * The rows stay share-locked, so a racing deleteSegment waits and then sees the new references.
    */
-  findSegments(projectUlid: string, keys: readonly string[]): Promise<Map<string, string>>;
+  findSegments(trx: Knex.Transaction, projectUlid: string, keys: readonly string[]): Promise<Map<string, string>>;
   /** Inserts the rule, its split, its criteria and their criterion_segments links. */
-  insertRule(rule: RuleRow, criteria: CriterionRecord[], segmentLinks: SegmentLink[]): Promise<void>;
+  insertRule(trx: Knex.Transaction, rule: RuleRow, criteria: CriterionRecord[], segmentLinks: SegmentLink[]): Promise<void>;
   /** Updates the rule's row and replaces its split and all its criteria (and links). */
-  replaceRule(rule: RuleRow, criteria: CriterionRecord[], segmentLinks: SegmentLink[]): Promise<void>;
+  replaceRule(trx: Knex.Transaction, rule: RuleRow, criteria: CriterionRecord[], segmentLinks: SegmentLink[]): Promise<void>;
   /** Removes the rule, its split, its criteria and links. */
-  deleteRule(ruleUlid: string): Promise<void>;
+  deleteRule(trx: Knex.Transaction, ruleUlid: string): Promise<void>;
   /** Sets positions (and updated_at) of the given rules. */
-  setPositions(changes: { ulid: string; position: number }[], updatedAt: string): Promise<void>;
+  setPositions(trx: Knex.Transaction, changes: { ulid: string; position: number }[], updatedAt: string): Promise<void>;
 }
 
 export interface SegmentLink {
   criterion_ulid: string;
   segment_ulid: string;
-}
-
-export interface RulesStore extends RulesReader {
-  /** Runs `work` atomically: everything it wrote rolls back when it throws. */
-  transaction<T>(work: (writer: RulesWriter) => Promise<T>): Promise<T>;
 }

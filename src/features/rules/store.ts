@@ -1,11 +1,10 @@
 import type { Knex } from 'knex';
-import type { Dialect } from '../../storage/database.js';
 import { chunks } from '../../storage/chunks.js';
-import { inTransaction } from '../../storage/transaction.js';
+import type { Db } from '../../storage/db.js';
 import type { Comparer, Selector } from './criteria.js';
-import type { CriterionRecord, RuleRecord, RuleRow, RulesReader, RulesStore, RulesWriter, SegmentLink } from './store-types.js';
+import type { CriterionRecord, RuleRecord, RuleRow, RulesStore, SegmentLink } from './store-types.js';
 import { deleteSplits, readSplits, writeSplit } from '../shared/split-store.js';
-import { storedStringList, TargetPartReader } from '../shared/target-resolution-store.js';
+import { storedStringList, TargetPartStore } from '../shared/target-resolution-store.js';
 
 interface CriterionDbRow {
   ulid: string;
@@ -17,9 +16,9 @@ interface CriterionDbRow {
   values: string;
 }
 
-class KnexRulesReader extends TargetPartReader implements RulesReader {
-  async listRules(targetUlid: string): Promise<RuleRecord[]> {
-    const rules = (await this.db('rules')
+export class KnexRulesStore extends TargetPartStore implements RulesStore {
+  async listRules(db: Db, targetUlid: string): Promise<RuleRecord[]> {
+    const rules = (await db('rules')
       .where('target_ulid', targetUlid)
       .orderBy([
         { column: 'position', order: 'asc' },
@@ -30,12 +29,12 @@ class KnexRulesReader extends TargetPartReader implements RulesReader {
     })[];
     if (rules.length === 0) return [];
     const splits = await readSplits(
-      this.db,
+      db,
       rules.map((r) => r.ulid),
     );
     const byRule = new Map<string, CriterionRecord[]>();
     for (const part of chunks(rules.map((r) => r.ulid))) {
-      const rows = (await this.db('criteria')
+      const rows = (await db('criteria')
         .whereIn('rule_ulid', part)
         .orderBy([
           { column: 'rule_ulid', order: 'asc' },
@@ -69,62 +68,53 @@ class KnexRulesReader extends TargetPartReader implements RulesReader {
       criteria: byRule.get(r.ulid) ?? [],
     }));
   }
-}
 
-class KnexRulesWriter extends KnexRulesReader implements RulesWriter {
-  constructor(
-    readonly trx: Knex.Transaction,
-    dialect: Dialect,
-  ) {
-    super(trx, dialect, true);
-  }
-
-  async flagHasValue(flagUlid: string, valueUlid: string): Promise<boolean> {
+  async flagHasValue(trx: Knex.Transaction, flagUlid: string, valueUlid: string): Promise<boolean> {
     // Share-locked: a racing value deletion waits for this rule and then sees it.
-    const query = this.trx('flag_values').where({ ulid: valueUlid, flag_ulid: flagUlid }).first('ulid');
+    const query = trx('flag_values').where({ ulid: valueUlid, flag_ulid: flagUlid }).first('ulid');
     if (this.dialect === 'mysql') query.forShare();
     return (await query) !== undefined;
   }
 
-  async findSegments(projectUlid: string, keys: readonly string[]): Promise<Map<string, string>> {
+  async findSegments(trx: Knex.Transaction, projectUlid: string, keys: readonly string[]): Promise<Map<string, string>> {
     const found = new Map<string, string>();
     for (const part of chunks([...new Set(keys)])) {
-      const query = this.trx('segments').where('project_ulid', projectUlid).whereIn('key', part).select('ulid', 'key');
+      const query = trx('segments').where('project_ulid', projectUlid).whereIn('key', part).select('ulid', 'key');
       if (this.dialect === 'mysql') query.forShare();
       for (const row of (await query) as { ulid: string; key: string }[]) found.set(row.key, row.ulid);
     }
     return found;
   }
 
-  async insertRule(rule: RuleRow, criteria: CriterionRecord[], links: SegmentLink[]): Promise<void> {
+  async insertRule(trx: Knex.Transaction, rule: RuleRow, criteria: CriterionRecord[], links: SegmentLink[]): Promise<void> {
     const { split, ...row } = rule;
-    await this.trx('rules').insert(row);
-    await writeSplit(this.trx, rule.ulid, split);
-    await this.insertCriteria(criteria, links);
+    await trx('rules').insert(row);
+    await writeSplit(trx, rule.ulid, split);
+    await this.insertCriteria(trx, criteria, links);
   }
 
-  async replaceRule(rule: RuleRow, criteria: CriterionRecord[], links: SegmentLink[]): Promise<void> {
-    await this.removeCriteria(rule.ulid);
-    await this.trx('rules')
+  async replaceRule(trx: Knex.Transaction, rule: RuleRow, criteria: CriterionRecord[], links: SegmentLink[]): Promise<void> {
+    await this.removeCriteria(trx, rule.ulid);
+    await trx('rules')
       .where('ulid', rule.ulid)
       .update({ value_ulid: rule.value_ulid, description: rule.description, position: rule.position, updated_at: rule.updated_at });
-    await writeSplit(this.trx, rule.ulid, rule.split);
-    await this.insertCriteria(criteria, links);
+    await writeSplit(trx, rule.ulid, rule.split);
+    await this.insertCriteria(trx, criteria, links);
   }
 
-  async deleteRule(ruleUlid: string): Promise<void> {
-    await this.removeCriteria(ruleUlid);
-    await deleteSplits(this.trx, [ruleUlid]);
-    await this.trx('rules').where('ulid', ruleUlid).delete();
+  async deleteRule(trx: Knex.Transaction, ruleUlid: string): Promise<void> {
+    await this.removeCriteria(trx, ruleUlid);
+    await deleteSplits(trx, [ruleUlid]);
+    await trx('rules').where('ulid', ruleUlid).delete();
   }
 
-  async setPositions(changes: { ulid: string; position: number }[], updatedAt: string): Promise<void> {
+  async setPositions(trx: Knex.Transaction, changes: { ulid: string; position: number }[], updatedAt: string): Promise<void> {
     for (const change of changes) {
-      await this.trx('rules').where('ulid', change.ulid).update({ position: change.position, updated_at: updatedAt });
+      await trx('rules').where('ulid', change.ulid).update({ position: change.position, updated_at: updatedAt });
     }
   }
 
-  private async insertCriteria(criteria: CriterionRecord[], links: SegmentLink[]): Promise<void> {
+  private async insertCriteria(trx: Knex.Transaction, criteria: CriterionRecord[], links: SegmentLink[]): Promise<void> {
     const rows = criteria.map((c) => ({
       ulid: c.ulid,
       rule_ulid: c.rule_ulid,
@@ -134,28 +124,13 @@ class KnexRulesWriter extends KnexRulesReader implements RulesWriter {
       position: c.position,
       values: JSON.stringify(c.values),
     }));
-    for (const part of chunks(rows, 100)) await this.trx('criteria').insert(part);
-    for (const part of chunks(links, 200)) await this.trx('criterion_segments').insert(part);
+    for (const part of chunks(rows, 100)) await trx('criteria').insert(part);
+    for (const part of chunks(links, 200)) await trx('criterion_segments').insert(part);
   }
 
-  private async removeCriteria(ruleUlid: string): Promise<void> {
+  private async removeCriteria(trx: Knex.Transaction, ruleUlid: string): Promise<void> {
     // Links go explicitly (not only by cascade), so no dialect setting can leave one behind.
-    await this.trx('criterion_segments')
-      .whereIn('criterion_ulid', this.trx('criteria').where('rule_ulid', ruleUlid).select('ulid'))
-      .delete();
-    await this.trx('criteria').where('rule_ulid', ruleUlid).delete();
-  }
-}
-
-export class KnexRulesStore extends KnexRulesReader implements RulesStore {
-  constructor(
-    private readonly knex: Knex,
-    dialect: Dialect,
-  ) {
-    super(knex, dialect, false);
-  }
-
-  transaction<T>(work: (writer: RulesWriter) => Promise<T>): Promise<T> {
-    return inTransaction(this.knex, (trx) => work(new KnexRulesWriter(trx, this.dialect)));
+    await trx('criterion_segments').whereIn('criterion_ulid', trx('criteria').where('rule_ulid', ruleUlid).select('ulid')).delete();
+    await trx('criteria').where('rule_ulid', ruleUlid).delete();
   }
 }

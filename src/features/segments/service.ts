@@ -5,7 +5,9 @@ import { FieldErrorList, NotFoundError, UnprocessableError } from '../../http/er
 import type { Page, PageRequest } from '../../http/pagination.js';
 import { newId } from '../../ids.js';
 import { normaliseCriteria, type CriterionInput } from '../rules/criteria.js';
-import type { Auditor } from '../shared/transactions.js';
+import type { LookupStore } from '../shared/lookup.js';
+import type { Auditor, Transactor } from '../shared/transactions.js';
+import type { Db } from '../../storage/db.js';
 import { duplicateKey } from './errors.js';
 import type { SegmentRecord, SegmentRuleRecord, SegmentsStore } from './store-types.js';
 
@@ -61,6 +63,11 @@ export function toSegmentView(s: SegmentRecord): SegmentView {
 
 /** What SegmentsService is built from. */
 export interface SegmentsServiceDeps {
+  /** The pool, for reads outside a change. */
+  db: Db;
+  tx: Transactor;
+  /** The path lookups. */
+  lookups: LookupStore;
   store: SegmentsStore;
   clock: Clock;
 }
@@ -79,9 +86,9 @@ export class SegmentsService {
     page: PageRequest,
     audit: Pick<Auditor, 'describe'>,
   ): Promise<Page<SegmentView>> {
-    const project = await this.deps.store.resolveProject(principal.access, projectKey);
+    const project = await this.deps.lookups.findProject(this.deps.db, principal.access, projectKey);
     audit.describe({ action: 'segment.listed', projectUlid: project.ulid });
-    const result = await this.deps.store.listSegments(project.ulid, page);
+    const result = await this.deps.store.listSegments(this.deps.db, project.ulid, page);
     return { data: result.data.map(toSegmentView), meta: result.meta };
   }
 
@@ -91,19 +98,20 @@ export class SegmentsService {
     segmentKey: string,
     audit: Pick<Auditor, 'describe'>,
   ): Promise<SegmentView> {
-    const project = await this.deps.store.resolveProject(principal.access, projectKey);
-    const segment = await this.deps.store.findSegment(project.ulid, segmentKey);
+    const project = await this.deps.lookups.findProject(this.deps.db, principal.access, projectKey);
+    const segment = await this.deps.store.findSegment(this.deps.db, project.ulid, segmentKey);
     if (!segment) throw notFound(segmentKey);
     audit.describe(subject(segment, 'segment.read'));
     return toSegmentView(segment);
   }
 
   async create(principal: ManagementPrincipal, projectKey: string, body: SegmentCreateInput, audit: Auditor): Promise<SegmentView> {
-    return this.deps.store.transaction(async (w) => {
-      const project = await w.resolveProject(principal.access, projectKey);
+    const { store } = this.deps;
+    return this.deps.tx.transaction(async (trx) => {
+      const project = await this.deps.lookups.findProject(trx, principal.access, projectKey);
       audit.describe({ action: 'segment.created', projectUlid: project.ulid });
       const fields = checkBody(body);
-      if (await w.findSegment(project.ulid, body.key)) throw duplicateKey(body.key);
+      if (await store.findSegment(trx, project.ulid, body.key)) throw duplicateKey(body.key);
       const now = this.deps.clock.now().toISOString();
       const segment: SegmentRecord = {
         ulid: newId('segment'),
@@ -113,9 +121,9 @@ export class SegmentsService {
         created_at: now,
         updated_at: now,
       };
-      await w.insertSegment(segment);
-      await w.bumpProjectRevisions(project.ulid);
-      await audit.commit(w.trx, { ...subject(segment, 'segment.created'), changes: { after: toSegmentView(segment) } });
+      await store.insertSegment(trx, segment);
+      await store.bumpProjectRevisions(trx, project.ulid);
+      await audit.commit(trx, { ...subject(segment, 'segment.created'), changes: { after: toSegmentView(segment) } });
       return toSegmentView(segment);
     });
   }
@@ -128,16 +136,17 @@ export class SegmentsService {
     body: SegmentUpdateInput,
     audit: Auditor,
   ): Promise<SegmentView> {
-    return this.deps.store.transaction(async (w) => {
-      const project = await w.resolveProject(principal.access, projectKey);
+    const { store } = this.deps;
+    return this.deps.tx.transaction(async (trx) => {
+      const project = await this.deps.lookups.findProject(trx, principal.access, projectKey);
       audit.describe({ action: 'segment.updated', projectUlid: project.ulid });
-      const current = await w.findSegment(project.ulid, segmentKey, { lock: true });
+      const current = await store.findSegment(trx, project.ulid, segmentKey, { lock: true });
       if (!current) throw notFound(segmentKey);
       audit.describe(subject(current, 'segment.updated'));
       const segment: SegmentRecord = { ...current, ...checkBody(body), updated_at: this.deps.clock.now().toISOString() };
-      await w.updateSegment(segment);
-      await w.bumpProjectRevisions(project.ulid);
-      await audit.commit(w.trx, {
+      await store.updateSegment(trx, segment);
+      await store.bumpProjectRevisions(trx, project.ulid);
+      await audit.commit(trx, {
         ...subject(segment, 'segment.updated'),
         changes: { before: toSegmentView(current), after: toSegmentView(segment) },
       });
@@ -147,22 +156,23 @@ export class SegmentsService {
 
   /** Refused (422) while a rule of a draft, scheduled or published target names the segment. */
   async delete(principal: ManagementPrincipal, projectKey: string, segmentKey: string, audit: Auditor): Promise<void> {
-    await this.deps.store.transaction(async (w) => {
-      const project = await w.resolveProject(principal.access, projectKey);
+    const { store } = this.deps;
+    await this.deps.tx.transaction(async (trx) => {
+      const project = await this.deps.lookups.findProject(trx, principal.access, projectKey);
       audit.describe({ action: 'segment.deleted', projectUlid: project.ulid });
-      const current = await w.findSegment(project.ulid, segmentKey, { lock: true });
+      const current = await store.findSegment(trx, project.ulid, segmentKey, { lock: true });
       if (!current) throw notFound(segmentKey);
       audit.describe(subject(current, 'segment.deleted'));
-      const flags = await w.referencingFlagKeys(current);
+      const flags = await store.referencingFlagKeys(trx, current);
       if (flags.length > 0) {
         throw new UnprocessableError(
           `Segment "${segmentKey}" is used by targeting rules of ${flags.length === 1 ? 'flag' : 'flags'} ` +
             `${flags.map((f) => `"${f}"`).join(', ')}; remove those criteria first.`,
         );
       }
-      await w.deleteSegment(current.ulid);
-      await w.bumpProjectRevisions(project.ulid);
-      await audit.commit(w.trx, { ...subject(current, 'segment.deleted'), changes: { before: toSegmentView(current) } });
+      await store.deleteSegment(trx, current.ulid);
+      await store.bumpProjectRevisions(trx, project.ulid);
+      await audit.commit(trx, { ...subject(current, 'segment.deleted'), changes: { before: toSegmentView(current) } });
     });
   }
 }

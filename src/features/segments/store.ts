@@ -1,14 +1,11 @@
 import type { Knex } from 'knex';
-import type { ResourceAccess } from '../../auth/principal.js';
 import { paginateByUlid, type Page, type PageRequest } from '../../http/pagination.js';
 import type { Dialect } from '../../storage/database.js';
 import { translateStorageErrors } from '../../storage/db-errors.js';
 import { bumpProjectRevisions } from '../../storage/revisions.js';
-import { inTransaction } from '../../storage/transaction.js';
-import { findProject, type ProjectRef } from '../shared/lookup.js';
 import { duplicateKey } from './errors.js';
-import type { SegmentRecord, SegmentRuleRecord, SegmentsReader, SegmentsStore, SegmentsWriter } from './store-types.js';
-import type { Db } from '../../storage/db.js';
+import type { SegmentRecord, SegmentRuleRecord, SegmentsStore } from './store-types.js';
+import { isTransaction, type Db } from '../../storage/db.js';
 
 interface SegmentRow {
   ulid: string;
@@ -70,59 +67,41 @@ function quotedKeyPattern(key: string): string {
   return `%${JSON.stringify(key).replace(/[!%_]/g, (c) => `!${c}`)}%`;
 }
 
-class KnexSegmentsReader implements SegmentsReader {
-  constructor(
-    protected readonly db: Db,
-    protected readonly dialect: Dialect,
-    private readonly inTrx: boolean,
-  ) {}
+export class KnexSegmentsStore implements SegmentsStore {
+  constructor(private readonly dialect: Dialect) {}
 
-  resolveProject(access: ResourceAccess, projectKey: string): Promise<ProjectRef> {
-    return findProject(this.db, access, projectKey);
-  }
-
-  listSegments(projectUlid: string, page: PageRequest): Promise<Page<SegmentRecord>> {
-    const query = this.db('segments').where('project_ulid', projectUlid).select(columns);
+  listSegments(db: Db, projectUlid: string, page: PageRequest): Promise<Page<SegmentRecord>> {
+    const query = db('segments').where('project_ulid', projectUlid).select(columns);
     return paginateByUlid<SegmentRow & Record<string, unknown>, SegmentRecord>(query, 'ulid', `segments:${projectUlid}`, page, toRecord);
   }
 
-  async findSegment(projectUlid: string, key: string, options: { lock?: boolean } = {}): Promise<SegmentRecord | undefined> {
-    const query = this.db('segments').where({ project_ulid: projectUlid, key }).first(columns);
-    if (options.lock && this.inTrx && this.dialect === 'mysql') query.forUpdate();
+  async findSegment(db: Db, projectUlid: string, key: string, options: { lock?: boolean } = {}): Promise<SegmentRecord | undefined> {
+    const query = db('segments').where({ project_ulid: projectUlid, key }).first(columns);
+    if (options.lock && isTransaction(db) && this.dialect === 'mysql') query.forUpdate();
     const row = (await query) as SegmentRow | undefined;
     return row ? toRecord(row) : undefined;
   }
-}
 
-class KnexSegmentsWriter extends KnexSegmentsReader implements SegmentsWriter {
-  constructor(
-    readonly trx: Knex.Transaction,
-    dialect: Dialect,
-  ) {
-    super(trx, dialect, true);
-  }
-
-  async insertSegment(segment: SegmentRecord): Promise<void> {
+  async insertSegment(trx: Knex.Transaction, segment: SegmentRecord): Promise<void> {
     await translateStorageErrors(
       async () => {
-        await this.trx('segments').insert(toRow(segment));
+        await trx('segments').insert(toRow(segment));
       },
       { unique_violation: () => duplicateKey(segment.key) },
     );
   }
 
-  async updateSegment(segment: SegmentRecord): Promise<void> {
+  async updateSegment(trx: Knex.Transaction, segment: SegmentRecord): Promise<void> {
     const { ulid: _u, project_ulid: _p, key: _k, created_at: _c, ...changes } = toRow(segment);
-    await this.trx('segments').where('ulid', segment.ulid).update(changes);
+    await trx('segments').where('ulid', segment.ulid).update(changes);
   }
 
-  async deleteSegment(segmentUlid: string): Promise<void> {
-    await this.trx('criterion_segments').where('segment_ulid', segmentUlid).delete();
-    await this.trx('segments').where('ulid', segmentUlid).delete();
+  async deleteSegment(trx: Knex.Transaction, segmentUlid: string): Promise<void> {
+    await trx('criterion_segments').where('segment_ulid', segmentUlid).delete();
+    await trx('segments').where('ulid', segmentUlid).delete();
   }
 
-  async referencingFlagKeys(segment: Pick<SegmentRecord, 'ulid' | 'key' | 'project_ulid'>): Promise<string[]> {
-    const trx = this.trx;
+  async referencingFlagKeys(trx: Knex.Transaction, segment: Pick<SegmentRecord, 'ulid' | 'key' | 'project_ulid'>): Promise<string[]> {
     // Links written with the rule, and (should a copy of rules ever skip the links) the
     // segment key inside a segment criterion's values.
     const query = trx('criteria')
@@ -147,20 +126,7 @@ class KnexSegmentsWriter extends KnexSegmentsReader implements SegmentsWriter {
     return rows.map((r) => r.key);
   }
 
-  bumpProjectRevisions(projectUlid: string): Promise<void> {
-    return bumpProjectRevisions(this.trx, projectUlid);
-  }
-}
-
-export class KnexSegmentsStore extends KnexSegmentsReader implements SegmentsStore {
-  constructor(
-    private readonly knex: Knex,
-    dialect: Dialect,
-  ) {
-    super(knex, dialect, false);
-  }
-
-  transaction<T>(work: (writer: SegmentsWriter) => Promise<T>): Promise<T> {
-    return inTransaction(this.knex, (trx) => work(new KnexSegmentsWriter(trx, this.dialect)));
+  bumpProjectRevisions(trx: Knex.Transaction, projectUlid: string): Promise<void> {
+    return bumpProjectRevisions(trx, projectUlid);
   }
 }

@@ -1,5 +1,4 @@
 import type { ResourceAccess } from '../../auth/principal.js';
-import { NotFoundError } from '../../http/errors.js';
 import type { Db } from '../../storage/db.js';
 
 /**
@@ -29,46 +28,23 @@ export interface FlagRef {
   project_ulid: string;
 }
 
-export async function findProject(db: Db, access: ResourceAccess, projectKey: string): Promise<ProjectRef> {
-  const row = await db('projects').where('key', projectKey).first('ulid', 'key', 'name');
-  if (!row || !access.canSeeProject(row.ulid)) throw new NotFoundError(`Project "${projectKey}" not found.`);
-  return row;
-}
-
-export async function findEnvironment(
-  db: Db,
-  access: ResourceAccess,
-  project: ProjectRef,
-  environmentKey: string,
-): Promise<EnvironmentRef> {
-  const row = await db('environments')
-    .where({ project_ulid: project.ulid, key: environmentKey })
-    .first('ulid', 'key', 'name', 'project_ulid', 'comments_required', 'confirmation_required');
-  if (!row || !access.canSeeEnvironment(project.ulid, row.ulid)) {
-    throw new NotFoundError(`Environment "${environmentKey}" not found.`);
-  }
-  return { ...row, comments_required: Boolean(row.comments_required), confirmation_required: Boolean(row.confirmation_required) };
-}
-
-export async function findFlag(db: Db, project: ProjectRef, flagKey: string): Promise<FlagRef> {
-  const row = await db('flags').where({ project_ulid: project.ulid, key: flagKey }).first('ulid', 'key', 'name', 'type', 'project_ulid');
-  if (!row) throw new NotFoundError(`Flag "${flagKey}" not found.`);
-  return row;
-}
-
-/** Project, flag and environment of a `/projects/{p}/flags/{f}/environments/{e}` path. */
-export async function findFlagEnvironment(
-  db: Db,
-  access: ResourceAccess,
-  params: { projectKey: string; flagKey: string; environmentKey: string },
-): Promise<{ project: ProjectRef; flag: FlagRef; environment: EnvironmentRef }> {
-  const project = await findProject(db, access, params.projectKey);
-  const flag = await findFlag(db, project, params.flagKey);
-  const environment = await findEnvironment(db, access, project, params.environmentKey);
-  return { project, flag, environment };
+/** The path lookups (SQL in lookup-store.ts); each throws NotFoundError for what is missing or out of reach. */
+export interface LookupStore {
+  findProject(db: Db, access: ResourceAccess, projectKey: string): Promise<ProjectRef>;
+  findEnvironment(db: Db, access: ResourceAccess, project: ProjectRef, environmentKey: string): Promise<EnvironmentRef>;
+  findFlag(db: Db, project: ProjectRef, flagKey: string): Promise<FlagRef>;
+  /** Project, flag and environment of a `/projects/{p}/flags/{f}/environments/{e}` path. */
+  findFlagEnvironment(
+    db: Db,
+    access: ResourceAccess,
+    params: { projectKey: string; flagKey: string; environmentKey: string },
+  ): Promise<{ project: ProjectRef; flag: FlagRef; environment: EnvironmentRef }>;
 }
 
 /** Stored booleans come back as 0/1 (SQLite, MySQL tinyint); the API speaks true/false. */
 export function bool(value: unknown): boolean {
   return value === true || value === 1 || value === '1';
 }
+
+// The targets controller still imports its lookup from here (lookup-store.ts says until when).
+export { findFlagEnvironment } from './lookup-store.js';

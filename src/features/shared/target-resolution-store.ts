@@ -5,9 +5,9 @@
 import type { ResourceAccess } from '../../auth/principal.js';
 import { NotFoundError } from '../../http/errors.js';
 import type { Dialect } from '../../storage/database.js';
-import type { Db } from '../../storage/db.js';
+import { isTransaction, type Db } from '../../storage/db.js';
 import type { ResolvedTarget, TargetPath } from '../rules/store-types.js';
-import { findFlagEnvironment } from './lookup.js';
+import { knexLookups } from './lookup-store.js';
 
 /**
  * The project, flag, environment and target of `path` (NotFoundError when one is missing).
@@ -19,15 +19,15 @@ export async function resolveTargetPath(
   dialect: Dialect,
   access: ResourceAccess,
   path: TargetPath,
-  options: { lock?: boolean; inTransaction: boolean },
+  options: { lock?: boolean },
 ): Promise<ResolvedTarget> {
-  if (options.lock && options.inTransaction && dialect === 'mysql') {
+  if (options.lock && isTransaction(db) && dialect === 'mysql') {
     // First statement of the transaction: InnoDB takes its read snapshot at the first plain
     // read, so taking the lock before any of them makes every later read see what the
     // transactions we waited for committed.
     await db('targets').where('ulid', path.targetUlid).forUpdate().first('ulid');
   }
-  const { project, flag, environment } = await findFlagEnvironment(db, access, path);
+  const { project, flag, environment } = await knexLookups.findFlagEnvironment(db, access, path);
   const target = (await db('targets')
     .where({ ulid: path.targetUlid, flag_ulid: flag.ulid, environment_ulid: environment.ulid })
     .first('ulid', 'status')) as { ulid: string; status: string } | undefined;
@@ -41,16 +41,12 @@ export function storedStringList(text: string): string[] {
   return Array.isArray(parsed) ? parsed.map(String) : [];
 }
 
-/** What the readers of a target's parts (rules, prerequisites) share: the `Db` they read, and finding the target. */
-export abstract class TargetPartReader {
-  constructor(
-    protected readonly db: Db,
-    protected readonly dialect: Dialect,
-    /** Whether `db` is a transaction (the writer's), where `lock` takes the target's row lock. */
-    private readonly inTrx: boolean,
-  ) {}
+/** What the stores of a target's parts (rules, prerequisites) share: finding the target. */
+export abstract class TargetPartStore {
+  constructor(protected readonly dialect: Dialect) {}
 
-  resolveTarget(access: ResourceAccess, path: TargetPath, options: { lock?: boolean } = {}): Promise<ResolvedTarget> {
-    return resolveTargetPath(this.db, this.dialect, access, path, { ...options, inTransaction: this.inTrx });
+  /** `lock` takes the target's row lock when `db` is a transaction. */
+  resolveTarget(db: Db, access: ResourceAccess, path: TargetPath, options: { lock?: boolean } = {}): Promise<ResolvedTarget> {
+    return resolveTargetPath(db, this.dialect, access, path, options);
   }
 }

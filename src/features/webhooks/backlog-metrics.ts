@@ -1,24 +1,17 @@
-import type { Knex } from 'knex';
 import type { Clock } from '../../clock.js';
 import type { Metrics } from '../../observability/metrics.js';
+import type { WebhookStore } from './store.js';
 
 /**
  * The webhook backlog at scrape time, across all subscriptions and instances (it is the
  * database's): events waiting to be delivered, and how long the oldest of them has waited. A
  * backlog that keeps growing, or an age near VEXIL_WEBHOOK_MAX_AGE_MS, means a receiver is down.
  */
-export function recordWebhookBacklog(knex: Knex, clock: Clock, metrics: Metrics): void {
+export function recordWebhookBacklog(store: Pick<WebhookStore, 'pendingBacklog'>, clock: Clock, metrics: Metrics): void {
   let pending: Promise<{ count: number; oldest: string | null }> | undefined;
   // Both gauges come from one query per scrape.
   const read = () => {
-    pending ??= knex('webhook_events')
-      .where('status', 'pending')
-      .first(knex.raw('count(*) as count'), knex.raw('min(created_at) as oldest'))
-      .then((row: { count: number | string; oldest: string | null } | undefined) => ({
-        count: Number(row?.count ?? 0),
-        oldest: row?.oldest ?? null,
-      }))
-      .finally(() => setImmediate(() => (pending = undefined)));
+    pending ??= store.pendingBacklog().finally(() => setImmediate(() => (pending = undefined)));
     return pending;
   };
   metrics.collectQueried(

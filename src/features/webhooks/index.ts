@@ -1,5 +1,6 @@
 import type { BackgroundTask } from '../../core.js';
 import type { FeatureDeps } from '../feature.js';
+import { knexTransactor } from '../shared/transactions.js';
 import { recordWebhookBacklog } from './backlog-metrics.js';
 import { webhooksController } from './controller.js';
 import { WebhookDispatcher } from './dispatcher.js';
@@ -37,15 +38,26 @@ function sealSecretsTask(secrets: WebhookSecrets, deps: FeatureDeps): Background
 export function createWebhooksFeature(deps: FeatureDeps) {
   const settings = deps.config.webhooks;
   const store = new WebhookStore(deps.knex, deps.dialect);
-  const secrets = new WebhookSecrets(deps.knex, deps.config.secretKeys, deps.clock);
+  const secrets = new WebhookSecrets(store, deps.config.secretKeys, deps.clock);
   const outbox = new WebhookOutbox(store, deps.clock, eventTypes(deps));
   deps.auditWriter.onChange((db, entry) => outbox.record(db, entry));
   const attempts = deps.metrics.webhookAttempts;
   const onAttempt = (result: 'delivered' | 'retrying' | 'failed') => attempts.series(result).inc();
   const dispatcher = new WebhookDispatcher({ store, secrets, settings, clock: deps.clock, logger: deps.logger, onAttempt });
-  recordWebhookBacklog(deps.knex, deps.clock, deps.metrics);
+  recordWebhookBacklog(store, deps.clock, deps.metrics);
   return {
-    managementHandlers: webhooksController(new WebhookService({ store, outbox, secrets, settings, clock: deps.clock })),
+    managementHandlers: webhooksController(
+      new WebhookService({
+        db: deps.knex,
+        tx: knexTransactor(deps.knex),
+        lookups: deps.lookups,
+        store,
+        outbox,
+        secrets,
+        settings,
+        clock: deps.clock,
+      }),
+    ),
     tasks: [
       sealSecretsTask(secrets, deps),
       dispatcher.task(),

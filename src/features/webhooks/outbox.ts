@@ -39,9 +39,9 @@ function wants(webhook: WebhookRecord, types: EventTypes, type: string, environm
  * entry is written (the deletion comes first in the transaction): its key is taken from the
  * entry's record of it, so environment filters still apply to `environment.deleted`.
  */
-async function environmentOf(db: Db, entry: AuditEntryInput): Promise<Ref | null> {
+async function environmentOf(store: WebhookStore, db: Db, entry: AuditEntryInput): Promise<Ref | null> {
   if (!entry.environmentUlid) return null;
-  const row = (await db('environments').where('ulid', entry.environmentUlid).first('ulid', 'key')) as Ref | undefined;
+  const row = await store.environmentRef(db, entry.environmentUlid);
   if (row) return row;
   const before = entry.changes?.before as Partial<Ref> | undefined;
   if (entry.subjectType === 'environment' && before?.ulid === entry.environmentUlid && typeof before.key === 'string') {
@@ -68,9 +68,9 @@ export class WebhookOutbox {
     if (!entry.projectUlid || !this.types.isChangeEvent(type)) return;
     const subscribers = await this.store.subscribers(db, entry.projectUlid);
     if (subscribers.length === 0) return;
-    const project = (await db('projects').where('ulid', entry.projectUlid).first('ulid', 'key')) as Ref | undefined;
+    const project = await this.store.projectRef(db, entry.projectUlid);
     if (!project) return;
-    const environment = await environmentOf(db, entry);
+    const environment = await environmentOf(this.store, db, entry);
     const targets = subscribers.filter((w) => wants(w, this.types, type, environment?.key ?? null));
     if (targets.length === 0) return;
     const payload: WebhookPayload = {

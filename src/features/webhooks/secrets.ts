@@ -1,9 +1,8 @@
-import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { generateSecretKeyMaterial, openSecret, sealSecret, sealedWith, secretKey, type SecretKey } from '../../auth/secret-box.js';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
-import { storageFailureOf } from '../../storage/db-errors.js';
+import type { WebhookStore } from './store.js';
 
 /** The row of `secret_keys` holding the key generated when VEXIL_SECRET_KEY is not set. */
 const generatedKeyName = 'generated';
@@ -27,7 +26,7 @@ export class WebhookSecrets {
   private ring: Promise<KeyRing> | undefined;
 
   constructor(
-    private readonly knex: Knex,
+    private readonly store: WebhookStore,
     private readonly keys: Config['secretKeys'],
     private readonly clock: Clock,
   ) {}
@@ -56,23 +55,17 @@ export class WebhookSecrets {
   }
 
   private async storedKey(): Promise<SecretKey | undefined> {
-    const row = (await this.knex('secret_keys').where('name', generatedKeyName).first('key_material')) as
-      | { key_material: string }
-      | undefined;
-    return row ? secretKey(Buffer.from(row.key_material, 'base64')) : undefined;
+    const material = await this.store.storedSecretKey(generatedKeyName);
+    return material === undefined ? undefined : secretKey(Buffer.from(material, 'base64'));
   }
 
   /** Two instances starting together both try; the first insert wins and both use its key. */
   private async createStoredKey(): Promise<SecretKey> {
-    try {
-      await this.knex('secret_keys').insert({
-        name: generatedKeyName,
-        key_material: generateSecretKeyMaterial().toString('base64'),
-        created_at: this.clock.now().toISOString(),
-      });
-    } catch (error) {
-      if (storageFailureOf(error) !== 'unique_violation') throw error;
-    }
+    await this.store.insertSecretKeyIfAbsent(
+      generatedKeyName,
+      generateSecretKeyMaterial().toString('base64'),
+      this.clock.now().toISOString(),
+    );
     return (await this.storedKey()) as SecretKey;
   }
 
@@ -94,11 +87,7 @@ export class WebhookSecrets {
    */
   async upgradeStoredSecrets(logger: Logger): Promise<number> {
     const ring = await this.keyRing();
-    const rows = (await this.knex('webhooks').select('ulid', 'secret', 'secret_sealed')) as Array<{
-      ulid: string;
-      secret: string | null;
-      secret_sealed: string | null;
-    }>;
+    const rows = await this.store.storedSecrets();
     let changed = 0;
     for (const row of rows) {
       const keyId = row.secret_sealed ? sealedWith(row.secret_sealed) : undefined;
@@ -106,11 +95,7 @@ export class WebhookSecrets {
       if (!row.secret_sealed && !row.secret) continue;
       const clear = await this.open(row);
       const sealed = await this.seal(row.ulid, clear);
-      const n = await this.knex('webhooks')
-        .where({ ulid: row.ulid })
-        .where((q) => (row.secret_sealed ? q.where('secret_sealed', row.secret_sealed) : q.whereNull('secret_sealed')))
-        .update({ secret_sealed: sealed, secret: '' });
-      changed += n;
+      if (await this.store.resealSecret(row.ulid, row.secret_sealed, sealed)) changed += 1;
     }
     if (changed > 0) logger.info({ count: changed }, 'webhook signing secrets sealed with the current key');
     return changed;

@@ -5,8 +5,8 @@ import { FieldErrorList, NotFoundError } from '../../http/errors.js';
 import type { Page, PageRequest } from '../../http/pagination.js';
 import { newId } from '../../ids.js';
 import { requireAdministrator, requireWholeProject } from '../shared/access-rules.js';
-import { findProject, type ProjectRef } from '../shared/lookup.js';
-import type { Auditor } from '../shared/transactions.js';
+import type { LookupStore, ProjectRef } from '../shared/lookup.js';
+import type { Auditor, Transactor } from '../shared/transactions.js';
 import type { WebhookOutbox } from './outbox.js';
 import type { WebhookSecrets } from './secrets.js';
 import type { WebhookSettings } from './settings.js';
@@ -43,6 +43,11 @@ export function toDeliveryView(e: WebhookEventRecord): Schemas['WebhookDelivery'
 
 /** What WebhookService is built from. */
 export interface WebhookServiceDeps {
+  /** The pool, for reads outside a change. */
+  db: Db;
+  tx: Transactor;
+  /** The path lookups. */
+  lookups: LookupStore;
   store: WebhookStore;
   /** Builds the events a redelivery or a ping queues. */
   outbox: WebhookOutbox;
@@ -62,14 +67,14 @@ export class WebhookService {
   constructor(private readonly deps: WebhookServiceDeps) {}
 
   private async project(principal: ManagementPrincipal, projectKey: string): Promise<ProjectRef> {
-    const project = await findProject(this.deps.store.db, principal.access, projectKey);
+    const project = await this.deps.lookups.findProject(this.deps.db, principal.access, projectKey);
     requireAdministrator(principal);
     requireWholeProject(principal.access, project.ulid);
     return project;
   }
 
   private async webhook(project: ProjectRef, ulid: string): Promise<WebhookRecord> {
-    const webhook = await this.deps.store.find(this.deps.store.db, project.ulid, ulid);
+    const webhook = await this.deps.store.find(this.deps.db, project.ulid, ulid);
     if (!webhook) throw new NotFoundError(`Webhook "${ulid}" not found.`);
     return webhook;
   }
@@ -102,7 +107,7 @@ export class WebhookService {
   ): Promise<Page<ReturnType<typeof toWebhookView>>> {
     const project = await this.project(principal, projectKey);
     audit.describe(this.subject(project, 'webhook.listed'));
-    const result = await this.deps.store.list(project.ulid, page);
+    const result = await this.deps.store.list(this.deps.db, project.ulid, page);
     return { data: result.data.map(toWebhookView), meta: result.meta };
   }
 
@@ -115,7 +120,7 @@ export class WebhookService {
 
   async create(principal: ManagementPrincipal, projectKey: string, input: WebhookWriteInput, audit: Auditor) {
     const project = await this.project(principal, projectKey);
-    await this.check(this.deps.store.db, project, input);
+    await this.check(this.deps.db, project, input);
     const now = this.deps.clock.now().toISOString();
     const webhook: WebhookRecord = {
       ulid: newId('webhook'),
@@ -133,7 +138,7 @@ export class WebhookService {
     const secret = generateWebhookSecret();
     // Sealed before any query carries it: no statement (or error text) ever holds the clear secret.
     const sealed = await this.deps.secrets.seal(webhook.ulid, secret);
-    await this.deps.store.transaction(async (trx) => {
+    await this.deps.tx.transaction(async (trx) => {
       await this.deps.store.insert(trx, webhook, sealed);
       await audit.commit(trx, { ...this.subject(project, 'webhook.created', webhook), changes: { after: toWebhookView(webhook) } });
     });
@@ -142,8 +147,8 @@ export class WebhookService {
 
   async update(principal: ManagementPrincipal, projectKey: string, ulid: string, input: WebhookWriteInput, audit: Auditor) {
     const project = await this.project(principal, projectKey);
-    await this.check(this.deps.store.db, project, input);
-    return this.deps.store.transaction(async (trx) => {
+    await this.check(this.deps.db, project, input);
+    return this.deps.tx.transaction(async (trx) => {
       const current = await this.deps.store.find(trx, project.ulid, ulid, { lock: true });
       if (!current) throw new NotFoundError(`Webhook "${ulid}" not found.`);
       const enabled = input.enabled ?? true;
@@ -171,7 +176,7 @@ export class WebhookService {
 
   async delete(principal: ManagementPrincipal, projectKey: string, ulid: string, audit: Auditor): Promise<void> {
     const project = await this.project(principal, projectKey);
-    await this.deps.store.transaction(async (trx) => {
+    await this.deps.tx.transaction(async (trx) => {
       const current = await this.deps.store.find(trx, project.ulid, ulid, { lock: true });
       if (!current) throw new NotFoundError(`Webhook "${ulid}" not found.`);
       await this.deps.store.remove(trx, ulid);
@@ -183,7 +188,7 @@ export class WebhookService {
     const project = await this.project(principal, projectKey);
     const webhook = await this.webhook(project, ulid);
     audit.describe(this.subject(project, 'webhook.deliveries_listed', webhook));
-    const result = await this.deps.store.listEvents(webhook.ulid, page);
+    const result = await this.deps.store.listEvents(this.deps.db, webhook.ulid, page);
     return { data: result.data.map(toDeliveryView), meta: result.meta };
   }
 
@@ -191,9 +196,9 @@ export class WebhookService {
   async redeliver(principal: ManagementPrincipal, projectKey: string, ulid: string, deliveryUlid: string, audit: Auditor) {
     const project = await this.project(principal, projectKey);
     const webhook = await this.webhook(project, ulid);
-    const original = await this.deps.store.findEvent(webhook.ulid, deliveryUlid);
+    const original = await this.deps.store.findEvent(this.deps.db, webhook.ulid, deliveryUlid);
     if (!original) throw new NotFoundError(`Delivery "${deliveryUlid}" not found.`);
-    return this.deps.store.transaction(async (trx) => {
+    return this.deps.tx.transaction(async (trx) => {
       // A ping stays a ping (outside the order); a change event takes the next place in it.
       const sequence =
         original.sequence === null
@@ -230,7 +235,7 @@ export class WebhookService {
       },
       null,
     );
-    await this.deps.store.transaction(async (trx) => {
+    await this.deps.tx.transaction(async (trx) => {
       await this.deps.store.insertEvents(trx, [event]);
       await audit.commit(trx, { ...this.subject(project, 'webhook.pinged', webhook), changes: { after: toDeliveryView(event) } });
     });
@@ -250,7 +255,7 @@ export class WebhookService {
     const sealed = await this.deps.secrets.seal(webhook.ulid, secret);
     const now = this.deps.clock.now();
     const until = gracePeriodSeconds > 0 ? new Date(now.getTime() + gracePeriodSeconds * 1000).toISOString() : null;
-    await this.deps.store.transaction(async (trx) => {
+    await this.deps.tx.transaction(async (trx) => {
       const current = await this.deps.store.secrets(trx, webhook.ulid);
       if (!current) throw new NotFoundError(`Webhook "${ulid}" not found.`);
       // A secret written before sealing existed is sealed now, to be kept as the previous one.

@@ -2,6 +2,7 @@ import type { components } from '../../../generated/management.js';
 import type { Knex } from 'knex';
 import { paginateByUlid, type Page, type PageRequest } from '../../http/pagination.js';
 import type { Dialect } from '../../storage/database.js';
+import { storageFailureOf } from '../../storage/db-errors.js';
 import { inTransaction } from '../../storage/transaction.js';
 import type { Db } from '../../storage/db.js';
 
@@ -105,22 +106,15 @@ function toEvent<T extends WebhookEventRecord>(row: T): T {
   return { ...row, sequence: row.sequence === null ? null : Number(row.sequence) };
 }
 
-/** Webhook subscriptions and their outbox rows, on either database. */
+/**
+ * Webhook subscriptions and their outbox rows, on either database. What the service reads and
+ * writes takes the `Db` it runs on; the delivery task's statements run on the pool given here.
+ */
 export class WebhookStore {
   constructor(
     private readonly knex: Knex,
     private readonly dialect: Dialect,
   ) {}
-
-  /** The pool, for reads outside a transaction. */
-  get db(): Knex {
-    return this.knex;
-  }
-
-  /** A transaction retried on deadlock, like every other change (see inTransaction). */
-  transaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-    return inTransaction(this.knex, work);
-  }
 
   /**
    * The database's clock plus `plusMs`, in the stored timestamp form. Leases are taken and
@@ -134,9 +128,9 @@ export class WebhookStore {
     ]);
   }
 
-  list(projectUlid: string, page: PageRequest): Promise<Page<WebhookRecord>> {
+  list(db: Db, projectUlid: string, page: PageRequest): Promise<Page<WebhookRecord>> {
     return paginateByUlid<WebhookRow & Record<string, unknown>, WebhookRecord>(
-      this.knex('webhooks').where('project_ulid', projectUlid).select(webhookColumns),
+      db('webhooks').where('project_ulid', projectUlid).select(webhookColumns),
       'ulid',
       `webhooks:${projectUlid}`,
       page,
@@ -201,6 +195,16 @@ export class WebhookStore {
     await trx('webhooks').where({ ulid }).delete();
   }
 
+  /** The key and ulid of a project, for an event's payload (read in the change's transaction). */
+  async projectRef(db: Db, projectUlid: string): Promise<{ ulid: string; key: string } | undefined> {
+    return (await db('projects').where('ulid', projectUlid).first('ulid', 'key')) as { ulid: string; key: string } | undefined;
+  }
+
+  /** The key and ulid of an environment, for an event's payload; undefined once it is deleted. */
+  async environmentRef(db: Db, environmentUlid: string): Promise<{ ulid: string; key: string } | undefined> {
+    return (await db('environments').where('ulid', environmentUlid).first('ulid', 'key')) as { ulid: string; key: string } | undefined;
+  }
+
   /** Enabled subscriptions of a project, read inside the transaction of a change. */
   async subscribers(db: Db, projectUlid: string): Promise<WebhookRecord[]> {
     const rows = (await db('webhooks').where({ project_ulid: projectUlid, enabled: true }).select(webhookColumns)) as WebhookRow[];
@@ -235,9 +239,9 @@ export class WebhookStore {
     if (events.length > 0) await db('webhook_events').insert(events);
   }
 
-  listEvents(webhookUlid: string, page: PageRequest): Promise<Page<WebhookEventRecord>> {
+  listEvents(db: Db, webhookUlid: string, page: PageRequest): Promise<Page<WebhookEventRecord>> {
     return paginateByUlid<WebhookEventRecord & Record<string, unknown>, WebhookEventRecord>(
-      this.knex('webhook_events').where('webhook_ulid', webhookUlid).select(eventColumns),
+      db('webhook_events').where('webhook_ulid', webhookUlid).select(eventColumns),
       'ulid',
       `webhook-events:${webhookUlid}`,
       page,
@@ -245,8 +249,8 @@ export class WebhookStore {
     );
   }
 
-  async findEvent(webhookUlid: string, ulid: string): Promise<WebhookEventRecord | undefined> {
-    const row = (await this.knex('webhook_events').where({ webhook_ulid: webhookUlid, ulid }).first(eventColumns)) as
+  async findEvent(db: Db, webhookUlid: string, ulid: string): Promise<WebhookEventRecord | undefined> {
+    const row = (await db('webhook_events').where({ webhook_ulid: webhookUlid, ulid }).first(eventColumns)) as
       | WebhookEventRecord
       | undefined;
     return row ? toEvent(row) : undefined;
@@ -396,5 +400,48 @@ export class WebhookStore {
       )
       .delete();
     return rows.length;
+  }
+
+  /** The key material (base64) kept in `secret_keys` under `name`, if any (webhooks/secrets.ts). */
+  async storedSecretKey(name: string): Promise<string | undefined> {
+    const row = (await this.knex('secret_keys').where('name', name).first('key_material')) as { key_material: string } | undefined;
+    return row?.key_material;
+  }
+
+  /** Keeps key material under `name` unless a key is there already (two instances starting together: the first wins). */
+  async insertSecretKeyIfAbsent(name: string, material: string, createdAt: string): Promise<void> {
+    try {
+      await this.knex('secret_keys').insert({ name, key_material: material, created_at: createdAt });
+    } catch (error) {
+      if (storageFailureOf(error) !== 'unique_violation') throw error;
+    }
+  }
+
+  /** Every subscription's stored secret: sealed, or clear in rows written before sealing existed. */
+  async storedSecrets(): Promise<Array<{ ulid: string; secret: string | null; secret_sealed: string | null }>> {
+    return (await this.knex('webhooks').select('ulid', 'secret', 'secret_sealed')) as Array<{
+      ulid: string;
+      secret: string | null;
+      secret_sealed: string | null;
+    }>;
+  }
+
+  /** Stores a re-sealed secret only if the row still holds `was` (null: no sealed secret); returns whether it did. */
+  async resealSecret(ulid: string, was: string | null, sealed: string): Promise<boolean> {
+    const n = await this.knex('webhooks')
+      .where({ ulid })
+      .where((q) => (was ? q.where('secret_sealed', was) : q.whereNull('secret_sealed')))
+      .update({ secret_sealed: sealed, secret: '' });
+    return n === 1;
+  }
+
+  /** Events waiting to be delivered, all subscriptions, and the creation time of the oldest (the backlog metric). */
+  async pendingBacklog(): Promise<{ count: number; oldest: string | null }> {
+    const row = (await this.knex('webhook_events')
+      .where('status', 'pending')
+      .first(this.knex.raw('count(*) as count'), this.knex.raw('min(created_at) as oldest'))) as
+      | { count: number | string; oldest: string | null }
+      | undefined;
+    return { count: Number(row?.count ?? 0), oldest: row?.oldest ?? null };
   }
 }

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { AuditSubject } from '../../../src/audit/audit-trail.js';
 import { ResourceAccess } from '../../../src/auth/principal.js';
 import { FakeFlagStore } from '../../fakes/flags-store.js';
+import { fakeDb } from '../../fakes/transactor.js';
 import { FlagService } from '../../../src/features/flags/service.js';
 import type { Auditor } from '../../../src/features/shared/transactions.js';
 import { principal as principalWith } from '../admin/principals.js';
@@ -35,7 +36,7 @@ describe('FlagService', () => {
     store = new FakeFlagStore();
     store.addProject(project);
     store.addProject(other);
-    service = new FlagService({ store, clock });
+    service = new FlagService({ db: fakeDb, tx: store.tx, lookups: store.lookups, store, clock });
   });
 
   describe('create', () => {

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { AuditSubject } from '../../../src/audit/audit-trail.js';
 import { ResourceAccess } from '../../../src/auth/principal.js';
 import { FakeFlagValueStore } from '../../fakes/flag-values-store.js';
+import { fakeDb } from '../../fakes/transactor.js';
 import { FlagValueService } from '../../../src/features/flag-values/service.js';
 import type { FlagType } from '../../../src/features/flags/store-types.js';
 import type { Auditor } from '../../../src/features/shared/transactions.js';
@@ -45,7 +46,7 @@ describe('FlagValueService', () => {
     store.state.environments.push(env);
     store.state.flags.push(flagOf('num', 'number'), flagOf('str', 'string'), flagOf('js', 'json'), flagOf('bool', 'boolean'));
     store.state.revisions[project.ulid] = 1;
-    service = new FlagValueService({ store, clock });
+    service = new FlagValueService({ db: fakeDb, tx: store.tx, lookups: store.lookups, store, clock });
   });
 
   it('makes the first value the default and later ones not', async () => {

@@ -4,6 +4,7 @@ import { ResourceAccess } from '../../../src/auth/principal.js';
 import { NotFoundError, UnprocessableError, ValidationError } from '../../../src/http/errors.js';
 import { ATTRIBUTE_ONLY_COMPARERS, COMPARERS, IDENTITY_COMPARERS } from '../../../src/features/rules/criteria.js';
 import { FakeRulesStore } from '../../fakes/rules-store.js';
+import { fakeDb } from '../../fakes/transactor.js';
 import { RulesService, type RuleWriteInput } from '../../../src/features/rules/service.js';
 import type { TargetPath } from '../../../src/features/rules/store-types.js';
 import type { Auditor } from '../../../src/features/shared/transactions.js';
@@ -102,7 +103,7 @@ describe('RulesService', () => {
   beforeEach(() => {
     store = new FakeRulesStore();
     seed(store);
-    service = new RulesService({ store, clock });
+    service = new RulesService({ db: fakeDb, tx: store.tx, store, clock });
   });
 
   describe('create', () => {

@@ -4,6 +4,7 @@ import { ResourceAccess } from '../../../src/auth/principal.js';
 import { NotFoundError, UnprocessableError, ValidationError } from '../../../src/http/errors.js';
 import type { Auditor } from '../../../src/features/shared/transactions.js';
 import { FakeSegmentsStore } from '../../fakes/segments-store.js';
+import { fakeDb } from '../../fakes/transactor.js';
 import { SegmentsService } from '../../../src/features/segments/service.js';
 import { principal } from '../admin/principals.js';
 
@@ -53,7 +54,7 @@ describe('SegmentsService', () => {
   beforeEach(() => {
     store = new FakeSegmentsStore();
     store.state.projects.push({ ulid: 'prj_1', key: 'shop', name: 'Shop' }, { ulid: 'prj_2', key: 'other', name: 'Other' });
-    service = new SegmentsService({ store, clock });
+    service = new SegmentsService({ db: fakeDb, tx: store.tx, lookups: store.lookups, store, clock });
   });
 
   it('creates a segment with defaults, bumps the project revisions and audits it', async () => {

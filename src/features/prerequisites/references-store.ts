@@ -1,11 +1,12 @@
 /**
- * Prerequisites (features/prerequisites) seen from the features whose deletions they restrict:
- * a flag that live targets of other flags require, and a value such a target lists.
+ * The SQL of prerequisites seen from the features whose deletions they restrict: a flag that live
+ * targets of other flags require (the flag store's `requiredBy`), and a value such a target lists
+ * (the flag-value store's `usage`). Only those stores call it.
  */
 import type { Db } from '../../storage/db.js';
 
 /** Targets whose prerequisites count: every one that is or may become served. */
-const LIVE_STATUSES = ['draft', 'scheduled', 'published'];
+export const LIVE_STATUSES = ['draft', 'scheduled', 'published'];
 
 /** A target of another flag that requires a flag. */
 export interface RequiringTarget {
