@@ -8,6 +8,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { generateSecret } from '../../src/auth/secrets.js';
 import { builtServer, requireFreshBuild } from '../support/built.js';
+import { serverPort } from '../support/ports.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 export const screenshotDir = path.join(root, 'test-results', 'screenshots');
@@ -63,7 +64,7 @@ export async function startVexil(env: Record<string, string> = {}): Promise<Runn
     });
     return { child, exited, state, baseUrl: `http://127.0.0.1:${port}` };
   };
-  let server = launch(30000 + Math.floor(Math.random() * 20000));
+  let server = launch(serverPort());
   let baseUrl = server.baseUrl;
   const api = async (method: string, route: string, body?: unknown) => {
     const res = await fetch(`${baseUrl}/management/v1${route}`, {
@@ -85,7 +86,7 @@ export async function startVexil(env: Record<string, string> = {}): Promise<Runn
     await new Promise((r) => setTimeout(r, 100));
     if (server.state.ended && starts < 3) {
       starts++;
-      server = launch(30000 + Math.floor(Math.random() * 20000));
+      server = launch(serverPort());
       baseUrl = server.baseUrl;
     }
     up = await api('GET', '/projects').then(

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { generateSecret } from '../../src/auth/secrets.js';
 import { describeEachDatabase } from '../support/databases.js';
 import { builtServer, requireFreshBuild } from '../support/built.js';
+import { serverPort } from '../support/ports.js';
 
 /** A boolean flag's entry in the file, serving true in production. */
 const flagEntry = (key: string, name: string) => `  - key: ${key}
@@ -67,7 +68,7 @@ describeEachDatabase('VEXIL_IMPORT_FILE', (db) => {
       databases.push(created);
       database = created;
     }
-    const port = 30000 + Math.floor(Math.random() * 20000);
+    const port = serverPort();
     requireFreshBuild();
     const child = spawn(process.execPath, [builtServer], {
       env: {

@@ -3,6 +3,7 @@ import knexFactory from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { privateMariadbUnavailable, startPrivateMariadb, type PrivateMariadb } from '../support/private-mariadb.js';
 import { builtServer, requireFreshBuild } from '../support/built.js';
+import { serverPort } from '../support/ports.js';
 
 const unavailable = privateMariadbUnavailable();
 if (unavailable && (process.env.CI || process.env.VEXIL_REQUIRE_MARIADB === '1')) {
@@ -27,7 +28,7 @@ interface Attempt {
  * serving from memory, and everything works again once the server runs.
  */
 describe.runIf(!unavailable)('a database stopped with SIGSTOP', () => {
-  const port = 30000 + Math.floor(Math.random() * 20000);
+  const port = serverPort();
   const base = `http://127.0.0.1:${port}`;
   const acquireMs = 1000;
   const queryMs = 1500;

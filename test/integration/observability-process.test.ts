@@ -8,9 +8,10 @@ import { testDatabases } from '../support/databases.js';
 import { OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver.js';
 import { parseExposition, sampleValue } from '../support/prometheus.js';
 import { builtServer, requireFreshBuild } from '../support/built.js';
+import { serverPort } from '../support/ports.js';
 
 const ownerToken = `pat_${'t'.repeat(40)}`;
-const freePort = () => 30000 + Math.floor(Math.random() * 20000);
+const freePort = serverPort;
 
 interface Running {
   child: ChildProcess;

@@ -11,6 +11,7 @@ import { testDatabases } from '../support/databases.js';
 import { PausableProxy } from '../support/pausable-proxy.js';
 import { parseExposition, sampleValue } from '../support/prometheus.js';
 import { builtServer, requireFreshBuild } from '../support/built.js';
+import { serverPort } from '../support/ports.js';
 
 /** /ready answers 503 naming the database as the one thing not ready. */
 async function expectDatabaseNamed(port: number): Promise<void> {
@@ -33,7 +34,7 @@ function start(env: Record<string, string>): {
   exited: Promise<number | null>;
   logLines(): Array<Record<string, unknown>>;
 } {
-  const port = 30000 + Math.floor(Math.random() * 20000);
+  const port = serverPort();
   requireFreshBuild();
   const child = spawn(process.execPath, [builtServer], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', VEXIL_INIT_OWNER_TOKEN: ownerToken, ...env },

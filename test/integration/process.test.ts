@@ -4,12 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { builtServer, requireFreshBuild } from '../support/built.js';
+import { serverPort } from '../support/ports.js';
 
 // The real entry point as `make start` runs it (through tsx's loader instead of the build): first
 // start, one structured log line per request without secrets, graceful stop on SIGTERM.
 describe('the server process', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vexil-process-'));
-  const port = 30000 + Math.floor(Math.random() * 20000);
+  const port = serverPort();
   let child: ChildProcess | undefined;
   let stdout = '';
 

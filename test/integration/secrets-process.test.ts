@@ -10,6 +10,7 @@ import { openDatabase } from '../../src/storage/database.js';
 import { describeEachDatabase } from '../support/databases.js';
 import { WebhookReceiver } from './webhook-receiver.js';
 import { builtServer, requireFreshBuild } from '../support/built.js';
+import { serverPort } from '../support/ports.js';
 
 // Vexil as a process at its most verbose log level, through the requests that carry secrets:
 // a webhook subscription's signing secret (created, used to sign a failed and a delivered
@@ -17,7 +18,7 @@ import { builtServer, requireFreshBuild } from '../support/built.js';
 // Nothing it prints, and no audit entry it writes, holds any of them.
 describeEachDatabase('secrets stay out of logs and audit entries (process)', (db) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vexil-secrets-'));
-  const port = 30000 + Math.floor(Math.random() * 20000);
+  const port = serverPort();
   const base = `http://127.0.0.1:${port}`;
   const token = generateSecret('pat_');
   const secretKey = randomBytes(32).toString('base64');

@@ -10,6 +10,7 @@ import { generateSecret } from '../../src/auth/secrets.js';
 import { testDatabases } from '../support/databases.js';
 import { redisAvailable, testRedisUrl } from '../support/redis.js';
 import { builtServer, requireFreshBuild } from '../support/built.js';
+import { serverPort } from '../support/ports.js';
 
 export interface Run {
   code: number | null;
@@ -66,7 +67,7 @@ describe('a start refused for a reason the operator can fix', () => {
   it.runIf(redisAvailable)(
     'logs whether Redis is connected',
     async () => {
-      const port = String(30000 + Math.floor(Math.random() * 20000));
+      const port = String(serverPort());
       const base = { DATABASE_URL: `sqlite:${dir}/redis/vexil.db`, PORT: port };
       const connected = await runVexil({ ...base, REDIS_URL: testRedisUrl }, 30_000, /Redis connected/);
       expect(connected.stdout).toContain('"channel":"vexil:environment-revisions","msg":"Redis connected');
@@ -102,7 +103,7 @@ describe('VEXIL_INIT_OWNER_TOKEN on a database that already has accounts', () =>
   it('is ignored with one log line that names the README section on owner recovery', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vexil-init-token-'));
     onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
-    const port = String(30000 + Math.floor(Math.random() * 20000));
+    const port = String(serverPort());
     const base = { DATABASE_URL: `sqlite:${dir}/vexil.db`, PORT: port };
     const first = await runVexil(base, 30_000, /Vexil is listening/);
     expect(first.stdout).toMatch(/pat_[0-9A-Za-z]{32,}/);
@@ -150,7 +151,7 @@ describe.runIf(withMariadb)('a MySQL/MariaDB database that does not exist', () =
   }, 40_000);
 
   it('is created when the user may, and Vexil starts on it', async () => {
-    const port = String(30000 + Math.floor(Math.random() * 20000));
+    const port = String(serverPort());
     const run = await runVexil({ DATABASE_URL: `${mysqlBase}/${name}`, PORT: port }, 60_000, /Vexil is listening/);
     expect(run.stdout).toContain(`"database":"${name}","msg":"created the database"`);
     expect(run.stdout).toMatch(/pat_[0-9A-Za-z]{32,}/);

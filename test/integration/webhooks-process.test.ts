@@ -7,11 +7,12 @@ import { generateSecret } from '../../src/auth/secrets.js';
 import { describeEachDatabase } from '../support/databases.js';
 import { WebhookReceiver } from './webhook-receiver.js';
 import { builtServer, requireFreshBuild } from '../support/built.js';
+import { serverPort } from '../support/ports.js';
 
 // The outbox is written with the change: a server killed before delivering loses nothing.
 describeEachDatabase('webhook delivery across a kill -9', (db) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vexil-webhooks-'));
-  const port = 30000 + Math.floor(Math.random() * 20000);
+  const port = serverPort();
   const token = generateSecret('pat_');
   const children: ChildProcess[] = [];
   let receiver: WebhookReceiver | undefined;

@@ -16,7 +16,8 @@ const secret = (prefix) => prefix + Array.from(randomBytes(40), (b) => base62[b 
  */
 export async function startFreshServer({ root, tmpPrefix, env = {} }) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), tmpPrefix));
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  // Below Linux's ephemeral range (32768 and up), where client sockets take their local ports (test/support/ports.ts).
+  const port = 20000 + Math.floor(Math.random() * 12000);
   const baseUrl = `http://127.0.0.1:${port}`;
   const ownerToken = secret('pat_');
   const child = spawn(process.execPath, [path.join(root, 'dist/src/main.js')], {
