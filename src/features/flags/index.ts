@@ -4,9 +4,9 @@ import { environmentKeys, servingOverview } from './serving-overview.js';
 import { FlagService } from './service.js';
 import { KnexFlagStore } from './store.js';
 
-/** Flags of a project: list, create, read, update, delete, bulk delete (specs/management.yaml, tag Flags). */
-export function createFlagsFeature(deps: FeatureDeps) {
-  const service = new FlagService({
+/** The flag service with its serving reader (serving-overview.ts), over the pool. */
+export function buildFlagService(deps: Pick<FeatureDeps, 'knex' | 'dialect' | 'clock'>): FlagService {
+  return new FlagService({
     store: new KnexFlagStore(deps.knex, deps.dialect),
     clock: deps.clock,
     serving: {
@@ -14,5 +14,9 @@ export function createFlagsFeature(deps: FeatureDeps) {
       environmentKeys: (projectUlid) => environmentKeys(deps.knex, projectUlid),
     },
   });
-  return { managementHandlers: flagHandlers(service) };
+}
+
+/** Flags of a project: list, create, read, update, delete, bulk delete (specs/management.yaml, tag Flags). */
+export function createFlagsFeature(deps: FeatureDeps) {
+  return { managementHandlers: flagHandlers(buildFlagService(deps)) };
 }
