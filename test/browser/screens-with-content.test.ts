@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAllDetails, signedInPage } from './admin-support.js';
+import { openAllDetails } from './admin-support.js';
 import { launchBrowser, screenshot, seriousViolations, signIn, startVexil, type RunningVexil } from './harness.js';
 import { bannerPath, environmentPanel, openEnvironment, publishBetaSale, seedShop } from './shop.js';
 
@@ -20,8 +20,8 @@ interface Screen {
 // Every screen of the console with content in it (published rules, a rollout in progress, a draft
 // being edited, evaluations charted, history, a webhook's delivery log, audit entries, tokens and
 // accounts), every <details> opened: none scrolls sideways at 390 px, and none has a serious or
-// critical axe violation, in the light setting (console-quality.test.ts checks the dark one on
-// the screens of a new project). Screenshots of each are kept.
+// critical axe violation, at 390 px and on a wide screen in the light and the dark setting.
+// Screenshots of each are kept.
 describe('every screen with content: phone width and axe', () => {
   let vexil: RunningVexil;
   let browser: Browser;
@@ -207,20 +207,23 @@ describe('every screen with content: phone width and axe', () => {
     await context.close();
   });
 
-  it('has no serious or critical axe violation on any screen, details open', async () => {
-    const page = await signedInPage(browser, vexil);
-    const found: Record<string, string[]> = {};
-    for (const screen of screens) {
-      await open(page, screen);
-      const violations = await seriousViolations(page);
-      if (violations.length > 0) found[screen.name] = violations;
-      await screenshot(page, `content-${screen.name}`);
-    }
-    expect(found).toEqual({});
-    await page.context().close();
-  });
+  for (const colorScheme of ['light', 'dark'] as const) {
+    it(`has no serious or critical axe violation on any screen, details open, in the ${colorScheme} setting`, async () => {
+      const page = await (await browser.newContext({ colorScheme })).newPage();
+      await signIn(page, vexil);
+      const found: Record<string, string[]> = {};
+      for (const screen of screens) {
+        await open(page, screen);
+        const violations = await seriousViolations(page);
+        if (violations.length > 0) found[screen.name] = violations;
+        await screenshot(page, `content-${colorScheme}-${screen.name}`);
+      }
+      expect(found).toEqual({});
+      await page.context().close();
+    });
+  }
 
-  it('fits the password choice and /docs in 390 px, and the password choice passes axe', async () => {
+  it('fits the password choice and /docs in 390 px, each passing axe', async () => {
     const ada = (await vexil.ok('GET', '/accounts')).find((a: { email: string }) => a.email === 'ada@shop.test');
     await vexil.ok('PUT', `/accounts/${ada.ulid}/password`, { password: 'temporary for ada' });
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
@@ -242,6 +245,7 @@ describe('every screen with content: phone width and axe', () => {
     await page.locator('.opblock-body .responses-table').first().waitFor();
     await screenshot(page, 'content-390-docs-operation');
     expect(await width(page), `/docs, an operation open: ${(await overflowing(page)).join('; ')}`).toBeLessThanOrEqual(390);
+    expect(await seriousViolations(page), '/docs at 390 px').toEqual([]);
     await context.close();
   });
 });

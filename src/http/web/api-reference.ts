@@ -60,8 +60,10 @@ const init = `window.addEventListener('load', function () {
 
 /**
  * Swagger UI's colours that fail WCAG AA contrast (white on light method badges, green on white,
- * grey version badges), darkened; and on a phone the documents' tables scroll in their own box,
- * as the console's do, rather than the page sideways. Nothing else of its look changes.
+ * grey version badges), darkened; and on a phone the operations' tables scroll in their own box,
+ * as the console's do, and the descriptions' tables (nothing in them takes focus, so they could
+ * not be scrolled by keyboard) wrap their words, rather than the page scrolling sideways.
+ * Nothing else of its look changes.
  */
 const styles = `.swagger-ui .opblock.opblock-get .opblock-summary-method { background: #1d5fa8; }
 .swagger-ui .opblock.opblock-post .opblock-summary-method { background: #1f7a4d; }
@@ -78,6 +80,8 @@ const styles = `.swagger-ui .opblock.opblock-get .opblock-summary-method { backg
 .swagger-ui .btn.authorize svg { fill: #1f7a4d; }
 @media (max-width: 48rem) {
   .swagger-ui table { display: block; overflow-x: auto; position: relative; }
+  .swagger-ui .markdown table, .swagger-ui .renderedMarkdown table { display: table; table-layout: fixed; width: 100%; }
+  .swagger-ui .markdown td, .swagger-ui .markdown th, .swagger-ui .renderedMarkdown td, .swagger-ui .renderedMarkdown th { overflow-wrap: anywhere; }
 }
 `;
 
