@@ -985,9 +985,9 @@ export interface paths {
          * @description One read of the flag in one environment, as the console's flag page shows it: the serving
          *     state (`FlagServingState`, as `getFlag` with `include=serving` has it), what a context
          *     without attributes is served (`evaluateFlag` without a context), the targets (as
-         *     `listTargets`), the rules and prerequisites of the publish serving now and, while its
-         *     rollout is in progress, of the publish before it (which the contexts outside the rollout
-         *     get), the usage insights (`getFlagInsights`), the evaluations per hour
+         *     `listTargets`), the rules and prerequisites of the publish serving now, of the publish
+         *     before it while its rollout is in progress (which the contexts outside the rollout get)
+         *     and of the draft, the usage insights (`getFlagInsights`), the evaluations per hour
          *     (`listFlagEvaluationHours` with `hours`), the split exposures (`listSplitExposures` with
          *     `days`) and the context attributes observed in the environment
          *     (`listContextAttributes`). Each part is what its own operation answers; this operation
@@ -4316,18 +4316,20 @@ export interface components {
             /** @description Every target of the flag in the environment, newest first (as `listTargets`). */
             targets: components["schemas"]["Target"][];
             /**
-             * @description The publish serving now and, while its rollout is in progress (`active` or `paused`),
-             *     the publish before it; newest first. Empty when nothing is published.
+             * @description The rules and prerequisites of the targets the page shows: the publish serving now,
+             *     the publish before it while the rollout of the one serving now is in progress
+             *     (`active` or `paused`), and the draft; in that order, each present only when there
+             *     is one. Empty when nothing is published and there is no draft.
              */
-            published: components["schemas"]["PublishedTargetRules"][];
+            target_rules: components["schemas"]["TargetRules"][];
             insights: components["schemas"]["FlagInsights"];
             evaluations: components["schemas"]["FlagEvaluationHours"];
             /** @description As `listSplitExposures` answers for `days`. */
             exposures: components["schemas"]["SplitExposure"][];
             context_attributes: components["schemas"]["ContextAttributes"];
         };
-        /** @description A published target's rules in evaluation order (as `listRules`) and its prerequisites (as `listTargetPrerequisites`). */
-        PublishedTargetRules: {
+        /** @description A target's rules in evaluation order (as `listRules`) and its prerequisites (as `listTargetPrerequisites`). */
+        TargetRules: {
             target_ulid: string;
             rules: components["schemas"]["Rule"][];
             prerequisites: components["schemas"]["Prerequisite"][];

@@ -56,4 +56,29 @@ describe('the flag page: requests', () => {
     ).toEqual(['GET /management/v1/projects/shop/flags/banner/environments/staging/overview']);
     expect(asked.length, asked.join('\n')).toBeLessThanOrEqual(5);
   });
+  it('opens a flag with a draft open in 6 requests: its rules and prerequisites come with the overview', async () => {
+    await vexil.ok('POST', '/projects/shop/flags/banner/environments/staging/targets');
+    await page.goto(`${vexil.baseUrl}/projects/shop/flags`);
+    await page.getByRole('link', { name: 'Banner' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith('/management/v1/')) asked.push(`${request.method()} ${url.pathname}${url.search}`);
+    });
+    await page.getByRole('link', { name: 'Banner' }).click();
+    await page.getByRole('region', { name: 'Draft in Staging' }).waitFor();
+    await page.getByRole('list', { name: 'Published rules in Staging' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    await page.waitForTimeout(500);
+    // The draft is a copy of the publish: its rule is listed from the overview's answer.
+    await page.getByRole('region', { name: 'Draft in Staging' }).getByText('Beta', { exact: false }).first().waitFor();
+    expect(
+      asked.filter((r) => /\/(rules|prerequisites)$/.test(r)),
+      asked.join('\n'),
+    ).toEqual([]);
+    // The four of a page without a draft, and what the draft's editors offer: the project's flags
+    // (prerequisites) and segments (segment criteria).
+    expect(asked.length, asked.join('\n')).toBeLessThanOrEqual(6);
+  });
 });

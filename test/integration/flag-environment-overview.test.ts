@@ -82,15 +82,15 @@ describeEachDatabase('the flag page of one environment in one read (getFlagEnvir
     expect(got.exposures).toEqual(await data(`${flagPath(production.key, '/exposures')}?days=7`));
     expect(got.context_attributes).toEqual(await data(`/projects/${project.key}/environments/${production.key}/context-attributes`));
     expect(got.context_attributes.attributes.map((a: { key: string }) => a.key)).toContain('plan');
-    // The publish serving now and, its rollout in progress, the one before it: newest first.
-    expect(got.published.map((p: { target_ulid: string }) => p.target_ulid)).toEqual([current, previous]);
-    expect(got.published[0].rules).toEqual(await data(flagPath(production.key, `/targets/${current}/rules`)));
-    expect(got.published[0].rules).toHaveLength(1);
-    expect(got.published[0].prerequisites).toEqual(await data(flagPath(production.key, `/targets/${current}/prerequisites`)));
-    expect(got.published[0].prerequisites).toEqual([
+    // The publish serving now and, its rollout in progress, the one before it: newest first; no draft.
+    expect(got.target_rules.map((p: { target_ulid: string }) => p.target_ulid)).toEqual([current, previous]);
+    expect(got.target_rules[0].rules).toEqual(await data(flagPath(production.key, `/targets/${current}/rules`)));
+    expect(got.target_rules[0].rules).toHaveLength(1);
+    expect(got.target_rules[0].prerequisites).toEqual(await data(flagPath(production.key, `/targets/${current}/prerequisites`)));
+    expect(got.target_rules[0].prerequisites).toEqual([
       { flag_key: 'gate', flag_ulid: expect.any(String), value_ulids: [expect.any(String)] },
     ]);
-    expect(got.published[1]).toEqual({ target_ulid: previous, rules: [], prerequisites: [] });
+    expect(got.target_rules[1]).toEqual({ target_ulid: previous, rules: [], prerequisites: [] });
   });
 
   it('shows only the publish serving now once its rollout is complete', async () => {
@@ -98,7 +98,7 @@ describeEachDatabase('the flag page of one environment in one read (getFlagEnvir
     await fx.bump(production.ulid);
     try {
       const got = (await overview(production.key)).body.data;
-      expect(got.published.map((p: { target_ulid: string }) => p.target_ulid)).toEqual([current]);
+      expect(got.target_rules.map((p: { target_ulid: string }) => p.target_ulid)).toEqual([current]);
       expect(got.serving).toMatchObject({ rollout_percentage: null, rollout_status: null });
     } finally {
       await app.knex('targets').where({ ulid: current }).update({ rollout_status: 'active', rollout_percentage: 40 });
@@ -106,12 +106,36 @@ describeEachDatabase('the flag page of one environment in one read (getFlagEnvir
     }
   });
 
-  it('answers an environment where nothing is published: the default, no targets, no publish', async () => {
+  it('adds the draft last, with its rules and prerequisites', async () => {
+    const draft = await app.mgmt('POST', flagPath(production.key, '/targets'));
+    expect(draft.status).toBe(200);
+    const draftUlid = draft.body.data.ulid as string;
+    try {
+      const rule = await app.mgmt('POST', flagPath(production.key, `/targets/${draftUlid}/rules`), {
+        value_ulid: flag.values.get('blue'),
+        description: 'Germany',
+        criteria: [{ selector: 'attribute', sub_selector: 'country', comparer: 'equal', values: ['DE'] }],
+      });
+      expect(rule.status).toBe(200);
+      const got = (await overview(production.key)).body.data;
+      expect(got.target_rules.map((t: { target_ulid: string }) => t.target_ulid)).toEqual([current, previous, draftUlid]);
+      const last = got.target_rules[2];
+      expect(last.rules).toEqual(await data(flagPath(production.key, `/targets/${draftUlid}/rules`)));
+      // A draft starts as a copy of the publish serving now: its rule and prerequisite, then the new rule.
+      expect(last.rules.map((r: { description: string }) => r.description)).toEqual(['rule 1', 'Germany']);
+      expect(last.prerequisites).toEqual(await data(flagPath(production.key, `/targets/${draftUlid}/prerequisites`)));
+      expect(last.prerequisites.map((p: { flag_key: string }) => p.flag_key)).toEqual(['gate']);
+    } finally {
+      expect((await app.mgmt('DELETE', flagPath(production.key, `/targets/${draftUlid}`))).status).toBe(200);
+    }
+  });
+
+  it('answers an environment where nothing is published: the default, no targets, no rules', async () => {
     const res = await overview(staging.key);
     expect(res.status).toBe(200);
     const got = res.body.data;
     expect(got.targets).toEqual([]);
-    expect(got.published).toEqual([]);
+    expect(got.target_rules).toEqual([]);
     expect(got.serving).toMatchObject({ served_by: 'default', published_at: null, evaluations_24h: 0 });
     expect(got.served).toEqual(await data(flagPath(staging.key, '/evaluate')));
     expect(got.evaluations).toEqual({ hours: 168, buckets: [], total_24h: 0 });

@@ -69,13 +69,14 @@ export class FlagOverviewService {
     ]);
     const serving = resource.environments?.find((s) => s.environment_key === environment.key);
     if (!serving) throw new Error(`no serving state of flag ${flag.key} in environment ${environment.key}`);
-    // Newest first, as the page shows them: the publish serving now, and while its rollout is in
-    // progress the one the contexts outside it get.
+    // As the page shows them: the publish serving now, while its rollout is in progress the one the
+    // contexts outside it get, and the draft being edited.
     const [current, previous] = targets
       .filter((t) => t.status === 'published')
       .sort((a, b) => (b.published_at ?? '').localeCompare(a.published_at ?? '') || b.ulid.localeCompare(a.ulid));
-    const shown = current ? (rolling(current) && previous ? [current, previous] : [current]) : [];
-    const published = await Promise.all(
+    const draft = targets.find((t) => t.status === 'draft');
+    const shown = [current, current && rolling(current) ? previous : undefined, draft].filter((t) => t !== undefined);
+    const targetRules = await Promise.all(
       shown.map(async (target) => {
         const targetPath = { ...path, targetUlid: target.ulid };
         const [rules, prerequisites] = await Promise.all([
@@ -91,7 +92,7 @@ export class FlagOverviewService {
       serving,
       served,
       targets: targets.map((t) => targetView(t, this.deps.targets.rolloutStepMs)),
-      published,
+      target_rules: targetRules,
       insights,
       evaluations,
       exposures,

@@ -116,7 +116,7 @@ export function EnvironmentPanel({
         <PublishedConfiguration
           context={context}
           targets={list}
-          published={data.published}
+          targetRules={data.target_rules}
           exposures={data.exposures}
           onRolloutChange={refreshAndFocus}
         />
@@ -125,6 +125,7 @@ export function EnvironmentPanel({
         <DraftEditor
           context={{ ...context, segments: segments.data?.data }}
           draft={draft}
+          seed={data?.target_rules.find((t) => t.target_ulid === draft.ulid)}
           onChange={refresh}
           onPublished={refreshAndFocus}
         />

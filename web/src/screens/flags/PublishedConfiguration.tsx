@@ -15,14 +15,14 @@ const rolling = (t: Schemas['Target']) => t.rollout_status === 'active' || t.rol
 export function PublishedConfiguration({
   context,
   targets,
-  published,
+  targetRules,
   exposures,
   onRolloutChange,
 }: {
   context: PanelContext;
   targets: Schemas['Target'][];
   /** The rules and prerequisites of the publishes shown (the panel's overview). */
-  published: Schemas['PublishedTargetRules'][];
+  targetRules: Schemas['TargetRules'][];
   /** The contexts each split value reached (the panel's overview). */
   exposures: Schemas['SplitExposure'][];
   onRolloutChange: () => void;
@@ -30,7 +30,7 @@ export function PublishedConfiguration({
   const { environment } = context;
   const [current, previous] = targets.filter((t) => t.status === 'published').sort(newestFirst);
   const id = `published-${environment.key}`;
-  const detailOf = (target: Schemas['Target']) => published.find((p) => p.target_ulid === target.ulid);
+  const detailOf = (target: Schemas['Target']) => targetRules.find((t) => t.target_ulid === target.ulid);
   return (
     <section className="published" aria-labelledby={id}>
       <h3 id={id}>Published in {environment.name}</h3>

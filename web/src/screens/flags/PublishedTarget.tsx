@@ -20,7 +20,7 @@ export function PublishedTarget({
   context: PanelContext;
   target: Schemas['Target'];
   /** Its rules and prerequisites; absent while the overview has not named them. */
-  detail?: Schemas['PublishedTargetRules'];
+  detail?: Schemas['TargetRules'];
   label: string;
   exposures?: Schemas['SplitExposure'][];
 }) {
