@@ -957,6 +957,55 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get what the console's flag page shows of one environment
+         * @description One read of the flag in one environment, as the console's flag page shows it: the serving
+         *     state (`FlagServingState`, as `getFlag` with `include=serving` has it), what a context
+         *     without attributes is served (`evaluateFlag` without a context), the targets (as
+         *     `listTargets`), the rules and prerequisites of the publish serving now, of the publish
+         *     before it while its rollout is in progress (which the contexts outside the rollout get)
+         *     and of the draft, the usage insights (`getFlagInsights`), the evaluations per hour
+         *     (`listFlagEvaluationHours` with `hours`), the split exposures (`listSplitExposures` with
+         *     `days`) and the context attributes observed in the environment
+         *     (`listContextAttributes`). Each part is what its own operation answers; this operation
+         *     answers them together so a page loads in a handful of requests.
+         *     Required scope: `flags:read`; the token must also hold `targets:read` (or
+         *     `targets:write`; 403 otherwise), since targets and rules are part of the answer.
+         *     Audited as `flag.read`.
+         *     A 422 means `hours` or `days` is invalid.
+         */
+        get: operations["getFlagEnvironmentOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{projectKey}/flags/{flagKey}/values": {
         parameters: {
             query?: never;
@@ -4253,6 +4302,38 @@ export interface components {
             /** Format: int64 */
             count: number;
         };
+        FlagEnvironmentOverviewResponse: {
+            /** @enum {string} */
+            status: "success";
+            data: components["schemas"]["FlagEnvironmentOverview"];
+        };
+        /** @description What the console's flag page shows of one environment (getFlagEnvironmentOverview). */
+        FlagEnvironmentOverview: {
+            flag_key: string;
+            environment_key: string;
+            serving: components["schemas"]["FlagServingState"];
+            served: components["schemas"]["EvaluationResult"];
+            /** @description Every target of the flag in the environment, newest first (as `listTargets`). */
+            targets: components["schemas"]["Target"][];
+            /**
+             * @description The rules and prerequisites of the targets the page shows: the publish serving now,
+             *     the publish before it while the rollout of the one serving now is in progress
+             *     (`active` or `paused`), and the draft; in that order, each present only when there
+             *     is one. Empty when nothing is published and there is no draft.
+             */
+            target_rules: components["schemas"]["TargetRules"][];
+            insights: components["schemas"]["FlagInsights"];
+            evaluations: components["schemas"]["FlagEvaluationHours"];
+            /** @description As `listSplitExposures` answers for `days`. */
+            exposures: components["schemas"]["SplitExposure"][];
+            context_attributes: components["schemas"]["ContextAttributes"];
+        };
+        /** @description A target's rules in evaluation order (as `listRules`) and its prerequisites (as `listTargetPrerequisites`). */
+        TargetRules: {
+            target_ulid: string;
+            rules: components["schemas"]["Rule"][];
+            prerequisites: components["schemas"]["Prerequisite"][];
+        };
         FlagEvaluationHoursResponse: {
             /** @enum {string} */
             status: "success";
@@ -4386,7 +4467,7 @@ export interface components {
          *     account.updated; `deleteAccount` account.deleted; `createPersonalAccessToken`
          *     personal_token.created;
          *     `revokePersonalAccessToken` personal_token.revoked; `listFlags` flag.listed; `getFlag`
-         *     flag.read; `createFlag` flag.created; `updateFlag` flag.updated; `deleteFlag`
+         *     and `getFlagEnvironmentOverview` flag.read; `createFlag` flag.created; `updateFlag` flag.updated; `deleteFlag`
          *     flag.deleted; `bulkDeleteFlags` flag.bulk_deleted (after a flag.deleted entry for each
          *     deleted flag); `evaluateFlag` and
          *     `evaluateFlagForContext` flag.evaluated;
@@ -6578,6 +6659,56 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FlagEvaluationHoursResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableQuery"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getFlagEnvironmentOverview: {
+        parameters: {
+            query?: {
+                /** @description Number of UTC hours of evaluations, the current hour included (168 is 7 days). */
+                hours?: number;
+                /** @description Number of UTC days of split exposures, today included. */
+                days?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Key of the project. A value that matches no project (or not the pattern) is a 404.
+                 * @example shop
+                 */
+                projectKey: components["parameters"]["projectKey"];
+                /**
+                 * @description Key of a flag of the project. A value that matches no flag (or not the pattern) is a 404.
+                 * @example new-checkout
+                 */
+                flagKey: components["parameters"]["flagKey"];
+                /**
+                 * @description Key of an environment of the project. A value that matches no environment (or not the pattern) is a 404.
+                 * @example production
+                 */
+                environmentKey: components["parameters"]["environmentKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The flag in the environment. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlagEnvironmentOverviewResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -46,6 +46,7 @@ export const auditActionByOperation: Record<string, string> = {
   listFlags: 'flag.listed',
   createFlag: 'flag.created',
   getFlag: 'flag.read',
+  getFlagEnvironmentOverview: 'flag.read',
   updateFlag: 'flag.updated',
   deleteFlag: 'flag.deleted',
   bulkDeleteFlags: 'flag.bulk_deleted',

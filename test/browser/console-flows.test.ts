@@ -206,7 +206,8 @@ describe('the console: projects, flag details, comments and history', () => {
       ['expired', 'First release of the banner'],
     ]);
     await staging.getByText('History in Staging').click();
-    const rows = staging.locator('details table tbody tr');
+    // The history's table, not the chart's (which reads again after the publish, with the evaluations made since).
+    const rows = staging.locator('details', { has: page.getByText('History in Staging') }).locator('table tbody tr');
     await expect.poll(() => rows.count()).toBe(2);
     const cells = await rows.evaluateAll((trs) =>
       trs.map((tr) =>

@@ -15,6 +15,7 @@ import { exposureFlusher } from '../../runtime/exposure-flusher.js';
 import { KnexExposureStore } from '../../runtime/exposure-store.js';
 import { KnexTelemetryStore } from '../../runtime/telemetry-store.js';
 import { refreshBudgetMs, type FeatureDeps } from '../feature.js';
+import { createFlagOverviewHandlers } from '../flag-overview/index.js';
 import { managementEvaluationHandlers, publicEvaluationHandlers } from './controller.js';
 import { KnexExplanationStore } from './store.js';
 import { publicErrorShaping } from './error-shaping.js';
@@ -118,7 +119,11 @@ export function createEvaluationFeature(deps: FeatureDeps) {
   };
   return {
     publicHandlers: publicEvaluationHandlers(handlerDeps),
-    managementHandlers: managementEvaluationHandlers(handlerDeps),
+    managementHandlers: {
+      ...managementEvaluationHandlers(handlerDeps),
+      // The flag page's overview includes the preview of a context without attributes.
+      ...createFlagOverviewHandlers(deps, handlerDeps),
+    },
     publicStages: { afterAuthentication: [publicErrorShaping] },
     managementStages: { aroundHandler: [afterManagementWrite] },
     // Streams end before the flusher's final write; the flusher stops last.

@@ -5,9 +5,9 @@ import { environmentKeys, servingOverview } from './serving-overview.js';
 import { FlagService } from './service.js';
 import { KnexFlagStore } from './store.js';
 
-/** Flags of a project: list, create, read, update, delete, bulk delete (specs/management.yaml, tag Flags). */
-export function createFlagsFeature(deps: FeatureDeps) {
-  const service = new FlagService({
+/** The flag service with its serving reader (serving-overview.ts), over the pool. */
+export function buildFlagService(deps: Pick<FeatureDeps, 'knex' | 'dialect' | 'clock' | 'lookups'>): FlagService {
+  return new FlagService({
     db: deps.knex,
     tx: knexTransactor(deps.knex),
     lookups: deps.lookups,
@@ -18,5 +18,9 @@ export function createFlagsFeature(deps: FeatureDeps) {
       environmentKeys: (projectUlid) => environmentKeys(deps.knex, projectUlid),
     },
   });
-  return { managementHandlers: flagHandlers(service) };
+}
+
+/** Flags of a project: list, create, read, update, delete, bulk delete (specs/management.yaml, tag Flags). */
+export function createFlagsFeature(deps: FeatureDeps) {
+  return { managementHandlers: flagHandlers(buildFlagService(deps)) };
 }

@@ -60,7 +60,10 @@ const init = `window.addEventListener('load', function () {
 
 /**
  * Swagger UI's colours that fail WCAG AA contrast (white on light method badges, green on white,
- * grey version badges), darkened; nothing else of its look changes.
+ * grey version badges), darkened; and on a phone the operations' tables scroll in their own box,
+ * as the console's do, and the descriptions' tables (nothing in them takes focus, so they could
+ * not be scrolled by keyboard) wrap their words, rather than the page scrolling sideways.
+ * Nothing else of its look changes.
  */
 const styles = `.swagger-ui .opblock.opblock-get .opblock-summary-method { background: #1d5fa8; }
 .swagger-ui .opblock.opblock-post .opblock-summary-method { background: #1f7a4d; }
@@ -75,6 +78,11 @@ const styles = `.swagger-ui .opblock.opblock-get .opblock-summary-method { backg
 .swagger-ui .info .url, .swagger-ui .info a, .swagger-ui .info .link { color: #1d4ed8; }
 .swagger-ui .btn.authorize { color: #1f7a4d; border-color: #1f7a4d; }
 .swagger-ui .btn.authorize svg { fill: #1f7a4d; }
+@media (max-width: 48rem) {
+  .swagger-ui table { display: block; overflow-x: auto; position: relative; }
+  .swagger-ui .markdown table, .swagger-ui .renderedMarkdown table { display: table; table-layout: fixed; width: 100%; }
+  .swagger-ui .markdown td, .swagger-ui .markdown th, .swagger-ui .renderedMarkdown td, .swagger-ui .renderedMarkdown th { overflow-wrap: anywhere; }
+}
 `;
 
 /** Whether the client prefers an HTML page to JSON (a browser does; curl and SDKs do not). */

@@ -374,6 +374,8 @@ await step('insights', async () => {
     Array.isArray((await insights.listFlagEvaluationHours({ ...flagPath('checkout'), hours: 24 })).data.buckets),
     'listFlagEvaluationHours',
   );
+  const overview = await flags.getFlagEnvironmentOverview({ ...flagPath('checkout'), hours: 24, days: 7 });
+  check(overview.data.flagKey === 'checkout' && overview.data.evaluations.hours === 24, 'getFlagEnvironmentOverview');
   await insights.listStaleFlags({ projectKey: project, environmentKey: production, days: 30 });
   await insights.listDefaultValueReports({ projectKey: project, environmentKey: production });
   await insights.listContextAttributes({ projectKey: project, environmentKey: production });

@@ -1,16 +1,27 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ApiError } from '../api/client';
 import { problemFrom } from './ErrorMessage';
 
-/** Loads data for a screen; `reload` fetches again after a change. */
+/**
+ * Loads data for a screen; `reload` fetches again after a change. With `seed` (what an earlier read
+ * already answered), the first load is skipped and the seed shown; later ones fetch.
+ */
 export function useAsync<T>(
   load: () => Promise<T>,
   deps: unknown[],
+  seed?: T,
 ): { data?: T; problem?: ApiError; loading: boolean; reload: () => void } {
-  const [state, setState] = useState<{ data?: T; problem?: ApiError; loading: boolean }>({ loading: true });
+  const [state, setState] = useState<{ data?: T; problem?: ApiError; loading: boolean }>(() =>
+    seed === undefined ? { loading: true } : { data: seed, loading: false },
+  );
   const [tick, setTick] = useState(0);
+  const seeded = useRef(seed !== undefined);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the caller lists what `load` reads (deps), as useEffect's own list would
   useEffect(() => {
+    if (seeded.current) {
+      seeded.current = false;
+      return;
+    }
     let live = true;
     setState((s) => ({ ...s, loading: true }));
     load().then(

@@ -31,16 +31,23 @@ function moved<T>(rules: T[], from: number, to: number): T[] {
 export function DraftEditor({
   context,
   draft,
+  seed,
   onChange,
   onPublished,
 }: {
   context: PanelContext;
   draft: Schemas['Target'];
+  /** The draft's rules and prerequisites as the panel's overview read them: no read of its own at first. */
+  seed?: Schemas['TargetRules'];
   onChange: () => void;
   onPublished: () => void;
 }) {
   const path = { ...targetsPath(context), targetUlid: draft.ulid };
-  const rules = useAsync(() => unwrap(api.GET(`${targetPath}/rules`, { params: { path } })), [draft.ulid]);
+  const rules = useAsync(
+    () => unwrap(api.GET(`${targetPath}/rules`, { params: { path } })),
+    [draft.ulid],
+    seed ? { status: 'success' as const, data: seed.rules } : undefined,
+  );
   const action = useAction();
   const [editing, setEditing] = useState<string>();
   const [dragged, setDragged] = useState<number>();
@@ -192,7 +199,7 @@ export function DraftEditor({
       <ErrorMessage problem={action.problem ?? rules.problem} />
       <h4>Add a rule</h4>
       <RuleEditor context={context} draft={draft} onSaved={rules.reload} />
-      <PrerequisitesEditor context={context} draft={draft} />
+      <PrerequisitesEditor context={context} draft={draft} seed={seed?.prerequisites} />
       <div className="actions">
         <PublishDialog context={context} draft={draft} onPublished={onPublished} />
         <button type="button" onClick={discard}>

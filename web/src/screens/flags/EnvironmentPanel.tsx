@@ -43,29 +43,16 @@ export function EnvironmentPanel({
   const { environment, values } = props;
   const path = targetsPath(props);
   const heading = useRef<HTMLHeadingElement>(null);
-  const observed = useAsync(
-    () =>
-      unwrap(
-        api.GET('/projects/{projectKey}/environments/{environmentKey}/context-attributes', {
-          params: { path: { projectKey: props.project, environmentKey: environment.key } },
-        }),
-      ),
-    [props.project, environment.key],
+  // Everything the panel shows, in one read (getFlagEnvironmentOverview): what a context without
+  // attributes is served, the targets, the published rules, insights, evaluations and the contexts
+  // observed. Values change what the default serves, and a change made elsewhere on the page (the
+  // switch, a copy) what is published: read again when they do.
+  const overview = useAsync(
+    () => unwrap(api.GET('/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/overview', { params: { path } })),
+    [props.project, props.flag, environment.key, values.map((v) => `${v.ulid}:${v.default}`).join(), servedDisplay, publishedAt],
   );
-  const context: PanelContext = { ...props, observed: observed.data?.data };
-  // Values change what the default serves: read again when they do.
-  const served = useAsync(
-    () => unwrap(api.GET('/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/evaluate', { params: { path } })),
-    [context.project, context.flag, environment.key, values.map((v) => `${v.ulid}:${v.default}`).join(), servedDisplay, publishedAt],
-  );
-  const targets = useAsync(
-    () => unwrap(api.GET('/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets', { params: { path } })),
-    [context.project, context.flag, environment.key, publishedAt],
-  );
-  const insights = useAsync(
-    () => unwrap(api.GET('/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/insights', { params: { path } })),
-    [context.project, context.flag, environment.key],
-  );
+  const data = overview.data?.data;
+  const context: PanelContext = { ...props, observed: data?.context_attributes };
   const createDraft = useAction();
   const cancel = useAction();
   const cancelScheduled = (targetUlid: string) =>
@@ -75,11 +62,10 @@ export function EnvironmentPanel({
           params: { path: { ...path, targetUlid } },
         }),
       );
-      targets.reload();
+      overview.reload();
     });
   const refresh = () => {
-    served.reload();
-    targets.reload();
+    overview.reload();
     onServingChange?.();
   };
   // After a publish or rollout change the control used may be gone: the panel's heading takes focus.
@@ -87,7 +73,7 @@ export function EnvironmentPanel({
     refresh();
     heading.current?.focus();
   };
-  const list = targets.data?.data ?? [];
+  const list = data?.targets ?? [];
   const draft = list.find((t) => t.status === 'draft');
   // Segment keys offered in a draft's segment criteria, read only while a draft is open.
   const segments = useAsync(
@@ -112,26 +98,34 @@ export function EnvironmentPanel({
       <h2 id={`env-${environment.key}`} ref={heading} tabIndex={-1}>
         <span className="swatch" style={{ background: environment.color }} aria-hidden="true" /> {environment.name}
       </h2>
-      <ErrorMessage problem={served.problem ?? targets.problem} />
-      {served.data ? (
+      <ErrorMessage problem={overview.problem} />
+      {data ? (
         <p data-testid={`served-${environment.key}`}>
-          Serves <code>{JSON.stringify(served.data.data.value)}</code> ({served.data.data.resolved_by}) to a context without attributes.
+          Serves <code>{JSON.stringify(data.served.value)}</code> ({data.served.resolved_by}) to a context without attributes.
         </p>
       ) : null}
-      {insights.data ? (
+      {data ? (
         <p className="insights">
-          Last retrieved <When iso={insights.data.data.last_retrieved_at} none="never" /> · used{' '}
-          <When iso={insights.data.data.last_used_at} none="never" /> · evaluated{' '}
-          <When iso={insights.data.data.last_evaluated_at} none="never" /> · updated{' '}
-          <When iso={insights.data.data.last_updated_at} none="never" />
+          Last retrieved <When iso={data.insights.last_retrieved_at} none="never" /> · used{' '}
+          <When iso={data.insights.last_used_at} none="never" /> · evaluated <When iso={data.insights.last_evaluated_at} none="never" /> ·
+          updated <When iso={data.insights.last_updated_at} none="never" />
         </p>
       ) : null}
       <ServeNow key={servedDisplay ?? ''} context={context} served={servedDisplay} onServed={refresh} />
-      {targets.data ? <PublishedConfiguration context={context} targets={list} onRolloutChange={refreshAndFocus} /> : null}
+      {data ? (
+        <PublishedConfiguration
+          context={context}
+          targets={list}
+          targetRules={data.target_rules}
+          exposures={data.exposures}
+          onRolloutChange={refreshAndFocus}
+        />
+      ) : null}
       {draft ? (
         <DraftEditor
           context={{ ...context, segments: segments.data?.data }}
           draft={draft}
+          seed={data?.target_rules.find((t) => t.target_ulid === draft.ulid)}
           onChange={refresh}
           onPublished={refreshAndFocus}
         />
@@ -145,7 +139,7 @@ export function EnvironmentPanel({
                 await unwrap(
                   api.POST('/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets', { params: { path } }),
                 );
-                targets.reload();
+                overview.reload();
               })
             }
           >
@@ -159,7 +153,9 @@ export function EnvironmentPanel({
       <TryIt context={context} />
       <details>
         <summary>History in {environment.name}</summary>
-        <table>
+        {/* Six columns scroll in their own box on a phone: focusable and named, so the keyboard can scroll it too. */}
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus (WCAG 2.1.1, axe scrollable-region-focusable) */}
+        <table tabIndex={0} aria-label={`History in ${environment.name}`}>
           <thead>
             <tr>
               <th scope="col">Status</th>
@@ -201,8 +197,8 @@ export function EnvironmentPanel({
           </tbody>
         </table>
       </details>
-      {/* Last in the panel: it loads on its own, and nothing above it moves when it arrives. */}
-      <EvaluationChart context={context} />
+      {/* Last in the panel, so a long chart never pushes the controls down. */}
+      <EvaluationChart context={context} data={data?.evaluations} />
     </article>
   );
 }

@@ -1,10 +1,7 @@
-import { api, unwrap, type Schemas } from '../../api/client';
-import { ErrorMessage } from '../../ui/ErrorMessage';
-import { useAsync } from '../../ui/useAsync';
-import { targetsPath, type PanelContext } from './EnvironmentPanel';
+import type { Schemas } from '../../api/client';
+import type { PanelContext } from './EnvironmentPanel';
 
-export const evaluationsPath = '/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/evaluations' as const;
-
+/** The hours the chart shows: getFlagEnvironmentOverview's default `hours` (168, 7 days). */
 const HOURS = 168;
 const HOUR_MS = 3_600_000;
 const BAR = 4;
@@ -21,18 +18,15 @@ function chartedHours(now: number): string[] {
   return Array.from({ length: HOURS }, (_, i) => new Date(current - (HOURS - 1 - i) * HOUR_MS).toISOString());
 }
 
-/** Evaluations per hour by served value in one environment, the last 7 days: stacked SVG bars, a legend and the same numbers as a table. */
-export function EvaluationChart({ context }: { context: PanelContext }) {
-  const evaluations = useAsync(
-    () => unwrap(api.GET(evaluationsPath, { params: { path: targetsPath(context), query: { hours: HOURS } } })),
-    [context.project, context.flag, context.environment.key],
-  );
-  const data = evaluations.data?.data;
+/**
+ * Evaluations per hour by served value in one environment, the last 7 days: stacked SVG bars, a
+ * legend and the same numbers as a table. The counts come with the panel's overview.
+ */
+export function EvaluationChart({ context, data }: { context: PanelContext; data?: Schemas['FlagEvaluationHours'] }) {
   const name = context.environment.name;
   return (
     <section className="evaluation-chart" aria-labelledby={`evaluations-${context.environment.key}`}>
       <h3 id={`evaluations-${context.environment.key}`}>Evaluations in {name}, last 7 days</h3>
-      <ErrorMessage problem={evaluations.problem} />
       {data ? <ChartBody buckets={data.buckets} total24h={data.total_24h} environment={name} /> : null}
     </section>
   );

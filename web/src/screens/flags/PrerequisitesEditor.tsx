@@ -16,9 +16,22 @@ const asWrite = (list: Prerequisite[]): Schemas['PrerequisiteWrite'][] =>
  * The draft's prerequisites: other flags of the project that must serve one of the chosen values
  * for this draft to apply once published; otherwise the flag serves its default value.
  */
-export function PrerequisitesEditor({ context, draft }: { context: PanelContext; draft: Schemas['Target'] }) {
+export function PrerequisitesEditor({
+  context,
+  draft,
+  seed,
+}: {
+  context: PanelContext;
+  draft: Schemas['Target'];
+  /** The draft's prerequisites as the panel's overview read them: no read of its own at first. */
+  seed?: Prerequisite[];
+}) {
   const path = { ...targetsPath(context), targetUlid: draft.ulid };
-  const list = useAsync(() => unwrap(api.GET(prerequisitesPath, { params: { path } })), [draft.ulid]);
+  const list = useAsync(
+    () => unwrap(api.GET(prerequisitesPath, { params: { path } })),
+    [draft.ulid],
+    seed ? { status: 'success' as const, data: seed } : undefined,
+  );
   const flags = useAsync(
     () => unwrap(api.GET('/projects/{projectKey}/flags', { params: { path: { projectKey: context.project }, query: { per_page: 100 } } })),
     [context.project],

@@ -1,40 +1,31 @@
-import { api, unwrap, type Schemas } from '../../api/client';
+import type { Schemas } from '../../api/client';
 import { ruleCriteriaText } from '../../ui/criteria';
-import { ErrorMessage } from '../../ui/ErrorMessage';
-import { useAsync } from '../../ui/useAsync';
 import { When } from '../../ui/When';
-import { displayOf, targetsPath, type PanelContext } from './EnvironmentPanel';
+import { displayOf, type PanelContext } from './EnvironmentPanel';
 import { SplitExposures } from './SplitExposures';
 import { splitText } from './SplitEditor';
 
-const targetPath = '/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets/{targetUlid}' as const;
-const rulesPath = `${targetPath}/rules` as const;
-
 /**
  * One published target, read-only: its base value and its rules in evaluation order, as the API
- * has them; with `exposures`, beside its splits, how many contexts each split value reached.
+ * has them (the panel's overview: `detail`); with `exposures`, beside its splits, how many
+ * contexts each split value reached.
  */
 export function PublishedTarget({
   context,
   target,
+  detail,
   label,
-  exposures = false,
+  exposures,
 }: {
   context: PanelContext;
   target: Schemas['Target'];
+  /** Its rules and prerequisites; absent while the overview has not named them. */
+  detail?: Schemas['TargetRules'];
   label: string;
-  exposures?: boolean;
+  exposures?: Schemas['SplitExposure'][];
 }) {
-  const rules = useAsync(
-    () => unwrap(api.GET(rulesPath, { params: { path: { ...targetsPath(context), targetUlid: target.ulid } } })),
-    [context.project, context.flag, context.environment.key, target.ulid],
-  );
-  const prerequisites = useAsync(
-    () => unwrap(api.GET(`${targetPath}/prerequisites`, { params: { path: { ...targetsPath(context), targetUlid: target.ulid } } })),
-    [context.project, context.flag, context.environment.key, target.ulid],
-  );
-  const required = prerequisites.data?.data ?? [];
-  const list = rules.data?.data;
+  const required = detail?.prerequisites ?? [];
+  const list = detail?.rules;
   return (
     <div className="published-target">
       <p>
@@ -55,7 +46,6 @@ export function PublishedTarget({
           ; otherwise the default value (prerequisites).
         </p>
       ) : null}
-      <ErrorMessage problem={rules.problem ?? prerequisites.problem} />
       {list && list.length === 0 ? <p>No rules: every context gets the base value.</p> : null}
       {list && list.length > 0 ? (
         <ol className="published-rules" aria-label={label}>
@@ -72,7 +62,7 @@ export function PublishedTarget({
           ))}
         </ol>
       ) : null}
-      {exposures && (target.split || list?.some((rule) => rule.split)) ? <SplitExposures context={context} /> : null}
+      {exposures && (target.split || list?.some((rule) => rule.split)) ? <SplitExposures context={context} rows={exposures} /> : null}
     </div>
   );
 }

@@ -1,21 +1,14 @@
-import { api, unwrap } from '../../api/client';
-import { ErrorMessage } from '../../ui/ErrorMessage';
-import { useAsync } from '../../ui/useAsync';
-import { targetsPath, type PanelContext } from './EnvironmentPanel';
+import type { Schemas } from '../../api/client';
+import type { PanelContext } from './EnvironmentPanel';
 
-const exposuresPath = '/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/exposures' as const;
-
-/** How many distinct contexts each split value reached per day (the last 7 days), beside the split. */
-export function SplitExposures({ context }: { context: PanelContext }) {
-  const exposures = useAsync(
-    () => unwrap(api.GET(exposuresPath, { params: { path: targetsPath(context), query: { days: 7 } } })),
-    [context.project, context.flag, context.environment.key],
-  );
-  const rows = exposures.data?.data;
+/**
+ * How many distinct contexts each split value reached per day (the last 7 days), beside the split;
+ * `rows`: the panel's overview's exposures.
+ */
+export function SplitExposures({ context, rows }: { context: PanelContext; rows: Schemas['SplitExposure'][] }) {
   const caption = `Contexts each split value reached in ${context.environment.name}, per day`;
   return (
     <div className="split-exposures">
-      <ErrorMessage problem={exposures.problem} />
       {rows && rows.length === 0 ? <p>No context has received a split value in the last 7 days.</p> : null}
       {rows && rows.length > 0 ? (
         <table aria-label={caption}>
