@@ -35,8 +35,9 @@ export function servicesOver(trx: Knex.Transaction, core: CoreDeps) {
     values: new FlagValueService({ db: trx, tx, lookups: knexLookups, store: new KnexFlagValueStore(core.dialect), clock: core.clock }),
     targets: buildTargetServices({
       db: trx,
-      tx: knexTransactor(trx),
+      tx,
       store: new KnexTargetStore(core.dialect),
+      lookups: knexLookups,
       clock: core.clock,
       rolloutStepMs: core.config.rolloutStepMs,
     }),

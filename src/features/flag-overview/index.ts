@@ -31,6 +31,7 @@ export function createFlagOverviewHandlers(
       db: deps.knex,
       tx,
       store: new KnexTargetStore(deps.dialect),
+      lookups: deps.lookups,
       clock: deps.clock,
       rolloutStepMs: deps.config.rolloutStepMs,
     }),

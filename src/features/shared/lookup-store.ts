@@ -41,15 +41,3 @@ export class KnexLookupStore implements LookupStore {
 
 /** The one instance the stores that resolve a path inside their own queries share (it holds no state). */
 export const knexLookups = new KnexLookupStore();
-
-/**
- * The targets controller's lookup, until the targets feature takes the lookup store from its
- * deps like the others (docs/architecture.md, "Not yet in this shape").
- */
-export function findFlagEnvironment(
-  db: Db,
-  access: ResourceAccess,
-  params: { projectKey: string; flagKey: string; environmentKey: string },
-): Promise<{ project: ProjectRef; flag: FlagRef; environment: EnvironmentRef }> {
-  return knexLookups.findFlagEnvironment(db, access, params);
-}

@@ -45,6 +45,3 @@ export interface LookupStore {
 export function bool(value: unknown): boolean {
   return value === true || value === 1 || value === '1';
 }
-
-// The targets controller still imports its lookup from here (lookup-store.ts says until when).
-export { findFlagEnvironment } from './lookup-store.js';

@@ -1,8 +1,6 @@
-import type { Knex } from 'knex';
 import type { components, operations } from '../../../generated/management.js';
 import type { ManagementHandlers } from '../../http/handler-map.js';
 import type { ManagementRequest } from '../../http/operation.js';
-import { findFlagEnvironment } from '../shared/lookup.js';
 import type { TargetServices } from './services.js';
 import type { TargetRecord } from './store-types.js';
 import type { Confirmation, FlagEnvironment } from './types.js';
@@ -24,11 +22,11 @@ function success<Data>(data: Data) {
 }
 
 /** Handlers of the targets and rollouts operations, keyed by operationId. */
-export function targetHandlers(knex: Knex, services: TargetServices) {
+export function targetHandlers(services: TargetServices) {
   const { drafts, publishing, rollouts } = services;
   const view = (t: TargetRecord) => targetView(t, services.rolloutStepMs);
   const resolve = async (request: { principal: ManagementRequest['principal']; params: FlagEnvPath }): Promise<FlagEnvironment> =>
-    findFlagEnvironment(knex, request.principal.access, request.params);
+    services.resolve(request.principal, request.params);
 
   return {
     async listTargets(request: ManagementRequest<FlagEnvPath>) {

@@ -1,4 +1,5 @@
 import type { FeatureDeps } from '../feature.js';
+import { knexLookups } from '../shared/lookup-store.js';
 import { knexTransactor } from '../shared/transactions.js';
 import { targetHandlers } from './controller.js';
 import { TargetPublisher } from './publisher.js';
@@ -17,10 +18,11 @@ export function createTargetsFeature(deps: FeatureDeps) {
     db: deps.knex,
     tx: knexTransactor(deps.knex),
     store: new KnexTargetStore(deps.dialect),
+    lookups: deps.lookups,
     clock: deps.clock,
     rolloutStepMs: deps.config.rolloutStepMs,
   });
-  return { managementHandlers: targetHandlers(deps.knex, services) };
+  return { managementHandlers: targetHandlers(services) };
 }
 
 /**
@@ -36,6 +38,8 @@ export function createTargetPublisher(
     db: deps.knex,
     tx: knexTransactor(deps.knex),
     store,
+    // The scheduled jobs act on targets they read, never on a path: the lookups go unused.
+    lookups: knexLookups,
     clock: deps.clock,
     rolloutStepMs: deps.config.rolloutStepMs,
   });

@@ -2,7 +2,8 @@ import { TargetDraftService } from './drafts.js';
 import { TargetPublishService } from './publishing.js';
 import { RolloutService } from './rollouts.js';
 import { TargetScheduledJobs } from './scheduled-jobs.js';
-import type { TargetServiceDeps } from './types.js';
+import type { ManagementPrincipal } from '../../auth/principal.js';
+import type { FlagEnvironment, TargetServiceDeps } from './types.js';
 
 /** The targets services, one per concern, from one `deps` (the pool's, or a flags-as-code request's transaction). */
 export function buildTargetServices(deps: TargetServiceDeps) {
@@ -11,6 +12,11 @@ export function buildTargetServices(deps: TargetServiceDeps) {
     publishing: new TargetPublishService(deps),
     rollouts: new RolloutService(deps),
     scheduledJobs: new TargetScheduledJobs(deps),
+    /** The flag and environment of a path, as the caller may see them: what every targets operation acts on. */
+    resolve: (
+      principal: ManagementPrincipal,
+      path: { projectKey: string; flagKey: string; environmentKey: string },
+    ): Promise<FlagEnvironment> => deps.lookups.findFlagEnvironment(deps.db, principal.access, path),
     /** The interval between automatic rollout steps, for the API's view of a target. */
     rolloutStepMs: deps.rolloutStepMs,
   };

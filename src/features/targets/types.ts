@@ -3,6 +3,7 @@ import type { Db } from '../../storage/db.js';
 import type { SplitInput } from '../shared/splits.js';
 import type { Transactor } from '../shared/transactions.js';
 import type { RolloutMode, TargetRecord, TargetStore } from './store-types.js';
+import type { LookupStore } from '../shared/lookup.js';
 
 /** What every targets service is built from. */
 export interface TargetServiceDeps {
@@ -11,6 +12,8 @@ export interface TargetServiceDeps {
   /** Every change runs in one transaction, retried on deadlock (a savepoint within flags as code). */
   tx: Transactor;
   store: TargetStore;
+  /** Resolves a flag-and-environment path for the caller's access (a 404 for what it cannot see). */
+  lookups: LookupStore;
   clock: Clock;
   /** The interval between automatic rollout steps (VEXIL_ROLLOUT_STEP_MS): the scheduler's and the view's. */
   rolloutStepMs: number;

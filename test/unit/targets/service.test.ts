@@ -8,6 +8,7 @@ import type { Auditor } from '../../../src/features/shared/transactions.js';
 import type { FlagEnvironment } from '../../../src/features/targets/types.js';
 import { principal } from '../admin/principals.js';
 import type { TargetRecord } from '../../../src/features/targets/store-types.js';
+import { FakeLookupStore } from '../../fakes/lookup-store.js';
 
 class ManualClock {
   t = Date.parse('2030-01-01T00:00:00.000Z');
@@ -39,7 +40,14 @@ let audit: Auditor;
 function seed(options: { values?: boolean; comments?: boolean; confirmation?: boolean } = {}) {
   store = new FakeTargetStore();
   clock = new ManualClock();
-  service = buildTargetServices({ db: store.db, tx: store.tx, store, clock, rolloutStepMs: hour });
+  service = buildTargetServices({
+    db: store.db,
+    tx: store.tx,
+    store,
+    lookups: new FakeLookupStore(() => ({ projects: [] })),
+    clock,
+    rolloutStepMs: hour,
+  });
   audits = [];
   audit = {
     async commit(_trx, subject) {
