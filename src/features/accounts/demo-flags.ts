@@ -1,3 +1,4 @@
+import { knexTransactor } from '../shared/transactions.js';
 import type { Knex } from 'knex';
 import { AuditTrail, AuditWriter } from '../../audit/audit-trail.js';
 import { ResourceAccess, type ManagementPrincipal } from '../../auth/principal.js';
@@ -91,6 +92,7 @@ export async function addDemoFlags(
   };
   const applier = new ConfigurationApplyService({
     core: over,
+    tx: knexTransactor(trx),
     exporter: new ConfigurationExportService({ knex: trx, dialect: core.dialect }),
   });
   const audit = new AuditTrail(writer, principal, 'POST', `/management/v1/projects/${project.key}/configuration/apply`);

@@ -1,8 +1,7 @@
 import { hasScope, type ManagementPrincipal, type Scope } from '../../auth/principal.js';
 import type { CoreDeps } from '../../core.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../http/errors.js';
-import { inTransaction } from '../../storage/transaction.js';
-import type { Auditor } from '../shared/transactions.js';
+import type { Auditor, Transactor } from '../shared/transactions.js';
 import type { ConfigurationExportService } from './export-service.js';
 import {
   absentProject,
@@ -37,6 +36,8 @@ const scopeOf: Record<ConfigurationChange['kind'], Scope> = {
 /** What ConfigurationApplyService is built from. */
 export interface ConfigurationApplyServiceDeps {
   core: CoreDeps;
+  /** The request's one transaction (retried on deadlock), over which the feature services are built. */
+  tx: Transactor;
   /** Reads the project as it is, inside the apply's transaction. */
   exporter: ConfigurationExportService;
 }
@@ -64,7 +65,7 @@ export class ConfigurationApplyService {
         'invalid_combination',
       );
     }
-    return inTransaction(this.deps.core.knex, async (trx) => {
+    return this.deps.tx.transaction(async (trx) => {
       const acting = actingContext(trx, this.deps.core, principal, projectKey, audit);
       // The plan is made inside the transaction, so it describes exactly what is changed.
       // A new instance: the file creates its project, the plan's first change (an administrator's

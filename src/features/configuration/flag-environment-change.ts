@@ -1,14 +1,15 @@
 import type { Knex } from 'knex';
 import type { ManagementPrincipal } from '../../auth/principal.js';
 import type { CoreDeps } from '../../core.js';
-import { inTransaction } from '../../storage/transaction.js';
 import type { EnvironmentRef, FlagRef, ProjectRef } from '../shared/lookup.js';
-import type { Auditor } from '../shared/transactions.js';
+import type { Auditor, Transactor } from '../shared/transactions.js';
 import { type ActingContext, actingContext } from './transactional-services.js';
 
 /** What the restore and switch services are built from. */
 export interface FlagEnvironmentChangeDeps {
   core: CoreDeps;
+  /** The request's one transaction (retried on deadlock), over which the feature services are built. */
+  tx: Transactor;
 }
 
 /** What a change of one flag in one environment acts on and with. */
@@ -34,7 +35,7 @@ export function changeFlagEnvironment<T>(
   action: string,
   work: (change: FlagEnvironmentChange) => Promise<T>,
 ): Promise<T> {
-  return inTransaction(deps.core.knex, async (trx) => {
+  return deps.tx.transaction(async (trx) => {
     const acting = actingContext(trx, deps.core, principal, path.projectKey, audit);
     const { project, flag, environment } = await acting.services.lookups.findFlagEnvironment(trx, principal.access, path);
     audit.describe({

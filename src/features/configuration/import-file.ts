@@ -1,3 +1,4 @@
+import { knexTransactor } from '../shared/transactions.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -91,6 +92,7 @@ export async function importConfigurationFile(
   const projectKey = configuration.project.key;
   const applier = new ConfigurationApplyService({
     core,
+    tx: knexTransactor(core.knex),
     exporter: new ConfigurationExportService({ knex: core.knex, dialect: core.dialect }),
   });
   const principal = await ownerPrincipal(composition);

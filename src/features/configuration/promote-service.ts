@@ -1,8 +1,7 @@
 import type { ManagementPrincipal } from '../../auth/principal.js';
 import type { CoreDeps } from '../../core.js';
 import { FieldErrorList, NotFoundError, ValidationError } from '../../http/errors.js';
-import { inTransaction } from '../../storage/transaction.js';
-import type { Auditor } from '../shared/transactions.js';
+import type { Auditor, Transactor } from '../shared/transactions.js';
 import type { ConfigurationExportService } from './export-service.js';
 import { sameServing } from './plan.js';
 import { ServingWriter } from './serving-writer.js';
@@ -25,6 +24,8 @@ export interface PromoteResult {
 /** What PromoteService is built from. */
 export interface PromoteServiceDeps {
   core: CoreDeps;
+  /** The request's one transaction (retried on deadlock), over which the feature services are built. */
+  tx: Transactor;
   /** Reads the source environment's serving, inside the promote's transaction. */
   exporter: ConfigurationExportService;
 }
@@ -40,7 +41,7 @@ export class PromoteService {
   async promote(principal: ManagementPrincipal, projectKey: string, input: PromoteInput, audit: Auditor): Promise<PromoteResult> {
     if (input.from === input.to)
       throw ValidationError.field('to', 'The to field must name another environment than from.', 'invalid_combination');
-    return inTransaction(this.deps.core.knex, async (trx) => {
+    return this.deps.tx.transaction(async (trx) => {
       const current = await this.deps.exporter.export(principal, projectKey, { purpose: 'Promoting between environments', db: trx }, audit);
       // Reading the project described the request as an export; it is a promote, refused or not.
       audit.describe({ action: 'project.promoted' });

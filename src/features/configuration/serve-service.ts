@@ -1,9 +1,8 @@
 import type { ManagementPrincipal } from '../../auth/principal.js';
 import type { CoreDeps } from '../../core.js';
 import { ValidationError } from '../../http/errors.js';
-import { inTransaction } from '../../storage/transaction.js';
 import { DisplayError, normaliseDisplay } from '../flag-values/display.js';
-import type { Auditor } from '../shared/transactions.js';
+import type { Auditor, Transactor } from '../shared/transactions.js';
 import type { TargetRecord } from '../targets/store-types.js';
 import { ServingWriter } from './serving-writer.js';
 import { actingContext } from './transactional-services.js';
@@ -18,6 +17,8 @@ export interface ServeInput {
 /** What ServeService is built from. */
 export interface ServeServiceDeps {
   core: CoreDeps;
+  /** The request's one transaction (retried on deadlock), over which the feature services are built. */
+  tx: Transactor;
 }
 
 /** The kill switch: draft and publish a flag's base value in one request, rules kept unless dropped. */
@@ -30,7 +31,7 @@ export class ServeService {
     input: ServeInput,
     audit: Auditor,
   ): Promise<TargetRecord> {
-    return inTransaction(this.deps.core.knex, async (trx) => {
+    return this.deps.tx.transaction(async (trx) => {
       const acting = actingContext(trx, this.deps.core, principal, path.projectKey, audit);
       const { project, flag, environment } = await acting.services.lookups.findFlagEnvironment(trx, principal.access, path);
       audit.describe({

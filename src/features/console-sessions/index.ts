@@ -3,12 +3,14 @@ import { consoleSessionController } from './controller.js';
 import { ConsoleSessionService } from './service.js';
 import { SignInThrottle } from './sign-in-throttle.js';
 import { ConsoleSessionStore } from './store.js';
+import { knexTransactor } from '../shared/transactions.js';
 
 /** Built once in the composition root: the authentication stage and the handlers share it. */
 export function buildConsoleSessionService(deps: Pick<FeatureDeps, 'knex' | 'clock' | 'config'>): ConsoleSessionService {
   const { sessions } = deps.config;
   return new ConsoleSessionService({
     store: new ConsoleSessionStore(deps.knex),
+    tx: knexTransactor(deps.knex),
     // One address may try several accounts (an office behind one NAT): ten times the account's free failures.
     throttle: new SignInThrottle({
       freeFailures: sessions.signInAttempts,

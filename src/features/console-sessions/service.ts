@@ -5,7 +5,7 @@ import { digestSecret, digestsEqual, generateSecret } from '../../auth/secrets.j
 import type { Clock } from '../../clock.js';
 import { ForbiddenError, NotFoundError, RateLimitedError, UnauthorizedError, ValidationError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
-import type { Auditor } from '../shared/transactions.js';
+import type { Auditor, Transactor } from '../shared/transactions.js';
 import { hashPassword, type ScryptParameters, temporaryPasswordUntil, unmatchableHash, verifyPassword } from './passwords.js';
 import type { SignInThrottle } from './sign-in-throttle.js';
 import type { ConsoleSessionStore, SessionAccount } from './store.js';
@@ -53,6 +53,8 @@ export function normaliseEmail(email: string): string {
 /** What ConsoleSessionService is built from. */
 export interface ConsoleSessionServiceDeps {
   store: ConsoleSessionStore;
+  /** Password changes run in one transaction with their audit entry. */
+  tx: Transactor;
   /** Growing delays after failed sign-ins, per client address and per account. */
   throttle: SignInThrottle;
   clock: Clock;
@@ -146,8 +148,8 @@ export class ConsoleSessionService {
 
   /**
    * A person chooses their own password (also the way out of a temporary one); it must differ
-   * from the current one. Every session of the account ends. Described once changed (the audit
-   * stage writes the entry after the answer), so a refusal's entry has no subject.
+   * from the current one. Every session of the account ends. The entry is committed with the
+   * change; a refusal's entry, written by the audit stage, has no subject.
    */
   async changeOwnPassword(principal: ManagementPrincipal, current: string, next: string, audit: Auditor): Promise<void> {
     const account = await this.deps.store.accountByUlid(principal.account.ulid);
@@ -163,12 +165,14 @@ export class ConsoleSessionService {
       throw ValidationError.field('new_password', 'The new_password field must differ from the current password.', 'invalid_combination');
     const hash = await hashPassword(next, this.deps.settings.passwordHashing);
     const now = this.deps.clock.now().toISOString();
-    await this.deps.store.transaction((trx) => this.deps.store.setPassword(trx, account.ulid, hash, null, now));
-    audit.describe({
-      action: 'account.password_changed',
-      subjectType: 'account',
-      subjectUlid: principal.account.ulid,
-      subjectLabel: principal.account.email,
+    await this.deps.tx.transaction(async (trx) => {
+      await this.deps.store.setPassword(trx, account.ulid, hash, null, now);
+      await audit.commit(trx, {
+        action: 'account.password_changed',
+        subjectType: 'account',
+        subjectUlid: principal.account.ulid,
+        subjectLabel: principal.account.email,
+      });
     });
   }
 
@@ -187,7 +191,7 @@ export class ConsoleSessionService {
     const now = this.deps.clock.now();
     const temporaryUntil =
       account.ulid === principal.account.ulid ? null : temporaryPasswordUntil(now, this.deps.settings.temporaryPasswordDays);
-    await this.deps.store.transaction(async (trx) => {
+    await this.deps.tx.transaction(async (trx) => {
       await this.deps.store.setPassword(trx, account.ulid, hash, temporaryUntil, now.toISOString());
       await audit.commit(trx, {
         action: 'account.password_set',

@@ -84,8 +84,4 @@ export class ConsoleSessionStore {
     }>;
     return rows.map((r) => r.project_ulid);
   }
-
-  transaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-    return this.knex.transaction(work);
-  }
 }
