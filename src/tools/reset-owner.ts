@@ -8,6 +8,8 @@ import { compose } from '../composition-root.js';
 import { loadConfig } from '../config.js';
 import { ownerAccount } from '../features/accounts/bootstrap.js';
 import { buildAccountService } from '../features/accounts/index.js';
+import { KnexStartupStore } from '../features/accounts/startup-store.js';
+import { ConsoleSessionStore } from '../features/console-sessions/store.js';
 import { generatePassword, hashPassword, temporaryPasswordUntil } from '../features/console-sessions/passwords.js';
 import { StartupError } from '../startup-error.js';
 import { inTransaction } from '../storage/transaction.js';
@@ -18,18 +20,18 @@ async function resetOwner(): Promise<void> {
   const { core } = composition;
   try {
     const accounts = buildAccountService(core);
+    const startup = new KnexStartupStore();
+    const sessions = new ConsoleSessionStore(core.knex);
     const password = generatePassword();
     const hash = await hashPassword(password);
     const { email, token } = await inTransaction(core.knex, async (trx) => {
-      let owner = (await trx('accounts').where('role', 'owner').orderBy('ulid').first('ulid', 'email')) as
-        | { ulid: string; email: string }
-        | undefined;
+      let owner: { ulid: string; email: string } | undefined = await startup.oldestOwnerAccount(trx);
       owner ??= await accounts.createIn(trx, { ...ownerAccount, role: 'owner' });
       const created = await accounts.createPersonalTokenIn(trx, owner.ulid, { name: `Reset ${core.clock.now().toISOString()}` });
       // Temporary: it only lets the owner choose their own password.
       const temporaryUntil = temporaryPasswordUntil(core.clock.now(), config.sessions.temporaryPasswordDays);
-      await trx('accounts').where('ulid', owner.ulid).update({ password_hash: hash, password_temporary_until: temporaryUntil });
-      await trx('console_sessions').where('account_ulid', owner.ulid).delete();
+      // The new password ends the account's console sessions.
+      await sessions.setPassword(trx, owner.ulid, hash, temporaryUntil, core.clock.now().toISOString());
       await composition.auditWriter.writeSystem(trx, {
         action: 'account.password_set',
         subjectType: 'account',

@@ -10,7 +10,7 @@ export interface StartupOwner {
 
 /**
  * The SQL of the start-up work (first start, bootstrap.ts; VEXIL_IMPORT_FILE,
- * configuration/import-file.ts) that no feature store holds.
+ * configuration/import-file.ts; npm run reset-owner) that no feature store holds.
  */
 export class KnexStartupStore {
   /** The lease row `name` exists afterwards (a second insert is ignored). */
@@ -33,10 +33,15 @@ export class KnexStartupStore {
     await trx('accounts').where('ulid', accountUlid).update({ password_hash: hash, password_temporary_until: until });
   }
 
-  async oldestOwner(db: Db): Promise<StartupOwner | undefined> {
-    const account = (await db('accounts').where('role', 'owner').orderBy('ulid').first('ulid', 'name', 'email', 'role')) as
+  /** The first owner account made (npm run reset-owner gives it new secrets). */
+  async oldestOwnerAccount(db: Db): Promise<StartupOwner['account'] | undefined> {
+    return (await db('accounts').where('role', 'owner').orderBy('ulid').first('ulid', 'name', 'email', 'role')) as
       | StartupOwner['account']
       | undefined;
+  }
+
+  async oldestOwner(db: Db): Promise<StartupOwner | undefined> {
+    const account = await this.oldestOwnerAccount(db);
     if (!account) return undefined;
     const token = (await db('personal_access_tokens').where('account_ulid', account.ulid).orderBy('ulid').first('ulid', 'name')) as
       | StartupOwner['token']
