@@ -23,7 +23,7 @@ CLIENTS_VENV_STAMP := $(CLIENTS_VENV)/.stamp-$(OPENAPI_GENERATOR_VERSION)
 # mismatch"); use a newer interpreter from pyenv when the machine has one.
 PYTHON ?= $(shell for v in 3.13 3.12; do p=$$(ls -d $$HOME/.pyenv/versions/$$v*/bin/python3 2>/dev/null | tail -n 1); if [ -n "$$p" ]; then echo $$p; exit 0; fi; done; command -v python3)
 
-.PHONY: start install build generate check-generated lint-specs lint format typecheck $(TYPECHECKS) test test-unit-and-integration test-outside-in test-browser schemathesis test-generated-clients bench clean
+.PHONY: start install build generate check-generated lint-specs lint format typecheck $(TYPECHECKS) test static-checks test-unit-and-integration test-outside-in test-browser schemathesis test-generated-clients bench clean
 
 start: build
 	node dist/src/main.js
@@ -106,17 +106,23 @@ typecheck-cli: install
 typecheck-web: install
 	npx tsc --noEmit -p web/tsconfig.json
 
-# The static checks first (they fail fast), two at a time: each is one single-threaded process;
-# the build, which the suites need, runs among them. Then two suites at a time: Vitest beside the suites that drive a server process from outside
-# (the console in Chromium, then Schemathesis, then the generated clients). Each suite spends
-# much of its time waiting on servers, databases and browsers, so two side by side keep both
-# cores busy. Each check's and suite's output is printed whole when it ends.
+# The build first (its parts two at a time), then four lines of work three at a time: the static
+# checks (each one single-threaded process, one after another), Vitest, the console in Chromium,
+# and, once the static checks are done, the suites that drive a server from outside (Schemathesis,
+# then the generated clients). Each suite spends much of its time waiting on servers, databases
+# and browsers: three side by side keep both cores busy (two left about 40 % of the CPU idle).
+# Each check's and suite's output is printed whole when it ends.
 STATIC_CHECKS := check-generated lint-specs lint $(TYPECHECKS)
 test:
-	$(MAKE) --no-print-directory -j2 --output-sync=target $(STATIC_CHECKS) build
-	$(MAKE) --no-print-directory -j2 --output-sync=target test-unit-and-integration test-outside-in
+	$(MAKE) --no-print-directory -j2 --output-sync=target build
+	$(MAKE) --no-print-directory -j3 --output-sync=target static-checks test-unit-and-integration test-browser test-outside-in
 
-test-outside-in: test-browser schemathesis test-generated-clients
+static-checks: install
+	$(MAKE) --no-print-directory $(STATIC_CHECKS)
+
+test-outside-in: build
+	$(MAKE) --no-print-directory schemathesis
+	$(MAKE) --no-print-directory test-generated-clients
 
 # MariaDB and Redis are required here: a suite that needs one fails, naming it, when it is down
 # (instead of skipping). `make test VEXIL_REQUIRE_MARIADB=0 VEXIL_REQUIRE_REDIS=0` skips them.
