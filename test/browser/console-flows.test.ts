@@ -132,6 +132,27 @@ describe('the console: projects, flag details, comments and history', () => {
     expect(await fieldError(again.getByLabel('Name'))).toMatch(/name/);
     expect((await vexil.ok('GET', flagPath)).name).toBe('Home banner');
     await again.getByLabel('Name').fill('Home banner');
+
+    // What someone types after a save is kept when the page's reload of the flag comes back
+    // (held here until the typing is done): the form is not put back to the saved values.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const flagUrl = (url: URL) => url.pathname === `/management/v1${flagPath}`;
+    await page.route(flagUrl, async (route) => {
+      if (route.request().method() === 'GET') await held;
+      await route.continue();
+    });
+    const reloaded = page.waitForResponse((r) => r.request().method() === 'GET' && flagUrl(new URL(r.url())));
+    await again.getByLabel('Description').fill('Saved description');
+    expect(await answerOf(page, 'PUT', flagPath, () => again.getByRole('button', { name: 'Save details' }).click())).toBe(200);
+    await again.getByLabel('Name').fill('A name being typed');
+    release();
+    await reloaded;
+    await page.getByRole('heading', { name: 'Home banner banner', level: 1 }).waitFor();
+    expect(await again.getByLabel('Name').inputValue()).toBe('A name being typed');
+    await page.unroute(flagUrl);
+    await page.reload();
+    expect(await page.getByRole('form', { name: 'Flag details' }).getByLabel('Name').inputValue()).toBe('Home banner');
   });
 
   it('makes another value the default: the list marks it and the API serves it where nothing is published', async () => {

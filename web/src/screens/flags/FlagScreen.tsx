@@ -53,7 +53,9 @@ export function FlagScreen({ project, flag }: { project: string; flag: string })
         <FlagSummary project={project} flag={flag} environments={list} states={states} onChange={details.reload} onOpen={openEnvironment} />
       ) : null}
       {details.data ? (
-        <FlagDetails key={details.data.data.updated_at} project={project} flag={details.data.data} onSaved={details.reload} />
+        // Keyed by the flag alone: the reloads after a save, a switch or a value change must not
+        // put back what someone is typing in the form.
+        <FlagDetails key={details.data.data.key} project={project} flag={details.data.data} onSaved={details.reload} />
       ) : null}
       {values.data ? (
         <FlagValues project={project} flag={flag} values={values.data.data} onChange={() => (values.reload(), details.reload())} />

@@ -37,7 +37,7 @@ export function RotateSecret({ project, webhook }: { project: string; webhook: S
   return (
     <>
       <button type="button" onClick={dialog.open}>
-        Rotate secret of {webhook.url}
+        Rotate secret<span className="visually-hidden"> of {webhook.url}</span>
       </button>
       <Dialog control={dialog} title="Rotate the signing secret?">
         <form onSubmit={submit}>

@@ -73,10 +73,11 @@ function WebhookCard({
       </dl>
       <div className="actions">
         <button type="button" onClick={ping} disabled={action.busy}>
-          Send a ping to {webhook.url}
+          Send a ping<span className="visually-hidden"> to {webhook.url}</span>
         </button>
         <button type="button" onClick={() => setEnabled(!webhook.enabled)} disabled={action.busy}>
-          {webhook.enabled ? 'Pause' : 'Resume'} {webhook.url}
+          {webhook.enabled ? 'Pause' : 'Resume'}
+          <span className="visually-hidden"> {webhook.url}</span>
         </button>
         <RotateSecret project={project} webhook={webhook} />
       </div>
