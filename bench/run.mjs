@@ -62,6 +62,12 @@ const rows = [
     target: 'reported',
   },
   { id: '2', scenario: 'GET /v1/flags, 200 flags, context header', db: dbName(dialect), target: '>= 50 % of node:http req/s' },
+  {
+    id: '2b',
+    scenario: 'Scenario 2 with a new context identifier on every request',
+    db: dbName(dialect),
+    target: 'reported',
+  },
   { id: '3a', scenario: 'GET /v1/payload, If-None-Match -> 304', db: dbName(dialect), target: '>= 50 % of node:http req/s' },
   { id: '3b', scenario: 'GET /v1/payload -> 200, 1,000 flags (server key)', db: dbName(dialect), target: '>= 50 % of node:http req/s' },
   { id: '4', scenario: 'OFREP bulk evaluation, 50 flags', db: dbName(dialect), target: 'reported' },
@@ -197,7 +203,7 @@ async function runEvaluation() {
   try {
     await evaluationOnServer();
   } catch (error) {
-    for (const id of ['1', '1b', '2', '3', '4']) {
+    for (const id of ['1', '1b', '2', '2b', '3', '4']) {
       if (error instanceof NotAvailable) markUnavailable(id, error.message);
       else markError(id, error);
     }
@@ -216,7 +222,7 @@ async function evaluationOnServer() {
         if (id === '1') {
           scenarioOneRps = row.rps;
           row.result = verdict(row.httpRatio >= 0.5 && row.p99 <= 5);
-        } else if (id === '1b') {
+        } else if (id === '1b' || id === '2b') {
           row.result = 'reported (no context text repeats)';
         } else if (id === '2' || id === '3a') {
           row.result = verdict(row.httpRatio >= 0.5);

@@ -109,6 +109,18 @@ export async function evaluationScenarios(vexil, report, log) {
       const m = await measureHttp({ vexil, api, request, routePattern: '/v1/flags', log });
       report('2', { measured: m });
     });
+    // 2b: every flag for a new context each time, so no answer kept for a repeated context is
+    // reused (the server keeps the evaluated list of a context it has just answered).
+    await guard('2b', async () => {
+      const request = {
+        method: 'GET',
+        path: '/v1/flags',
+        headers: { 'x-vexil-api-key': setups[2].apiKey, ...contextHeaders },
+        varyHeader: { name: 'x-vexil-context', template: JSON.stringify({ ...benchContext, identifier: 'user-{n}' }) },
+      };
+      const m = await measureHttp({ vexil, api, request, routePattern: '/v1/flags', log });
+      report('2b', { measured: m });
+    });
   }
 
   // ---- 3. GET /v1/payload: 304 and the 200 path for 1,000 flags -------------------------------

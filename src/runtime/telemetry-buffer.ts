@@ -147,6 +147,13 @@ interface ServedTally {
   slots: Map<string, ServedSlot>;
 }
 
+/** Where recordServedRepeated adds a repeated list of outcomes: each outcome's count array and index, in one tally. */
+export interface ServedPlan {
+  readonly tally: ServedTally;
+  readonly counts: readonly number[][];
+  readonly at: readonly number[];
+}
+
 /** Distinct values a slot holds before further values are counted through the hourly index directly. */
 const SLOT_VALUES = 16;
 
@@ -286,6 +293,44 @@ export class TelemetryBuffer {
         slot.counts.push(1);
       } else this.recordServedInHour(environmentUlid, slot.flagUlid, displayOf(held), 1, hour);
     }
+  }
+
+  /**
+   * recordServedOutcomes for outcomes served again unchanged (the same array, GET /v1/flags for a
+   * repeated context): `plan`, returned by the previous call, points at each outcome's count in
+   * the open tally, so a repeat adds one to each without a lookup. A plan lasts as long as its
+   * tally (a drain or a new hour starts another); none is made when an outcome is not tallied.
+   */
+  recordServedRepeated(
+    environmentUlid: string,
+    flagUlids: ReadonlyMap<string, string>,
+    outcomes: readonly ServedOutcome[],
+    hour: string,
+    plan: ServedPlan | undefined,
+  ): ServedPlan | undefined {
+    if (plan !== undefined && plan.tally === this.tallies.get(flagUlids) && plan.tally.hour === hour) {
+      const { counts, at } = plan;
+      for (let i = 0; i < counts.length; i++) {
+        const slotCounts = counts[i] as number[];
+        const index = at[i] as number;
+        slotCounts[index] = (slotCounts[index] as number) + 1;
+      }
+      return plan;
+    }
+    this.recordServedOutcomes(environmentUlid, flagUlids, outcomes, hour);
+    const tally = this.tallies.get(flagUlids);
+    if (tally === undefined) return undefined;
+    const counts: number[][] = [];
+    const at: number[] = [];
+    for (const outcome of outcomes) {
+      const slot = tally.slots.get(outcome.key);
+      const value = outcome.value;
+      const index = slot?.values.indexOf(typeof value === 'object' && value !== null ? JSON.stringify(value) : value) ?? -1;
+      if (slot === undefined || index < 0) return undefined;
+      counts.push(slot.counts);
+      at.push(index);
+    }
+    return { tally, counts, at };
   }
 
   /** Moves a tally's counts into the hourly counts. */

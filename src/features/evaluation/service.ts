@@ -4,6 +4,7 @@ import { isoOf, type Clock } from '../../clock.js';
 import {
   evaluateAll,
   evaluateFlag,
+  invalidAttributeCounts,
   type Context,
   type DefaultValueDeclaration,
   type EvaluationOutcome,
@@ -21,6 +22,14 @@ import { hourOf, type Platform, type TelemetryBuffer } from '../../runtime/telem
 import { contextHash, ExposureBuffer } from '../../runtime/exposure-buffer.js';
 import { newEvaluationCounts, type EvaluationCounts } from '../../observability/metrics.js';
 import { evaluatedFlagJson, evaluatedListJson } from './evaluated-json.js';
+import { repeatedList, RepeatedLists, type RepeatedList } from './repeated-lists.js';
+
+type EvaluatedListBody = JsonText<PublicSchemas['EvaluatedFlagListResponse'], Buffer>;
+
+function invalidAttributeTotal(): number {
+  const counts = invalidAttributeCounts();
+  return counts.version + counts.date;
+}
 
 type PublicSchemas = components['schemas'];
 
@@ -140,6 +149,7 @@ export class EvaluationService {
   private readonly clock: Clock;
   private readonly evaluations: EvaluationCounts;
   private readonly exposures: ExposureBuffer;
+  private readonly lists = new RepeatedLists<EvaluatedListBody>();
 
   constructor(deps: EvaluationServiceDeps) {
     this.cache = deps.cache;
@@ -219,19 +229,40 @@ export class EvaluationService {
     principal: PublicPrincipal,
     context: Context | null,
     declarations: readonly DefaultValueDeclaration[],
-  ): Promise<JsonText<PublicSchemas['EvaluatedFlagListResponse'], Buffer>> {
+  ): Promise<EvaluatedListBody> {
     const entry = await this.environment(principal);
-    const outcomes = evaluateAll(entry.snapshot, context, declarations);
-    this.count(outcomes);
     const at = this.now();
     this.telemetry.recordWholeEnvironment(entry.environmentUlid, 'server', 'evaluated', at);
-    // Without declarations every flag lacks one: one count for the snapshot's whole key list.
-    if (declarations.length === 0) this.telemetry.recordMissingDefaults(entry.environmentUlid, entry.snapshot.keyList, at);
-    else this.reportDefaults(entry, entry.snapshot.keyList, declarations, at);
     this.observe(entry, context, at);
+    if (declarations.length === 0) {
+      // Without declarations every flag lacks one: one count for the snapshot's whole key list.
+      this.telemetry.recordMissingDefaults(entry.environmentUlid, entry.snapshot.keyList, at);
+      const list = this.repeatedList(entry, context);
+      for (const [reason, count] of list.byReason) this.evaluations[reason] += count;
+      this.expose(entry, context, list.splits, at);
+      list.served = this.telemetry.recordServedRepeated(entry.environmentUlid, entry.flagUlids, list.outcomes, hourOf(at), list.served);
+      return list.body;
+    }
+    const outcomes = evaluateAll(entry.snapshot, context, declarations);
+    this.count(outcomes);
+    this.reportDefaults(entry, entry.snapshot.keyList, declarations, at);
     this.expose(entry, context, outcomes, at);
     this.served(entry, outcomes, at);
     return evaluatedListJson(entry.snapshot, outcomes);
+  }
+
+  /** Every flag evaluated for `context` (no declarations), kept for the snapshot when it may be (repeated-lists.ts). */
+  private repeatedList(entry: EnvironmentSnapshot, context: Context | null): RepeatedList<EvaluatedListBody> {
+    const keeps = RepeatedLists.keeps(context);
+    const kept = keeps ? this.lists.get(entry.environmentUlid, entry.snapshot, context) : undefined;
+    if (kept !== undefined) return kept;
+    const unreadableBefore = invalidAttributeTotal();
+    const outcomes = evaluateAll(entry.snapshot, context, []);
+    const body = evaluatedListJson(entry.snapshot, outcomes);
+    // An answer that met unreadable attribute values is not kept: each request counts them again.
+    if (keeps && invalidAttributeTotal() === unreadableBefore)
+      return this.lists.keep(entry.environmentUlid, entry.snapshot, context, outcomes, body);
+    return repeatedList(outcomes, body);
   }
 
   /**
