@@ -6,6 +6,7 @@ import { parsePublicAuditMode } from '../../../src/audit/public-audit-mode.js';
 import { describePublicAudit, PublicAuditBuffer, publicAuditMiddleware, type PublicAuditRow } from '../../../src/audit/public-audit.js';
 import type { PublicPrincipal } from '../../../src/auth/principal.js';
 import { RateLimitedError, UnauthorizedError } from '../../../src/http/errors.js';
+import { registerSqliteWorker } from '../../../src/storage/sqlite-worker.js';
 import { decodeInsert } from '../../support/fake-sql.js';
 
 const logger = pino({ level: 'silent' });
@@ -67,6 +68,28 @@ const entry = (n: number): Omit<PublicAuditRow, 'ulid' | 'created_at'> => ({
 });
 
 describe('PublicAuditBuffer', () => {
+  it('writes 100 rows per INSERT on the serving thread, and up to 1,024 in powers of two on the SQLite worker', async () => {
+    const direct = fakeKnex();
+    const onServingThread = new PublicAuditBuffer(direct.knex, clock, logger);
+    for (let i = 0; i < 250; i++) onServingThread.record(entry(i));
+    await onServingThread.flush();
+    expect(direct.inserts.map((batch) => batch.length)).toEqual([100, 100, 50]);
+
+    const offThread = fakeKnex();
+    const worked: number[] = [];
+    registerSqliteWorker(offThread.knex, () => ({
+      execute: async (sql, values) => {
+        worked.push(decodeInsert('public_audit_entries', sql, values).length);
+      },
+      stop: async () => undefined,
+    }));
+    const onWorker = new PublicAuditBuffer(offThread.knex, clock, logger);
+    for (let i = 0; i < 2_100; i++) onWorker.record(entry(i));
+    await onWorker.flush();
+    expect(worked).toEqual([1024, 1024, 32, 16, 4]);
+    expect(offThread.inserts).toEqual([]);
+  });
+
   it('writes nothing when recording, and everything in batches when flushed', async () => {
     const db = fakeKnex();
     const buffer = new PublicAuditBuffer(db.knex, clock, logger, { batchSize: 4 });
