@@ -68,7 +68,7 @@ const entry = (n: number): Omit<PublicAuditRow, 'ulid' | 'created_at'> => ({
 });
 
 describe('PublicAuditBuffer', () => {
-  it('writes 100 rows per INSERT on the serving thread, and up to 1,024 in powers of two on the SQLite worker', async () => {
+  it('writes 100 rows per INSERT on the serving thread, and up to 1,024 in powers of two on the SQLite worker, as soon as 1,024 wait', async () => {
     const direct = fakeKnex();
     const onServingThread = new PublicAuditBuffer(direct.knex, clock, logger);
     for (let i = 0; i < 250; i++) onServingThread.record(entry(i));
@@ -84,7 +84,14 @@ describe('PublicAuditBuffer', () => {
       stop: async () => undefined,
     }));
     const onWorker = new PublicAuditBuffer(offThread.knex, clock, logger);
-    for (let i = 0; i < 2_100; i++) onWorker.record(entry(i));
+    // A full statement's worth is sent without waiting for the task's next run.
+    for (let i = 0; i < 1_023; i++) onWorker.record(entry(i));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(worked).toEqual([]);
+    onWorker.record(entry(1_023));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(worked).toEqual([1024]);
+    for (let i = 1_024; i < 2_100; i++) onWorker.record(entry(i));
     await onWorker.flush();
     expect(worked).toEqual([1024, 1024, 32, 16, 4]);
     expect(offThread.inserts).toEqual([]);
