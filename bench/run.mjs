@@ -25,7 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { auditScenario } from './scenarios/audit.mjs';
 import { engineScenario } from './scenarios/engine.mjs';
-import { EVENT_LOOP_SECONDS, eventLoopScenario } from './scenarios/event-loop.mjs';
+import { EVENT_LOOP_RATE, EVENT_LOOP_SECONDS, eventLoopScenario, prepareEventLoop } from './scenarios/event-loop.mjs';
 import { evaluationScenarios } from './scenarios/evaluation.mjs';
 import { scaleScenario } from './scenarios/scale.mjs';
 import { WRITE_CLIENTS, writeCycle } from './scenarios/writes.mjs';
@@ -91,9 +91,15 @@ const rows = [
   { id: '8c', scenario: 'Scale: change published -> served by the public API', db: dbName(dialect), target: '<= 200 ms' },
   {
     id: '9',
-    scenario: `Event-loop delay, scenario 1 for ${EVENT_LOOP_SECONDS} s with 5 changes/s`,
+    scenario: `Event-loop delay, scenario 1 at ${fmtInt(EVENT_LOOP_RATE)} req/s for ${EVENT_LOOP_SECONDS} s with 5 changes/s`,
     db: dbName(dialect),
     target: 'p99 <= 5 ms',
+  },
+  {
+    id: '9s',
+    scenario: `Event-loop delay, scenario 1 as fast as served for ${EVENT_LOOP_SECONDS} s with 5 changes/s`,
+    db: dbName(dialect),
+    target: 'reported, with its floor',
   },
 ];
 const byId = new Map(rows.map((r) => [r.id, r]));
@@ -365,23 +371,31 @@ async function runScale() {
 async function runEventLoop() {
   if (!wanted('9')) return;
   log(`Scenario 9 (event-loop delay under load with changes, ${dbName(dialect)})`);
-  const row = byId.get('9');
   try {
     await withServer('event-loop', { dialect }, async (vexil) => {
-      const r = await eventLoopScenario(vexil);
-      row.rps = r.load.rps;
-      row.p50 = r.load.p50;
-      row.p99 = r.load.p99;
-      row.result = `${verdict(r.delay.p99 * 1000 <= 5)}: event-loop delay p99 ${fmtMs(r.delay.p99 * 1000)} ms`;
-      row.detail = [
-        `event-loop delay (monitorEventLoopDelay over the load) p99 ${fmtMs(r.delay.p99 * 1000)} ms, mean ${fmtMs(r.delay.mean * 1000)} ms, max ${fmtMs(r.delay.max * 1000)} ms`,
-        `${r.changesPerSecond.toFixed(1)} changes/s applied (publishes of another flag of the environment; ${r.failures} failed) while serving ${fmtInt(r.load.rps)} req/s`,
-        `the floor: bare node:http answering the same bytes under the same load (no changes) serves ${fmtInt(r.floor.load.rps)} req/s with an event-loop delay p99 of ${fmtMs(r.floor.delay.p99 * 1000)} ms (mean ${fmtMs(r.floor.delay.mean * 1000)} ms, max ${fmtMs(r.floor.delay.max * 1000)} ms)`,
-      ];
+      const setup = await prepareEventLoop(vexil);
+      const delayOf = (r) =>
+        `event-loop delay (lateness of monitorEventLoopDelay's 10 ms ticks over the load) p99 ${fmtMs(r.delay.p99 * 1000)} ms, mean ${fmtMs(r.delay.mean * 1000)} ms, max ${fmtMs(r.delay.max * 1000)} ms (raw readings, interval included: p99 ${fmtMs(r.delay.raw.p99 * 1000)} ms, max ${fmtMs(r.delay.raw.max * 1000)} ms)`;
+      const changesOf = (r) =>
+        `${r.changesPerSecond.toFixed(1)} changes/s applied (publishes of another flag of the environment; ${r.failures} failed) while serving ${fmtInt(r.load.rps)} req/s`;
+      const floorOf = (r) =>
+        `the floor: bare node:http answering the same bytes under the same load (no changes) serves ${fmtInt(r.floor.load.rps)} req/s with an event-loop delay p99 of ${fmtMs(r.floor.delay.p99 * 1000)} ms (mean ${fmtMs(r.floor.delay.mean * 1000)} ms, max ${fmtMs(r.floor.delay.max * 1000)} ms), request p99 ${fmtMs(r.floor.load.p99)} ms`;
+      for (const id of ['9', '9s']) {
+        const row = byId.get(id);
+        const r = await eventLoopScenario(setup, { rate: id === '9' ? EVENT_LOOP_RATE : undefined });
+        row.rps = r.load.rps;
+        row.p50 = r.load.p50;
+        row.p99 = r.load.p99;
+        row.detail = [delayOf(r), changesOf(r), floorOf(r)];
+        const figures = `event-loop delay p99 ${fmtMs(r.delay.p99 * 1000)} ms (floor ${fmtMs(r.floor.delay.p99 * 1000)} ms)`;
+        row.result = id === '9' ? `${verdict(r.delay.p99 * 1000 <= 5)}: ${figures}` : `reported: ${figures}`;
+      }
     });
   } catch (error) {
-    if (error instanceof NotAvailable) markUnavailable('9', error.message);
-    else markError('9', error);
+    for (const id of ['9', '9s']) {
+      if (error instanceof NotAvailable) markUnavailable(id, error.message);
+      else markError(id, error);
+    }
   }
 }
 

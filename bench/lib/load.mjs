@@ -13,8 +13,9 @@ export function runLoad({
   duration = settings.duration,
   warmup = settings.warmup,
   varyHeader,
+  rate,
 }) {
-  const options = JSON.stringify({ serverPid, url, method, headers, body, connections, duration, warmup, varyHeader });
+  const options = JSON.stringify({ serverPid, url, method, headers, body, connections, duration, warmup, varyHeader, rate });
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(BENCH_DIR, 'workers', 'autocannon.mjs'), options], {
       cwd: ROOT,

@@ -3,7 +3,8 @@
  * measured run. Usage: node autocannon.mjs '<json options>'; prints one JSON result line.
  * Options: url, method, headers, body, connections, warmup (s), duration (s); varyHeader
  * ({ name, template }): that header set on every request to the template with `{n}` replaced by a
- * new number each time.
+ * new number each time; rate: requests per second across all connections (a paced load; unset:
+ * as fast as the server answers).
  */
 import fs from 'node:fs';
 import autocannon from 'autocannon';
@@ -36,6 +37,7 @@ function run(duration) {
         body: o.body,
         connections: o.connections ?? 50,
         pipelining: 1,
+        ...(o.rate ? { overallRate: o.rate } : {}),
         duration,
         timeout: 10,
       },
