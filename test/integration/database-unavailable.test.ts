@@ -135,7 +135,7 @@ describe.runIf(!unavailable)('a database stopped with SIGSTOP', () => {
       }
     });
     await sleep(500);
-    mariadb!.freeze();
+    await mariadb!.freeze();
     const frozenAt = Date.now();
     let thawedAt = 0;
     try {

@@ -17,8 +17,13 @@ export interface PrivateMariadb {
   /** `mysql://root@127.0.0.1:PORT` (no database). */
   url: string;
   pid: number;
-  /** SIGSTOP: the server keeps its connections open and answers nothing. */
-  freeze(): void;
+  /**
+   * SIGSTOP, resolved once every thread of the server is stopped: the server keeps its
+   * connections open and answers nothing. A stop takes effect thread by thread, and a thread
+   * waiting on the disk (an InnoDB flush on a busy machine) stops only when its wait ends, so the
+   * signal alone does not mean the server has stopped answering.
+   */
+  freeze(): Promise<void>;
   /** SIGCONT. */
   thaw(): void;
   /** Stops the server (thawing it first) and removes its directory. */
@@ -43,6 +48,23 @@ async function freePort(): Promise<number> {
   const { port } = server.address() as net.AddressInfo;
   await new Promise((resolve) => server.close(resolve));
   return port;
+}
+
+/** Waits (at most 10 s) until every thread of `pid` is in the stopped state ('T' in /proc). */
+async function allThreadsStopped(pid: number): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  const stateOf = (task: string) => {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+      return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    } catch {
+      return 'T'; // a thread that ended meanwhile answers nothing either
+    }
+  };
+  while (!fs.readdirSync(`/proc/${pid}/task`).every((task) => stateOf(task) === 'T')) {
+    if (Date.now() > deadline) throw new Error(`the private MariaDB server (pid ${pid}) did not stop within 10 s of SIGSTOP`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
 
 function exited(child: ChildProcess, withinMs: number): Promise<boolean> {
@@ -112,7 +134,10 @@ export async function startPrivateMariadb(): Promise<PrivateMariadb> {
     return {
       url,
       pid: server.pid!,
-      freeze: () => void server.kill('SIGSTOP'),
+      freeze: async () => {
+        server.kill('SIGSTOP');
+        await allThreadsStopped(server.pid as number);
+      },
       thaw: () => void server.kill('SIGCONT'),
       stop: cleanUp,
     };
