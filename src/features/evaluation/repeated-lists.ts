@@ -18,8 +18,9 @@ interface EnvironmentLists<Body> {
   lists: Map<Context | null, RepeatedList<Body>>;
 }
 
-/** Bytes of kept bodies across environments before everything kept is let go. */
+/** Bytes of kept bodies, and lists kept, across environments before everything kept is let go. */
 export const REPEATED_LIST_BUDGET_BYTES = 16 * 1024 * 1024;
+export const REPEATED_LIST_MAX_LISTS = 4096;
 
 /**
  * What this buys: an application asking again for every flag for the same user (the same
@@ -27,13 +28,18 @@ export const REPEATED_LIST_BUDGET_BYTES = 16 * 1024 * 1024;
  * evaluated for the environment's current snapshot, without evaluating and encoding every flag
  * again (about two thirds of the CPU of a 200-flag request). Snapshots are immutable and the
  * engine reads no clock, so the same snapshot and context give the same outcomes; a new
- * snapshot replaces the environment's lists. Bounded by bytes; emptied when full.
+ * snapshot replaces the environment's lists. Bounded by bytes and by lists (each holds its
+ * context, however small its body); emptied when full.
  */
 export class RepeatedLists<Body extends { length: number }> {
   private readonly environments = new Map<string, EnvironmentLists<Body>>();
   private bytes = 0;
+  private lists = 0;
 
-  constructor(private readonly budgetBytes = REPEATED_LIST_BUDGET_BYTES) {}
+  constructor(
+    private readonly budgetBytes = REPEATED_LIST_BUDGET_BYTES,
+    private readonly maxLists = REPEATED_LIST_MAX_LISTS,
+  ) {}
 
   /** Whether answers for `context` may be kept: only the decoder's shared, frozen contexts (or none). */
   static keeps(context: Context | null): boolean {
@@ -55,17 +61,24 @@ export class RepeatedLists<Body extends { length: number }> {
   ): RepeatedList<Body> {
     const list = repeatedList(outcomes, body);
     if (body.length > this.budgetBytes) return list;
-    if (this.bytes + body.length > this.budgetBytes) this.clear();
+    if (this.bytes + body.length > this.budgetBytes || this.lists >= this.maxLists) this.clear();
     let held = this.environments.get(environmentUlid);
     if (held === undefined || held.snapshot !== snapshot) {
-      if (held !== undefined) for (const kept of held.lists.values()) this.bytes -= kept.body.length;
+      if (held !== undefined) {
+        for (const kept of held.lists.values()) this.bytes -= kept.body.length;
+        this.lists -= held.lists.size;
+      }
       held = { snapshot, lists: new Map() };
       this.environments.set(environmentUlid, held);
     }
     const replaced = held.lists.get(context);
-    if (replaced !== undefined) this.bytes -= replaced.body.length;
+    if (replaced !== undefined) {
+      this.bytes -= replaced.body.length;
+      this.lists -= 1;
+    }
     held.lists.set(context, list);
     this.bytes += body.length;
+    this.lists += 1;
     return list;
   }
 
@@ -74,9 +87,15 @@ export class RepeatedLists<Body extends { length: number }> {
     return this.bytes;
   }
 
+  /** Lists kept now. */
+  get keptLists(): number {
+    return this.lists;
+  }
+
   private clear(): void {
     this.environments.clear();
     this.bytes = 0;
+    this.lists = 0;
   }
 }
 

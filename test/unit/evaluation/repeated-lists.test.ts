@@ -156,6 +156,19 @@ describe('RepeatedLists', () => {
     expect(lists.keptBytes).toBe(4);
   });
 
+  it('lets everything go when as many lists as allowed are kept, however small their bodies', () => {
+    const lists = new RepeatedLists<Buffer>(1024, 3);
+    const contexts = ['a', 'b', 'c', 'd'].map((identifier) => decoded({ type: 'user', identifier }));
+    for (const each of contexts.slice(0, 3)) lists.keep('env_1', snapshot, each, [], Buffer.alloc(1));
+    expect(lists.keptLists).toBe(3);
+    lists.keep('env_1', snapshot, contexts[0] as Context, [], Buffer.alloc(1));
+    expect(lists.keptLists).toBe(1);
+    lists.keep('env_1', snapshot, contexts[3] as Context, [], Buffer.alloc(1));
+    lists.keep('env_1', {}, contexts[1] as Context, [], Buffer.alloc(1));
+    expect(lists.keptLists).toBe(1);
+    expect(lists.keptBytes).toBe(1);
+  });
+
   it('lets everything go when the byte budget is reached, and never keeps a body larger than it', () => {
     const lists = new RepeatedLists<Buffer>(10);
     const other = decoded({ type: 'user', identifier: 'v' });
