@@ -9,6 +9,8 @@ export interface RepeatedList<Body> {
   /** How many outcomes each reason resolved (added to the evaluation counts per answer). */
   readonly byReason: ReadonlyArray<readonly [ResolvedBy, number]>;
   readonly body: Body;
+  /** Whether the list is kept for the next request with its context (else it serves this one only). */
+  readonly kept: boolean;
   /** Where the served counts of these outcomes go while the telemetry tally lasts (TelemetryBuffer.recordServedRepeated). */
   served?: ServedPlan;
 }
@@ -59,8 +61,8 @@ export class RepeatedLists<Body extends { length: number }> {
     outcomes: readonly EvaluationOutcome[],
     body: Body,
   ): RepeatedList<Body> {
-    const list = repeatedList(outcomes, body);
-    if (body.length > this.budgetBytes) return list;
+    if (body.length > this.budgetBytes) return repeatedList(outcomes, body);
+    const list = repeatedList(outcomes, body, true);
     if (this.bytes + body.length > this.budgetBytes || this.lists >= this.maxLists) this.clear();
     let held = this.environments.get(environmentUlid);
     if (held === undefined || held.snapshot !== snapshot) {
@@ -100,12 +102,12 @@ export class RepeatedLists<Body extends { length: number }> {
 }
 
 /** `outcomes` and their body as a RepeatedList (also for answers that are not kept). */
-export function repeatedList<Body>(outcomes: readonly EvaluationOutcome[], body: Body): RepeatedList<Body> {
+export function repeatedList<Body>(outcomes: readonly EvaluationOutcome[], body: Body, kept = false): RepeatedList<Body> {
   const counts = new Map<ResolvedBy, number>();
   const splits: EvaluationOutcome[] = [];
   for (const outcome of outcomes) {
     counts.set(outcome.resolved_by, (counts.get(outcome.resolved_by) ?? 0) + 1);
     if (outcome.split !== undefined) splits.push(outcome);
   }
-  return { outcomes, splits, byReason: [...counts], body };
+  return { outcomes, splits, byReason: [...counts], body, kept };
 }

@@ -240,7 +240,9 @@ export class EvaluationService {
       const list = this.repeatedList(entry, context);
       for (const [reason, count] of list.byReason) this.evaluations[reason] += count;
       this.expose(entry, context, list.splits, at);
-      list.served = this.telemetry.recordServedRepeated(entry.environmentUlid, entry.flagUlids, list.outcomes, hourOf(at), list.served);
+      if (list.kept) {
+        list.served = this.telemetry.recordServedRepeated(entry.environmentUlid, entry.flagUlids, list.outcomes, hourOf(at), list.served);
+      } else this.served(entry, list.outcomes, at);
       return list.body;
     }
     const outcomes = evaluateAll(entry.snapshot, context, declarations);

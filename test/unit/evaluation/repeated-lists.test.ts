@@ -124,6 +124,7 @@ describe('GET /v1/flags for a repeated context', () => {
     const second = await list(fromBody);
     expect(second).not.toBe(first);
     expect(second.equals(first)).toBe(true);
+    expect(served()).toMatchObject({ 'flg_beta=true': 2, 'flg_copy=hi': 2 });
 
     const unreadable = decoded({ type: 'user', identifier: 'u-2', attributes: [{ key: 'version', values: [{ value: 'not-a-version' }] }] });
     const counted = invalidAttributeCounts().version;
@@ -148,6 +149,7 @@ describe('RepeatedLists', () => {
     const lists = new RepeatedLists<Buffer>();
     const kept = lists.keep('env_1', snapshot, context, [outcome('a')], Buffer.from('body'));
     expect(kept.byReason).toEqual([['rule', 1]]);
+    expect(kept.kept).toBe(true);
     expect(lists.get('env_1', snapshot, context)).toBe(kept);
     expect(lists.get('env_2', snapshot, context)).toBeUndefined();
     expect(lists.get('env_1', {}, context)).toBeUndefined();
@@ -177,7 +179,7 @@ describe('RepeatedLists', () => {
     expect(lists.get('env_1', snapshot, context)).toBeUndefined();
     expect(lists.get('env_1', snapshot, other)).toBeDefined();
     expect(lists.keptBytes).toBe(6);
-    lists.keep('env_1', snapshot, context, [], Buffer.alloc(11));
+    expect(lists.keep('env_1', snapshot, context, [], Buffer.alloc(11)).kept).toBe(false);
     expect(lists.get('env_1', snapshot, context)).toBeUndefined();
     expect(lists.keptBytes).toBe(6);
   });
