@@ -24,14 +24,14 @@ import { newEvaluationCounts, type EvaluationCounts } from '../../observability/
 import { evaluatedFlagJson, evaluatedListJson } from './evaluated-json.js';
 import { repeatedList, RepeatedLists, type RepeatedList } from './repeated-lists.js';
 
+type PublicSchemas = components['schemas'];
 type EvaluatedListBody = JsonText<PublicSchemas['EvaluatedFlagListResponse'], Buffer>;
 
+/** Attribute values the engine could not read as a version or a date, since start (typed-comparers.ts). */
 function invalidAttributeTotal(): number {
   const counts = invalidAttributeCounts();
   return counts.version + counts.date;
 }
-
-type PublicSchemas = components['schemas'];
 
 export interface OfrepSuccess {
   key: string;
