@@ -108,6 +108,16 @@ export function execute(db: Knex | Knex.Transaction, sql: string, values: readon
 }
 
 /**
+ * Whether `append` runs on the serving thread's synchronous driver (SQLite without its worker
+ * thread: in memory, or after the worker ended), where every statement blocks the event loop for
+ * as long as it runs. On the worker thread and on MySQL/MariaDB the serving thread only hands
+ * the statement over.
+ */
+export function appendBlocksServingThread(db: Knex): boolean {
+  return (db.client as PoolClient).driverName === 'better-sqlite3' && sqliteWorkerOf(db) === undefined;
+}
+
+/**
  * Runs an INSERT of rows nothing waits to read back (the public audit trail): on a SQLite file, on
  * the database's worker thread (sqlite-worker.ts), so the serving thread spends one message on it
  * instead of the insert's CPU; elsewhere, and when the worker is not running, as `execute`.

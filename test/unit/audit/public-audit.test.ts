@@ -97,6 +97,32 @@ describe('PublicAuditBuffer', () => {
     expect(offThread.inserts).toEqual([]);
   });
 
+  it('hands MySQL/MariaDB up to 1,024 rows per INSERT too, as soon as 1,024 wait', async () => {
+    const sent: number[] = [];
+    const connection = {
+      query(options: { sql: string }, values: Array<string | number | null>, callback: (error: Error | null, rows: unknown) => void) {
+        sent.push(decodeInsert('public_audit_entries', options.sql, values).length);
+        setImmediate(() => callback(null, { affectedRows: values.length }));
+      },
+    };
+    const knex = (() => {
+      throw new Error('no query builder expected');
+    }) as unknown as Knex & { client: unknown };
+    knex.client = {
+      driverName: 'mysql2',
+      acquireConnection: async () => connection,
+      releaseConnection: async () => undefined,
+      emit: () => true,
+    };
+    const buffer = new PublicAuditBuffer(knex, clock, logger);
+    for (let i = 0; i < 1_024; i++) buffer.record(entry(i));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent).toEqual([1024]);
+    for (let i = 1_024; i < 1_300; i++) buffer.record(entry(i));
+    await buffer.flush();
+    expect(sent).toEqual([1024, 256, 16, 4]);
+  });
+
   it('writes nothing when recording, and everything in batches when flushed', async () => {
     const db = fakeKnex();
     const buffer = new PublicAuditBuffer(db.knex, clock, logger, { batchSize: 4 });
