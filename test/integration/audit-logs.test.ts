@@ -445,9 +445,12 @@ describeEachDatabase('audit logs', (db) => {
       expect((await listPublic(`?management_token_ulid=${(await seedToken(app, { scopes: [] })).ulid}`)).body.data).toEqual([]);
     });
 
-    it('fills in the flag ulid when the flag exists', async () => {
+    it('fills in the flag ulid when the flag exists, also before the serving snapshot holds it', async () => {
       const project = await seedProject(app);
       const key = await seedEnvironmentKey(app, project.environments.production as string);
+      // The environment's snapshot is loaded first: the flag, inserted below without a revision,
+      // is then in the database but not in the snapshot, and its entry is named by the writer.
+      expect((await app.request('GET', '/v1/flags', { apiKey: key.key })).status).toBe(200);
       const now = app.clock.now().toISOString();
       const flagUlid = `flg_${uniqueKey('x').replace(/-/g, '')}`;
       await app.knex('flags').insert({
@@ -463,7 +466,7 @@ describeEachDatabase('audit logs', (db) => {
         created_at: now,
         updated_at: now,
       });
-      await app.request('GET', '/v1/flags/known-flag', { apiKey: key.key });
+      expect((await app.request('GET', '/v1/flags/known-flag', { apiKey: key.key })).status).toBe(404);
       await flushPublicAudit(app);
       const entries = (await listPublic(`?actor_ulid=${key.ulid}`)).body.data;
       expect(entries[0]).toMatchObject({ subject_type: 'flag', subject_ulid: flagUlid, subject_label: 'known-flag' });

@@ -67,10 +67,15 @@ export interface EvaluationHandlerDeps {
 
 /** Public handlers (specs/public.yaml), keyed by operationId. */
 export function publicEvaluationHandlers({ service, decoder, hub, keyCache }: EvaluationHandlerDeps) {
-  /** Names the flag of the request's public audit entry from the snapshot (spares the writer a lookup). */
+  /**
+   * Names the flag of the request's public audit entry from the snapshot (spares the writer a
+   * lookup). A key the snapshot does not hold (unknown, or a flag the snapshot has not taken in
+   * yet) is left to the writer, which looks it up by key once per batch.
+   */
   const nameAuditedFlag = async (request: Pick<PublicRequest, 'principal' | 'ctx'>, flagKey: string): Promise<void> => {
     const entry = await service.environment(request.principal);
-    describePublicAudit(request.ctx, { subjectUlid: entry.flagUlids.get(flagKey) ?? null });
+    const flagUlid = entry.flagUlids.get(flagKey);
+    if (flagUlid !== undefined) describePublicAudit(request.ctx, { subjectUlid: flagUlid });
   };
 
   /** The inputs of a header operation: the context header first, then the default-value header. */
