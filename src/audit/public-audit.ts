@@ -10,8 +10,8 @@ import { statusOf } from '../http/error-middleware.js';
 import { operationState } from '../http/operation.js';
 import { poller } from '../poller.js';
 import { auditResult, denialActions, publicAuditActionByOperation } from './actions.js';
-import { publicAuditColumns } from './audit-columns.js';
 import { auditUlid } from './audit-ids.js';
+import type { PackedRows, Value } from '../storage/packed-rows.js';
 import { append, appendBlocksServingThread, insertText } from '../storage/prepared-sql.js';
 import { defaultPublicAuditMode, type PublicAuditMode } from './public-audit-mode.js';
 
@@ -34,31 +34,48 @@ export interface PublicAuditRow {
   status_code: number;
 }
 
-function rowValues(row: BufferedRow): Array<string | number | null> {
-  return [
-    row.ulid,
-    row.created_at,
-    row.actor_type,
-    row.actor_ulid,
-    row.environment_ulid,
-    row.environment_key,
-    row.project_ulid,
-    row.http_method,
-    row.http_path,
-    row.action,
-    row.subject_type,
-    row.subject_ulid,
-    row.subject_label,
-    row.result,
-    row.status_code,
-    row.count,
-  ];
+/** The columns an entry shares with every entry of the same key, request and outcome. */
+const sharedColumns = [
+  'actor_type',
+  'actor_ulid',
+  'environment_ulid',
+  'environment_key',
+  'project_ulid',
+  'http_method',
+  'http_path',
+  'action',
+  'subject_type',
+  'subject_ulid',
+  'subject_label',
+  'result',
+  'status_code',
+] as const satisfies ReadonlyArray<keyof PublicAuditRow>;
+/** The INSERT's columns: an entry's own (packed-rows.ts puts them first), then the shared ones. */
+const writtenColumns = ['ulid', 'created_at', 'count', ...sharedColumns];
+/** Values of its own per entry: ulid, created_at, count. */
+const OWN = 3;
+
+/**
+ * What many entries share, held once (the rows of a batch point at it). `flagByKey`: the subject
+ * is a flag the handler did not name, so its ulid is looked up by key when the entry is written.
+ */
+interface SharedPart {
+  values: Value[];
+  flagByKey: boolean;
 }
 
-/** Marks a buffered row whose flag the handler did not name: its ulid is looked up by key. */
-const flagByKey = Symbol('flagByKey');
-/** `count`: requests the row stands for (1, or the minute's count in the `aggregate` mode). */
-type BufferedRow = PublicAuditRow & { count: number; [flagByKey]?: true };
+/** `aggregate`: the open minute's entry of one group, counted. */
+interface Group {
+  part: SharedPart;
+  ulid: string;
+  createdAt: string;
+  count: number;
+}
+
+/** Keys, and paths per key, whose shared parts are held for reuse at most; past that a table starts again (entries keep theirs). */
+const SHARED_PARTS_TABLE_SIZE = 4096;
+/** Shared parts held per key and path at most (outcomes, subjects): the oldest makes room. */
+const SHARED_PARTS_PER_PATH = 8;
 
 /** What a public handler may say about its subject (defaults come from the path and the key). */
 export interface PublicAuditSubject {
@@ -94,16 +111,26 @@ export interface PublicAuditBufferOptions {
  * requests get an entry, and `aggregate` folds a minute's requests of one key and subject into one.
  */
 export class PublicAuditBuffer {
-  /** Buffered rows; those before `head` are written already (dropped from the array in bulk). */
-  private entries: BufferedRow[] = [];
+  /**
+   * Buffered entries, ENTRY_STRIDE slots each (shared part, ulid, created_at, count): no object
+   * per request to keep alive until it is written. Entries before `head` are written already
+   * (dropped from the array in bulk).
+   */
+  private entries: Array<SharedPart | string | number> = [];
   private head = 0;
+  /**
+   * Shared parts by key (actor) and request path, so that equal entries point at one. Found by
+   * comparing values: a string of all thirteen, built and hashed for every request, cost more
+   * than the rest of recording the entry.
+   */
+  private sharedParts = new Map<string | null, Map<string, SharedPart[]>>();
   private dropped = 0;
   /** Since the first entry dropped in this overflow (logged once), until the buffer drains. */
   private overflowing = false;
   /** `sample`: the fraction of a successful request owed so far; one is recorded when it reaches 1. */
   private sampleCredit = 0;
   /** `aggregate`: the open minute's entries by group, moved into `entries` once the minute is over. */
-  private groups = new Map<string, BufferedRow>();
+  private groups = new Map<string, Group>();
   private groupsMinute = -1;
   private readonly mode: PublicAuditMode;
   /** Since start, for /metrics: rows written and entries refused because the buffer was full. */
@@ -137,7 +164,12 @@ export class PublicAuditBuffer {
 
   /** Entries held: waiting to be written, and (aggregate) the open minute's groups. */
   get size(): number {
-    return this.entries.length - this.head + this.groups.size;
+    return this.waiting + this.groups.size;
+  }
+
+  /** Entries waiting to be written. */
+  private get waiting(): number {
+    return this.entries.length / ENTRY_STRIDE - this.head;
   }
 
   /**
@@ -165,12 +197,12 @@ export class PublicAuditBuffer {
       this.drop();
       return;
     }
-    this.entries.push(this.entryOf(row, now, subjectNamed));
+    this.entries.push(this.sharedPartOf(row, subjectNamed), auditUlid(now), isoOf(now), 1);
     // A full statement's worth is handed over at once rather than at the next tick of the task:
     // the database (or SQLite's worker thread) inserts steadily instead of a second's rows in one
     // burst that takes a core from the answers. A failure is left to the task, which retries and
     // logs it.
-    if (this.entries.length - this.head >= HANDED_OVER_BATCH && this.flushing === undefined && !appendBlocksServingThread(this.knex)) {
+    if (this.waiting >= HANDED_OVER_BATCH && this.flushing === undefined && !appendBlocksServingThread(this.knex)) {
       this.flush().catch(() => undefined);
     }
   }
@@ -192,13 +224,13 @@ export class PublicAuditBuffer {
       this.drop();
       return;
     }
-    this.groups.set(group, this.entryOf(row, now, subjectNamed));
+    this.groups.set(group, { part: this.sharedPartOf(row, subjectNamed), ulid: auditUlid(now), createdAt: isoOf(now), count: 1 });
   }
 
   /** Moves the open minute's groups to the entries to write (the minute is over, or the task stops). */
   private sealGroups(): void {
     if (this.groups.size === 0) return;
-    for (const entry of this.groups.values()) this.entries.push(entry);
+    for (const group of this.groups.values()) this.entries.push(group.part, group.ulid, group.createdAt, group.count);
     this.groups = new Map();
   }
 
@@ -213,30 +245,27 @@ export class PublicAuditBuffer {
     );
   }
 
-  private entryOf(row: Omit<PublicAuditRow, 'ulid' | 'created_at'>, now: Date, subjectNamed: boolean): BufferedRow {
-    // Spelled out rather than spread: one object shape, built once per public request.
-    const entry: BufferedRow = {
-      ulid: auditUlid(now),
-      created_at: isoOf(now),
-      actor_type: row.actor_type,
-      actor_ulid: row.actor_ulid,
-      environment_ulid: row.environment_ulid,
-      environment_key: row.environment_key,
-      project_ulid: row.project_ulid,
-      http_method: row.http_method,
-      http_path: row.http_path,
-      action: row.action,
-      subject_type: row.subject_type,
-      subject_ulid: row.subject_ulid,
-      subject_label: row.subject_label,
-      result: row.result,
-      status_code: row.status_code,
-      count: 1,
-    };
-    if (!subjectNamed && row.subject_type === 'flag' && row.subject_ulid === null && row.subject_label && row.project_ulid) {
-      entry[flagByKey] = true;
+  /** The shared part of `row`'s entry: the one held for equal values, or a new one. */
+  private sharedPartOf(row: Omit<PublicAuditRow, 'ulid' | 'created_at'>, subjectNamed: boolean): SharedPart {
+    const flagByKey =
+      !subjectNamed && row.subject_type === 'flag' && row.subject_ulid === null && !!row.subject_label && !!row.project_ulid;
+    let paths = this.sharedParts.get(row.actor_ulid);
+    if (paths === undefined) {
+      if (this.sharedParts.size >= SHARED_PARTS_TABLE_SIZE) this.sharedParts.clear();
+      paths = new Map();
+      this.sharedParts.set(row.actor_ulid, paths);
     }
-    return entry;
+    let held = paths.get(row.http_path);
+    if (held === undefined) {
+      if (paths.size >= SHARED_PARTS_TABLE_SIZE) paths.clear();
+      held = [];
+      paths.set(row.http_path, held);
+    }
+    for (const part of held) if (part.flagByKey === flagByKey && sharesValues(part.values, row)) return part;
+    const part: SharedPart = { values: sharedValuesOf(row), flagByKey };
+    if (held.length >= SHARED_PARTS_PER_PATH) held.shift();
+    held.push(part);
+    return part;
   }
 
   /** Writes everything buffered so far; concurrent calls share one run. */
@@ -251,22 +280,22 @@ export class PublicAuditBuffer {
     // A finished minute's groups are complete: write them.
     if (this.groups.size > 0 && Math.floor(this.clock.now().getTime() / 60_000) !== this.groupsMinute) this.sealGroups();
     let first = true;
-    while (this.entries.length > this.head) {
+    while (this.waiting > 0) {
       // Between batches, let waiting requests run (a synchronous driver blocks while it writes).
       if (!first) await new Promise<void>((resolve) => setImmediate(resolve));
       first = false;
       // A failed batch stays where it is (head does not move) for the next run; this run stops.
-      const batch = this.entries.slice(this.head, this.head + this.batchLength(this.entries.length - this.head));
-      await this.resolveFlagSubjects(batch);
+      const length = Math.min(this.batchLength(this.waiting), this.waiting);
+      const rows = await this.packed(this.head, length);
       // One multi-row INSERT per batch, its text cached per row count and (SQLite) prepared
       // once: no query building per batch. One statement is atomic, so a failed batch can be
       // retried whole without duplicates.
-      await append(this.knex, insertText('public_audit_entries', publicAuditColumns, batch.length), batch.flatMap(rowValues));
-      this.head += batch.length;
-      this.writtenTotal += batch.length;
-      // Drop written rows in bulk: shifting the array per batch made a long flush quadratic.
-      if (this.head === this.entries.length || this.head >= 4096) {
-        this.entries = this.entries.slice(this.head);
+      await append(this.knex, insertText('public_audit_entries', writtenColumns, length), rows);
+      this.head += length;
+      this.writtenTotal += length;
+      // Drop written entries in bulk: shifting the array per batch made a long flush quadratic.
+      if (this.waiting === 0 || this.head >= 4096) {
+        this.entries = this.entries.slice(this.head * ENTRY_STRIDE);
         this.head = 0;
       }
     }
@@ -293,24 +322,89 @@ export class PublicAuditBuffer {
   }
 
   /**
-   * Fills in flag ulids for entries that name a flag by key only, one query per batch. Handlers
-   * that know the flag name it (describePublicAudit), which spares the query.
+   * Entries `from` to `from + length` as the INSERT's packed rows. A shared part whose flag the
+   * handler did not name gets its flag's ulid looked up by key here, one query per batch (handlers
+   * that know the flag name it: describePublicAudit).
    */
-  private async resolveFlagSubjects(batch: BufferedRow[]): Promise<void> {
-    const wanted = batch.filter((row) => row[flagByKey]);
-    if (wanted.length === 0) return;
-    const projects = [...new Set(wanted.map((row) => row.project_ulid as string))];
-    const keys = [...new Set(wanted.map((row) => row.subject_label as string))];
+  private async packed(from: number, length: number): Promise<PackedRows> {
+    const shared: Value[][] = [];
+    const indexes = new Map<SharedPart, number>();
+    const cells: Value[] = [];
+    const byKey: SharedPart[] = [];
+    for (let slot = from * ENTRY_STRIDE, end = (from + length) * ENTRY_STRIDE; slot < end; slot += ENTRY_STRIDE) {
+      const part = this.entries[slot] as SharedPart;
+      let index = indexes.get(part);
+      if (index === undefined) {
+        index = shared.push(part.values) - 1;
+        indexes.set(part, index);
+        if (part.flagByKey) byKey.push(part);
+      }
+      cells.push(index, this.entries[slot + 1] as string, this.entries[slot + 2] as string, this.entries[slot + 3] as number);
+    }
+    if (byKey.length > 0) await this.nameFlags(byKey, shared, indexes);
+    return { shared, own: OWN, cells };
+  }
+
+  /** Puts the flag ulid of each of `parts` (null for an unknown key) into this batch's copy of its values. */
+  private async nameFlags(parts: SharedPart[], shared: Value[][], indexes: Map<SharedPart, number>): Promise<void> {
+    const project = sharedColumns.indexOf('project_ulid');
+    const label = sharedColumns.indexOf('subject_label');
+    const subject = sharedColumns.indexOf('subject_ulid');
+    const projects = [...new Set(parts.map((part) => part.values[project] as string))];
+    const keys = [...new Set(parts.map((part) => part.values[label] as string))];
     const flags: Array<{ ulid: string; key: string; project_ulid: string }> = await this.knex('flags')
       .whereIn('project_ulid', projects)
       .whereIn('key', keys)
       .select('ulid', 'key', 'project_ulid');
-    const byKey = new Map(flags.map((flag) => [`${flag.project_ulid}/${flag.key}`, flag.ulid]));
-    for (const row of wanted) {
-      row.subject_ulid = byKey.get(`${row.project_ulid}/${row.subject_label}`) ?? null;
-      row[flagByKey] = undefined;
+    const ulidByKey = new Map(flags.map((flag) => [`${flag.project_ulid}/${flag.key}`, flag.ulid]));
+    for (const part of parts) {
+      // A copy: the shared part stays unnamed, for a flag created later under the same key.
+      const values = [...part.values];
+      values[subject] = ulidByKey.get(`${values[project]}/${values[label]}`) ?? null;
+      shared[indexes.get(part) as number] = values;
     }
   }
+}
+
+/** Slots per buffered entry: its shared part, ulid, created_at and count. */
+const ENTRY_STRIDE = 1 + OWN;
+
+/** `row`'s values of the shared columns, in their order (spelled out: one array shape, no lookups by name). */
+function sharedValuesOf(row: Omit<PublicAuditRow, 'ulid' | 'created_at'>): Value[] {
+  return [
+    row.actor_type,
+    row.actor_ulid,
+    row.environment_ulid,
+    row.environment_key,
+    row.project_ulid,
+    row.http_method,
+    row.http_path,
+    row.action,
+    row.subject_type,
+    row.subject_ulid,
+    row.subject_label,
+    row.result,
+    row.status_code,
+  ];
+}
+
+/** Whether `values` (a shared part's) are `row`'s, column by column. */
+function sharesValues(values: Value[], row: Omit<PublicAuditRow, 'ulid' | 'created_at'>): boolean {
+  return (
+    values[12] === row.status_code &&
+    values[10] === row.subject_label &&
+    values[9] === row.subject_ulid &&
+    values[1] === row.actor_ulid &&
+    values[7] === row.action &&
+    values[11] === row.result &&
+    values[8] === row.subject_type &&
+    values[2] === row.environment_ulid &&
+    values[3] === row.environment_key &&
+    values[4] === row.project_ulid &&
+    values[0] === row.actor_type &&
+    values[5] === row.http_method &&
+    values[6] === row.http_path
+  );
 }
 
 const subjectKey = Symbol('publicAuditSubject');

@@ -1,6 +1,7 @@
 import type { EventEmitter } from 'node:events';
 import type { Knex } from 'knex';
 import { announceQuery } from '../observability/query-events.js';
+import { unpackRows, type PackedRows, type Value } from './packed-rows.js';
 import { lockWaitOf, retryWhileLocked } from './sqlite-lock-wait.js';
 import { sqliteWorkerOf } from './sqlite-worker.js';
 
@@ -12,8 +13,6 @@ import { sqliteWorkerOf } from './sqlite-worker.js';
  * connection's statement cache); on MySQL/MariaDB the text goes to mysql2 as is. Callers build the text from constant
  * fragments only (identifiers are fixed, values always bindings).
  */
-
-type Value = string | number | null;
 
 interface SqliteStatement {
   all(values: readonly Value[]): unknown[][];
@@ -118,12 +117,13 @@ export function appendBlocksServingThread(db: Knex): boolean {
 }
 
 /**
- * Runs an INSERT of rows nothing waits to read back (the public audit trail): on a SQLite file, on
- * the database's worker thread (sqlite-worker.ts), so the serving thread spends one message on it
- * instead of the insert's CPU; elsewhere, and when the worker is not running, as `execute`.
+ * Runs an INSERT of packed rows nothing waits to read back (the public audit trail): on a SQLite
+ * file, on the database's worker thread (sqlite-worker.ts), which unpacks them, so the serving
+ * thread spends one message on it instead of the insert's CPU; elsewhere, and when the worker is
+ * not running, unpacked here and run as `execute`.
  */
-export function append(db: Knex, sql: string, values: readonly Value[]): Promise<void> {
-  return sqliteWorkerOf(db)?.execute(sql, values) ?? execute(db, sql, values);
+export function append(db: Knex, sql: string, rows: PackedRows): Promise<void> {
+  return sqliteWorkerOf(db)?.append(sql, rows) ?? execute(db, sql, unpackRows(rows));
 }
 
 /**

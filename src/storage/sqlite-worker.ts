@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { Knex } from 'knex';
+import { unpackRows, type PackedRows } from './packed-rows.js';
 
 /**
  * SQLite's background thread: WAL checkpoints, and the appends of the public audit trail.
@@ -12,8 +13,9 @@ import type { Knex } from 'knex';
  *   past 1,000 pages copies it into the database file before returning (10 to 30 ms for a busy
  *   audit trail's WAL on this project's 2-core test machine). So the server's own connection
  *   never checkpoints (wal_autocheckpoint 0) and the worker checkpoints on an interval.
- * - Appends (`execute`): single INSERT statements of rows that nothing on the serving thread
- *   reads back at once, the public audit entries (one per public request). Inserting a row into a
+ * - Appends (`append`): single INSERT statements of rows that nothing on the serving thread
+ *   reads back at once, the public audit entries (one per public request), packed
+ *   (packed-rows.ts) and unpacked here. Inserting a row into a
  *   table with seven indexes costs about as much CPU as answering the request it records; on the
  *   worker it costs the serving thread one message per batch. A statement is atomic, so a batch
  *   refused here (a lock held elsewhere past the wait, a full disk) changed nothing and is retried
@@ -55,10 +57,11 @@ const checkpoint = () => {
     parentPort.postMessage({ failed: String((error && error.code) || error) });
   }
 };
+const unpackRows = ${unpackRows.toString()};
 const statements = new Map();
 const append = ({ id, sql, json }) => {
   try {
-    const values = JSON.parse(json);
+    const values = unpackRows(JSON.parse(json));
     let statement = statements.get(sql);
     if (!statement) {
       if (statements.size >= 64) statements.clear();
@@ -83,10 +86,11 @@ parentPort.on('message', (message) => {
 
 export interface SqliteWorker {
   /**
-   * Runs one INSERT on the worker's connection; undefined when the worker is not running (the
-   * caller runs it itself). Rejects with the driver's error (its `code` kept) when refused.
+   * Runs one INSERT of packed rows on the worker's connection; undefined when the worker is not
+   * running (the caller runs it itself). Rejects with the driver's error (its `code` kept) when
+   * refused.
    */
-  execute(sql: string, values: readonly unknown[]): Promise<void> | undefined;
+  append(sql: string, rows: PackedRows): Promise<void> | undefined;
   /** Ends the worker after one last checkpoint (awaited; at most a second). Appends sent before are run. */
   stop(): Promise<void>;
 }
@@ -144,14 +148,14 @@ export function startSqliteWorker(options: SqliteWorkerOptions): SqliteWorker {
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   void exited.then(() => fallBack('the SQLite worker ended'));
   return {
-    execute(sql, values) {
+    append(sql, rows) {
       if (!running || stopping) return undefined;
       const id = ++nextId;
       return new Promise<void>((resolve, reject) => {
         pending.set(id, { resolve, reject });
-        // As one JSON text: cloning a string costs a copy, cloning an array of 1,600 values many
-        // times more (the structured clone walks every value).
-        worker.postMessage({ id, sql, json: JSON.stringify(values) });
+        // As one JSON text: cloning a string costs a copy, cloning an array of thousands of values
+        // many times more (the structured clone walks every value).
+        worker.postMessage({ id, sql, json: JSON.stringify(rows) });
       });
     },
     async stop() {

@@ -6,6 +6,7 @@ import { parsePublicAuditMode } from '../../../src/audit/public-audit-mode.js';
 import { describePublicAudit, PublicAuditBuffer, publicAuditMiddleware, type PublicAuditRow } from '../../../src/audit/public-audit.js';
 import type { PublicPrincipal } from '../../../src/auth/principal.js';
 import { RateLimitedError, UnauthorizedError } from '../../../src/http/errors.js';
+import { type PackedRows, unpackRows } from '../../../src/storage/packed-rows.js';
 import { registerSqliteWorker } from '../../../src/storage/sqlite-worker.js';
 import { decodeInsert } from '../../support/fake-sql.js';
 
@@ -77,9 +78,11 @@ describe('PublicAuditBuffer', () => {
 
     const offThread = fakeKnex();
     const worked: number[] = [];
+    const sharedParts: number[] = [];
     registerSqliteWorker(offThread.knex, () => ({
-      execute: async (sql, values) => {
-        worked.push(decodeInsert('public_audit_entries', sql, values).length);
+      append: async (sql, rows) => {
+        worked.push(decodeInsert('public_audit_entries', sql, unpackRows(rows)).length);
+        sharedParts.push(rows.shared.length);
       },
       stop: async () => undefined,
     }));
@@ -94,6 +97,8 @@ describe('PublicAuditBuffer', () => {
     for (let i = 1_024; i < 2_100; i++) onWorker.record(entry(i));
     await onWorker.flush();
     expect(worked).toEqual([1024, 1024, 32, 16, 4]);
+    // Each path is a shared part of its own here; packed, a batch carries each once.
+    expect(sharedParts).toEqual([1024, 1024, 32, 16, 4]);
     expect(offThread.inserts).toEqual([]);
   });
 
@@ -190,6 +195,68 @@ describe('PublicAuditBuffer', () => {
     await buffer.flush();
     expect(db.state.flagQueries).toBe(1);
     expect(db.inserts.flat().map((r) => r.subject_ulid)).toEqual(['flg_1', null]);
+  });
+
+  it('packs a batch: entries of one key, request and outcome share one part, each keeping its own ulid and time', async () => {
+    const db = fakeKnex();
+    const batches: PackedRows[] = [];
+    registerSqliteWorker(db.knex, () => ({
+      append: async (sql, rows) => {
+        batches.push(rows);
+        db.inserts.push(decodeInsert('public_audit_entries', sql, unpackRows(rows)) as unknown as PublicAuditRow[]);
+      },
+      stop: async () => undefined,
+    }));
+    let now = new Date('2026-05-01T10:00:00.000Z');
+    const buffer = new PublicAuditBuffer(db.knex, { now: () => now }, logger);
+    for (let i = 0; i < 6; i++) {
+      now = new Date(now.getTime() + 1);
+      buffer.record(entry(i % 2));
+    }
+    await buffer.flush();
+    // Six entries go as 4 and 2 (powers of two on the worker), each batch with both parts once.
+    expect(batches.map((b) => [b.cells.length / (b.own + 1), b.shared.length])).toEqual([
+      [4, 2],
+      [2, 2],
+    ]);
+    const rows = db.inserts.flat();
+    expect(rows.map((r) => r.http_path)).toEqual([
+      '/v1/flags/0',
+      '/v1/flags/1',
+      '/v1/flags/0',
+      '/v1/flags/1',
+      '/v1/flags/0',
+      '/v1/flags/1',
+    ]);
+    expect(rows.map((r) => r.created_at.slice(-5))).toEqual(['.001Z', '.002Z', '.003Z', '.004Z', '.005Z', '.006Z']);
+    expect(new Set(rows.map((r) => r.ulid)).size).toBe(6);
+    expect(rows[0]).toEqual({ ...entry(0), ulid: rows[0]?.ulid, created_at: '2026-05-01T10:00:00.001Z', count: 1 });
+  });
+
+  it('keeps each entry its own values when one path sees more keys and outcomes than it holds shared parts for', async () => {
+    const db = fakeKnex();
+    const buffer = new PublicAuditBuffer(db.knex, clock, logger);
+    const outcomes = Array.from({ length: 12 }, (_, i) => ({ ...entry(7), actor_ulid: `key_${i % 3}`, status_code: 400 + i }));
+    for (const outcome of [...outcomes, ...outcomes.slice(0, 4)]) buffer.record(outcome);
+    await buffer.flush();
+    const rows = db.inserts.flat();
+    expect(rows.map((r) => [r.actor_ulid, r.status_code])).toEqual(
+      [...outcomes, ...outcomes.slice(0, 4)].map((o) => [o.actor_ulid, o.status_code]),
+    );
+    expect(rows.every((r) => r.http_path === '/v1/flags/7' && r.action === 'auth.missing_key')).toBe(true);
+  });
+
+  it('looks a flag key up again in a later batch: a flag created since then gets its ulid', async () => {
+    const flags: Array<{ ulid: string; key: string; project_ulid: string }> = [];
+    const db = fakeKnex(flags);
+    const buffer = new PublicAuditBuffer(db.knex, clock, logger);
+    const checkout = { ...entry(0), project_ulid: 'prj_1', subject_type: 'flag', subject_label: 'checkout' };
+    buffer.record(checkout);
+    await buffer.flush();
+    flags.push({ ulid: 'flg_1', key: 'checkout', project_ulid: 'prj_1' });
+    buffer.record(checkout);
+    await buffer.flush();
+    expect(db.inserts.flat().map((r) => r.subject_ulid)).toEqual([null, 'flg_1']);
   });
 
   it('asks nothing when the handler named the flag, even as unknown', async () => {

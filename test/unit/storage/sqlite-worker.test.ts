@@ -3,10 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../../src/storage/database.js';
+import type { PackedRows } from '../../../src/storage/packed-rows.js';
 import { append, execute, insertText } from '../../../src/storage/prepared-sql.js';
 import { sqliteWorkerOf, startSqliteWorker } from '../../../src/storage/sqlite-worker.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Rows of an `id` of their own and the shared `text`. */
+const packed = (ids: string[], text = 'text'): PackedRows => ({ shared: [[text]], own: 1, cells: ids.flatMap((id) => [0, id]) });
 
 describe('SQLite work on a worker thread: WAL checkpoints and appends', () => {
   let dir: string | undefined;
@@ -58,7 +62,7 @@ describe('SQLite work on a worker thread: WAL checkpoints and appends', () => {
       fallBack: (reason) => reasons.push(reason),
     });
     for (let waited = 0; reasons.length === 0 && waited < 30_000; waited += 50) await sleep(50);
-    expect(worker.execute('INSERT INTO entries (id) VALUES (?)', ['a'])).toBeUndefined();
+    expect(worker.append('INSERT INTO entries (id, text) VALUES (?, ?)', packed(['a']))).toBeUndefined();
     await worker.stop();
     expect(reasons).toHaveLength(1);
     expect(reasons[0]).toMatch(/unable to open|does not exist|SQLITE_CANTOPEN|ended/i);
@@ -80,15 +84,15 @@ describe('SQLite work on a worker thread: WAL checkpoints and appends', () => {
     expect(sqliteWorkerOf(knex)).toBeDefined();
     const statements: string[] = [];
     knex.on('query', (query: { sql: string }) => statements.push(query.sql));
-    const values: string[] = [];
-    for (let i = 0; i < 100; i++) values.push(`id-${i}`, 'text');
-    await append(knex, insertText('entries', ['id', 'text'], 100), values);
+    const ids = Array.from({ length: 100 }, (_, i) => `id-${i}`);
+    await append(knex, insertText('entries', ['id', 'text'], 100), packed(ids));
     expect(statements).toEqual([]);
     expect(await knex('entries').count({ n: '*' })).toEqual([{ n: 100 }]);
+    // Unpacked on the worker: each row its own id and the shared text.
+    expect(await knex('entries').where({ id: 'id-42' }).first()).toEqual({ id: 'id-42', text: 'text' });
 
     // A refused append rejects with the driver's code and changes nothing (one statement is atomic).
-    const again = ['id-100', 'text', 'id-0', 'text'];
-    await expect(append(knex, insertText('entries', ['id', 'text'], 2), again)).rejects.toMatchObject({
+    await expect(append(knex, insertText('entries', ['id', 'text'], 2), packed(['id-100', 'id-0']))).rejects.toMatchObject({
       code: 'SQLITE_CONSTRAINT_PRIMARYKEY',
     });
     expect(await knex('entries').count({ n: '*' })).toEqual([{ n: 100 }]);
@@ -99,9 +103,13 @@ describe('SQLite work on a worker thread: WAL checkpoints and appends', () => {
     const { knex } = db;
     await knex.schema.createTable('entries', (t) => {
       t.string('id').primary();
+      t.string('text');
     });
     expect(sqliteWorkerOf(knex)).toBeUndefined();
-    await append(knex, insertText('entries', ['id'], 1), ['a']);
-    expect(await knex('entries').count({ n: '*' })).toEqual([{ n: 1 }]);
+    await append(knex, insertText('entries', ['id', 'text'], 2), packed(['a', 'b'], 'here'));
+    expect(await knex('entries').orderBy('id')).toEqual([
+      { id: 'a', text: 'here' },
+      { id: 'b', text: 'here' },
+    ]);
   });
 });
