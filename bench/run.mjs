@@ -149,6 +149,9 @@ function fillHttp(row, m) {
     m['koa-router']
       ? `koa p50/p99 ${fmtMs(m['koa-router'].p50)}/${fmtMs(m['koa-router'].p99)} ms, node:http p50/p99 ${fmtMs(m['node-http'].p50)}/${fmtMs(m['node-http'].p99)} ms`
       : undefined,
+    m['node-http'] && m.rounds.length > 1
+      ? `turns (Vexil / node:http req/s): ${m.rounds.map((r) => `${fmtInt(r.vexil)} / ${fmtInt(r['node-http'])} (${(r.vexil / r['node-http']).toFixed(2)})`).join(', ')}`
+      : undefined,
     m.vexil.warning ? `load: ${m.vexil.warning}` : undefined,
   ].filter(Boolean);
 }

@@ -17,11 +17,13 @@ function numberFromEnv(name, fallback) {
   return n;
 }
 
-/** Run settings: BENCH_DURATION (s, measured), BENCH_WARMUP (s), BENCH_CONNECTIONS. */
+/** Run settings: BENCH_DURATION (s, measured), BENCH_WARMUP (s), BENCH_CONNECTIONS, BENCH_ROUNDS. */
 export const settings = {
   duration: numberFromEnv('BENCH_DURATION', 10),
   warmup: numberFromEnv('BENCH_WARMUP', 3),
   connections: numberFromEnv('BENCH_CONNECTIONS', 50),
+  /** Turns Vexil and the baselines take in each HTTP scenario (lib/measure.mjs). */
+  rounds: numberFromEnv('BENCH_ROUNDS', 3),
   /** Audit entries seeded before the deep page (scenario 7). */
   auditEntries: numberFromEnv('BENCH_AUDIT_ENTRIES', 100_000),
   /** Flags per environment of the scale scenario (8). */
