@@ -10,6 +10,7 @@ import { statusOf } from '../http/error-middleware.js';
 import { operationState } from '../http/operation.js';
 import { poller } from '../poller.js';
 import { auditResult, denialActions, publicAuditActionByOperation } from './actions.js';
+import { publicAuditColumns } from './audit-columns.js';
 import { auditUlid } from './audit-ids.js';
 import type { PackedRows, Value } from '../storage/packed-rows.js';
 import { append, appendBlocksServingThread, insertText } from '../storage/prepared-sql.js';
@@ -34,26 +35,13 @@ export interface PublicAuditRow {
   status_code: number;
 }
 
-/** The columns an entry shares with every entry of the same key, request and outcome. */
-const sharedColumns = [
-  'actor_type',
-  'actor_ulid',
-  'environment_ulid',
-  'environment_key',
-  'project_ulid',
-  'http_method',
-  'http_path',
-  'action',
-  'subject_type',
-  'subject_ulid',
-  'subject_label',
-  'result',
-  'status_code',
-] as const satisfies ReadonlyArray<keyof PublicAuditRow>;
-/** The INSERT's columns: an entry's own (packed-rows.ts puts them first), then the shared ones. */
-const writtenColumns = ['ulid', 'created_at', 'count', ...sharedColumns];
-/** Values of its own per entry: ulid, created_at, count. */
-const OWN = 3;
+/** An entry's own columns: packed-rows.ts puts them first in the INSERT. */
+const ownColumns = ['ulid', 'created_at', 'count'] as const;
+/** The columns an entry shares with every entry of the same key, request and outcome, in the order sharedValuesOf spells out. */
+const sharedColumns = publicAuditColumns.filter((column) => !(ownColumns as readonly string[]).includes(column));
+const writtenColumns = [...ownColumns, ...sharedColumns];
+/** Values of its own per entry. */
+const OWN = ownColumns.length;
 
 /**
  * What many entries share, held once (the rows of a batch point at it). `flagByKey`: the subject
