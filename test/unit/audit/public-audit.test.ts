@@ -246,6 +246,37 @@ describe('PublicAuditBuffer', () => {
     expect(rows.every((r) => r.http_path === '/v1/flags/7' && r.action === 'auth.missing_key')).toBe(true);
   });
 
+  it('shares a part only between entries equal in every shared column: one column apart, each keeps its own values', async () => {
+    const db = fakeKnex();
+    const buffer = new PublicAuditBuffer(db.knex, clock, logger);
+    const base: Omit<PublicAuditRow, 'ulid' | 'created_at'> = {
+      actor_type: 'sdk_key',
+      actor_ulid: 'key_1',
+      environment_ulid: 'env_1',
+      environment_key: 'production',
+      project_ulid: 'prj_1',
+      http_method: 'GET',
+      http_path: '/v1/flags/checkout',
+      action: 'flag.evaluated',
+      subject_type: 'flag',
+      subject_ulid: 'flg_1',
+      subject_label: 'checkout',
+      result: 'success',
+      status_code: 200,
+    };
+    const variants = (Object.keys(base) as Array<keyof typeof base>)
+      .filter((column) => column !== 'http_path')
+      .map((column) => ({ ...base, [column]: column === 'status_code' ? 404 : `other ${column}` }));
+    const recorded = [base, ...variants, base];
+    for (const row of recorded) buffer.record(row, true);
+    await buffer.flush();
+    // Everything but an entry's own values (ulid, time, count).
+    const written = (db.inserts.flat() as unknown as Array<Record<string, unknown>>).map(
+      ({ ulid: _u, created_at: _c, count: _n, ...shared }) => shared,
+    );
+    expect(written).toEqual(recorded);
+  });
+
   it('looks a flag key up again in a later batch: a flag created since then gets its ulid', async () => {
     const flags: Array<{ ulid: string; key: string; project_ulid: string }> = [];
     const db = fakeKnex(flags);
