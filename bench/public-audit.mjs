@@ -23,7 +23,11 @@ const duration = Number(process.env.BENCH_AUDIT_DURATION || 15);
 const modes = (process.env.BENCH_AUDIT_MODES || 'every,errors,aggregate,sample:0.01').split(',');
 const flagPath = `/v1/flags/${SCENARIO_FLAG}`;
 
-/** Rows of the scenario path and bytes of the table with its indexes, read from the database itself. */
+/**
+ * Rows of the scenario path (through the view public_audit_entries) and bytes of the two tables
+ * behind it with their indexes (public_audit_requests, public_audit_parts), read from the
+ * database itself.
+ */
 async function tableStats(database) {
   if (database.dialect === 'sqlite') {
     const { default: Database } = await import('better-sqlite3');
@@ -35,7 +39,7 @@ async function tableStats(database) {
       // dbstat: the pages each b-tree (table, primary key, indexes) occupies.
       const bytes = db
         .prepare(
-          "SELECT COALESCE(SUM(pgsize), 0) AS b FROM dbstat WHERE name IN (SELECT name FROM sqlite_master WHERE tbl_name = 'public_audit_entries')",
+          "SELECT COALESCE(SUM(pgsize), 0) AS b FROM dbstat WHERE name IN (SELECT name FROM sqlite_master WHERE tbl_name IN ('public_audit_requests', 'public_audit_parts'))",
         )
         .get().b;
       return { rows: rows.n, requests: rows.requests, bytes };
@@ -50,10 +54,10 @@ async function tableStats(database) {
       'SELECT COUNT(*) AS n, COALESCE(SUM(`count`), 0) AS requests FROM public_audit_entries WHERE http_path = ?',
       [flagPath],
     );
-    await conn.query('ANALYZE TABLE public_audit_entries');
+    await conn.query('ANALYZE TABLE public_audit_requests, public_audit_parts');
     // InnoDB's own figures: pages of the clustered index (the rows) and of the secondary indexes.
     const [[size]] = await conn.query(
-      "SELECT data_length + index_length AS b FROM information_schema.TABLES WHERE table_schema = DATABASE() AND table_name = 'public_audit_entries'",
+      "SELECT SUM(data_length + index_length) AS b FROM information_schema.TABLES WHERE table_schema = DATABASE() AND table_name IN ('public_audit_requests', 'public_audit_parts')",
     );
     return { rows: Number(rows.n), requests: Number(rows.requests), bytes: Number(size.b) };
   } finally {
@@ -169,7 +173,7 @@ const lines = [
   '# Public audit trail at scale',
   '',
   `Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB; Node ${serverNodeVersion}. Date: ${started.toISOString()}. Load average (1 min) at start ${load0[0].toFixed(2)}, at end ${load1[0].toFixed(2)}.`,
-  `Method: \`node bench/public-audit.mjs\`. Per database and mode, a fresh server (\`VEXIL_PUBLIC_AUDIT=<mode>\`, rate limit off) serves scenario 1 (GET ${flagPath} with a context, 5 rules x 3 criteria + 50 % rollout, one server key) to autocannon, 50 connections, ${duration} s; the server is then stopped (writing what its buffer holds) and the table measured: rows of that path, and the bytes of public_audit_entries with its indexes (SQLite: dbstat pages; MariaDB: data_length + index_length after ANALYZE TABLE, InnoDB's page-level figures). "Written/s" is rows written by the background task during the load (from /metrics), i.e. the insert rate the database held while the server answered at full speed; "dropped" are entries refused by a full buffer.`,
+  `Method: \`node bench/public-audit.mjs\`. Per database and mode, a fresh server (\`VEXIL_PUBLIC_AUDIT=<mode>\`, rate limit off) serves scenario 1 (GET ${flagPath} with a context, 5 rules x 3 criteria + 50 % rollout, one server key) to autocannon, 50 connections, ${duration} s; the server is then stopped (writing what its buffer holds) and the tables measured: rows of that path (the view public_audit_entries), and the bytes of public_audit_requests and public_audit_parts with their indexes (SQLite: dbstat pages; MariaDB: data_length + index_length after ANALYZE TABLE, InnoDB's page-level figures). "Written/s" is rows written by the background task during the load (from /metrics), i.e. the insert rate the database held while the server answered at full speed; "dropped" are entries refused by a full buffer.`,
   '',
   '| DB | Mode | req/s | p99 ms | rows per 1 M requests | bytes per row | MB per 1 M requests | rows written/s while serving | dropped | buffered at end of load |',
   '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',

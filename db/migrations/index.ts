@@ -17,6 +17,7 @@ import * as webhookSecretRotation from './0017_webhook_secret_rotation.js';
 import * as flagTags from './0016_flag_tags.js';
 import * as evaluationHours from './0018_evaluation_hours.js';
 import * as binaryColumns from './0019_binary_collation.js';
+import * as publicAuditParts from './0020_public_audit_parts.js';
 
 /** Every migration, in order. Listed here so the runner never scans the filesystem. */
 export const migrations: Record<string, Knex.Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Knex.Migration> = {
   '0016_flag_tags': flagTags,
   '0018_evaluation_hours': evaluationHours,
   '0019_binary_collation': binaryColumns,
+  '0020_public_audit_parts': publicAuditParts,
 };

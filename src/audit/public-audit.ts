@@ -10,10 +10,9 @@ import { statusOf } from '../http/error-middleware.js';
 import { operationState } from '../http/operation.js';
 import { poller } from '../poller.js';
 import { auditResult, denialActions, publicAuditActionByOperation } from './actions.js';
-import { publicAuditColumns } from './audit-columns.js';
 import { auditUlid } from './audit-ids.js';
-import type { PackedRows, Value } from '../storage/packed-rows.js';
-import { append, appendBlocksServingThread, insertText } from '../storage/prepared-sql.js';
+import { partColumns, partRowColumns, publicAuditPartId, requestColumns, requestRowColumns, type PartValue } from './public-audit-parts.js';
+import { append, appendBlocksServingThread, insertText, type AppendStatement } from '../storage/prepared-sql.js';
 import { defaultPublicAuditMode, type PublicAuditMode } from './public-audit-mode.js';
 
 /** One row of public_audit_entries, as buffered. */
@@ -35,21 +34,20 @@ export interface PublicAuditRow {
   status_code: number;
 }
 
-/** An entry's own columns: packed-rows.ts puts them first in the INSERT. */
-const ownColumns = ['ulid', 'created_at', 'count'] as const;
-/** The columns an entry shares with every entry of the same key, request and outcome, in the order sharedValuesOf spells out. */
-const sharedColumns = publicAuditColumns.filter((column) => !(ownColumns as readonly string[]).includes(column));
-const writtenColumns = [...ownColumns, ...sharedColumns];
-/** Values of its own per entry. */
-const OWN = ownColumns.length;
+type Value = PartValue;
+/** Values of its own per entry (ulid, created_at, count). */
+const OWN = requestColumns.length;
 
 /**
- * What many entries share, held once (the rows of a batch point at it). `flagByKey`: the subject
- * is a flag the handler did not name, so its ulid is looked up by key when the entry is written.
+ * What many entries share, held once (the entries point at it), and written once as a row of
+ * public_audit_parts (public-audit-parts.ts). `flagByKey`: the subject is a flag the handler did
+ * not name, so its ulid is looked up by key when the entry is written. `id`: its row's id, once
+ * computed (never for a part named by key: the named values decide it, batch by batch).
  */
 interface SharedPart {
   values: Value[];
   flagByKey: boolean;
+  id?: string;
 }
 
 /** `aggregate`: the open minute's entry of one group, counted. */
@@ -274,11 +272,11 @@ export class PublicAuditBuffer {
       first = false;
       // A failed batch stays where it is (head does not move) for the next run; this run stops.
       const length = Math.min(this.batchLength(this.waiting), this.waiting);
-      const rows = await this.packed(this.head, length);
-      // One multi-row INSERT per batch, its text cached per row count and (SQLite) prepared
-      // once: no query building per batch. One statement is atomic, so a failed batch can be
-      // retried whole without duplicates.
-      await append(this.knex, insertText('public_audit_entries', writtenColumns, length), rows);
+      // The batch's parts first (an upsert: a part another instance or an earlier batch wrote
+      // only gets its last_seen_at moved on), then one multi-row INSERT of its requests. Texts
+      // are cached per row count and (SQLite) prepared once. The INSERT is atomic and the upsert
+      // may run again, so a failed batch is retried whole without duplicates.
+      await append(this.knex, await this.statements(this.head, length));
       this.head += length;
       this.writtenTotal += length;
       // Drop written entries in bulk: shifting the array per batch made a long flush quadratic.
@@ -310,34 +308,73 @@ export class PublicAuditBuffer {
   }
 
   /**
-   * Entries `from` to `from + length` as the INSERT's packed rows. A shared part whose flag the
-   * handler did not name gets its flag's ulid looked up by key here, one query per batch (handlers
-   * that know the flag name it: describePublicAudit).
+   * Entries `from` to `from + length` as the two statements that write them: the upsert of their
+   * parts (each once) and the INSERT of their requests. A shared part whose flag the handler did
+   * not name gets its flag's ulid looked up by key here, one query per batch (handlers that know
+   * the flag name it: describePublicAudit).
    */
-  private async packed(from: number, length: number): Promise<PackedRows> {
-    const shared: Value[][] = [];
+  private async statements(from: number, length: number): Promise<AppendStatement[]> {
+    const parts: SharedPart[] = [];
     const indexes = new Map<SharedPart, number>();
-    const cells: Value[] = [];
     const byKey: SharedPart[] = [];
     for (let slot = from * ENTRY_STRIDE, end = (from + length) * ENTRY_STRIDE; slot < end; slot += ENTRY_STRIDE) {
       const part = this.entries[slot] as SharedPart;
-      let index = indexes.get(part);
-      if (index === undefined) {
-        index = shared.push(part.values) - 1;
-        indexes.set(part, index);
-        if (part.flagByKey) byKey.push(part);
-      }
-      cells.push(index, this.entries[slot + 1] as string, this.entries[slot + 2] as string, this.entries[slot + 3] as number);
+      if (indexes.has(part)) continue;
+      indexes.set(part, parts.push(part) - 1);
+      if (part.flagByKey) byKey.push(part);
     }
-    if (byKey.length > 0) await this.nameFlags(byKey, shared, indexes);
-    return { shared, own: OWN, cells };
+    // This batch's values and id of each part (a part named by key: a named copy).
+    const values = parts.map((part) => part.values);
+    const ids = parts.map((part) => (part.flagByKey ? '' : (part.id ??= publicAuditPartId(part.values))));
+    if (byKey.length > 0) await this.nameFlags(byKey, values, indexes);
+    for (const part of byKey) {
+      const index = indexes.get(part) as number;
+      ids[index] = publicAuditPartId(values[index] as Value[]);
+    }
+    const seenAt = isoOf(this.clock.now());
+    const partRows: Value[] = [];
+    const written = new Set<string>();
+    for (let index = 0; index < parts.length; index++) {
+      const id = ids[index] as string;
+      // Two parts of equal values (one named by key, one by its handler) are one row.
+      if (written.has(id)) continue;
+      written.add(id);
+      partRows.push(id, seenAt, ...(values[index] as Value[]));
+    }
+    // Padded to a power of two rows by repeating the last part (upserting a row twice is
+    // upserting it once): at most eleven statement texts, which the worker keeps prepared.
+    let partCount = 1;
+    while (partCount < written.size) partCount <<= 1;
+    const partWidth = partRowColumns.length;
+    const last = partRows.slice(-partWidth);
+    for (let padding = written.size; padding < partCount; padding++) partRows.push(...last);
+    const requestRows: Value[] = [];
+    for (let slot = from * ENTRY_STRIDE, end = (from + length) * ENTRY_STRIDE; slot < end; slot += ENTRY_STRIDE) {
+      const part = this.entries[slot] as SharedPart;
+      requestRows.push(this.entries[slot + 1] as string, this.entries[slot + 2] as string, this.entries[slot + 3] as number);
+      requestRows.push(ids[indexes.get(part) as number] as string);
+    }
+    return [
+      { sql: insertText('public_audit_parts', partRowColumns, partCount, this.partConflict), values: partRows },
+      { sql: insertText('public_audit_requests', requestRowColumns, length), values: requestRows },
+    ];
+  }
+
+  /**
+   * What the parts upsert does with a part already stored: keeps it, moving its last_seen_at
+   * on (never back: instances' clocks differ), so retention keeps the parts requests still use.
+   */
+  private get partConflict(): string {
+    return (this.knex.client as { driverName?: string }).driverName === 'mysql2'
+      ? ' ON DUPLICATE KEY UPDATE `last_seen_at` = GREATEST(`last_seen_at`, VALUES(`last_seen_at`))'
+      : ' ON CONFLICT (`id`) DO UPDATE SET `last_seen_at` = max(`last_seen_at`, excluded.`last_seen_at`)';
   }
 
   /** Puts the flag ulid of each of `parts` (null for an unknown key) into this batch's copy of its values. */
   private async nameFlags(parts: SharedPart[], shared: Value[][], indexes: Map<SharedPart, number>): Promise<void> {
-    const project = sharedColumns.indexOf('project_ulid');
-    const label = sharedColumns.indexOf('subject_label');
-    const subject = sharedColumns.indexOf('subject_ulid');
+    const project = partColumns.indexOf('project_ulid');
+    const label = partColumns.indexOf('subject_label');
+    const subject = partColumns.indexOf('subject_ulid');
     const projects = [...new Set(parts.map((part) => part.values[project] as string))];
     const keys = [...new Set(parts.map((part) => part.values[label] as string))];
     const flags: Array<{ ulid: string; key: string; project_ulid: string }> = await this.knex('flags')

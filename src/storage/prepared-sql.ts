@@ -1,9 +1,11 @@
 import type { EventEmitter } from 'node:events';
 import type { Knex } from 'knex';
 import { announceQuery } from '../observability/query-events.js';
-import { unpackRows, type PackedRows, type Value } from './packed-rows.js';
 import { lockWaitOf, retryWhileLocked } from './sqlite-lock-wait.js';
 import { sqliteWorkerOf } from './sqlite-worker.js';
+
+/** A value bound to a statement's placeholder. */
+export type Value = string | number | null;
 
 /**
  * Runs fixed SQL text with `?` bindings on the pool's connection (or a transaction's), without
@@ -116,14 +118,23 @@ export function appendBlocksServingThread(db: Knex): boolean {
   return (db.client as PoolClient).driverName === 'better-sqlite3' && sqliteWorkerOf(db) === undefined;
 }
 
+/** One statement of an append: its text and its values. */
+export interface AppendStatement {
+  sql: string;
+  values: Value[];
+}
+
 /**
- * Runs an INSERT of packed rows nothing waits to read back (the public audit trail): on a SQLite
- * file, on the database's worker thread (sqlite-worker.ts), which unpacks them, so the serving
- * thread spends one message on it instead of the insert's CPU; elsewhere, and when the worker is
- * not running, unpacked here and run as `execute`.
+ * Runs statements whose rows nothing waits to read back (the public audit trail), one after
+ * another: on a SQLite file, on the database's worker thread (sqlite-worker.ts) in one
+ * transaction, so the serving thread spends one message on them instead of the inserts' CPU;
+ * elsewhere, and when the worker is not running, here, as `execute`. Each statement must be
+ * safe to run again after a failure of a later one (the caller retries the whole list).
  */
-export function append(db: Knex, sql: string, rows: PackedRows): Promise<void> {
-  return sqliteWorkerOf(db)?.append(sql, rows) ?? execute(db, sql, unpackRows(rows));
+export async function append(db: Knex, statements: readonly AppendStatement[]): Promise<void> {
+  const handedOver = sqliteWorkerOf(db)?.append(statements);
+  if (handedOver !== undefined) return handedOver;
+  for (const statement of statements) await execute(db, statement.sql, statement.values);
 }
 
 /**
@@ -139,13 +150,13 @@ export function selectArrays(db: Knex | Knex.Transaction, sql: string, values: r
   );
 }
 
-/** `INSERT INTO table (columns) VALUES (?, ...), ...` for `rows` rows; texts are cached. */
-export function insertText(table: string, columns: readonly string[], rows: number): string {
-  const key = `${table}\u0000${columns.join(',')}\u0000${rows}`;
+/** `INSERT INTO table (columns) VALUES (?, ...), ...` for `rows` rows, then `onConflict` (an upsert clause); texts are cached. */
+export function insertText(table: string, columns: readonly string[], rows: number, onConflict = ''): string {
+  const key = `${table}\u0000${columns.join(',')}\u0000${rows}\u0000${onConflict}`;
   let text = insertTexts.get(key);
   if (text === undefined) {
     const tuple = `(${columns.map(() => '?').join(', ')})`;
-    text = `INSERT INTO \`${table}\` (${columns.map((c) => `\`${c}\``).join(', ')}) VALUES ${Array(rows).fill(tuple).join(', ')}`;
+    text = `INSERT INTO \`${table}\` (${columns.map((c) => `\`${c}\``).join(', ')}) VALUES ${Array(rows).fill(tuple).join(', ')}${onConflict}`;
     if (insertTexts.size >= 512) insertTexts.clear();
     insertTexts.set(key, text);
   }

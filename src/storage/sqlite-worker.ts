@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { Knex } from 'knex';
-import { unpackRows, type PackedRows } from './packed-rows.js';
+import type { AppendStatement } from './prepared-sql.js';
 
 /**
  * SQLite's background thread: WAL checkpoints, and the appends of the public audit trail.
@@ -13,13 +13,12 @@ import { unpackRows, type PackedRows } from './packed-rows.js';
  *   past 1,000 pages copies it into the database file before returning (10 to 30 ms for a busy
  *   audit trail's WAL on this project's 2-core test machine). So the server's own connection
  *   never checkpoints (wal_autocheckpoint 0) and the worker checkpoints on an interval.
- * - Appends (`append`): single INSERT statements of rows that nothing on the serving thread
- *   reads back at once, the public audit entries (one per public request), packed
- *   (packed-rows.ts) and unpacked here. Inserting a row into a
- *   table with seven indexes costs about as much CPU as answering the request it records; on the
- *   worker it costs the serving thread one message per batch. A statement is atomic, so a batch
- *   refused here (a lock held elsewhere past the wait, a full disk) changed nothing and is retried
- *   whole by its caller.
+ * - Appends (`append`): the statements that write rows nothing on the serving thread reads back
+ *   at once, the public audit trail (one row per public request), run here in one transaction.
+ *   On the serving thread the inserts would cost a good part of what answering the requests
+ *   they record costs; on the worker they cost it one message per batch. A batch refused here (a
+ *   lock held elsewhere past the wait, a full disk) changed nothing and is retried whole by its
+ *   caller.
  * When the worker cannot run, the connection checkpoints as SQLite would by itself again and
  * appends run on the serving connection (`fallBack`).
  */
@@ -68,18 +67,22 @@ const checkpoint = () => {
     parentPort.postMessage({ failed: String((error && error.code) || error) });
   }
 };
-const unpackRows = ${unpackRows.toString()};
-const statements = new Map();
-const append = ({ id, sql, json }) => {
+const prepared = new Map();
+const statementOf = (sql) => {
+  let statement = prepared.get(sql);
+  if (!statement) {
+    if (prepared.size >= 64) prepared.clear();
+    statement = db.prepare(sql);
+    prepared.set(sql, statement);
+  }
+  return statement;
+};
+const runAll = db.transaction((statements) => {
+  for (const { sql, values } of statements) statementOf(sql).run(values);
+});
+const append = ({ id, json }) => {
   try {
-    const values = unpackRows(JSON.parse(json));
-    let statement = statements.get(sql);
-    if (!statement) {
-      if (statements.size >= 64) statements.clear();
-      statement = db.prepare(sql);
-      statements.set(sql, statement);
-    }
-    statement.run(values);
+    runAll(JSON.parse(json));
     parentPort.postMessage({ id });
   } catch (error) {
     parentPort.postMessage({ id, error: { message: String((error && error.message) || error), code: error && error.code } });
@@ -97,11 +100,11 @@ parentPort.on('message', (message) => {
 
 export interface SqliteWorker {
   /**
-   * Runs one INSERT of packed rows on the worker's connection; undefined when the worker is not
-   * running (the caller runs it itself). Rejects with the driver's error (its `code` kept) when
-   * refused.
+   * Runs the statements on the worker's connection, in one transaction; undefined when the
+   * worker is not running (the caller runs them itself). Rejects with the driver's error (its
+   * `code` kept) when refused.
    */
-  append(sql: string, rows: PackedRows): Promise<void> | undefined;
+  append(statements: readonly AppendStatement[]): Promise<void> | undefined;
   /** Ends the worker after one last checkpoint (awaited; at most a second). Appends sent before are run. */
   stop(): Promise<void>;
 }
@@ -160,14 +163,14 @@ export function startSqliteWorker(options: SqliteWorkerOptions): SqliteWorker {
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   void exited.then(() => fallBack('the SQLite worker ended'));
   return {
-    append(sql, rows) {
+    append(statements) {
       if (!running || stopping) return undefined;
       const id = ++nextId;
       return new Promise<void>((resolve, reject) => {
         pending.set(id, { resolve, reject });
         // As one JSON text: cloning a string costs a copy, cloning an array of thousands of values
         // many times more (the structured clone walks every value).
-        worker.postMessage({ id, sql, json: JSON.stringify(rows) });
+        worker.postMessage({ id, json: JSON.stringify(statements) });
       });
     },
     async stop() {

@@ -84,4 +84,9 @@ export class FakeAuditLogStore implements AuditLogStore {
     else this.public = this.public.filter((r) => !doomed.has(r.ulid));
     return doomed.size;
   }
+
+  /** The fake holds whole public rows: no parts to delete. */
+  async purgePublicParts(_lastSeenBefore: string, _batch: number): Promise<number> {
+    return 0;
+  }
 }

@@ -7,6 +7,7 @@ import { purgeOldAuditEntries } from '../../src/features/audit-logs/retention.js
 import { KnexAuditLogStore } from '../../src/features/audit-logs/store.js';
 import { describeEachDatabase } from '../support/databases.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { insertPublicAuditRows } from '../support/public-audit-rows.js';
 import {
   eventually,
   flushPublicAudit,
@@ -528,17 +529,19 @@ describeEachDatabase('audit logs', (db) => {
       await old.write(app.knex, system({ action: 'flag.read', subjectUlid: marker, subjectLabel: 'old' }));
       await app.composition.auditWriter.write(app.knex, system({ action: 'flag.read', subjectUlid: marker, subjectLabel: 'new' }));
       const oldTime = new Date(app.clock.now().getTime() - 40 * 86_400_000);
-      await app.knex('public_audit_entries').insert({
-        ulid: auditUlid(oldTime),
-        created_at: oldTime.toISOString(),
-        actor_type: 'anonymous',
-        http_method: 'GET',
-        http_path: '/v1/flags',
-        action: 'auth.missing_key',
-        subject_ulid: marker,
-        result: 'denied_auth',
-        status_code: 401,
-      });
+      await insertPublicAuditRows(app.knex, [
+        {
+          ulid: auditUlid(oldTime),
+          created_at: oldTime.toISOString(),
+          actor_type: 'anonymous',
+          http_method: 'GET',
+          http_path: '/v1/flags',
+          action: 'auth.missing_key',
+          subject_ulid: marker,
+          result: 'denied_auth',
+          status_code: 401,
+        },
+      ]);
       const store = new KnexAuditLogStore(app.knex, app.composition.core.dialect);
       expect(await purgeOldAuditEntries(store, app.clock, 0)).toEqual({ management: 0, public: 0 });
       const purged = await purgeOldAuditEntries(store, app.clock, 30, 1);

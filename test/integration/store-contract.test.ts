@@ -50,6 +50,7 @@ import { FakeTargetStore } from '../fakes/targets-store.js';
 import { fakeDb } from '../fakes/transactor.js';
 import { testDatabases } from '../support/databases.js';
 import { startTestApp, type ApiResponse, type TestApp } from '../support/test-app.js';
+import { insertPublicAuditRows } from '../support/public-audit-rows.js';
 
 interface StoreUnderTest<T> {
   name: string;
@@ -203,7 +204,10 @@ function knexAuditLogs(app: TestApp): AuditLogsUnderTest {
     store: new KnexAuditLogStore(app.knex, app.composition.core.dialect),
     addManagement: async (rows) => void (await app.knex('audit_entries').insert(rows)),
     addPublic: async (rows) =>
-      void (await app.knex('public_audit_entries').insert(rows.map((row) => ({ ...row, http_method: 'GET', http_path: '/v1/flags' })))),
+      insertPublicAuditRows(
+        app.knex,
+        rows.map((row) => ({ ...row, http_method: 'GET', http_path: '/v1/flags' })),
+      ),
     async addProject(key) {
       const created = await app.mgmt('POST', '/projects', { key, name: key, environments: [{ key: 'production', name: 'Production' }] });
       if (created.status !== 200) throw new Error(JSON.stringify(created.body));

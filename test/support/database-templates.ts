@@ -75,6 +75,17 @@ async function schemaStatements(knex: Knex): Promise<string[]> {
     const data = await knex(name).select('*');
     if (data.length > 0) rows.push(knex(name).insert(data).toString());
   }
+  // Views after every table they read; made again without their definer and without naming the
+  // template's database, so that they read the copy's tables.
+  const [[current]] = (await knex.raw('SELECT DATABASE() AS `schema`')) as [Array<{ schema: string }>];
+  const schema = current!.schema;
+  const [views] = (await knex.raw(
+    'SELECT table_name AS name FROM information_schema.views WHERE table_schema = DATABASE() ORDER BY table_name',
+  )) as [Array<{ name: string }>];
+  for (const { name } of views) {
+    const [[created]] = (await knex.raw('SHOW CREATE VIEW ??', [name])) as [Array<Record<string, string>>];
+    statements.push(created!['Create View']!.replace(/ DEFINER=\S+/, '').replaceAll(`\`${schema}\`.`, ''));
+  }
   return [...statements, ...rows];
 }
 

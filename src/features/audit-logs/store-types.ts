@@ -1,4 +1,4 @@
-/** Storage of the two audit logs (tables audit_entries and public_audit_entries). */
+/** Storage of the two audit logs (table audit_entries; tables public_audit_requests and public_audit_parts). */
 
 export type AuditSort = 'created_at_desc' | 'created_at_asc';
 
@@ -82,4 +82,11 @@ export interface AuditLogStore {
   listProjectsAndEnvironments(): Promise<{ projects: string[]; environments: Array<{ ulid: string; projectUlid: string }> }>;
   /** Deletes entries with a ulid below `beforeUlid`, at most `batch` per statement; returns how many. */
   purge(log: 'management' | 'public', beforeUlid: string, batch: number): Promise<number>;
+  /**
+   * Deletes parts of the public log last used before `lastSeenBefore` (ISO time), at most `batch`
+   * per statement; returns how many. Run after the requests before that time are purged: a writer
+   * stores a part (last_seen_at = its now) before the requests that use it, so such a part has no
+   * request left.
+   */
+  purgePublicParts(lastSeenBefore: string, batch: number): Promise<number>;
 }

@@ -6,9 +6,9 @@ import { parsePublicAuditMode } from '../../../src/audit/public-audit-mode.js';
 import { describePublicAudit, PublicAuditBuffer, publicAuditMiddleware, type PublicAuditRow } from '../../../src/audit/public-audit.js';
 import type { PublicPrincipal } from '../../../src/auth/principal.js';
 import { RateLimitedError, UnauthorizedError } from '../../../src/http/errors.js';
-import { type PackedRows, unpackRows } from '../../../src/storage/packed-rows.js';
+import type { AppendStatement } from '../../../src/storage/prepared-sql.js';
 import { registerSqliteWorker } from '../../../src/storage/sqlite-worker.js';
-import { decodeInsert } from '../../support/fake-sql.js';
+import { FakePublicAuditTables } from '../../support/fake-sql.js';
 
 const logger = pino({ level: 'silent' });
 const clock = { now: () => new Date('2026-05-01T10:00:00.000Z') };
@@ -19,14 +19,22 @@ const clock = { now: () => new Date('2026-05-01T10:00:00.000Z') };
  */
 function fakeKnex(flags: Array<{ ulid: string; key: string; project_ulid: string }> = []) {
   const inserts: PublicAuditRow[][] = [];
+  const tables = new FakePublicAuditTables();
   const state = { fail: false, flagQueries: 0, prepared: [] as string[] };
+  /** What a worker (or the serving connection) ran: requests INSERTs come back as joined rows. */
+  const run = (statements: readonly AppendStatement[]) => {
+    for (const { sql, values } of statements) {
+      const rows = tables.run(sql, values);
+      if (rows) inserts.push(rows as unknown as PublicAuditRow[]);
+    }
+  };
   const connection = {
     prepare(sql: string) {
       state.prepared.push(sql);
       return {
         run(values: unknown[]) {
           if (state.fail) throw new Error('database down');
-          inserts.push(decodeInsert('public_audit_entries', sql, values) as unknown as PublicAuditRow[]);
+          run([{ sql, values: values as AppendStatement['values'] }]);
         },
       };
     },
@@ -49,7 +57,7 @@ function fakeKnex(flags: Array<{ ulid: string; key: string; project_ulid: string
     // Knex's client is an event emitter (query events).
     emit: () => true,
   };
-  return { knex, inserts, state };
+  return { knex, inserts, state, tables, run };
 }
 
 const entry = (n: number): Omit<PublicAuditRow, 'ulid' | 'created_at'> => ({
@@ -78,11 +86,10 @@ describe('PublicAuditBuffer', () => {
 
     const offThread = fakeKnex();
     const worked: number[] = [];
-    const sharedParts: number[] = [];
     registerSqliteWorker(offThread.knex, () => ({
-      append: async (sql, rows) => {
-        worked.push(decodeInsert('public_audit_entries', sql, unpackRows(rows)).length);
-        sharedParts.push(rows.shared.length);
+      append: async (statements) => {
+        offThread.run(statements);
+        worked.push(offThread.inserts.pop()?.length ?? 0);
       },
       stop: async () => undefined,
     }));
@@ -97,16 +104,18 @@ describe('PublicAuditBuffer', () => {
     for (let i = 1_024; i < 2_100; i++) onWorker.record(entry(i));
     await onWorker.flush();
     expect(worked).toEqual([1024, 1024, 32, 16, 4]);
-    // Each path is a shared part of its own here; packed, a batch carries each once.
-    expect(sharedParts).toEqual([1024, 1024, 32, 16, 4]);
+    // Each path is a part of its own here; each batch upserts its parts, each once.
+    expect(offThread.tables.upserts).toEqual([1024, 1024, 32, 16, 4]);
     expect(offThread.inserts).toEqual([]);
   });
 
   it('hands MySQL/MariaDB up to 1,024 rows per INSERT too, as soon as 1,024 wait', async () => {
     const sent: number[] = [];
+    const tables = new FakePublicAuditTables();
     const connection = {
       query(options: { sql: string }, values: Array<string | number | null>, callback: (error: Error | null, rows: unknown) => void) {
-        sent.push(decodeInsert('public_audit_entries', options.sql, values).length);
+        const rows = tables.run(options.sql, values);
+        if (rows) sent.push(rows.length);
         setImmediate(() => callback(null, { affectedRows: values.length }));
       },
     };
@@ -121,8 +130,10 @@ describe('PublicAuditBuffer', () => {
     };
     const buffer = new PublicAuditBuffer(knex, clock, logger);
     for (let i = 0; i < 1_024; i++) buffer.record(entry(i));
-    await new Promise((resolve) => setImmediate(resolve));
+    // The parts upsert, then the INSERT: each answered a turn of the event loop later.
+    for (let turn = 0; turn < 5 && sent.length === 0; turn++) await new Promise((resolve) => setImmediate(resolve));
     expect(sent).toEqual([1024]);
+    expect(tables.upserts).toEqual([1024]);
     for (let i = 1_024; i < 1_300; i++) buffer.record(entry(i));
     await buffer.flush();
     expect(sent).toEqual([1024, 256, 16, 4]);
@@ -140,11 +151,12 @@ describe('PublicAuditBuffer', () => {
     const rows = db.inserts.flat();
     expect(rows[0]).toMatchObject({ created_at: '2026-05-01T10:00:00.000Z', http_path: '/v1/flags/0' });
     expect(rows.map((r) => r.ulid)).toEqual([...rows.map((r) => r.ulid)].sort());
-    // One SQL text per batch size, however often it runs (the connection caches its statement).
+    // One SQL text per statement and batch size, however often it runs (the connection caches
+    // its statement): the parts upsert and the requests INSERT, for 4 and for 2 rows.
     await Promise.all([0, 1, 2, 3, 4, 5, 6, 7].map(async (i) => buffer.record(entry(i))));
     await buffer.flush();
     expect(db.inserts.map((batch) => batch.length)).toEqual([4, 4, 2, 4, 4]);
-    expect(new Set(db.state.prepared).size).toBe(2);
+    expect(new Set(db.state.prepared).size).toBe(4);
   });
 
   it('is bounded: beyond capacity entries are dropped, not queued', async () => {
@@ -175,9 +187,11 @@ describe('PublicAuditBuffer', () => {
     const failSecondBatch = db.knex.client as { acquireConnection: () => Promise<unknown> };
     const acquire = failSecondBatch.acquireConnection;
     let calls = 0;
+    // Each batch takes a connection for its parts, then one for its requests: the second
+    // batch's requests fail after its parts were written, and the retry writes them again.
     failSecondBatch.acquireConnection = async () => {
       calls += 1;
-      if (calls === 2) throw new Error('database down');
+      if (calls === 4) throw new Error('database down');
       return acquire();
     };
     await expect(buffer.flush()).rejects.toThrow('database down');
@@ -197,14 +211,22 @@ describe('PublicAuditBuffer', () => {
     expect(db.inserts.flat().map((r) => r.subject_ulid)).toEqual(['flg_1', null]);
   });
 
-  it('packs a batch: entries of one key, request and outcome share one part, each keeping its own ulid and time', async () => {
+  it('pads the parts upsert of a batch to a power of two rows by repeating its last part, and names the part of each request', async () => {
     const db = fakeKnex();
-    const batches: PackedRows[] = [];
+    const buffer = new PublicAuditBuffer(db.knex, clock, logger);
+    for (const n of [0, 1, 2, 0]) buffer.record(entry(n));
+    await buffer.flush();
+    // Three parts go as four rows (the last one twice): the statement text is the one for 4.
+    expect(db.tables.upserts).toEqual([4]);
+    expect(db.tables.parts.size).toBe(3);
+    expect(db.state.prepared[0]).toMatch(/^INSERT INTO `public_audit_parts` .*ON CONFLICT \(`id`\) DO UPDATE SET `last_seen_at` = max\(/);
+    expect(db.inserts.flat().map((row) => row.http_path)).toEqual(['/v1/flags/0', '/v1/flags/1', '/v1/flags/2', '/v1/flags/0']);
+  });
+
+  it('writes a batch as its parts, each once, and its requests: entries of one key, request and outcome share one part, each keeping its own ulid and time', async () => {
+    const db = fakeKnex();
     registerSqliteWorker(db.knex, () => ({
-      append: async (sql, rows) => {
-        batches.push(rows);
-        db.inserts.push(decodeInsert('public_audit_entries', sql, unpackRows(rows)) as unknown as PublicAuditRow[]);
-      },
+      append: async (statements) => db.run(statements),
       stop: async () => undefined,
     }));
     let now = new Date('2026-05-01T10:00:00.000Z');
@@ -215,10 +237,9 @@ describe('PublicAuditBuffer', () => {
     }
     await buffer.flush();
     // Six entries go as 4 and 2 (powers of two on the worker), each batch with both parts once.
-    expect(batches.map((b) => [b.cells.length / (b.own + 1), b.shared.length])).toEqual([
-      [4, 2],
-      [2, 2],
-    ]);
+    expect(db.inserts.map((batch) => batch.length)).toEqual([4, 2]);
+    expect(db.tables.upserts).toEqual([2, 2]);
+    expect(db.tables.parts.size).toBe(2);
     const rows = db.inserts.flat();
     expect(rows.map((r) => r.http_path)).toEqual([
       '/v1/flags/0',

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type Koa from 'koa';
 import { describe, expect, it } from 'vitest';
-import { EnvironmentKeyCache } from '../../../src/auth/environment-key-cache.js';
+import type { EnvironmentKeyCache } from '../../../src/auth/environment-key-cache.js';
 import { authenticatePublic, readApiKey } from '../../../src/auth/public-auth.js';
 import { digestSecret, generateSecret } from '../../../src/auth/secrets.js';
 import { serverPayloadBytes } from '../../../src/features/evaluation/controller.js';

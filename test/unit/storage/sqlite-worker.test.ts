@@ -3,14 +3,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../../src/storage/database.js';
-import type { PackedRows } from '../../../src/storage/packed-rows.js';
 import { append, execute, insertText } from '../../../src/storage/prepared-sql.js';
 import { sqliteWorkerOf, startSqliteWorker } from '../../../src/storage/sqlite-worker.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Rows of an `id` of their own and the shared `text`. */
-const packed = (ids: string[], text = 'text'): PackedRows => ({ shared: [[text]], own: 1, cells: ids.flatMap((id) => [0, id]) });
+/** One INSERT of `ids`, each row with `text`. */
+const rowsOf = (ids: string[], text = 'text') => ({
+  sql: insertText('entries', ['id', 'text'], ids.length),
+  values: ids.flatMap((id) => [id, text]),
+});
 
 describe('SQLite work on a worker thread: WAL checkpoints and appends', () => {
   let dir: string | undefined;
@@ -62,7 +65,7 @@ describe('SQLite work on a worker thread: WAL checkpoints and appends', () => {
       fallBack: (reason) => reasons.push(reason),
     });
     for (let waited = 0; reasons.length === 0 && waited < 30_000; waited += 50) await sleep(50);
-    expect(worker.append('INSERT INTO entries (id, text) VALUES (?, ?)', packed(['a']))).toBeUndefined();
+    expect(worker.append([rowsOf(['a'])])).toBeUndefined();
     await worker.stop();
     expect(reasons).toHaveLength(1);
     expect(reasons[0]).toMatch(/unable to open|does not exist|SQLITE_CANTOPEN|ended/i);
@@ -85,14 +88,14 @@ describe('SQLite work on a worker thread: WAL checkpoints and appends', () => {
     const statements: string[] = [];
     knex.on('query', (query: { sql: string }) => statements.push(query.sql));
     const ids = Array.from({ length: 100 }, (_, i) => `id-${i}`);
-    await append(knex, insertText('entries', ['id', 'text'], 100), packed(ids));
+    await append(knex, [rowsOf(ids.slice(0, 40)), rowsOf(ids.slice(40))]);
     expect(statements).toEqual([]);
     expect(await knex('entries').count({ n: '*' })).toEqual([{ n: 100 }]);
-    // Unpacked on the worker: each row its own id and the shared text.
     expect(await knex('entries').where({ id: 'id-42' }).first()).toEqual({ id: 'id-42', text: 'text' });
 
-    // A refused append rejects with the driver's code and changes nothing (one statement is atomic).
-    await expect(append(knex, insertText('entries', ['id', 'text'], 2), packed(['id-100', 'id-0']))).rejects.toMatchObject({
+    // A refused append rejects with the driver's code and changes nothing: its statements run in
+    // one transaction, so the first one's rows are gone with the second one's failure.
+    await expect(append(knex, [rowsOf(['id-100', 'id-101']), rowsOf(['id-102', 'id-0'])])).rejects.toMatchObject({
       code: 'SQLITE_CONSTRAINT_PRIMARYKEY',
     });
     expect(await knex('entries').count({ n: '*' })).toEqual([{ n: 100 }]);
@@ -106,9 +109,9 @@ describe('SQLite work on a worker thread: WAL checkpoints and appends', () => {
       t.string('text');
     });
     expect(sqliteWorkerOf(knex)).toBeUndefined();
-    await append(knex, insertText('entries', ['id', 'text'], 2), packed(['a', 'b'], 'here'));
+    await append(knex, [rowsOf(['a']), rowsOf(['b'], 'here')]);
     expect(await knex('entries').orderBy('id')).toEqual([
-      { id: 'a', text: 'here' },
+      { id: 'a', text: 'text' },
       { id: 'b', text: 'here' },
     ]);
   });
