@@ -66,7 +66,7 @@ export async function up(knex: Knex): Promise<void> {
       else if (part.lastSeenAt < createdAt) part.lastSeenAt = createdAt;
       return { ulid: row.ulid, created_at: createdAt, count: Number(row.count), part_id: id };
     });
-    await knex.batchInsert('public_audit_requests', requests, 500);
+    await insertInChunks(knex, 'public_audit_requests', requests, 500);
     after = rows[rows.length - 1]!.ulid as string;
   }
   const partRows = [...parts].map(([id, part]) => ({
@@ -74,13 +74,21 @@ export async function up(knex: Knex): Promise<void> {
     last_seen_at: part.lastSeenAt,
     ...Object.fromEntries(partColumns.map((column, i) => [column, part.values[i]])),
   }));
-  await knex.batchInsert('public_audit_parts', partRows, 200);
+  await insertInChunks(knex, 'public_audit_parts', partRows, 200);
   await knex.schema.dropTable('public_audit_entries');
   await knex.raw(
     `CREATE VIEW public_audit_entries AS SELECT ${publicAuditColumns
       .map((column) => (column === 'ulid' || column === 'created_at' || column === 'count' ? `r.\`${column}\`` : `p.\`${column}\``))
       .join(', ')} FROM public_audit_requests r JOIN public_audit_parts p ON p.id = r.part_id`,
   );
+}
+
+/**
+ * Plain INSERTs of `size` rows: Knex's batchInsert opens a transaction of its own, which
+ * MySQL/MariaDB commits implicitly at the migration's next DDL statement (Knex then warns).
+ */
+async function insertInChunks(knex: Knex, table: string, rows: readonly object[], size: number): Promise<void> {
+  for (let i = 0; i < rows.length; i += size) await knex(table).insert(rows.slice(i, i + size));
 }
 
 export async function down(knex: Knex): Promise<void> {

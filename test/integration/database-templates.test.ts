@@ -9,9 +9,17 @@ async function tableNames(knex: Knex, dialect: TestDatabase['name']): Promise<st
   if (dialect === 'sqlite')
     return knex('sqlite_master').where('type', 'table').whereNot('name', 'like', 'sqlite_%').orderBy('name').pluck('name');
   const [rows] = (await knex.raw(
-    'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE() ORDER BY 1',
+    "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_type = 'BASE TABLE' ORDER BY 1",
   )) as [Array<{ name: string }>];
   return rows.map((row) => row.name);
+}
+
+/** MariaDB: each view's definition, without the name of the database its tables are read from (each copy has its own). */
+async function viewDefinitions(knex: Knex): Promise<string[]> {
+  const [rows] = (await knex.raw(
+    'SELECT table_name AS name, view_definition AS definition, DATABASE() AS `schema` FROM information_schema.views WHERE table_schema = DATABASE() ORDER BY 1',
+  )) as [Array<{ name: string; definition: string; schema: string }>];
+  return rows.map((row) => `view ${row.name}: ${row.definition.replaceAll(`\`${row.schema}\`.`, '')}`);
 }
 
 /** Each table's definition (with its indexes and keys) and rows, Knex's migration times aside. */
@@ -32,6 +40,7 @@ async function schemaOf(knex: Knex, dialect: TestDatabase['name']): Promise<stri
     const rows = await knex(name).select('*').orderBy(1);
     entries.push(`${name}: ${JSON.stringify(rows.map(({ migration_time: _time, ...row }) => row))}`);
   }
+  if (dialect === 'mariadb') entries.push(...(await viewDefinitions(knex)));
   return entries;
 }
 
