@@ -11,6 +11,23 @@ import { partColumns, publicAuditPartId, type PartValue } from '../../src/audit/
  */
 const MOVE_BATCH = 2000;
 
+/** The columns requests share (a part's values), as the wide table of migration 0001 had them. */
+function sharedColumns(t: Knex.CreateTableBuilder): void {
+  t.string('actor_type', 32).notNullable();
+  t.string('actor_ulid', 40).nullable();
+  t.string('environment_ulid', 40).nullable();
+  t.string('environment_key', 200).nullable();
+  t.string('project_ulid', 40).nullable();
+  t.string('http_method', 8).notNullable();
+  t.string('http_path', 2000).notNullable();
+  t.string('action', 64).notNullable();
+  t.string('subject_type', 32).nullable();
+  t.string('subject_ulid', 40).nullable();
+  t.string('subject_label', 400).nullable();
+  t.string('result', 32).notNullable();
+  t.integer('status_code').notNullable();
+}
+
 export async function up(knex: Knex): Promise<void> {
   const mysql = knex.client.config.client === 'mysql2';
   const binary = (t: Knex.CreateTableBuilder) => {
@@ -25,19 +42,7 @@ export async function up(knex: Knex): Promise<void> {
     // When a request last used this part (the newest time a writer saw): retention deletes parts
     // unused for longer than it keeps requests.
     t.string('last_seen_at', 24).notNullable();
-    t.string('actor_type', 32).notNullable();
-    t.string('actor_ulid', 40).nullable();
-    t.string('environment_ulid', 40).nullable();
-    t.string('environment_key', 200).nullable();
-    t.string('project_ulid', 40).nullable();
-    t.string('http_method', 8).notNullable();
-    t.string('http_path', 2000).notNullable();
-    t.string('action', 64).notNullable();
-    t.string('subject_type', 32).nullable();
-    t.string('subject_ulid', 40).nullable();
-    t.string('subject_label', 400).nullable();
-    t.string('result', 32).notNullable();
-    t.integer('status_code').notNullable();
+    sharedColumns(t);
   });
   await knex.schema.createTable('public_audit_requests', (t) => {
     binary(t);
@@ -95,19 +100,7 @@ export async function down(knex: Knex): Promise<void> {
   await knex.schema.createTable('public_audit_entries_wide', (t) => {
     t.string('ulid', 40).primary();
     t.string('created_at', 24).notNullable();
-    t.string('actor_type', 32).notNullable();
-    t.string('actor_ulid', 40).nullable();
-    t.string('environment_ulid', 40).nullable();
-    t.string('environment_key', 200).nullable();
-    t.string('project_ulid', 40).nullable();
-    t.string('http_method', 8).notNullable();
-    t.string('http_path', 2000).notNullable();
-    t.string('action', 64).notNullable();
-    t.string('subject_type', 32).nullable();
-    t.string('subject_ulid', 40).nullable();
-    t.string('subject_label', 400).nullable();
-    t.string('result', 32).notNullable();
-    t.integer('status_code').notNullable();
+    sharedColumns(t);
     t.integer('count').notNullable().defaultTo(1);
   });
   const columns = publicAuditColumns.map((column) => `\`${column}\``).join(', ');
