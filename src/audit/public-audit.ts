@@ -332,22 +332,21 @@ export class PublicAuditBuffer {
       ids[index] = publicAuditPartId(values[index] as Value[]);
     }
     const seenAt = isoOf(this.clock.now());
+    // Two parts of equal values (one named by key, one by its handler) are one row. In the order
+    // of their ids: instances upserting the same parts lock them in one order, so MySQL/MariaDB
+    // never finds two of them waiting for each other.
+    const byId = new Map<string, Value[]>();
+    for (let index = 0; index < parts.length; index++) byId.set(ids[index] as string, values[index] as Value[]);
+    const written = [...byId.keys()].sort();
     const partRows: Value[] = [];
-    const written = new Set<string>();
-    for (let index = 0; index < parts.length; index++) {
-      const id = ids[index] as string;
-      // Two parts of equal values (one named by key, one by its handler) are one row.
-      if (written.has(id)) continue;
-      written.add(id);
-      partRows.push(id, seenAt, ...(values[index] as Value[]));
-    }
+    for (const id of written) partRows.push(id, seenAt, ...(byId.get(id) as Value[]));
     // Padded to a power of two rows by repeating the last part (upserting a row twice is
     // upserting it once): at most eleven statement texts, which the worker keeps prepared.
     let partCount = 1;
-    while (partCount < written.size) partCount <<= 1;
+    while (partCount < written.length) partCount <<= 1;
     const partWidth = partRowColumns.length;
     const last = partRows.slice(-partWidth);
-    for (let padding = written.size; padding < partCount; padding++) partRows.push(...last);
+    for (let padding = written.length; padding < partCount; padding++) partRows.push(...last);
     const requestRows: Value[] = [];
     for (let slot = from * ENTRY_STRIDE, end = (from + length) * ENTRY_STRIDE; slot < end; slot += ENTRY_STRIDE) {
       const part = this.entries[slot] as SharedPart;

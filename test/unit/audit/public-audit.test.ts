@@ -211,16 +211,19 @@ describe('PublicAuditBuffer', () => {
     expect(db.inserts.flat().map((r) => r.subject_ulid)).toEqual(['flg_1', null]);
   });
 
-  it('pads the parts upsert of a batch to a power of two rows by repeating its last part, and names the part of each request', async () => {
+  it('pads the parts upsert of a batch to a power of two rows by repeating its last part, in the order of their ids', async () => {
     const db = fakeKnex();
     const buffer = new PublicAuditBuffer(db.knex, clock, logger);
-    for (const n of [0, 1, 2, 0]) buffer.record(entry(n));
+    for (const n of [0, 1, 2, 3, 4, 0]) buffer.record(entry(n));
     await buffer.flush();
-    // Three parts go as four rows (the last one twice): the statement text is the one for 4.
-    expect(db.tables.upserts).toEqual([4]);
-    expect(db.tables.parts.size).toBe(3);
+    // Five parts go as eight rows (the last one four times): the statement text is the one for 8.
+    expect(db.tables.upserts).toEqual([8]);
+    expect(db.tables.parts.size).toBe(5);
+    // In the order of their ids, so that writers lock the rows they share in one order.
+    const ids = [...db.tables.parts.keys()];
+    expect(ids).toEqual([...ids].sort());
     expect(db.state.prepared[0]).toMatch(/^INSERT INTO `public_audit_parts` .*ON CONFLICT \(`id`\) DO UPDATE SET `last_seen_at` = max\(/);
-    expect(db.inserts.flat().map((row) => row.http_path)).toEqual(['/v1/flags/0', '/v1/flags/1', '/v1/flags/2', '/v1/flags/0']);
+    expect(db.inserts.flat().map((row) => row.http_path)).toEqual([0, 1, 2, 3, 4, 0].map((n) => `/v1/flags/${n}`));
   });
 
   it('writes a batch as its parts, each once, and its requests: entries of one key, request and outcome share one part, each keeping its own ulid and time', async () => {
