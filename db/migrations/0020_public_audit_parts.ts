@@ -81,8 +81,10 @@ export async function up(knex: Knex): Promise<void> {
   }));
   await insertInChunks(knex, 'public_audit_parts', partRows, 200);
   await knex.schema.dropTable('public_audit_entries');
+  // MySQL/MariaDB: read with the reader's own rights, so the view keeps working if the user that
+  // ran the migration is dropped (the default is that user's rights).
   await knex.raw(
-    `CREATE VIEW public_audit_entries AS SELECT ${publicAuditColumns
+    `CREATE ${mysql ? 'SQL SECURITY INVOKER ' : ''}VIEW public_audit_entries AS SELECT ${publicAuditColumns
       .map((column) => (column === 'ulid' || column === 'created_at' || column === 'count' ? `r.\`${column}\`` : `p.\`${column}\``))
       .join(', ')} FROM public_audit_requests r JOIN public_audit_parts p ON p.id = r.part_id`,
   );
