@@ -119,9 +119,12 @@ function chromiumPath(): string {
   return execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim();
 }
 
+/** Browsers launched and not yet closed: what a failed test shows of their pages (failure-report.ts). */
+export const launchedBrowsers = new Set<Browser>();
+
 /** Debian's Chromium, headless; no browser download. `extraArgs` are further Chromium switches. */
-export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
-  return chromium.launch({
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: chromiumPath(),
     args: [
       '--headless',
@@ -133,6 +136,9 @@ export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
       ...extraArgs,
     ],
   });
+  launchedBrowsers.add(browser);
+  browser.on('disconnected', () => launchedBrowsers.delete(browser));
+  return browser;
 }
 
 const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');

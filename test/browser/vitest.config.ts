@@ -5,6 +5,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/browser/**/*.test.ts'],
+    // A failed test prints what its pages show.
+    setupFiles: ['test/browser/failure-report.ts'],
     testTimeout: 120_000,
     hookTimeout: 180_000,
     pool: 'forks',

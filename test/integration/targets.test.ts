@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDatabase } from '../support/databases.js';
 import { startTestApp, type ApiResponse, type TestApp } from '../support/test-app.js';
+import { eventually } from './audit-fixtures.js';
 import { createFixture, revision, setEnvironment, snapshot, statuses, type Fixture } from './targets-fixture.js';
 
 const day = 86_400_000;
@@ -623,9 +624,16 @@ describeEachDatabase('targets, publishing and rollouts', (db) => {
         .count({ n: '*' })
         .first();
       expect(Number(auditsAfter?.n)).toBe(Number(auditsBefore?.n));
-      // The refusal itself is audited.
-      const last = await app.knex('audit_entries').orderBy('ulid', 'desc').first('result', 'status_code');
-      expect(last).toMatchObject({ result: 'invalid', status_code: 422 });
+      // The refusal itself is audited: its own entry, not whichever is newest (the reads of the
+      // snapshots above are audited too), and it may be written just after the answer.
+      const refusal = await eventually(() =>
+        app
+          .knex('audit_entries')
+          .where({ http_method: c.method, http_path: `/management/v1${m.fx.base}/targets/${m.target}${c.suffix}` })
+          .orderBy('ulid', 'desc')
+          .first('result', 'status_code'),
+      );
+      expect(refusal).toMatchObject({ result: 'invalid', status_code: 422 });
     });
   });
 
