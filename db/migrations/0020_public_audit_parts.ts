@@ -43,6 +43,11 @@ export async function up(knex: Knex): Promise<void> {
     // unused for longer than it keeps requests.
     t.string('last_seen_at', 24).notNullable();
     sharedColumns(t);
+    // A filtered page of the public log reads the matching parts first: by flag, and by project
+    // (a restricted caller's, or the project filter). Parts are written once each, so these cost
+    // the writers little; without them every filtered page reads every part.
+    t.index(['subject_ulid']);
+    t.index(['project_ulid']);
   });
   await knex.schema.createTable('public_audit_requests', (t) => {
     binary(t);

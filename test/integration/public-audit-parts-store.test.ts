@@ -263,6 +263,31 @@ describeEachDatabase('public audit log on parts and requests', (db) => {
     }
   });
 
+  it('finds the parts of a flag, and of a project, by an index of the parts rather than by reading every part', async () => {
+    await insertParts(
+      Array.from({ length: 300 }, (_, n) => part({ project_ulid: `prj_${n % 30}`, subject_type: 'flag', subject_ulid: `flg_${n}` })),
+    );
+    const cases: Array<[Partial<PublicQuery>, string]> = [
+      [{ subjectUlid: 'flg_7' }, 'public_audit_parts_subject_ulid_index'],
+      [{ visibility: { projects: ['prj_7'], environments: [] } }, 'public_audit_parts_project_ulid_index'],
+    ];
+    for (const [filter, index] of cases) {
+      statements = [];
+      await store.listPublic(query({ ...filter, limit: 10 }));
+      const sql = statements.find((s) => s.includes('FROM `public_audit_parts` WHERE'))!;
+      const values = 'subjectUlid' in filter ? ['flg_7'] : ['prj_7'];
+      if (db.name === 'sqlite') {
+        const plan = ((await app.knex.raw(`EXPLAIN QUERY PLAN ${sql}`, values)) as Array<{ detail: string }>)
+          .map((r) => r.detail)
+          .join(' | ');
+        expect(plan).toContain(`INDEX ${index}`);
+      } else {
+        const [plan] = (await app.knex.raw(`EXPLAIN ${sql}`, values)) as [Array<{ key: string | null }>];
+        expect(plan[0]?.key).toBe(index);
+      }
+    }
+  });
+
   it('keeps to the projects and environments a restricted caller sees, with few and with many parts', async () => {
     const parts = [
       part({ project_ulid: 'prj_A', environment_ulid: 'env_A1' }),
