@@ -436,7 +436,8 @@ const subjectKey = Symbol('publicAuditSubject');
 /** Lets a public handler name the subject of its audit entry (for example a flag's ulid). */
 export function describePublicAudit(ctx: Koa.Context, subject: PublicAuditSubject): void {
   const state = ctx.state as Record<symbol, PublicAuditSubject | undefined>;
-  state[subjectKey] = { ...state[subjectKey], ...subject };
+  const named = state[subjectKey];
+  state[subjectKey] = named === undefined ? subject : { ...named, ...subject };
 }
 
 /** What one public request's audit entry is made of, however it was answered. */

@@ -186,7 +186,7 @@ export function withFastPublicReads(c: Composition, koa: Callback): Callback {
       if (flagKey !== '' && flagKey !== 'evaluate' && !flagKey.includes('/') && !flagKey.includes('%')) r = single;
     }
     if (!r) return koa(request, response);
-    const principal = c.keyCache.resolve(apiKeyOf(req));
+    const principal = c.keyCache.resolveOn(req.socket, apiKeyOf(req));
     if (!principal || !r.kinds.includes(principal.kind)) return koa(request, response);
     return serve(r, req, res, principal, url, flagKey);
   };

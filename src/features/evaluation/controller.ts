@@ -73,7 +73,8 @@ export function publicEvaluationHandlers({ service, decoder, hub, keyCache }: Ev
    * yet) is left to the writer, which looks it up by key once per batch.
    */
   const nameAuditedFlag = async (request: Pick<PublicRequest, 'principal' | 'ctx'>, flagKey: string): Promise<void> => {
-    const entry = await service.environment(request.principal);
+    // From memory without an await when the snapshot is there (every request but the first).
+    const entry = service.heldEnvironment(request.principal) ?? (await service.environment(request.principal));
     const flagUlid = entry.flagUlids.get(flagKey);
     if (flagUlid !== undefined) describePublicAudit(request.ctx, { subjectUlid: flagUlid });
   };

@@ -182,9 +182,14 @@ export class EvaluationService {
     for (let i = 0; i < outcomes.length; i++) this.evaluations[outcomes[i]!.resolved_by]++;
   }
 
+  /** The key's environment if it is in memory now (else `environment` loads it). */
+  heldEnvironment(principal: PublicPrincipal): EnvironmentSnapshot | undefined {
+    return this.cache.get(principal.environmentUlid);
+  }
+
   /** The key's environment (from memory; an environment created moments ago is loaded once). */
   async environment(principal: PublicPrincipal): Promise<EnvironmentSnapshot> {
-    const entry = this.cache.get(principal.environmentUlid) ?? (await this.cache.getOrLoad(principal.environmentUlid));
+    const entry = this.heldEnvironment(principal) ?? (await this.cache.getOrLoad(principal.environmentUlid));
     // The key outlived its environment (deleted moments ago): the key is no longer valid.
     if (!entry) throw new UnauthorizedError(publicMessages.invalidKey, 'auth.invalid_token');
     return entry;

@@ -119,6 +119,50 @@ describe('TelemetryBuffer', () => {
     expect(batch.contexts.find((c) => c.kind === 'type' && c.environmentUlid === 'env_1')?.lastSeenAt).toBe(T2);
   });
 
+  it('counts a frozen context sent again as a new one, across drains, environments and a full buffer', () => {
+    const buffer = new TelemetryBuffer(3);
+    const context = Object.freeze({
+      type: 'user',
+      identifier: 'u',
+      attributes: Object.freeze([Object.freeze({ key: 'plan', values: Object.freeze([{ value: 'pro' }, { value: 'team' }]) })]),
+    });
+    const summary = (batch: ReturnType<TelemetryBuffer['drain']>) =>
+      batch.contexts.map((c) => `${c.environmentUlid}/${c.kind}:${c.name}:${c.value}:${c.count}:${c.lastSeenAt}`);
+    // Three observations fit; the fourth (value team) is dropped, so the context is walked again.
+    buffer.recordContext('env_1', context, T1);
+    expect(buffer.dropped).toBe(1);
+    buffer.recordContext('env_1', context, T2);
+    expect(buffer.dropped).toBe(2);
+    expect(summary(buffer.drain(none))).toEqual([
+      `env_1/type:user::2:${T2}`,
+      `env_1/attribute:plan::2:${T2}`,
+      `env_1/value:plan:pro:2:${T2}`,
+    ]);
+    // After a drain the entries are new ones, and another environment counts apart.
+    const roomy = new TelemetryBuffer();
+    roomy.recordContext('env_1', context, T2);
+    roomy.recordContext('env_1', context, T1);
+    roomy.recordContext('env_2', context, T1);
+    roomy.recordContext('env_1', context, T2);
+    expect(summary(roomy.drain(none))).toEqual([
+      `env_1/type:user::3:${T2}`,
+      `env_1/attribute:plan::3:${T2}`,
+      `env_1/value:plan:pro:3:${T2}`,
+      `env_1/value:plan:team:3:${T2}`,
+      `env_2/type:user::1:${T1}`,
+      `env_2/attribute:plan::1:${T1}`,
+      `env_2/value:plan:pro:1:${T1}`,
+      `env_2/value:plan:team:1:${T1}`,
+    ]);
+    roomy.recordContext('env_1', context, T1);
+    expect(summary(roomy.drain(none))).toEqual([
+      `env_1/type:user::1:${T1}`,
+      `env_1/attribute:plan::1:${T1}`,
+      `env_1/value:plan:pro:1:${T1}`,
+      `env_1/value:plan:team:1:${T1}`,
+    ]);
+  });
+
   it('restores context observations into the ones recorded since', () => {
     const buffer = new TelemetryBuffer(3);
     const context = { type: 'user', identifier: 'u', attributes: [{ key: 'plan', values: [{ value: 'pro' }] }] };
