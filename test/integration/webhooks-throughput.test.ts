@@ -41,11 +41,15 @@ describeEachDatabase('webhook throughput', (db) => {
     const template = file.flags.find((f: { key: string }) => f.key === 'template');
     file.flags.push(...keys.map((key) => ({ ...template, key, name: key })));
     const hook = await ok('POST', `${p}/webhooks`, { url: fast.url, events: ['flag.created'] });
-    const started = performance.now();
     await ok('POST', `${p}/configuration/apply`, file);
-    await fast.waitFor(() => new Set(fast.received.map((r) => r.id)).size === 50, 30_000);
+    // Timed from the apply's answer (its events are committed by then). One event per poll would
+    // take 50 s; a continuous drain takes about a second here, and took 22 s once on a machine a
+    // quarter as fast with the whole suite running beside it (an attempt that times out is made
+    // again), so the bound sits between the two.
+    const started = performance.now();
+    await fast.waitFor(() => new Set(fast.received.map((r) => r.id)).size === 50, 45_000);
     const elapsed = performance.now() - started;
-    expect(elapsed).toBeLessThan(20_000);
+    expect(elapsed).toBeLessThan(40_000);
     // In order: an attempt made again (at least once) repeats its event, never an earlier one.
     const order = labels(fast.received).map((label) => keys.indexOf(label));
     expect(order.every((index, i) => index >= (order[i - 1] ?? 0))).toBe(true);
