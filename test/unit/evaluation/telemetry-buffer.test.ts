@@ -128,6 +128,13 @@ describe('TelemetryBuffer', () => {
     });
     const summary = (batch: ReturnType<TelemetryBuffer['drain']>) =>
       batch.contexts.map((c) => `${c.environmentUlid}/${c.kind}:${c.name}:${c.value}:${c.count}:${c.lastSeenAt}`);
+    // The four observations of `context` in one environment, each counted `count` times.
+    const observed = (environment: string, count: number, lastSeenAt: string) => [
+      `${environment}/type:user::${count}:${lastSeenAt}`,
+      `${environment}/attribute:plan::${count}:${lastSeenAt}`,
+      `${environment}/value:plan:pro:${count}:${lastSeenAt}`,
+      `${environment}/value:plan:team:${count}:${lastSeenAt}`,
+    ];
     // Three observations fit; the fourth (value team) is dropped, so the context is walked again.
     buffer.recordContext('env_1', context, T1);
     expect(buffer.dropped).toBe(1);
@@ -144,23 +151,9 @@ describe('TelemetryBuffer', () => {
     roomy.recordContext('env_1', context, T1);
     roomy.recordContext('env_2', context, T1);
     roomy.recordContext('env_1', context, T2);
-    expect(summary(roomy.drain(none))).toEqual([
-      `env_1/type:user::3:${T2}`,
-      `env_1/attribute:plan::3:${T2}`,
-      `env_1/value:plan:pro:3:${T2}`,
-      `env_1/value:plan:team:3:${T2}`,
-      `env_2/type:user::1:${T1}`,
-      `env_2/attribute:plan::1:${T1}`,
-      `env_2/value:plan:pro:1:${T1}`,
-      `env_2/value:plan:team:1:${T1}`,
-    ]);
+    expect(summary(roomy.drain(none))).toEqual([...observed('env_1', 3, T2), ...observed('env_2', 1, T1)]);
     roomy.recordContext('env_1', context, T1);
-    expect(summary(roomy.drain(none))).toEqual([
-      `env_1/type:user::1:${T1}`,
-      `env_1/attribute:plan::1:${T1}`,
-      `env_1/value:plan:pro:1:${T1}`,
-      `env_1/value:plan:team:1:${T1}`,
-    ]);
+    expect(summary(roomy.drain(none))).toEqual(observed('env_1', 1, T1));
   });
 
   it('restores context observations into the ones recorded since', () => {
