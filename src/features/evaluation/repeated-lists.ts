@@ -31,10 +31,14 @@ export const REPEATED_LIST_MAX_LISTS = 4096;
  * again (about two thirds of the CPU of a 200-flag request). Snapshots are immutable and the
  * engine reads no clock, so the same snapshot and context give the same outcomes; a new
  * snapshot replaces the environment's lists. Bounded by bytes and by lists (each holds its
- * context, however small its body); emptied when full.
+ * context, however small its body); emptied when full. A list is kept from its context's second
+ * request on: a stream of contexts each asked for once (many users, one request each) keeps
+ * nothing, so it neither churns the lists nor holds bodies long enough to burden the collector.
  */
 export class RepeatedLists<Body extends { length: number }> {
   private readonly environments = new Map<string, EnvironmentLists<Body>>();
+  /** Contexts asked for once, whose next list is kept (held weakly: the decoder owns them). */
+  private readonly askedOnce = new WeakSet<Context>();
   private bytes = 0;
   private lists = 0;
 
@@ -53,7 +57,10 @@ export class RepeatedLists<Body extends { length: number }> {
     return held !== undefined && held.snapshot === snapshot ? held.lists.get(context) : undefined;
   }
 
-  /** Keeps `outcomes` and their body for the snapshot and context; returns what is kept. */
+  /**
+   * Keeps `outcomes` and their body for the snapshot and context, unless this is the context's
+   * first request (none is a context asked for every time); returns the list, kept or not.
+   */
   keep(
     environmentUlid: string,
     snapshot: object,
@@ -61,6 +68,10 @@ export class RepeatedLists<Body extends { length: number }> {
     outcomes: readonly EvaluationOutcome[],
     body: Body,
   ): RepeatedList<Body> {
+    if (context !== null && !this.askedOnce.has(context)) {
+      this.askedOnce.add(context);
+      return repeatedList(outcomes, body);
+    }
     if (body.length > this.budgetBytes) return repeatedList(outcomes, body);
     const list = repeatedList(outcomes, body, true);
     if (this.bytes + body.length > this.budgetBytes || this.lists >= this.maxLists) this.clear();

@@ -77,10 +77,12 @@ describe('GET /v1/flags for a repeated context', () => {
     return Object.fromEntries(batch.evaluationHours.map((h) => [`${h.flagUlid}=${h.value}`, h.count]));
   };
 
-  it('answers the same bytes and counts every request as evaluated and served', async () => {
+  it('answers the same bytes, kept from the second request on, and counts every request as evaluated and served', async () => {
     const first = await list(pro);
-    expect(await list(pro)).toBe(first);
-    expect(await list(pro)).toBe(first);
+    const second = await list(pro);
+    expect(second).not.toBe(first);
+    expect(second.equals(first)).toBe(true);
+    expect(await list(pro)).toBe(second);
     expect(JSON.parse(first.toString()).data.map((item: { flag: { value: unknown } }) => item.flag.value)).toEqual([
       { boolean: true },
       { string: 'hi' },
@@ -145,9 +147,32 @@ describe('RepeatedLists', () => {
     expect(RepeatedLists.keeps({ type: 'user', identifier: 'u' })).toBe(false);
   });
 
+  /** `keep` after the context's first request, which is never kept. */
+  const keepRepeated = (lists: RepeatedLists<Buffer>, environment: string, at: object, each: Context, body: Buffer) => {
+    lists.keep(environment, at, each, [], body);
+    return lists.keep(environment, at, each, [outcome('a')], body);
+  };
+
+  it("keeps a context's list from its second request on, and the list for no context at once", () => {
+    const lists = new RepeatedLists<Buffer>();
+    const first = lists.keep('env_1', snapshot, context, [outcome('a')], Buffer.from('body'));
+    expect(first.kept).toBe(false);
+    expect(first.byReason).toEqual([['rule', 1]]);
+    expect(lists.get('env_1', snapshot, context)).toBeUndefined();
+    expect(lists.keptLists).toBe(0);
+    const second = lists.keep('env_1', snapshot, context, [outcome('a')], Buffer.from('body'));
+    expect(second.kept).toBe(true);
+    expect(lists.get('env_1', snapshot, context)).toBe(second);
+    expect(lists.keep('env_1', snapshot, null, [], Buffer.from('none')).kept).toBe(true);
+    // A stream of contexts each asked for once keeps nothing.
+    for (const identifier of ['a', 'b', 'c']) lists.keep('env_1', snapshot, decoded({ type: 'user', identifier }), [], Buffer.alloc(1));
+    expect(lists.keptLists).toBe(2);
+    expect(lists.keptBytes).toBe(8);
+  });
+
   it('answers for the snapshot it kept the list for only', () => {
     const lists = new RepeatedLists<Buffer>();
-    const kept = lists.keep('env_1', snapshot, context, [outcome('a')], Buffer.from('body'));
+    const kept = keepRepeated(lists, 'env_1', snapshot, context, Buffer.from('body'));
     expect(kept.byReason).toEqual([['rule', 1]]);
     expect(kept.kept).toBe(true);
     expect(lists.get('env_1', snapshot, context)).toBe(kept);
@@ -161,11 +186,11 @@ describe('RepeatedLists', () => {
   it('lets everything go when as many lists as allowed are kept, however small their bodies', () => {
     const lists = new RepeatedLists<Buffer>(1024, 3);
     const contexts = ['a', 'b', 'c', 'd'].map((identifier) => decoded({ type: 'user', identifier }));
-    for (const each of contexts.slice(0, 3)) lists.keep('env_1', snapshot, each, [], Buffer.alloc(1));
+    for (const each of contexts.slice(0, 3)) keepRepeated(lists, 'env_1', snapshot, each, Buffer.alloc(1));
     expect(lists.keptLists).toBe(3);
     lists.keep('env_1', snapshot, contexts[0] as Context, [], Buffer.alloc(1));
     expect(lists.keptLists).toBe(1);
-    lists.keep('env_1', snapshot, contexts[3] as Context, [], Buffer.alloc(1));
+    keepRepeated(lists, 'env_1', snapshot, contexts[3] as Context, Buffer.alloc(1));
     lists.keep('env_1', {}, contexts[1] as Context, [], Buffer.alloc(1));
     expect(lists.keptLists).toBe(1);
     expect(lists.keptBytes).toBe(1);
@@ -174,8 +199,8 @@ describe('RepeatedLists', () => {
   it('lets everything go when the byte budget is reached, and never keeps a body larger than it', () => {
     const lists = new RepeatedLists<Buffer>(10);
     const other = decoded({ type: 'user', identifier: 'v' });
-    lists.keep('env_1', snapshot, context, [], Buffer.alloc(6));
-    lists.keep('env_1', snapshot, other, [], Buffer.alloc(6));
+    keepRepeated(lists, 'env_1', snapshot, context, Buffer.alloc(6));
+    keepRepeated(lists, 'env_1', snapshot, other, Buffer.alloc(6));
     expect(lists.get('env_1', snapshot, context)).toBeUndefined();
     expect(lists.get('env_1', snapshot, other)).toBeDefined();
     expect(lists.keptBytes).toBe(6);
