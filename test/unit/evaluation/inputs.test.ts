@@ -28,8 +28,12 @@ describe('InputDecoder', () => {
     const first = decoder.contextHeader({ 'x-vexil-context': text });
     const second = decoder.contextHeader({ 'x-vexil-context': text });
     expect(second).toBe(first);
-    expect(Object.isFrozen(first)).toBe(true);
-    expect(Object.isFrozen(first?.attributes?.[0]?.values[0])).toBe(true);
+    // Shared between requests, so frozen at every level.
+    const attribute = first?.attributes?.[0];
+    for (const part of [first, first?.attributes, attribute, attribute?.values, attribute?.values[0]]) {
+      expect(part).toBeDefined();
+      expect(Object.isFrozen(part)).toBe(true);
+    }
     const other = decoder.contextHeader({ 'x-vexil-context': text.replace('repeat', 'other') });
     expect(other?.identifier).toBe('other');
     // A refused text is refused every time (nothing of it is kept).
