@@ -4,6 +4,7 @@
  */
 import { expect } from 'vitest';
 import type { TestDatabase } from '../support/databases.js';
+import { parseExposition, sampleValue } from '../support/prometheus.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 let counter = 0;
@@ -148,6 +149,13 @@ export async function createEnvironmentKey(
 export async function lastAuditEntry(app: TestApp): Promise<Record<string, unknown>> {
   // The entry of a refused request is written after its response: give it a moment.
   await new Promise((resolve) => setTimeout(resolve, 20));
+  // When the SQLite write lock was busy at that moment (a checkpoint or an append of the
+  // server's worker thread), the entry went to the backlog, written within its next second.
+  for (const deadline = Date.now() + 5000; Date.now() < deadline; ) {
+    const metrics = parseExposition((await app.request('GET', '/metrics')).body as string);
+    if (sampleValue(metrics, 'vexil_buffer_entries', { buffer: 'management_audit' }) === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
   return (await app.knex('audit_entries').orderBy('ulid', 'desc').first()) as Record<string, unknown>;
 }
 
