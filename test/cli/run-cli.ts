@@ -19,6 +19,11 @@ export function startCli(args: string[], env: Record<string, string | undefined>
     env: { PATH: process.env.PATH, HOME: env.HOME ?? '/nonexistent', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
+  // A command that ends without reading its standard input (--help) closes the pipe first: the
+  // write then fails with EPIPE, which says nothing about the command.
+  child.stdin?.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
   child.stdin?.end(stdin ?? '');
   return child;
 }
