@@ -54,19 +54,52 @@ async function removeDuplicateLockRows(knex: Knex): Promise<void> {
 }
 
 /**
+ * Migrations the database records as run that this build does not know: a newer Vexil migrated it.
+ * Knex would refuse them too, but as "The migration directory is corrupt".
+ */
+async function migrationsUnknownHere(knex: Knex): Promise<string[]> {
+  if (!(await knex.schema.hasTable('knex_migrations'))) return [];
+  const rows: Array<{ name: string }> = await knex('knex_migrations').select('name');
+  return rows
+    .map((row) => row.name)
+    .filter((name) => !Object.hasOwn(migrations, name))
+    .sort();
+}
+
+function migratedByNewerVexil(unknown: readonly string[]): StartupError {
+  const list = unknown.length === 1 ? `migration ${unknown[0]}` : `migrations ${unknown.join(', ')}`;
+  return new StartupError(
+    `the database was migrated by a newer Vexil: it has run ${list}, which this version does not know; ` +
+      'start that version (or a later one) on it, or restore a backup taken before the upgrade',
+  );
+}
+
+/** Knex's refusal of a completed migration missing from the list (a newer instance migrated meanwhile). */
+function isUnknownCompletedMigration(error: unknown): boolean {
+  return /migration directory is corrupt/i.test((error as { message?: string })?.message ?? '');
+}
+
+/**
  * Brings the schema up to date. Knex's lock keeps concurrent starts from migrating twice, but
  * refuses at once when the lock is taken; so a start that meets another instance's migration
- * waits for it (saying so once), then finds nothing left to do.
+ * waits for it (saying so once), then finds nothing left to do. A database a newer Vexil migrated
+ * is refused with one line naming the migrations this version does not know.
  */
 export async function migrateToLatest(knex: Knex, logger: Logger, wait: MigrationWait = defaultWait): Promise<void> {
   const started = Date.now();
   let waiting = false;
+  const unknown = await migrationsUnknownHere(knex);
+  if (unknown.length > 0) throw migratedByNewerVexil(unknown);
   for (;;) {
     try {
       // A migration may rewrite a large table: the per-query time limit does not apply to it.
       await withoutQueryTimeout(knex, () => knex.migrate.latest({ migrationSource: source }));
       return;
     } catch (error) {
+      if (isUnknownCompletedMigration(error)) {
+        const unknownNow = await migrationsUnknownHere(knex);
+        if (unknownNow.length > 0) throw migratedByNewerVexil(unknownNow);
+      }
       // On SQLite another instance's migration may also show as a busy database: Knex's migrator
       // runs its transactions on its own Knex instance, outside the asynchronous lock wait.
       if (!isConcurrentMigration(error) && !isSqliteBusy(error)) throw error;
