@@ -38,7 +38,7 @@ export interface FlagValueStore {
   updateDisplay(trx: Knex.Transaction, valueUlid: string, display: string, digest: string, updatedAt: string): Promise<void>;
   /** Makes `valueUlid` the flag's only default. */
   setDefault(trx: Knex.Transaction, flagUlid: string, valueUlid: string, updatedAt: string): Promise<void>;
-  /** Read with shared locks, so no target or rule can start pointing at the value meanwhile. */
+  /** Read with row locks, so no target or rule can start pointing at the value meanwhile. */
   usage(trx: Knex.Transaction, valueUlid: string): Promise<ValueUsage>;
   deleteValue(trx: Knex.Transaction, valueUlid: string): Promise<void>;
   /** Bumps every environment of the project, recording the flags the change concerns. */

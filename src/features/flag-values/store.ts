@@ -104,10 +104,11 @@ export class KnexFlagValueStore implements FlagValueStore {
       .where((q) => q.where('r.value_ulid', valueUlid).orWhereIn('r.ulid', this.splitOwnersOf(trx, valueUlid)))
       .orderBy('r.ulid')
       .select('t.status as target_status', 'e.key as environment_key');
-    // Locking reads see the latest committed rows and keep new references out until commit.
+    // Locking reads see the latest committed rows and keep new references out until commit
+    // (exclusive locks, which every engine takes: docs/databases.md).
     if (this.mysql) {
-      targets.forShare();
-      rules.forShare();
+      targets.forUpdate();
+      rules.forUpdate();
     }
     return { targets: await targets, rules: await rules, prerequisites: await targetsListingValue(trx, valueUlid) };
   }

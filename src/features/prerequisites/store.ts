@@ -16,11 +16,12 @@ export class KnexPrerequisitesStore extends TargetPartStore implements Prerequis
 
   async findFlags(trx: Knex.Transaction, projectUlid: string, keys: readonly string[]): Promise<Map<string, string>> {
     if (keys.length === 0) return new Map();
-    // Share-locked, so a racing deleteFlag waits and then sees the new prerequisite.
+    // Locked, so a racing deleteFlag waits and then sees the new prerequisite (an exclusive lock:
+    // shared locks are not portable, docs/databases.md).
     const query = trx('flags')
       .where('project_ulid', projectUlid)
       .whereIn('key', [...keys]);
-    if (this.dialect === 'mysql') query.forShare();
+    if (this.dialect === 'mysql') query.forUpdate();
     const rows = (await query.select('ulid', 'key')) as { ulid: string; key: string }[];
     return new Map(rows.map((r) => [r.key, r.ulid]));
   }

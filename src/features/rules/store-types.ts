@@ -66,7 +66,7 @@ export interface RulesStore {
   flagHasValue(trx: Knex.Transaction, flagUlid: string, valueUlid: string): Promise<boolean>;
   /**
    * Ulids of the project's segments with these keys (missing keys are absent from the map).
-   * The rows stay share-locked, so a racing deleteSegment waits and then sees the new references.
+   * The rows stay locked, so a racing deleteSegment waits and then sees the new references.
    */
   findSegments(trx: Knex.Transaction, projectUlid: string, keys: readonly string[]): Promise<Map<string, string>>;
   /** Inserts the rule, its split, its criteria and their criterion_segments links. */

@@ -70,9 +70,9 @@ export class KnexRulesStore extends TargetPartStore implements RulesStore {
   }
 
   async flagHasValue(trx: Knex.Transaction, flagUlid: string, valueUlid: string): Promise<boolean> {
-    // Share-locked: a racing value deletion waits for this rule and then sees it.
+    // Locked (exclusively: docs/databases.md): a racing value deletion waits for this rule and then sees it.
     const query = trx('flag_values').where({ ulid: valueUlid, flag_ulid: flagUlid }).first('ulid');
-    if (this.dialect === 'mysql') query.forShare();
+    if (this.dialect === 'mysql') query.forUpdate();
     return (await query) !== undefined;
   }
 
@@ -80,7 +80,7 @@ export class KnexRulesStore extends TargetPartStore implements RulesStore {
     const found = new Map<string, string>();
     for (const part of chunks([...new Set(keys)])) {
       const query = trx('segments').where('project_ulid', projectUlid).whereIn('key', part).select('ulid', 'key');
-      if (this.dialect === 'mysql') query.forShare();
+      if (this.dialect === 'mysql') query.forUpdate();
       for (const row of (await query) as { ulid: string; key: string }[]) found.set(row.key, row.ulid);
     }
     return found;

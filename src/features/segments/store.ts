@@ -121,7 +121,7 @@ export class KnexSegmentsStore implements SegmentsStore {
       })
       .distinct('flags.key')
       .orderBy('flags.key');
-    if (this.dialect === 'mysql') query.forShare();
+    if (this.dialect === 'mysql') query.forUpdate();
     const rows = (await query) as { key: string }[];
     return rows.map((r) => r.key);
   }

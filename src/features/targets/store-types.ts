@@ -83,7 +83,7 @@ export interface TargetStore {
   expire(trx: Knex.Transaction, targetUlids: readonly string[], now: string): Promise<void>;
   /** The flag's default value, or undefined when it has none. */
   defaultValueUlid(trx: Knex.Transaction, flagUlid: string): Promise<string | undefined>;
-  /** Whether the value is the flag's, share-locked (MySQL) so a racing value deletion waits and sees the reference. */
+  /** Whether the value is the flag's, row-locked (MySQL) so a racing value deletion waits and sees the reference. */
   valueBelongsToFlag(trx: Knex.Transaction, valueUlid: string, flagUlid: string): Promise<boolean>;
   /** Copies the rules, criteria, criterion_segments rows and splits (the target's and its rules') of one target onto another, with new ulids. */
   copyRules(trx: Knex.Transaction, fromTargetUlid: string, toTargetUlid: string, now: string): Promise<void>;

@@ -201,8 +201,8 @@ export class KnexTargetStore implements TargetStore {
 
   async valueBelongsToFlag(trx: Knex.Transaction, valueUlid: string, flagUlid: string): Promise<boolean> {
     const query = trx('flag_values').where({ ulid: valueUlid, flag_ulid: flagUlid }).first('ulid');
-    // Share lock: a racing deleteFlagValue waits for this transaction and then sees the reference.
-    if (this.locking) query.forShare();
+    // Locked (exclusively: docs/databases.md): a racing deleteFlagValue waits for this transaction and then sees the reference.
+    if (this.locking) query.forUpdate();
     return (await query) !== undefined;
   }
 
