@@ -44,7 +44,9 @@ export interface paths {
          *     instance; then `snapshots loading` until every environment is in memory. On SIGTERM an
          *     instance answers 503 here at once and keeps serving for `VEXIL_DRAIN_MS` (default 5 s)
          *     before it stops. `redis` says whether Redis answers (detail only: an instance without
-         *     Redis keeps serving). No key, never audited, never rate-limited.
+         *     Redis keeps serving). `database_host` (MySQL/MariaDB) says which of the database's hosts
+         *     the instance uses and whether it is moving to another one. No key, never audited, never
+         *     rate-limited.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -617,8 +619,33 @@ export interface components {
             status: "ready" | "not_ready";
             checks: components["schemas"]["ReadinessChecks"];
             redis: components["schemas"]["RedisState"];
+            database_host?: components["schemas"]["DatabaseHostState"];
             /** @description What is not ready, in words. */
             reasons?: string[];
+        };
+        /**
+         * @description MySQL/MariaDB only (absent on SQLite): which of `DATABASE_URL`'s hosts this instance's
+         *     new connections go to. `DATABASE_URL` may list several hosts separated by commas
+         *     (`mysql://user:password@node1:3306,node2:3306,node3:3306/vexil`, a Galera cluster's
+         *     nodes): when a host refuses, cannot be reached, or is a Galera node outside the primary
+         *     component, new connections go to the next host in the list, wrapping around.
+         */
+        DatabaseHostState: {
+            /** @description The host (`host:port`) new connections go to, the last one that accepted a connection. */
+            host: string;
+            /**
+             * @description `connected`: the last connection attempt succeeded. `reconnecting`: a host failed and
+             *     the next ones are being tried (`last_failure` says which and why). `unreachable`: no
+             *     host accepted the last attempt.
+             * @enum {string}
+             */
+            state: "connected" | "reconnecting" | "unreachable";
+            /** @description Every host of `DATABASE_URL`, in the order they are tried. */
+            hosts: string[];
+            /** @description Whether the host is a Galera node (each connection then reads with `wsrep_sync_wait=1`, so it sees every write acknowledged through any node). */
+            galera: boolean;
+            /** @description While not connected, the host that failed last and why (a driver code or a message; never credentials). */
+            last_failure?: string;
         };
         /**
          * @description Whether Redis (`REDIS_URL`) answers this instance, as its background exchange of

@@ -122,12 +122,13 @@ export interface ComposeOptions {
 export async function compose(config: Config, options: ComposeOptions = {}): Promise<Composition> {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
-  const { knex, dialect } = openDatabase(
+  const { knex, dialect, hosts } = openDatabase(
     config.databaseUrl,
     {
       acquireMs: config.databaseAcquireTimeoutMs,
       queryMs: config.databaseQueryTimeoutMs,
       lockWaitMs: config.sqliteLockWaitMs,
+      galeraQueryMs: config.databaseGaleraQueryTimeoutMs,
     },
     (message, fields) => logger.warn(fields ?? {}, message),
   );
@@ -157,7 +158,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     dropped: () => publicAudit.droppedTotal,
   });
   const consoleSessions = buildConsoleSessionService(core);
-  const readiness: ReadinessState = { shuttingDown: false, snapshotsLoaded: () => false };
+  const readiness: ReadinessState = { shuttingDown: false, snapshotsLoaded: () => false, databaseHost: hosts };
   const lookups = new KnexLookupStore();
   const deps: FeatureDeps = { ...core, documents, keyCache, auditWriter, consoleSessions, readiness, metrics, lookups };
 

@@ -50,6 +50,8 @@ export interface Config {
   databaseAcquireTimeoutMs: number;
   /** MySQL/MariaDB: longest wait for one query's answer before a 503 (migrations are exempt). */
   databaseQueryTimeoutMs: number;
+  /** Galera: the least wait for one query's answer (writes stall about 6 s while a dead node is evicted). */
+  databaseGaleraQueryTimeoutMs: number;
   /** SQLite: longest wait for a write lock another process holds before a write answers 503. */
   sqliteLockWaitMs: number;
   /** Largest request head (request line and headers) Node accepts; context headers carry JSON. */
@@ -118,6 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxHeaderBytes: integer(env, 'VEXIL_MAX_HEADER_BYTES', 65_536),
     databaseAcquireTimeoutMs: integerSetting(env, 'VEXIL_DB_ACQUIRE_TIMEOUT_MS', 3000, { min: 100 }),
     databaseQueryTimeoutMs: integerSetting(env, 'VEXIL_DB_QUERY_TIMEOUT_MS', 5000, { min: 100 }),
+    databaseGaleraQueryTimeoutMs: integerSetting(env, 'VEXIL_DB_GALERA_QUERY_TIMEOUT_MS', 15_000, { min: 100 }),
     sqliteLockWaitMs: integerSetting(env, 'VEXIL_SQLITE_LOCK_WAIT_MS', 5000, { min: 10, max: 600_000 }),
     webhooks: webhookSettings(env),
     secretKeys: secretKeys(env),

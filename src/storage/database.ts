@@ -4,6 +4,8 @@ import knexFactory, { type Knex } from 'knex';
 import { createTablesWithBinaryCollation } from './binary-collation.js';
 import { registerSqliteWorker, SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES, type SqliteWorker, startSqliteWorker } from './sqlite-worker.js';
 import { beginImmediate, SQLITE_BUSY_TIMEOUT_MS, waitOutLocks } from './sqlite-lock-wait.js';
+import { conflictBackoffMs, retriesAutocommitConflict, trackTransaction } from './autocommit-conflicts.js';
+import { type DatabaseHostStatus, mysqlHostsOf, queryTimeoutOf, routeConnectionsThroughHosts, WSREP_NOT_READY } from './mysql-hosts.js';
 
 export type Dialect = 'sqlite' | 'mysql';
 
@@ -24,6 +26,8 @@ interface SqliteConnection {
 export interface Database {
   knex: Knex;
   dialect: Dialect;
+  /** MySQL/MariaDB: which of DATABASE_URL's hosts new connections go to, and how that goes (/ready). */
+  hosts?: () => DatabaseHostStatus;
 }
 
 /** Prepared statements kept per SQLite connection (the SQL texts the service runs, and IN lists). */
@@ -60,9 +64,11 @@ export interface DatabaseTimeouts {
   queryMs: number;
   /** SQLite: waiting for a write lock another process holds (sqlite-lock-wait.ts). */
   lockWaitMs?: number;
+  /** Galera: the least wait for one query's answer (writes stall while a dead node is evicted). */
+  galeraQueryMs?: number;
 }
 
-const defaultTimeouts: DatabaseTimeouts = { acquireMs: 3000, queryMs: 5000, lockWaitMs: 5000 };
+const defaultTimeouts: DatabaseTimeouts = { acquireMs: 3000, queryMs: 5000, lockWaitMs: 5000, galeraQueryMs: 15_000 };
 
 interface MysqlConnection {
   query(options: unknown, values: unknown, callback: unknown): unknown;
@@ -86,12 +92,19 @@ function limitQueryTime(conn: MysqlConnection, limit: { ms: number }): void {
       return query(options, values, callback);
     }
     const template = (options as { sql?: unknown }).sql;
-    const timed = limit.ms > 0 ? { timeout: limit.ms, ...options } : options;
-    return query(timed, values, (err: { code?: string; sql?: unknown } | null, ...rest: unknown[]) => {
-      if (err) err.sql = template;
-      if (err?.code === 'PROTOCOL_SEQUENCE_TIMEOUT') conn.destroy();
-      (callback as (...args: unknown[]) => void)(err, ...rest);
-    });
+    const ms = queryTimeoutOf(conn, limit.ms);
+    const timed = ms > 0 ? { timeout: ms, ...options } : options;
+    const send = (attempt: number): unknown =>
+      query(timed, values, (err: { code?: string; errno?: number; sql?: unknown } | null, ...rest: unknown[]) => {
+        if (retriesAutocommitConflict(conn, err, attempt)) return void setTimeout(() => send(attempt + 1), conflictBackoffMs(attempt));
+        trackTransaction(conn, template);
+        if (err) err.sql = template;
+        // A Galera node that left the primary component answers nothing useful: the pool drops
+        // the connection, and the next one is opened on a ready node (mysql-hosts.ts).
+        if (err?.code === 'PROTOCOL_SEQUENCE_TIMEOUT' || err?.errno === WSREP_NOT_READY) conn.destroy();
+        (callback as (...args: unknown[]) => void)(err, ...rest);
+      });
+    return send(1);
   };
 }
 
@@ -122,7 +135,10 @@ export type DatabaseWarning = (message: string, fields?: Record<string, unknown>
 
 const warnOnConsole: DatabaseWarning = (message, fields) => console.warn(message, fields ?? '');
 
-/** Builds a Knex instance from `sqlite:PATH` or `mysql://user:pass@host:port/db`. */
+/**
+ * Builds a Knex instance from `sqlite:PATH` or `mysql://user:pass@host:port/db`, where the host
+ * part may list several hosts separated by commas (mysql-hosts.ts).
+ */
 export function openDatabase(url: string, timeouts: DatabaseTimeouts = defaultTimeouts, warn: DatabaseWarning = warnOnConsole): Database {
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length);
@@ -192,11 +208,12 @@ export function openDatabase(url: string, timeouts: DatabaseTimeouts = defaultTi
   }
   if (url.startsWith('mysql://') || url.startsWith('mariadb://')) {
     const limit = { ms: timeouts.queryMs };
+    const hostList = mysqlHostsOf(url);
     const knex = knexFactory({
       client: 'mysql2',
       compileSqlOnError: false,
       connection: {
-        uri: url.replace(/^mariadb:/, 'mysql:'),
+        uri: hostList.urlFor(hostList.hosts[0]!),
         // Timestamps are stored as ISO strings; keep DATE handling out of the driver.
         dateStrings: true,
         supportBigNumbers: true,
@@ -218,7 +235,12 @@ export function openDatabase(url: string, timeouts: DatabaseTimeouts = defaultTi
     });
     queryLimits.set(knex, limit);
     createTablesWithBinaryCollation(knex);
-    return { knex, dialect: 'mysql' };
+    const hosts = routeConnectionsThroughHosts(knex, hostList, {
+      probeTimeoutMs: timeouts.acquireMs,
+      galeraQueryTimeoutMs: timeouts.galeraQueryMs ?? defaultTimeouts.galeraQueryMs!,
+      warn,
+    });
+    return { knex, dialect: 'mysql', hosts };
   }
   throw new Error(`DATABASE_URL must start with sqlite: or mysql:// (got "${url.split(':')[0]}:...")`);
 }

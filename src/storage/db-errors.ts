@@ -38,6 +38,10 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     'EPIPE',
     'ER_CON_COUNT_ERROR',
     'ER_SERVER_SHUTDOWN',
+    // Galera: the node is not in the primary component (1047, "WSREP has not yet prepared node
+    // for application use"), or writes kept conflicting after every retry (1213).
+    'ER_UNKNOWN_COM_ERROR',
+    'ER_LOCK_DEADLOCK',
     // SQLite: another process kept the write lock for longer than VEXIL_SQLITE_LOCK_WAIT_MS.
     'SQLITE_LOCK_WAIT_EXCEEDED',
   ].includes(e?.code ?? '');
@@ -77,4 +81,14 @@ export async function translateStorageErrors<T>(
 export function isRetryableConflict(error: unknown): boolean {
   const failure = storageFailureOf(error);
   return failure === 'deadlock' || failure === 'lock_timeout';
+}
+
+/**
+ * The connection failed before its server answered (the server died or refused, or a Galera node
+ * left the primary component): what was sent on it and not committed was rolled back. Not a
+ * timeout: a query that timed out may still be running.
+ */
+export function isConnectionLost(error: unknown): boolean {
+  const code = (error as DriverError)?.code ?? '';
+  return ['PROTOCOL_CONNECTION_LOST', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ER_SERVER_SHUTDOWN', 'ER_UNKNOWN_COM_ERROR'].includes(code);
 }

@@ -1,6 +1,7 @@
 import mysql from 'mysql2/promise';
 import type { Logger } from 'pino';
 import { StartupError } from '../startup-error.js';
+import { mysqlHostsOf } from './mysql-hosts.js';
 
 interface DriverError {
   code?: string;
@@ -14,7 +15,33 @@ interface DriverError {
  * line that names the database and what to do.
  */
 export async function ensureMysqlDatabase(url: string, logger: Logger, connectTimeoutMs = 10_000): Promise<void> {
-  const parsed = new URL(url.replace(/^mariadb:/, 'mysql:'));
+  // Several hosts (mysql-hosts.ts): the first that can be reached is enough.
+  const list = mysqlHostsOf(url);
+  const failures: UnreachableHost[] = [];
+  for (const host of list.hosts) {
+    try {
+      return await ensureOnHost(list.urlFor(host), logger, connectTimeoutMs);
+    } catch (error) {
+      if (!(error instanceof UnreachableHost)) throw error;
+      failures.push(error);
+    }
+  }
+  if (failures.length === 1) throw failures[0];
+  throw new StartupError(`cannot reach any database server of DATABASE_URL: ${failures.map((f) => f.reason).join('; ')}`);
+}
+
+/** A server that cannot be reached, or a Galera node not ready: the next host may do. */
+class UnreachableHost extends StartupError {
+  constructor(
+    message: string,
+    readonly reason: string,
+  ) {
+    super(message);
+  }
+}
+
+async function ensureOnHost(url: string, logger: Logger, connectTimeoutMs: number): Promise<void> {
+  const parsed = new URL(url);
   const name = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
   const user = decodeURIComponent(parsed.username) || '(none)';
   const where = `${parsed.hostname}:${parsed.port || '3306'}`;
@@ -71,7 +98,11 @@ function explain(error: unknown, name: string, user: string, where: string): unk
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
     case 'EHOSTUNREACH':
-      return new StartupError(`cannot reach the database server at ${where} for database "${name}" (${(error as DriverError).code})`);
+    case 'ER_UNKNOWN_COM_ERROR':
+      return new UnreachableHost(
+        `cannot reach the database server at ${where} for database "${name}" (${(error as DriverError).code})`,
+        `${where} ${(error as DriverError).code}`,
+      );
     default:
       return error;
   }

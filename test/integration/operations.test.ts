@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { compose } from '../../src/composition-root.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import { describeEachDatabase } from '../support/databases.js';
+import { describeEachDatabase, type TestDatabase } from '../support/databases.js';
 import { expectOk } from '../support/expect-ok.js';
 import { startTestApp, testConfig, type TestApp } from '../support/test-app.js';
 import { waitFor } from './public-fixtures.js';
@@ -31,6 +31,13 @@ async function rawGet(port: number, path: string, headerLine: Buffer): Promise<{
 }
 
 // What a load balancer and a browser application on another origin need from an instance.
+/** What /ready says of the database host: MySQL/MariaDB only, the one host of the URL, not a Galera node. */
+function databaseHostOf(db: TestDatabase, url: string) {
+  if (db.name !== 'mariadb') return {};
+  const host = /@([^/]+)\//.exec(url)?.[1] ?? '';
+  return { database_host: { host, state: 'connected', hosts: [host], galera: false } };
+}
+
 describeEachDatabase('operations: health, readiness, request ids, CORS', (db) => {
   let app: TestApp;
   let clientKey: string;
@@ -58,6 +65,7 @@ describeEachDatabase('operations: health, readiness, request ids, CORS', (db) =>
       status: 'ready',
       checks: { database: true, snapshots: true, accepting_traffic: true },
       redis: 'not_configured',
+      ...databaseHostOf(db, app.composition.core.config.databaseUrl),
     });
     app.composition.readiness.shuttingDown = true;
     const draining = await app.request('GET', '/ready');
@@ -185,6 +193,7 @@ describeEachDatabase('operations: readiness while starting', (db) => {
         status: 'not_ready',
         checks: { database: true, snapshots: false, accepting_traffic: true },
         redis: 'not_configured',
+        ...databaseHostOf(db, database.url),
         reasons: ['snapshots loading'],
       });
       for (const task of composition.tasks) task.start();

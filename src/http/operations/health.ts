@@ -1,6 +1,7 @@
 import type Koa from 'koa';
 import type { Knex } from 'knex';
 import type { components } from '../../../generated/public.js';
+import type { DatabaseHostStatus } from '../../storage/mysql-hosts.js';
 
 /** What /ready reports; each false names a reason the instance should not get traffic. */
 export interface ReadinessState {
@@ -16,6 +17,8 @@ export interface ReadinessState {
   snapshotsLoaded: () => boolean;
   /** Whether Redis answers (set by the rate-limit feature when REDIS_URL is set): detail, not a condition. */
   redis?: () => 'up' | 'down';
+  /** MySQL/MariaDB: which host new connections go to (storage/mysql-hosts.ts): detail, not a condition. */
+  databaseHost?: () => DatabaseHostStatus;
 }
 
 /** The database check's budget: short enough that the probe's answer comes within a second. */
@@ -60,14 +63,31 @@ export async function readiness(knex: Knex, state: ReadinessState): Promise<Heal
     accepting_traffic: !state.shuttingDown && !state.starting,
   };
   const ready = checks.database && checks.snapshots && checks.accepting_traffic;
+  const host = state.databaseHost?.();
   const reasons = [
-    ...(checks.database ? [] : ['database unreachable']),
+    ...(checks.database ? [] : [host?.state === 'reconnecting' ? `database reconnecting (to ${host.host})` : 'database unreachable']),
     ...(state.starting ? ['starting'] : []),
     ...(checks.snapshots || state.starting ? [] : ['snapshots loading']),
     ...(state.shuttingDown ? ['shutting down'] : []),
   ];
   const redis = state.redis?.() ?? 'not_configured';
-  return { status: ready ? 200 : 503, body: { status: ready ? 'ready' : 'not_ready', checks, redis, ...(ready ? {} : { reasons }) } };
+  const databaseHost = host && {
+    host: host.host,
+    state: host.state,
+    hosts: host.hosts,
+    galera: host.galera,
+    ...(host.lastFailure === undefined ? {} : { last_failure: host.lastFailure }),
+  };
+  return {
+    status: ready ? 200 : 503,
+    body: {
+      status: ready ? 'ready' : 'not_ready',
+      checks,
+      redis,
+      ...(databaseHost ? { database_host: databaseHost } : {}),
+      ...(ready ? {} : { reasons }),
+    },
+  };
 }
 
 /**

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { isDatabaseUnavailable, isRetryableConflict, storageFailureOf, translateStorageErrors } from '../../../src/storage/db-errors.js';
+import {
+  isConnectionLost,
+  isDatabaseUnavailable,
+  isRetryableConflict,
+  storageFailureOf,
+  translateStorageErrors,
+} from '../../../src/storage/db-errors.js';
 
 describe('a database that is not answering', () => {
   it('is recognised in the errors of the pool, the driver and the connection', () => {
@@ -13,9 +19,30 @@ describe('a database that is not answering', () => {
     expect(isDatabaseUnavailable(rollback)).toBe(true);
   });
 
+  it('covers a Galera node outside the primary component and a conflict that outlasted its retries', () => {
+    const notReady = Object.assign(new Error('WSREP has not yet prepared node for application use'), {
+      code: 'ER_UNKNOWN_COM_ERROR',
+      errno: 1047,
+    });
+    expect(isDatabaseUnavailable(notReady)).toBe(true);
+    expect(isConnectionLost(notReady)).toBe(true);
+    // Reached the top only once inTransaction (or the autocommit retry) gave up on it.
+    expect(
+      isDatabaseUnavailable(Object.assign(new Error('WSREP detected deadlock/conflict'), { code: 'ER_LOCK_DEADLOCK', errno: 1213 })),
+    ).toBe(true);
+  });
+
+  it('tells a lost connection from a timed-out query, which may still be running', () => {
+    expect(isConnectionLost(Object.assign(new Error('Connection lost'), { code: 'PROTOCOL_CONNECTION_LOST', fatal: true }))).toBe(true);
+    expect(isConnectionLost(Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }))).toBe(true);
+    expect(isConnectionLost(Object.assign(new Error('Query inactivity timeout'), { code: 'PROTOCOL_SEQUENCE_TIMEOUT', fatal: true }))).toBe(
+      false,
+    );
+    expect(isConnectionLost(Object.assign(new Error('Timeout acquiring a connection'), { name: 'KnexTimeoutError' }))).toBe(false);
+  });
+
   it('is not mistaken for errors of the request or the data', () => {
     expect(isDatabaseUnavailable(Object.assign(new Error('Duplicate entry'), { code: 'ER_DUP_ENTRY', errno: 1062 }))).toBe(false);
-    expect(isDatabaseUnavailable(Object.assign(new Error('Deadlock'), { code: 'ER_LOCK_DEADLOCK', fatal: false }))).toBe(false);
     expect(isDatabaseUnavailable(new Error('something else'))).toBe(false);
     expect(isDatabaseUnavailable(undefined)).toBe(false);
   });
