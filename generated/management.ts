@@ -2317,6 +2317,12 @@ export interface paths {
          *     serving configurations are never deleted. An empty `changes` list means the file matches
          *     the project. A project that does not exist yet is planned as apply would make it: its
          *     creation (`create` of kind `project`) first, then everything in the file as creations.
+         *     `refusals` lists every refusal apply of the same file, with the same `comment` and
+         *     `confirmation` and by the same caller, would make by the environments' stored settings: a
+         *     publish in an environment with `comments_required` and no comment (`comment_required`),
+         *     any change in an environment with `confirmation_required` by a Bearer token, or by a
+         *     console session whose `confirmation` does not name it (`confirmation_required`). A plan
+         *     with no refusal applies (unless the project changes in between).
          *     Required scope: `flags:read`; the token must also hold `targets:read` (403 otherwise).
          *     A 422 means the file is not a valid `ProjectConfiguration` (field-keyed, with the path
          *     inside the file, e.g. `flags.3.values.1.value`), names another project, changes a flag's
@@ -2357,8 +2363,12 @@ export interface paths {
          *     with `comments_required` needs a comment (the file's `comment`, else the `comment`
          *     parameter) and an environment with `confirmation_required` refuses the apply (422, code
          *     `confirmation_required`) for a Bearer token, as it refuses every Bearer-token publish; a
-         *     console session may publish there when `confirmation` names that environment's key, typed
-         *     by the person (a field-keyed 422 on `confirmation` otherwise). Each change is audited as its own action with this
+         *     console session may change it when `confirmation` names that environment's key, typed
+         *     by the person (a field-keyed 422 on `confirmation` otherwise). Whether an environment
+         *     requires a comment or confirmation is its stored setting, never the file's: any change of
+         *     a `confirmation_required` environment (its serving, its own settings, including
+         *     `confirmation_required`, or its deletion) is protected. These refusals are checked before
+         *     any change, and are exactly the plan's `refusals`. Each change is audited as its own action with this
          *     request as the actor's; the apply itself is audited as `project.applied`. Applying the
          *     same file again changes nothing (no new targets, revisions or audit entries beyond
          *     `project.applied`). Deletions only with `prune=true`. A project that does not exist yet is
@@ -2675,9 +2685,9 @@ export interface components {
          *     resource's current state does not allow the change). `flag_required` (a 409): the flag
          *     is a prerequisite of other flags. `missing_token`,
          *     `invalid_token`, `expired_token`, `missing_api_key`, `invalid_api_key`,
-         *     `invalid_credentials`: 401s; `forbidden`, `scope_missing`, `csrf_failed`,
-         *     `password_change_required` (a console session signed in with a temporary password),
-         *     `key_kind_not_allowed` (an environment key of a kind the operation does not accept):
+         *     `invalid_credentials`, `key_kind_not_allowed` (an environment key of a kind the
+         *     operation does not accept): 401s; `forbidden`, `scope_missing`, `csrf_failed`,
+         *     `password_change_required` (a console session signed in with a temporary password):
          *     403s; `idempotency_in_flight`: 409; `database_unavailable`: 503.
          * @enum {string}
          */
@@ -4006,7 +4016,26 @@ export interface components {
         };
         ConfigurationPlan: {
             changes: components["schemas"]["ConfigurationChange"][];
+            /**
+             * @description What apply would refuse (`planProjectConfiguration`); empty when it would apply, and
+             *     always empty in apply's answer.
+             */
+            refusals: components["schemas"]["ConfigurationRefusal"][];
             summary: components["schemas"]["ConfigurationPlanSummary"];
+        };
+        ConfigurationRefusal: {
+            /**
+             * @description The code apply's 422 would carry.
+             * @enum {string}
+             */
+            code: "comment_required" | "confirmation_required";
+            /** @description The environment whose stored setting refuses the change. */
+            environment: string;
+            /** @description The flag whose publish is refused; null for a refusal of the whole environment. */
+            flag: string | null;
+            message: string;
+            /** @description How to give what is missing, on the command line and in the API. */
+            remedy: string;
         };
         /** @description How many changes of each kind the plan holds. */
         ConfigurationPlanSummary: {
@@ -8793,6 +8822,10 @@ export interface operations {
             query?: {
                 /** @description List what the file leaves out as deletions. */
                 prune?: boolean;
+                /** @description The publish comment apply would be given (`applyProjectConfiguration`'s `comment`). */
+                comment?: string;
+                /** @description The typed confirmation apply would be given (`applyProjectConfiguration`'s `confirmation`). */
+                confirmation?: string;
             };
             header?: never;
             path: {
