@@ -28,6 +28,7 @@ export class RestoreService {
       path,
       audit,
       'target.restored',
+      input.comment,
       async ({ trx, project, flag, environment, acting }) => {
         const earlier = await acting.services.targets.drafts.get(
           principal,

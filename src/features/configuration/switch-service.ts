@@ -24,6 +24,12 @@ export interface SwitchInput {
 
 type FlagEnvPath = { projectKey: string; flagKey: string; environmentKey: string };
 
+/** A target expired while its rollout was in progress: it served only the contexts inside it. */
+function cutShort(target: TargetRecord): boolean {
+  const percentage = target.rollout_percentage;
+  return target.status === 'expired' && target.rollout_status !== null && percentage !== null && percentage < 100;
+}
+
 /**
  * The console's on/off switch (specs/management.yaml, switchFlag). Off serves the off value to
  * everyone; on publishes again the newest earlier publish that was on. On and off are decided by
@@ -39,6 +45,7 @@ export class SwitchService {
       path,
       audit,
       'target.switched',
+      input.comment,
       async ({ trx, project, flag, environment, acting }) => {
         const before = await this.state(trx, flag, environment);
         if (before.on === input.on) return before;
@@ -84,12 +91,20 @@ export class SwitchService {
       .sort((a, b) => (b.published_at ?? '').localeCompare(a.published_at ?? '') || b.ulid.localeCompare(a.ulid));
   }
 
-  /** The newest published or expired target whose serving was on (its rollout aside). */
+  /**
+   * The newest published or expired target whose serving was on. A target whose rollout was cut
+   * short (see `republish`) was on when it or what served outside its rollout was.
+   */
   private async newestEarlierOn(trx: Knex.Transaction, history: TargetRecord[], flag: FlagRef, defaultDisplay: string | null) {
-    for (const target of history) {
+    const on = async (target: TargetRecord | undefined) => {
+      if (!target)
+        return defaultDisplay !== null && isOn(flag.type, defaultDisplay, { value: defaultDisplay, otherValues: [], rolling: false });
       const serving = await servingOfTarget(trx, target);
-      const otherValues = otherValuesOf(serving, defaultDisplay);
-      if (isOn(flag.type, defaultDisplay, { value: serving.value, otherValues, rolling: false })) return target;
+      return isOn(flag.type, defaultDisplay, { value: serving.value, otherValues: otherValuesOf(serving, defaultDisplay), rolling: false });
+    };
+    for (const [index, target] of history.entries()) {
+      if (await on(target)) return target;
+      if (cutShort(target) && (await on(history[index + 1]))) return target;
     }
     return undefined;
   }
@@ -113,8 +128,7 @@ export class SwitchService {
   ): Promise<void> {
     const options = this.publishOptions(input);
     const percentage = earlier.rollout_percentage;
-    const cutShort = earlier.status === 'expired' && earlier.rollout_status !== null && percentage !== null && percentage < 100;
-    if (!cutShort) {
+    if (!cutShort(earlier) || percentage === null) {
       await restoreWith(trx, writer, flag.key, environmentKey, earlier, options);
       return;
     }
