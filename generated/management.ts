@@ -2560,8 +2560,9 @@ export interface paths {
          *     restored target stays in the history as it was. This is how a kill switch is undone:
          *     serve one value to everyone (`serveFlagValue` with `drop_rules`, or `switchFlag`), then
          *     restore the publish before it. The environment's
-         *     comment and confirmation rules hold as for a publish. Audited as the `target.created`,
-         *     `target.updated`, rule and `target.published` entries it makes, under `target.restored`.
+         *     comment and confirmation rules hold as for a publish. Audited as one `target.restored`
+         *     entry (the targets it writes have none of their own), which is also the one webhook event
+         *     `target.restored`.
          *     Required scope: `targets:write`.
          *     A 422 means a body validation failure, a target that is a draft or scheduled (code
          *     `state_conflict`), or a refused publish (nothing is written).
@@ -3680,7 +3681,9 @@ export interface components {
          *     for a test. A flag deleted by `bulkDeleteFlags` is announced as `flag.deleted`, like one
          *     deleted on its own (one event per flag, in the request's order); `flag.bulk_deleted`
          *     follows them, once per request, with the list of deleted flags as `before`, so a
-         *     subscription taking `flag.*` receives both.
+         *     subscription taking `flag.*` receives both. A switch (`switchFlag`) or a restore
+         *     (`restoreTarget`) is one event, `target.switched` or `target.restored`, whatever targets
+         *     it writes.
          * @enum {string}
          */
         WebhookEventType: "flag.created" | "flag.updated" | "flag.deleted" | "flag.bulk_deleted" | "flag_value.created" | "flag_value.updated" | "flag_value.deleted" | "flag_value.default_set" | "target.created" | "target.cloned" | "target.updated" | "target.deleted" | "target.published" | "target.scheduled" | "target.rollout_initialized" | "target.rollout_updated" | "target.rollout_deleted" | "target.rollout_completed" | "target.switched" | "target.restored" | "target_rule.created" | "target_rule.updated" | "target_rule.deleted" | "target_rule.reordered" | "segment.created" | "segment.updated" | "segment.deleted" | "environment.created" | "environment.updated" | "environment.deleted" | "project.updated" | "webhook.ping";
@@ -3690,7 +3693,7 @@ export interface components {
          *     event type (`WebhookEventType`).
          * @enum {string}
          */
-        WebhookEventFilter: "*" | "flag.*" | "flag_value.*" | "target.*" | "target_rule.*" | "segment.*" | "environment.*" | "project.*" | "flag.created" | "flag.updated" | "flag.deleted" | "flag.bulk_deleted" | "flag_value.created" | "flag_value.updated" | "flag_value.deleted" | "flag_value.default_set" | "target.created" | "target.cloned" | "target.updated" | "target.deleted" | "target.published" | "target.scheduled" | "target.rollout_initialized" | "target.rollout_updated" | "target.rollout_deleted" | "target.rollout_completed" | "target_rule.created" | "target_rule.updated" | "target_rule.deleted" | "target_rule.reordered" | "segment.created" | "segment.updated" | "segment.deleted" | "environment.created" | "environment.updated" | "environment.deleted" | "project.updated" | "webhook.ping";
+        WebhookEventFilter: "*" | "flag.*" | "flag_value.*" | "target.*" | "target_rule.*" | "segment.*" | "environment.*" | "project.*" | "flag.created" | "flag.updated" | "flag.deleted" | "flag.bulk_deleted" | "flag_value.created" | "flag_value.updated" | "flag_value.deleted" | "flag_value.default_set" | "target.created" | "target.cloned" | "target.updated" | "target.deleted" | "target.published" | "target.scheduled" | "target.rollout_initialized" | "target.rollout_updated" | "target.rollout_deleted" | "target.rollout_completed" | "target.switched" | "target.restored" | "target_rule.created" | "target_rule.updated" | "target_rule.deleted" | "target_rule.reordered" | "segment.created" | "segment.updated" | "segment.deleted" | "environment.created" | "environment.updated" | "environment.deleted" | "project.updated" | "webhook.ping";
         WebhookWrite: {
             /**
              * Format: uri
@@ -4525,8 +4528,8 @@ export interface components {
          *     `promoteConfiguration` project.promoted; the public `/health`, `/ready` and `/metrics`
          *     health.checked, readiness.checked and metrics.read (never recorded: they are answered before the audit); `serveFlagValue` target.served (beside the
          *     entries of the targets it creates and publishes); `restoreTarget` target.restored and
-         *     `switchFlag` target.switched (each beside the entries of the targets it creates and
-         *     publishes);
+         *     `switchFlag` target.switched (one entry each, also a webhook event when something
+         *     changed; the targets they create and publish have no entries of their own);
          *     `listWebhooks` webhook.listed; `createWebhook` webhook.created; `getWebhook` webhook.read;
          *     `updateWebhook` webhook.updated; `deleteWebhook` webhook.deleted;
          *     `listWebhookDeliveries` webhook.deliveries_listed; `redeliverWebhookDelivery`
