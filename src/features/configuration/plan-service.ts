@@ -1,5 +1,5 @@
 import type { ManagementPrincipal } from '../../auth/principal.js';
-import { NotFoundError, ValidationError } from '../../http/errors.js';
+import { NotFoundError } from '../../http/errors.js';
 import type { Auditor } from '../shared/transactions.js';
 import type { ConfigurationExportService } from './export-service.js';
 import { applyingAs, refusalsOf } from './refusals.js';
