@@ -267,11 +267,16 @@ describeEachDatabase('auth: every operation of the management document, for ever
       // Absent (404), or refused by the body's schema before anything is read (nothing told).
       const schemaOnly = res.status === 422 && ['validation_failed', 'invalid_query'].includes(res.body?.code);
       if (res.status !== 404 && !schemaOnly) wrong.push(`${op.method} ${op.id}: ${res.status} ${JSON.stringify(res.body)}`);
-      if (JSON.stringify(res.body ?? '').includes('"production"')) wrong.push(`${op.id} names the environment: ${JSON.stringify(res.body)}`);
+      if (JSON.stringify(res.body ?? '').includes('"production"'))
+        wrong.push(`${op.id} names the environment: ${JSON.stringify(res.body)}`);
     }
     // The project-level operations that name environments in their query or body.
     const byCaller = (method: string, path: string, body?: unknown) =>
-      app.request(method, `/management/v1/projects/${project}${path}`, { headers: caller.headers, skipContract: true, ...(body ? { body } : {}) });
+      app.request(method, `/management/v1/projects/${project}${path}`, {
+        headers: caller.headers,
+        skipContract: true,
+        ...(body ? { body } : {}),
+      });
     for (const filter of ['on=production', 'off=production']) {
       const res = await byCaller('GET', `/flags?${filter}`);
       if (res.status !== 422 || res.body.code !== 'reference_not_found') wrong.push(`listFlags ${filter}: ${res.status}`);
