@@ -2317,6 +2317,12 @@ export interface paths {
          *     serving configurations are never deleted. An empty `changes` list means the file matches
          *     the project. A project that does not exist yet is planned as apply would make it: its
          *     creation (`create` of kind `project`) first, then everything in the file as creations.
+         *     `refusals` lists every refusal apply of the same file, with the same `comment` and
+         *     `confirmation` and by the same caller, would make by the environments' stored settings: a
+         *     publish in an environment with `comments_required` and no comment (`comment_required`),
+         *     any change in an environment with `confirmation_required` by a Bearer token, or by a
+         *     console session whose `confirmation` does not name it (`confirmation_required`). A plan
+         *     with no refusal applies (unless the project changes in between).
          *     Required scope: `flags:read`; the token must also hold `targets:read` (403 otherwise).
          *     A 422 means the file is not a valid `ProjectConfiguration` (field-keyed, with the path
          *     inside the file, e.g. `flags.3.values.1.value`), names another project, changes a flag's
@@ -2357,8 +2363,12 @@ export interface paths {
          *     with `comments_required` needs a comment (the file's `comment`, else the `comment`
          *     parameter) and an environment with `confirmation_required` refuses the apply (422, code
          *     `confirmation_required`) for a Bearer token, as it refuses every Bearer-token publish; a
-         *     console session may publish there when `confirmation` names that environment's key, typed
-         *     by the person (a field-keyed 422 on `confirmation` otherwise). Each change is audited as its own action with this
+         *     console session may change it when `confirmation` names that environment's key, typed
+         *     by the person (a field-keyed 422 on `confirmation` otherwise). Whether an environment
+         *     requires a comment or confirmation is its stored setting, never the file's: any change of
+         *     a `confirmation_required` environment (its serving, its own settings, including
+         *     `confirmation_required`, or its deletion) is protected. These refusals are checked before
+         *     any change, and are exactly the plan's `refusals`. Each change is audited as its own action with this
          *     request as the actor's; the apply itself is audited as `project.applied`. Applying the
          *     same file again changes nothing (no new targets, revisions or audit entries beyond
          *     `project.applied`). Deletions only with `prune=true`. A project that does not exist yet is
@@ -2550,8 +2560,9 @@ export interface paths {
          *     restored target stays in the history as it was. This is how a kill switch is undone:
          *     serve one value to everyone (`serveFlagValue` with `drop_rules`, or `switchFlag`), then
          *     restore the publish before it. The environment's
-         *     comment and confirmation rules hold as for a publish. Audited as the `target.created`,
-         *     `target.updated`, rule and `target.published` entries it makes, under `target.restored`.
+         *     comment and confirmation rules hold as for a publish. Audited as one `target.restored`
+         *     entry (the targets it writes have none of their own), which is also the one webhook event
+         *     `target.restored`.
          *     Required scope: `targets:write`.
          *     A 422 means a body validation failure, a target that is a draft or scheduled (code
          *     `state_conflict`), or a refused publish (nothing is written).
@@ -2675,9 +2686,9 @@ export interface components {
          *     resource's current state does not allow the change). `flag_required` (a 409): the flag
          *     is a prerequisite of other flags. `missing_token`,
          *     `invalid_token`, `expired_token`, `missing_api_key`, `invalid_api_key`,
-         *     `invalid_credentials`: 401s; `forbidden`, `scope_missing`, `csrf_failed`,
-         *     `password_change_required` (a console session signed in with a temporary password),
-         *     `key_kind_not_allowed` (an environment key of a kind the operation does not accept):
+         *     `invalid_credentials`, `key_kind_not_allowed` (an environment key of a kind the
+         *     operation does not accept): 401s; `forbidden`, `scope_missing`, `csrf_failed`,
+         *     `password_change_required` (a console session signed in with a temporary password):
          *     403s; `idempotency_in_flight`: 409; `database_unavailable`: 503.
          * @enum {string}
          */
@@ -3670,17 +3681,19 @@ export interface components {
          *     for a test. A flag deleted by `bulkDeleteFlags` is announced as `flag.deleted`, like one
          *     deleted on its own (one event per flag, in the request's order); `flag.bulk_deleted`
          *     follows them, once per request, with the list of deleted flags as `before`, so a
-         *     subscription taking `flag.*` receives both.
+         *     subscription taking `flag.*` receives both. A switch (`switchFlag`) or a restore
+         *     (`restoreTarget`) is one event, `target.switched` or `target.restored`, whatever targets
+         *     it writes.
          * @enum {string}
          */
-        WebhookEventType: "flag.created" | "flag.updated" | "flag.deleted" | "flag.bulk_deleted" | "flag_value.created" | "flag_value.updated" | "flag_value.deleted" | "flag_value.default_set" | "target.created" | "target.cloned" | "target.updated" | "target.deleted" | "target.published" | "target.scheduled" | "target.rollout_initialized" | "target.rollout_updated" | "target.rollout_deleted" | "target.rollout_completed" | "target_rule.created" | "target_rule.updated" | "target_rule.deleted" | "target_rule.reordered" | "segment.created" | "segment.updated" | "segment.deleted" | "environment.created" | "environment.updated" | "environment.deleted" | "project.updated" | "webhook.ping";
+        WebhookEventType: "flag.created" | "flag.updated" | "flag.deleted" | "flag.bulk_deleted" | "flag_value.created" | "flag_value.updated" | "flag_value.deleted" | "flag_value.default_set" | "target.created" | "target.cloned" | "target.updated" | "target.deleted" | "target.published" | "target.scheduled" | "target.rollout_initialized" | "target.rollout_updated" | "target.rollout_deleted" | "target.rollout_completed" | "target.switched" | "target.restored" | "target_rule.created" | "target_rule.updated" | "target_rule.deleted" | "target_rule.reordered" | "segment.created" | "segment.updated" | "segment.deleted" | "environment.created" | "environment.updated" | "environment.deleted" | "project.updated" | "webhook.ping";
         /**
          * @description An event a subscription takes: `*` (every event), a family (`flag.*` takes every
          *     `flag.` event but not `flag_value.` ones; `target.*` includes the rollout events), or one
          *     event type (`WebhookEventType`).
          * @enum {string}
          */
-        WebhookEventFilter: "*" | "flag.*" | "flag_value.*" | "target.*" | "target_rule.*" | "segment.*" | "environment.*" | "project.*" | "flag.created" | "flag.updated" | "flag.deleted" | "flag.bulk_deleted" | "flag_value.created" | "flag_value.updated" | "flag_value.deleted" | "flag_value.default_set" | "target.created" | "target.cloned" | "target.updated" | "target.deleted" | "target.published" | "target.scheduled" | "target.rollout_initialized" | "target.rollout_updated" | "target.rollout_deleted" | "target.rollout_completed" | "target_rule.created" | "target_rule.updated" | "target_rule.deleted" | "target_rule.reordered" | "segment.created" | "segment.updated" | "segment.deleted" | "environment.created" | "environment.updated" | "environment.deleted" | "project.updated" | "webhook.ping";
+        WebhookEventFilter: "*" | "flag.*" | "flag_value.*" | "target.*" | "target_rule.*" | "segment.*" | "environment.*" | "project.*" | "flag.created" | "flag.updated" | "flag.deleted" | "flag.bulk_deleted" | "flag_value.created" | "flag_value.updated" | "flag_value.deleted" | "flag_value.default_set" | "target.created" | "target.cloned" | "target.updated" | "target.deleted" | "target.published" | "target.scheduled" | "target.rollout_initialized" | "target.rollout_updated" | "target.rollout_deleted" | "target.rollout_completed" | "target.switched" | "target.restored" | "target_rule.created" | "target_rule.updated" | "target_rule.deleted" | "target_rule.reordered" | "segment.created" | "segment.updated" | "segment.deleted" | "environment.created" | "environment.updated" | "environment.deleted" | "project.updated" | "webhook.ping";
         WebhookWrite: {
             /**
              * Format: uri
@@ -4006,7 +4019,26 @@ export interface components {
         };
         ConfigurationPlan: {
             changes: components["schemas"]["ConfigurationChange"][];
+            /**
+             * @description What apply would refuse (`planProjectConfiguration`); empty when it would apply, and
+             *     always empty in apply's answer.
+             */
+            refusals: components["schemas"]["ConfigurationRefusal"][];
             summary: components["schemas"]["ConfigurationPlanSummary"];
+        };
+        ConfigurationRefusal: {
+            /**
+             * @description The code apply's 422 would carry.
+             * @enum {string}
+             */
+            code: "comment_required" | "confirmation_required";
+            /** @description The environment whose stored setting refuses the change. */
+            environment: string;
+            /** @description The flag whose publish is refused; null for a refusal of the whole environment. */
+            flag: string | null;
+            message: string;
+            /** @description How to give what is missing, on the command line and in the API. */
+            remedy: string;
         };
         /** @description How many changes of each kind the plan holds. */
         ConfigurationPlanSummary: {
@@ -4496,8 +4528,8 @@ export interface components {
          *     `promoteConfiguration` project.promoted; the public `/health`, `/ready` and `/metrics`
          *     health.checked, readiness.checked and metrics.read (never recorded: they are answered before the audit); `serveFlagValue` target.served (beside the
          *     entries of the targets it creates and publishes); `restoreTarget` target.restored and
-         *     `switchFlag` target.switched (each beside the entries of the targets it creates and
-         *     publishes);
+         *     `switchFlag` target.switched (one entry each, also a webhook event when something
+         *     changed; the targets they create and publish have no entries of their own);
          *     `listWebhooks` webhook.listed; `createWebhook` webhook.created; `getWebhook` webhook.read;
          *     `updateWebhook` webhook.updated; `deleteWebhook` webhook.deleted;
          *     `listWebhookDeliveries` webhook.deliveries_listed; `redeliverWebhookDelivery`
@@ -8793,6 +8825,10 @@ export interface operations {
             query?: {
                 /** @description List what the file leaves out as deletions. */
                 prune?: boolean;
+                /** @description The publish comment apply would be given (`applyProjectConfiguration`'s `comment`). */
+                comment?: string;
+                /** @description The typed confirmation apply would be given (`applyProjectConfiguration`'s `confirmation`). */
+                confirmation?: string;
             };
             header?: never;
             path: {

@@ -119,7 +119,7 @@ export interface paths {
          *     without a context), ordered by flag key. Unavailable flags (no servable value) are left
          *     out unless the default-value header declares a default of the same type for them, which is
          *     then served with `resolved_by` `default`. Needs a server key: mobile and client keys get
-         *     `403` `key_kind_not_allowed`. Each call records a "flag evaluated" event per flag.
+         *     `401` `key_kind_not_allowed`. Each call records a "flag evaluated" event per flag.
          */
         get: operations["listEvaluatedFlags"];
         put?: never;
@@ -147,7 +147,7 @@ export interface paths {
          *     `GET /v1/flags` for the same inputs: every flag of the key's environment evaluated for
          *     the context (or without one), ordered by flag key, unavailable flags left out unless a
          *     default of the same type is declared for them. Needs a server key (mobile and client keys
-         *     get `403` `key_kind_not_allowed`). Records the same "flag evaluated" events and the same `flag.evaluated` audit
+         *     get `401` `key_kind_not_allowed`). Records the same "flag evaluated" events and the same `flag.evaluated` audit
          *     entry. Reads no context or default-value header. Without a body (or with `{}`) it
          *     evaluates without a context and without declared defaults.
          */
@@ -171,7 +171,7 @@ export interface paths {
          *     without a context). A flag key unknown in the environment gets `404` `Feature flag not
          *     found.`; so does a flag with no servable value, unless the default-value header declares a
          *     default of the same type for it, which is then served. Needs a server key: mobile and
-         *     client keys get `403` `key_kind_not_allowed`. Records a "flag evaluated" event.
+         *     client keys get `401` `key_kind_not_allowed`. Records a "flag evaluated" event.
          */
         get: operations["getEvaluatedFlag"];
         put?: never;
@@ -198,7 +198,7 @@ export interface paths {
          *     answer is exactly that of `GET /v1/flags/{flagKey}` for the same inputs. A flag key
          *     unknown in the environment gets `404` `Feature flag not found.`; so does a flag with no
          *     servable value, unless the body declares a default of the same type for it. Needs a
-         *     server key (mobile and client keys get `403` `key_kind_not_allowed`). Records the same "flag evaluated" event
+         *     server key (mobile and client keys get `401` `key_kind_not_allowed`). Records the same "flag evaluated" event
          *     and `flag.evaluated` audit entry. Reads no context or default-value header.
          */
         post: operations["evaluateFlag"];
@@ -591,9 +591,9 @@ export interface components {
          *     `value_in_use` (a value still published or referenced) and `state_conflict` (the
          *     resource's current state does not allow the change). `missing_token`,
          *     `invalid_token`, `expired_token`, `missing_api_key`, `invalid_api_key`,
-         *     `invalid_credentials`: 401s; `forbidden`, `scope_missing`, `csrf_failed`,
-         *     `password_change_required` (a console session signed in with a temporary password),
-         *     `key_kind_not_allowed` (an environment key of a kind the operation does not accept):
+         *     `invalid_credentials`, `key_kind_not_allowed` (an environment key of a kind the
+         *     operation does not accept): 401s; `forbidden`, `scope_missing`, `csrf_failed`,
+         *     `password_change_required` (a console session signed in with a temporary password):
          *     403s; `idempotency_in_flight`: 409; `database_unavailable`: 503.
          * @enum {string}
          */
@@ -673,6 +673,8 @@ export interface components {
             status: "error";
             message: string;
             code: components["schemas"]["ErrorCode"];
+            /** @description With `key_kind_not_allowed` only: the kinds of environment key the operation accepts. */
+            accepted_kinds?: ("server" | "mobile" | "client")[];
         };
         /**
          * @description The compiled configuration of one environment: the input of the evaluation engine and the
@@ -1022,8 +1024,9 @@ export interface components {
             };
         };
         /**
-         * @description The key is missing, unknown or revoked, or of a kind the operation does not accept.
-         *     `WWW-Authenticate` names the key header.
+         * @description The key is missing, unknown or revoked (`missing_api_key`, `invalid_api_key`), or of a
+         *     kind the operation does not accept (`key_kind_not_allowed`, with `accepted_kinds`). The
+         *     message is always `Invalid API key provided.`; `WWW-Authenticate` names the key header.
          */
         Unauthorized: {
             headers: {
@@ -1038,27 +1041,6 @@ export interface components {
                  *       "status": "error",
                  *       "message": "Invalid API key provided.",
                  *       "code": "invalid_api_key"
-                 *     }
-                 */
-                "application/json": components["schemas"]["ErrorEnvelope"];
-            };
-        };
-        /**
-         * @description The key is valid but of a kind the operation does not accept (a mobile or client key on an
-         *     operation that evaluates on the server); the message names the kind it accepts.
-         */
-        KeyKindNotAllowed: {
-            headers: {
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "status": "error",
-                 *       "message": "This operation needs a server key; a client key evaluates through GET /v1/payload or OFREP.",
-                 *       "code": "key_kind_not_allowed"
                  *     }
                  */
                 "application/json": components["schemas"]["ErrorEnvelope"];
@@ -1673,7 +1655,6 @@ export interface operations {
             };
             400: components["responses"]["BadHeaders"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["KeyKindNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
         };
@@ -1704,7 +1685,6 @@ export interface operations {
             };
             400: components["responses"]["BadEvaluationRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["KeyKindNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -1777,7 +1757,6 @@ export interface operations {
             };
             400: components["responses"]["BadHeaders"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["KeyKindNotAllowed"];
             404: components["responses"]["FlagNotFound"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
@@ -1816,7 +1795,6 @@ export interface operations {
             };
             400: components["responses"]["BadEvaluationRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["KeyKindNotAllowed"];
             404: components["responses"]["FlagNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];

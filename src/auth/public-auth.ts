@@ -1,5 +1,5 @@
 import type Koa from 'koa';
-import { ForbiddenError, UnauthorizedError, publicMessages } from '../http/errors.js';
+import { KeyKindNotAllowedError, UnauthorizedError, publicMessages } from '../http/errors.js';
 import { operationState } from '../http/operation.js';
 import type { OperationSpec } from '../http/openapi/operations.js';
 import type { Stage } from '../http/openapi/router.js';
@@ -9,7 +9,7 @@ import type { EnvironmentKeyKind } from './principal.js';
 /** Canonical header first, then the accepted aliases (specs/public.yaml). */
 export const apiKeyHeaders = ['x-vexil-api-key', 'x-api-key', 'x-vexil-key'] as const;
 
-/** Operations that evaluate on the server answer only server keys (specs/public.yaml, 403 for other kinds). */
+/** Operations that evaluate on the server answer only server keys (specs/public.yaml, 401 for other kinds). */
 const serverKeyOperations = new Set(['listEvaluatedFlags', 'getEvaluatedFlag', 'evaluateFlags', 'evaluateFlag']);
 const serverOnly: readonly EnvironmentKeyKind[] = ['server'];
 const anyKind: readonly EnvironmentKeyKind[] = ['server', 'mobile', 'client'];
@@ -29,7 +29,7 @@ export function allowedKinds(operationId: string): readonly EnvironmentKeyKind[]
 }
 
 /**
- * Pipeline stage: resolve the environment key from memory, or 401 (403 for a key of another kind). Specialised per operation at
+ * Pipeline stage: resolve the environment key from memory, or 401 (also for a key of another kind). Specialised per operation at
  * start-up: open operations (api-docs) skip it, and the accepted key kinds are looked up once.
  */
 export function authenticatePublic(keys: EnvironmentKeyCache): Stage {
@@ -45,11 +45,12 @@ export function authenticatePublic(keys: EnvironmentKeyCache): Stage {
           ),
         );
       }
-      // A valid key of the wrong kind is not an authentication failure: say which kind is needed.
-      if (!kinds.includes(principal.kind)) {
-        return Promise.reject(new ForbiddenError(publicMessages.serverKeyOnly(principal.kind)).withCode('key_kind_not_allowed'));
-      }
+      // The key is known, so the audit entry names it; the answer is that of any refused key,
+      // with the code and the kinds accepted (specs/public.yaml).
       operationState(ctx).publicPrincipal = principal;
+      if (!kinds.includes(principal.kind)) {
+        return Promise.reject(new KeyKindNotAllowedError(kinds));
+      }
       return next();
     };
   };

@@ -15,6 +15,7 @@ import {
   RateLimitedError,
   ServiceUnavailableError,
   UnauthorizedError,
+  KeyKindNotAllowedError,
   UnprocessableError,
   UnsupportedMediaTypeError,
   ValidationError,
@@ -58,6 +59,7 @@ export function errorMiddleware(logger: Logger): Koa.Middleware {
 const statuses = new Map<abstract new (...args: never[]) => DomainError, number>([
   [BadRequestError, 400],
   [UnauthorizedError, 401],
+  [KeyKindNotAllowedError, 401],
   [ForbiddenError, 403],
   [NotFoundError, 404],
   [MethodNotAllowedError, 405],
@@ -127,6 +129,9 @@ export function errorBody(error: DomainError): unknown {
     return error.flagKey === undefined
       ? { errorCode: error.errorCode, errorDetails: error.message }
       : { key: error.flagKey, errorCode: error.errorCode, errorDetails: error.message };
+  }
+  if (error instanceof KeyKindNotAllowedError) {
+    return { status: 'error', message: error.message, code: error.code, accepted_kinds: error.acceptedKinds };
   }
   if (error instanceof ForbiddenError && error.requiredScope) {
     return { status: 'error', message: error.message, code: error.code, required_scope: error.requiredScope };

@@ -105,6 +105,19 @@ export class UnauthorizedError extends DomainError {
   }
 }
 
+/**
+ * 401 for a valid environment key of a kind the operation does not accept: the message is that of
+ * any refused key (specs/public.yaml), the code and `accepted_kinds` say which kinds would do.
+ */
+export class KeyKindNotAllowedError extends UnauthorizedError {
+  protected override defaultCode(): ErrorCode {
+    return 'key_kind_not_allowed';
+  }
+  constructor(readonly acceptedKinds: readonly string[]) {
+    super(publicMessages.invalidKey, 'auth.key_kind_not_allowed');
+  }
+}
+
 /** 403: the token lacks a scope (requiredScope set) or a grant. */
 export class ForbiddenError extends DomainError {
   protected defaultCode(): ErrorCode {
@@ -282,5 +295,4 @@ export const publicMessages = {
   invalidContext: 'Context was supplied but is invalid.',
   invalidKey: 'Invalid API key provided.',
   flagNotFound: 'Feature flag not found.',
-  serverKeyOnly: (kind: string) => `This operation needs a server key; a ${kind} key evaluates through GET /v1/payload or OFREP.`,
 } as const;

@@ -244,4 +244,54 @@ describeEachDatabase('auth: every operation of the management document, for ever
     }
     expect(wrong).toEqual([]);
   }, 120_000);
+
+  it('answers every operation that names an environment outside an environment grant as for an absent one', async () => {
+    // A flag that exists, so only the environment decides; other path ids name nothing.
+    expect((await app.mgmt('POST', `/projects/${project}/flags`, { key: 'granted-walk', name: 'Walk', type: 'boolean' })).status).toBe(200);
+    const caller = callers.find((c) => c.grants === 'environment')!;
+    const named = operations.filter((op) => op.template.includes('{environmentKey}'));
+    expect(named.length).toBeGreaterThan(30);
+    const wrong: string[] = [];
+    const pathIn = (template: string, environment: string) =>
+      `/management/v1${template
+        .replace('{projectKey}', project)
+        .replace('{flagKey}', 'granted-walk')
+        .replace('{environmentKey}', environment)
+        .replace(/\{(\w+)\}/g, (_m, name: string) => `${name.replace(/Ulid$/, '').slice(0, 3)}_01J00000000000000000000000`)}`;
+    for (const op of named) {
+      const res = await app.request(op.method, pathIn(op.template, 'production'), {
+        headers: caller.headers,
+        ...(op.hasBody ? { body: {} } : {}),
+        skipContract: true,
+      });
+      // Absent (404), or refused by the body's schema before anything is read (nothing told).
+      const schemaOnly = res.status === 422 && ['validation_failed', 'invalid_query'].includes(res.body?.code);
+      if (res.status !== 404 && !schemaOnly) wrong.push(`${op.method} ${op.id}: ${res.status} ${JSON.stringify(res.body)}`);
+      if (JSON.stringify(res.body ?? '').includes('"production"'))
+        wrong.push(`${op.id} names the environment: ${JSON.stringify(res.body)}`);
+    }
+    // The project-level operations that name environments in their query or body.
+    const byCaller = (method: string, path: string, body?: unknown) =>
+      app.request(method, `/management/v1/projects/${project}${path}`, {
+        headers: caller.headers,
+        skipContract: true,
+        ...(body ? { body } : {}),
+      });
+    for (const filter of ['on=production', 'off=production']) {
+      const res = await byCaller('GET', `/flags?${filter}`);
+      if (res.status !== 422 || res.body.code !== 'reference_not_found') wrong.push(`listFlags ${filter}: ${res.status}`);
+    }
+    for (const path of ['/flags?include=serving', '/flags/granted-walk?include=serving', '/configuration']) {
+      const res = await byCaller('GET', path);
+      if (res.status !== 200 || JSON.stringify(res.body).includes('"production"')) wrong.push(`${path}: ${res.status} names production`);
+    }
+    for (const body of [
+      { from: 'development', to: 'production' },
+      { from: 'production', to: 'development' },
+    ]) {
+      const res = await byCaller('POST', '/configuration/promote', body);
+      if (res.status !== 404) wrong.push(`promote ${body.from} -> ${body.to}: ${res.status} ${JSON.stringify(res.body)}`);
+    }
+    expect(wrong).toEqual([]);
+  }, 120_000);
 });

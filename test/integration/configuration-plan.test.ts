@@ -33,7 +33,7 @@ describeEachDatabase('flags as code: plan', (db) => {
   it("finds nothing to change in the project's own export, and writes nothing", async () => {
     const res = await expectNoWrites(app, () => plan(exported));
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ changes: [], summary: { create: 0, update: 0, delete: 0, publish: 0 } });
+    expect(res.body.data).toEqual({ changes: [], summary: { create: 0, update: 0, delete: 0, publish: 0 }, refusals: [] });
   });
 
   it('lists creations, updates and publishes in a fixed order, comparing values in normalised form', async () => {

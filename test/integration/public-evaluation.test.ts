@@ -266,7 +266,7 @@ describeEachDatabase('public evaluation API: GET /v1/flags and /v1/flags/{flagKe
     }
   });
 
-  it('answers 401 without a key and with an unknown key, 403 naming the kind it needs for mobile or client keys', async () => {
+  it('answers 401 without a key, with an unknown key, and with a mobile or client key naming the kind it needs', async () => {
     for (const path of ['/v1/flags', '/v1/flags/checkout']) {
       const none = await app.request('GET', path);
       expect(none.status).toBe(401);
@@ -280,12 +280,16 @@ describeEachDatabase('public evaluation API: GET /v1/flags and /v1/flags/{flagKe
         [mobileKey, 'mobile'],
         [clientKey, 'client'],
       ] as const) {
+        // SPEC: a key of the wrong kind is a 401 with the message of any refused key; the
+        // code and the kinds accepted are extra members of the envelope.
         const res = await app.request('GET', path, { apiKey: key });
-        expect(res.status, kind).toBe(403);
+        expect(res.status, kind).toBe(401);
+        expect(res.headers.get('www-authenticate')).toBe('ApiKey realm="vexil", header="X-VEXIL-API-KEY"');
         expect(res.body).toEqual({
           status: 'error',
-          message: `This operation needs a server key; a ${kind} key evaluates through GET /v1/payload or OFREP.`,
+          message: 'Invalid API key provided.',
           code: 'key_kind_not_allowed',
+          accepted_kinds: ['server'],
         });
       }
     }

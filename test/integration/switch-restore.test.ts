@@ -103,13 +103,12 @@ describeEachDatabase('flag switch, on/off state and restore', (db) => {
       .where('http_path', `/management/v1${p}/flags/checkout/environments/staging/switch`)
       .orderBy('ulid')
       .select('action', 'status_code');
-    // Each switch is audited once as itself, beside the entries of the targets it wrote (none the second time).
-    expect(audited.filter((a) => a.action === 'target.switched')).toEqual([
+    // Each switch is audited once, as itself: the targets it wrote have no entries of their own.
+    expect(audited).toEqual([
       { action: 'target.switched', status_code: 200 },
       { action: 'target.switched', status_code: 200 },
       { action: 'target.switched', status_code: 200 },
     ]);
-    expect(audited.map((a) => a.action)).toContain('target.published');
   });
 
   it('turns a boolean flag with no earlier targeting on as true to everyone, and refuses another type', async () => {

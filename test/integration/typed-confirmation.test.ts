@@ -181,4 +181,58 @@ describeEachDatabase('typed confirmation of rollouts and flags-as-code publishes
     expect(applied.body.data.changes.map((c: { action: string; kind: string }) => `${c.action} ${c.kind}`)).toEqual(['publish serving']);
     expect(await ok('GET', `${locked}/evaluate`)).toMatchObject({ value: false, resolved_by: 'target' });
   });
+
+  it('applies the same rule to the switch and to restoring an earlier publish', async () => {
+    const history: Array<{ ulid: string; status: string }> = await ok('GET', `${locked}/targets`);
+    const earlier = history.find((t) => t.status === 'expired')!;
+    const attempts: Array<[string, Record<string, unknown>]> = [
+      // Off already (the last serve served false to everyone): switching on would publish.
+      [`${locked}/switch`, { on: true }],
+      [`${locked}/targets/${earlier.ulid}/restore`, {}],
+    ];
+    for (const [path, body] of attempts) {
+      expectRefusedForTokens(await expectNoWrites(app, () => app.mgmt('POST', path, { ...body, confirmation: 'locked' })));
+      expectConfirmationField(await expectNoWrites(app, () => bySession('POST', path, body)));
+    }
+    const restored = await bySession('POST', `${locked}/targets/${earlier.ulid}/restore`, { confirmation: 'locked' });
+    expect(restored.status, JSON.stringify(restored.body)).toBe(200);
+  });
+
+  it("refuses a file that lifts the environment's confirmation_required, alone or with a publish", async () => {
+    const file = (await app.mgmt('GET', `${p}/configuration`)).body;
+    file.environments.find((e: { key: string }) => e.key === 'locked').confirmation_required = false;
+    expectRefusedForTokens(await expectNoWrites(app, () => app.mgmt('POST', `${p}/configuration/apply?confirmation=locked`, file)));
+    file.flags.find((f: { key: string }) => f.key === 'checkout').environments.locked = { value: 'true', rules: [], rollout: null };
+    expectRefusedForTokens(await expectNoWrites(app, () => app.mgmt('POST', `${p}/configuration/apply?confirmation=locked`, file)));
+    expectConfirmationField(await expectNoWrites(app, () => bySession('POST', `${p}/configuration/apply`, file)));
+  });
+
+  it('covers every operation the management document lets typed confirmation through', () => {
+    // Each is exercised here, by the publish tests or by configuration-refusals.test.ts (plan); a new one must be too.
+    const exercised = [
+      'publishTarget',
+      'createRollout',
+      'updateRollout',
+      'deleteRollout',
+      'completeRollout',
+      'planProjectConfiguration',
+      'applyProjectConfiguration',
+      'promoteConfiguration',
+      'serveFlagValue',
+      'switchFlag',
+      'restoreTarget',
+    ];
+    const doc = app.composition.documents.management.dereferenced as { paths: Record<string, Record<string, any>> };
+    const confirming: string[] = [];
+    for (const item of Object.values(doc.paths)) {
+      for (const op of Object.values(item)) {
+        if (typeof op !== 'object' || op === null || !('operationId' in op)) continue;
+        const inQuery = ((op.parameters ?? []) as Array<{ name: string }>).some((param) => param.name === 'confirmation');
+        const schema = op.requestBody?.content?.['application/json']?.schema;
+        const inBody = [schema, ...(schema?.allOf ?? []), ...(schema?.oneOf ?? [])].some((s) => s?.properties?.confirmation !== undefined);
+        if (inQuery || inBody) confirming.push(op.operationId);
+      }
+    }
+    expect(confirming.sort()).toEqual([...exercised].sort());
+  });
 });

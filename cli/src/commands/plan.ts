@@ -12,6 +12,7 @@ import type { components } from '../../../generated/management.js';
 
 type ProjectConfiguration = components['schemas']['ProjectConfiguration'];
 type ConfigurationChange = components['schemas']['ConfigurationChange'];
+type ConfigurationRefusal = components['schemas']['ConfigurationRefusal'];
 
 /** A configuration file, YAML or JSON (JSON is YAML too). */
 export function readConfigurationFile(file: string): ProjectConfiguration {
@@ -61,22 +62,38 @@ export function printPlan(out: Output, changes: ConfigurationChange[]): void {
   }
 }
 
+/** What apply would refuse, each with how to give what is missing; nothing when it would apply. */
+export function printRefusals(out: Output, refusals: ConfigurationRefusal[]): void {
+  if (refusals.length === 0) return;
+  out.write(`\nApply would refuse this file (${refusals.length}):\n`);
+  for (const refusal of refusals) {
+    out.write(
+      printable(`  ! ${refusal.code} in ${refusal.environment}${refusal.flag ? ` (${refusal.flag})` : ''}: ${refusal.message}`) + '\n',
+    );
+    out.write(printable(`    ${refusal.remedy}`) + '\n');
+  }
+}
+
 export const plan: Command = {
   words: ['plan'],
   summary: 'Show what applying a configuration file would change (exit code 2 when it would change something)',
-  usage: 'vexil plan FILE [--project KEY] [--prune] [--json]',
-  options: { ...connectionOptions, ...projectOption, prune: { type: 'boolean' } },
+  usage: 'vexil plan FILE [--project KEY] [--prune] [--comment TEXT] [--json]',
+  options: { ...connectionOptions, ...projectOption, prune: { type: 'boolean' }, comment: { type: 'string' } },
   async run(context) {
     const file = requireArgument(context, 0, 'FILE');
     const configuration = readConfigurationFile(file);
     const projectKey = stringOption(context.options, 'project') ?? configuration.project?.key;
     if (!projectKey) throw new CliError(`${file} names no project (project.key), and --project is not given.`);
+    const comment = stringOption(context.options, 'comment');
     const client = clientFor(context);
     const result = (
       await withProgress(context.out.status, `Planning ${file} against project ${projectKey}`, () =>
         call(
           client.POST('/projects/{projectKey}/configuration/plan', {
-            params: { path: { projectKey }, query: { prune: context.options.prune === true } },
+            params: {
+              path: { projectKey },
+              query: { prune: context.options.prune === true, ...(comment === undefined ? {} : { comment }) },
+            },
             body: configuration,
           }),
         ),
@@ -88,6 +105,7 @@ export const plan: Command = {
       const { create, update, delete: deleted, publish } = result.summary;
       if (result.changes.length > 0)
         context.out.write(`\n${create} to create, ${update} to update, ${deleted} to delete, ${publish} to publish.\n`);
+      printRefusals(context.out, result.refusals);
     }
     return result.changes.length > 0 ? 2 : 0;
   },

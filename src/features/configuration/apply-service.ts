@@ -12,6 +12,7 @@ import {
   type ProjectConfiguration,
 } from './plan.js';
 import { servingStep } from './rollout-change.js';
+import { applyingAs, refuse, refusalsOf } from './refusals.js';
 import { ServingWriter, type Serving } from './serving-writer.js';
 import { actingContext, type ActingContext } from './transactional-services.js';
 
@@ -91,6 +92,8 @@ export class ConfigurationApplyService {
           );
         }
       }
+      // The stored settings decide, before any change (the file's own settings come later).
+      refuse(refusalsOf(current, plan.changes, applyingAs(principal, options)), applyingAs(principal, options));
       const run = new ApplyRun(acting, options);
       for (const change of plan.changes) await run.apply(change);
       return plan;

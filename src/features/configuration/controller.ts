@@ -42,10 +42,18 @@ export function configurationController(
       return { body: serialiseConfiguration(document, format), headers: { 'Content-Type': configurationContentTypes[format] } };
     },
     async planProjectConfiguration(
-      request: ManagementRequest<Op<'planProjectConfiguration'>['path'], { prune?: boolean }, ProjectConfiguration>,
+      request: ManagementRequest<
+        Op<'planProjectConfiguration'>['path'],
+        { prune?: boolean; comment?: string; confirmation?: string },
+        ProjectConfiguration
+      >,
     ) {
-      const prune = request.query.prune === true;
-      const plan = await planner.plan(request.principal, request.params.projectKey, request.body, { prune }, request.audit);
+      const options = {
+        prune: request.query.prune === true,
+        comment: request.query.comment,
+        confirmed: request.query.confirmation?.split(','),
+      };
+      const plan = await planner.plan(request.principal, request.params.projectKey, request.body, options, request.audit);
       return { body: { status: 'success', data: plan } };
     },
     async applyProjectConfiguration(

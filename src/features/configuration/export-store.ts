@@ -139,6 +139,14 @@ export class ConfigurationExportStore {
     return rows.map((r) => ({ target_ulid: r.target_ulid, flag_key: r.flag_key, value_ulids: JSON.parse(r.value_ulids) as string[] }));
   }
 
+  /** The flags these targets require (their prerequisites' flags), each once. */
+  async requiredFlagUlids(targetUlids: readonly string[]): Promise<string[]> {
+    const rows = (await inChunks(targetUlids, (chunk) =>
+      this.db('target_prerequisites').whereIn('target_ulid', chunk).distinct('required_flag_ulid'),
+    )) as { required_flag_ulid: string }[];
+    return [...new Set(rows.map((r) => r.required_flag_ulid))];
+  }
+
   async rules(targetUlids: readonly string[]): Promise<RuleRow[]> {
     return inChunks(targetUlids, (chunk) =>
       this.db('rules')

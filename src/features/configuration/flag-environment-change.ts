@@ -23,9 +23,27 @@ export interface FlagEnvironmentChange {
 }
 
 /**
+ * An Auditor for the steps of one switch or restore (drafts, rules, publishes): they write no
+ * entry of their own, so the change is one audit entry and one webhook event, the request's.
+ * `changed` says whether any step changed something.
+ */
+function stepsAuditor(): Auditor & { changed: boolean } {
+  const quiet = {
+    changed: false,
+    async commit() {
+      quiet.changed = true;
+    },
+    describe() {},
+    fresh: () => quiet,
+  };
+  return quiet;
+}
+
+/**
  * Runs a change of a flag in an environment (restore, switch) in one transaction: resolves the
  * path, describes the request's audit entry as about the flag in that environment, then runs
- * `work`, whose own changes go through the feature services over the same transaction.
+ * `work`, whose own changes go through the feature services over the same transaction. When
+ * something changed, the request's entry is committed with what `work` answered (`after`).
  */
 export function changeFlagEnvironment<T>(
   deps: FlagEnvironmentChangeDeps,
@@ -33,19 +51,24 @@ export function changeFlagEnvironment<T>(
   path: { projectKey: string; flagKey: string; environmentKey: string },
   audit: Auditor,
   action: string,
+  comment: string | null | undefined,
   work: (change: FlagEnvironmentChange) => Promise<T>,
 ): Promise<T> {
   return deps.tx.transaction(async (trx) => {
-    const acting = actingContext(trx, deps.core, principal, path.projectKey, audit);
+    const steps = stepsAuditor();
+    const acting = actingContext(trx, deps.core, principal, path.projectKey, steps);
     const { project, flag, environment } = await acting.services.lookups.findFlagEnvironment(trx, principal.access, path);
-    audit.describe({
+    const subject = {
       action,
       subjectType: 'flag',
       subjectUlid: flag.ulid,
       subjectLabel: `${flag.key}/${environment.key}`,
       projectUlid: project.ulid,
       environmentUlid: environment.ulid,
-    });
-    return work({ trx, project, flag, environment, acting });
+    };
+    audit.describe(subject);
+    const result = await work({ trx, project, flag, environment, acting });
+    if (steps.changed) await audit.commit(trx, { ...subject, changes: { after: result, comment: comment ?? null } });
+    return result;
   });
 }

@@ -1,7 +1,8 @@
 import type { ManagementPrincipal } from '../../auth/principal.js';
-import { NotFoundError, ValidationError } from '../../http/errors.js';
+import { NotFoundError } from '../../http/errors.js';
 import type { Auditor } from '../shared/transactions.js';
 import type { ConfigurationExportService } from './export-service.js';
+import { applyingAs, refusalsOf } from './refusals.js';
 import { absentProject, normaliseConfiguration, planConfiguration, type ConfigurationPlan, type ProjectConfiguration } from './plan.js';
 
 /** What ConfigurationPlanService is built from. */
@@ -18,7 +19,7 @@ export class ConfigurationPlanService {
     principal: ManagementPrincipal,
     projectKey: string,
     desired: ProjectConfiguration,
-    options: { prune: boolean },
+    options: { prune: boolean; comment?: string; confirmed?: readonly string[] },
     audit: Pick<Auditor, 'describe'>,
   ): Promise<ConfigurationPlan> {
     // A project that does not exist yet is planned as apply would make it: created by the file.
@@ -34,6 +35,8 @@ export class ConfigurationPlanService {
     audit.describe({ action: 'project.planned' });
     const { configuration, errors } = normaliseConfiguration(desired, current);
     errors.check();
-    return planConfiguration(current, configuration, { ...options, newProject });
+    const plan = planConfiguration(current, configuration, { ...options, newProject });
+    // What apply would refuse, by the same rules and the same stored settings (refusals.ts).
+    return { ...plan, refusals: refusalsOf(current, plan.changes, applyingAs(principal, options)) };
   }
 }

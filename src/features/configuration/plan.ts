@@ -340,5 +340,10 @@ export function planConfiguration(
     }
   }
   const count = (action: ConfigurationChange['action']) => changes.filter((c) => c.action === action).length;
-  return { changes, summary: { create: count('create'), update: count('update'), delete: count('delete'), publish: count('publish') } };
+  return {
+    changes,
+    summary: { create: count('create'), update: count('update'), delete: count('delete'), publish: count('publish') },
+    // Filled by the services from the caller and the stored settings (refusals.ts).
+    refusals: [],
+  };
 }

@@ -28,6 +28,7 @@ export class RestoreService {
       path,
       audit,
       'target.restored',
+      input.comment,
       async ({ trx, project, flag, environment, acting }) => {
         const earlier = await acting.services.targets.drafts.get(
           principal,
@@ -54,9 +55,15 @@ export async function restoreWith(
   input: RestoreInput,
 ): Promise<TargetRecord> {
   const serving = await servingOfTarget(trx, earlier);
-  return writer.write(flagKey, environmentKey, serving, {
-    publish: true,
-    comment: input.comment ?? null,
-    confirmation: input.confirmation,
-  });
+  // None listed means none: the draft would otherwise keep the prerequisites served now.
+  return writer.write(
+    flagKey,
+    environmentKey,
+    { ...serving, prerequisites: serving.prerequisites ?? [] },
+    {
+      publish: true,
+      comment: input.comment ?? null,
+      confirmation: input.confirmation,
+    },
+  );
 }

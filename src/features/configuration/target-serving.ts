@@ -10,7 +10,8 @@ import type { Serving } from './serving-writer.js';
  */
 export async function servingOfTarget(db: Knex, target: TargetRecord): Promise<Serving> {
   const store = new ConfigurationExportStore(db);
-  const values = await store.values([target.flag_ulid]);
+  // A prerequisite names values of the flag it requires, so those flags' values are read too.
+  const values = await store.values([target.flag_ulid, ...(await store.requiredFlagUlids([target.ulid]))]);
   const rules = await store.rules([target.ulid]);
   const criteria = await store.criteria(rules.map((r) => r.ulid));
   const splits = await store.splits([target.ulid, ...rules.map((r) => r.ulid)]);

@@ -14,8 +14,8 @@ export function buildFlagService(deps: Pick<FeatureDeps, 'knex' | 'dialect' | 'c
     store: new KnexFlagStore(deps.dialect),
     clock: deps.clock,
     serving: {
-      overview: (projectUlid, flags, staleDays, now) => servingOverview(deps.knex, projectUlid, flags, staleDays, now),
-      environmentKeys: (projectUlid) => environmentKeys(deps.knex, projectUlid),
+      overview: (projectUlid, flags, staleDays, now, visible) => servingOverview(deps.knex, projectUlid, flags, staleDays, now, visible),
+      environmentKeys: (projectUlid, visible) => environmentKeys(deps.knex, projectUlid, visible),
     },
   });
 }

@@ -15,8 +15,15 @@ import { flagListName, type FlagListFilter, type FlagRecord, type FlagStore, typ
 
 /** What flags serve, read from the database (serving-overview.ts). */
 export interface ServingReader {
-  overview(projectUlid: string, flags: FlagRecord[], staleDays: number, now: Date): Promise<Map<string, FlagOverview>>;
-  environmentKeys(projectUlid: string): Promise<string[]>;
+  /** `visible`: the environments the caller was granted; the others are left out. */
+  overview(
+    projectUlid: string,
+    flags: FlagRecord[],
+    staleDays: number,
+    now: Date,
+    visible: (environmentUlid: string) => boolean,
+  ): Promise<Map<string, FlagOverview>>;
+  environmentKeys(projectUlid: string, visible: (environmentUlid: string) => boolean): Promise<string[]>;
 }
 
 export interface FlagCreateInput {
@@ -140,10 +147,12 @@ export class FlagService {
       subjectLabel: project.key,
       projectUlid: project.ulid,
     });
-    if (servingFilter && hasServingFilter(servingFilter)) return this.listServing(project.ulid, filter, page, serving, servingFilter);
+    const visible = (environmentUlid: string) => principal.access.canSeeEnvironment(project.ulid, environmentUlid);
+    if (servingFilter && hasServingFilter(servingFilter))
+      return this.listServing(project.ulid, filter, page, serving, servingFilter, visible);
     const result = await this.deps.store.listFlags(this.deps.db, project.ulid, filter, page);
     if (!serving || !this.deps.serving) return { data: result.data.map(toFlagResource), meta: result.meta };
-    const states = await this.deps.serving.overview(project.ulid, result.data, serving.staleDays, this.deps.clock.now());
+    const states = await this.deps.serving.overview(project.ulid, result.data, serving.staleDays, this.deps.clock.now(), visible);
     return { data: result.data.map((flag) => ({ ...toFlagResource(flag), ...states.get(flag.ulid) })), meta: result.meta };
   }
 
@@ -154,10 +163,12 @@ export class FlagService {
     page: PageRequest,
     serving: { staleDays: number } | undefined,
     servingFilter: ServingFilter,
+    visible: (environmentUlid: string) => boolean,
   ): Promise<Page<FlagResource & Partial<FlagOverview>>> {
     const reader = this.deps.serving;
     if (!reader) throw new Error('Filtering flags by what they serve needs the serving reader.');
-    const known = await reader.environmentKeys(projectUlid);
+    // An environment the caller was not granted is answered as an unknown one.
+    const known = await reader.environmentKeys(projectUlid, visible);
     for (const key of [servingFilter.on, servingFilter.off]) {
       if (key !== undefined && !known.includes(key)) {
         throw new UnprocessableError(`The project has no environment "${key}" to filter by.`).withCode('reference_not_found');
@@ -169,7 +180,7 @@ export class FlagService {
       flagListName(projectUlid),
       page,
       (batch) => this.deps.store.listFlags(this.deps.db, projectUlid, filter, batch),
-      (flags) => reader.overview(projectUlid, flags, staleDays, now),
+      (flags) => reader.overview(projectUlid, flags, staleDays, now, visible),
       servingFilter,
     );
     const data = result.data.map(({ flag, overview }) => (serving ? { ...toFlagResource(flag), ...overview } : toFlagResource(flag)));
@@ -189,7 +200,8 @@ export class FlagService {
     if (!flag) throw flagNotFound(flagKey);
     audit.describe({ action: 'flag.read', subjectType: 'flag', subjectUlid: flag.ulid, subjectLabel: flag.key });
     if (!serving || !this.deps.serving) return toFlagResource(flag);
-    const states = await this.deps.serving.overview(project.ulid, [flag], serving.staleDays, this.deps.clock.now());
+    const visible = (environmentUlid: string) => principal.access.canSeeEnvironment(project.ulid, environmentUlid);
+    const states = await this.deps.serving.overview(project.ulid, [flag], serving.staleDays, this.deps.clock.now(), visible);
     return { ...toFlagResource(flag), ...states.get(flag.ulid) };
   }
 

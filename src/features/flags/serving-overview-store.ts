@@ -1,4 +1,6 @@
 import type { Db } from '../../storage/db.js';
+import { readSplits } from '../shared/split-store.js';
+import type { SplitRecord } from '../shared/splits.js';
 
 /** The rows the console's serving overview (serving-overview.ts) is computed from. */
 export interface ServingRows {
@@ -16,8 +18,12 @@ export interface ServingRows {
     scheduled_at: string | null;
     published_at: string | null;
   }>;
-  /** The number of rules of each published target (absent: none). */
-  ruleCounts: Map<string, number>;
+  /** The rules of each published target, in order (absent: none), with their splits. */
+  rules: Map<string, Array<{ value_ulid: string; split: SplitRecord | null }>>;
+  /** The base splits of the published targets (absent: none). */
+  splits: Map<string, SplitRecord>;
+  /** The published targets that have prerequisites. */
+  withPrerequisites: Set<string>;
   values: Array<{ ulid: string; flag_ulid: string; display: string; is_default: unknown }>;
   /** When each flag was last used, per environment row that has a use. */
   usage: Array<{ flag_ulid: string; last_used_at: string }>;
@@ -25,7 +31,7 @@ export interface ServingRows {
   evaluations: Array<{ flag_ulid: string; environment_ulid: string; count: number | string | null }>;
 }
 
-/** Seven set-based queries per page of flags, whatever the number of flags in the project; evaluations counted from the hour `since`. */
+/** Set-based queries per page of flags, whatever the number of flags in the project; evaluations counted from the hour `since`. */
 export async function readServingRows(db: Db, projectUlid: string, flagUlids: readonly string[], since: string): Promise<ServingRows> {
   const environments = (await db('environments')
     .where('project_ulid', projectUlid)
@@ -50,15 +56,28 @@ export async function readServingRows(db: Db, projectUlid: string, flagUlids: re
       'published_at',
     )) as ServingRows['targets'];
   const publishedUlids = targets.filter((t) => t.status === 'published').map((t) => t.ulid);
-  const ruleCounts = new Map<string, number>();
+  const rules: ServingRows['rules'] = new Map();
+  const withPrerequisites = new Set<string>();
+  const ruleRows: Array<{ ulid: string; target_ulid: string; value_ulid: string }> = [];
   // Chunked: a page of flags times its environments can hold more targets than a driver binds.
   for (let i = 0; i < publishedUlids.length; i += 500) {
-    const rows = (await db('rules')
-      .whereIn('target_ulid', publishedUlids.slice(i, i + 500))
-      .groupBy('target_ulid')
-      .select('target_ulid')
-      .count({ count: '*' })) as Array<{ target_ulid: string; count: number | string }>;
-    for (const row of rows) ruleCounts.set(row.target_ulid, Number(row.count));
+    const part = publishedUlids.slice(i, i + 500);
+    ruleRows.push(
+      ...((await db('rules')
+        .whereIn('target_ulid', part)
+        .orderBy(['target_ulid', 'position'])
+        .select('ulid', 'target_ulid', 'value_ulid')) as typeof ruleRows),
+    );
+    const required = (await db('target_prerequisites').whereIn('target_ulid', part).distinct('target_ulid')) as Array<{
+      target_ulid: string;
+    }>;
+    for (const row of required) withPrerequisites.add(row.target_ulid);
+  }
+  const splits = await readSplits(db, [...publishedUlids, ...ruleRows.map((r) => r.ulid)]);
+  for (const row of ruleRows) {
+    const list = rules.get(row.target_ulid) ?? [];
+    list.push({ value_ulid: row.value_ulid, split: splits.get(row.ulid) ?? null });
+    rules.set(row.target_ulid, list);
   }
   const values = (await db('flag_values')
     .whereIn('flag_ulid', flagUlids)
@@ -75,11 +94,10 @@ export async function readServingRows(db: Db, projectUlid: string, flagUlids: re
     .select('flag_ulid', 'environment_ulid')
     .sum({ count: 'count' })) as ServingRows['evaluations'];
 
-  return { environments, targets, ruleCounts, values, usage, evaluations };
+  return { environments, targets, rules, splits, withPrerequisites, values, usage, evaluations };
 }
 
-/** The keys of a project's environments, for checking a filter's environment. */
-export async function readEnvironmentKeys(db: Db, projectUlid: string): Promise<string[]> {
-  const rows = (await db('environments').where('project_ulid', projectUlid).select('key')) as Array<{ key: string }>;
-  return rows.map((row) => row.key);
+/** The ulids and keys of a project's environments, for checking a filter's environment. */
+export async function readEnvironmentKeys(db: Db, projectUlid: string): Promise<Array<{ ulid: string; key: string }>> {
+  return (await db('environments').where('project_ulid', projectUlid).select('ulid', 'key')) as Array<{ ulid: string; key: string }>;
 }

@@ -14,15 +14,29 @@ const notBuilt = `<!doctype html>
 <p>Run <code>make build</code> (or <code>make start</code>) and reload this page. The APIs work without it.</p></main></body></html>
 `;
 
+/** The console's icon (web/public/favicon.svg); /favicon.ico, which browsers ask for unprompted, answers it too. */
+const iconPaths = new Set(['/favicon.svg', '/favicon.ico']);
+
+/** Cached a day, as the API reference's files: the icon's name carries no hash. */
+const iconCacheControl = 'public, max-age=86400';
+
 /**
  * The web console: files built by Vite into web/dist, served by Vexil itself. Hashed assets
- * (/assets/...) are cached for a year; index.html is revalidated every time, and answers every
- * other browser navigation to a path outside the APIs, so the console's own routes load on refresh.
+ * (/assets/...) are cached for a year; the icon for a day; index.html is revalidated every time,
+ * and answers every other browser navigation to a path outside the APIs, so the console's own
+ * routes load on refresh.
  */
 export function consoleFiles(root = path.join(repoRoot(), 'web', 'dist')) {
   return (ctx: Koa.Context): boolean => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return false;
     if (apiPrefixes.some((prefix) => ctx.path === prefix.replace(/\/$/, '') || ctx.path.startsWith(prefix))) return false;
+    if (iconPaths.has(ctx.path)) {
+      const icon = fileBelow(root, '/favicon.svg');
+      if (!icon) return false;
+      setPageSecurityHeaders(ctx);
+      sendFile(ctx, icon, iconCacheControl);
+      return true;
+    }
     const file = ctx.path === '/' || isPrecompressedCopy(ctx.path) ? undefined : fileBelow(root, ctx.path);
     if (file) {
       setPageSecurityHeaders(ctx);

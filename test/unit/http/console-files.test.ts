@@ -15,6 +15,7 @@ describe('console files', () => {
     fs.mkdirSync(path.join(root, 'assets'));
     fs.writeFileSync(path.join(root, 'index.html'), '<!doctype html><title>Vexil</title>');
     fs.writeFileSync(path.join(root, 'assets', 'main-abc123.js'), 'console.log(1)');
+    fs.copyFileSync(path.join(import.meta.dirname, '../../../web/public/favicon.svg'), path.join(root, 'favicon.svg'));
     fs.writeFileSync(path.join(os.tmpdir(), 'vexil-secret.txt'), 'secret');
     const app = new Koa();
     const serve = consoleFiles(root);
@@ -46,6 +47,19 @@ describe('console files', () => {
     expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
     expect(csp).toContain("frame-ancestors 'none'");
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('serves the icon at /favicon.ico and /favicon.svg, cached, and the page links it', async () => {
+    for (const iconPath of ['/favicon.ico', '/favicon.svg']) {
+      const icon = await fetch(base + iconPath);
+      expect(icon.status, iconPath).toBe(200);
+      expect(icon.headers.get('content-type'), iconPath).toBe('image/svg+xml');
+      expect(icon.headers.get('cache-control'), iconPath).toBe('public, max-age=86400');
+      expect(await icon.text()).toContain('<svg');
+    }
+    // The console's page names the icon, which the build copies from web/public to web/dist.
+    const page = fs.readFileSync(path.join(import.meta.dirname, '../../../web/index.html'), 'utf8');
+    expect(page).toContain('<link rel="icon" type="image/svg+xml" href="/favicon.svg" />');
   });
 
   it("answers the console's own routes with the page, but never an API path, a missing asset or a file outside", async () => {

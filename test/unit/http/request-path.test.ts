@@ -7,7 +7,7 @@ import { digestSecret, generateSecret } from '../../../src/auth/secrets.js';
 import { serverPayloadBytes } from '../../../src/features/evaluation/controller.js';
 import { publicErrorShaping } from '../../../src/features/evaluation/error-shaping.js';
 import { statusOf } from '../../../src/http/error-middleware.js';
-import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../../src/http/errors.js';
+import { KeyKindNotAllowedError, NotFoundError, UnauthorizedError } from '../../../src/http/errors.js';
 import { jsonContentType, setJsonContentType } from '../../../src/http/json-response.js';
 import type { OperationSpec, ParameterSpec } from '../../../src/http/openapi/operations.js';
 import { stagesFor, type Stage } from '../../../src/http/openapi/router.js';
@@ -138,9 +138,12 @@ describe('public authentication', () => {
     const evaluate = stage.forOperation!(operation('getEvaluatedFlag'))!;
     const payload = stage.forOperation!(operation('getPayload'))!;
     const next = async () => undefined;
-    // A valid key of the wrong kind: 403 key_kind_not_allowed, naming the kind accepted.
-    await expect(evaluate(fakeCtx({ 'x-vexil-api-key': 'cli_ok' }), next)).rejects.toMatchObject({ code: 'key_kind_not_allowed' });
-    await expect(evaluate(fakeCtx({ 'x-vexil-api-key': 'cli_ok' }), next)).rejects.toBeInstanceOf(ForbiddenError);
+    // A valid key of the wrong kind: 401 key_kind_not_allowed, naming the kinds accepted.
+    await expect(evaluate(fakeCtx({ 'x-vexil-api-key': 'cli_ok' }), next)).rejects.toMatchObject({
+      code: 'key_kind_not_allowed',
+      acceptedKinds: ['server'],
+    });
+    await expect(evaluate(fakeCtx({ 'x-vexil-api-key': 'cli_ok' }), next)).rejects.toBeInstanceOf(KeyKindNotAllowedError);
     await expect(payload(fakeCtx({ 'x-vexil-api-key': 'cli_ok' }), next)).resolves.toBeUndefined();
     const ctx = fakeCtx({ 'x-vexil-key': ' srv_ok ' });
     await evaluate(ctx, next);
