@@ -40,6 +40,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     'ER_SERVER_SHUTDOWN',
     // SQLite: another process kept the write lock for longer than VEXIL_SQLITE_LOCK_WAIT_MS.
     'SQLITE_LOCK_WAIT_EXCEEDED',
+    // PostgreSQL with several hosts: none takes writes now (postgres-writable-host.ts).
+    'VEXIL_NO_WRITABLE_HOST',
   ].includes(e?.code ?? '');
 }
 

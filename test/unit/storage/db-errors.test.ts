@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { NoWritableHost } from '../../../src/storage/postgres-writable-host.js';
 import { isDatabaseUnavailable, isRetryableConflict, storageFailureOf, translateStorageErrors } from '../../../src/storage/db-errors.js';
 
 describe('a database that is not answering', () => {
@@ -11,6 +12,8 @@ describe('a database that is not answering', () => {
     // Knex's ROLLBACK on the connection a query timeout has just closed: mysql2 gives it no code.
     const rollback = Object.assign(new Error("ROLLBACK - Can't add new command when connection is in closed state"), { fatal: true });
     expect(isDatabaseUnavailable(rollback)).toBe(true);
+    // PostgreSQL with a standby: the primary is dead and the standby not yet promoted.
+    expect(isDatabaseUnavailable(new NoWritableHost(['127.0.0.1:5432 is a standby']))).toBe(true);
   });
 
   it('is not mistaken for errors of the request or the data', () => {
