@@ -23,6 +23,10 @@ export interface PostgresCluster {
   query<Row = Record<string, unknown>>(node: PostgresNode, sql: string, database?: string): Promise<Row[]>;
   /** SIGKILL to the node's postmaster and every process it had started: the node dies at once. */
   kill(node: PostgresNode): void;
+  /** Starts a node again (after `kill`), as it was started first; a standby resumes streaming. */
+  restart(node: PostgresNode): Promise<void>;
+  /** Resolves once the standby streams from the primary as its synchronous standby. */
+  synchronous(): Promise<void>;
   /** Promotes the standby and resolves once it accepts writes. */
   promoteStandby(): Promise<void>;
   /** Stops every node still running (fast shutdown, SIGKILL after 10 s) and removes the folder. */
@@ -131,7 +135,9 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     }
   };
 
+  const settingsOf = new Map<PostgresNode, string[]>();
   const start = async (n: PostgresNode, settings: string[]) => {
+    settingsOf.set(n, settings);
     const logFile = path.join(folder, `${n.name}.log`);
     const options = [`-p ${n.port}`, "-c listen_addresses='127.0.0.1'", `-c unix_socket_directories='${folder}'`, ...settings].join(' ');
     try {
@@ -164,7 +170,13 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     const standby = node('standby');
     await asServerUser('initdb', ['-D', primary.dataDirectory, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
     // Small and quick: the servers live for one test file. hot_standby lets the test read the standby.
-    const shared = ['-c shared_buffers=16MB', '-c max_connections=60', '-c wal_level=replica', '-c max_wal_senders=4', '-c hot_standby=on'];
+    const shared = [
+      '-c shared_buffers=16MB',
+      '-c max_connections=100',
+      '-c wal_level=replica',
+      '-c max_wal_senders=4',
+      '-c hot_standby=on',
+    ];
     await start(primary, shared);
     await asServerUser('pg_basebackup', [
       '-h',
@@ -192,12 +204,16 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     // Synchronous only now: set before the standby streams, it would hang every commit meanwhile.
     await query(primary, "ALTER SYSTEM SET synchronous_standby_names = '*'");
     await query(primary, 'SELECT pg_reload_conf()');
-    await waitUntil(
-      'the standby becoming synchronous',
-      async () =>
-        (await query<{ sync_state: string }>(primary, 'SELECT sync_state FROM pg_stat_replication')).some((r) => r.sync_state === 'sync'),
-      30_000,
-    );
+    const synchronous = () =>
+      waitUntil(
+        'the standby streaming synchronously',
+        async () =>
+          (await query<{ sync_state: string; state: string }>(primary, 'SELECT state, sync_state FROM pg_stat_replication')).some(
+            (r) => r.state === 'streaming' && r.sync_state === 'sync',
+          ),
+        30_000,
+      );
+    await synchronous();
     return {
       primary,
       standby,
@@ -209,6 +225,8 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
         if (pid === undefined) throw new Error(`the private PostgreSQL ${n.name} is not running`);
         killTree(pid);
       },
+      restart: (n) => start(n, settingsOf.get(n) ?? []),
+      synchronous,
       promoteStandby: async () => {
         await asServerUser('pg_ctl', ['-D', standby.dataDirectory, '-w', '-t', '60', 'promote'], 90_000);
         await waitUntil(
