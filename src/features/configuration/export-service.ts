@@ -13,12 +13,12 @@ import type { Auditor } from '../shared/transactions.js';
 import {
   ConfigurationExportStore,
   type CriterionRow,
-  EnvironmentRow,
+  type EnvironmentRow,
   type PrerequisiteRow,
-  FlagRow,
-  RuleRow,
-  ServingTargetRow,
-  ValueRow,
+  type FlagRow,
+  type RuleRow,
+  type ServingTargetRow,
+  type ValueRow,
 } from './export-store.js';
 
 type Schemas = components['schemas'];
