@@ -13,12 +13,12 @@ import type { Auditor } from '../shared/transactions.js';
 import {
   ConfigurationExportStore,
   type CriterionRow,
-  type EnvironmentRow,
+  EnvironmentRow,
   type PrerequisiteRow,
-  type FlagRow,
-  type RuleRow,
-  type ServingTargetRow,
-  type ValueRow,
+  FlagRow,
+  RuleRow,
+  ServingTargetRow,
+  ValueRow,
 } from './export-store.js';
 
 type Schemas = components['schemas'];
