@@ -364,9 +364,13 @@ export class PublicAuditBuffer {
    * on (never back: instances' clocks differ), so retention keeps the parts requests still use.
    */
   private get partConflict(): string {
-    return (this.knex.client as { driverName?: string }).driverName === 'mysql2'
-      ? ' ON DUPLICATE KEY UPDATE `last_seen_at` = GREATEST(`last_seen_at`, VALUES(`last_seen_at`))'
-      : ' ON CONFLICT (`id`) DO UPDATE SET `last_seen_at` = max(`last_seen_at`, excluded.`last_seen_at`)';
+    const driver = (this.knex.client as { driverName?: string }).driverName;
+    if (driver === 'mysql2') return ' ON DUPLICATE KEY UPDATE `last_seen_at` = GREATEST(`last_seen_at`, VALUES(`last_seen_at`))';
+    // PostgreSQL: the stored row's column is qualified (unqualified it is ambiguous with excluded's).
+    if (driver === 'pg') {
+      return ' ON CONFLICT (`id`) DO UPDATE SET `last_seen_at` = GREATEST(`public_audit_parts`.`last_seen_at`, excluded.`last_seen_at`)';
+    }
+    return ' ON CONFLICT (`id`) DO UPDATE SET `last_seen_at` = max(`last_seen_at`, excluded.`last_seen_at`)';
   }
 
   /** Puts the flag ulid of each of `parts` (null for an unknown key) into this batch's copy of its values. */

@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { ValidationError } from '../../http/errors.js';
 import { paginateByUlid, type Page, type PageRequest } from '../../http/pagination.js';
 import { translateStorageErrors } from '../../storage/db-errors.js';
-import { SQLITE_UNICODE_LOWER, type Dialect } from '../../storage/database.js';
+import { hasRowLocks, SQLITE_UNICODE_LOWER, type Dialect } from '../../storage/database.js';
 import { bumpProjectRevisions } from '../../storage/revisions.js';
 import { bool } from '../shared/lookup.js';
 import {
@@ -115,7 +115,7 @@ export class KnexFlagStore implements FlagStore {
       .select(...flagColumns);
     // Ulid order: concurrent bulk deletes lock rows in the same order, so they cannot deadlock.
     query.orderBy('ulid');
-    if (this.dialect === 'mysql') query.forUpdate();
+    if (hasRowLocks(this.dialect)) query.forUpdate();
     return (await query).map(toFlagRecord);
   }
 
