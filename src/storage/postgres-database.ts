@@ -1,6 +1,8 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { StartupError } from '../startup-error.js';
+import { isPostgresHostsUrl, parsePostgresHostsUrl } from './postgres-hosts-url.js';
+import { findWritableHost, NoWritableHost } from './postgres-writable-host.js';
 
 interface DriverError {
   code?: string;
@@ -20,7 +22,8 @@ interface Target {
  * COLLATE "C", binary-collation.ts); otherwise, like for a malformed URL, an unreachable server or
  * refused credentials, the start stops with one line that names the database and what to do.
  */
-export async function ensurePostgresDatabase(url: string, logger: Logger, connectTimeoutMs = 10_000): Promise<void> {
+export async function ensurePostgresDatabase(givenUrl: string, logger: Logger, connectTimeoutMs = 10_000): Promise<void> {
+  const url = await writableHostUrl(givenUrl, connectTimeoutMs);
   const target = targetOf(url);
   try {
     await query(url, 'SELECT 1', connectTimeoutMs);
@@ -47,6 +50,18 @@ export async function ensurePostgresDatabase(url: string, logger: Logger, connec
       );
     }
     throw explain(error, target);
+  }
+}
+
+/** A URL of several hosts stands for the one that takes writes now; none at start stops the start. */
+async function writableHostUrl(url: string, timeoutMs: number): Promise<string> {
+  if (!isPostgresHostsUrl(url)) return url;
+  const hosts = parsePostgresHostsUrl(url);
+  try {
+    return hosts.urlFor(await findWritableHost(hosts, { timeoutMs }));
+  } catch (error) {
+    if (error instanceof NoWritableHost) throw new StartupError(`DATABASE_URL: ${error.message}`);
+    throw error;
   }
 }
 

@@ -1,3 +1,5 @@
+import { StartupError } from '../startup-error.js';
+
 /**
  * PostgreSQL URLs naming several hosts, in libpq's form:
  * `postgres://user:password@host1:5432,host2:5433/vexil?target_session_attrs=read-write`.
@@ -27,7 +29,7 @@ export interface PostgresHostsUrl {
 }
 
 /** A PostgreSQL URL Vexil cannot use; the message names the part that is wrong, never a password. */
-export class InvalidPostgresUrl extends Error {
+export class InvalidPostgresUrl extends StartupError {
   constructor(reason: string) {
     super(`DATABASE_URL: ${reason}`);
     this.name = 'InvalidPostgresUrl';

@@ -1,6 +1,8 @@
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import { createTextColumnsWithBinaryOrder } from './binary-collation.js';
+import { isPostgresHostsUrl, parsePostgresHostsUrl } from './postgres-hosts-url.js';
+import { followWritableHost, writableHostConnection } from './postgres-writable-host.js';
 
 /** How long to wait for a PostgreSQL pool connection and for one query's answer (database.ts). */
 export interface PostgresTimeouts {
@@ -83,18 +85,23 @@ function limitQueryTime(conn: PgConnection, limit: QueryLimit, initialMs: number
 
 /** A Knex instance on PostgreSQL (`postgres://` or `postgresql://` URLs) through the pg driver. */
 export function openPostgresKnex(url: string, timeouts: PostgresTimeouts, limit: QueryLimit, log: Knex.Logger): Knex {
+  const settings = {
+    types: sameAsOtherDialects,
+    statement_timeout: timeouts.queryMs,
+    // A server that accepts the connection but never answers counts against the acquire time.
+    connectionTimeoutMillis: timeouts.acquireMs,
+    application_name: 'vexil',
+  } as Knex.PgConnectionConfig;
+  // Several hosts (a primary and its standbys): each new pool connection goes to the one that
+  // takes writes now, found again once a connection to it fails (postgres-writable-host.ts).
+  const hosts = isPostgresHostsUrl(url)
+    ? writableHostConnection(parsePostgresHostsUrl(url), { timeoutMs: timeouts.acquireMs, base: settings })
+    : undefined;
   const knex = knexFactory({
     client: 'pg',
     // Error messages carry the SQL with placeholders, not the values: logs never hold a bound secret.
     compileSqlOnError: false,
-    connection: {
-      connectionString: url,
-      types: sameAsOtherDialects,
-      statement_timeout: timeouts.queryMs,
-      // A server that accepts the connection but never answers counts against the acquire time.
-      connectionTimeoutMillis: timeouts.acquireMs,
-      application_name: 'vexil',
-    } as Knex.PgConnectionConfig,
+    connection: hosts ? hosts.connection : { connectionString: url, ...settings },
     acquireConnectionTimeout: timeouts.acquireMs,
     log,
     pool: {
@@ -108,6 +115,7 @@ export function openPostgresKnex(url: string, timeouts: PostgresTimeouts, limit:
       },
     },
   });
+  if (hosts) followWritableHost(knex, hosts);
   createTextColumnsWithBinaryOrder(knex);
   return knex;
 }

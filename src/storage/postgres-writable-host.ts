@@ -58,11 +58,12 @@ async function probe(url: PostgresHostsUrl, host: PostgresHost, options: Writabl
   try {
     await client.connect();
     if (url.targetSessionAttrs === 'any') return undefined;
-    const { rows } = await client.query<{ in_recovery: boolean; read_only: string }>(
-      "SELECT pg_is_in_recovery() AS in_recovery, current_setting('transaction_read_only') AS read_only",
+    // Text, whatever type parsers the settings carry (Vexil reads booleans as 1 and 0).
+    const { rows } = await client.query<{ role: string; read_only: string }>(
+      "SELECT CASE WHEN pg_is_in_recovery() THEN 'standby' ELSE 'primary' END AS role, current_setting('transaction_read_only') AS read_only",
     );
     const row = rows[0];
-    if (row?.in_recovery !== false) return 'is a standby';
+    if (row?.role !== 'primary') return 'is a standby';
     if (url.targetSessionAttrs === 'read-write' && row.read_only !== 'off') return 'accepts no writes (transaction_read_only)';
     return undefined;
   } catch (error) {

@@ -170,7 +170,10 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     const standby = node('standby');
     await asServerUser('initdb', ['-D', primary.dataDirectory, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
     // Small and quick: the servers live for one test file. hot_standby lets the test read the standby.
+    // fsync off: the faults here kill processes, not the machine, so what a server wrote survives
+    // in the page cache, and synchronous replication still waits for the standby to have the WAL.
     const shared = [
+      '-c fsync=off',
       '-c shared_buffers=16MB',
       '-c max_connections=100',
       '-c wal_level=replica',

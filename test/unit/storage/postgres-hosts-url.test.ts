@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { StartupError } from '../../../src/startup-error.js';
+import { openDatabase } from '../../../src/storage/database.js';
 import { InvalidPostgresUrl, isPostgresHostsUrl, parsePostgresHostsUrl } from '../../../src/storage/postgres-hosts-url.js';
 
 describe('PostgreSQL URLs with several hosts', () => {
@@ -83,5 +85,12 @@ describe('PostgreSQL URLs with several hosts', () => {
       expect((error as Error).message).toBe('DATABASE_URL: host 1 ("h1:0"): the port must be a number from 1 to 65535');
       expect((error as Error).message).not.toContain('hunter2');
     }
+  });
+
+  it('stops the start with one line (a StartupError) when DATABASE_URL has a wrong host', () => {
+    expect(() => openDatabase('postgres://vexil@db1:5432,db2:70000/flags?target_session_attrs=read-write')).toThrow(StartupError);
+    expect(() => openDatabase('postgres://vexil@db1:5432,db2:70000/flags')).toThrow(
+      'DATABASE_URL: host 2 ("db2:70000"): the port must be a number from 1 to 65535',
+    );
   });
 });
