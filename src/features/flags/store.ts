@@ -80,7 +80,9 @@ export class KnexFlagStore implements FlagStore {
             ? ['LOWER(?? COLLATE "und-x-icu")', 'LOWER(CAST(? AS text) COLLATE "und-x-icu")']
             : ['LOWER(??)', 'LOWER(?)'];
       query.where((w) =>
-        w.whereRaw(`${column} LIKE ${value} ESCAPE '!'`, ['key', pattern]).orWhereRaw(`${column} LIKE ${value} ESCAPE '!'`, ['name', pattern]),
+        w
+          .whereRaw(`${column} LIKE ${value} ESCAPE '!'`, ['key', pattern])
+          .orWhereRaw(`${column} LIKE ${value} ESCAPE '!'`, ['name', pattern]),
       );
     }
     return paginateByUlid(query, 'ulid', flagListName(projectUlid), page, toFlagRecord);
