@@ -342,8 +342,10 @@ export class PublicAuditBuffer {
     for (const id of written) partRows.push(id, seenAt, ...(byId.get(id) as Value[]));
     // Padded to a power of two rows by repeating the last part (upserting a row twice is
     // upserting it once): at most eleven statement texts, which the worker keeps prepared.
+    // Not on PostgreSQL, which refuses an upsert touching a row twice (and prepares no texts here).
     let partCount = 1;
     while (partCount < written.length) partCount <<= 1;
+    if ((this.knex.client as { driverName?: string }).driverName === 'pg') partCount = written.length;
     const partWidth = partRowColumns.length;
     const last = partRows.slice(-partWidth);
     for (let padding = written.length; padding < partCount; padding++) partRows.push(...last);

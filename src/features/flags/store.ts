@@ -70,13 +70,19 @@ export class KnexFlagStore implements FlagStore {
     if (filter.tag) query.whereRaw(`?? LIKE ? ESCAPE '!'`, ['tags', `%"${filter.tag.replace(/[!%_]/g, '!$&')}"%`]);
     if (filter.search !== undefined && filter.search !== '') {
       // Lower case on both sides: the column may carry a binary collation (utf8mb4_bin on
-      // MariaDB), and SQLite's own LOWER() folds ASCII letters only.
-      const lower = this.dialect === 'sqlite' ? SQLITE_UNICODE_LOWER : 'LOWER';
+      // MariaDB), and SQLite's own LOWER() folds ASCII letters only, as PostgreSQL's does under
+      // the columns' "C" collation: there it folds under ICU's root collation instead.
       const pattern = containsPattern(filter.search);
+      const [column, value] =
+        this.dialect === 'sqlite'
+          ? [`${SQLITE_UNICODE_LOWER}(??)`, `${SQLITE_UNICODE_LOWER}(?)`]
+          : this.dialect === 'postgres'
+            ? ['LOWER(?? COLLATE "und-x-icu")', 'LOWER(CAST(? AS text) COLLATE "und-x-icu")']
+            : ['LOWER(??)', 'LOWER(?)'];
       query.where((w) =>
         w
-          .whereRaw(`${lower}(??) LIKE ${lower}(?) ESCAPE '!'`, ['key', pattern])
-          .orWhereRaw(`${lower}(??) LIKE ${lower}(?) ESCAPE '!'`, ['name', pattern]),
+          .whereRaw(`${column} LIKE ${value} ESCAPE '!'`, ['key', pattern])
+          .orWhereRaw(`${column} LIKE ${value} ESCAPE '!'`, ['name', pattern]),
       );
     }
     return paginateByUlid(query, 'ulid', flagListName(projectUlid), page, toFlagRecord);
