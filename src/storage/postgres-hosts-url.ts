@@ -24,8 +24,11 @@ export interface PostgresHostsUrl {
   targetSessionAttrs: TargetSessionAttrs;
   /** libpq's `connect_timeout`, in milliseconds, when the URL has one. */
   connectTimeoutMs?: number;
-  /** The same URL for one of its hosts, without the parameters read here: what `pg` accepts. */
-  urlFor(host: PostgresHost): string;
+  /**
+   * The same URL for one of its hosts, without the parameters read here: what `pg` accepts; with
+   * `database`, for that database instead of the one named.
+   */
+  urlFor(host: PostgresHost, database?: string): string;
 }
 
 /** A PostgreSQL URL Vexil cannot use; the message names the part that is wrong, never a password. */
@@ -79,8 +82,8 @@ export function parsePostgresHostsUrl(url: string): PostgresHostsUrl {
     hosts,
     targetSessionAttrs: target as TargetSessionAttrs,
     connectTimeoutMs,
-    urlFor: ({ host, port }) =>
-      `${scheme}://${credentials}${host.includes(':') ? `[${host}]` : host}:${port}${path}${rest === '' ? '' : `?${rest}`}`,
+    urlFor: ({ host, port }, database) =>
+      `${scheme}://${credentials}${host.includes(':') ? `[${host}]` : host}:${port}${database === undefined ? path : `/${encodeURIComponent(database)}`}${rest === '' ? '' : `?${rest}`}`,
   };
 }
 

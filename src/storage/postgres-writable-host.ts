@@ -44,12 +44,23 @@ export async function findWritableHost(url: PostgresHostsUrl, options: WritableH
   }
 }
 
-/** Why `host` does not qualify, or undefined when it does. */
-async function probe(url: PostgresHostsUrl, host: PostgresHost, options: WritableHostOptions): Promise<string | undefined> {
+/** The maintenance database every server has: whether a host takes writes is the same in each of its databases. */
+const MAINTENANCE_DATABASE = 'postgres';
+
+/**
+ * Why `host` does not qualify, or undefined when it does. The database named may not exist yet
+ * (a first start creates it: postgres-database.ts): the host is then asked on the maintenance database.
+ */
+async function probe(
+  url: PostgresHostsUrl,
+  host: PostgresHost,
+  options: WritableHostOptions,
+  database?: string,
+): Promise<string | undefined> {
   const timeoutMs = url.connectTimeoutMs ?? options.timeoutMs;
   const client = new pg.Client({
     ...(options.base as pg.ClientConfig),
-    connectionString: url.urlFor(host),
+    connectionString: url.urlFor(host, database),
     connectionTimeoutMillis: timeoutMs,
     query_timeout: timeoutMs,
   });
@@ -67,6 +78,10 @@ async function probe(url: PostgresHostsUrl, host: PostgresHost, options: Writabl
     if (url.targetSessionAttrs === 'read-write' && row.read_only !== 'off') return 'accepts no writes (transaction_read_only)';
     return undefined;
   } catch (error) {
+    // 3D000: invalid_catalog_name, no such database.
+    if ((error as { code?: string }).code === '3D000' && database === undefined) {
+      return probe(url, host, options, MAINTENANCE_DATABASE);
+    }
     return `failed: ${(error as Error).message}`;
   } finally {
     await client.end().catch(() => undefined);

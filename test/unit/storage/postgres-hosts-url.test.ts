@@ -19,6 +19,7 @@ describe('PostgreSQL URLs with several hosts', () => {
       'postgresql://vexil:p%40ss@db1:5433,db2:5434/flags?sslmode=require&target_session_attrs=primary&connect_timeout=3',
     );
     expect(url.urlFor({ host: 'db2', port: 5434 })).toBe('postgresql://vexil:p%40ss@db2:5434/flags?sslmode=require');
+    expect(url.urlFor({ host: 'db2', port: 5434 }, 'postgres')).toBe('postgresql://vexil:p%40ss@db2:5434/postgres?sslmode=require');
     expect(url.targetSessionAttrs).toBe('primary');
     expect(url.connectTimeoutMs).toBe(3000);
   });
