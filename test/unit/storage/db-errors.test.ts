@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { NoWritableHost } from '../../../src/storage/postgres-writable-host.js';
 import { isDatabaseUnavailable, isRetryableConflict, storageFailureOf, translateStorageErrors } from '../../../src/storage/db-errors.js';
 
+const driverError = (code: string) => Object.assign(new Error(code), { code });
+
 describe('a database that is not answering', () => {
   it('is recognised in the errors of the pool, the driver and the connection', () => {
     expect(isDatabaseUnavailable(Object.assign(new Error('Timeout acquiring a connection'), { name: 'KnexTimeoutError' }))).toBe(true);
@@ -16,6 +18,17 @@ describe('a database that is not answering', () => {
     expect(isDatabaseUnavailable(new NoWritableHost(['127.0.0.1:5432 is a standby']))).toBe(true);
   });
 
+  it("is recognised in PostgreSQL's errors: SQLSTATEs and the pg driver's own", () => {
+    for (const code of ['57014', '57P01', '57P02', '57P03', '53300', '08006', '08001', 'PG_QUERY_READ_TIMEOUT', 'ECONNREFUSED']) {
+      expect(isDatabaseUnavailable(driverError(code)), code).toBe(true);
+    }
+    // pg reports a lost connection without a code; Knex puts the SQL in front of its message.
+    expect(isDatabaseUnavailable(new Error('select 1 - Connection terminated unexpectedly'))).toBe(true);
+    expect(isDatabaseUnavailable(new Error('Client has encountered a connection error and is not queryable'))).toBe(true);
+    expect(isDatabaseUnavailable(new Error('timeout exceeded when trying to connect'))).toBe(true);
+    for (const code of ['23505', '40P01', '42P01', '22P02']) expect(isDatabaseUnavailable(driverError(code)), code).toBe(false);
+  });
+
   it('is not mistaken for errors of the request or the data', () => {
     expect(isDatabaseUnavailable(Object.assign(new Error('Duplicate entry'), { code: 'ER_DUP_ENTRY', errno: 1062 }))).toBe(false);
     expect(isDatabaseUnavailable(Object.assign(new Error('Deadlock'), { code: 'ER_LOCK_DEADLOCK', fatal: false }))).toBe(false);
@@ -23,8 +36,6 @@ describe('a database that is not answering', () => {
     expect(isDatabaseUnavailable(undefined)).toBe(false);
   });
 });
-
-const driverError = (code: string) => Object.assign(new Error(code), { code });
 
 describe('the storage-error adapter', () => {
   it('names the failures of both drivers', () => {
@@ -39,6 +50,13 @@ describe('the storage-error adapter', () => {
       ['ER_LOCK_WAIT_TIMEOUT', 'lock_timeout'],
       ['SQLITE_BUSY', 'lock_timeout'],
       ['ER_PARSE_ERROR', undefined],
+      // PostgreSQL's SQLSTATEs.
+      ['23505', 'unique_violation'],
+      ['23503', 'foreign_key_violation'],
+      ['40P01', 'deadlock'],
+      ['40001', 'deadlock'],
+      ['55P03', 'lock_timeout'],
+      ['42601', undefined],
     ];
     for (const [code, failure] of cases) expect(storageFailureOf(driverError(code)), code).toBe(failure);
     expect(storageFailureOf(undefined)).toBeUndefined();
