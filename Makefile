@@ -128,13 +128,15 @@ test-outside-in: build
 	$(MAKE) --no-print-directory schemathesis
 	$(MAKE) --no-print-directory test-generated-clients
 
-# MariaDB and Redis are required here: a suite that needs one fails, naming it, when it is down
-# (instead of skipping). `make test VEXIL_REQUIRE_MARIADB=0 VEXIL_REQUIRE_REDIS=0` skips them.
+# MariaDB, PostgreSQL and Redis are required here: a suite that needs one fails, naming it, when it
+# is down (instead of skipping). `make test VEXIL_REQUIRE_MARIADB=0 VEXIL_REQUIRE_POSTGRES=0
+# VEXIL_REQUIRE_REDIS=0` skips them.
 # Built first: some tests run what `make build` produces (the vexil command as a user runs it).
 VEXIL_REQUIRE_MARIADB ?= 1
+VEXIL_REQUIRE_POSTGRES ?= 1
 VEXIL_REQUIRE_REDIS ?= 1
 test-unit-and-integration: build
-	VEXIL_REQUIRE_MARIADB=$(VEXIL_REQUIRE_MARIADB) VEXIL_REQUIRE_REDIS=$(VEXIL_REQUIRE_REDIS) npx vitest run
+	VEXIL_REQUIRE_MARIADB=$(VEXIL_REQUIRE_MARIADB) VEXIL_REQUIRE_POSTGRES=$(VEXIL_REQUIRE_POSTGRES) VEXIL_REQUIRE_REDIS=$(VEXIL_REQUIRE_REDIS) npx vitest run
 
 # The console in Debian's Chromium (.ci/run installs it when missing); screenshots in test-results/.
 test-browser: build

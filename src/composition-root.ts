@@ -45,6 +45,7 @@ import { startTracing, type Tracing } from './observability/tracing.js';
 import { poller } from './poller.js';
 import { openDatabase } from './storage/database.js';
 import { migrateToLatest } from './storage/migrate.js';
+import { ensurePostgresDatabase } from './storage/postgres-database.js';
 import { ensureMysqlDatabase } from './storage/mysql-database.js';
 
 /**
@@ -137,6 +138,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
   const tracing = await startTracing(config.tracing, logger);
   tracing?.traceQueries(knex, dialect);
   if (dialect === 'mysql') await ensureMysqlDatabase(config.databaseUrl, logger);
+  if (dialect === 'postgres') await ensurePostgresDatabase(config.databaseUrl, logger);
   await migrateToLatest(knex, logger);
   const core: CoreDeps = { config, knex, dialect, clock, logger };
 

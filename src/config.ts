@@ -174,8 +174,8 @@ function publicOrigin(env: NodeJS.ProcessEnv): string | undefined {
 
 function databaseUrl(env: NodeJS.ProcessEnv): string {
   const url = env.DATABASE_URL || 'sqlite:./data/vexil.db';
-  if (!/^(sqlite:|mysql:\/\/|mariadb:\/\/)/.test(url)) {
-    throw new SettingError('DATABASE_URL must start with sqlite: or mysql:// (or mariadb://)');
+  if (!/^(sqlite:|mysql:\/\/|mariadb:\/\/|postgres:\/\/|postgresql:\/\/)/.test(url)) {
+    throw new SettingError('DATABASE_URL must start with sqlite:, mysql:// (or mariadb://) or postgres:// (or postgresql://)');
   }
   return url;
 }

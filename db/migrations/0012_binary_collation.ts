@@ -6,7 +6,9 @@ import { BINARY_TABLE_COLLATION, convertTablesToBinary } from './binary-tables.j
  * the character set's default collation (utf8mb4_general_ci on MariaDB: case- and
  * accent-insensitive), so an upper-case ulid or e-mail found the row of the lower-case one.
  * Each table not yet binary is converted with its columns (binary-tables.ts). SQLite compares
- * exactly already.
+ * exactly already. PostgreSQL: nothing to do; its comparisons are exact
+ * and every text column is made COLLATE "C" when created (src/storage/binary-collation.ts), so
+ * it orders as the other dialects do.
  */
 export async function up(knex: Knex): Promise<void> {
   if (knex.client.config.client !== 'mysql2') return;

@@ -7,7 +7,9 @@ import { BINARY_TABLE_COLLATION, convertTablesToBinary } from './binary-tables.j
  * a table a later migration created without naming utf8mb4_bin took the database's default
  * collation (case-insensitive: `Foo` found the row of `foo`); and a column can differ from its
  * table. Each base table with such a column, or not binary itself, is converted with its columns.
- * SQLite compares exactly already.
+ * SQLite compares exactly already. PostgreSQL: nothing to do; its comparisons are exact
+ * and every text column is made COLLATE "C" when created (src/storage/binary-collation.ts), so
+ * it orders as the other dialects do.
  */
 export async function up(knex: Knex): Promise<void> {
   if (knex.client.config.client !== 'mysql2') return;

@@ -88,10 +88,14 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.dropTable('public_audit_entries');
   // MySQL/MariaDB: read with the reader's own rights, so the view keeps working if the user that
   // ran the migration is dropped (the default is that user's rights).
+  // Columns as `??` bindings: Knex quotes them as the dialect does (backticks, double quotes).
   await knex.raw(
     `CREATE ${mysql ? 'SQL SECURITY INVOKER ' : ''}VIEW public_audit_entries AS SELECT ${publicAuditColumns
-      .map((column) => (column === 'ulid' || column === 'created_at' || column === 'count' ? `r.\`${column}\`` : `p.\`${column}\``))
+      .map(() => '??')
       .join(', ')} FROM public_audit_requests r JOIN public_audit_parts p ON p.id = r.part_id`,
+    publicAuditColumns.map((column) =>
+      column === 'ulid' || column === 'created_at' || column === 'count' ? `r.${column}` : `p.${column}`,
+    ),
   );
 }
 
@@ -110,8 +114,11 @@ export async function down(knex: Knex): Promise<void> {
     sharedColumns(t);
     t.integer('count').notNullable().defaultTo(1);
   });
-  const columns = publicAuditColumns.map((column) => `\`${column}\``).join(', ');
-  await knex.raw(`INSERT INTO public_audit_entries_wide (${columns}) SELECT ${columns} FROM public_audit_entries`);
+  const columns = publicAuditColumns.map(() => '??').join(', ');
+  await knex.raw(`INSERT INTO public_audit_entries_wide (${columns}) SELECT ${columns} FROM public_audit_entries`, [
+    ...publicAuditColumns,
+    ...publicAuditColumns,
+  ]);
   await knex.raw('DROP VIEW public_audit_entries');
   await knex.schema.dropTable('public_audit_requests');
   await knex.schema.dropTable('public_audit_parts');

@@ -342,8 +342,10 @@ export class PublicAuditBuffer {
     for (const id of written) partRows.push(id, seenAt, ...(byId.get(id) as Value[]));
     // Padded to a power of two rows by repeating the last part (upserting a row twice is
     // upserting it once): at most eleven statement texts, which the worker keeps prepared.
+    // Not on PostgreSQL, which refuses an upsert touching a row twice (and prepares no texts here).
     let partCount = 1;
     while (partCount < written.length) partCount <<= 1;
+    if ((this.knex.client as { driverName?: string }).driverName === 'pg') partCount = written.length;
     const partWidth = partRowColumns.length;
     const last = partRows.slice(-partWidth);
     for (let padding = written.length; padding < partCount; padding++) partRows.push(...last);
@@ -364,9 +366,13 @@ export class PublicAuditBuffer {
    * on (never back: instances' clocks differ), so retention keeps the parts requests still use.
    */
   private get partConflict(): string {
-    return (this.knex.client as { driverName?: string }).driverName === 'mysql2'
-      ? ' ON DUPLICATE KEY UPDATE `last_seen_at` = GREATEST(`last_seen_at`, VALUES(`last_seen_at`))'
-      : ' ON CONFLICT (`id`) DO UPDATE SET `last_seen_at` = max(`last_seen_at`, excluded.`last_seen_at`)';
+    const driver = (this.knex.client as { driverName?: string }).driverName;
+    if (driver === 'mysql2') return ' ON DUPLICATE KEY UPDATE `last_seen_at` = GREATEST(`last_seen_at`, VALUES(`last_seen_at`))';
+    // PostgreSQL: the stored row's column is qualified (unqualified it is ambiguous with excluded's).
+    if (driver === 'pg') {
+      return ' ON CONFLICT (`id`) DO UPDATE SET `last_seen_at` = GREATEST(`public_audit_parts`.`last_seen_at`, excluded.`last_seen_at`)';
+    }
+    return ' ON CONFLICT (`id`) DO UPDATE SET `last_seen_at` = max(`last_seen_at`, excluded.`last_seen_at`)';
   }
 
   /** Puts the flag ulid of each of `parts` (null for an unknown key) into this batch's copy of its values. */

@@ -117,7 +117,7 @@ export function createTracing(settings: TracingSettings, logger: Logger): Tracin
   return {
     middleware,
     handlerStage,
-    traceQueries(knex: Knex, system: 'sqlite' | 'mysql') {
+    traceQueries(knex: Knex, system: 'sqlite' | 'mysql' | 'postgres') {
       const running = new Map<string, Span>();
       observeQueries(knex, {
         started(uid, sql) {
@@ -129,7 +129,11 @@ export function createTracing(settings: TracingSettings, logger: Logger): Tracin
             `${verb} ${system}`,
             {
               kind: SpanKind.CLIENT,
-              attributes: { 'db.system.name': system === 'mysql' ? 'mysql' : 'sqlite', 'db.operation.name': verb, 'db.query.text': sql },
+              attributes: {
+                'db.system.name': system === 'postgres' ? 'postgresql' : system,
+                'db.operation.name': verb,
+                'db.query.text': sql,
+              },
             },
             parent,
           );

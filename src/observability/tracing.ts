@@ -63,7 +63,7 @@ export interface Tracing {
   /** Innermost stage around each handler: a span named after the operation. */
   handlerStage: Stage;
   /** Spans for the statements a request runs. */
-  traceQueries(knex: Knex, system: 'sqlite' | 'mysql'): void;
+  traceQueries(knex: Knex, system: 'sqlite' | 'mysql' | 'postgres'): void;
   /** Sends what is left and stops. */
   shutdown(): Promise<void>;
 }

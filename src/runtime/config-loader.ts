@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Dialect } from '../storage/database.js';
 import type { CompiledFlag } from '../engine/index.js';
 import { chunks } from '../storage/chunks.js';
 import type { Db } from '../storage/db.js';
@@ -36,7 +37,7 @@ const defaultStore = new KnexConfigStore();
 export class KnexConfigSource implements ConfigSource {
   constructor(
     private readonly knex: Knex,
-    private readonly dialect: 'sqlite' | 'mysql',
+    private readonly dialect: Dialect,
     private readonly store: ConfigStore = defaultStore,
   ) {}
 
@@ -49,17 +50,24 @@ export class KnexConfigSource implements ConfigSource {
   }
 
   async load(environmentUlid: string): Promise<LoadedEnvironment | undefined> {
-    // MySQL: one read transaction gives the revision and the rows from one consistent snapshot.
-    // SQLite: the revision is read first, so a change committed during the load only makes the
-    // snapshot newer than its revision, and the next poll sees the new revision and rebuilds.
-    if (this.dialect === 'mysql') return this.knex.transaction((trx) => loadEnvironmentConfig(trx, environmentUlid, this.store));
+    // MySQL, PostgreSQL: one read transaction gives the revision and the rows from one consistent
+    // snapshot (REPEATABLE READ: MySQL's default; PostgreSQL's READ COMMITTED takes a snapshot per
+    // statement). SQLite: the revision is read first, so a change committed during the load only
+    // makes the snapshot newer than its revision, and the next poll sees the new revision and rebuilds.
+    if (this.dialect !== 'sqlite') return this.snapshot((trx) => loadEnvironmentConfig(trx, environmentUlid, this.store));
     return loadEnvironmentConfig(this.knex, environmentUlid, this.store);
   }
 
   async loadChangesSince(environmentUlid: string, since: number): Promise<LoadedChanges | undefined> {
     // Same consistency argument as load().
-    if (this.dialect === 'mysql') return this.knex.transaction((trx) => loadChangesSince(trx, environmentUlid, since, this.store));
+    if (this.dialect !== 'sqlite') return this.snapshot((trx) => loadChangesSince(trx, environmentUlid, since, this.store));
     return loadChangesSince(this.knex, environmentUlid, since, this.store);
+  }
+
+  private snapshot<T>(read: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+    return this.dialect === 'postgres'
+      ? this.knex.transaction(read, { isolationLevel: 'repeatable read', readOnly: true })
+      : this.knex.transaction(read);
   }
 }
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
+import { type Dialect, hasRowLocks } from '../storage/database.js';
 import { decodeSketch, encodeSketch, mergeSketch } from './distinct-sketch.js';
 import type { ExposureSketch } from './exposure-buffer.js';
 
@@ -16,7 +17,7 @@ export function variantDigest(variant: string): string {
 export class KnexExposureStore implements ExposureStore {
   constructor(
     private readonly knex: Knex,
-    private readonly dialect: 'sqlite' | 'mysql',
+    private readonly dialect: Dialect,
   ) {}
 
   async write(sketches: readonly ExposureSketch[], now: string): Promise<ExposureSketch[]> {
@@ -46,7 +47,7 @@ export class KnexExposureStore implements ExposureStore {
       .onConflict(['environment_ulid', 'flag_ulid', 'day', 'variant_digest'])
       .ignore();
     const query = trx('split_exposures').where(key).first('registers');
-    if (this.dialect === 'mysql') query.forUpdate();
+    if (hasRowLocks(this.dialect)) query.forUpdate();
     const row = (await query) as { registers: string } | undefined;
     if (!row) return;
     const merged = decodeSketch(row.registers);

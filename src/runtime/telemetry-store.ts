@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
+import type { Dialect } from '../storage/database.js';
 import { storageFailureOf } from '../storage/db-errors.js';
 import type {
   ContextObservationDelta,
@@ -37,19 +38,20 @@ interface UpsertSpec {
 }
 
 /**
- * `INSERT ... ON CONFLICT DO UPDATE` (SQLite) / `ON DUPLICATE KEY UPDATE` (MySQL) adding
+ * `INSERT ... ON CONFLICT DO UPDATE` (SQLite, PostgreSQL) / `ON DUPLICATE KEY UPDATE` (MySQL) adding
  * counters and keeping the later timestamps, so concurrent instances aggregate correctly.
  */
-async function upsert(db: Db, dialect: 'sqlite' | 'mysql', spec: UpsertSpec, rows: Record<string, unknown>[]): Promise<void> {
+async function upsert(db: Db, dialect: Dialect, spec: UpsertSpec, rows: Record<string, unknown>[]): Promise<void> {
   if (rows.length === 0) return;
-  const q = (name: string) => (dialect === 'mysql' ? `\`${name}\`` : `"${name}"`);
+  const mysql = dialect === 'mysql';
+  const q = (name: string) => (mysql ? `\`${name}\`` : `"${name}"`);
   const columns = Object.keys(rows[0]!);
   const placeholders = `(${columns.map(() => '?').join(', ')})`;
   const bindings: unknown[] = [];
   for (const row of rows) for (const c of columns) bindings.push(row[c]);
   const table = q(spec.table);
-  const old = (c: string) => (dialect === 'mysql' ? q(c) : `${table}.${q(c)}`);
-  const incoming = (c: string) => (dialect === 'mysql' ? `VALUES(${q(c)})` : `excluded.${q(c)}`);
+  const old = (c: string) => (mysql ? q(c) : `${table}.${q(c)}`);
+  const incoming = (c: string) => (mysql ? `VALUES(${q(c)})` : `excluded.${q(c)}`);
   const sets = [
     ...spec.add.map((c) => `${q(c)} = ${old(c)} + ${incoming(c)}`),
     ...spec.latest.map(
@@ -59,10 +61,9 @@ async function upsert(db: Db, dialect: 'sqlite' | 'mysql', spec: UpsertSpec, row
     ...(spec.replace ?? []).map((c) => `${q(c)} = COALESCE(${incoming(c)}, ${old(c)})`),
   ];
   const insert = `INSERT INTO ${table} (${columns.map(q).join(', ')}) VALUES ${rows.map(() => placeholders).join(', ')}`;
-  const conflict =
-    dialect === 'mysql'
-      ? ` ON DUPLICATE KEY UPDATE ${sets.join(', ')}`
-      : ` ON CONFLICT (${spec.keys.map(q).join(', ')}) DO UPDATE SET ${sets.join(', ')}`;
+  const conflict = mysql
+    ? ` ON DUPLICATE KEY UPDATE ${sets.join(', ')}`
+    : ` ON CONFLICT (${spec.keys.map(q).join(', ')}) DO UPDATE SET ${sets.join(', ')}`;
   await db.raw(insert + conflict, bindings as Knex.RawBinding[]);
 }
 
@@ -104,7 +105,7 @@ const evaluationHourSpec: UpsertSpec = {
 export class KnexTelemetryStore implements TelemetryStore {
   constructor(
     private readonly knex: Knex,
-    private readonly dialect: 'sqlite' | 'mysql',
+    private readonly dialect: Dialect,
   ) {}
 
   async write(batch: TelemetryBatch): Promise<TelemetryBatch> {

@@ -37,3 +37,40 @@ export function createTablesWithBinaryCollation(knex: Knex): void {
   }
   Object.setPrototypeOf(client, BinaryCollationClient.prototype);
 }
+
+/** The part of Knex's client that makes column compilers. */
+interface ColumnClient {
+  columnCompiler(...args: unknown[]): ColumnCompiler;
+}
+interface ColumnCompiler {
+  varchar?: (length?: number) => string;
+  text?: string | (() => string);
+}
+// biome-ignore lint/suspicious/noExplicitAny: a mixin's base class takes any arguments
+type ColumnClientClass = new (...args: any[]) => ColumnClient;
+
+/** PostgreSQL's byte-order collation: text sorts and compares as SQLite and utf8mb4_bin do. */
+export const POSTGRES_BINARY_COLLATION = 'C';
+
+/**
+ * PostgreSQL: every text column Knex creates or alters through this instance is COLLATE "C".
+ * PostgreSQL compares text exactly already, but orders it by the database's collation (e.g.
+ * en_US: `a` before `B`); "C" orders by code point, as the other dialects do (`B`, `a`, `b`,
+ * `ä`), so pages and lists come back in one order everywhere. The client's class is replaced,
+ * as for MySQL above, so that migrations' transactions get it too.
+ */
+export function createTextColumnsWithBinaryOrder(knex: Knex): void {
+  const client = knex.client as ColumnClient;
+  const Base = client.constructor as ColumnClientClass;
+  const collated = (type: string) => `${type} collate "${POSTGRES_BINARY_COLLATION}"`;
+  class BinaryOrderClient extends Base {
+    override columnCompiler(...args: unknown[]): ColumnCompiler {
+      const compiler = super.columnCompiler(...args);
+      const varchar = compiler.varchar;
+      if (typeof varchar === 'function') compiler.varchar = (length?: number) => collated(varchar.call(compiler, length));
+      compiler.text = collated('text');
+      return compiler;
+    }
+  }
+  Object.setPrototypeOf(client, BinaryOrderClient.prototype);
+}

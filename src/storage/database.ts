@@ -2,12 +2,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { createTablesWithBinaryCollation } from './binary-collation.js';
+import { openPostgresKnex } from './postgres-knex.js';
 import { registerSqliteWorker, SQLITE_DEFAULT_AUTOCHECKPOINT_PAGES, type SqliteWorker, startSqliteWorker } from './sqlite-worker.js';
 import { beginImmediate, SQLITE_BUSY_TIMEOUT_MS, waitOutLocks } from './sqlite-lock-wait.js';
 import { conflictBackoffMs, retriesAutocommitConflict, trackTransaction } from './autocommit-conflicts.js';
 import { type DatabaseHostStatus, mysqlHostsOf, queryTimeoutOf, routeConnectionsThroughHosts, WSREP_NOT_READY } from './mysql-hosts.js';
 
-export type Dialect = 'sqlite' | 'mysql';
+export type Dialect = 'sqlite' | 'mysql' | 'postgres';
+
+/** Whether the dialect locks the rows a transaction reads FOR UPDATE / FOR SHARE (SQLite locks the whole database). */
+export function hasRowLocks(dialect: Dialect): boolean {
+  return dialect !== 'sqlite';
+}
 
 /** Name of the Unicode-aware lower-case SQL function registered on SQLite connections. */
 export const SQLITE_UNICODE_LOWER = 'vexil_lower';
@@ -58,9 +64,9 @@ function cachePreparedStatements(conn: SqliteConnection): void {
 
 /** How long a request may wait for the database (config.ts: VEXIL_DB_*_TIMEOUT_MS, VEXIL_SQLITE_LOCK_WAIT_MS). */
 export interface DatabaseTimeouts {
-  /** MySQL/MariaDB: waiting for a pooled connection, opening one included. */
+  /** MySQL/MariaDB and PostgreSQL: waiting for a pooled connection, opening one included. */
   acquireMs: number;
-  /** MySQL/MariaDB: waiting for the answer to one query. */
+  /** MySQL/MariaDB and PostgreSQL: waiting for the answer to one query. */
   queryMs: number;
   /** SQLite: waiting for a write lock another process holds (sqlite-lock-wait.ts). */
   lockWaitMs?: number;
@@ -136,8 +142,9 @@ export type DatabaseWarning = (message: string, fields?: Record<string, unknown>
 const warnOnConsole: DatabaseWarning = (message, fields) => console.warn(message, fields ?? '');
 
 /**
- * Builds a Knex instance from `sqlite:PATH` or `mysql://user:pass@host:port/db`, where the host
- * part may list several hosts separated by commas (mysql-hosts.ts).
+ * Builds a Knex instance from `sqlite:PATH`, `mysql://user:pass@host:port/db` (the host part may
+ * list several hosts separated by commas: mysql-hosts.ts) or `postgres://user:pass@host:port/db`
+ * (several hosts in libpq's form: postgres-hosts-url.ts).
  */
 export function openDatabase(url: string, timeouts: DatabaseTimeouts = defaultTimeouts, warn: DatabaseWarning = warnOnConsole): Database {
   if (url.startsWith('sqlite:')) {
@@ -242,5 +249,16 @@ export function openDatabase(url: string, timeouts: DatabaseTimeouts = defaultTi
     });
     return { knex, dialect: 'mysql', hosts };
   }
-  throw new Error(`DATABASE_URL must start with sqlite: or mysql:// (got "${url.split(':')[0]}:...")`);
+  if (isPostgresUrl(url)) {
+    const limit = { ms: timeouts.queryMs };
+    const knex = openPostgresKnex(url, timeouts, limit, { warn: knexWarning });
+    queryLimits.set(knex, limit);
+    return { knex, dialect: 'postgres' };
+  }
+  throw new Error(`DATABASE_URL must start with sqlite:, mysql:// or postgres:// (got "${url.split(':')[0]}:...")`);
+}
+
+/** `postgres://` and `postgresql://` URLs name a PostgreSQL server (15 or later). */
+export function isPostgresUrl(url: string): boolean {
+  return url.startsWith('postgres://') || url.startsWith('postgresql://');
 }

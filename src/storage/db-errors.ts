@@ -10,12 +10,24 @@ interface DriverError {
 
 export function isUniqueViolation(error: unknown): boolean {
   const e = error as DriverError;
-  return e?.code === 'ER_DUP_ENTRY' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+  return (
+    e?.code === 'ER_DUP_ENTRY' ||
+    e?.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' ||
+    // PostgreSQL: unique_violation
+    e?.code === '23505'
+  );
 }
 
 export function isForeignKeyViolation(error: unknown): boolean {
   const e = error as DriverError;
-  return e?.code === 'ER_NO_REFERENCED_ROW_2' || e?.code === 'ER_ROW_IS_REFERENCED_2' || e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+  return (
+    e?.code === 'ER_NO_REFERENCED_ROW_2' ||
+    e?.code === 'ER_ROW_IS_REFERENCED_2' ||
+    e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY' ||
+    // PostgreSQL: foreign_key_violation
+    e?.code === '23503'
+  );
 }
 
 /**
@@ -26,8 +38,9 @@ export function isForeignKeyViolation(error: unknown): boolean {
  * query timeout has just closed, which fails with no code of its own.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  const e = error as DriverError & { name?: string; fatal?: boolean };
+  const e = error as DriverError & { name?: string; fatal?: boolean; message?: string };
   if (e?.name === 'KnexTimeoutError' || e?.fatal === true) return true;
+  if (isPostgresUnavailable(e)) return true;
   return [
     'PROTOCOL_SEQUENCE_TIMEOUT',
     'PROTOCOL_CONNECTION_LOST',
@@ -42,9 +55,30 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     // for application use"), or writes kept conflicting after every retry (1213).
     'ER_UNKNOWN_COM_ERROR',
     'ER_LOCK_DEADLOCK',
+    // PostgreSQL: a deadlock or serialization failure that outlasted inTransaction's retries.
+    '40P01',
+    '40001',
     // SQLite: another process kept the write lock for longer than VEXIL_SQLITE_LOCK_WAIT_MS.
     'SQLITE_LOCK_WAIT_EXCEEDED',
+    // PostgreSQL with several hosts: none takes writes now (postgres-writable-host.ts).
+    'VEXIL_NO_WRITABLE_HOST',
   ].includes(e?.code ?? '');
+}
+
+/**
+ * PostgreSQL (SQLSTATE codes): a connection failure (class 08), the server shutting down or not
+ * yet accepting connections (57P01-57P03), too many connections (53300), a statement canceled at
+ * statement_timeout (57014); the pg driver's own: its client-side query timeout (postgres-knex.ts)
+ * and a connection that ended or broke, which it reports without a code.
+ */
+const postgresUnavailableCodes = ['57014', '57P01', '57P02', '57P03', '53300', 'PG_QUERY_READ_TIMEOUT'];
+const pgConnectionLost =
+  /(Connection terminated|Client has encountered a connection error|Client was closed|timeout exceeded when trying to connect)/;
+function isPostgresUnavailable(e: (DriverError & { message?: string }) | undefined): boolean {
+  const code = e?.code ?? '';
+  if (postgresUnavailableCodes.includes(code) || code.startsWith('08')) return true;
+  // Knex puts the SQL in front of the driver's message: "select ... - Connection terminated unexpectedly".
+  return code === '' && pgConnectionLost.test(e?.message ?? '');
 }
 
 /** A failure of a statement that a store may turn into a domain error. */
@@ -54,9 +88,11 @@ export function storageFailureOf(error: unknown): StorageFailure | undefined {
   if (isUniqueViolation(error)) return 'unique_violation';
   if (isForeignKeyViolation(error)) return 'foreign_key_violation';
   const code = (error as DriverError)?.code;
-  if (code === 'ER_LOCK_DEADLOCK') return 'deadlock';
+  // PostgreSQL: deadlock_detected, serialization_failure (both: run the transaction again).
+  if (code === 'ER_LOCK_DEADLOCK' || code === '40P01' || code === '40001') return 'deadlock';
   // SQLite's busy timeout ran out: another connection held the write lock as long.
-  if (code === 'ER_LOCK_WAIT_TIMEOUT' || code === 'SQLITE_BUSY') return 'lock_timeout';
+  // PostgreSQL: lock_not_available (lock_timeout, NOWAIT).
+  if (code === 'ER_LOCK_WAIT_TIMEOUT' || code === 'SQLITE_BUSY' || code === '55P03') return 'lock_timeout';
   return undefined;
 }
 
@@ -89,6 +125,11 @@ export function isRetryableConflict(error: unknown): boolean {
  * timeout: a query that timed out may still be running.
  */
 export function isConnectionLost(error: unknown): boolean {
-  const code = (error as DriverError)?.code ?? '';
-  return ['PROTOCOL_CONNECTION_LOST', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ER_SERVER_SHUTDOWN', 'ER_UNKNOWN_COM_ERROR'].includes(code);
+  const e = error as (DriverError & { message?: string }) | undefined;
+  const code = e?.code ?? '';
+  if (['PROTOCOL_CONNECTION_LOST', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ER_SERVER_SHUTDOWN', 'ER_UNKNOWN_COM_ERROR'].includes(code)) return true;
+  // PostgreSQL: the server shut down (57P01-57P03) or the connection failed (class 08); pg reports
+  // a connection that ended with no code.
+  if (['57P01', '57P02', '57P03'].includes(code) || code.startsWith('08')) return true;
+  return code === '' && /Connection terminated|Client has encountered a connection error/.test(e?.message ?? '');
 }

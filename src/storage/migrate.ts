@@ -35,7 +35,12 @@ export function isConcurrentMigration(error: unknown): boolean {
   if (e?.name === 'MigrationLocked') return true;
   // Only on Knex's own tables: a migration of ours failing this way is a real failure.
   const onKnexTables = /knex_migrations/.test(`${e?.sql ?? ''} ${e?.message ?? ''}`);
-  const tableExists = e?.code === 'ER_TABLE_EXISTS_ERROR' || (e?.code === 'SQLITE_ERROR' && /already exists/.test(e.message ?? ''));
+  const tableExists =
+    e?.code === 'ER_TABLE_EXISTS_ERROR' ||
+    (e?.code === 'SQLITE_ERROR' && /already exists/.test(e.message ?? '')) ||
+    // PostgreSQL: duplicate_table; two CREATE TABLEs at once may also meet in the catalog's
+    // unique index of type names (a unique violation, below).
+    e?.code === '42P07';
   return onKnexTables && (tableExists || isUniqueViolation(error));
 }
 

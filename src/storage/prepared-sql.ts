@@ -12,8 +12,9 @@ export type Value = string | number | null;
  * Knex's query builder and compiler. For the audit paths, which run once per request: building,
  * compiling and (on better-sqlite3) preparing the same statement again on every call cost more
  * CPU than running it (bench/README.md). On SQLite each text is prepared once per connection (the
- * connection's statement cache); on MySQL/MariaDB the text goes to mysql2 as is. Callers build the text from constant
- * fragments only (identifiers are fixed, values always bindings).
+ * connection's statement cache); on MySQL/MariaDB the text goes to mysql2 as is; on PostgreSQL it
+ * is rewritten once per text (postgresText). Callers build the text from constant
+ * fragments only (identifiers are fixed and quoted with backticks, values always `?` bindings).
  */
 
 interface SqliteStatement {
@@ -29,6 +30,12 @@ interface MysqlConnection {
     options: { sql: string; rowsAsArray?: boolean },
     values: readonly Value[],
     callback: (error: Error | null, rows: unknown) => void,
+  ): void;
+}
+interface PgConnection {
+  query(
+    config: { text: string; values: readonly Value[]; rowMode?: 'array' },
+    callback: (error: Error | null, result: { rows: unknown[] }) => void,
   ): void;
 }
 interface PoolClient extends EventEmitter {
@@ -55,11 +62,11 @@ function onConnection<T>(
   db: Knex | Knex.Transaction,
   sql: string,
   sqlite: (connection: SqliteConnection) => T,
-  mysql: (connection: MysqlConnection) => Promise<T>,
+  server: (query: ServerQuery) => Promise<T>,
   options: StatementOptions = {},
 ): Promise<T> {
   const lockWait = lockWaitOf(db);
-  const once = () => onConnectionOnce(db, sql, sqlite, mysql);
+  const once = () => onConnectionOnce(db, sql, sqlite, server);
   return lockWait === undefined ? once() : retryWhileLocked(once, options.lockWaitMs ?? lockWait.waitMs, lockWait.line);
 }
 
@@ -72,7 +79,7 @@ async function onConnectionOnce<T>(
   db: Knex | Knex.Transaction,
   sql: string,
   sqlite: (connection: SqliteConnection) => T,
-  mysql: (connection: MysqlConnection) => Promise<T>,
+  server: (query: ServerQuery) => Promise<T>,
 ): Promise<T> {
   const client = db.client as PoolClient;
   const connection = await client.acquireConnection();
@@ -80,7 +87,13 @@ async function onConnectionOnce<T>(
   const finished = announceQuery(client, sql);
   try {
     const result =
-      client.driverName === 'better-sqlite3' ? sqlite(connection as SqliteConnection) : await mysql(connection as MysqlConnection);
+      client.driverName === 'better-sqlite3'
+        ? sqlite(connection as SqliteConnection)
+        : await server(
+            client.driverName === 'pg'
+              ? (text, values, arrays) => pgQuery(connection as PgConnection, text, values, arrays)
+              : (text, values, arrays) => mysqlQuery(connection as MysqlConnection, text, values, arrays),
+          );
     finished();
     return result;
   } catch (error) {
@@ -90,6 +103,35 @@ async function onConnectionOnce<T>(
     await client.releaseConnection(connection);
   }
 }
+
+/** Runs the statement on a server's connection (MySQL/MariaDB or PostgreSQL), rows as arrays when asked. */
+type ServerQuery = (sql: string, values: readonly Value[], rowsAsArray?: boolean) => Promise<unknown>;
+
+function pgQuery(connection: PgConnection, sql: string, values: readonly Value[], rowsAsArray = false): Promise<unknown> {
+  const text = postgresText(sql);
+  return new Promise((resolve, reject) => {
+    connection.query({ text, values, ...(rowsAsArray ? { rowMode: 'array' as const } : {}) }, (error, result) =>
+      error ? reject(error) : resolve(result.rows),
+    );
+  });
+}
+
+/**
+ * The statement as PostgreSQL reads it: identifiers in double quotes instead of backticks, and
+ * numbered placeholders ($1, $2...) instead of `?`. The texts are constant (values are bindings),
+ * so neither character appears in a literal; each text is rewritten once.
+ */
+export function postgresText(sql: string): string {
+  let text = postgresTexts.get(sql);
+  if (text === undefined) {
+    let n = 0;
+    text = sql.replace(/[`?]/g, (c) => (c === '`' ? '"' : `$${++n}`));
+    if (postgresTexts.size >= 512) postgresTexts.clear();
+    postgresTexts.set(sql, text);
+  }
+  return text;
+}
+const postgresTexts = new Map<string, string>();
 
 function mysqlQuery(connection: MysqlConnection, sql: string, values: readonly Value[], rowsAsArray = false): Promise<unknown> {
   return new Promise((resolve, reject) => {
@@ -103,7 +145,7 @@ export function execute(db: Knex | Knex.Transaction, sql: string, values: readon
     db,
     sql,
     (connection) => void sqliteStatement(connection, sql).run(values),
-    async (connection) => void (await mysqlQuery(connection, sql, values)),
+    async (query) => void (await query(sql, values)),
     options,
   );
 }
@@ -111,7 +153,7 @@ export function execute(db: Knex | Knex.Transaction, sql: string, values: readon
 /**
  * Whether `append` runs on the serving thread's synchronous driver (SQLite without its worker
  * thread: in memory, or after the worker ended), where every statement blocks the event loop for
- * as long as it runs. On the worker thread and on MySQL/MariaDB the serving thread only hands
+ * as long as it runs. On the worker thread and on MySQL/MariaDB and PostgreSQL the serving thread only hands
  * the statement over.
  */
 export function appendBlocksServingThread(db: Knex): boolean {
@@ -146,7 +188,7 @@ export function selectArrays(db: Knex | Knex.Transaction, sql: string, values: r
     db,
     sql,
     (connection) => sqliteStatement(connection, sql, true).all(values),
-    async (connection) => (await mysqlQuery(connection, sql, values, true)) as unknown[][],
+    async (query) => (await query(sql, values, true)) as unknown[][],
   );
 }
 

@@ -8,10 +8,33 @@ import { describeEachDatabase, type TestDatabase } from '../support/databases.js
 async function tableNames(knex: Knex, dialect: TestDatabase['name']): Promise<string[]> {
   if (dialect === 'sqlite')
     return knex('sqlite_master').where('type', 'table').whereNot('name', 'like', 'sqlite_%').orderBy('name').pluck('name');
+  if (dialect === 'postgres') {
+    const { rows } = (await knex.raw(
+      "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY 1",
+    )) as { rows: Array<{ name: string }> };
+    return rows.map((row) => row.name);
+  }
   const [rows] = (await knex.raw(
     "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_type = 'BASE TABLE' ORDER BY 1",
   )) as [Array<{ name: string }>];
   return rows.map((row) => row.name);
+}
+
+/** PostgreSQL: each column (type, collation, default), index, constraint and view of the schema. */
+async function postgresDefinitions(knex: Knex): Promise<string[]> {
+  const lines = async (sql: string) => ((await knex.raw(sql)) as { rows: Array<{ line: string }> }).rows.map((row) => row.line);
+  return [
+    ...(await lines(
+      `SELECT concat_ws(' ', table_name, column_name, data_type, character_maximum_length, collation_name, is_nullable, column_default) AS line
+         FROM information_schema.columns WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position`,
+    )),
+    ...(await lines('SELECT indexdef AS line FROM pg_indexes WHERE schemaname = current_schema() ORDER BY indexname')),
+    ...(await lines(
+      `SELECT conrelid::regclass || ' ' || conname || ' ' || pg_get_constraintdef(oid) AS line
+         FROM pg_constraint WHERE connamespace = current_schema()::regnamespace ORDER BY conname`,
+    )),
+    ...(await lines("SELECT viewname || ': ' || definition AS line FROM pg_views WHERE schemaname = current_schema() ORDER BY viewname")),
+  ];
 }
 
 /** MariaDB: each view's definition, without the name of the database its tables are read from (each copy has its own). */
@@ -41,6 +64,7 @@ async function schemaOf(knex: Knex, dialect: TestDatabase['name']): Promise<stri
     entries.push(`${name}: ${JSON.stringify(rows.map(({ migration_time: _time, ...row }) => row))}`);
   }
   if (dialect === 'mariadb') entries.push(...(await viewDefinitions(knex)));
+  if (dialect === 'postgres') entries.push(...(await postgresDefinitions(knex)));
   return entries;
 }
 

@@ -133,7 +133,8 @@ describe.each(testDatabases)('tracing of a real process ($name)', (db) => {
     const handler = spans.find((s) => s.name === 'handler listProjects') as ReceivedSpan;
     expect(handler.parentSpanId).toBe(request.spanId);
     const queries = spans.filter((s) => s.kind === 3);
-    const system = db.name === 'mariadb' ? 'mysql' : 'sqlite';
+    // OpenTelemetry's names of the database systems.
+    const system = { mariadb: 'mysql', postgres: 'postgresql', sqlite: 'sqlite' }[db.name];
     for (const query of queries) {
       expect(query.attributes['db.system.name']).toBe(system);
       expect([request.spanId, handler.spanId]).toContain(query.parentSpanId);

@@ -12,12 +12,15 @@ import knexFactory, { type Knex } from 'knex';
 import pino from 'pino';
 import { openDatabase } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
+import { createPostgresDatabase, postgresDatabaseUrl } from './postgres-admin.js';
 
 export interface DatabaseTemplates {
   /** A migrated SQLite file, copied for each database (its directory is removed at teardown). */
   sqliteFile?: string;
   /** The statements that build the migrated schema and its rows (Knex's own) in an empty MariaDB database. */
   mariadbStatements?: string[];
+  /** A migrated PostgreSQL database, copied by CREATE DATABASE ... TEMPLATE (dropped at teardown). */
+  postgresTemplate?: string;
 }
 
 // What global-setup.ts provides and databases.ts injects.
@@ -107,4 +110,19 @@ export async function createFromMariadbTemplate(serverUrl: string, name: string,
   } finally {
     await admin.destroy();
   }
+}
+
+/**
+ * Migrates database `name` at `serverUrl` (postgres://user@host:port), to be copied as a template.
+ * Its pool is closed before it is used: a template must have no session while it is copied.
+ */
+export async function buildPostgresTemplate(serverUrl: string, name: string): Promise<string> {
+  await createPostgresDatabase(serverUrl, name);
+  const { knex } = openDatabase(postgresDatabaseUrl(serverUrl, name));
+  try {
+    await migrateToLatest(knex, quiet);
+  } finally {
+    await knex.destroy();
+  }
+  return name;
 }

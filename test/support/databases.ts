@@ -3,10 +3,12 @@ import fs from 'node:fs';
 import knexFactory from 'knex';
 import { describe, inject } from 'vitest';
 import { createFromMariadbTemplate, type DatabaseTemplates } from './database-templates.js';
+import { type DatabaseName, selectedDatabaseNames } from './databases-selection.js';
 import { mysqlAnswers } from './mysql-answers.js';
+import { createPostgresDatabase, dropPostgresDatabase, postgresAnswers, postgresBase, postgresDatabaseUrl } from './postgres-admin.js';
 
 export interface TestDatabase {
-  name: 'sqlite' | 'mariadb';
+  name: DatabaseName;
   /** A fresh, empty database for one suite; drop() removes it. */
   create(): Promise<{ url: string; drop(): Promise<void> }>;
   /**
@@ -77,18 +79,63 @@ function mariadbDatabase(name: string): { url: string; drop(): Promise<void> } {
   };
 }
 
+const postgres: TestDatabase = {
+  name: 'postgres',
+  async create() {
+    const name = `vexil_t_${randomBytes(6).toString('hex')}`;
+    await createPostgresDatabase(postgresBase, name);
+    return postgresDatabase(name);
+  },
+  async createMigrated() {
+    const { postgresTemplate } = templates();
+    if (!postgresTemplate) return postgres.create();
+    const name = `vexil_t_${randomBytes(6).toString('hex')}`;
+    await createPostgresDatabase(postgresBase, name, postgresTemplate);
+    return postgresDatabase(name);
+  },
+};
+
+function postgresDatabase(name: string): { url: string; drop(): Promise<void> } {
+  return { url: postgresDatabaseUrl(postgresBase, name), drop: () => dropPostgresDatabase(postgresBase, name) };
+}
+
+/** A database server the suites run on when it answers. */
+interface ServerDatabase {
+  database: TestDatabase;
+  label: string;
+  url: string;
+  answers(url: string, timeoutMs: number): Promise<boolean>;
+  /** The variable that makes it required (besides CI). */
+  required: string;
+}
+
+const servers: ServerDatabase[] = [
+  { database: mariadb, label: 'MariaDB', url: mysqlBase, answers: mysqlAnswers, required: 'VEXIL_REQUIRE_MARIADB' },
+  { database: postgres, label: 'PostgreSQL', url: postgresBase, answers: postgresAnswers, required: 'VEXIL_REQUIRE_POSTGRES' },
+];
+
 /**
- * The databases every integration suite runs against. MariaDB is required in CI and whenever
- * VEXIL_REQUIRE_MARIADB=1; elsewhere its absence is reported loudly and its suites are skipped.
+ * The databases every integration suite runs against. MariaDB and PostgreSQL are required in CI,
+ * whenever VEXIL_REQUIRE_MARIADB=1 / VEXIL_REQUIRE_POSTGRES=1, and when VEXIL_TEST_DATABASES names
+ * them; elsewhere the absence of one is reported loudly and its suites are skipped.
  */
 export const testDatabases: TestDatabase[] = await (async () => {
-  if (process.env.VEXIL_TEST_DATABASES === 'sqlite') return [sqlite];
-  if (await mysqlAnswers(mysqlBase, 2000)) return [sqlite, mariadb];
-  if (process.env.CI || process.env.VEXIL_REQUIRE_MARIADB === '1') {
-    throw new Error(`MariaDB is required for the integration tests but ${mysqlBase} is not reachable.`);
+  const selected = selectedDatabaseNames();
+  const explicit = process.env.VEXIL_TEST_DATABASES !== undefined && process.env.VEXIL_TEST_DATABASES !== '';
+  const chosen: TestDatabase[] = selected.includes('sqlite') ? [sqlite] : [];
+  for (const server of servers) {
+    if (!selected.includes(server.database.name)) continue;
+    if (await server.answers(server.url, 2000)) {
+      chosen.push(server.database);
+      continue;
+    }
+    if (process.env.CI || process.env[server.required] === '1' || explicit) {
+      throw new Error(`${server.label} is required for the integration tests but ${server.url} is not reachable.`);
+    }
+    console.warn(`\n*** ${server.label} not reachable at ${server.url}: its integration suites are skipped. ***\n`);
   }
-  console.warn(`\n*** MariaDB not reachable at ${mysqlBase}: integration suites run on SQLite only. ***\n`);
-  return [sqlite];
+  if (chosen.length === 0) throw new Error('VEXIL_TEST_DATABASES selects no database');
+  return chosen;
 })();
 
 /** `describe` once per database, naming the database in the suite title. */

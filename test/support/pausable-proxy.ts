@@ -31,6 +31,11 @@ export class PausableProxy {
     for (const release of this.held.splice(0)) release();
   }
 
+  /** Cuts every open connection, as a server that dies does; new connections are accepted again. */
+  cut(): void {
+    for (const socket of this.sockets) socket.destroy();
+  }
+
   async stop(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
     await new Promise((resolve) => this.server?.close(resolve));

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Role } from '../../auth/principal.js';
 import { NotFoundError, ValidationError } from '../../http/errors.js';
 import { paginateByUlid, type Page, type PageRequest } from '../../http/pagination.js';
-import type { Dialect } from '../../storage/database.js';
+import { type Dialect, hasRowLocks } from '../../storage/database.js';
 import { translateStorageErrors } from '../../storage/db-errors.js';
 import type { Db } from '../../storage/db.js';
 import {
@@ -90,7 +90,7 @@ export class KnexAccountStore implements AccountStore {
 
   async lockOwners(trx: Knex.Transaction): Promise<string[]> {
     const query = trx('accounts').where('role', 'owner').select('ulid');
-    if (this.dialect === 'mysql') query.forUpdate();
+    if (hasRowLocks(this.dialect)) query.forUpdate();
     const rows: Array<{ ulid: string }> = await query;
     return rows.map((r) => r.ulid);
   }

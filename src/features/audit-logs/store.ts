@@ -310,7 +310,8 @@ export class KnexAuditLogStore implements AuditLogStore {
   /**
    * Many parts: the requests in primary-key order from the cursor, those of the parts kept, up to
    * the limit. The part_id index must not be read (its ranges would be gathered whole and sorted):
-   * SQLite is told so by `+part_id` (no index on an expression), MySQL/MariaDB by FORCE INDEX.
+   * SQLite is told so by `+part_id` (no index on an expression), MySQL/MariaDB by FORCE INDEX
+   * (PostgreSQL's planner has no hints: it picks by its statistics).
    */
   private async partsInOrder(ids: readonly string[], query: Omit<AuditQuery, 'tokenUlid'>): Promise<Cells[]> {
     const desc = query.sort === 'created_at_desc';
@@ -319,7 +320,7 @@ export class KnexAuditLogStore implements AuditLogStore {
     const sources: Cells[][] = [];
     for (let i = 0; i < ids.length; i += PART_IDS_PER_STATEMENT) {
       const list = idList(ids.slice(i, i + PART_IDS_PER_STATEMENT));
-      const where = [`${mysql ? '`part_id`' : '+`part_id`'} IN (${list.sql})`];
+      const where = [`${this.dialect === 'sqlite' ? '+`part_id`' : '`part_id`'} IN (${list.sql})`];
       const values: Bound[] = [...list.values];
       ulidBounds(query, where, values);
       values.push(query.limit);

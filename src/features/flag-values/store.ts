@@ -2,7 +2,7 @@ import { targetsListingValue } from '../prerequisites/references-store.js';
 import type { Knex } from 'knex';
 import { ValidationError } from '../../http/errors.js';
 import { translateStorageErrors } from '../../storage/db-errors.js';
-import type { Dialect } from '../../storage/database.js';
+import { type Dialect, hasRowLocks } from '../../storage/database.js';
 import { bumpProjectRevisions } from '../../storage/revisions.js';
 import type { Db } from '../../storage/db.js';
 import { bool } from '../shared/lookup.js';
@@ -37,7 +37,7 @@ export class KnexFlagValueStore implements FlagValueStore {
   }
 
   private get mysql(): boolean {
-    return this.dialect === 'mysql';
+    return hasRowLocks(this.dialect);
   }
 
   async lockFlag(trx: Knex.Transaction, flagUlid: string): Promise<boolean> {

@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { ValidationError } from '../../http/errors.js';
 import { paginateByUlid, type Page, type PageRequest } from '../../http/pagination.js';
 import { translateStorageErrors } from '../../storage/db-errors.js';
-import { SQLITE_UNICODE_LOWER, type Dialect } from '../../storage/database.js';
+import { hasRowLocks, SQLITE_UNICODE_LOWER, type Dialect } from '../../storage/database.js';
 import { bumpProjectRevisions } from '../../storage/revisions.js';
 import { bool } from '../shared/lookup.js';
 import {
@@ -70,13 +70,19 @@ export class KnexFlagStore implements FlagStore {
     if (filter.tag) query.whereRaw(`?? LIKE ? ESCAPE '!'`, ['tags', `%"${filter.tag.replace(/[!%_]/g, '!$&')}"%`]);
     if (filter.search !== undefined && filter.search !== '') {
       // Lower case on both sides: the column may carry a binary collation (utf8mb4_bin on
-      // MariaDB), and SQLite's own LOWER() folds ASCII letters only.
-      const lower = this.dialect === 'sqlite' ? SQLITE_UNICODE_LOWER : 'LOWER';
+      // MariaDB), and SQLite's own LOWER() folds ASCII letters only, as PostgreSQL's does under
+      // the columns' "C" collation: there it folds under ICU's root collation instead.
       const pattern = containsPattern(filter.search);
+      const [column, value] =
+        this.dialect === 'sqlite'
+          ? [`${SQLITE_UNICODE_LOWER}(??)`, `${SQLITE_UNICODE_LOWER}(?)`]
+          : this.dialect === 'postgres'
+            ? ['LOWER(?? COLLATE "und-x-icu")', 'LOWER(CAST(? AS text) COLLATE "und-x-icu")']
+            : ['LOWER(??)', 'LOWER(?)'];
       query.where((w) =>
         w
-          .whereRaw(`${lower}(??) LIKE ${lower}(?) ESCAPE '!'`, ['key', pattern])
-          .orWhereRaw(`${lower}(??) LIKE ${lower}(?) ESCAPE '!'`, ['name', pattern]),
+          .whereRaw(`${column} LIKE ${value} ESCAPE '!'`, ['key', pattern])
+          .orWhereRaw(`${column} LIKE ${value} ESCAPE '!'`, ['name', pattern]),
       );
     }
     return paginateByUlid(query, 'ulid', flagListName(projectUlid), page, toFlagRecord);
@@ -115,7 +121,7 @@ export class KnexFlagStore implements FlagStore {
       .select(...flagColumns);
     // Ulid order: concurrent bulk deletes lock rows in the same order, so they cannot deadlock.
     query.orderBy('ulid');
-    if (this.dialect === 'mysql') query.forUpdate();
+    if (hasRowLocks(this.dialect)) query.forUpdate();
     return (await query).map(toFlagRecord);
   }
 

@@ -19,14 +19,17 @@ export class KnexIdempotencyStore implements IdempotencyStore {
 
   async claim(scope: IdempotencyScope, requestDigest: string, createdAt: string, expiresAt: string): Promise<ClaimResult> {
     try {
-      const [id] = await this.knex(table).insert({
+      const insert = this.knex(table).insert({
         ...scopeWhere(scope),
         request_digest: requestDigest,
         state: 'in_progress',
         created_at: createdAt,
         expires_at: expiresAt,
       });
-      return { claimed: true, id: Number(id) };
+      // PostgreSQL answers an INSERT's new id only when asked (RETURNING); MySQL and SQLite always do.
+      if (this.knex.client.config.client === 'pg') insert.returning('id');
+      const [inserted] = (await insert) as Array<number | { id: number }>;
+      return { claimed: true, id: Number(typeof inserted === 'object' ? inserted.id : inserted) };
     } catch (error) {
       if (storageFailureOf(error) === 'unique_violation') return { claimed: false };
       throw error;

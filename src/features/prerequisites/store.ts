@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { hasRowLocks } from '../../storage/database.js';
 import type { Db } from '../../storage/db.js';
 import { LIVE_STATUSES } from './references-store.js';
 import { storedStringList, TargetPartStore } from '../shared/target-resolution-store.js';
@@ -21,7 +22,7 @@ export class KnexPrerequisitesStore extends TargetPartStore implements Prerequis
     const query = trx('flags')
       .where('project_ulid', projectUlid)
       .whereIn('key', [...keys]);
-    if (this.dialect === 'mysql') query.forUpdate();
+    if (hasRowLocks(this.dialect)) query.forUpdate();
     const rows = (await query.select('ulid', 'key')) as { ulid: string; key: string }[];
     return new Map(rows.map((r) => [r.key, r.ulid]));
   }

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { chunks } from '../../storage/chunks.js';
+import { hasRowLocks } from '../../storage/database.js';
 import type { Db } from '../../storage/db.js';
 import type { Comparer, Selector } from './criteria.js';
 import type { CriterionRecord, RuleRecord, RuleRow, RulesStore, SegmentLink } from './store-types.js';
@@ -72,7 +73,7 @@ export class KnexRulesStore extends TargetPartStore implements RulesStore {
   async flagHasValue(trx: Knex.Transaction, flagUlid: string, valueUlid: string): Promise<boolean> {
     // Locked (exclusively: docs/databases.md): a racing value deletion waits for this rule and then sees it.
     const query = trx('flag_values').where({ ulid: valueUlid, flag_ulid: flagUlid }).first('ulid');
-    if (this.dialect === 'mysql') query.forUpdate();
+    if (hasRowLocks(this.dialect)) query.forUpdate();
     return (await query) !== undefined;
   }
 
@@ -80,7 +81,7 @@ export class KnexRulesStore extends TargetPartStore implements RulesStore {
     const found = new Map<string, string>();
     for (const part of chunks([...new Set(keys)])) {
       const query = trx('segments').where('project_ulid', projectUlid).whereIn('key', part).select('ulid', 'key');
-      if (this.dialect === 'mysql') query.forUpdate();
+      if (hasRowLocks(this.dialect)) query.forUpdate();
       for (const row of (await query) as { ulid: string; key: string }[]) found.set(row.key, row.ulid);
     }
     return found;

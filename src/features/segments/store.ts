@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { paginateByUlid, type Page, type PageRequest } from '../../http/pagination.js';
-import type { Dialect } from '../../storage/database.js';
+import { type Dialect, hasRowLocks } from '../../storage/database.js';
 import { translateStorageErrors } from '../../storage/db-errors.js';
 import { bumpProjectRevisions } from '../../storage/revisions.js';
 import { duplicateKey } from './errors.js';
@@ -77,7 +77,7 @@ export class KnexSegmentsStore implements SegmentsStore {
 
   async findSegment(db: Db, projectUlid: string, key: string, options: { lock?: boolean } = {}): Promise<SegmentRecord | undefined> {
     const query = db('segments').where({ project_ulid: projectUlid, key }).first(columns);
-    if (options.lock && isTransaction(db) && this.dialect === 'mysql') query.forUpdate();
+    if (options.lock && isTransaction(db) && hasRowLocks(this.dialect)) query.forUpdate();
     const row = (await query) as SegmentRow | undefined;
     return row ? toRecord(row) : undefined;
   }
@@ -119,11 +119,13 @@ export class KnexSegmentsStore implements SegmentsStore {
           },
         );
       })
-      .distinct('flags.key')
       .orderBy('flags.key');
-    if (this.dialect === 'mysql') query.forUpdate();
+    // Locked (exclusively: docs/databases.md) where rows lock; PostgreSQL refuses FOR UPDATE with DISTINCT, so the keys
+    // (in order) are made distinct here.
+    if (hasRowLocks(this.dialect)) query.select('flags.key').forUpdate();
+    else query.distinct('flags.key');
     const rows = (await query) as { key: string }[];
-    return rows.map((r) => r.key);
+    return [...new Set(rows.map((r) => r.key))];
   }
 
   bumpProjectRevisions(trx: Knex.Transaction, projectUlid: string): Promise<void> {

@@ -4,7 +4,7 @@
  */
 import type { ResourceAccess } from '../../auth/principal.js';
 import { NotFoundError } from '../../http/errors.js';
-import type { Dialect } from '../../storage/database.js';
+import { type Dialect, hasRowLocks } from '../../storage/database.js';
 import { isTransaction, type Db } from '../../storage/db.js';
 import type { ResolvedTarget, TargetPath } from '../rules/store-types.js';
 import { knexLookups } from './lookup-store.js';
@@ -21,7 +21,7 @@ export async function resolveTargetPath(
   path: TargetPath,
   options: { lock?: boolean },
 ): Promise<ResolvedTarget> {
-  if (options.lock && isTransaction(db) && dialect === 'mysql') {
+  if (options.lock && isTransaction(db) && hasRowLocks(dialect)) {
     // First statement of the transaction: InnoDB takes its read snapshot at the first plain
     // read, so taking the lock before any of them makes every later read see what the
     // transactions we waited for committed.

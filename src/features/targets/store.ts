@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { newId } from '../../ids.js';
-import type { Dialect } from '../../storage/database.js';
+import { type Dialect, hasRowLocks } from '../../storage/database.js';
 import { bumpEnvironmentRevision } from '../../storage/revisions.js';
 import { bool } from '../shared/lookup.js';
 import type { LockedEnvironment, TargetCondition, TargetPatch, TargetRecord, TargetScope, TargetStore } from './store-types.js';
@@ -99,9 +99,9 @@ export class KnexTargetStore implements TargetStore {
     return findTarget(db, flagUlid, environmentUlid, targetUlid, false);
   }
 
-  /** MySQL only: SQLite has one writer at a time and no FOR UPDATE. */
+  /** MySQL and PostgreSQL: SQLite has one writer at a time and no FOR UPDATE. */
   private get locking(): boolean {
-    return this.dialect === 'mysql';
+    return hasRowLocks(this.dialect);
   }
 
   async lockEnvironment(trx: Knex.Transaction, environmentUlid: string): Promise<LockedEnvironment | undefined> {

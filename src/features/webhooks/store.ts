@@ -1,7 +1,7 @@
 import type { components } from '../../../generated/management.js';
 import type { Knex } from 'knex';
 import { paginateByUlid, type Page, type PageRequest } from '../../http/pagination.js';
-import type { Dialect } from '../../storage/database.js';
+import { type Dialect, hasRowLocks } from '../../storage/database.js';
 import { storageFailureOf } from '../../storage/db-errors.js';
 import { inTransaction } from '../../storage/transaction.js';
 import type { Db } from '../../storage/db.js';
@@ -123,6 +123,13 @@ export class WebhookStore {
   private databaseTime(plusMs = 0): Knex.Raw {
     if (this.dialect === 'sqlite')
       return this.knex.raw(`strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)`, [`+${(plusMs / 1000).toFixed(3)} seconds`]);
+    if (this.dialect === 'postgres') {
+      // The statement's start, as MySQL's utc_timestamp(3) (now() would be the transaction's).
+      return this.knex.raw(
+        `to_char((statement_timestamp() + cast(? as double precision) * interval '1 millisecond') at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+        [plusMs],
+      );
+    }
     return this.knex.raw(`concat(left(date_format(utc_timestamp(3) + interval ? microsecond, '%Y-%m-%dT%H:%i:%s.%f'), 23), 'Z')`, [
       plusMs * 1000,
     ]);
@@ -146,7 +153,7 @@ export class WebhookStore {
 
   async find(db: Db, projectUlid: string, ulid: string, options: { lock?: boolean } = {}): Promise<WebhookRecord | undefined> {
     const query = db('webhooks').where({ project_ulid: projectUlid, ulid }).first(webhookColumns);
-    if (options.lock && this.dialect === 'mysql') query.forUpdate();
+    if (options.lock && hasRowLocks(this.dialect)) query.forUpdate();
     const row = (await query) as WebhookRow | undefined;
     return row ? toWebhook(row) : undefined;
   }
@@ -223,7 +230,7 @@ export class WebhookStore {
     const sorted = [...webhookUlids].sort();
     const query = db('webhooks').whereIn('ulid', sorted).orderBy('ulid').select('ulid', 'last_sequence');
     if (options.enabledOnly) query.where('enabled', true);
-    if (this.dialect === 'mysql') query.forUpdate();
+    if (hasRowLocks(this.dialect)) query.forUpdate();
     const rows = (await query) as Array<{ ulid: string; last_sequence: number | string }>;
     if (rows.length === 0) return new Map();
     await db('webhooks')
@@ -351,7 +358,7 @@ export class WebhookStore {
     return inTransaction(this.knex, async (trx) => {
       // The subscription's row first, then its event: the order every change and a subscription's
       // deletion lock them in, so recording a result cannot deadlock with them.
-      if (this.dialect === 'mysql') await trx('webhooks').where('ulid', event.webhook_ulid).forUpdate().first('ulid');
+      if (hasRowLocks(this.dialect)) await trx('webhooks').where('ulid', event.webhook_ulid).forUpdate().first('ulid');
       const recorded = await trx('webhook_events')
         .where({ ulid: event.ulid, lease_token: token, status: 'pending' })
         .update({

@@ -56,7 +56,7 @@ describe('loadConfig', () => {
     ['VEXIL_REVISION_POLL_MS', '0', /VEXIL_REVISION_POLL_MS must be an integer of at least 1/],
     ['LOG_LEVEL', 'verbose', /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/],
     ['REDIS_URL', 'localhost:6379', /REDIS_URL must be a URL starting with redis:\/\/ or rediss:\/\//],
-    ['DATABASE_URL', 'postgres://db/vexil', /DATABASE_URL must start with sqlite: or mysql:\/\//],
+    ['DATABASE_URL', 'oracle://db/vexil', /DATABASE_URL must start with sqlite:, mysql:\/\/ \(or mariadb:\/\/\) or postgres:\/\//],
     ['VEXIL_DB_QUERY_TIMEOUT_MS', '5s', /VEXIL_DB_QUERY_TIMEOUT_MS must be an integer of at least 100/],
     ['VEXIL_DB_ACQUIRE_TIMEOUT_MS', '10', /VEXIL_DB_ACQUIRE_TIMEOUT_MS must be an integer of at least 100/],
     ['VEXIL_REDIS_PREFIX', 'two words', /VEXIL_REDIS_PREFIX must be 1 to 100 printable characters/],

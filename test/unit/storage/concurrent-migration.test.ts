@@ -25,6 +25,20 @@ describe('isConcurrentMigration: errors a start waits out, as another instance m
         sql: 'insert into `knex_migrations_lock` (`is_locked`) values (?)',
       }),
     ).toBe(true);
+    // PostgreSQL: duplicate_table, and the unique violation of its catalog when two CREATE TABLEs meet.
+    expect(
+      isConcurrentMigration({
+        code: '42P07',
+        message: 'create table "knex_migrations" (...) - relation "knex_migrations" already exists',
+      }),
+    ).toBe(true);
+    expect(
+      isConcurrentMigration({
+        code: '23505',
+        message: 'create table "knex_migrations_lock" (...) - duplicate key value violates unique constraint "pg_type_typname_nsp_index"',
+      }),
+    ).toBe(true);
+    expect(isConcurrentMigration({ code: '42P07', message: 'create table "flags" (...) - relation "flags" already exists' })).toBe(false);
   });
 
   it('fails at once when one of Vexil’s own migrations fails, whatever the error', () => {

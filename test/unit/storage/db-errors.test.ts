@@ -6,6 +6,9 @@ import {
   storageFailureOf,
   translateStorageErrors,
 } from '../../../src/storage/db-errors.js';
+import { NoWritableHost } from '../../../src/storage/postgres-writable-host.js';
+
+const driverError = (code: string) => Object.assign(new Error(code), { code });
 
 describe('a database that is not answering', () => {
   it('is recognised in the errors of the pool, the driver and the connection', () => {
@@ -17,6 +20,19 @@ describe('a database that is not answering', () => {
     // Knex's ROLLBACK on the connection a query timeout has just closed: mysql2 gives it no code.
     const rollback = Object.assign(new Error("ROLLBACK - Can't add new command when connection is in closed state"), { fatal: true });
     expect(isDatabaseUnavailable(rollback)).toBe(true);
+    // PostgreSQL with a standby: the primary is dead and the standby not yet promoted.
+    expect(isDatabaseUnavailable(new NoWritableHost(['127.0.0.1:5432 is a standby']))).toBe(true);
+  });
+
+  it("is recognised in PostgreSQL's errors: SQLSTATEs and the pg driver's own", () => {
+    for (const code of ['57014', '57P01', '57P02', '57P03', '53300', '08006', '08001', 'PG_QUERY_READ_TIMEOUT', 'ECONNREFUSED']) {
+      expect(isDatabaseUnavailable(driverError(code)), code).toBe(true);
+    }
+    // pg reports a lost connection without a code; Knex puts the SQL in front of its message.
+    expect(isDatabaseUnavailable(new Error('select 1 - Connection terminated unexpectedly'))).toBe(true);
+    expect(isDatabaseUnavailable(new Error('Client has encountered a connection error and is not queryable'))).toBe(true);
+    expect(isDatabaseUnavailable(new Error('timeout exceeded when trying to connect'))).toBe(true);
+    for (const code of ['23505', '42P01', '22P02']) expect(isDatabaseUnavailable(driverError(code)), code).toBe(false);
   });
 
   it('covers a Galera node outside the primary component and a conflict that outlasted its retries', () => {
@@ -33,6 +49,9 @@ describe('a database that is not answering', () => {
   });
 
   it('tells a lost connection from a timed-out query, which may still be running', () => {
+    expect(isConnectionLost(driverError('57P01'))).toBe(true);
+    expect(isConnectionLost(new Error('select 1 - Connection terminated unexpectedly'))).toBe(true);
+    expect(isConnectionLost(driverError('57014'))).toBe(false);
     expect(isConnectionLost(Object.assign(new Error('Connection lost'), { code: 'PROTOCOL_CONNECTION_LOST', fatal: true }))).toBe(true);
     expect(isConnectionLost(Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }))).toBe(true);
     expect(isConnectionLost(Object.assign(new Error('Query inactivity timeout'), { code: 'PROTOCOL_SEQUENCE_TIMEOUT', fatal: true }))).toBe(
@@ -48,8 +67,6 @@ describe('a database that is not answering', () => {
   });
 });
 
-const driverError = (code: string) => Object.assign(new Error(code), { code });
-
 describe('the storage-error adapter', () => {
   it('names the failures of both drivers', () => {
     const cases: Array<[string, ReturnType<typeof storageFailureOf>]> = [
@@ -63,6 +80,13 @@ describe('the storage-error adapter', () => {
       ['ER_LOCK_WAIT_TIMEOUT', 'lock_timeout'],
       ['SQLITE_BUSY', 'lock_timeout'],
       ['ER_PARSE_ERROR', undefined],
+      // PostgreSQL's SQLSTATEs.
+      ['23505', 'unique_violation'],
+      ['23503', 'foreign_key_violation'],
+      ['40P01', 'deadlock'],
+      ['40001', 'deadlock'],
+      ['55P03', 'lock_timeout'],
+      ['42601', undefined],
     ];
     for (const [code, failure] of cases) expect(storageFailureOf(driverError(code)), code).toBe(failure);
     expect(storageFailureOf(undefined)).toBeUndefined();
