@@ -233,7 +233,11 @@ describeEachDatabase('typed confirmation of rollouts and flags-as-code publishes
     const staging = await app.mgmt('PUT', `${p}/environments/staging`, { name: 'Staging', confirmation_required: true });
     expect(staging.status, JSON.stringify(staging.body)).toBe(200);
     expect((await app.mgmt('PUT', `${p}/environments/staging`, { name: 'Staging', confirmation_required: false })).status).toBe(422);
-    const lifted = await bySession('PUT', `${p}/environments/staging`, { name: 'Staging', confirmation_required: false, confirmation: 'staging' });
+    const lifted = await bySession('PUT', `${p}/environments/staging`, {
+      name: 'Staging',
+      confirmation_required: false,
+      confirmation: 'staging',
+    });
     expect(lifted.status, JSON.stringify(lifted.body)).toBe(200);
     expect(lifted.body.data.confirmation_required).toBe(false);
     // The person's typed key lets the console change the protected environment, audited as any update.
