@@ -173,8 +173,18 @@ export interface paths {
          *     `confirmation_required` makes publishing with a Bearer token impossible (422): such
          *     environments are published in the web console, where the person types the environment's
          *     key (`confirmation` of the publish body).
+         *
+         *     Typed confirmation: an environment whose stored `confirmation_required` is true is
+         *     itself protected. Every update of it (any field, whether or not it changes; lifting
+         *     `confirmation_required` or `comments_required` included) is refused for every
+         *     Bearer-token request (422 `ErrorEnvelope`, code `confirmation_required`), whatever it
+         *     sends; a console session must send `confirmation` equal to the environment's key, typed
+         *     by the person (a field-keyed 422 on `confirmation`, code `confirmation_required`,
+         *     otherwise). The stored setting decides, never the body's: turning the setting on needs no
+         *     confirmation, turning it off does. Nothing is written when refused.
          *     Required scope: `config:write`.
-         *     A 422 means a body validation failure or an `Idempotency-Key` reused with a different body.
+         *     A 422 means a body validation failure, a refused typed confirmation or an
+         *     `Idempotency-Key` reused with a different body.
          */
         put: operations["updateEnvironment"];
         post?: never;
@@ -2897,7 +2907,7 @@ export interface components {
             color: string;
             /** @description When true, publishing a target needs a non-empty comment. */
             comments_required: boolean;
-            /** @description When true, publishing through the management API is rejected (422); publish in the web interface with typed confirmation. */
+            /** @description When true, publishing through the management API is rejected (422), and so is every update of the environment itself; publish and change it in the web interface with typed confirmation. */
             confirmation_required: boolean;
             /** Format: date-time */
             created_at: string;
@@ -2934,6 +2944,13 @@ export interface components {
             color?: string;
             comments_required?: boolean;
             confirmation_required?: boolean;
+            /**
+             * @description Typed confirmation, for an environment whose stored `confirmation_required` is true:
+             *     accepted only from a console session, and only when it equals the environment's key,
+             *     typed by the person in the settings dialog. Bearer-token requests to such an
+             *     environment are refused whatever they send. Ignored where the stored setting is off.
+             */
+            confirmation?: string;
         };
         EnvironmentResponse: {
             /** @enum {string} */

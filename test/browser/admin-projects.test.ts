@@ -117,11 +117,33 @@ describe('the console: projects, environments and keys', () => {
       comments_required: false,
       confirmation_required: true,
     });
-    // Not a colour: the API's message beside the colour.
+    // Now protected: a token may not change it, and the console asks for the typed key on every save.
+    expect((await vexil.api('PUT', '/projects/shop/environments/staging', { name: 'Staging', confirmation_required: false })).body.code).toBe(
+      'confirmation_required',
+    );
+    const protectedForm = settings('staging');
+    await protectedForm.getByLabel('Typed confirmation required to publish (only in the console)').uncheck();
+    await protectedForm.getByRole('button', { name: 'Save staging' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Save the settings of Staging (EU)' });
+    await dialog.getByText('will no longer require typed confirmation').waitFor();
+    const confirm = dialog.getByRole('button', { name: 'Confirm and save staging' });
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByLabel('Type staging to change the settings of Staging (EU)').fill('staging');
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(await answerOf(page, 'PUT', '/environments/staging', () => confirm.click())).toBe(200);
+    await dialog.waitFor({ state: 'hidden' });
+    expect((await vexil.api('GET', '/projects/shop/environments/staging')).body.data.confirmation_required).toBe(false);
+    // Protected again; not a colour: the API's message beside the colour, after the typed key.
+    await vexil.ok('PUT', '/projects/shop/environments/staging', { name: 'Staging (EU)', confirmation_required: true });
+    await page.reload();
     await settings('staging').getByLabel('Colour (hex)').fill('green');
     await settings('staging').getByRole('button', { name: 'Save staging' }).click();
+    await dialog.getByLabel('Type staging to change the settings of Staging (EU)').fill('staging');
+    await dialog.getByRole('button', { name: 'Confirm and save staging' }).click();
+    await dialog.waitFor({ state: 'hidden' });
     await settings('staging').locator('.field-error').first().waitFor();
     expect(await settings('staging').locator('.colour .field-error').innerText()).not.toBe('');
+    expect((await vexil.api('GET', '/projects/shop/environments/staging')).body.data.color).toBe('#16A34A');
   });
 
   it('creates a key, shows its secret once, and revokes it: the key then gets 401', async () => {

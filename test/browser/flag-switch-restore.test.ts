@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInPage } from './admin-support.js';
-import { launchBrowser, screenshot, seriousViolations, startVexil, type RunningVexil } from './harness.js';
+import { consoleSessionOk, launchBrowser, screenshot, seriousViolations, startVexil, type RunningVexil } from './harness.js';
 import { bannerPath, environmentPanel, publishBetaSale, seedShop } from './shop.js';
 
 // The flag page's summary (environments side by side, switches), the kill switch and its way
@@ -75,9 +75,8 @@ describe('the console: switches, kill switch, restore and copy', () => {
   });
 
   it('asks for the typed key where the environment requires it: click, type, confirm', async () => {
-    await vexil.ok('PUT', '/projects/shop/environments/production', { name: 'Production', confirmation_required: false });
-    await vexil.ok('POST', `${bannerPath}/environments/production/serve`, { value: 'Gift' });
-    await vexil.ok('PUT', '/projects/shop/environments/production', { name: 'Production', confirmation_required: true });
+    // A token cannot publish there (nor lift the setting): a person confirms in another console tab.
+    await consoleSessionOk(vexil, 'POST', `${bannerPath}/environments/production/serve`, { value: 'Gift', confirmation: 'production' });
     // A publish made elsewhere shows on the next visit.
     await page.reload();
     await expect.poll(() => checked('Production'), { timeout: 10_000 }).toBe(true);

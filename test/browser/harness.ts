@@ -114,6 +114,30 @@ export async function startVexil(env: Record<string, string> = {}): Promise<Runn
   };
 }
 
+/**
+ * A management call as a person in the console (the owner's session, signed in over HTTP): what
+ * only a console session may do, such as typed confirmation in a `confirmation_required`
+ * environment. Answers its `data`, after checking for 200.
+ */
+export async function consoleSessionOk(vexil: RunningVexil, method: string, route: string, body?: unknown): Promise<any> {
+  const signIn = await fetch(`${vexil.baseUrl}/management/v1/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: vexil.ownerEmail, password: vexil.ownerPassword }),
+  });
+  expect(signIn.status).toBe(200);
+  const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] as string;
+  const csrf = ((await signIn.json()) as { data: { csrf_token: string } }).data.csrf_token;
+  const res = await fetch(`${vexil.baseUrl}/management/v1${route}`, {
+    method,
+    headers: { cookie, 'x-csrf-token': csrf, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  expect(res.status, `${method} ${route} ${text}`).toBe(200);
+  return text ? JSON.parse(text).data : undefined;
+}
+
 function chromiumPath(): string {
   for (const candidate of ['/usr/bin/chromium', '/usr/bin/chromium-browser']) if (fs.existsSync(candidate)) return candidate;
   return execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim();

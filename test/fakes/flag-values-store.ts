@@ -7,6 +7,9 @@ import type { EnvironmentRef, FlagRef, ProjectRef } from '../../src/features/sha
 import { duplicateDisplay } from '../../src/features/flag-values/store.js';
 import type { FlagValueRecord, FlagValueStore, ValueUsage } from '../../src/features/flag-values/store-types.js';
 
+/** The fake names environments by key alone; their ulids follow from the key. */
+export const fakeEnvironmentUlid = (key: string) => `env_fake_${key}`;
+
 interface State {
   projects: ProjectRef[];
   environments: EnvironmentRef[];
@@ -86,13 +89,17 @@ export class FakeFlagValueStore implements FlagValueStore {
     return {
       targets: this.state.targets
         .filter((t) => t.value_ulid === valueUlid)
-        .map(({ status, environment_key }) => ({ status, environment_key })),
+        .map(({ status, environment_key }) => ({ status, environment_key, environment_ulid: fakeEnvironmentUlid(environment_key) })),
       rules: this.state.rules
         .filter((r) => r.value_ulid === valueUlid)
-        .map(({ target_status, environment_key }) => ({ target_status, environment_key })),
+        .map(({ target_status, environment_key }) => ({
+          target_status,
+          environment_key,
+          environment_ulid: fakeEnvironmentUlid(environment_key),
+        })),
       prerequisites: this.state.prerequisites
         .filter((p) => p.value_ulid === valueUlid)
-        .map(({ flag_key, environment_key }) => ({ flag_key, environment_key }))
+        .map(({ flag_key, environment_key }) => ({ flag_key, environment_key, environment_ulid: fakeEnvironmentUlid(environment_key) }))
         .sort((a, b) => (a.flag_key < b.flag_key ? -1 : a.flag_key > b.flag_key ? 1 : a.environment_key < b.environment_key ? -1 : 1)),
     };
   }

@@ -109,7 +109,7 @@ describeEachDatabase('admin: environments', (db) => {
       description: 'Live traffic.',
       color: '#dc2626',
       comments_required: true,
-      confirmation_required: true,
+      confirmation_required: false,
     });
     expect(protect.status).toBe(200);
     expect(protect.body.data).toMatchObject({
@@ -118,7 +118,7 @@ describeEachDatabase('admin: environments', (db) => {
       description: 'Live traffic.',
       color: '#dc2626',
       comments_required: true,
-      confirmation_required: true,
+      confirmation_required: false,
       created_at: before.created_at,
     });
     expect(protect.body.data.updated_at > before.updated_at).toBe(true);
@@ -130,7 +130,7 @@ describeEachDatabase('admin: environments', (db) => {
       description: null,
       comments_required: false,
     });
-    expect(cleared.body.data).toMatchObject({ description: null, comments_required: false, confirmation_required: true });
+    expect(cleared.body.data).toMatchObject({ description: null, comments_required: false, confirmation_required: false });
     expect((await app.mgmt('GET', `/projects/${key}/environments/production`)).body.data).toEqual(cleared.body.data);
 
     for (const body of [{ name: 'x', key: 'other' }, { description: 'no name' }, { name: 'x', color: 'blue' }, { name: '' }]) {

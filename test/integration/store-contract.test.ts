@@ -52,6 +52,9 @@ import { testDatabases } from '../support/databases.js';
 import { startTestApp, type ApiResponse, type TestApp } from '../support/test-app.js';
 import { insertPublicAuditRows } from '../support/public-audit-rows.js';
 
+/** An environment as the usage reads name it: its key, and a ulid (the fakes derive theirs from the key). */
+const inProduction = { environment_key: 'production', environment_ulid: expect.stringMatching(/^env_/) };
+
 interface StoreUnderTest<T> {
   name: string;
   open(): Promise<{ store: T; close(): Promise<void> }>;
@@ -651,7 +654,7 @@ function fakeFlags(): FlagsUnderTest {
       void store.state.requirements.push({
         required: required.ulid,
         requiring: requiring.ulid,
-        target: { flag_key: requiring.key, environment_key: 'production' },
+        target: { flag_key: requiring.key, environment_key: 'production', environment_ulid: 'env_fake_production' },
       }),
     revisionOf: async (project) => store.state.revisions[project.ulid] ?? 0,
   };
@@ -839,16 +842,14 @@ for (const implementation of implementations<FlagsUnderTest>(fakeFlags, knexFlag
           [
             required.ulid,
             [
-              { flag_key: 'alpha', environment_key: 'production' },
-              { flag_key: 'zeta', environment_key: 'production' },
+              { flag_key: 'alpha', ...inProduction },
+              { flag_key: 'zeta', ...inProduction },
             ],
           ],
         ]),
       );
       // Requirements among the flags asked about do not count.
-      expect(await requiredBy([required.ulid, alpha.ulid])).toEqual(
-        new Map([[required.ulid, [{ flag_key: 'zeta', environment_key: 'production' }]]]),
-      );
+      expect(await requiredBy([required.ulid, alpha.ulid])).toEqual(new Map([[required.ulid, [{ flag_key: 'zeta', ...inProduction }]]]));
       expect(await requiredBy([required.ulid, alpha.ulid, zeta.ulid])).toEqual(new Map());
       await flags.tx.transaction((trx) => store.deleteFlags(trx, [zeta.ulid, alpha.ulid]));
       expect(await store.findFlag(flags.db, project.ulid, 'zeta')).toBeUndefined();
@@ -1078,16 +1079,16 @@ for (const implementation of implementations<FlagValuesUnderTest>(fakeFlagValues
       await values.addPrerequisite(project, brush, colour, blue);
       const usage = (value: FlagValueRecord) => values.tx.transaction((trx) => store.usage(trx, value.ulid));
       expect(await usage(red)).toEqual({
-        targets: [{ status: 'draft', environment_key: 'production' }],
-        rules: [{ target_status: 'draft', environment_key: 'production' }],
+        targets: [{ status: 'draft', ...inProduction }],
+        rules: [{ target_status: 'draft', ...inProduction }],
         prerequisites: [],
       });
       expect(await usage(blue)).toEqual({
         targets: [],
         rules: [],
         prerequisites: [
-          { flag_key: 'brush', environment_key: 'production' },
-          { flag_key: 'paint', environment_key: 'production' },
+          { flag_key: 'brush', ...inProduction },
+          { flag_key: 'paint', ...inProduction },
         ],
       });
     });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase } from '../support/databases.js';
 import { expectOk } from '../support/expect-ok.js';
 import { startTestApp, type ApiResponse, type TestApp } from '../support/test-app.js';
-import { expectNoWrites } from './admin-support.js';
+import { expectNoWrites, lastAuditEntry } from './admin-support.js';
 
 const password = 'correct horse battery staple';
 
@@ -207,6 +207,46 @@ describeEachDatabase('typed confirmation of rollouts and flags-as-code publishes
     expectConfirmationField(await expectNoWrites(app, () => bySession('POST', `${p}/configuration/apply`, file)));
   });
 
+  it("refuses every token's update of the environment's own settings, lifting the guard included", async () => {
+    const before = await ok('GET', `${p}/environments/locked`);
+    const bodies = [
+      { name: 'Locked', confirmation_required: false },
+      { name: 'Locked', comments_required: true },
+      { name: 'Renamed' },
+      // A token may not confirm by typing, even with the right key.
+      { name: 'Locked', confirmation_required: false, confirmation: 'locked' },
+    ];
+    for (const body of bodies) {
+      const res = await expectNoWrites(app, () => app.mgmt('PUT', `${p}/environments/locked`, body));
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(res.body).toMatchObject({ status: 'error', code: 'confirmation_required' });
+      expect(res.body.message).toMatch(/typed confirmation/);
+    }
+    for (const confirmation of [undefined, 'staging', 'LOCKED']) {
+      const body = { name: 'Locked', confirmation_required: false, ...(confirmation === undefined ? {} : { confirmation }) };
+      const res = await expectNoWrites(app, () => bySession('PUT', `${p}/environments/locked`, body));
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(res.body.errors).toEqual({ confirmation: ['Type the environment\'s key "locked" to confirm changing its settings.'] });
+    }
+    expect(await ok('GET', `${p}/environments/locked`)).toEqual(before);
+    // Where the stored setting is off, neither a token nor the confirmation is asked for.
+    const staging = await app.mgmt('PUT', `${p}/environments/staging`, { name: 'Staging', confirmation_required: true });
+    expect(staging.status, JSON.stringify(staging.body)).toBe(200);
+    expect((await app.mgmt('PUT', `${p}/environments/staging`, { name: 'Staging', confirmation_required: false })).status).toBe(422);
+    const lifted = await bySession('PUT', `${p}/environments/staging`, {
+      name: 'Staging',
+      confirmation_required: false,
+      confirmation: 'staging',
+    });
+    expect(lifted.status, JSON.stringify(lifted.body)).toBe(200);
+    expect(lifted.body.data.confirmation_required).toBe(false);
+    // The person's typed key lets the console change the protected environment, audited as any update.
+    const renamed = await bySession('PUT', `${p}/environments/locked`, { name: 'Locked', description: 'Typed.', confirmation: 'locked' });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expect(renamed.body.data).toMatchObject({ description: 'Typed.', confirmation_required: true });
+    expect(await lastAuditEntry(app)).toMatchObject({ action: 'environment.updated', result: 'success' });
+  });
+
   it('covers every operation the management document lets typed confirmation through', () => {
     // Each is exercised here, by the publish tests or by configuration-refusals.test.ts (plan); a new one must be too.
     const exercised = [
@@ -221,6 +261,7 @@ describeEachDatabase('typed confirmation of rollouts and flags-as-code publishes
       'serveFlagValue',
       'switchFlag',
       'restoreTarget',
+      'updateEnvironment',
     ];
     const doc = app.composition.documents.management.dereferenced as { paths: Record<string, Record<string, any>> };
     const confirming: string[] = [];

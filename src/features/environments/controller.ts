@@ -27,7 +27,9 @@ export function environmentHandlers(service: EnvironmentService) {
     },
     async updateEnvironment(request: ManagementRequest<EnvironmentPath, unknown, Schemas['EnvironmentUpdate']>) {
       const { projectKey, environmentKey } = request.params;
-      const environment = await service.update(request.principal, projectKey, environmentKey, request.body, request.audit);
+      const { confirmation, ...input } = request.body;
+      const by = { console: request.principal.type === 'console_session', ...(confirmation === undefined ? {} : { confirmation }) };
+      const environment = await service.update(request.principal, projectKey, environmentKey, input, by, request.audit);
       return { body: { status: 'success', data: environment } satisfies Schemas['EnvironmentResponse'] };
     },
     async deleteEnvironment(request: ManagementRequest<EnvironmentPath>) {

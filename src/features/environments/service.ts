@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { ManagementPrincipal } from '../../auth/principal.js';
 import type { Clock } from '../../clock.js';
-import { NotFoundError } from '../../http/errors.js';
+import { NotFoundError, UnprocessableError, ValidationError } from '../../http/errors.js';
 import type { Page, PageRequest } from '../../http/pagination.js';
 import { newId } from '../../ids.js';
 import { requireAdministrator, requireWholeProject, visibleAmong } from '../shared/access-rules.js';
@@ -31,6 +31,12 @@ export interface EnvironmentUpdateInput {
   color?: string;
   comments_required?: boolean;
   confirmation_required?: boolean;
+}
+
+/** Who updates: only a person in the console may confirm, by typing the environment's key. */
+export interface EnvironmentConfirmation {
+  console: boolean;
+  confirmation?: string;
 }
 
 export interface EnvironmentServiceDeps {
@@ -109,12 +115,15 @@ export class EnvironmentService {
     projectKey: string,
     environmentKey: string,
     input: EnvironmentUpdateInput,
+    by: EnvironmentConfirmation,
     audit: Auditor,
   ): Promise<Environment> {
     requireAdministrator(principal);
     const { project, environment } = await resolveEnvironment(this.deps.db, this.deps, principal.access, projectKey, environmentKey);
     audit.describe({ action: 'environment.updated', ...environmentSubject(project, environment) });
     validate(input);
+    // The stored setting decides, so a request can never lift the guard that protects it.
+    confirmedUpdate(environment, by);
     const patch: EnvironmentPatch = { name: input.name, updated_at: this.deps.clock.now().toISOString() };
     if (input.description !== undefined) patch.description = input.description;
     if (input.color !== undefined) patch.color = input.color;
@@ -150,6 +159,23 @@ export class EnvironmentService {
         changes: { before: toEnvironment(environment) },
       });
     });
+  }
+}
+
+/** Updating an environment that requires typed confirmation: refused to tokens, typed key from the console. */
+function confirmedUpdate(environment: Pick<Environment, 'key' | 'confirmation_required'>, by: EnvironmentConfirmation): void {
+  if (!environment.confirmation_required) return;
+  if (!by.console) {
+    throw new UnprocessableError(
+      `The environment "${environment.key}" requires typed confirmation; change its settings in the web console.`,
+    ).withCode('confirmation_required');
+  }
+  if (by.confirmation !== environment.key) {
+    throw ValidationError.field(
+      'confirmation',
+      `Type the environment's key "${environment.key}" to confirm changing its settings.`,
+      'confirmation_required',
+    );
   }
 }
 

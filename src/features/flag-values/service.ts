@@ -1,3 +1,4 @@
+import { environmentName } from '../shared/access-rules.js';
 import type { ManagementPrincipal } from '../../auth/principal.js';
 import type { Clock } from '../../clock.js';
 import { NotFoundError, UnprocessableError, ValidationError } from '../../http/errors.js';
@@ -55,19 +56,19 @@ function normalise(type: FlagType, display: string): NormalisedDisplay {
   }
 }
 
-/** "published in production, draft in staging" */
-function describeUsage(usage: ValueUsage): string {
+/** "published in production, draft in staging"; `named` names each environment (or hides it). */
+function describeUsage(usage: ValueUsage, named: (row: { environment_key: string; environment_ulid: string }) => string): string {
   const parts: string[] = [];
   if (usage.targets.length > 0) {
-    const where = usage.targets.map((t) => `${t.status} in ${t.environment_key}`);
+    const where = usage.targets.map((t) => `${t.status} in ${named(t)}`);
     parts.push(`${usage.targets.length} target${usage.targets.length > 1 ? 's' : ''} (${unique(where).join(', ')})`);
   }
   if (usage.rules.length > 0) {
-    const where = usage.rules.map((r) => `${r.target_status} target in ${r.environment_key}`);
+    const where = usage.rules.map((r) => `${r.target_status} target in ${named(r)}`);
     parts.push(`${usage.rules.length} targeting rule${usage.rules.length > 1 ? 's' : ''} (${unique(where).join(', ')})`);
   }
   if (usage.prerequisites.length > 0) {
-    const where = usage.prerequisites.map((p) => `${p.flag_key} in ${p.environment_key}`);
+    const where = usage.prerequisites.map((p) => `${p.flag_key} in ${named(p)}`);
     parts.push(`the prerequisites of ${unique(where).join(', ')}`);
   }
   return parts.join(' and ');
@@ -175,7 +176,7 @@ export class FlagValueService {
       const now = this.deps.clock.now().toISOString();
       await store.updateDisplay(trx, value.ulid, normalised.display, normalised.digest, now);
       // The default and every value a target or rule points at may be what an environment serves.
-      if (value.is_default || describeUsage(await store.usage(trx, value.ulid)) !== '') {
+      if (value.is_default || describeUsage(await store.usage(trx, value.ulid), (row) => row.environment_key) !== '') {
         await store.bumpProjectRevisions(trx, project.ulid, [flag.ulid]);
       }
       const updated = toFlagValueResource(flag.type, {
@@ -214,7 +215,8 @@ export class FlagValueService {
           `The value "${value.display}" is the flag's default value and cannot be deleted; make another value the default first.`,
         );
       }
-      const usage = describeUsage(await store.usage(trx, value.ulid));
+      // Environments outside the caller's grants are counted, never named.
+      const usage = describeUsage(await store.usage(trx, value.ulid), (row) => environmentName(principal.access, project.ulid, row));
       if (usage !== '') {
         throw new UnprocessableError(
           `The value "${value.display}" cannot be deleted while it is in use: it is referenced by ${usage}.`,

@@ -14,10 +14,10 @@ export interface FlagValueRecord {
 
 /** What still points at a value: targets (any status) and rules, with their environments. */
 export interface ValueUsage {
-  targets: Array<{ status: string; environment_key: string }>;
-  rules: Array<{ target_status: string; environment_key: string }>;
+  targets: Array<{ status: string; environment_key: string; environment_ulid: string }>;
+  rules: Array<{ target_status: string; environment_key: string; environment_ulid: string }>;
   /** Draft, scheduled or published targets of other flags whose prerequisites list the value. */
-  prerequisites: Array<{ flag_key: string; environment_key: string }>;
+  prerequisites: Array<{ flag_key: string; environment_key: string; environment_ulid: string }>;
 }
 
 /** Each method takes the `Db` it runs on: the pool for reads, the service's transaction for writes. */

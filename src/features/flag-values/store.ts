@@ -97,13 +97,13 @@ export class KnexFlagValueStore implements FlagValueStore {
       // Its own value, or a value of its base split.
       .where((q) => q.where('t.value_ulid', valueUlid).orWhereIn('t.ulid', this.splitOwnersOf(trx, valueUlid)))
       .orderBy('t.ulid')
-      .select('t.status', 'e.key as environment_key');
+      .select('t.status', 'e.key as environment_key', 'e.ulid as environment_ulid');
     const rules = trx('rules as r')
       .join('targets as t', 't.ulid', 'r.target_ulid')
       .join('environments as e', 'e.ulid', 't.environment_ulid')
       .where((q) => q.where('r.value_ulid', valueUlid).orWhereIn('r.ulid', this.splitOwnersOf(trx, valueUlid)))
       .orderBy('r.ulid')
-      .select('t.status as target_status', 'e.key as environment_key');
+      .select('t.status as target_status', 'e.key as environment_key', 'e.ulid as environment_ulid');
     // Locking reads see the latest committed rows and keep new references out until commit
     // (exclusive locks, which every engine takes: docs/databases.md).
     if (this.mysql) {

@@ -1,3 +1,4 @@
+import { environmentName } from '../shared/access-rules.js';
 import type { AuditSubject } from '../../audit/audit-trail.js';
 import type { ManagementPrincipal } from '../../auth/principal.js';
 import type { Clock } from '../../clock.js';
@@ -101,12 +102,16 @@ function flagDeletion(projectUlid: string, flag: FlagRecord): AuditSubject {
  * environment of the project and commits its audit entry in the same transaction.
  */
 /** 409 when other flags' live targets require any of these flags (prerequisites): names them all. */
-function refuseRequired(flags: readonly { ulid: string; key: string }[], requiredBy: Map<string, RequiringTarget[]>): void {
+function refuseRequired(
+  flags: readonly { ulid: string; key: string }[],
+  requiredBy: Map<string, RequiringTarget[]>,
+  named: (target: RequiringTarget) => string,
+): void {
   const parts: string[] = [];
   for (const flag of flags) {
     const requiring = requiredBy.get(flag.ulid);
     if (requiring === undefined || requiring.length === 0) continue;
-    parts.push(`Flag "${flag.key}" is a prerequisite of: ${requiring.map((r) => `${r.flag_key}/${r.environment_key}`).join(', ')}.`);
+    parts.push(`Flag "${flag.key}" is a prerequisite of: ${[...new Set(requiring.map((r) => `${r.flag_key}/${named(r)}`))].join(', ')}.`);
   }
   if (parts.length > 0) {
     throw new ConflictError(`${parts.join(' ')} Remove those prerequisites before deleting it.`).withCode('flag_required');
@@ -297,7 +302,7 @@ export class FlagService {
     await this.deps.tx.transaction(async (trx) => {
       const flag = await store.lockFlag(trx, project.ulid, flagKey);
       if (!flag) throw flagNotFound(flagKey);
-      refuseRequired([flag], await store.requiredBy(trx, [flag.ulid]));
+      refuseRequired([flag], await store.requiredBy(trx, [flag.ulid]), (r) => environmentName(principal.access, project.ulid, r));
       await store.deleteFlags(trx, [flag.ulid]);
       await store.bumpProjectRevisions(trx, project.ulid, [flag.ulid]);
       await audit.commit(trx, flagDeletion(project.ulid, flag));
@@ -326,6 +331,7 @@ export class FlagService {
             trx,
             flags.map((f) => f.ulid),
           ),
+          (r) => environmentName(principal.access, project.ulid, r),
         );
         await store.deleteFlags(
           trx,

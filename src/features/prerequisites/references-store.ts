@@ -12,6 +12,8 @@ export const LIVE_STATUSES = ['draft', 'scheduled', 'published'];
 export interface RequiringTarget {
   flag_key: string;
   environment_key: string;
+  /** To leave out the environments a caller was not granted when naming them. */
+  environment_ulid: string;
 }
 
 /**
@@ -29,15 +31,16 @@ export async function targetsRequiring(db: Db, flagUlids: readonly string[]): Pr
     .whereNotIn('t.flag_ulid', [...flagUlids])
     .whereIn('t.status', LIVE_STATUSES)
     .orderBy([{ column: 'f.key' }, { column: 'e.key' }])
-    .select('p.required_flag_ulid', 'f.key as flag_key', 'e.key as environment_key')) as {
+    .select('p.required_flag_ulid', 'f.key as flag_key', 'e.key as environment_key', 'e.ulid as environment_ulid')) as {
     required_flag_ulid: string;
     flag_key: string;
     environment_key: string;
+    environment_ulid: string;
   }[];
   for (const r of rows) {
     const list = out.get(r.required_flag_ulid) ?? [];
     if (!list.some((x) => x.flag_key === r.flag_key && x.environment_key === r.environment_key)) {
-      list.push({ flag_key: r.flag_key, environment_key: r.environment_key });
+      list.push({ flag_key: r.flag_key, environment_key: r.environment_key, environment_ulid: r.environment_ulid });
     }
     out.set(r.required_flag_ulid, list);
   }
@@ -54,6 +57,6 @@ export async function targetsListingValue(db: Db, valueUlid: string): Promise<Re
     // value ulids are unique and stored as a JSON array of strings
     .where('p.value_ulids', 'like', `%"${valueUlid}"%`)
     .orderBy([{ column: 'f.key' }, { column: 'e.key' }])
-    .select('f.key as flag_key', 'e.key as environment_key')) as RequiringTarget[];
+    .select('f.key as flag_key', 'e.key as environment_key', 'e.ulid as environment_ulid')) as RequiringTarget[];
   return rows;
 }

@@ -30,3 +30,15 @@ export function requireWholeProject(access: ResourceAccess, projectUlid: string)
 export function visibleAmong(ulids: string[], restricted: boolean, canSee: (ulid: string) => boolean): string[] | null {
   return restricted ? ulids.filter(canSee) : null;
 }
+
+/** How a message names an environment the caller was not granted (it must not learn its key). */
+export const environmentOutsideGrants = 'an environment outside your grants';
+
+/** The environment's key where the caller may see it; otherwise a phrase that names none. */
+export function environmentName(
+  access: Pick<ResourceAccess, 'canSeeEnvironment'>,
+  projectUlid: string,
+  environment: { environment_key: string; environment_ulid: string },
+): string {
+  return access.canSeeEnvironment(projectUlid, environment.environment_ulid) ? environment.environment_key : environmentOutsideGrants;
+}

@@ -1,12 +1,18 @@
 import { useState, type FormEvent } from 'react';
 import { api, unwrap, type Schemas } from '../../api/client';
+import { useDialog } from '../../ui/Dialog';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { DeleteAfterTyping } from '../../ui/TypedConfirmation';
 import { useAction } from '../../ui/useAsync';
 import { EnvironmentKeys } from './EnvironmentKeys';
 import { bodyOf, draftOf, EnvironmentFields } from './EnvironmentFields';
+import { SettingsConfirmDialog } from './SettingsConfirmDialog';
 
-/** One environment: its settings, its keys, and its deletion after typing its key. */
+/**
+ * One environment: its settings, its keys, and its deletion after typing its key. Where the
+ * environment requires typed confirmation, every save asks for its key in a dialog (the API
+ * refuses any update of it otherwise, lifting the setting included).
+ */
 export function EnvironmentEditor({
   project,
   environment,
@@ -19,15 +25,19 @@ export function EnvironmentEditor({
   const [draft, setDraft] = useState(() => draftOf(environment));
   const [saved, setSaved] = useState(false);
   const save = useAction();
+  const confirm = useDialog();
   const path = { projectKey: project, environmentKey: environment.key };
+  const send = async (confirmation?: string) => {
+    const body = { ...bodyOf(draft), ...(confirmation === undefined ? {} : { confirmation }) };
+    await unwrap(api.PUT('/projects/{projectKey}/environments/{environmentKey}', { params: { path }, body }));
+    setSaved(true);
+    onChanged();
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setSaved(false);
-    void save.run(async () => {
-      await unwrap(api.PUT('/projects/{projectKey}/environments/{environmentKey}', { params: { path }, body: bodyOf(draft) }));
-      setSaved(true);
-      onChanged();
-    });
+    if (environment.confirmation_required) confirm.open();
+    else void save.run(() => send());
   };
   return (
     <article className="environment" style={{ borderColor: environment.color }} aria-labelledby={`env-${environment.ulid}`}>
@@ -44,6 +54,15 @@ export function EnvironmentEditor({
         {saved ? <span role="status">Saved.</span> : null}
         <ErrorMessage problem={save.problem} />
       </form>
+      {environment.confirmation_required ? (
+        <SettingsConfirmDialog
+          control={confirm}
+          environment={environment}
+          lifting={!draft.confirmation_required}
+          onConfirm={send}
+          onRefused={(error) => void save.run(() => Promise.reject(error))}
+        />
+      ) : null}
       <EnvironmentKeys project={project} environment={environment} />
       <details className="manage">
         <summary>Delete {environment.key}</summary>
