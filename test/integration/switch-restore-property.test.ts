@@ -5,7 +5,9 @@
  * evaluated locally with the engine the SDK uses, the client payload and OFREP:
  * - after `switch {"on": false}` every context gets the off value;
  * - after `switch {"on": true}` every context gets what it got before the switch went off;
- * - after `restore` of an earlier publish every context gets what it got while it was live;
+ * - after `restore` of an earlier publish every context gets what it got while it was live; a
+ *   publish made with a rollout in progress is restored without it (README: its base value and
+ *   rules), so every context gets what that publish serves in full;
  * - none answers 5xx, and each writes one audit entry and one webhook event.
  * A seeded generator keeps runs repeatable (the seed is in the test's name).
  */
@@ -279,6 +281,15 @@ describeEachDatabase(`switch and restore, property over generated configurations
       }
       await call('POST', `${p}/configuration/apply`, owner, second);
       const whileSecond = await answers(keys, environment.ulid, flagKeys, OVER_HTTP_SAMPLE);
+      // The second publishes, some with a rollout in progress (the generator gives half of them one).
+      const secondTargets = new Map<string, string>();
+      for (const flag of flagKeys) {
+        const targets = (await call('GET', `${p}/flags/${flag}/environments/production/targets`, owner)).data as Array<{
+          ulid: string;
+          status: string;
+        }>;
+        secondTargets.set(flag, targets.find((t) => t.status === 'published')!.ulid);
+      }
 
       /** Runs one switch or restore and checks it wrote one audit entry and one webhook event (when it changed anything). */
       const change = async (path: string, body: unknown, action: string) => {
@@ -331,6 +342,37 @@ describeEachDatabase(`switch and restore, property over generated configurations
       }
       const restored = await answers(keys, environment.ulid, flagKeys, OVER_HTTP_SAMPLE);
       for (const flag of flagKeys) expect(column(restored, flag), `${flag} restored`).toEqual(column(whileFirst, flag));
+
+      // Restore of a publish that had a rollout in progress: README's restore publishes its base
+      // value and rules again, without the rollout, so every context gets what that publish
+      // serves in full (its rollout complete), not the share it got while the rollout ran.
+      // "In full" is the second file with its rollouts removed, applied over the first publishes.
+      const inFull = structuredClone(second);
+      for (const flag of inFull.flags) flag.environments.production.rollout = null;
+      await call('POST', `${p}/configuration/apply`, owner, inFull);
+      const secondInFull = await answers(keys, environment.ulid, flagKeys, OVER_HTTP_SAMPLE);
+      // Where neither the flag nor a prerequisite had a rollout, in full is what it served then.
+      const standalone = second.flags
+        .filter((f: any) => f.environments.production.rollout === null && !f.environments.production.prerequisites)
+        .map((f: { key: string }) => f.key);
+      for (const flag of standalone) {
+        expect(column(secondInFull, flag), `${flag} in full, published without a rollout`).toEqual(column(whileSecond, flag));
+      }
+      // Back to the first publishes, then the second ones restored.
+      for (const flag of flagKeys)
+        await change(`${p}/flags/${flag}/environments/production/targets/${firstTargets.get(flag)}/restore`, {}, 'target.restored');
+      for (const flag of flagKeys) {
+        const path = `${p}/flags/${flag}/environments/production/targets/${secondTargets.get(flag)}/restore`;
+        const { result, newEvents } = await change(path, {}, 'target.restored');
+        expect(newEvents).toBe(1);
+        // The documented behaviour: the restored publish carries no rollout, in progress or not.
+        expect(result.data.status, `${flag} restored`).toBe('published');
+        expect([result.data.rollout_mode, result.data.rollout_status], `${flag} restored without its rollout`).toEqual([null, null]);
+      }
+      const restoredSecond = await answers(keys, environment.ulid, flagKeys, OVER_HTTP_SAMPLE);
+      for (const flag of flagKeys) {
+        expect(column(restoredSecond, flag), `${flag}: the restored second publish serves in full`).toEqual(column(secondInFull, flag));
+      }
     }, 240_000);
   }
 });
