@@ -127,7 +127,8 @@ export function isRetryableConflict(error: unknown): boolean {
 export function isConnectionLost(error: unknown): boolean {
   const e = error as (DriverError & { message?: string }) | undefined;
   const code = e?.code ?? '';
-  if (['PROTOCOL_CONNECTION_LOST', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ER_SERVER_SHUTDOWN', 'ER_UNKNOWN_COM_ERROR'].includes(code)) return true;
+  if (['PROTOCOL_CONNECTION_LOST', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ER_SERVER_SHUTDOWN', 'ER_UNKNOWN_COM_ERROR'].includes(code))
+    return true;
   // PostgreSQL: the server shut down (57P01-57P03) or the connection failed (class 08); pg reports
   // a connection that ended with no code.
   if (['57P01', '57P02', '57P03'].includes(code) || code.startsWith('08')) return true;

@@ -118,9 +118,9 @@ describe('the console: projects, environments and keys', () => {
       confirmation_required: true,
     });
     // Now protected: a token may not change it, and the console asks for the typed key on every save.
-    expect((await vexil.api('PUT', '/projects/shop/environments/staging', { name: 'Staging', confirmation_required: false })).body.code).toBe(
-      'confirmation_required',
-    );
+    expect(
+      (await vexil.api('PUT', '/projects/shop/environments/staging', { name: 'Staging', confirmation_required: false })).body.code,
+    ).toBe('confirmation_required');
     const protectedForm = settings('staging');
     await protectedForm.getByLabel('Typed confirmation required to publish (only in the console)').uncheck();
     await protectedForm.getByRole('button', { name: 'Save staging' }).click();

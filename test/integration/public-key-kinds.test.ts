@@ -95,9 +95,12 @@ describeEachDatabase('public API: the error table for every key kind on every op
         'streamPayloadChanges',
       ].sort(),
     );
-    expect(operations.filter((op) => op.accepts.length === 1).map((op) => op.id).sort()).toEqual(
-      ['evaluateFlag', 'evaluateFlags', 'getEvaluatedFlag', 'listEvaluatedFlags'].sort(),
-    );
+    expect(
+      operations
+        .filter((op) => op.accepts.length === 1)
+        .map((op) => op.id)
+        .sort(),
+    ).toEqual(['evaluateFlag', 'evaluateFlags', 'getEvaluatedFlag', 'listEvaluatedFlags'].sort());
   });
 
   it('answers 401 "Invalid API key provided." to a missing, an unknown and a wrong-kind key, and lets every accepted kind through', async () => {
