@@ -247,6 +247,51 @@ describeEachDatabase('typed confirmation of rollouts and flags-as-code publishes
     expect(await lastAuditEntry(app)).toMatchObject({ action: 'environment.updated', result: 'success' });
   });
 
+  it("refuses every token's deletion of a protected environment, and deletes it with the person's typed key", async () => {
+    await ok('POST', `${p}/environments`, { key: 'vault', name: 'Vault', confirmation_required: true });
+    await ok('POST', `${p}/environments/vault/keys`, { kind: 'server' });
+    const before = await ok('GET', `${p}/environments/vault`);
+    // A token may not confirm by typing, even with the right key.
+    for (const query of ['', '?confirmation=vault', '?confirmation=staging']) {
+      const res = await expectNoWrites(app, () => app.mgmt('DELETE', `${p}/environments/vault${query}`));
+      expect(res.status, query).toBe(422);
+      expect(res.body).toMatchObject({ status: 'error', code: 'confirmation_required' });
+      expect(res.body.message).toBe('The environment "vault" requires typed confirmation; delete it in the web console.');
+    }
+    for (const query of ['', '?confirmation=staging', '?confirmation=VAULT']) {
+      const res = await expectNoWrites(app, () => bySession('DELETE', `${p}/environments/vault${query}`));
+      expect(res.status, query).toBe(422);
+      expect(res.body).toMatchObject({ code: 'confirmation_required' });
+      expect(res.body.errors).toEqual({ confirmation: ['Type the environment\'s key "vault" to confirm deleting it.'] });
+    }
+    expect(await ok('GET', `${p}/environments/vault`)).toEqual(before);
+    expect(await ok('GET', `${p}/environments/vault/keys`)).toHaveLength(1);
+    const deleted = await bySession('DELETE', `${p}/environments/vault?confirmation=vault`);
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+    expect(await lastAuditEntry(app)).toMatchObject({ action: 'environment.deleted', result: 'success', subject_ulid: before.ulid });
+    expect((await app.mgmt('GET', `${p}/environments/vault`)).status).toBe(404);
+    // The stored setting decides: an environment that does not require confirmation is deleted by a token.
+    await ok('POST', `${p}/environments`, { key: 'scratch', name: 'Scratch' });
+    expect((await app.mgmt('DELETE', `${p}/environments/scratch`)).status).toBe(200);
+  });
+
+  it('deletes a protected environment by a pruning apply only with the typed key, as the direct deletion', async () => {
+    await ok('POST', `${p}/environments`, { key: 'vault', name: 'Vault', confirmation_required: true });
+    const file = (await app.mgmt('GET', `${p}/configuration`)).body;
+    file.environments = file.environments.filter((e: { key: string }) => e.key !== 'vault');
+    for (const flag of file.flags as Array<{ environments: Record<string, unknown> }>) delete flag.environments.vault;
+    const apply = `${p}/configuration/apply?prune=true`;
+    const refused = await expectNoWrites(app, () => app.mgmt('POST', `${apply}&confirmation=vault`, file));
+    expect(refused.status, JSON.stringify(refused.body)).toBe(422);
+    expect(refused.body).toMatchObject({ status: 'error', code: 'confirmation_required' });
+    const applied = await bySession('POST', `${apply}&confirmation=vault`, file);
+    expect(applied.status, JSON.stringify(applied.body)).toBe(200);
+    expect(applied.body.data.changes.map((c: { action: string; kind: string; key: string }) => `${c.action} ${c.kind} ${c.key}`)).toEqual([
+      'delete environment vault',
+    ]);
+    expect((await app.mgmt('GET', `${p}/environments/vault`)).status).toBe(404);
+  });
+
   it('covers every operation the management document lets typed confirmation through', () => {
     // Each is exercised here, by the publish tests or by configuration-refusals.test.ts (plan); a new one must be too.
     const exercised = [
@@ -262,6 +307,7 @@ describeEachDatabase('typed confirmation of rollouts and flags-as-code publishes
       'switchFlag',
       'restoreTarget',
       'updateEnvironment',
+      'deleteEnvironment',
     ];
     const doc = app.composition.documents.management.dereferenced as { paths: Record<string, Record<string, any>> };
     const confirming: string[] = [];
