@@ -292,6 +292,72 @@ describeEachDatabase('typed confirmation of rollouts and flags-as-code publishes
     expect((await app.mgmt('GET', `${p}/environments/vault`)).status).toBe(404);
   });
 
+  it("refuses every token's deletion of a project holding a protected environment, and deletes it with the person's typed project key", async () => {
+    const guarded = `${projectKey}-guarded`;
+    await ok('POST', '/projects', {
+      key: guarded,
+      name: 'Guarded',
+      environments: [
+        { key: 'development', name: 'Development' },
+        { key: 'vault', name: 'Vault', confirmation_required: true },
+        { key: 'archive', name: 'Archive', confirmation_required: true },
+      ],
+    });
+    await ok('POST', `/projects/${guarded}/environments/vault/keys`, { kind: 'server' });
+    await ok('POST', `/projects/${guarded}/flags`, { key: 'kept', name: 'Kept', type: 'boolean' });
+    const before = await ok('GET', `/projects/${guarded}`);
+    // A token may not confirm by typing, even with the project's key or an environment's.
+    for (const query of ['', `?confirmation=${guarded}`, '?confirmation=vault']) {
+      const res = await expectNoWrites(app, () => app.mgmt('DELETE', `/projects/${guarded}${query}`));
+      expect(res.status, query).toBe(422);
+      expect(res.body).toMatchObject({ status: 'error', code: 'confirmation_required' });
+      expect(res.body.message).toBe(
+        `The project "${guarded}" holds environments that require typed confirmation ("archive", "vault"); delete it in the web console.`,
+      );
+    }
+    // A console session types the project's key, not an environment's.
+    for (const query of ['', '?confirmation=vault', `?confirmation=${guarded.toUpperCase()}`]) {
+      const res = await expectNoWrites(app, () => bySession('DELETE', `/projects/${guarded}${query}`));
+      expect(res.status, query).toBe(422);
+      expect(res.body).toMatchObject({ code: 'confirmation_required' });
+      expect(res.body.errors).toEqual({
+        confirmation: [
+          `Type the project's key "${guarded}" to confirm deleting it with its environments that require typed confirmation ("archive", "vault").`,
+        ],
+      });
+    }
+    expect(await ok('GET', `/projects/${guarded}`)).toEqual(before);
+    expect(await ok('GET', `/projects/${guarded}/environments/vault/keys`)).toHaveLength(1);
+    expect(await ok('GET', `/projects/${guarded}/flags/kept`)).toMatchObject({ key: 'kept' });
+    const deleted = await bySession('DELETE', `/projects/${guarded}?confirmation=${guarded}`);
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+    expect(await lastAuditEntry(app)).toMatchObject({ action: 'project.deleted', result: 'success', subject_ulid: before.ulid });
+    expect((await app.mgmt('GET', `/projects/${guarded}`)).status).toBe(404);
+  });
+
+  it('deletes a project without protected environments as before, by token or session, and reads the stored setting', async () => {
+    const plain = `${projectKey}-plain`;
+    await ok('POST', '/projects', { key: plain, name: 'Plain' });
+    expect((await app.mgmt('DELETE', `/projects/${plain}`)).status).toBe(200);
+    await ok('POST', '/projects', { key: plain, name: 'Plain' });
+    expect((await bySession('DELETE', `/projects/${plain}`)).status).toBe(200);
+    // Once its only protected environment is lifted (in the console) or deleted, a token deletes the project.
+    const lifted = `${projectKey}-lifted`;
+    await ok('POST', '/projects', {
+      key: lifted,
+      name: 'Lifted',
+      environments: [{ key: 'vault', name: 'Vault', confirmation_required: true }],
+    });
+    expect((await app.mgmt('DELETE', `/projects/${lifted}`)).status).toBe(422);
+    const lift = await bySession('PUT', `/projects/${lifted}/environments/vault`, {
+      name: 'Vault',
+      confirmation_required: false,
+      confirmation: 'vault',
+    });
+    expect(lift.status, JSON.stringify(lift.body)).toBe(200);
+    expect((await app.mgmt('DELETE', `/projects/${lifted}`)).status).toBe(200);
+  });
+
   it('covers every operation the management document lets typed confirmation through', () => {
     // Each is exercised here, by the publish tests or by configuration-refusals.test.ts (plan); a new one must be too.
     const exercised = [
@@ -308,6 +374,7 @@ describeEachDatabase('typed confirmation of rollouts and flags-as-code publishes
       'restoreTarget',
       'updateEnvironment',
       'deleteEnvironment',
+      'deleteProject',
     ];
     const doc = app.composition.documents.management.dereferenced as { paths: Record<string, Record<string, any>> };
     const confirming: string[] = [];
