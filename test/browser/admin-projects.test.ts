@@ -203,18 +203,26 @@ describe('the console: projects, environments and keys', () => {
     expect((await vexil.api('GET', '/projects/shop/environments/scratch')).status).toBe(404);
   });
 
-  it('deletes a project only after its key is typed, and returns to the projects', async () => {
+  it('deletes a project only after its key is typed, with the typed key as its confirmation, and returns to the projects', async () => {
     expectOk(await vexil.api('POST', '/projects', { key: 'old-shop', name: 'Old shop', description: '' }));
     const key = (await vexil.api('POST', '/projects/old-shop/environments/production/keys', { kind: 'server' })).body.data.key as string;
+    // It holds an environment that requires typed confirmation: a token may not delete the project.
+    expectOk(await vexil.api('POST', '/projects/old-shop/environments', { key: 'vault', name: 'Vault', confirmation_required: true }));
+    const refused = await vexil.api('DELETE', '/projects/old-shop');
+    expect(refused.status).toBe(422);
+    expect(refused.body.code).toBe('confirmation_required');
     await page.goto(`${vexil.baseUrl}/projects/old-shop`);
     const remove = page.getByRole('button', { name: 'Delete project' });
     await remove.waitFor();
+    await page
+      .getByText("Vault requires typed confirmation: only here, by typing the project's key, can the project be deleted.")
+      .waitFor();
     expect(await remove.isDisabled()).toBe(true);
     await page.getByLabel('Type old-shop to delete the project and everything in it').fill('old-sho');
     expect(await remove.isDisabled()).toBe(true);
     await page.getByLabel('Type old-shop to delete the project and everything in it').fill('old-shop');
     expect(await seriousViolations(page)).toEqual([]);
-    await remove.click();
+    expect(await answerOf(page, 'DELETE', '/projects/old-shop?confirmation=old-shop', () => remove.click())).toBe(200);
     await page.getByRole('heading', { name: 'Projects' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/projects');
     expect((await vexil.api('GET', '/projects/old-shop')).status).toBe(404);
