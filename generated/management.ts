@@ -96,7 +96,17 @@ export interface paths {
          *     are kept. Member accounts lose the project from their `projects`. A management token whose
          *     every grant lies in this project is revoked (rather than left without grants, which would
          *     mean every project). Irreversible.
+         *
+         *     Typed confirmation: deleting a project that holds any environment whose stored
+         *     `confirmation_required` is true deletes those environments too, so it is refused for every
+         *     Bearer-token request (422 `ErrorEnvelope`, code `confirmation_required`), whatever it
+         *     sends; a console session must send the project's key, typed by the person, as the
+         *     `confirmation` query parameter (a DELETE has no body; a field-keyed 422 on `confirmation`,
+         *     code `confirmation_required`, otherwise). To delete it with a token, first lift the
+         *     setting of those environments in the console (or delete them there). A project with no
+         *     such environment is deleted without confirmation. Nothing is deleted when refused.
          *     Required scope: `config:write`; with grants, the whole project must be granted.
+         *     A 422 means a refused typed confirmation.
          */
         delete: operations["deleteProject"];
         options?: never;
@@ -194,7 +204,15 @@ export interface paths {
          *     once) and insights. Audit entries are kept. A management token whose every grant is this
          *     environment is revoked (rather than left without grants, which would mean every project).
          *     Irreversible.
+         *
+         *     Typed confirmation: deleting an environment whose stored `confirmation_required` is true
+         *     is refused for every Bearer-token request (422 `ErrorEnvelope`, code
+         *     `confirmation_required`), whatever it sends; a console session must send the environment's
+         *     key, typed by the person, as the `confirmation` query parameter (a DELETE has no body; a
+         *     field-keyed 422 on `confirmation`, code `confirmation_required`, otherwise). To delete it
+         *     with a token, first lift the setting in the console. Nothing is deleted when refused.
          *     Required scope: `config:write`; with grants, the whole project or this environment.
+         *     A 422 means a refused typed confirmation.
          */
         delete: operations["deleteEnvironment"];
         options?: never;
@@ -2907,7 +2925,7 @@ export interface components {
             color: string;
             /** @description When true, publishing a target needs a non-empty comment. */
             comments_required: boolean;
-            /** @description When true, publishing through the management API is rejected (422), and so is every update of the environment itself; publish and change it in the web interface with typed confirmation. */
+            /** @description When true, publishing through the management API is rejected (422), and so is every update or deletion of the environment itself or of its project; publish, change and delete them in the web interface with typed confirmation. */
             confirmation_required: boolean;
             /** Format: date-time */
             created_at: string;
@@ -5257,7 +5275,10 @@ export interface operations {
     };
     deleteProject: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Typed confirmation of a console session (the project's key) where the project holds an environment that requires it. */
+                confirmation?: string;
+            };
             header?: never;
             path: {
                 /**
@@ -5286,6 +5307,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableBody"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -5483,7 +5505,10 @@ export interface operations {
     };
     deleteEnvironment: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Typed confirmation of a console session (the environment's key) where the environment requires it. */
+                confirmation?: string;
+            };
             header?: never;
             path: {
                 /**
@@ -5517,6 +5542,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableBody"];
             429: components["responses"]["TooManyRequests"];
         };
     };

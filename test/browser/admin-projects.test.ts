@@ -167,11 +167,16 @@ describe('the console: projects, environments and keys', () => {
     expect(await page.getByText(secret).count()).toBe(0);
   });
 
-  it('deletes an environment only after its key is typed, by keyboard', async () => {
+  it('deletes an environment only after its key is typed, by keyboard; a protected one with the typed key as its confirmation', async () => {
+    // qa requires typed confirmation: a token may not delete it.
+    const refused = await vexil.api('DELETE', '/projects/shop/environments/qa');
+    expect(refused.status).toBe(422);
+    expect(refused.body.code).toBe('confirmation_required');
     const qa = article('qa');
     const summary = qa.getByText('Delete qa', { exact: true });
     await tabTo(page, summary);
     await page.keyboard.press('Enter');
+    await qa.getByText('Quality assurance requires typed confirmation: only here, by typing its key, can it be deleted.').waitFor();
     const remove = qa.getByRole('button', { name: 'Delete environment qa' });
     expect(await remove.isDisabled()).toBe(true);
     await page.keyboard.press('Tab');
@@ -179,23 +184,45 @@ describe('the console: projects, environments and keys', () => {
     expect(await remove.isDisabled()).toBe(true);
     await page.keyboard.type('a');
     await page.keyboard.press('Tab');
-    expect(await answerOf(page, 'DELETE', '/environments/qa', () => page.keyboard.press('Enter'))).toBe(200);
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(await answerOf(page, 'DELETE', '/environments/qa?confirmation=qa', () => page.keyboard.press('Enter'))).toBe(200);
     await settings('qa').waitFor({ state: 'detached' });
     expect((await vexil.api('GET', '/projects/shop/environments/qa')).status).toBe(404);
+
+    // One that does not require confirmation is deleted without it.
+    expectOk(await vexil.api('POST', '/projects/shop/environments', { key: 'scratch', name: 'Scratch' }));
+    await page.reload();
+    const scratch = article('scratch');
+    await scratch.getByText('Delete scratch', { exact: true }).click();
+    expect(await scratch.getByText('requires typed confirmation').count()).toBe(0);
+    await scratch.getByLabel('Type scratch to delete the environment scratch').fill('scratch');
+    const deleted = page.waitForRequest((r) => r.method() === 'DELETE' && r.url().includes('/environments/scratch'));
+    await scratch.getByRole('button', { name: 'Delete environment scratch' }).click();
+    expect(new URL((await deleted).url()).search).toBe('');
+    await settings('scratch').waitFor({ state: 'detached' });
+    expect((await vexil.api('GET', '/projects/shop/environments/scratch')).status).toBe(404);
   });
 
-  it('deletes a project only after its key is typed, and returns to the projects', async () => {
+  it('deletes a project only after its key is typed, with the typed key as its confirmation, and returns to the projects', async () => {
     expectOk(await vexil.api('POST', '/projects', { key: 'old-shop', name: 'Old shop', description: '' }));
     const key = (await vexil.api('POST', '/projects/old-shop/environments/production/keys', { kind: 'server' })).body.data.key as string;
+    // It holds an environment that requires typed confirmation: a token may not delete the project.
+    expectOk(await vexil.api('POST', '/projects/old-shop/environments', { key: 'vault', name: 'Vault', confirmation_required: true }));
+    const refused = await vexil.api('DELETE', '/projects/old-shop');
+    expect(refused.status).toBe(422);
+    expect(refused.body.code).toBe('confirmation_required');
     await page.goto(`${vexil.baseUrl}/projects/old-shop`);
     const remove = page.getByRole('button', { name: 'Delete project' });
     await remove.waitFor();
+    await page
+      .getByText("Vault requires typed confirmation: only here, by typing the project's key, can the project be deleted.")
+      .waitFor();
     expect(await remove.isDisabled()).toBe(true);
     await page.getByLabel('Type old-shop to delete the project and everything in it').fill('old-sho');
     expect(await remove.isDisabled()).toBe(true);
     await page.getByLabel('Type old-shop to delete the project and everything in it').fill('old-shop');
     expect(await seriousViolations(page)).toEqual([]);
-    await remove.click();
+    expect(await answerOf(page, 'DELETE', '/projects/old-shop?confirmation=old-shop', () => remove.click())).toBe(200);
     await page.getByRole('heading', { name: 'Projects' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/projects');
     expect((await vexil.api('GET', '/projects/old-shop')).status).toBe(404);

@@ -247,6 +247,117 @@ describeEachDatabase('typed confirmation of rollouts and flags-as-code publishes
     expect(await lastAuditEntry(app)).toMatchObject({ action: 'environment.updated', result: 'success' });
   });
 
+  it("refuses every token's deletion of a protected environment, and deletes it with the person's typed key", async () => {
+    await ok('POST', `${p}/environments`, { key: 'vault', name: 'Vault', confirmation_required: true });
+    await ok('POST', `${p}/environments/vault/keys`, { kind: 'server' });
+    const before = await ok('GET', `${p}/environments/vault`);
+    // A token may not confirm by typing, even with the right key.
+    for (const query of ['', '?confirmation=vault', '?confirmation=staging']) {
+      const res = await expectNoWrites(app, () => app.mgmt('DELETE', `${p}/environments/vault${query}`));
+      expect(res.status, query).toBe(422);
+      expect(res.body).toMatchObject({ status: 'error', code: 'confirmation_required' });
+      expect(res.body.message).toBe('The environment "vault" requires typed confirmation; delete it in the web console.');
+    }
+    for (const query of ['', '?confirmation=staging', '?confirmation=VAULT']) {
+      const res = await expectNoWrites(app, () => bySession('DELETE', `${p}/environments/vault${query}`));
+      expect(res.status, query).toBe(422);
+      expect(res.body).toMatchObject({ code: 'confirmation_required' });
+      expect(res.body.errors).toEqual({ confirmation: ['Type the environment\'s key "vault" to confirm deleting it.'] });
+    }
+    expect(await ok('GET', `${p}/environments/vault`)).toEqual(before);
+    expect(await ok('GET', `${p}/environments/vault/keys`)).toHaveLength(1);
+    const deleted = await bySession('DELETE', `${p}/environments/vault?confirmation=vault`);
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+    expect(await lastAuditEntry(app)).toMatchObject({ action: 'environment.deleted', result: 'success', subject_ulid: before.ulid });
+    expect((await app.mgmt('GET', `${p}/environments/vault`)).status).toBe(404);
+    // The stored setting decides: an environment that does not require confirmation is deleted by a token.
+    await ok('POST', `${p}/environments`, { key: 'scratch', name: 'Scratch' });
+    expect((await app.mgmt('DELETE', `${p}/environments/scratch`)).status).toBe(200);
+  });
+
+  it('deletes a protected environment by a pruning apply only with the typed key, as the direct deletion', async () => {
+    await ok('POST', `${p}/environments`, { key: 'vault', name: 'Vault', confirmation_required: true });
+    const file = (await app.mgmt('GET', `${p}/configuration`)).body;
+    file.environments = file.environments.filter((e: { key: string }) => e.key !== 'vault');
+    for (const flag of file.flags as Array<{ environments: Record<string, unknown> }>) delete flag.environments.vault;
+    const apply = `${p}/configuration/apply?prune=true`;
+    const refused = await expectNoWrites(app, () => app.mgmt('POST', `${apply}&confirmation=vault`, file));
+    expect(refused.status, JSON.stringify(refused.body)).toBe(422);
+    expect(refused.body).toMatchObject({ status: 'error', code: 'confirmation_required' });
+    const applied = await bySession('POST', `${apply}&confirmation=vault`, file);
+    expect(applied.status, JSON.stringify(applied.body)).toBe(200);
+    expect(applied.body.data.changes.map((c: { action: string; kind: string; key: string }) => `${c.action} ${c.kind} ${c.key}`)).toEqual([
+      'delete environment vault',
+    ]);
+    expect((await app.mgmt('GET', `${p}/environments/vault`)).status).toBe(404);
+  });
+
+  it("refuses every token's deletion of a project holding a protected environment, and deletes it with the person's typed project key", async () => {
+    const guarded = `${projectKey}-guarded`;
+    await ok('POST', '/projects', {
+      key: guarded,
+      name: 'Guarded',
+      environments: [
+        { key: 'development', name: 'Development' },
+        { key: 'vault', name: 'Vault', confirmation_required: true },
+        { key: 'archive', name: 'Archive', confirmation_required: true },
+      ],
+    });
+    await ok('POST', `/projects/${guarded}/environments/vault/keys`, { kind: 'server' });
+    await ok('POST', `/projects/${guarded}/flags`, { key: 'kept', name: 'Kept', type: 'boolean' });
+    const before = await ok('GET', `/projects/${guarded}`);
+    // A token may not confirm by typing, even with the project's key or an environment's.
+    for (const query of ['', `?confirmation=${guarded}`, '?confirmation=vault']) {
+      const res = await expectNoWrites(app, () => app.mgmt('DELETE', `/projects/${guarded}${query}`));
+      expect(res.status, query).toBe(422);
+      expect(res.body).toMatchObject({ status: 'error', code: 'confirmation_required' });
+      expect(res.body.message).toBe(
+        `The project "${guarded}" holds environments that require typed confirmation ("archive", "vault"); delete it in the web console.`,
+      );
+    }
+    // A console session types the project's key, not an environment's.
+    for (const query of ['', '?confirmation=vault', `?confirmation=${guarded.toUpperCase()}`]) {
+      const res = await expectNoWrites(app, () => bySession('DELETE', `/projects/${guarded}${query}`));
+      expect(res.status, query).toBe(422);
+      expect(res.body).toMatchObject({ code: 'confirmation_required' });
+      expect(res.body.errors).toEqual({
+        confirmation: [
+          `Type the project's key "${guarded}" to confirm deleting it with its environments that require typed confirmation ("archive", "vault").`,
+        ],
+      });
+    }
+    expect(await ok('GET', `/projects/${guarded}`)).toEqual(before);
+    expect(await ok('GET', `/projects/${guarded}/environments/vault/keys`)).toHaveLength(1);
+    expect(await ok('GET', `/projects/${guarded}/flags/kept`)).toMatchObject({ key: 'kept' });
+    const deleted = await bySession('DELETE', `/projects/${guarded}?confirmation=${guarded}`);
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+    expect(await lastAuditEntry(app)).toMatchObject({ action: 'project.deleted', result: 'success', subject_ulid: before.ulid });
+    expect((await app.mgmt('GET', `/projects/${guarded}`)).status).toBe(404);
+  });
+
+  it('deletes a project without protected environments as before, by token or session, and reads the stored setting', async () => {
+    const plain = `${projectKey}-plain`;
+    await ok('POST', '/projects', { key: plain, name: 'Plain' });
+    expect((await app.mgmt('DELETE', `/projects/${plain}`)).status).toBe(200);
+    await ok('POST', '/projects', { key: plain, name: 'Plain' });
+    expect((await bySession('DELETE', `/projects/${plain}`)).status).toBe(200);
+    // Once its only protected environment is lifted (in the console) or deleted, a token deletes the project.
+    const lifted = `${projectKey}-lifted`;
+    await ok('POST', '/projects', {
+      key: lifted,
+      name: 'Lifted',
+      environments: [{ key: 'vault', name: 'Vault', confirmation_required: true }],
+    });
+    expect((await app.mgmt('DELETE', `/projects/${lifted}`)).status).toBe(422);
+    const lift = await bySession('PUT', `/projects/${lifted}/environments/vault`, {
+      name: 'Vault',
+      confirmation_required: false,
+      confirmation: 'vault',
+    });
+    expect(lift.status, JSON.stringify(lift.body)).toBe(200);
+    expect((await app.mgmt('DELETE', `/projects/${lifted}`)).status).toBe(200);
+  });
+
   it('covers every operation the management document lets typed confirmation through', () => {
     // Each is exercised here, by the publish tests or by configuration-refusals.test.ts (plan); a new one must be too.
     const exercised = [
@@ -262,6 +373,8 @@ describeEachDatabase('typed confirmation of rollouts and flags-as-code publishes
       'switchFlag',
       'restoreTarget',
       'updateEnvironment',
+      'deleteEnvironment',
+      'deleteProject',
     ];
     const doc = app.composition.documents.management.dereferenced as { paths: Record<string, Record<string, any>> };
     const confirming: string[] = [];

@@ -134,18 +134,16 @@ class ApplyRun {
         }
         return;
       case 'environment': {
-        if (change.action === 'delete') return services.environments.delete(principal, projectKey, change.key, this.acting.newTrail());
+        // The refusals were checked up front; the console's typed keys confirm here as they did there.
+        const by = {
+          console: principal.type === 'console_session',
+          ...(this.options.confirmed?.includes(change.key) ? { confirmation: change.key } : {}),
+        };
+        if (change.action === 'delete') return services.environments.delete(principal, projectKey, change.key, by, this.acting.newTrail());
         const { key, ...settings } = after as ProjectConfiguration['environments'][number];
         if (change.action === 'create')
           await services.environments.create(principal, projectKey, { key, ...settings }, this.acting.newTrail());
-        else {
-          // The refusals were checked up front; the console's typed keys confirm here as they did there.
-          const by = {
-            console: principal.type === 'console_session',
-            ...(this.options.confirmed?.includes(key) ? { confirmation: key } : {}),
-          };
-          await services.environments.update(principal, projectKey, key, settings, by, this.acting.newTrail());
-        }
+        else await services.environments.update(principal, projectKey, key, settings, by, this.acting.newTrail());
         return;
       }
       case 'segment': {

@@ -32,9 +32,11 @@ export function environmentHandlers(service: EnvironmentService) {
       const environment = await service.update(request.principal, projectKey, environmentKey, input, by, request.audit);
       return { body: { status: 'success', data: environment } satisfies Schemas['EnvironmentResponse'] };
     },
-    async deleteEnvironment(request: ManagementRequest<EnvironmentPath>) {
+    async deleteEnvironment(request: ManagementRequest<EnvironmentPath, { confirmation?: string }>) {
       const { projectKey, environmentKey } = request.params;
-      await service.delete(request.principal, projectKey, environmentKey, request.audit);
+      const { confirmation } = request.query;
+      const by = { console: request.principal.type === 'console_session', ...(confirmation === undefined ? {} : { confirmation }) };
+      await service.delete(request.principal, projectKey, environmentKey, by, request.audit);
       return { body: { status: 'success' } satisfies Schemas['SuccessStatus'] };
     },
   } satisfies Partial<ManagementHandlers>;

@@ -123,7 +123,7 @@ export class EnvironmentService {
     audit.describe({ action: 'environment.updated', ...environmentSubject(project, environment) });
     validate(input);
     // The stored setting decides, so a request can never lift the guard that protects it.
-    confirmedUpdate(environment, by);
+    confirmed(environment, by, { console: 'change its settings', typed: 'changing its settings' });
     const patch: EnvironmentPatch = { name: input.name, updated_at: this.deps.clock.now().toISOString() };
     if (input.description !== undefined) patch.description = input.description;
     if (input.color !== undefined) patch.color = input.color;
@@ -143,10 +143,17 @@ export class EnvironmentService {
     });
   }
 
-  async delete(principal: ManagementPrincipal, projectKey: string, environmentKey: string, audit: Auditor): Promise<void> {
+  async delete(
+    principal: ManagementPrincipal,
+    projectKey: string,
+    environmentKey: string,
+    by: EnvironmentConfirmation,
+    audit: Auditor,
+  ): Promise<void> {
     requireAdministrator(principal);
     const { project, environment } = await resolveEnvironment(this.deps.db, this.deps, principal.access, projectKey, environmentKey);
     audit.describe({ action: 'environment.deleted', ...environmentSubject(project, environment) });
+    confirmed(environment, by, { console: 'delete it', typed: 'deleting it' });
     await this.deps.tx.transaction(async (trx) => {
       const now = this.deps.clock.now().toISOString();
       await this.deps.tokens.revokeTokensConfinedTo(trx, { environmentUlid: environment.ulid }, now);
@@ -162,18 +169,25 @@ export class EnvironmentService {
   }
 }
 
-/** Updating an environment that requires typed confirmation: refused to tokens, typed key from the console. */
-function confirmedUpdate(environment: Pick<Environment, 'key' | 'confirmation_required'>, by: EnvironmentConfirmation): void {
+/**
+ * Changing or deleting an environment that requires typed confirmation (its stored setting):
+ * refused to tokens, the typed key from the console. `change` names the change in the messages.
+ */
+function confirmed(
+  environment: Pick<Environment, 'key' | 'confirmation_required'>,
+  by: EnvironmentConfirmation,
+  change: { console: string; typed: string },
+): void {
   if (!environment.confirmation_required) return;
   if (!by.console) {
     throw new UnprocessableError(
-      `The environment "${environment.key}" requires typed confirmation; change its settings in the web console.`,
+      `The environment "${environment.key}" requires typed confirmation; ${change.console} in the web console.`,
     ).withCode('confirmation_required');
   }
   if (by.confirmation !== environment.key) {
     throw ValidationError.field(
       'confirmation',
-      `Type the environment's key "${environment.key}" to confirm changing its settings.`,
+      `Type the environment's key "${environment.key}" to confirm ${change.typed}.`,
       'confirmation_required',
     );
   }

@@ -26,6 +26,8 @@ export type EnvironmentPatch = Partial<
 export interface EnvironmentStore {
   listPage(db: Db, projectUlid: string, page: PageRequest, visible: string[] | null): Promise<Page<Environment>>;
   ulidsOfProject(db: Db, projectUlid: string): Promise<string[]>;
+  /** Keys of the project's environments whose stored `confirmation_required` is true, in key order. */
+  keysRequiringConfirmation(db: Db, projectUlid: string): Promise<string[]>;
   findByKey(db: Db, projectUlid: string, key: string): Promise<EnvironmentRecord | undefined>;
   /** Throws a field-keyed 422 on `key` when the project has an environment with that key. */
   insert(trx: Knex.Transaction, environment: EnvironmentRecord): Promise<void>;

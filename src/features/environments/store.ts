@@ -41,6 +41,14 @@ export class KnexEnvironmentStore implements EnvironmentStore {
     return rows.map((r) => r.ulid);
   }
 
+  async keysRequiringConfirmation(db: Db, projectUlid: string): Promise<string[]> {
+    const rows: Array<{ key: string }> = await db('environments')
+      .where({ project_ulid: projectUlid, confirmation_required: true })
+      .orderBy('key')
+      .select('key');
+    return rows.map((r) => r.key);
+  }
+
   async findByKey(db: Db, projectUlid: string, key: string): Promise<EnvironmentRecord | undefined> {
     const row = await db('environments')
       .where({ project_ulid: projectUlid, key })

@@ -27,8 +27,10 @@ export function projectHandlers(service: ProjectService) {
       const project = await service.update(request.principal, request.params.projectKey, request.body, request.audit);
       return { body: { status: 'success', data: project } satisfies Schemas['ProjectResponse'] };
     },
-    async deleteProject(request: ManagementRequest<ProjectPath>) {
-      await service.delete(request.principal, request.params.projectKey, request.audit);
+    async deleteProject(request: ManagementRequest<ProjectPath, { confirmation?: string }>) {
+      const { confirmation } = request.query;
+      const by = { console: request.principal.type === 'console_session', ...(confirmation === undefined ? {} : { confirmation }) };
+      await service.delete(request.principal, request.params.projectKey, by, request.audit);
       return { body: { status: 'success' } satisfies Schemas['SuccessStatus'] };
     },
   } satisfies Partial<ManagementHandlers>;

@@ -13,15 +13,9 @@ export function buildProjectService(core: CoreDeps): ProjectService {
   const tx = knexTransactor(core.knex);
   const projects = new KnexProjectStore();
   const tokens = new KnexManagementTokenStore();
-  const environments = new EnvironmentService({
-    db: core.knex,
-    tx,
-    projects,
-    environments: new KnexEnvironmentStore(),
-    tokens,
-    clock: core.clock,
-  });
-  return new ProjectService({ db: core.knex, tx, projects, environments, tokens, clock: core.clock });
+  const environmentStore = new KnexEnvironmentStore();
+  const environments = new EnvironmentService({ db: core.knex, tx, projects, environments: environmentStore, tokens, clock: core.clock });
+  return new ProjectService({ db: core.knex, tx, projects, environments, environmentStore, tokens, clock: core.clock });
 }
 
 export function createProjectsFeature(deps: FeatureDeps) {

@@ -1,11 +1,16 @@
 import type { Knex } from 'knex';
 import type { ManagementPrincipal } from '../../auth/principal.js';
 import type { Clock } from '../../clock.js';
-import { ForbiddenError, NotFoundError } from '../../http/errors.js';
+import { ForbiddenError, NotFoundError, UnprocessableError, ValidationError } from '../../http/errors.js';
 import type { Page, PageRequest } from '../../http/pagination.js';
 import { newId } from '../../ids.js';
-import { projectSubject, type EnvironmentCreateInput, type EnvironmentService } from '../environments/service.js';
-import type { Environment } from '../environments/store-types.js';
+import {
+  projectSubject,
+  type EnvironmentConfirmation,
+  type EnvironmentCreateInput,
+  type EnvironmentService,
+} from '../environments/service.js';
+import type { Environment, EnvironmentStore } from '../environments/store-types.js';
 import type { ManagementTokenStore } from '../tokens/store-types.js';
 import { requireAdministrator, requireWholeProject, visibleAmong } from '../shared/access-rules.js';
 import { TextRules } from '../shared/text-rules.js';
@@ -38,6 +43,8 @@ export interface ProjectServiceDeps {
   tx: Transactor;
   projects: ProjectStore;
   environments: EnvironmentService;
+  /** Which environments deleting the project would take that require typed confirmation. */
+  environmentStore: Pick<EnvironmentStore, 'keysRequiringConfirmation'>;
   tokens: Pick<ManagementTokenStore, 'revokeTokensConfinedTo'>;
   clock: Clock;
 }
@@ -123,16 +130,40 @@ export class ProjectService {
     });
   }
 
-  async delete(principal: ManagementPrincipal, key: string, audit: Auditor): Promise<void> {
+  /** `by`: a project holding an environment that requires typed confirmation needs the person's typed project key. */
+  async delete(principal: ManagementPrincipal, key: string, by: EnvironmentConfirmation, audit: Auditor): Promise<void> {
     requireAdministrator(principal);
     const project = await resolveProject(this.deps.db, this.deps.projects, principal.access, key);
     audit.describe({ action: 'project.deleted', ...projectSubject(project) });
     requireWholeProject(principal.access, project.ulid);
     await this.deps.tx.transaction(async (trx) => {
+      // The stored settings decide, read in the deleting transaction; a refusal writes nothing.
+      confirmedDeletion(project, await this.deps.environmentStore.keysRequiringConfirmation(trx, project.ulid), by);
       await this.deps.tokens.revokeTokensConfinedTo(trx, { projectUlid: project.ulid }, this.deps.clock.now().toISOString());
       // Environments, keys, flags, values, targets, rules, segments and insights go by cascade.
       if (!(await this.deps.projects.delete(trx, project.ulid))) throw new NotFoundError(`Project "${key}" not found.`);
       await audit.commit(trx, { action: 'project.deleted', ...projectSubject(project), changes: { before: project } });
     });
+  }
+}
+
+/**
+ * Deleting a project deletes its environments, so one that holds environments requiring typed
+ * confirmation is refused to tokens and needs the project's key typed in the console.
+ */
+function confirmedDeletion(project: Pick<Project, 'key'>, protectedKeys: string[], by: EnvironmentConfirmation): void {
+  if (protectedKeys.length === 0) return;
+  const which = protectedKeys.map((k) => `"${k}"`).join(', ');
+  if (!by.console) {
+    throw new UnprocessableError(
+      `The project "${project.key}" holds environments that require typed confirmation (${which}); delete it in the web console.`,
+    ).withCode('confirmation_required');
+  }
+  if (by.confirmation !== project.key) {
+    throw ValidationError.field(
+      'confirmation',
+      `Type the project's key "${project.key}" to confirm deleting it with its environments that require typed confirmation (${which}).`,
+      'confirmation_required',
+    );
   }
 }

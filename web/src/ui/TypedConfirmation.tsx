@@ -1,4 +1,5 @@
 import { useId, useState, type ReactNode } from 'react';
+import { fieldMessages } from '../api/client';
 import { ErrorMessage } from './ErrorMessage';
 import { FieldMessages } from './Field';
 import { useAction } from './useAsync';
@@ -42,8 +43,9 @@ export function TypedConfirmation({
 }
 
 /**
- * A deletion that cannot be undone: the danger button (`children` is its label) runs `remove` once
- * the person has typed `expected`; what the API refuses is shown beneath.
+ * A deletion that cannot be undone: the danger button (`children` is its label) runs `remove` with
+ * what the person typed, once it is `expected` (an API that asks for typed confirmation gets the
+ * person's typing); what the API refuses is shown beneath, its word on `confirmation` by the field.
  */
 export function DeleteAfterTyping({
   expected,
@@ -53,15 +55,26 @@ export function DeleteAfterTyping({
 }: {
   expected: string;
   what: string;
-  remove: () => Promise<unknown>;
+  remove: (typed: string) => Promise<unknown>;
   children: ReactNode;
 }) {
   const [typed, setTyped] = useState('');
   const action = useAction();
   return (
     <>
-      <TypedConfirmation expected={expected} value={typed} onChange={setTyped} what={what} />
-      <button type="button" className="danger" disabled={typed !== expected || action.busy} onClick={() => void action.run(remove)}>
+      <TypedConfirmation
+        expected={expected}
+        value={typed}
+        onChange={setTyped}
+        what={what}
+        messages={fieldMessages(action.problem, 'confirmation')}
+      />
+      <button
+        type="button"
+        className="danger"
+        disabled={typed !== expected || action.busy}
+        onClick={() => void action.run(() => remove(typed))}
+      >
         {children}
       </button>
       <ErrorMessage problem={action.problem} />

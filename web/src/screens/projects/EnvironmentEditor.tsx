@@ -10,8 +10,8 @@ import { SettingsConfirmDialog } from './SettingsConfirmDialog';
 
 /**
  * One environment: its settings, its keys, and its deletion after typing its key. Where the
- * environment requires typed confirmation, every save asks for its key in a dialog (the API
- * refuses any update of it otherwise, lifting the setting included).
+ * environment requires typed confirmation, every save asks for its key in a dialog and the
+ * deletion sends the typed key as its confirmation (the API refuses both otherwise).
  */
 export function EnvironmentEditor({
   project,
@@ -69,12 +69,19 @@ export function EnvironmentEditor({
         <p>
           Deletes the environment with what its flags serve there, its rules and its keys (which stop working at once). Audit entries are
           kept.
+          {environment.confirmation_required
+            ? ` ${environment.name} requires typed confirmation: only here, by typing its key, can it be deleted.`
+            : null}
         </p>
         <DeleteAfterTyping
           expected={environment.key}
           what={`delete the environment ${environment.key}`}
-          remove={async () => {
-            await unwrap(api.DELETE('/projects/{projectKey}/environments/{environmentKey}', { params: { path } }));
+          remove={async (typed) => {
+            // The typed key is the deletion's confirmation where the environment requires it.
+            const query = environment.confirmation_required ? { confirmation: typed } : undefined;
+            await unwrap(
+              api.DELETE('/projects/{projectKey}/environments/{environmentKey}', { params: { path, ...(query ? { query } : {}) } }),
+            );
             onChanged();
           }}
         >

@@ -59,6 +59,7 @@ export function ProjectScreen({ project }: { project: string }) {
     [project, pages.cursor],
   );
   const shown = details.data?.data;
+  const protectedShown = (environments.data?.data ?? []).filter((e) => e.confirmation_required).map((e) => e.name);
   return (
     <section>
       <h1>
@@ -77,12 +78,21 @@ export function ProjectScreen({ project }: { project: string }) {
       <NewEnvironment project={project} onCreated={environments.reload} />
       <section aria-labelledby="delete-project">
         <h2 id="delete-project">Delete the project</h2>
-        <p>Deletes the project with its environments, keys, flags and segments. Audit entries are kept. This cannot be undone.</p>
+        <p>
+          Deletes the project with its environments, keys, flags and segments. Audit entries are kept. This cannot be undone.
+          {protectedShown.length > 0
+            ? ` ${protectedShown.join(', ')} ${protectedShown.length === 1 ? 'requires' : 'require'} typed confirmation: only here, by typing the project's key, can the project be deleted.`
+            : null}
+        </p>
         <DeleteAfterTyping
           expected={project}
           what="delete the project and everything in it"
-          remove={async () => {
-            await unwrap(api.DELETE('/projects/{projectKey}', { params: { path: { projectKey: project } } }));
+          remove={async (typed) => {
+            // The typed key confirms the deletion where an environment requires typed confirmation; it is
+            // always sent, since the environments shown are one page and the server reads the stored settings.
+            await unwrap(
+              api.DELETE('/projects/{projectKey}', { params: { path: { projectKey: project }, query: { confirmation: typed } } }),
+            );
             navigate('/projects');
           }}
         >
