@@ -11,10 +11,15 @@
  *
  * The servers run from dist/ (`make build`), each on a fresh database: a SQLite file by default,
  * or a database created on the MySQL/MariaDB server of DATABASE_URL=mysql://... (dropped after).
- * Scenario 6 runs on SQLite and on MariaDB (DATABASE_URL, BENCH_MYSQL_URL or
- * mysql://root@127.0.0.1:3306). A scenario whose endpoints are not built reports "not available".
+ * Scenario 6 runs on SQLite (6s), on MariaDB (6m: DATABASE_URL, BENCH_MYSQL_URL or
+ * mysql://root@127.0.0.1:3306), on PostgreSQL (6p: a database created on DATABASE_URL=postgres://,
+ * BENCH_POSTGRES_URL or postgres://postgres@127.0.0.1:5432, dropped after; its p99 is also given
+ * as a ratio to SQLite's) and on a three-node Galera cluster of the run's own (6g: the test
+ * harness, started and stopped around the scenario). A scenario whose endpoints are not built, or
+ * whose database is missing, reports "not available".
  *
- * Environment: BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_ONLY (e.g. "1,5,6"),
+ * Environment: BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_ONLY (e.g. "1,5,6", or
+ * "6s,6p" for some of scenario 6's databases),
  * BENCH_AUDIT_ENTRIES (100000), BENCH_SCALE_FLAGS (10000), BENCH_PROFILE=1 (servers run with
  * --cpu-prof; profiles in bench/results/profiles, summarise with bench/profile-summary.mjs),
  * BENCH_SKIP_SDK=1, BENCH_NODE (the node binary the servers run on; the machine line names its version).
@@ -34,6 +39,8 @@ import {
   mainDialect,
   mysqlReachable,
   mysqlServerUrl,
+  postgresReachable,
+  postgresServerUrl,
   removeTempFiles,
   running,
   serverNodeVersion,
@@ -43,6 +50,8 @@ import { BENCH_DIR, DIST, NotAvailable, ROOT, fmtInt, fmtMs, settings } from './
 
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((s) => s.trim())) : undefined;
 const wanted = (id) => !only || only.has(id);
+/** A scenario's variant (e.g. 6p) runs when it or its scenario (6) is named. */
+const wantedVariant = (id) => wanted(id) || wanted(id.replace(/[a-z]+$/, ''));
 const log = (line) => process.stderr.write(`${line}\n`);
 
 // ---- rows of the table -------------------------------------------------------------------------
@@ -74,6 +83,18 @@ const rows = [
   { id: '5', scenario: 'Engine alone, scenario-1 flag, one core (evaluations/s)', db: '–', target: '>= 2,000,000 evals/s' },
   { id: '6s', scenario: `Write cycle with Idempotency-Key, ${WRITE_CLIENTS} clients (per request)`, db: 'SQLite', target: 'p99 <= 20 ms' },
   { id: '6m', scenario: `Write cycle with Idempotency-Key, ${WRITE_CLIENTS} clients (per request)`, db: 'MariaDB', target: 'p99 <= 20 ms' },
+  {
+    id: '6p',
+    scenario: `Write cycle with Idempotency-Key, ${WRITE_CLIENTS} clients (per request)`,
+    db: 'PostgreSQL',
+    target: "p99 <= 20 ms; within 1.5x of SQLite's p99",
+  },
+  {
+    id: '6g',
+    scenario: `Write cycle with Idempotency-Key, ${WRITE_CLIENTS} clients (per request)`,
+    db: 'Galera (3 nodes)',
+    target: 'reported',
+  },
   { id: '7a', scenario: 'GET /audit-logs, page 1', db: dbName(dialect), target: 'p99 <= 10 ms' },
   {
     id: '7b',
@@ -107,7 +128,7 @@ const notes = [];
 
 function group(id) {
   if (id === '3') return ['3a', '3b'];
-  if (id === '6') return ['6s', '6m'];
+  if (id === '6') return ['6s', '6m', '6p', '6g'];
   if (id === '7') return ['7a', '7b'];
   if (id === '8') return ['8a', '8b', '8c'];
   return [id];
@@ -267,23 +288,34 @@ async function runEngine() {
   }
 }
 
+/** Scenario 6's variants: one per database, each on a server of its own. */
+const writeVariants = [
+  { id: '6s', dialect: 'sqlite', name: 'SQLite' },
+  { id: '6m', dialect: 'mysql', name: 'MariaDB' },
+  { id: '6p', dialect: 'postgres', name: 'PostgreSQL' },
+  { id: '6g', dialect: 'galera', name: "Galera, 3 nodes of the run's own, Vexil given every node" },
+];
+
+async function writeVariantAvailable(dialect) {
+  if (dialect === 'mysql' && !(await mysqlReachable()))
+    throw new NotAvailable(`no MySQL/MariaDB server at ${new URL(mysqlServerUrl()).host}`);
+  if (dialect === 'postgres' && !(await postgresReachable()))
+    throw new NotAvailable(`no PostgreSQL server at ${new URL(postgresServerUrl()).host}`);
+}
+
 async function runWrites() {
-  if (!wanted('6')) return;
-  for (const [id, d] of [
-    ['6s', 'sqlite'],
-    ['6m', 'mysql'],
-  ]) {
-    log(`Scenario 6 (write cycle, ${dbName(d)})`);
+  const variants = writeVariants.filter((v) => wantedVariant(v.id));
+  for (const { id, dialect: d, name } of variants) {
+    log(`Scenario 6 (write cycle, ${name})`);
     const row = byId.get(id);
     try {
-      if (d === 'mysql' && !(await mysqlReachable()))
-        throw new NotAvailable(`no MySQL/MariaDB server at ${new URL(mysqlServerUrl()).host}`);
+      await writeVariantAvailable(d);
       await withServer(`writes-${d}`, { dialect: d }, async (vexil) => {
         const r = await writeCycle(vexil);
         row.rps = r.rps;
         row.p50 = r.overall.p50;
         row.p99 = r.overall.p99;
-        row.result = verdict(r.overall.p99 <= 20);
+        row.result = d === 'galera' ? 'reported' : verdict(r.overall.p99 <= 20);
         row.detail = [
           `${fmtInt(r.cyclesPerSecond)} cycles/s (5 requests each); server CPU ${Math.round(100 * r.serverCpuShare)} % of a core`,
           `p50/p99 ms per step: ${Object.entries(r.steps)
@@ -296,6 +328,21 @@ async function runWrites() {
       else markError(id, error);
     }
   }
+  comparePostgresWrites();
+}
+
+/** PostgreSQL's write-cycle p99 as a ratio to SQLite's, both measured in this run. */
+function comparePostgresWrites() {
+  const sqlite = byId.get('6s');
+  const postgres = byId.get('6p');
+  if (postgres.p99 === undefined) return;
+  if (sqlite.p99 === undefined) {
+    postgres.detail.push('ratio to SQLite: not measured (SQLite not run in this run)');
+    return;
+  }
+  const ratio = postgres.p99 / sqlite.p99;
+  postgres.detail.push(`p99 ${ratio.toFixed(2)}x SQLite's (${fmtMs(postgres.p99)} vs ${fmtMs(sqlite.p99)} ms, same run)`);
+  postgres.result = `${verdict(postgres.p99 <= 20 && ratio <= 1.5)} (${ratio.toFixed(2)}x SQLite's p99)`;
 }
 
 async function runAudit() {

@@ -1,7 +1,7 @@
 /**
  * Starting and stopping the processes under test: a Vexil server (built dist/, its own fresh
- * database: a SQLite file in a temporary folder, or a MariaDB/MySQL database created for the run
- * and dropped after it), and the baseline servers. Each is a separate `node` process whose pid is
+ * database: a SQLite file in a temporary folder, a MariaDB/MySQL or PostgreSQL database created
+ * for the run and dropped after it, or a Galera cluster of the run's own), and the baseline servers. Each is a separate `node` process whose pid is
  * the server itself, so /proc/<pid>/status VmHWM is that server's peak RSS.
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { startGaleraCluster } from './galera.mjs';
 import { BENCH_DIR, DIST, NotAvailable, ROOT, secret, settings, sleep } from './util.mjs';
 
 /**
@@ -62,6 +63,38 @@ export function mysqlServerUrl() {
   return process.env.BENCH_MYSQL_URL || 'mysql://root@127.0.0.1:3306/vexil';
 }
 
+/** The PostgreSQL server URL to use: DATABASE_URL when it is postgres://, else BENCH_POSTGRES_URL, else the local default. */
+export function postgresServerUrl() {
+  const fromEnv = process.env.DATABASE_URL;
+  if (fromEnv && /^postgres(ql)?:\/\//.test(fromEnv)) return fromEnv.replace(/^postgresql:/, 'postgres:');
+  return process.env.BENCH_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/vexil';
+}
+
+/** Runs one statement on the PostgreSQL server's maintenance database (postgres). */
+async function onPostgresServer(sql, timeoutMs = 10_000) {
+  const { default: pg } = await import('pg');
+  const url = new URL(postgresServerUrl());
+  url.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: url.href, connectionTimeoutMillis: timeoutMs });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** Whether a PostgreSQL server answers at the configured URL. */
+export async function postgresReachable() {
+  try {
+    await onPostgresServer('SELECT 1', 3000);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Whether the whole suite runs on MySQL (DATABASE_URL=mysql://...) rather than the embedded SQLite default. */
 export function mainDialect() {
   const url = process.env.DATABASE_URL;
@@ -82,6 +115,8 @@ export async function createDatabase(dialect, label) {
       drop: async () => fs.rmSync(path.dirname(file), { recursive: true, force: true }),
     };
   }
+  if (dialect === 'postgres') return createPostgresDatabase();
+  if (dialect === 'galera') return createGaleraDatabase(label);
   const serverUrl = new URL(mysqlServerUrl());
   const name = `vexil_bench_${process.pid}_${++dbCounter}`;
   const { default: mysql } = await import('mysql2/promise');
@@ -110,6 +145,59 @@ export async function createDatabase(dialect, label) {
     },
   };
   liveDatabases.add(database);
+  return database;
+}
+
+/** A database created on the PostgreSQL server (UTF-8, as Vexil creates one) and dropped by drop(). */
+async function createPostgresDatabase() {
+  const name = `vexil_bench_${process.pid}_${++dbCounter}`;
+  await onPostgresServer(`CREATE DATABASE "${name}" ENCODING 'UTF8' TEMPLATE template0`);
+  const url = new URL(postgresServerUrl());
+  url.pathname = `/${name}`;
+  const database = {
+    url: url.href,
+    dialect: 'postgres',
+    name,
+    drop: async () => {
+      // WITH (FORCE): a connection the stopped server left behind does not keep the database.
+      await onPostgresServer(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      liveDatabases.delete(database);
+    },
+  };
+  liveDatabases.add(database);
+  return database;
+}
+
+/**
+ * A three-node Galera cluster of the run's own (lib/galera-cluster.ts, the test harness, run
+ * with tsx in a child process) and a database on it; Vexil gets every node in DATABASE_URL.
+ * drop() stops the cluster and removes its data. NotAvailable when Galera cannot run here.
+ */
+async function createGaleraDatabase(label) {
+  const cluster = await startGaleraCluster(label);
+  const name = `vexil_bench_${process.pid}_${++dbCounter}`;
+  const database = {
+    url: `mysql://root@${cluster.hostList}/${name}`,
+    dialect: 'galera',
+    name,
+    drop: async () => {
+      await cluster.stop();
+      liveDatabases.delete(database);
+    },
+  };
+  liveDatabases.add(database);
+  try {
+    const { default: mysql } = await import('mysql2/promise');
+    const conn = await mysql.createConnection(`mysql://root@127.0.0.1:${cluster.ports[0]}/`);
+    try {
+      await conn.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
+    } finally {
+      await conn.end();
+    }
+  } catch (error) {
+    await database.drop();
+    throw error;
+  }
   return database;
 }
 
