@@ -14,6 +14,13 @@ import { chooseFormat, configurationContentTypes, serialiseConfiguration } from 
 
 type Op<K extends keyof operations> = operations[K]['parameters'];
 
+/** The query of plan and apply: both take the same options, so plan reports what apply would refuse. */
+type ChangeQuery = { prune?: boolean; comment?: string; confirmation?: string };
+
+function changeOptions(query: ChangeQuery) {
+  return { prune: query.prune === true, comment: query.comment, confirmed: query.confirmation?.split(',') };
+}
+
 /**
  * Handlers of the flags-as-code operations, keyed by operationId; `rolloutStepMs` (the automatic
  * rollout step interval) completes the Target that serving a value answers with.
@@ -41,34 +48,26 @@ export function configurationController(
       const format = chooseFormat(request.query.format, Array.isArray(accept) ? accept.join(',') : accept);
       return { body: serialiseConfiguration(document, format), headers: { 'Content-Type': configurationContentTypes[format] } };
     },
-    async planProjectConfiguration(
-      request: ManagementRequest<
-        Op<'planProjectConfiguration'>['path'],
-        { prune?: boolean; comment?: string; confirmation?: string },
-        ProjectConfiguration
-      >,
-    ) {
-      const options = {
-        prune: request.query.prune === true,
-        comment: request.query.comment,
-        confirmed: request.query.confirmation?.split(','),
-      };
-      const plan = await planner.plan(request.principal, request.params.projectKey, request.body, options, request.audit);
+    async planProjectConfiguration(request: ManagementRequest<Op<'planProjectConfiguration'>['path'], ChangeQuery, ProjectConfiguration>) {
+      const plan = await planner.plan(
+        request.principal,
+        request.params.projectKey,
+        request.body,
+        changeOptions(request.query),
+        request.audit,
+      );
       return { body: { status: 'success', data: plan } };
     },
     async applyProjectConfiguration(
-      request: ManagementRequest<
-        Op<'applyProjectConfiguration'>['path'],
-        { prune?: boolean; comment?: string; confirmation?: string },
-        ProjectConfiguration
-      >,
+      request: ManagementRequest<Op<'applyProjectConfiguration'>['path'], ChangeQuery, ProjectConfiguration>,
     ) {
-      const options = {
-        prune: request.query.prune === true,
-        comment: request.query.comment,
-        confirmed: request.query.confirmation?.split(','),
-      };
-      const applied = await applier.apply(request.principal, request.params.projectKey, request.body, options, request.audit);
+      const applied = await applier.apply(
+        request.principal,
+        request.params.projectKey,
+        request.body,
+        changeOptions(request.query),
+        request.audit,
+      );
       return { body: { status: 'success', data: applied } };
     },
     async promoteConfiguration(request: ManagementRequest<Op<'promoteConfiguration'>['path'], unknown, PromoteInput>) {
