@@ -21,14 +21,14 @@ const CONNECTION_ATTEMPTS = 3;
  * writes kept whatever happens next).
  */
 export async function inTransaction<T>(knex: Knex, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-  if (knex.isTransaction === true) return knex.transaction(work);
+  if (knex.isTransaction === true) return knex.transaction((trx) => runWithFinalSteps(trx, work));
   for (let attempt = 1; ; attempt++) {
     let committing = false;
     let workError: unknown;
     try {
       return await knex.transaction(async (trx) => {
         try {
-          const result = await work(trx);
+          const result = await runWithFinalSteps(trx, work);
           committing = true;
           return result;
         } catch (error) {
@@ -44,4 +44,30 @@ export async function inTransaction<T>(knex: Knex, work: (trx: Knex.Transaction)
       await new Promise((resolve) => setTimeout(resolve, attempt * 10 + Math.random() * 20));
     }
   }
+}
+
+/** Steps each open transaction of inTransaction runs after its work, just before COMMIT. */
+const finalSteps = new WeakMap<Knex.Transaction, Array<() => Promise<void>>>();
+
+async function runWithFinalSteps<T>(trx: Knex.Transaction, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+  const steps: Array<() => Promise<void>> = [];
+  finalSteps.set(trx, steps);
+  const result = await work(trx);
+  // A step may add another (it runs too); the list is read until it is empty.
+  for (let step = steps.shift(); step; step = steps.shift()) await step();
+  finalSteps.delete(trx);
+  return result;
+}
+
+/**
+ * Schedules `step` to run in `trx` after the transaction's work, just before its COMMIT, and
+ * answers true; answers false when `trx` was not opened by inTransaction (the caller runs the
+ * step itself). Used for writes to rows every writer shares (the environments' revisions): their
+ * row locks are then held for the step and the commit only, not for the rest of the transaction.
+ */
+export function runBeforeCommit(trx: Knex.Transaction, step: () => Promise<void>): boolean {
+  const steps = finalSteps.get(trx);
+  if (!steps) return false;
+  steps.push(step);
+  return true;
 }
