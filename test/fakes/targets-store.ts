@@ -60,7 +60,7 @@ const newestPublishFirst = (a: TargetRecord, b: TargetRecord) =>
 
 /**
  * In-memory TargetStore for the service's unit tests; it ignores the database it is given. Its
- * `tx` (the services' deps.tx) runs transactions one at a time (like the environment lock) and
+ * `tx` (the services' deps.tx) runs transactions one at a time (like the flag's target lock) and
  * rolls them back on a throw by restoring a snapshot.
  */
 export class FakeTargetStore implements TargetStore {
@@ -148,7 +148,7 @@ export class FakeTargetStore implements TargetStore {
     return this.find(trx, flagUlid, environmentUlid, targetUlid);
   }
 
-  async lockEnvironment(_trx: Knex.Transaction, environmentUlid: string): Promise<LockedEnvironment | undefined> {
+  async lockFlagTargets(_trx: Knex.Transaction, _flagUlid: string, environmentUlid: string): Promise<LockedEnvironment | undefined> {
     const env = this.state.environments.get(environmentUlid);
     return env && { ulid: env.ulid, comments_required: env.comments_required, confirmation_required: env.confirmation_required };
   }

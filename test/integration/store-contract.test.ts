@@ -1721,12 +1721,12 @@ for (const implementation of implementations<TargetsUnderTest>(fakeTargets, knex
       expect((await store.list(db, fixture.flagUlid, fixture.environmentUlid)).map((t) => t.ulid)).toEqual([newer.ulid, older.ulid]);
       await tx.transaction(async (trx) => {
         expect(await store.findLocked(trx, fixture.flagUlid, fixture.environmentUlid, older.ulid)).toEqual(older);
-        expect(await store.lockEnvironment(trx, fixture.environmentUlid)).toEqual({
+        expect(await store.lockFlagTargets(trx, fixture.flagUlid, fixture.environmentUlid)).toEqual({
           ulid: fixture.environmentUlid,
           comments_required: false,
           confirmation_required: false,
         });
-        expect(await store.lockEnvironment(trx, 'env_01J99999999999999999999999')).toBeUndefined();
+        expect(await store.lockFlagTargets(trx, fixture.flagUlid, 'env_01J99999999999999999999999')).toBeUndefined();
         expect(await store.defaultValueUlid(trx, fixture.flagUlid)).toBe(fixture.values.off);
         expect(await store.valueBelongsToFlag(trx, fixture.values.on, fixture.flagUlid)).toBe(true);
         expect(await store.valueBelongsToFlag(trx, other.values.on, fixture.flagUlid)).toBe(false);

@@ -4,7 +4,7 @@ import { newId } from '../../ids.js';
 import { checkSplit, toSplitRecord } from '../shared/splits.js';
 import type { Auditor } from '../shared/transactions.js';
 import { changeSubject, readSubject, reloadAndAudit } from './audit-subject.js';
-import { lockEnvironment, reload, withLockedTarget } from './locked-target.js';
+import { lockFlagTargets, reload, withLockedTarget } from './locked-target.js';
 import { editable, messages, publishable } from './state-rules.js';
 import type { TargetPatch, TargetRecord } from './store-types.js';
 import type { FlagEnvironment, TargetServiceDeps, TargetUpdateInput } from './types.js';
@@ -12,7 +12,7 @@ import type { FlagEnvironment, TargetServiceDeps, TargetUpdateInput } from './ty
 /**
  * Targets and their drafts (specs/management.yaml, tag Targets): list, read, create (a copy of
  * the serving target), change and delete. Every change runs in one transaction that first takes
- * the environment's lock; updates are conditional on the state read. The flag and environment
+ * the flag's target lock; updates are conditional on the state read. The flag and environment
  * come resolved from the path, for the principal (`findFlagEnvironment`).
  */
 export class TargetDraftService {
@@ -40,7 +40,7 @@ export class TargetDraftService {
     audit.describe(readSubject(ctx, 'target.created'));
     const { store } = this.deps;
     return this.deps.tx.transaction(async (trx) => {
-      await lockEnvironment(store, trx, ctx);
+      await lockFlagTargets(store, trx, ctx);
       const serving = (await store.listPublished(trx, ctx.flag.ulid, ctx.environment.ulid))[0];
       const valueUlid = serving?.value_ulid ?? (await store.defaultValueUlid(trx, ctx.flag.ulid));
       if (valueUlid === undefined) throw new UnprocessableError(messages.noValues);

@@ -5,9 +5,9 @@ import type { LockedEnvironment, TargetRecord, TargetStore } from './store-types
 import type { FlagEnvironment, TargetServiceDeps } from './types.js';
 
 /**
- * Runs `work` in one transaction (deps.tx) that first takes the environment's lock and loads the
- * target (404 when either is absent), so concurrent changes of one flag and environment apply one
- * after another.
+ * Runs `work` in one transaction (deps.tx) that first takes the flag's target lock and loads the
+ * target (404 when either is absent), so concurrent changes of one flag's targets apply one after
+ * another.
  */
 export function withLockedTarget<T>(
   deps: Pick<TargetServiceDeps, 'tx' | 'store'>,
@@ -16,16 +16,16 @@ export function withLockedTarget<T>(
   work: (trx: Knex.Transaction, target: TargetRecord, env: LockedEnvironment) => Promise<T>,
 ): Promise<T> {
   return deps.tx.transaction(async (trx) => {
-    const env = await lockEnvironment(deps.store, trx, ctx);
+    const env = await lockFlagTargets(deps.store, trx, ctx);
     const target = await deps.store.findLocked(trx, ctx.flag.ulid, ctx.environment.ulid, targetUlid);
     if (!target) throw new NotFoundError(messages.notFound);
     return work(trx, target, env);
   });
 }
 
-/** Takes the environment's lock first in a transaction (404 when the environment is gone). */
-export async function lockEnvironment(store: TargetStore, trx: Knex.Transaction, ctx: FlagEnvironment): Promise<LockedEnvironment> {
-  const env = await store.lockEnvironment(trx, ctx.environment.ulid);
+/** Takes the flag's target lock first in a transaction (404 when the environment is gone). */
+export async function lockFlagTargets(store: TargetStore, trx: Knex.Transaction, ctx: FlagEnvironment): Promise<LockedEnvironment> {
+  const env = await store.lockFlagTargets(trx, ctx.flag.ulid, ctx.environment.ulid);
   if (!env) throw new NotFoundError(`Environment "${ctx.environment.key}" not found.`);
   return env;
 }

@@ -22,7 +22,7 @@ export interface PublisherRunResult {
  * The background work of targets, for the scheduler (src/features/scheduler): publishes due
  * scheduled targets and advances automatic rollouts, with audit actor `system`. It needs no HTTP
  * request and is safe to run on every instance at once (each change is conditional on the state
- * it read, under the environment's lock). Audit entries: actor `system`, no HTTP method, path or
+ * it read, under the flag's target lock). Audit entries: actor `system`, no HTTP method, path or
  * status (AuditWriter.writeSystem), committed in the transaction of the change.
  */
 export class TargetPublisher {

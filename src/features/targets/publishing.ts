@@ -10,7 +10,7 @@ import type { FlagEnvironment, PublishInput, RolloutConfig, TargetServiceDeps } 
 
 /**
  * Publishing a target now or at a time (specs/management.yaml, publishTarget), with or without
- * a rollout, under the environment's lock (concurrent publishes of one flag and environment
+ * a rollout, under the flag's target lock (concurrent publishes of one flag and environment
  * apply one after another).
  */
 export class TargetPublishService {

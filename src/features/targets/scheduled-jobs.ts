@@ -10,7 +10,7 @@ import type { FlagEnvironment, SystemOutcome, TargetServiceDeps } from './types.
 /**
  * The scheduler's work on one target (audit actor `system`, no request): publishing a due
  * scheduled target and taking an automatic rollout's next step. Each is conditional on the state
- * it reads under the environment's lock, so it is safe on every instance at once. No principal:
+ * it reads under the flag's target lock, so it is safe on every instance at once. No principal:
  * the Auditor is the system writer's.
  */
 export class TargetScheduledJobs {
@@ -32,7 +32,7 @@ export class TargetScheduledJobs {
     const { store } = this.deps;
     try {
       return await this.deps.tx.transaction(async (trx) => {
-        if (!(await store.lockEnvironment(trx, ctx.environment.ulid))) return { kind: 'skipped' } as const;
+        if (!(await store.lockFlagTargets(trx, ctx.flag.ulid, ctx.environment.ulid))) return { kind: 'skipped' } as const;
         const target = await store.findLocked(trx, ctx.flag.ulid, ctx.environment.ulid, scope.target.ulid);
         if (!target || target.status !== 'scheduled' || target.scheduled_at === null || target.scheduled_at > now.toISOString()) {
           return { kind: 'skipped' } as const;
@@ -65,7 +65,7 @@ export class TargetScheduledJobs {
     const stepMs = this.deps.rolloutStepMs;
     const { store } = this.deps;
     return this.deps.tx.transaction(async (trx) => {
-      if (!(await store.lockEnvironment(trx, ctx.environment.ulid))) return { kind: 'skipped' } as const;
+      if (!(await store.lockFlagTargets(trx, ctx.flag.ulid, ctx.environment.ulid))) return { kind: 'skipped' } as const;
       const target = await store.findLocked(trx, ctx.flag.ulid, ctx.environment.ulid, scope.target.ulid);
       if (!target || !stepIsDue(target, stepMs, now)) return { kind: 'skipped' } as const;
       const next = nextAutomaticStep(target.rollout_percentage);

@@ -65,10 +65,11 @@ export interface TargetStore {
   list(db: Db, flagUlid: string, environmentUlid: string): Promise<TargetRecord[]>;
   find(db: Db, flagUlid: string, environmentUlid: string, targetUlid: string): Promise<TargetRecord | undefined>;
   /**
-   * Serialises every target change of the environment (MySQL: SELECT ... FOR UPDATE on the
-   * environment row; SQLite transactions are already serial). Call it first.
+   * Serialises the target changes of one flag (MySQL/MariaDB and PostgreSQL: SELECT ... FOR UPDATE
+   * on the flag's row; SQLite transactions are already serial) and reads the environment's
+   * settings; undefined when the flag or the environment is gone. Call it first.
    */
-  lockEnvironment(trx: Knex.Transaction, environmentUlid: string): Promise<LockedEnvironment | undefined>;
+  lockFlagTargets(trx: Knex.Transaction, flagUlid: string, environmentUlid: string): Promise<LockedEnvironment | undefined>;
   /** The target, locked until the transaction ends (MySQL: the latest committed row, whatever the snapshot). */
   findLocked(trx: Knex.Transaction, flagUlid: string, environmentUlid: string, targetUlid: string): Promise<TargetRecord | undefined>;
   /** Published targets of the flag in the environment, newest publish first, locked. */

@@ -104,10 +104,12 @@ export class KnexTargetStore implements TargetStore {
     return hasRowLocks(this.dialect);
   }
 
-  async lockEnvironment(trx: Knex.Transaction, environmentUlid: string): Promise<LockedEnvironment | undefined> {
-    const query = trx('environments').where('ulid', environmentUlid).first('ulid', 'comments_required', 'confirmation_required');
-    if (this.locking) query.forUpdate();
-    const row = await query;
+  async lockFlagTargets(trx: Knex.Transaction, flagUlid: string, environmentUlid: string): Promise<LockedEnvironment | undefined> {
+    // The flag's row, not the environment's: the environment's row takes every change's revision
+    // bump (storage/revisions.ts), and a lock on it would queue the changes of every flag of the
+    // environment behind each other for their whole transactions.
+    if (this.locking && !(await trx('flags').where('ulid', flagUlid).forUpdate().first('ulid'))) return undefined;
+    const row = await trx('environments').where('ulid', environmentUlid).first('ulid', 'comments_required', 'confirmation_required');
     if (!row) return undefined;
     return {
       ulid: row.ulid,

@@ -6,7 +6,7 @@ import type { TargetPatch, TargetRecord, TargetStatus, TargetStore } from './sto
 import type { RolloutConfig } from './types.js';
 
 /**
- * The state changes a request and the scheduler share, run under the environment's lock:
+ * The state changes a request and the scheduler share, run under the flag's target lock:
  * publishing a target and completing its rollout.
  */
 
