@@ -106,6 +106,8 @@ export interface Composition {
   auditWriter: AuditWriter;
   /** Public API audit entries, buffered and written in batches by its task. */
   publicAudit: PublicAuditBuffer;
+  /** The services the features built, by name (FeatureParts.services). */
+  services: Record<string, object>;
   tasks: BackgroundTask[];
   /** Stops the tasks that hold connections open (ends event streams), so open requests can finish. */
   endStreams(): Promise<void>;
@@ -180,6 +182,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     tracing,
     auditWriter,
     publicAudit,
+    services: {},
     // A revoked key stops working within one poll interval on every instance.
     tasks: [
       poller('environment-key-cache', config.revisionPollMs, () => keyCache.refreshIfChanged(), logger),
@@ -210,6 +213,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     composition.managementStages.afterAuthentication.push(...(parts.managementStages?.afterAuthentication ?? []));
     composition.managementStages.aroundHandler.push(...(parts.managementStages?.aroundHandler ?? []));
     composition.tasks.push(...(parts.tasks ?? []));
+    Object.assign(composition.services, parts.services);
   }
   return composition;
 }

@@ -4,7 +4,7 @@ import { parseSecretKeyMaterial } from './auth/secret-box.js';
 import { parsePublicAuditMode, type PublicAuditMode } from './audit/public-audit-mode.js';
 import { digestSecret, looksLikeSecret } from './auth/secrets.js';
 import type { MetricsSettings } from './observability/metrics-endpoint.js';
-import { tracingSettings, type TracingSettings } from './observability/tracing.js';
+import { tracingSettings, type TracingSettings } from './observability/tracing-settings.js';
 import { booleanSetting, choiceSetting, integerSetting, SettingError, textSetting, urlSetting } from './settings.js';
 import { defaultScryptParameters, type ScryptParameters } from './features/console-sessions/passwords.js';
 

@@ -1,4 +1,4 @@
-import type { StatusStream } from './progress.js';
+import type { StatusStream } from './status-stream.js';
 
 /** How a command writes: human tables by default, JSON with --json; colour only on a terminal. */
 export interface Output {

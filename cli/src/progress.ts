@@ -1,12 +1,6 @@
 import { cutText } from './compact.js';
 import { printable } from './output.js';
-
-/** Where a progress line goes: standard error, shown only when it is a terminal. */
-export interface StatusStream {
-  isTTY?: boolean;
-  columns?: number;
-  write(text: string): unknown;
-}
+import type { StatusStream } from './status-stream.js';
 
 /** A line saying what a long request is doing, until it is done. */
 export interface Progress {

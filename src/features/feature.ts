@@ -30,6 +30,11 @@ export interface FeatureParts {
   managementStages?: { afterAuthentication?: Stage[]; aroundHandler?: Stage[] };
   /** beforeAuthentication: runs before the environment key is checked (per-IP rate limit). */
   publicStages?: { beforeAuthentication?: Stage[]; afterAuthentication?: Stage[] };
+  /**
+   * The services the feature built, by name (the names of configuration/transactional-services.ts
+   * where a service is also built per transaction), so a test can compare how each place builds them.
+   */
+  services?: Record<string, object>;
 }
 
 export type FeatureFactory = (deps: FeatureDeps) => FeatureParts;

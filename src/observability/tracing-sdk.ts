@@ -17,10 +17,11 @@ import type { Knex } from 'knex';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { operationState } from '../http/operation.js';
-import type { Stage } from '../http/openapi/router.js';
+import type { Stage } from '../http/openapi/stages.js';
 import { observeQueries, sqlVerb } from './query-events.js';
 import { apiOf } from './request-metrics.js';
-import type { Tracing, TracingSettings } from './tracing.js';
+import type { Tracing } from './tracing-hooks.js';
+import type { TracingSettings } from './tracing-settings.js';
 
 // Loaded only when trace export is on (tracing.ts imports this module dynamically).
 

@@ -2,10 +2,10 @@ import type { EventEmitter } from 'node:events';
 import type { Knex } from 'knex';
 import { announceQuery } from '../observability/query-events.js';
 import { lockWaitOf, retryWhileLocked } from './sqlite-lock-wait.js';
+import type { AppendStatement, Value } from './statement.js';
 import { sqliteWorkerOf } from './sqlite-worker.js';
 
-/** A value bound to a statement's placeholder. */
-export type Value = string | number | null;
+export type { AppendStatement, Value } from './statement.js';
 
 /**
  * Runs fixed SQL text with `?` bindings on the pool's connection (or a transaction's), without
@@ -158,12 +158,6 @@ export function execute(db: Knex | Knex.Transaction, sql: string, values: readon
  */
 export function appendBlocksServingThread(db: Knex): boolean {
   return (db.client as PoolClient).driverName === 'better-sqlite3' && sqliteWorkerOf(db) === undefined;
-}
-
-/** One statement of an append: its text and its values. */
-export interface AppendStatement {
-  sql: string;
-  values: Value[];
 }
 
 /**

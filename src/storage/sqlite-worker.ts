@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { Knex } from 'knex';
-import type { AppendStatement } from './prepared-sql.js';
+import type { AppendStatement } from './statement.js';
 
 /**
  * SQLite's background thread: WAL checkpoints, and the appends of the public audit trail.

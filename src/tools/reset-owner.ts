@@ -21,7 +21,7 @@ async function resetOwner(): Promise<void> {
   try {
     const accounts = buildAccountService(core);
     const startup = new KnexStartupStore();
-    const sessions = new ConsoleSessionStore(core.knex);
+    const sessions = new ConsoleSessionStore();
     const password = generatePassword();
     const hash = await hashPassword(password);
     const { email, token } = await inTransaction(core.knex, async (trx) => {

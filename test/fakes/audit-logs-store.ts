@@ -1,3 +1,4 @@
+import type { Db } from '../../src/storage/db.js';
 import type { AuditLogStore, AuditQuery, ManagementAuditRow, PublicAuditStoredRow } from '../../src/features/audit-logs/store-types.js';
 
 type Filterable = {
@@ -55,23 +56,23 @@ export class FakeAuditLogStore implements AuditLogStore {
   /** Project keys by ulid, for the project filter. */
   projectKeys = new Map<string, string>();
 
-  async findProjectUlid(key: string): Promise<string | undefined> {
+  async findProjectUlid(_db: Db, key: string): Promise<string | undefined> {
     return [...this.projectKeys].find(([, k]) => k === key)?.[0];
   }
 
-  async listManagement(query: AuditQuery): Promise<ManagementAuditRow[]> {
+  async listManagement(_db: Db, query: AuditQuery): Promise<ManagementAuditRow[]> {
     return select(this.management, query, true);
   }
 
-  async listPublic(query: Omit<AuditQuery, 'tokenUlid'>): Promise<PublicAuditStoredRow[]> {
+  async listPublic(_db: Db, query: Omit<AuditQuery, 'tokenUlid'>): Promise<PublicAuditStoredRow[]> {
     return select(this.public, { ...query, tokenUlid: undefined }, false);
   }
 
-  async listProjectsAndEnvironments() {
+  async listProjectsAndEnvironments(_db: Db) {
     return { projects: [...this.projects], environments: [...this.environments] };
   }
 
-  async purge(log: 'management' | 'public', beforeUlid: string, batch: number): Promise<number> {
+  async purge(_db: Db, log: 'management' | 'public', beforeUlid: string, batch: number): Promise<number> {
     const rows: Array<{ ulid: string }> = log === 'management' ? this.management : this.public;
     const doomed = new Set(
       rows
@@ -86,7 +87,7 @@ export class FakeAuditLogStore implements AuditLogStore {
   }
 
   /** The fake holds whole public rows: no parts to delete. */
-  async purgePublicParts(_lastSeenBefore: string, _batch: number): Promise<number> {
+  async purgePublicParts(_db: Db, _lastSeenBefore: string, _batch: number): Promise<number> {
     return 0;
   }
 }

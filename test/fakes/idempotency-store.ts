@@ -1,3 +1,4 @@
+import type { Db } from '../../src/storage/db.js';
 import type { ClaimResult, IdempotencyRecord, IdempotencyScope, IdempotencyStore } from '../../src/features/idempotency/store-types.js';
 
 /** In-memory IdempotencyStore for the service's unit tests: same contract as the Knex store. */
@@ -14,7 +15,7 @@ export class FakeIdempotencyStore implements IdempotencyStore {
     return undefined;
   }
 
-  async claim(scope: IdempotencyScope, requestDigest: string, createdAt: string, expiresAt: string): Promise<ClaimResult> {
+  async claim(_db: Db, scope: IdempotencyScope, requestDigest: string, createdAt: string, expiresAt: string): Promise<ClaimResult> {
     const key = FakeIdempotencyStore.keyOf(scope);
     if (this.records.has(key)) return { claimed: false };
     const id = this.nextId++;
@@ -30,12 +31,12 @@ export class FakeIdempotencyStore implements IdempotencyStore {
     return { claimed: true, id };
   }
 
-  async find(scope: IdempotencyScope): Promise<IdempotencyRecord | undefined> {
+  async find(_db: Db, scope: IdempotencyScope): Promise<IdempotencyRecord | undefined> {
     const record = this.records.get(FakeIdempotencyStore.keyOf(scope));
     return record && { ...record };
   }
 
-  async complete(id: number, status: number, body: string | null): Promise<void> {
+  async complete(_db: Db, id: number, status: number, body: string | null): Promise<void> {
     const entry = this.byId(id);
     if (entry && entry[1].state === 'in_progress') {
       entry[1].state = 'completed';
@@ -44,12 +45,12 @@ export class FakeIdempotencyStore implements IdempotencyStore {
     }
   }
 
-  async release(id: number): Promise<void> {
+  async release(_db: Db, id: number): Promise<void> {
     const entry = this.byId(id);
     if (entry && entry[1].state === 'in_progress') this.records.delete(entry[0]);
   }
 
-  async removeIfStale(id: number, now: string, abandonedBefore: string): Promise<boolean> {
+  async removeIfStale(_db: Db, id: number, now: string, abandonedBefore: string): Promise<boolean> {
     const entry = this.byId(id);
     if (!entry) return false;
     const [key, record] = entry;
@@ -60,7 +61,7 @@ export class FakeIdempotencyStore implements IdempotencyStore {
     return false;
   }
 
-  async purgeExpired(now: string, batch: number): Promise<number> {
+  async purgeExpired(_db: Db, now: string, batch: number): Promise<number> {
     let n = 0;
     for (const [key, record] of this.records) {
       if (n >= batch) break;

@@ -64,15 +64,15 @@ describeEachDatabase('audit log page cost', (db) => {
   async function measure(params: Partial<AuditListParams>, access = ResourceAccess.unrestricted()) {
     return app.knex.transaction(async (trx) => {
       const dialect = app.composition.core.dialect;
-      const store = new KnexAuditLogStore(trx as unknown as Knex, dialect);
+      const store = new KnexAuditLogStore(dialect);
       // The query the store runs, as it builds it (it runs prepared SQL, not through Knex's builder).
       const queries: AuditQuery[] = [];
       const listManagement = store.listManagement.bind(store);
-      store.listManagement = async (query) => {
+      store.listManagement = async (on, query) => {
         queries.push(query);
-        return listManagement(query);
+        return listManagement(on, query);
       };
-      const service = new AuditLogService({ store });
+      const service = new AuditLogService({ db: trx, store });
       const before = db.name === 'mariadb' ? await handlerReads(trx) : 0;
       const page = await service.listManagement(principal({ access }), { per_page: perPage, ...params });
       let reads = db.name === 'mariadb' ? (await handlerReads(trx)) - before : 0;
@@ -146,10 +146,10 @@ describeEachDatabase('audit log page cost', (db) => {
     const access = new ResourceAccess(null, { projects: new Set(['prj_1']), environments: new Map() });
     // The projects of the synthetic entries do not exist as rows: restrict through a stub view.
     const result = await app.knex.transaction(async (trx) => {
-      const store = new KnexAuditLogStore(trx as unknown as Knex, app.composition.core.dialect);
+      const store = new KnexAuditLogStore(app.composition.core.dialect);
       store.listProjectsAndEnvironments = async () => ({ projects: ['prj_0', 'prj_1', 'prj_2'], environments: [] });
       const before = db.name === 'mariadb' ? await handlerReads(trx) : 0;
-      const page = await new AuditLogService({ store }).listManagement(principal({ access }), {
+      const page = await new AuditLogService({ db: trx, store }).listManagement(principal({ access }), {
         per_page: perPage,
         cursor: cursorAt(15_000, 'created_at_desc'),
       });

@@ -542,9 +542,9 @@ describeEachDatabase('audit logs', (db) => {
           status_code: 401,
         },
       ]);
-      const store = new KnexAuditLogStore(app.knex, app.composition.core.dialect);
-      expect(await purgeOldAuditEntries(store, app.clock, 0)).toEqual({ management: 0, public: 0 });
-      const purged = await purgeOldAuditEntries(store, app.clock, 30, 1);
+      const store = new KnexAuditLogStore(app.composition.core.dialect);
+      expect(await purgeOldAuditEntries(store, app.knex, app.clock, 0)).toEqual({ management: 0, public: 0 });
+      const purged = await purgeOldAuditEntries(store, app.knex, app.clock, 30, 1);
       expect(purged.management).toBeGreaterThanOrEqual(1);
       expect(purged.public).toBeGreaterThanOrEqual(1);
       const left = await app.knex('audit_entries').where('subject_ulid', marker).select('subject_label');

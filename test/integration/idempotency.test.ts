@@ -129,7 +129,7 @@ describeEachDatabase('idempotency keys', (db) => {
       const stale = uniqueKey('idem');
       expect((await post(`/projects/${project.key}/flags`, { key: uniqueKey('f'), name: 'F', type: 'boolean' }, stale)).status).toBe(200);
       app.clock.advance(day + 1);
-      const service = new IdempotencyService({ store: new KnexIdempotencyStore(app.knex), clock: app.clock });
+      const service = new IdempotencyService({ db: app.knex, store: new KnexIdempotencyStore(), clock: app.clock });
       expect(await service.purgeExpired()).toBeGreaterThanOrEqual(1);
       expect(await count('idempotency_records', { idempotency_key: stale })).toBe(0);
     });

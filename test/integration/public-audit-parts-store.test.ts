@@ -12,6 +12,7 @@ import { purgeOldAuditEntries } from '../../src/features/audit-logs/retention.js
 import { KnexAuditLogStore, PUBLIC_PART_RANGES_MAX } from '../../src/features/audit-logs/store.js';
 import type { AuditQuery, AuditSort, PublicAuditStoredRow } from '../../src/features/audit-logs/store-types.js';
 import { FakeAuditLogStore } from '../fakes/audit-logs-store.js';
+import { fakeDb } from '../fakes/transactor.js';
 import { postgresPlan, rowsRead } from '../support/postgres-plans.js';
 import { describeEachDatabase } from '../support/databases.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -52,7 +53,7 @@ describeEachDatabase('public audit log on parts and requests', (db) => {
   beforeAll(async () => {
     // No retention task of the app's own: the test runs retention itself.
     app = await startTestApp(db, { config: { auditRetentionDays: 0 } });
-    store = new KnexAuditLogStore(app.knex, app.composition.core.dialect);
+    store = new KnexAuditLogStore(app.composition.core.dialect);
     app.knex.on('query', (query: { sql: string }) => statements.push(query.sql));
   });
   afterAll(async () => {
@@ -109,7 +110,7 @@ describeEachDatabase('public audit log on parts and requests', (db) => {
         count: Number(r.count),
       };
     });
-    return fake.listPublic(query);
+    return fake.listPublic(fakeDb, query);
   }
 
   /** Every page of a list, following the cursor; each page checked against the reference. */
@@ -117,7 +118,7 @@ describeEachDatabase('public audit log on parts and requests', (db) => {
     const out: PublicAuditStoredRow[] = [];
     let after = query.after;
     for (let i = 0; i < 1000; i++) {
-      const page = await store.listPublic({ ...query, after });
+      const page = await store.listPublic(app.knex, { ...query, after });
       expect(page, `page after ${after}`).toEqual(await reference({ ...query, after }));
       out.push(...page);
       if (page.length < query.limit) return out;
@@ -156,7 +157,7 @@ describeEachDatabase('public audit log on parts and requests', (db) => {
       expect(statements.some((sql) => /FROM `public_audit_parts` WHERE (?!`id` IN)/.test(sql))).toBe(false);
     }
     const newest = parts[(59 * 7) % 5]!;
-    expect(await store.listPublic(query({ limit: 1 }))).toEqual([
+    expect(await store.listPublic(app.knex, query({ limit: 1 }))).toEqual([
       {
         ulid: ulids[59],
         created_at: new Date(base + 59_000).toISOString(),
@@ -177,7 +178,7 @@ describeEachDatabase('public audit log on parts and requests', (db) => {
     // from/to bound the ulids, inclusive.
     const bounded = await allPages(query({ sort: 'created_at_asc', fromUlid: fromMs(10), toUlid: toMs(29) }));
     expect(bounded.map((r) => r.ulid)).toEqual(ulids.slice(10, 30));
-    expect(await store.listPublic(query({ fromUlid: fromMs(100) }))).toEqual([]);
+    expect(await store.listPublic(app.knex, query({ fromUlid: fromMs(100) }))).toEqual([]);
   });
 
   it('merges the ranges of a few matching parts in ulid order, from the cursor, within from/to', async () => {
@@ -211,8 +212,8 @@ describeEachDatabase('public audit log on parts and requests', (db) => {
     const one = await allPages(query({ subjectUlid: 'flg_2', sort: 'created_at_asc' }));
     expect(one.length).toBeGreaterThan(0);
     expect(one.every((r) => r.subject_ulid === 'flg_2' && r.subject_label === 'f2')).toBe(true);
-    expect(await store.listPublic(query({ action: 'no.such.action' }))).toEqual([]);
-    expect(await store.listPublic(query({ projectUlid: 'prj_none' }))).toEqual([]);
+    expect(await store.listPublic(app.knex, query({ action: 'no.such.action' }))).toEqual([]);
+    expect(await store.listPublic(app.knex, query({ projectUlid: 'prj_none' }))).toEqual([]);
   });
 
   it(`reads the requests in primary-key order when more than ${PUBLIC_PART_RANGES_MAX} parts match`, async () => {
@@ -239,14 +240,14 @@ describeEachDatabase('public audit log on parts and requests', (db) => {
     }
     // Deep page with from/to: the same rows as the reference.
     const deep = query({ action: 'flag.evaluated', after: ulids[250], fromUlid: fromMs(30), toUlid: toMs(270), limit: 9 });
-    const page = await store.listPublic(deep);
+    const page = await store.listPublic(app.knex, deep);
     expect(page).toHaveLength(9);
     expect(page).toEqual(await reference(deep));
     expect(page.every((r) => r.ulid < ulids[250]!)).toBe(true);
 
     // The statement reads the requests' primary key in order from the cursor, not the part_id index, and sorts nothing.
     statements = [];
-    await store.listPublic(deep);
+    await store.listPublic(app.knex, deep);
     const sql = statements.find((s) => /part_id` IN \(/.test(s))!;
     const inList = (sql.match(/IN \(([?, ]+)\)/)?.[1] ?? '').split(',').length;
     const partIds = ids.slice(0, 42);
@@ -280,7 +281,7 @@ describeEachDatabase('public audit log on parts and requests', (db) => {
     ];
     for (const [filter, index] of cases) {
       statements = [];
-      await store.listPublic(query({ ...filter, limit: 10 }));
+      await store.listPublic(app.knex, query({ ...filter, limit: 10 }));
       const sql = statements.find((s) => s.includes('FROM `public_audit_parts` WHERE'))!;
       const values = 'subjectUlid' in filter ? ['flg_7'] : ['prj_7'];
       if (db.name === 'sqlite') {
@@ -342,8 +343,8 @@ describeEachDatabase('public audit log on parts and requests', (db) => {
     expect(await seen({ projects: ['prj_A', 'prj_B'], environments: ['env_A2', 'env_B1'] }, { projectUlid: 'prj_A' })).toEqual(
       new Set([1, 2]),
     );
-    expect(await store.listPublic(query({ visibility: { projects: [], environments: ['env_A1'] } }))).toEqual([]);
-    expect(await store.listPublic(query({ visibility: { projects: ['prj_C'], environments: [] } }))).toEqual([]);
+    expect(await store.listPublic(app.knex, query({ visibility: { projects: [], environments: ['env_A1'] } }))).toEqual([]);
+    expect(await store.listPublic(app.knex, query({ visibility: { projects: ['prj_C'], environments: [] } }))).toEqual([]);
   });
 
   it('retention deletes the requests before the cutoff, then only the parts last used before it', async () => {
@@ -356,10 +357,10 @@ describeEachDatabase('public audit log on parts and requests', (db) => {
     await insertRequests(5, [gone1![0]!, gone2![0]!, gone3![0]!, both!], (i) => i, now - 45 * dayMs);
     const kept = await insertRequests(4, [both!, recent!], (i) => i, now - 2 * dayMs);
 
-    expect(await purgeOldAuditEntries(store, app.clock, 0)).toEqual({ management: 0, public: 0 });
+    expect(await purgeOldAuditEntries(store, app.knex, app.clock, 0)).toEqual({ management: 0, public: 0 });
     expect(await app.knex('public_audit_requests').count({ n: '*' })).toEqual([{ n: 9 }]);
 
-    const purged = await purgeOldAuditEntries(store, app.clock, 30, 2);
+    const purged = await purgeOldAuditEntries(store, app.knex, app.clock, 30, 2);
     expect(purged.public).toBe(5);
     expect(purged.publicParts).toBe(3);
     const requests = (await app.knex('public_audit_requests').orderBy('ulid').select('ulid')) as Array<{ ulid: string }>;
@@ -367,13 +368,13 @@ describeEachDatabase('public audit log on parts and requests', (db) => {
     const parts = (await app.knex('public_audit_parts').orderBy('id').select('id')) as Array<{ id: string }>;
     expect(parts.map((p) => p.id)).toEqual([both!, recent!].sort());
     // Every request left still lists with its part.
-    expect((await store.listPublic(query({ sort: 'created_at_asc' }))).map((r) => r.subject_ulid)).toEqual([
+    expect((await store.listPublic(app.knex, query({ sort: 'created_at_asc' }))).map((r) => r.subject_ulid)).toEqual([
       'both',
       'recent',
       'both',
       'recent',
     ]);
     // Nothing more to delete.
-    expect(await purgeOldAuditEntries(store, app.clock, 30, 2)).toEqual({ management: 0, public: 0 });
+    expect(await purgeOldAuditEntries(store, app.knex, app.clock, 30, 2)).toEqual({ management: 0, public: 0 });
   });
 });

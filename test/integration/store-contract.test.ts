@@ -83,15 +83,18 @@ const scope = (overrides: Partial<IdempotencyScope> = {}): IdempotencyScope => (
   ...overrides,
 });
 
-for (const implementation of implementations<IdempotencyStore>(
-  () => new FakeIdempotencyStore(),
-  (app) => new KnexIdempotencyStore(app.knex),
+for (const implementation of implementations<{ store: IdempotencyStore; db: Db }>(
+  () => ({ store: new FakeIdempotencyStore(), db: fakeDb }),
+  (app) => ({ store: new KnexIdempotencyStore(), db: app.knex }),
 )) {
   describe(`IdempotencyStore contract [${implementation.name}]`, () => {
     let store: IdempotencyStore;
+    let db: Db;
     let close: () => Promise<void>;
     beforeAll(async () => {
-      ({ store, close } = await implementation.open());
+      let opened: { store: IdempotencyStore; db: Db };
+      ({ store: opened, close } = await implementation.open());
+      ({ store, db } = opened);
     });
     afterAll(async () => {
       await close?.();
@@ -99,21 +102,23 @@ for (const implementation of implementations<IdempotencyStore>(
 
     it('claims a scope once; a second claim of the same scope is refused', async () => {
       const s = scope();
-      const first = await store.claim(s, 'd1', '2026-01-01T00:00:00.000Z', '2026-01-02T00:00:00.000Z');
+      const first = await store.claim(db, s, 'd1', '2026-01-01T00:00:00.000Z', '2026-01-02T00:00:00.000Z');
       expect(first.claimed).toBe(true);
-      expect(await store.claim(s, 'd2', '2026-01-01T00:00:01.000Z', '2026-01-02T00:00:00.000Z')).toEqual({ claimed: false });
+      expect(await store.claim(db, s, 'd2', '2026-01-01T00:00:01.000Z', '2026-01-02T00:00:00.000Z')).toEqual({ claimed: false });
       // Any other part of the scope makes it another record.
       for (const other of [{ method: 'PUT' }, { pathDigest: 'b'.repeat(64) }, { tokenUlid: 'tok_01HYYYYYYYYYYYYYYYYYYYYYYY' }]) {
-        expect((await store.claim({ ...s, ...other }, 'd1', '2026-01-01T00:00:00.000Z', '2026-01-02T00:00:00.000Z')).claimed).toBe(true);
+        expect((await store.claim(db, { ...s, ...other }, 'd1', '2026-01-01T00:00:00.000Z', '2026-01-02T00:00:00.000Z')).claimed).toBe(
+          true,
+        );
       }
     });
 
     it('finds a claim in progress, then its stored response once completed', async () => {
       const s = scope();
-      expect(await store.find(s)).toBeUndefined();
-      const claim = await store.claim(s, 'digest', '2026-01-01T00:00:00.000Z', '2026-01-02T00:00:00.000Z');
+      expect(await store.find(db, s)).toBeUndefined();
+      const claim = await store.claim(db, s, 'digest', '2026-01-01T00:00:00.000Z', '2026-01-02T00:00:00.000Z');
       if (!claim.claimed) throw new Error('not claimed');
-      expect(await store.find(s)).toEqual({
+      expect(await store.find(db, s)).toEqual({
         id: claim.id,
         requestDigest: 'digest',
         state: 'in_progress',
@@ -122,55 +127,55 @@ for (const implementation of implementations<IdempotencyStore>(
         createdAt: '2026-01-01T00:00:00.000Z',
         expiresAt: '2026-01-02T00:00:00.000Z',
       });
-      await store.complete(claim.id, 201, '{"status":"success"}');
-      expect(await store.find(s)).toMatchObject({ state: 'completed', responseStatus: 201, responseBody: '{"status":"success"}' });
+      await store.complete(db, claim.id, 201, '{"status":"success"}');
+      expect(await store.find(db, s)).toMatchObject({ state: 'completed', responseStatus: 201, responseBody: '{"status":"success"}' });
       // A completed record is neither completed again nor released.
-      await store.complete(claim.id, 500, null);
-      await store.release(claim.id);
-      expect(await store.find(s)).toMatchObject({ state: 'completed', responseStatus: 201 });
+      await store.complete(db, claim.id, 500, null);
+      await store.release(db, claim.id);
+      expect(await store.find(db, s)).toMatchObject({ state: 'completed', responseStatus: 201 });
     });
 
     it('releases a claim in progress, so the scope can be claimed again', async () => {
       const s = scope();
-      const claim = await store.claim(s, 'digest', '2026-01-01T00:00:00.000Z', '2026-01-02T00:00:00.000Z');
+      const claim = await store.claim(db, s, 'digest', '2026-01-01T00:00:00.000Z', '2026-01-02T00:00:00.000Z');
       if (!claim.claimed) throw new Error('not claimed');
-      await store.release(claim.id);
-      expect(await store.find(s)).toBeUndefined();
-      expect((await store.claim(s, 'digest', '2026-01-01T00:00:00.000Z', '2026-01-02T00:00:00.000Z')).claimed).toBe(true);
+      await store.release(db, claim.id);
+      expect(await store.find(db, s)).toBeUndefined();
+      expect((await store.claim(db, s, 'digest', '2026-01-01T00:00:00.000Z', '2026-01-02T00:00:00.000Z')).claimed).toBe(true);
     });
 
     it('removes a record only when expired or abandoned in progress', async () => {
       const fresh = scope();
       const done = scope();
-      const claimFresh = await store.claim(fresh, 'd', '2026-01-01T10:00:00.000Z', '2026-01-02T10:00:00.000Z');
-      const claimDone = await store.claim(done, 'd', '2026-01-01T10:00:00.000Z', '2026-01-02T10:00:00.000Z');
+      const claimFresh = await store.claim(db, fresh, 'd', '2026-01-01T10:00:00.000Z', '2026-01-02T10:00:00.000Z');
+      const claimDone = await store.claim(db, done, 'd', '2026-01-01T10:00:00.000Z', '2026-01-02T10:00:00.000Z');
       if (!claimFresh.claimed || !claimDone.claimed) throw new Error('not claimed');
-      await store.complete(claimDone.id, 200, null);
+      await store.complete(db, claimDone.id, 200, null);
       // Neither expired, and the claim in progress is younger than the abandonment limit.
-      expect(await store.removeIfStale(claimFresh.id, '2026-01-01T11:00:00.000Z', '2026-01-01T09:59:59.999Z')).toBe(false);
+      expect(await store.removeIfStale(db, claimFresh.id, '2026-01-01T11:00:00.000Z', '2026-01-01T09:59:59.999Z')).toBe(false);
       // Abandoned: in progress and created at the limit. A completed record is not abandoned.
-      expect(await store.removeIfStale(claimDone.id, '2026-01-01T11:00:00.000Z', '2026-01-01T10:00:00.000Z')).toBe(false);
-      expect(await store.removeIfStale(claimFresh.id, '2026-01-01T11:00:00.000Z', '2026-01-01T10:00:00.000Z')).toBe(true);
-      expect(await store.find(fresh)).toBeUndefined();
+      expect(await store.removeIfStale(db, claimDone.id, '2026-01-01T11:00:00.000Z', '2026-01-01T10:00:00.000Z')).toBe(false);
+      expect(await store.removeIfStale(db, claimFresh.id, '2026-01-01T11:00:00.000Z', '2026-01-01T10:00:00.000Z')).toBe(true);
+      expect(await store.find(db, fresh)).toBeUndefined();
       // Expired at its expiry time exactly.
-      expect(await store.removeIfStale(claimDone.id, '2026-01-02T10:00:00.000Z', '2026-01-01T00:00:00.000Z')).toBe(true);
-      expect(await store.find(done)).toBeUndefined();
-      expect(await store.removeIfStale(claimDone.id, '2026-01-03T00:00:00.000Z', '2026-01-03T00:00:00.000Z')).toBe(false);
+      expect(await store.removeIfStale(db, claimDone.id, '2026-01-02T10:00:00.000Z', '2026-01-01T00:00:00.000Z')).toBe(true);
+      expect(await store.find(db, done)).toBeUndefined();
+      expect(await store.removeIfStale(db, claimDone.id, '2026-01-03T00:00:00.000Z', '2026-01-03T00:00:00.000Z')).toBe(false);
     });
 
     it('purges expired records in batches, and nothing else', async () => {
       const now = '2030-06-01T00:00:00.000Z';
       // Whatever earlier tests left expires before 2030; this purge empties it first.
-      while ((await store.purgeExpired(now, 100)) > 0);
+      while ((await store.purgeExpired(db, now, 100)) > 0);
       const expired = [scope(), scope(), scope()];
       const live = scope();
-      for (const s of expired) await store.claim(s, 'd', '2030-05-01T00:00:00.000Z', '2030-05-31T23:59:59.999Z');
-      await store.claim(live, 'd', '2030-05-01T00:00:00.000Z', '2030-06-01T00:00:00.001Z');
-      expect(await store.purgeExpired(now, 2)).toBe(2);
-      expect(await store.purgeExpired(now, 2)).toBe(1);
-      expect(await store.purgeExpired(now, 2)).toBe(0);
-      for (const s of expired) expect(await store.find(s)).toBeUndefined();
-      expect(await store.find(live)).toBeDefined();
+      for (const s of expired) await store.claim(db, s, 'd', '2030-05-01T00:00:00.000Z', '2030-05-31T23:59:59.999Z');
+      await store.claim(db, live, 'd', '2030-05-01T00:00:00.000Z', '2030-06-01T00:00:00.001Z');
+      expect(await store.purgeExpired(db, now, 2)).toBe(2);
+      expect(await store.purgeExpired(db, now, 2)).toBe(1);
+      expect(await store.purgeExpired(db, now, 2)).toBe(0);
+      for (const s of expired) expect(await store.find(db, s)).toBeUndefined();
+      expect(await store.find(db, live)).toBeDefined();
     });
   });
 }
@@ -178,6 +183,7 @@ for (const implementation of implementations<IdempotencyStore>(
 /** The audit-log store, and how a test puts rows and projects in front of it. */
 interface AuditLogsUnderTest {
   store: AuditLogStore;
+  db: Db;
   addManagement(rows: ManagementAuditRow[]): Promise<void>;
   addPublic(rows: PublicAuditStoredRow[]): Promise<void>;
   /** A project with one environment; their ulids. */
@@ -189,6 +195,7 @@ function fakeAuditLogs(): AuditLogsUnderTest {
   let projects = 0;
   return {
     store,
+    db: fakeDb,
     addManagement: async (rows) => void store.management.push(...rows),
     addPublic: async (rows) => void store.public.push(...rows),
     async addProject(key) {
@@ -204,7 +211,8 @@ function fakeAuditLogs(): AuditLogsUnderTest {
 
 function knexAuditLogs(app: TestApp): AuditLogsUnderTest {
   return {
-    store: new KnexAuditLogStore(app.knex, app.composition.core.dialect),
+    store: new KnexAuditLogStore(app.composition.core.dialect),
+    db: app.knex,
     addManagement: async (rows) => void (await app.knex('audit_entries').insert(rows)),
     addPublic: async (rows) =>
       insertPublicAuditRows(
@@ -286,19 +294,21 @@ for (const implementation of implementations<AuditLogsUnderTest>(fakeAuditLogs, 
     });
     beforeEach(async () => {
       // Each test starts from empty logs (the app's own entries included).
-      await store.purge('management', 'zzz', 1_000_000);
-      await store.purge('public', 'zzz', 1_000_000);
+      await store.purge(logs.db, 'management', 'zzz', 1_000_000);
+      await store.purge(logs.db, 'public', 'zzz', 1_000_000);
     });
 
     it('lists in ulid order either way, from a cursor, bounded by from/to (inclusive) and the limit', async () => {
       await logs.addManagement([3, 1, 5, 2, 4].map((n) => managementRow(n)));
-      expect(ulidsOf(await store.listManagement(everything))).toEqual([1, 2, 3, 4, 5].map(auditUlid));
-      expect(ulidsOf(await store.listManagement({ ...everything, sort: 'created_at_desc' }))).toEqual([5, 4, 3, 2, 1].map(auditUlid));
-      expect(ulidsOf(await store.listManagement({ ...everything, after: auditUlid(2), limit: 2 }))).toEqual([3, 4].map(auditUlid));
-      expect(ulidsOf(await store.listManagement({ ...everything, sort: 'created_at_desc', after: auditUlid(4) }))).toEqual(
+      expect(ulidsOf(await store.listManagement(logs.db, everything))).toEqual([1, 2, 3, 4, 5].map(auditUlid));
+      expect(ulidsOf(await store.listManagement(logs.db, { ...everything, sort: 'created_at_desc' }))).toEqual(
+        [5, 4, 3, 2, 1].map(auditUlid),
+      );
+      expect(ulidsOf(await store.listManagement(logs.db, { ...everything, after: auditUlid(2), limit: 2 }))).toEqual([3, 4].map(auditUlid));
+      expect(ulidsOf(await store.listManagement(logs.db, { ...everything, sort: 'created_at_desc', after: auditUlid(4) }))).toEqual(
         [3, 2, 1].map(auditUlid),
       );
-      expect(ulidsOf(await store.listManagement({ ...everything, fromUlid: auditUlid(2), toUlid: auditUlid(4) }))).toEqual(
+      expect(ulidsOf(await store.listManagement(logs.db, { ...everything, fromUlid: auditUlid(2), toUlid: auditUlid(4) }))).toEqual(
         [2, 3, 4].map(auditUlid),
       );
     });
@@ -313,7 +323,7 @@ for (const implementation of implementations<AuditLogsUnderTest>(fakeAuditLogs, 
         actor_email: null,
       });
       await logs.addManagement([row]);
-      expect(await store.listManagement(everything)).toEqual([row]);
+      expect(await store.listManagement(logs.db, everything)).toEqual([row]);
     });
 
     it('filters the management log by each field exactly', async () => {
@@ -326,7 +336,7 @@ for (const implementation of implementations<AuditLogsUnderTest>(fakeAuditLogs, 
         managementRow(5, { project_ulid: other, environment_ulid: 'env_01J00000000000000000000002' }),
         managementRow(6, { project_ulid: other }),
       ]);
-      const only = async (filter: Partial<AuditQuery>) => ulidsOf(await store.listManagement({ ...everything, ...filter }));
+      const only = async (filter: Partial<AuditQuery>) => ulidsOf(await store.listManagement(logs.db, { ...everything, ...filter }));
       expect(await only({ action: 'flag.created' })).toEqual([auditUlid(2)]);
       expect(await only({ subjectType: 'flag' })).toEqual([auditUlid(2)]);
       expect(await only({ subjectUlid: 'flg_01J00000000000000000000001' })).toEqual([auditUlid(2)]);
@@ -347,8 +357,8 @@ for (const implementation of implementations<AuditLogsUnderTest>(fakeAuditLogs, 
         managementRow(5, { http_method: 'POST', action: 'project.created' }),
         managementRow(6, { http_method: '', action: 'target.rollout_updated', actor_type: 'system' }),
       ]);
-      expect(ulidsOf(await store.listManagement({ ...everything, kind: 'reads' }))).toEqual([1, 2, 3, 4].map(auditUlid));
-      expect(ulidsOf(await store.listManagement({ ...everything, kind: 'changes' }))).toEqual([5, 6].map(auditUlid));
+      expect(ulidsOf(await store.listManagement(logs.db, { ...everything, kind: 'reads' }))).toEqual([1, 2, 3, 4].map(auditUlid));
+      expect(ulidsOf(await store.listManagement(logs.db, { ...everything, kind: 'changes' }))).toEqual([5, 6].map(auditUlid));
     });
 
     it('shows a restricted caller the entries of its projects, of its environments or of none', async () => {
@@ -364,7 +374,7 @@ for (const implementation of implementations<AuditLogsUnderTest>(fakeAuditLogs, 
         managementRow(5),
       ]);
       const seen = async (projects: string[], environments: string[]) =>
-        ulidsOf(await store.listManagement({ ...everything, visibility: { projects, environments } }));
+        ulidsOf(await store.listManagement(logs.db, { ...everything, visibility: { projects, environments } }));
       expect(await seen([a], [envA1])).toEqual([1, 2].map(auditUlid));
       expect(await seen([a], [])).toEqual([auditUlid(1)]);
       expect(await seen([a, b], [envA1, envA2])).toEqual([1, 2, 3, 4].map(auditUlid));
@@ -384,8 +394,8 @@ for (const implementation of implementations<AuditLogsUnderTest>(fakeAuditLogs, 
         publicRow(3, { result: 'failure', status_code: 401, actor_ulid: null }),
       ];
       await logs.addPublic(rows);
-      expect(await store.listPublic(everything)).toEqual(rows);
-      const only = async (filter: Partial<AuditQuery>) => ulidsOf(await store.listPublic({ ...everything, ...filter }));
+      expect(await store.listPublic(logs.db, everything)).toEqual(rows);
+      const only = async (filter: Partial<AuditQuery>) => ulidsOf(await store.listPublic(logs.db, { ...everything, ...filter }));
       expect(await only({ projectUlid: project })).toEqual([publicUlid(1)]);
       expect(await only({ action: 'flag.used' })).toEqual([publicUlid(2)]);
       expect(await only({ result: 'failure' })).toEqual([publicUlid(3)]);
@@ -396,9 +406,9 @@ for (const implementation of implementations<AuditLogsUnderTest>(fakeAuditLogs, 
     it('finds a project by its exact key, and lists every project and environment', async () => {
       const key = `audit-contract-${++projects}`;
       const project = await logs.addProject(key);
-      expect(await store.findProjectUlid(key)).toBe(project.ulid);
-      expect(await store.findProjectUlid(`${key}-x`)).toBeUndefined();
-      const listed = await store.listProjectsAndEnvironments();
+      expect(await store.findProjectUlid(logs.db, key)).toBe(project.ulid);
+      expect(await store.findProjectUlid(logs.db, `${key}-x`)).toBeUndefined();
+      const listed = await store.listProjectsAndEnvironments(logs.db);
       expect(listed.projects).toContain(project.ulid);
       expect(listed.environments).toContainEqual({ ulid: project.environmentUlid, projectUlid: project.ulid });
     });
@@ -406,13 +416,13 @@ for (const implementation of implementations<AuditLogsUnderTest>(fakeAuditLogs, 
     it('purges entries below a ulid, oldest first, at most a batch at a time', async () => {
       await logs.addManagement([1, 2, 3, 4].map((n) => managementRow(n)));
       await logs.addPublic([1, 2].map((n) => publicRow(n)));
-      expect(await store.purge('management', auditUlid(4), 2)).toBe(2);
-      expect(ulidsOf(await store.listManagement(everything))).toEqual([3, 4].map(auditUlid));
-      expect(await store.purge('management', auditUlid(4), 2)).toBe(1);
-      expect(await store.purge('management', auditUlid(4), 2)).toBe(0);
-      expect(ulidsOf(await store.listManagement(everything))).toEqual([auditUlid(4)]);
+      expect(await store.purge(logs.db, 'management', auditUlid(4), 2)).toBe(2);
+      expect(ulidsOf(await store.listManagement(logs.db, everything))).toEqual([3, 4].map(auditUlid));
+      expect(await store.purge(logs.db, 'management', auditUlid(4), 2)).toBe(1);
+      expect(await store.purge(logs.db, 'management', auditUlid(4), 2)).toBe(0);
+      expect(ulidsOf(await store.listManagement(logs.db, everything))).toEqual([auditUlid(4)]);
       // The other log is untouched.
-      expect(ulidsOf(await store.listPublic(everything))).toEqual([1, 2].map(publicUlid));
+      expect(ulidsOf(await store.listPublic(logs.db, everything))).toEqual([1, 2].map(publicUlid));
     });
   });
 }

@@ -37,10 +37,11 @@ export function dispatcherFor(
 ): WebhookDispatcher {
   const { knex, dialect, config } = app.composition.core;
   const clock = options.clock ?? app.clock;
-  const store = new WebhookStore(knex, dialect);
+  const store = new WebhookStore(dialect);
   return new WebhookDispatcher({
+    db: knex,
     store,
-    secrets: new WebhookSecrets(store, config.secretKeys, clock),
+    secrets: new WebhookSecrets(store, knex, config.secretKeys, clock),
     settings: { ...config.webhooks, pollMs: 30, ...options.settings },
     clock,
     logger: pino({ level: 'silent' }),

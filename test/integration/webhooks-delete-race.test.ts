@@ -18,7 +18,7 @@ describeEachDatabase('deleting a webhook subscription while an attempt is record
 
   beforeAll(async () => {
     app = await startTestApp(db, { config: { webhooks: noDelivery } });
-    store = new WebhookStore(app.knex, app.composition.core.dialect);
+    store = new WebhookStore(app.composition.core.dialect);
     await expectOk(app, 'POST', '/projects', { key: projectKey, name: 'Hook race' });
   });
   afterAll(async () => {
@@ -29,7 +29,7 @@ describeEachDatabase('deleting a webhook subscription while an attempt is record
     const hook = await expectOk(app, 'POST', `${p}/webhooks`, { url: 'http://127.0.0.1:9/hook', events: ['flag.created'] });
     await expectOk(app, 'POST', `${p}/flags`, { key: 'raced', name: 'Raced', type: 'boolean' });
     const event = await app.knex('webhook_events').where('webhook_ulid', hook.ulid).first('ulid', 'webhook_ulid');
-    expect(await store.claim(event.ulid, 'claim-1', 60_000)).toBe(true);
+    expect(await store.claim(app.knex, event.ulid, 'claim-1', 60_000)).toBe(true);
 
     // The deletion's transaction, as the service runs it: the subscription's row, then its events.
     const project = await app.knex('projects').where('key', projectKey).first('ulid');
@@ -38,6 +38,7 @@ describeEachDatabase('deleting a webhook subscription while an attempt is record
       expect(await store.find(deletion, project.ulid, hook.ulid, { lock: true })).toBeDefined();
       const nowIso = new Date().toISOString();
       const recording = store.recordAttempt(
+        app.knex,
         event,
         'claim-1',
         { status: 'failed', code: 500, error: 'HTTP 500', durationMs: 3, nextAttemptAt: null, nowIso },

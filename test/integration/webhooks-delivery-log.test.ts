@@ -125,13 +125,13 @@ describeEachDatabase('webhook delivery log', (db) => {
     const rows = await app.knex('webhook_events').where('webhook_ulid', hook).orderBy('sequence').select('ulid', 'status');
     expect(rows[0].status).toBe('delivered');
     await app.knex('webhook_events').where('ulid', rows[1].ulid).update({ status: 'failed', next_attempt_at: null });
-    const store = new WebhookStore(app.knex, app.composition.core.dialect);
+    const store = new WebhookStore(app.composition.core.dialect);
 
-    expect(await purgeOldWebhookEvents(store, app.clock, 30)).toBe(0);
+    expect(await purgeOldWebhookEvents(store, app.knex, app.clock, 30)).toBe(0);
     const later = { now: () => new Date(app.clock.now().getTime() + 31 * 86_400_000) };
-    expect(await purgeOldWebhookEvents(store, later, 0)).toBe(0);
+    expect(await purgeOldWebhookEvents(store, app.knex, later, 0)).toBe(0);
     // In batches of one, so the loop over batches runs too; earlier tests' settled events go as well.
-    expect(await purgeOldWebhookEvents(store, later, 30, 1)).toBeGreaterThanOrEqual(2);
+    expect(await purgeOldWebhookEvents(store, app.knex, later, 30, 1)).toBeGreaterThanOrEqual(2);
     expect((await log(hook)).map((d) => [d.sequence, d.status])).toEqual([[3, 'pending']]);
     expect(await app.knex('webhook_events').whereNot('status', 'pending').count({ n: '*' }).first()).toEqual({ n: 0 });
   });

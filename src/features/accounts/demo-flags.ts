@@ -1,10 +1,9 @@
-import { knexTransactor } from '../shared/transactions.js';
 import type { Knex } from 'knex';
 import { AuditTrail, AuditWriter } from '../../audit/audit-trail.js';
 import { ResourceAccess, type ManagementPrincipal } from '../../auth/principal.js';
 import type { CoreDeps } from '../../core.js';
-import { ConfigurationApplyService } from '../configuration/apply-service.js';
-import { ConfigurationExportService } from '../configuration/export-service.js';
+import { buildConfigurationServices } from '../configuration/index.js';
+import { knexLookups } from '../shared/lookup-store.js';
 import type { ProjectConfiguration } from '../configuration/plan.js';
 import type { Environment } from '../environments/store-types.js';
 
@@ -90,11 +89,7 @@ export async function addDemoFlags(
     segments: [],
     flags: demoFlags(),
   };
-  const applier = new ConfigurationApplyService({
-    core: over,
-    tx: knexTransactor(trx),
-    exporter: new ConfigurationExportService({ knex: trx, dialect: core.dialect }),
-  });
+  const { applier } = buildConfigurationServices({ ...over, lookups: knexLookups });
   const audit = new AuditTrail(writer, principal, 'POST', `/management/v1/projects/${project.key}/configuration/apply`);
   await applier.apply(principal, project.key, configuration, { prune: false, comment: 'Demo flags of the first start' }, audit);
 }

@@ -6,7 +6,7 @@ import { accountHandlers } from './controller.js';
 import { AccountService } from './service.js';
 import { KnexAccountStore } from './store.js';
 
-export function buildAccountService(core: CoreDeps): AccountService {
+export function buildAccountService(core: Pick<CoreDeps, 'knex' | 'dialect' | 'clock'>): AccountService {
   return new AccountService({
     db: core.knex,
     tx: knexTransactor(core.knex),

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { Role } from '../../auth/principal.js';
 import { NotFoundError, ValidationError } from '../../http/errors.js';
-import { paginateByUlid, type Page, type PageRequest } from '../../http/pagination.js';
+import type { Page, PageRequest } from '../../http/pagination.js';
+import { paginateByUlid } from '../../storage/paginate-by-ulid.js';
 import { type Dialect, hasRowLocks } from '../../storage/database.js';
 import { translateStorageErrors } from '../../storage/db-errors.js';
 import type { Db } from '../../storage/db.js';

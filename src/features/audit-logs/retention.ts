@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Db } from '../../storage/db.js';
 import type { Logger } from 'pino';
 import { auditUlidLowerBound } from '../../audit/audit-ids.js';
 import type { Clock } from '../../clock.js';
@@ -24,6 +25,7 @@ export interface PurgedAuditEntries {
  */
 export async function purgeOldAuditEntries(
   store: AuditLogStore,
+  db: Db,
   clock: Clock,
   retentionDays: number,
   batch = 1000,
@@ -33,10 +35,10 @@ export async function purgeOldAuditEntries(
   const cutoff = retentionCutoff(clock, retentionDays);
   const before = auditUlidLowerBound(cutoff);
   for (const log of ['management', 'public'] as const) {
-    purged[log] = await deleteInBatches((limit) => store.purge(log, before, limit), batch);
+    purged[log] = await deleteInBatches((limit) => store.purge(db, log, before, limit), batch);
   }
   const lastSeenBefore = new Date(cutoff).toISOString();
-  const parts = await deleteInBatches((limit) => store.purgePublicParts(lastSeenBefore, limit), batch);
+  const parts = await deleteInBatches((limit) => store.purgePublicParts(db, lastSeenBefore, limit), batch);
   if (parts > 0) purged.publicParts = parts;
   return purged;
 }
@@ -51,7 +53,7 @@ export function auditRetentionTask(store: AuditLogStore, knex: Knex, clock: Cloc
     message: 'old audit entries and evaluation counts deleted',
     retentionDays,
     purge: async () => ({
-      ...(await purgeOldAuditEntries(store, clock, retentionDays)),
+      ...(await purgeOldAuditEntries(store, knex, clock, retentionDays)),
       evaluationHours: await purgeOldEvaluationHours(knex, clock, retentionDays),
     }),
     count: (purged) => purged.management + purged.public + (purged.publicParts ?? 0) + purged.evaluationHours,

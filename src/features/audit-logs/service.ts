@@ -4,6 +4,7 @@ import type { ManagementPrincipal, ResourceAccess } from '../../auth/principal.j
 import { auditUlidLowerBound, auditUlidUpperBound } from '../../audit/audit-ids.js';
 import { InvalidQueryError, UnprocessableError } from '../../http/errors.js';
 import { decodeCursor, encodeCursor } from '../../http/pagination.js';
+import type { Db } from '../../storage/db.js';
 import type {
   AuditKind,
   AuditLogStore,
@@ -86,6 +87,8 @@ export interface AuditPage<T> {
 
 /** What AuditLogService is built from. */
 export interface AuditLogServiceDeps {
+  /** The pool: the audit logs are only read here. */
+  db: Db;
   store: AuditLogStore;
 }
 
@@ -101,7 +104,11 @@ export class AuditLogService {
   async listManagement(principal: ManagementPrincipal, raw: AuditListParams): Promise<AuditPage<AuditEntry>> {
     const params = withoutEmpty(raw);
     const { query, list } = await this.prepare('audit-logs', principal.access, params);
-    const rows = await this.deps.store.listManagement({ ...query, tokenUlid: params.management_token_ulid, kind: params.kind });
+    const rows = await this.deps.store.listManagement(this.deps.db, {
+      ...query,
+      tokenUlid: params.management_token_ulid,
+      kind: params.kind,
+    });
     return this.page(rows, query, list, toAuditEntry);
   }
 
@@ -109,7 +116,7 @@ export class AuditLogService {
     const params = withoutEmpty(raw);
     const { query, list } = await this.prepare('api-public-audit-logs', principal.access, params);
     // Public requests carry no management token: that filter matches nothing.
-    const rows = params.management_token_ulid !== undefined ? [] : await this.deps.store.listPublic(query);
+    const rows = params.management_token_ulid !== undefined ? [] : await this.deps.store.listPublic(this.deps.db, query);
     return this.page(rows, query, list, toPublicAuditEntry);
   }
 
@@ -145,13 +152,13 @@ export class AuditLogService {
   /** The project filter as a ulid; a key the caller cannot see becomes one that matches nothing. */
   private async projectFilter(access: ResourceAccess, key: string | undefined): Promise<string | undefined> {
     if (key === undefined) return undefined;
-    const ulid = await this.deps.store.findProjectUlid(key);
+    const ulid = await this.deps.store.findProjectUlid(this.deps.db, key);
     return ulid !== undefined && access.canSeeProject(ulid) ? ulid : 'prj_none';
   }
 
   private async visibility(access: ResourceAccess): Promise<AuditVisibility | null> {
     if (!access.restricted) return null;
-    const all = await this.deps.store.listProjectsAndEnvironments();
+    const all = await this.deps.store.listProjectsAndEnvironments(this.deps.db);
     const projects = all.projects.filter((ulid) => access.canSeeProject(ulid));
     const visible = new Set(projects);
     const environments = all.environments

@@ -1,3 +1,4 @@
+import type { Db } from '../../storage/db.js';
 /** Storage of the two audit logs (table audit_entries; tables public_audit_requests and public_audit_parts). */
 
 export type AuditSort = 'created_at_desc' | 'created_at_asc';
@@ -73,20 +74,20 @@ export interface PublicAuditStoredRow {
 }
 
 export interface AuditLogStore {
-  listManagement(query: AuditQuery): Promise<ManagementAuditRow[]>;
+  listManagement(db: Db, query: AuditQuery): Promise<ManagementAuditRow[]>;
   /** `tokenUlid` never matches a public entry; the service answers such queries itself. */
-  listPublic(query: Omit<AuditQuery, 'tokenUlid'>): Promise<PublicAuditStoredRow[]>;
+  listPublic(db: Db, query: Omit<AuditQuery, 'tokenUlid'>): Promise<PublicAuditStoredRow[]>;
   /** The ulid of the project with this key, if any. */
-  findProjectUlid(key: string): Promise<string | undefined>;
+  findProjectUlid(db: Db, key: string): Promise<string | undefined>;
   /** Every project (ulid) and environment (ulid, project ulid), to resolve a restricted caller's view. */
-  listProjectsAndEnvironments(): Promise<{ projects: string[]; environments: Array<{ ulid: string; projectUlid: string }> }>;
+  listProjectsAndEnvironments(db: Db): Promise<{ projects: string[]; environments: Array<{ ulid: string; projectUlid: string }> }>;
   /** Deletes entries with a ulid below `beforeUlid`, at most `batch` per statement; returns how many. */
-  purge(log: 'management' | 'public', beforeUlid: string, batch: number): Promise<number>;
+  purge(db: Db, log: 'management' | 'public', beforeUlid: string, batch: number): Promise<number>;
   /**
    * Deletes parts of the public log last used before `lastSeenBefore` (ISO time), at most `batch`
    * per statement; returns how many. Run after the requests before that time are purged: a writer
    * stores a part (last_seen_at = its now) before the requests that use it, so such a part has no
    * request left.
    */
-  purgePublicParts(lastSeenBefore: string, batch: number): Promise<number>;
+  purgePublicParts(db: Db, lastSeenBefore: string, batch: number): Promise<number>;
 }

@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Db } from '../../storage/db.js';
 import { managementAuditColumns } from '../../audit/audit-columns.js';
 import { selectArrays } from '../../storage/prepared-sql.js';
 import type { Dialect } from '../../storage/database.js';
@@ -225,17 +225,14 @@ function mergeByUlid(sources: Cells[][], desc: boolean, limit: number): Cells[] 
  * bounds (the primary key), not as a second range on created_at. The public log: see above.
  */
 export class KnexAuditLogStore implements AuditLogStore {
-  constructor(
-    private readonly knex: Knex,
-    private readonly dialect: Dialect,
-  ) {}
+  constructor(private readonly dialect: Dialect) {}
 
-  async listManagement(query: AuditQuery): Promise<ManagementAuditRow[]> {
+  async listManagement(db: Db, query: AuditQuery): Promise<ManagementAuditRow[]> {
     const { sql, values } = auditListSql(this.dialect, 'audit_entries', query);
-    return (await selectArrays(this.knex, sql, values)).map(toManagementRow);
+    return (await selectArrays(db, sql, values)).map(toManagementRow);
   }
 
-  async listPublic(query: Omit<AuditQuery, 'tokenUlid'>): Promise<PublicAuditStoredRow[]> {
+  async listPublic(db: Db, query: Omit<AuditQuery, 'tokenUlid'>): Promise<PublicAuditStoredRow[]> {
     const where: string[] = [];
     const values: Bound[] = [];
     for (const [filter, column] of publicPartFilters) {
@@ -245,27 +242,23 @@ export class KnexAuditLogStore implements AuditLogStore {
       values.push(value);
     }
     visibilityConditions(query, where, values);
-    if (where.length === 0) return this.publicPage(query);
-    const parts = await selectArrays(
-      this.knex,
-      `SELECT ${partSelectList} FROM \`public_audit_parts\` WHERE ${where.join(' AND ')}`,
-      values,
-    );
+    if (where.length === 0) return this.publicPage(db, query);
+    const parts = await selectArrays(db, `SELECT ${partSelectList} FROM \`public_audit_parts\` WHERE ${where.join(' AND ')}`, values);
     if (parts.length === 0) return [];
     const byId = new Map(parts.map((p) => [str(p[0]), p]));
     const ids = [...byId.keys()];
-    const requests = ids.length <= PUBLIC_PART_RANGES_MAX ? await this.partRanges(ids, query) : await this.partsInOrder(ids, query);
+    const requests = ids.length <= PUBLIC_PART_RANGES_MAX ? await this.partRanges(db, ids, query) : await this.partsInOrder(db, ids, query);
     return requests.map((r) => toPublicRow(r, byId.get(str(r[3]))!));
   }
 
   /** No part filter: a page of requests by primary key, then their parts by id. */
-  private async publicPage(query: Omit<AuditQuery, 'tokenUlid'>): Promise<PublicAuditStoredRow[]> {
+  private async publicPage(db: Db, query: Omit<AuditQuery, 'tokenUlid'>): Promise<PublicAuditStoredRow[]> {
     const where: string[] = [];
     const values: Bound[] = [];
     ulidBounds(query, where, values);
     values.push(query.limit);
     const requests = await selectArrays(
-      this.knex,
+      db,
       `SELECT ${requestSelectList} FROM \`public_audit_requests\`` +
         (where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '') +
         ` ORDER BY \`ulid\` ${query.sort === 'created_at_desc' ? 'DESC' : 'ASC'} LIMIT ?`,
@@ -273,11 +266,7 @@ export class KnexAuditLogStore implements AuditLogStore {
     );
     if (requests.length === 0) return [];
     const ids = idList([...new Set(requests.map((r) => str(r[3])))]);
-    const parts = await selectArrays(
-      this.knex,
-      `SELECT ${partSelectList} FROM \`public_audit_parts\` WHERE \`id\` IN (${ids.sql})`,
-      ids.values,
-    );
+    const parts = await selectArrays(db, `SELECT ${partSelectList} FROM \`public_audit_parts\` WHERE \`id\` IN (${ids.sql})`, ids.values);
     const byId = new Map(parts.map((p) => [str(p[0]), p]));
     const rows: PublicAuditStoredRow[] = [];
     for (const r of requests) {
@@ -289,7 +278,7 @@ export class KnexAuditLogStore implements AuditLogStore {
   }
 
   /** Few parts: each part's requests from the cursor on, one range of (part_id, ulid) each, merged. */
-  private async partRanges(ids: readonly string[], query: Omit<AuditQuery, 'tokenUlid'>): Promise<Cells[]> {
+  private async partRanges(db: Db, ids: readonly string[], query: Omit<AuditQuery, 'tokenUlid'>): Promise<Cells[]> {
     const desc = query.sort === 'created_at_desc';
     const where = ['`part_id` = ?'];
     const bounds: Bound[] = [];
@@ -303,7 +292,7 @@ export class KnexAuditLogStore implements AuditLogStore {
     const sql = `SELECT ${requestSelectList} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY \`ulid\` ${desc ? 'DESC' : 'ASC'} LIMIT ?`;
     const sources: Cells[][] = [];
     // One after the other: a page takes one pooled connection, however many parts it reads.
-    for (const id of ids) sources.push(await selectArrays(this.knex, sql, [id, ...bounds, query.limit]));
+    for (const id of ids) sources.push(await selectArrays(db, sql, [id, ...bounds, query.limit]));
     return mergeByUlid(sources, desc, query.limit);
   }
 
@@ -313,7 +302,7 @@ export class KnexAuditLogStore implements AuditLogStore {
    * SQLite is told so by `+part_id` (no index on an expression), MySQL/MariaDB by FORCE INDEX
    * (PostgreSQL's planner has no hints: it picks by its statistics).
    */
-  private async partsInOrder(ids: readonly string[], query: Omit<AuditQuery, 'tokenUlid'>): Promise<Cells[]> {
+  private async partsInOrder(db: Db, ids: readonly string[], query: Omit<AuditQuery, 'tokenUlid'>): Promise<Cells[]> {
     const desc = query.sort === 'created_at_desc';
     const mysql = this.dialect === 'mysql';
     const from = mysql ? '`public_audit_requests` FORCE INDEX (PRIMARY)' : '`public_audit_requests`';
@@ -325,19 +314,19 @@ export class KnexAuditLogStore implements AuditLogStore {
       ulidBounds(query, where, values);
       values.push(query.limit);
       const sql = `SELECT ${requestSelectList} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY \`ulid\` ${desc ? 'DESC' : 'ASC'} LIMIT ?`;
-      sources.push(await selectArrays(this.knex, sql, values));
+      sources.push(await selectArrays(db, sql, values));
     }
     return mergeByUlid(sources, desc, query.limit);
   }
 
-  async findProjectUlid(key: string): Promise<string | undefined> {
-    const row = (await this.knex('projects').where('key', key).first('ulid')) as { ulid: string } | undefined;
+  async findProjectUlid(db: Db, key: string): Promise<string | undefined> {
+    const row = (await db('projects').where('key', key).first('ulid')) as { ulid: string } | undefined;
     return row?.ulid;
   }
 
-  async listProjectsAndEnvironments() {
-    const projects = (await this.knex('projects').select('ulid')) as Array<{ ulid: string }>;
-    const environments = (await this.knex('environments').select('ulid', 'project_ulid')) as Array<{
+  async listProjectsAndEnvironments(db: Db) {
+    const projects = (await db('projects').select('ulid')) as Array<{ ulid: string }>;
+    const environments = (await db('environments').select('ulid', 'project_ulid')) as Array<{
       ulid: string;
       project_ulid: string;
     }>;
@@ -347,15 +336,15 @@ export class KnexAuditLogStore implements AuditLogStore {
     };
   }
 
-  async purge(log: 'management' | 'public', beforeUlid: string, batch: number): Promise<number> {
+  async purge(db: Db, log: 'management' | 'public', beforeUlid: string, batch: number): Promise<number> {
     const table = tables[log];
     // Select then delete by primary key: portable (SQLite has no DELETE ... LIMIT) and each
     // statement locks only one batch of rows.
-    const rows = (await this.knex(table).where('ulid', '<', beforeUlid).orderBy('ulid').limit(batch).select('ulid')) as Array<{
+    const rows = (await db(table).where('ulid', '<', beforeUlid).orderBy('ulid').limit(batch).select('ulid')) as Array<{
       ulid: string;
     }>;
     if (rows.length === 0) return 0;
-    return this.knex(table)
+    return db(table)
       .whereIn(
         'ulid',
         rows.map((r) => r.ulid),
@@ -363,8 +352,8 @@ export class KnexAuditLogStore implements AuditLogStore {
       .del();
   }
 
-  async purgePublicParts(lastSeenBefore: string, batch: number): Promise<number> {
-    const rows = (await this.knex('public_audit_parts')
+  async purgePublicParts(db: Db, lastSeenBefore: string, batch: number): Promise<number> {
+    const rows = (await db('public_audit_parts')
       .where('last_seen_at', '<', lastSeenBefore)
       .orderBy('id')
       .limit(batch)
@@ -372,7 +361,7 @@ export class KnexAuditLogStore implements AuditLogStore {
     if (rows.length === 0) return 0;
     // The condition again: a writer may have used the part since it was selected (its upsert
     // moves last_seen_at to now), and then it stays.
-    return this.knex('public_audit_parts')
+    return db('public_audit_parts')
       .whereIn(
         'id',
         rows.map((r) => r.id),

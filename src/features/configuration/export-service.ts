@@ -2,19 +2,16 @@ import type { components } from '../../../generated/management.js';
 import { hasScope, type ManagementPrincipal } from '../../auth/principal.js';
 import { ForbiddenError, NotFoundError } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
-import type { Knex } from 'knex';
-import type { Dialect } from '../../storage/database.js';
 import type { Db } from '../../storage/db.js';
-import { KnexSegmentsStore } from '../segments/store.js';
-import { knexLookups } from '../shared/lookup-store.js';
+import type { LookupStore } from '../shared/lookup.js';
 import type { SplitRecord } from '../shared/splits.js';
 import type { SegmentRecord, SegmentsStore } from '../segments/store-types.js';
 import type { Auditor } from '../shared/transactions.js';
-import {
+import type {
   ConfigurationExportStore,
-  type CriterionRow,
+  CriterionRow,
   EnvironmentRow,
-  type PrerequisiteRow,
+  PrerequisiteRow,
   FlagRow,
   RuleRow,
   ServingTargetRow,
@@ -66,8 +63,10 @@ const byKey = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : 
 
 /** What ConfigurationExportService is built from: the pool it reads unless an export names another database (`db`). */
 export interface ConfigurationExportServiceDeps {
-  knex: Knex;
-  dialect: Dialect;
+  db: Db;
+  lookups: LookupStore;
+  store: ConfigurationExportStore;
+  segments: SegmentsStore;
 }
 
 /**
@@ -83,16 +82,15 @@ export class ConfigurationExportService {
     options: ExportOptions,
     audit: Pick<Auditor, 'describe'>,
   ): Promise<ProjectConfiguration> {
-    const db = options.db ?? this.deps.knex;
+    const db = options.db ?? this.deps.db;
     if (!hasScope(principal, 'targets:read')) {
       throw new ForbiddenError(
         `${options.purpose ?? 'Exporting a project'} needs the targets:read scope as well as flags:read.`,
         'targets:read',
       );
     }
-    const store = new ConfigurationExportStore(db);
-    const segments = new KnexSegmentsStore(this.deps.dialect);
-    const project = await knexLookups.findProject(db, principal.access, projectKey);
+    const { store, segments } = this.deps;
+    const project = await this.deps.lookups.findProject(db, principal.access, projectKey);
     audit.describe({
       action: 'project.exported',
       subjectType: 'project',
@@ -101,27 +99,37 @@ export class ConfigurationExportService {
       projectUlid: project.ulid,
     });
     const environments = this.selectEnvironments(
-      (await store.environments(project.ulid)).filter((e) => principal.access.canSeeEnvironment(project.ulid, e.ulid)),
+      (await store.environments(db, project.ulid)).filter((e) => principal.access.canSeeEnvironment(project.ulid, e.ulid)),
       options.environments,
     );
-    const flags = await store.flags(project.ulid);
+    const flags = await store.flags(db, project.ulid);
     const flagUlids = flags.map((f) => f.ulid);
-    const values = await store.values(flagUlids);
+    const values = await store.values(db, flagUlids);
     const targets = await store.servingTargets(
+      db,
       flagUlids,
       environments.map((e) => e.ulid),
     );
-    const rules = await store.rules(targets.map((t) => t.ulid));
-    const criteria = await store.criteria(rules.map((r) => r.ulid));
-    const splits = await store.splits([...targets.map((t) => t.ulid), ...rules.map((r) => r.ulid)]);
-    const prerequisites = await store.prerequisites(targets.map((t) => t.ulid));
+    const rules = await store.rules(
+      db,
+      targets.map((t) => t.ulid),
+    );
+    const criteria = await store.criteria(
+      db,
+      rules.map((r) => r.ulid),
+    );
+    const splits = await store.splits(db, [...targets.map((t) => t.ulid), ...rules.map((r) => r.ulid)]);
+    const prerequisites = await store.prerequisites(
+      db,
+      targets.map((t) => t.ulid),
+    );
 
     const serving = new ServingBuilder(values, environments, rules, criteria, splits, prerequisites);
     const targetsByFlag = groupBy(targets, (t) => t.flag_ulid);
     const valuesByFlag = groupBy(values, (v) => v.flag_ulid);
     return {
       version: 1,
-      project: { key: project.key, name: project.name, description: await store.projectDescription(project.ulid) },
+      project: { key: project.key, name: project.name, description: await store.projectDescription(db, project.ulid) },
       environments: environments.map(({ ulid: _ulid, ...settings }) => settings),
       segments: (await this.allSegments(db, segments, project.ulid)).sort(byKey).map((s) => ({
         key: s.key,
@@ -142,7 +150,7 @@ export class ConfigurationExportService {
     return visible.filter((e) => wanted.includes(e.key));
   }
 
-  private async allSegments(db: Knex, reader: SegmentsStore, projectUlid: string): Promise<SegmentRecord[]> {
+  private async allSegments(db: Db, reader: SegmentsStore, projectUlid: string): Promise<SegmentRecord[]> {
     const segments: SegmentRecord[] = [];
     let page: PageRequest = { per_page: 100 };
     for (;;) {

@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Db } from '../../storage/db.js';
 import { inChunks } from '../../storage/chunks.js';
 import { readSplits } from '../shared/split-store.js';
 import type { SplitRecord } from '../shared/splits.js';
@@ -69,23 +69,21 @@ export interface PrerequisiteRow {
 }
 
 export class ConfigurationExportStore {
-  constructor(private readonly db: Knex) {}
-
-  async environments(projectUlid: string): Promise<EnvironmentRow[]> {
-    const rows = await this.db('environments')
+  async environments(db: Db, projectUlid: string): Promise<EnvironmentRow[]> {
+    const rows = await db('environments')
       .where('project_ulid', projectUlid)
       .orderBy('ulid')
       .select('ulid', 'key', 'name', 'description', 'color', 'comments_required', 'confirmation_required');
     return rows.map((r) => ({ ...r, comments_required: bool(r.comments_required), confirmation_required: bool(r.confirmation_required) }));
   }
 
-  async projectDescription(projectUlid: string): Promise<string> {
-    const row = await this.db('projects').where('ulid', projectUlid).first('description');
+  async projectDescription(db: Db, projectUlid: string): Promise<string> {
+    const row = await db('projects').where('ulid', projectUlid).first('description');
     return (row?.description as string | null) ?? '';
   }
 
-  async flags(projectUlid: string): Promise<FlagRow[]> {
-    const rows = await this.db('flags')
+  async flags(db: Db, projectUlid: string): Promise<FlagRow[]> {
+    const rows = await db('flags')
       .where('project_ulid', projectUlid)
       .orderBy('key')
       .select('ulid', 'key', 'name', 'type', 'description', 'permanent', 'include_in_mobile', 'include_in_client', 'tags');
@@ -98,18 +96,18 @@ export class ConfigurationExportStore {
     }));
   }
 
-  async values(flagUlids: readonly string[]): Promise<ValueRow[]> {
+  async values(db: Db, flagUlids: readonly string[]): Promise<ValueRow[]> {
     const rows = await inChunks(flagUlids, (chunk) =>
-      this.db('flag_values').whereIn('flag_ulid', chunk).orderBy('ulid').select('ulid', 'flag_ulid', 'display', 'is_default'),
+      db('flag_values').whereIn('flag_ulid', chunk).orderBy('ulid').select('ulid', 'flag_ulid', 'display', 'is_default'),
     );
     return rows.map((r) => ({ ...r, is_default: bool(r.is_default) }));
   }
 
   /** The newest published target of each flag in each of the environments. */
-  async servingTargets(flagUlids: readonly string[], environmentUlids: readonly string[]): Promise<ServingTargetRow[]> {
+  async servingTargets(db: Db, flagUlids: readonly string[], environmentUlids: readonly string[]): Promise<ServingTargetRow[]> {
     if (environmentUlids.length === 0) return [];
     const rows = await inChunks(flagUlids, (chunk) =>
-      this.db('targets')
+      db('targets')
         .whereIn('flag_ulid', chunk)
         .whereIn('environment_ulid', environmentUlids as string[])
         .where('status', 'published')
@@ -128,9 +126,9 @@ export class ConfigurationExportStore {
   }
 
   /** Prerequisites of these targets, in the order they are checked (features/prerequisites). */
-  async prerequisites(targetUlids: readonly string[]): Promise<PrerequisiteRow[]> {
+  async prerequisites(db: Db, targetUlids: readonly string[]): Promise<PrerequisiteRow[]> {
     const rows = (await inChunks(targetUlids, (chunk) =>
-      this.db('target_prerequisites as p')
+      db('target_prerequisites as p')
         .join('flags as f', 'f.ulid', 'p.required_flag_ulid')
         .whereIn('p.target_ulid', chunk)
         .orderBy(['p.target_ulid', 'p.position'])
@@ -140,16 +138,16 @@ export class ConfigurationExportStore {
   }
 
   /** The flags these targets require (their prerequisites' flags), each once. */
-  async requiredFlagUlids(targetUlids: readonly string[]): Promise<string[]> {
+  async requiredFlagUlids(db: Db, targetUlids: readonly string[]): Promise<string[]> {
     const rows = (await inChunks(targetUlids, (chunk) =>
-      this.db('target_prerequisites').whereIn('target_ulid', chunk).distinct('required_flag_ulid'),
+      db('target_prerequisites').whereIn('target_ulid', chunk).distinct('required_flag_ulid'),
     )) as { required_flag_ulid: string }[];
     return [...new Set(rows.map((r) => r.required_flag_ulid))];
   }
 
-  async rules(targetUlids: readonly string[]): Promise<RuleRow[]> {
+  async rules(db: Db, targetUlids: readonly string[]): Promise<RuleRow[]> {
     return inChunks(targetUlids, (chunk) =>
-      this.db('rules')
+      db('rules')
         .whereIn('target_ulid', chunk)
         .orderBy(['target_ulid', 'position'])
         .select('ulid', 'target_ulid', 'value_ulid', 'description'),
@@ -157,13 +155,13 @@ export class ConfigurationExportStore {
   }
 
   /** The splits of these targets and rules, by owner ulid. */
-  splits(ownerUlids: readonly string[]): Promise<Map<string, SplitRecord>> {
-    return readSplits(this.db, ownerUlids);
+  splits(db: Db, ownerUlids: readonly string[]): Promise<Map<string, SplitRecord>> {
+    return readSplits(db, ownerUlids);
   }
 
-  async criteria(ruleUlids: readonly string[]): Promise<CriterionRow[]> {
+  async criteria(db: Db, ruleUlids: readonly string[]): Promise<CriterionRow[]> {
     const rows = await inChunks(ruleUlids, (chunk) =>
-      this.db('criteria')
+      db('criteria')
         .whereIn('rule_ulid', chunk)
         .orderBy(['rule_ulid', 'position'])
         .select('rule_ulid', 'selector', 'sub_selector', 'comparer', 'values'),

@@ -1,4 +1,3 @@
-import { knexTransactor } from '../shared/transactions.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -12,8 +11,8 @@ import { repoRoot } from '../../http/openapi/document.js';
 import { fieldErrors } from '../../http/openapi/validators.js';
 import { StartupError } from '../../startup-error.js';
 import { KnexStartupStore } from '../accounts/startup-store.js';
-import { ConfigurationApplyService } from './apply-service.js';
-import { ConfigurationExportService } from './export-service.js';
+import { knexLookups } from '../shared/lookup-store.js';
+import { buildConfigurationServices } from './index.js';
 import type { ProjectConfiguration } from './plan.js';
 
 const startup = new KnexStartupStore();
@@ -90,11 +89,7 @@ export async function importConfigurationFile(
     throw new StartupError(`VEXIL_IMPORT_FILE: ${file} is not a valid project configuration: ${fields.join('; ')}`);
   }
   const projectKey = configuration.project.key;
-  const applier = new ConfigurationApplyService({
-    core,
-    tx: knexTransactor(core.knex),
-    exporter: new ConfigurationExportService({ knex: core.knex, dialect: core.dialect }),
-  });
+  const { applier } = buildConfigurationServices({ ...core, lookups: knexLookups });
   const principal = await ownerPrincipal(composition);
   const audit = new AuditTrail(auditWriter, principal, 'POST', `/management/v1/projects/${projectKey}/configuration/apply`);
   try {

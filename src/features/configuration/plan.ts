@@ -3,6 +3,7 @@ import { SPLIT_WEIGHT_TOTAL } from '../../engine/index.js';
 import { FieldErrorList, type ErrorCode } from '../../http/errors.js';
 import { DisplayError, normaliseDisplay } from '../flag-values/display.js';
 import { servingStepRefusal } from './rollout-change.js';
+import { same, sameServing } from './serving-comparison.js';
 
 type Schemas = components['schemas'];
 export type ProjectConfiguration = Schemas['ProjectConfiguration'];
@@ -10,25 +11,7 @@ export type ConfigurationChange = Schemas['ConfigurationChange'];
 export type ConfigurationPlan = Schemas['ConfigurationPlan'];
 type ConfigurationFlag = Schemas['ConfigurationFlag'];
 type ConfigurationServing = Schemas['ConfigurationServing'];
-
-/** Stable JSON of a value with object keys sorted, for "is it the same" comparisons. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
-const same = (a: unknown, b: unknown) => canonical(a) === canonical(b);
-
-/** Whether two serving configurations serve the same (the publish comment does not count). */
-export function sameServing(a: ConfigurationServing, b: ConfigurationServing): boolean {
-  return same(servedPart(a), servedPart(b));
-}
+type ConfigurationSplit = NonNullable<ConfigurationServing['split']>;
 
 /** The fields of two records whose values differ (only the fields named). */
 function differing<T extends object>(before: T, after: T, fields: readonly (keyof T & string)[]): string[] {
@@ -37,34 +20,6 @@ function differing<T extends object>(before: T, after: T, fields: readonly (keyo
 
 function byKey<T extends { key: string }>(items: readonly T[]): Map<string, T> {
   return new Map(items.map((item) => [item.key, item]));
-}
-
-type ConfigurationSplit = NonNullable<ConfigurationServing['split']>;
-
-/** A split as compared: an absent attribute is the identifier, like null. */
-function splitPart(split: ConfigurationSplit | undefined) {
-  return split === undefined
-    ? null
-    : { attribute: split.attribute ?? null, shares: split.shares.map((s) => ({ value: s.value, weight: s.weight })) };
-}
-
-/** What a serving configuration is compared on: the publish comment is history, not configuration. */
-function servedPart(serving: ConfigurationServing) {
-  return {
-    value: serving.value,
-    split: splitPart(serving.split),
-    rules: serving.rules.map((r) => ({
-      description: r.description,
-      value: r.value,
-      split: splitPart(r.split),
-      criteria: r.criteria.map((c) => ({ ...c, sub_selector: c.sub_selector ?? null, values: c.values ?? null })),
-    })),
-    prerequisites: (serving.prerequisites ?? []).map((p) => ({ flag: p.flag, values: p.values })),
-    rollout:
-      serving.rollout === null
-        ? null
-        : { mode: serving.rollout.mode, percentage: serving.rollout.mode === 'manual' ? serving.rollout.percentage : null },
-  };
 }
 
 /**

@@ -3,7 +3,7 @@ import type { CoreDeps } from '../../core.js';
 import { FieldErrorList, NotFoundError, ValidationError } from '../../http/errors.js';
 import type { Auditor, Transactor } from '../shared/transactions.js';
 import type { ConfigurationExportService } from './export-service.js';
-import { sameServing } from './plan.js';
+import { sameServing } from './serving-comparison.js';
 import { ServingWriter } from './serving-writer.js';
 import { actingContext } from './transactional-services.js';
 

@@ -1,5 +1,5 @@
 import type { components } from '../../../generated/management.js';
-import { sameServing } from './plan.js';
+import { sameServing } from './serving-comparison.js';
 
 type ConfigurationServing = components['schemas']['ConfigurationServing'];
 

@@ -2,47 +2,35 @@ import type { Knex } from 'knex';
 import type { ManagementPrincipal } from '../../auth/principal.js';
 import type { CoreDeps } from '../../core.js';
 import { buildEnvironmentService } from '../environments/index.js';
-import { FlagValueService } from '../flag-values/service.js';
-import { KnexFlagValueStore } from '../flag-values/store.js';
-import { FlagService } from '../flags/service.js';
-import { KnexFlagStore } from '../flags/store.js';
+import { buildFlagValueService } from '../flag-values/index.js';
+import { buildFlagService } from '../flags/index.js';
+import { buildPrerequisitesService } from '../prerequisites/index.js';
 import { buildProjectService } from '../projects/index.js';
-import { RulesService } from '../rules/service.js';
-import { KnexRulesStore } from '../rules/store.js';
-import { PrerequisitesService } from '../prerequisites/service.js';
-import { KnexPrerequisitesStore } from '../prerequisites/store.js';
+import { buildRulesService } from '../rules/index.js';
+import { buildSegmentsService } from '../segments/index.js';
+import type { ServiceDeps } from '../service-deps.js';
 import { knexLookups } from '../shared/lookup-store.js';
-import { SegmentsService } from '../segments/service.js';
-import { type Auditor, knexTransactor } from '../shared/transactions.js';
-import { KnexSegmentsStore } from '../segments/store.js';
+import type { Auditor } from '../shared/transactions.js';
 import { buildTargetServices } from '../targets/services.js';
-import { KnexTargetStore } from '../targets/store.js';
 
 /**
- * The feature services, built over one database transaction: their own transactions become
- * savepoints, so every change of one flags-as-code request commits or rolls back together.
+ * The feature services, built over one database transaction by the features' own builders:
+ * their own transactions become savepoints, so every change of one flags-as-code request commits
+ * or rolls back together.
  */
 export function servicesOver(trx: Knex.Transaction, core: CoreDeps) {
-  const over = { ...core, knex: trx };
-  const tx = knexTransactor(trx);
+  const over: ServiceDeps = { ...core, knex: trx, lookups: knexLookups };
   return {
     /** The path lookups, run on the transaction. */
     lookups: knexLookups,
     projects: buildProjectService(over),
     environments: buildEnvironmentService(over),
-    segments: new SegmentsService({ db: trx, tx, lookups: knexLookups, store: new KnexSegmentsStore(core.dialect), clock: core.clock }),
-    flags: new FlagService({ db: trx, tx, lookups: knexLookups, store: new KnexFlagStore(core.dialect), clock: core.clock }),
-    values: new FlagValueService({ db: trx, tx, lookups: knexLookups, store: new KnexFlagValueStore(core.dialect), clock: core.clock }),
-    targets: buildTargetServices({
-      db: trx,
-      tx,
-      store: new KnexTargetStore(core.dialect),
-      lookups: knexLookups,
-      clock: core.clock,
-      rolloutStepMs: core.config.rolloutStepMs,
-    }),
-    rules: new RulesService({ db: trx, tx, store: new KnexRulesStore(core.dialect), clock: core.clock }),
-    prerequisites: new PrerequisitesService({ db: trx, tx, store: new KnexPrerequisitesStore(core.dialect) }),
+    segments: buildSegmentsService(over),
+    flags: buildFlagService(over),
+    values: buildFlagValueService(over),
+    targets: buildTargetServices(over),
+    rules: buildRulesService(over),
+    prerequisites: buildPrerequisitesService(over),
   };
 }
 

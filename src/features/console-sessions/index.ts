@@ -9,7 +9,8 @@ import { knexTransactor } from '../shared/transactions.js';
 export function buildConsoleSessionService(deps: Pick<FeatureDeps, 'knex' | 'clock' | 'config'>): ConsoleSessionService {
   const { sessions } = deps.config;
   return new ConsoleSessionService({
-    store: new ConsoleSessionStore(deps.knex),
+    db: deps.knex,
+    store: new ConsoleSessionStore(),
     tx: knexTransactor(deps.knex),
     // One address may try several accounts (an office behind one NAT): ten times the account's free failures.
     throttle: new SignInThrottle({

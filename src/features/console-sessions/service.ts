@@ -9,6 +9,7 @@ import type { Auditor, Transactor } from '../shared/transactions.js';
 import { hashPassword, type ScryptParameters, temporaryPasswordUntil, unmatchableHash, verifyPassword } from './passwords.js';
 import type { SignInThrottle } from './sign-in-throttle.js';
 import type { ConsoleSessionStore, SessionAccount } from './store.js';
+import type { Db } from '../../storage/db.js';
 
 export interface SessionSettings {
   /** A session ends this long after sign-in, whatever happens. */
@@ -52,6 +53,8 @@ export function normaliseEmail(email: string): string {
 
 /** What ConsoleSessionService is built from. */
 export interface ConsoleSessionServiceDeps {
+  /** The pool, for the reads and the single-statement writes of sessions. */
+  db: Db;
   store: ConsoleSessionStore;
   /** Password changes run in one transaction with their audit entry. */
   tx: Transactor;
@@ -70,7 +73,7 @@ export class ConsoleSessionService {
   constructor(private readonly deps: ConsoleSessionServiceDeps) {}
 
   private accountProjects(accountUlid: string, role: string): Promise<string[] | null> {
-    return this.deps.store.accountProjects(accountUlid, role);
+    return this.deps.store.accountProjects(this.deps.db, accountUlid, role);
   }
 
   get absoluteMs(): number {
@@ -91,7 +94,7 @@ export class ConsoleSessionService {
     const normalised = normaliseEmail(email);
     const wait = this.deps.throttle.retryAfter(normalised, clientIp);
     if (wait > 0) throw new RateLimitedError(wait);
-    const account = await this.deps.store.accountByEmail(normalised);
+    const account = await this.deps.store.accountByEmail(this.deps.db, normalised);
     // The same work and the same answer whether or not the email exists.
     const valid = await verifyPassword(password, account?.password_hash ?? unmatchableHash(this.deps.settings.passwordHashing));
     if (!account || !valid) {
@@ -115,7 +118,7 @@ export class ConsoleSessionService {
       last_seen_at: now.toISOString(),
       expires_at: new Date(now.getTime() + this.deps.settings.absoluteMs).toISOString(),
     };
-    await this.deps.store.insertSession(row);
+    await this.deps.store.insertSession(this.deps.db, row);
     const principal = await this.principalOf(row.ulid, account);
     return { secret, session: await this.view(row.ulid, account, secret, row.expires_at), principal };
   }
@@ -123,14 +126,14 @@ export class ConsoleSessionService {
   /** The principal of a session cookie, or a 401; refreshes its idle clock. */
   async authenticate(secret: string): Promise<{ principal: ManagementPrincipal; session: ConsoleSession }> {
     const digest = digestSecret(secret);
-    const found = await this.deps.store.sessionByDigest(digest);
+    const found = await this.deps.store.sessionByDigest(this.deps.db, digest);
     const now = this.deps.clock.now();
     const idleLimit = new Date(now.getTime() - this.deps.settings.idleMs).toISOString();
     if (!found || found.expires_at <= now.toISOString() || found.last_seen_at <= idleLimit) {
-      if (found) await this.deps.store.deleteSession(found.ulid);
+      if (found) await this.deps.store.deleteSession(this.deps.db, found.ulid);
       throw new UnauthorizedError('The console session has ended; sign in again.', 'auth.invalid_token');
     }
-    await this.deps.store.touch(found.ulid, now.toISOString());
+    await this.deps.store.touch(this.deps.db, found.ulid, now.toISOString());
     return {
       principal: await this.principalOf(found.ulid, found.account),
       session: await this.view(found.ulid, found.account, secret, found.expires_at),
@@ -143,7 +146,7 @@ export class ConsoleSessionService {
   }
 
   async signOut(sessionUlid: string): Promise<void> {
-    await this.deps.store.deleteSession(sessionUlid);
+    await this.deps.store.deleteSession(this.deps.db, sessionUlid);
   }
 
   /**
@@ -152,7 +155,7 @@ export class ConsoleSessionService {
    * change; a refusal's entry, written by the audit stage, has no subject.
    */
   async changeOwnPassword(principal: ManagementPrincipal, current: string, next: string, audit: Auditor): Promise<void> {
-    const account = await this.deps.store.accountByUlid(principal.account.ulid);
+    const account = await this.deps.store.accountByUlid(this.deps.db, principal.account.ulid);
     if (!account || !(await verifyPassword(current, account.password_hash))) {
       throw ValidationError.field(
         'current_password',
@@ -182,7 +185,7 @@ export class ConsoleSessionService {
    * `temporaryPasswordDays`. Set for oneself (with a personal access token) it is one's own.
    */
   async setPassword(principal: ManagementPrincipal, accountUlid: string, password: string, audit: Auditor): Promise<void> {
-    const account = await this.deps.store.accountByUlid(accountUlid);
+    const account = await this.deps.store.accountByUlid(this.deps.db, accountUlid);
     if (!account) throw new NotFoundError(`Account "${accountUlid}" not found.`);
     if (account.role === 'owner' && principal.account.role !== 'owner')
       throw new ForbiddenError("Only an owner can set an owner's password.");

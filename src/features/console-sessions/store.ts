@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Db } from '../../storage/db.js';
 import type { Role } from '../../auth/principal.js';
 
 export interface SessionAccount {
@@ -19,28 +20,26 @@ export interface SessionRow {
   expires_at: string;
 }
 
-/** Accounts' passwords and console sessions. */
+/** Accounts' passwords and console sessions. Each method takes the `Db` it runs on. */
 export class ConsoleSessionStore {
-  constructor(private readonly knex: Knex) {}
-
-  async accountByEmail(email: string): Promise<SessionAccount | undefined> {
-    return (await this.knex('accounts')
+  async accountByEmail(db: Db, email: string): Promise<SessionAccount | undefined> {
+    return (await db('accounts')
       .where('email', email.toLowerCase())
       .first('ulid', 'name', 'email', 'role', 'password_hash', 'password_temporary_until')) as SessionAccount | undefined;
   }
 
-  async accountByUlid(ulid: string): Promise<SessionAccount | undefined> {
-    return (await this.knex('accounts')
-      .where('ulid', ulid)
-      .first('ulid', 'name', 'email', 'role', 'password_hash', 'password_temporary_until')) as SessionAccount | undefined;
+  async accountByUlid(db: Db, ulid: string): Promise<SessionAccount | undefined> {
+    return (await db('accounts').where('ulid', ulid).first('ulid', 'name', 'email', 'role', 'password_hash', 'password_temporary_until')) as
+      | SessionAccount
+      | undefined;
   }
 
-  async insertSession(row: SessionRow & { digest: string }): Promise<void> {
-    await this.knex('console_sessions').insert(row);
+  async insertSession(db: Db, row: SessionRow & { digest: string }): Promise<void> {
+    await db('console_sessions').insert(row);
   }
 
-  async sessionByDigest(digest: string): Promise<(SessionRow & { account: SessionAccount }) | undefined> {
-    const row = await this.knex('console_sessions as s')
+  async sessionByDigest(db: Db, digest: string): Promise<(SessionRow & { account: SessionAccount }) | undefined> {
+    const row = await db('console_sessions as s')
       .join('accounts as a', 'a.ulid', 's.account_ulid')
       .where('s.digest', digest)
       .first(
@@ -60,12 +59,12 @@ export class ConsoleSessionStore {
     return { ...session, account: { ulid: row.account_ulid, name, email, role, password_hash, password_temporary_until } };
   }
 
-  async touch(ulid: string, lastSeenAt: string): Promise<void> {
-    await this.knex('console_sessions').where('ulid', ulid).update({ last_seen_at: lastSeenAt });
+  async touch(db: Db, ulid: string, lastSeenAt: string): Promise<void> {
+    await db('console_sessions').where('ulid', ulid).update({ last_seen_at: lastSeenAt });
   }
 
-  async deleteSession(ulid: string): Promise<void> {
-    await this.knex('console_sessions').where('ulid', ulid).delete();
+  async deleteSession(db: Db, ulid: string): Promise<void> {
+    await db('console_sessions').where('ulid', ulid).delete();
   }
 
   /** Sets the password (temporary until the given time, or the person's own) and ends every session of the account. */
@@ -77,9 +76,9 @@ export class ConsoleSessionStore {
   }
 
   /** Projects a member account was given; null for owners and admins (every project). */
-  async accountProjects(accountUlid: string, role: string): Promise<string[] | null> {
+  async accountProjects(db: Db, accountUlid: string, role: string): Promise<string[] | null> {
     if (role !== 'member') return null;
-    const rows = (await this.knex('account_projects').where('account_ulid', accountUlid).select('project_ulid')) as Array<{
+    const rows = (await db('account_projects').where('account_ulid', accountUlid).select('project_ulid')) as Array<{
       project_ulid: string;
     }>;
     return rows.map((r) => r.project_ulid);

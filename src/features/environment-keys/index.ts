@@ -9,7 +9,7 @@ import { environmentKeyHandlers } from './controller.js';
 import { EnvironmentKeyService } from './service.js';
 import { KnexEnvironmentKeyStore } from './store.js';
 
-export function buildEnvironmentKeyService(core: CoreDeps): EnvironmentKeyService {
+export function buildEnvironmentKeyService(core: Pick<CoreDeps, 'knex' | 'clock'>): EnvironmentKeyService {
   return new EnvironmentKeyService({
     db: core.knex,
     tx: knexTransactor(core.knex),

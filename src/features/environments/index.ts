@@ -1,5 +1,5 @@
-import type { CoreDeps } from '../../core.js';
 import type { FeatureDeps } from '../feature.js';
+import type { ServiceDeps } from '../service-deps.js';
 import { knexTransactor } from '../shared/transactions.js';
 import { KnexProjectStore } from '../projects/store.js';
 import { KnexManagementTokenStore } from '../tokens/store.js';
@@ -7,7 +7,8 @@ import { environmentHandlers } from './controller.js';
 import { EnvironmentService } from './service.js';
 import { KnexEnvironmentStore } from './store.js';
 
-export function buildEnvironmentService(core: CoreDeps): EnvironmentService {
+/** The environment service, over the pool or a transaction. */
+export function buildEnvironmentService(core: Pick<ServiceDeps, 'knex' | 'clock'>): EnvironmentService {
   return new EnvironmentService({
     db: core.knex,
     tx: knexTransactor(core.knex),
@@ -19,5 +20,6 @@ export function buildEnvironmentService(core: CoreDeps): EnvironmentService {
 }
 
 export function createEnvironmentsFeature(deps: FeatureDeps) {
-  return { managementHandlers: environmentHandlers(buildEnvironmentService(deps)) };
+  const service = buildEnvironmentService(deps);
+  return { managementHandlers: environmentHandlers(service), services: { environments: service } };
 }

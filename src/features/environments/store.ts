@@ -1,6 +1,7 @@
 import { deleteSplitsOfTargets } from '../shared/split-store.js';
 import type { Knex } from 'knex';
-import { paginateByUlid, type Page, type PageRequest } from '../../http/pagination.js';
+import type { Page, PageRequest } from '../../http/pagination.js';
+import { paginateByUlid } from '../../storage/paginate-by-ulid.js';
 import { NotFoundError } from '../../http/errors.js';
 import { translateStorageErrors } from '../../storage/db-errors.js';
 import { bool } from '../shared/lookup.js';

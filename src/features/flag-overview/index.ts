@@ -1,45 +1,39 @@
-import type { FeatureDeps } from '../feature.js';
 import type { EvaluationService } from '../evaluation/service.js';
 import type { ExplanationStore } from '../evaluation/store-types.js';
 import { buildFlagService } from '../flags/index.js';
-import { InsightsService } from '../insights/service.js';
-import { KnexInsightsStore } from '../insights/store.js';
-import { PrerequisitesService } from '../prerequisites/service.js';
-import { KnexPrerequisitesStore } from '../prerequisites/store.js';
-import { RulesService } from '../rules/service.js';
-import { KnexRulesStore } from '../rules/store.js';
-import { knexTransactor } from '../shared/transactions.js';
+import { buildInsightsService } from '../insights/index.js';
+import { buildPrerequisitesService } from '../prerequisites/index.js';
+import { buildRulesService } from '../rules/index.js';
+import type { ServiceDeps } from '../service-deps.js';
 import { buildTargetServices } from '../targets/services.js';
-import { KnexTargetStore } from '../targets/store.js';
 import { flagOverviewHandlers } from './controller.js';
 import { FlagOverviewService } from './service.js';
+
+/** What the overview takes from the evaluation feature: its preview, on the snapshots it holds, and the explanations' reads. */
+export interface OverviewEvaluation {
+  service: Pick<EvaluationService, 'evaluateForManagement'>;
+  explanations: ExplanationStore;
+}
+
+/** The overview over the pool, each part read through the service its own feature's builder makes. */
+export function buildFlagOverviewService(deps: ServiceDeps, evaluation: OverviewEvaluation): FlagOverviewService {
+  return new FlagOverviewService({
+    knex: deps.knex,
+    lookups: deps.lookups,
+    flags: buildFlagService(deps),
+    targets: buildTargetServices(deps),
+    rules: buildRulesService(deps),
+    prerequisites: buildPrerequisitesService(deps),
+    insights: buildInsightsService(deps),
+    evaluation: evaluation.service,
+    explanations: evaluation.explanations,
+  });
+}
 
 /**
  * The console's flag page, one environment in one read (getFlagEnvironmentOverview). Built by the
  * evaluation feature, which holds the snapshots its "served" part is evaluated on.
  */
-export function createFlagOverviewHandlers(
-  deps: FeatureDeps,
-  evaluation: { service: Pick<EvaluationService, 'evaluateForManagement'>; explanations: ExplanationStore },
-) {
-  const tx = knexTransactor(deps.knex);
-  const service = new FlagOverviewService({
-    knex: deps.knex,
-    lookups: deps.lookups,
-    flags: buildFlagService(deps),
-    targets: buildTargetServices({
-      db: deps.knex,
-      tx,
-      store: new KnexTargetStore(deps.dialect),
-      lookups: deps.lookups,
-      clock: deps.clock,
-      rolloutStepMs: deps.config.rolloutStepMs,
-    }),
-    rules: new RulesService({ db: deps.knex, tx, store: new KnexRulesStore(deps.dialect), clock: deps.clock }),
-    prerequisites: new PrerequisitesService({ db: deps.knex, tx, store: new KnexPrerequisitesStore(deps.dialect) }),
-    insights: new InsightsService({ store: new KnexInsightsStore(deps.knex), clock: deps.clock }),
-    evaluation: evaluation.service,
-    explanations: evaluation.explanations,
-  });
-  return flagOverviewHandlers(service);
+export function createFlagOverviewHandlers(deps: ServiceDeps, evaluation: OverviewEvaluation) {
+  return flagOverviewHandlers(buildFlagOverviewService(deps, evaluation));
 }

@@ -1,12 +1,13 @@
 import type { FeatureDeps } from '../feature.js';
+import type { ServiceDeps } from '../service-deps.js';
 import { knexTransactor } from '../shared/transactions.js';
 import { flagHandlers } from './controller.js';
 import { environmentKeys, servingOverview } from './serving-overview.js';
 import { FlagService } from './service.js';
 import { KnexFlagStore } from './store.js';
 
-/** The flag service with its serving reader (serving-overview.ts), over the pool. */
-export function buildFlagService(deps: Pick<FeatureDeps, 'knex' | 'dialect' | 'clock' | 'lookups'>): FlagService {
+/** The flag service with its serving reader (serving-overview.ts), over the pool or a transaction. */
+export function buildFlagService(deps: ServiceDeps): FlagService {
   return new FlagService({
     db: deps.knex,
     tx: knexTransactor(deps.knex),
@@ -22,5 +23,6 @@ export function buildFlagService(deps: Pick<FeatureDeps, 'knex' | 'dialect' | 'c
 
 /** Flags of a project: list, create, read, update, delete, bulk delete (specs/management.yaml, tag Flags). */
 export function createFlagsFeature(deps: FeatureDeps) {
-  return { managementHandlers: flagHandlers(buildFlagService(deps)) };
+  const service = buildFlagService(deps);
+  return { managementHandlers: flagHandlers(service), services: { flags: service } };
 }

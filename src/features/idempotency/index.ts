@@ -10,7 +10,8 @@ import { KnexIdempotencyStore } from './store.js';
  */
 export function createIdempotencyFeature(deps: FeatureDeps) {
   const service = new IdempotencyService({
-    store: new KnexIdempotencyStore(deps.knex),
+    db: deps.knex,
+    store: new KnexIdempotencyStore(),
     clock: deps.clock,
     onStoreError: (err) => deps.logger.error({ err }, 'idempotency record could not be stored'),
   });

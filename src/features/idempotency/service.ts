@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import { ConflictError, UnprocessableError } from '../../http/errors.js';
+import type { Db } from '../../storage/db.js';
 import type { IdempotencyScope, IdempotencyStore } from './store-types.js';
 
 export const idempotencyTtlMs = 24 * 60 * 60 * 1000;
@@ -25,6 +26,8 @@ export interface IdempotencyOptions {
 
 /** What IdempotencyService is built from: its store, the clock, and the options (defaults where absent). */
 export interface IdempotencyServiceDeps extends IdempotencyOptions {
+  /** The pool: each record is written by one statement of its own, outside the request's transaction. */
+  db: Db;
   store: IdempotencyStore;
   clock: Clock;
 }
@@ -92,6 +95,7 @@ export class IdempotencyService {
     for (;;) {
       const now = this.deps.clock.now();
       const claim = await this.deps.store.claim(
+        this.deps.db,
         scope,
         requestDigest,
         now.toISOString(),
@@ -99,12 +103,12 @@ export class IdempotencyService {
       );
       if (claim.claimed) return { replayed: false, value: await this.execute(claim.id, execute) };
 
-      const existing = await this.deps.store.find(scope);
+      const existing = await this.deps.store.find(this.deps.db, scope);
       if (!existing) continue; // released or purged between our insert and read: claim again
       const nowIso = this.deps.clock.now().toISOString();
       const abandonedBefore = new Date(this.deps.clock.now().getTime() - this.abandonAfterMs).toISOString();
       if (existing.expiresAt <= nowIso || (existing.state === 'in_progress' && existing.createdAt <= abandonedBefore)) {
-        await this.deps.store.removeIfStale(existing.id, nowIso, abandonedBefore);
+        await this.deps.store.removeIfStale(this.deps.db, existing.id, nowIso, abandonedBefore);
         continue;
       }
       if (existing.requestDigest !== requestDigest) {
@@ -131,17 +135,17 @@ export class IdempotencyService {
     try {
       result = await execute();
     } catch (error) {
-      await this.deps.store.release(id).catch(this.onStoreError);
+      await this.deps.store.release(this.deps.db, id).catch(this.onStoreError);
       throw error;
     }
     const { status, body } = result.outcome;
     try {
-      if (isStorable(status)) await this.deps.store.complete(id, status, body === undefined ? null : JSON.stringify(body));
-      else await this.deps.store.release(id);
+      if (isStorable(status)) await this.deps.store.complete(this.deps.db, id, status, body === undefined ? null : JSON.stringify(body));
+      else await this.deps.store.release(this.deps.db, id);
     } catch (error) {
       // The change (if any) is done and its answer is known: give it; a retry may run it again.
       this.onStoreError(error);
-      await this.deps.store.release(id).catch(this.onStoreError);
+      await this.deps.store.release(this.deps.db, id).catch(this.onStoreError);
     }
     return result.value;
   }
@@ -150,7 +154,7 @@ export class IdempotencyService {
     const now = this.deps.clock.now().toISOString();
     let total = 0;
     for (;;) {
-      const n = await this.deps.store.purgeExpired(now, batch);
+      const n = await this.deps.store.purgeExpired(this.deps.db, now, batch);
       total += n;
       if (n < batch) return total;
     }

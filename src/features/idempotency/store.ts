@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Db } from '../../storage/db.js';
 import { storageFailureOf } from '../../storage/db-errors.js';
 import type { ClaimResult, IdempotencyRecord, IdempotencyScope, IdempotencyStore } from './store-types.js';
 
@@ -15,11 +15,9 @@ function scopeWhere(scope: IdempotencyScope) {
 
 /** Every statement runs on its own (autocommit): a claim is visible to other requests at once. */
 export class KnexIdempotencyStore implements IdempotencyStore {
-  constructor(private readonly knex: Knex) {}
-
-  async claim(scope: IdempotencyScope, requestDigest: string, createdAt: string, expiresAt: string): Promise<ClaimResult> {
+  async claim(db: Db, scope: IdempotencyScope, requestDigest: string, createdAt: string, expiresAt: string): Promise<ClaimResult> {
     try {
-      const insert = this.knex(table).insert({
+      const insert = db(table).insert({
         ...scopeWhere(scope),
         request_digest: requestDigest,
         state: 'in_progress',
@@ -27,7 +25,7 @@ export class KnexIdempotencyStore implements IdempotencyStore {
         expires_at: expiresAt,
       });
       // PostgreSQL answers an INSERT's new id only when asked (RETURNING); MySQL and SQLite always do.
-      if (this.knex.client.config.client === 'pg') insert.returning('id');
+      if (db.client.config.client === 'pg') insert.returning('id');
       const [inserted] = (await insert) as Array<number | { id: number }>;
       return { claimed: true, id: Number(typeof inserted === 'object' ? inserted.id : inserted) };
     } catch (error) {
@@ -36,8 +34,8 @@ export class KnexIdempotencyStore implements IdempotencyStore {
     }
   }
 
-  async find(scope: IdempotencyScope): Promise<IdempotencyRecord | undefined> {
-    const row = await this.knex(table)
+  async find(db: Db, scope: IdempotencyScope): Promise<IdempotencyRecord | undefined> {
+    const row = await db(table)
       .where(scopeWhere(scope))
       .first('id', 'request_digest', 'state', 'response_status', 'response_body', 'created_at', 'expires_at');
     if (!row) return undefined;
@@ -52,16 +50,16 @@ export class KnexIdempotencyStore implements IdempotencyStore {
     };
   }
 
-  async complete(id: number, status: number, body: string | null): Promise<void> {
-    await this.knex(table).where({ id, state: 'in_progress' }).update({ state: 'completed', response_status: status, response_body: body });
+  async complete(db: Db, id: number, status: number, body: string | null): Promise<void> {
+    await db(table).where({ id, state: 'in_progress' }).update({ state: 'completed', response_status: status, response_body: body });
   }
 
-  async release(id: number): Promise<void> {
-    await this.knex(table).where({ id, state: 'in_progress' }).del();
+  async release(db: Db, id: number): Promise<void> {
+    await db(table).where({ id, state: 'in_progress' }).del();
   }
 
-  async removeIfStale(id: number, now: string, abandonedBefore: string): Promise<boolean> {
-    const deleted = await this.knex(table)
+  async removeIfStale(db: Db, id: number, now: string, abandonedBefore: string): Promise<boolean> {
+    const deleted = await db(table)
       .where('id', id)
       .andWhere((w) => {
         w.where('expires_at', '<=', now).orWhere((a) => a.where('state', 'in_progress').andWhere('created_at', '<=', abandonedBefore));
@@ -70,12 +68,12 @@ export class KnexIdempotencyStore implements IdempotencyStore {
     return deleted > 0;
   }
 
-  async purgeExpired(now: string, batch: number): Promise<number> {
-    const rows = (await this.knex(table).where('expires_at', '<=', now).orderBy('id').limit(batch).select('id')) as Array<{
+  async purgeExpired(db: Db, now: string, batch: number): Promise<number> {
+    const rows = (await db(table).where('expires_at', '<=', now).orderBy('id').limit(batch).select('id')) as Array<{
       id: number;
     }>;
     if (rows.length === 0) return 0;
-    return this.knex(table)
+    return db(table)
       .whereIn(
         'id',
         rows.map((r) => r.id),

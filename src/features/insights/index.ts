@@ -1,7 +1,13 @@
 import type { FeatureDeps } from '../feature.js';
+import type { ServiceDeps } from '../service-deps.js';
 import { insightsHandlers } from './controller.js';
 import { InsightsService } from './service.js';
 import { KnexInsightsStore } from './store.js';
+
+/** The insights service (reads only), over the pool. */
+export function buildInsightsService(deps: ServiceDeps): InsightsService {
+  return new InsightsService({ db: deps.knex, lookups: deps.lookups, store: new KnexInsightsStore(), clock: deps.clock });
+}
 
 /**
  * Insights (specs/management.yaml, tag Insights): a flag's freshness and counters per environment, stale flags,
@@ -9,6 +15,6 @@ import { KnexInsightsStore } from './store.js';
  * evaluation feature (src/features/evaluation) and written in batches (src/runtime).
  */
 export function createInsightsFeature(deps: FeatureDeps) {
-  const service = new InsightsService({ store: new KnexInsightsStore(deps.knex), clock: deps.clock });
-  return { managementHandlers: insightsHandlers(service) };
+  const service = buildInsightsService(deps);
+  return { managementHandlers: insightsHandlers(service), services: { insights: service } };
 }

@@ -3,7 +3,9 @@ import type { ManagementPrincipal } from '../../auth/principal.js';
 import type { Clock } from '../../clock.js';
 import { decodeSketch, estimateDistinct } from '../../runtime/distinct-sketch.js';
 import { hourOf } from '../../runtime/telemetry-buffer.js';
+import type { Db } from '../../storage/db.js';
 import type { FlagType } from '../flags/store-types.js';
+import type { LookupStore } from '../shared/lookup.js';
 import type { Auditor } from '../shared/transactions.js';
 import type { InsightsStore } from './store-types.js';
 
@@ -53,6 +55,9 @@ const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** What InsightsService is built from. */
 export interface InsightsServiceDeps {
+  /** The pool: every insight is a read. */
+  db: Db;
+  lookups: LookupStore;
   store: InsightsStore;
   clock: Clock;
 }
@@ -64,6 +69,12 @@ export interface InsightsServiceDeps {
 export class InsightsService {
   constructor(private readonly deps: InsightsServiceDeps) {}
 
+  private async findEnvironment(principal: ManagementPrincipal, params: { projectKey: string; environmentKey: string }) {
+    const project = await this.deps.lookups.findProject(this.deps.db, principal.access, params.projectKey);
+    const environment = await this.deps.lookups.findEnvironment(this.deps.db, principal.access, project, params.environmentKey);
+    return { project, environment };
+  }
+
   private action(operationId: string, fallback: string): string {
     return auditActionByOperation[operationId] ?? fallback;
   }
@@ -73,7 +84,7 @@ export class InsightsService {
     params: { projectKey: string; flagKey: string; environmentKey: string },
     audit: Pick<Auditor, 'describe'>,
   ): Promise<FlagInsights> {
-    const { project, flag, environment } = await this.deps.store.findFlagEnvironment(principal.access, params);
+    const { project, flag, environment } = await this.deps.lookups.findFlagEnvironment(this.deps.db, principal.access, params);
     audit.describe({
       action: this.action('getFlagInsights', 'flag.insights_read'),
       subjectType: 'flag',
@@ -82,8 +93,8 @@ export class InsightsService {
       projectUlid: project.ulid,
       environmentUlid: environment.ulid,
     });
-    const telemetry = await this.deps.store.flagTelemetry(flag.ulid, environment.ulid);
-    const updated = (await this.deps.store.lastUpdated([flag.ulid], environment.ulid)).get(flag.ulid) ?? null;
+    const telemetry = await this.deps.store.flagTelemetry(this.deps.db, flag.ulid, environment.ulid);
+    const updated = (await this.deps.store.lastUpdated(this.deps.db, [flag.ulid], environment.ulid)).get(flag.ulid) ?? null;
     const stored = telemetry?.last_updated_at ?? null;
     return {
       flag_key: flag.key,
@@ -105,7 +116,7 @@ export class InsightsService {
     days: number,
     audit: Pick<Auditor, 'describe'>,
   ): Promise<Array<{ day: string; variant: string; contexts: number }>> {
-    const { project, flag, environment } = await this.deps.store.findFlagEnvironment(principal.access, params);
+    const { project, flag, environment } = await this.deps.lookups.findFlagEnvironment(this.deps.db, principal.access, params);
     audit.describe({
       action: this.action('listSplitExposures', 'flag.insights_read'),
       subjectType: 'flag',
@@ -115,7 +126,7 @@ export class InsightsService {
       environmentUlid: environment.ulid,
     });
     const fromDay = new Date(this.deps.clock.now().getTime() - (days - 1) * DAY_MS).toISOString().slice(0, 10);
-    const records = await this.deps.store.exposures(flag.ulid, environment.ulid, fromDay);
+    const records = await this.deps.store.exposures(this.deps.db, flag.ulid, environment.ulid, fromDay);
     return records
       .map((r) => ({ day: r.day, variant: r.variant, contexts: estimateDistinct(decodeSketch(r.registers)) }))
       .sort((a, b) => byText(b.day, a.day) || byText(a.variant, b.variant));
@@ -128,7 +139,7 @@ export class InsightsService {
     hours: number,
     audit: Pick<Auditor, 'describe'>,
   ): Promise<FlagEvaluationHours> {
-    const { project, flag, environment } = await this.deps.store.findFlagEnvironment(principal.access, params);
+    const { project, flag, environment } = await this.deps.lookups.findFlagEnvironment(this.deps.db, principal.access, params);
     audit.describe({
       action: this.action('listFlagEvaluationHours', 'flag.insights_read'),
       subjectType: 'flag',
@@ -139,7 +150,7 @@ export class InsightsService {
     });
     const currentHour = Math.floor(this.deps.clock.now().getTime() / HOUR_MS) * HOUR_MS;
     const hourFrom = (back: number) => hourOf(new Date(currentHour - back * HOUR_MS).toISOString());
-    const records = await this.deps.store.evaluationHours(flag.ulid, environment.ulid, hourFrom(Math.max(hours, 24) - 1));
+    const records = await this.deps.store.evaluationHours(this.deps.db, flag.ulid, environment.ulid, hourFrom(Math.max(hours, 24) - 1));
     const since24h = hourFrom(23);
     const since = hourFrom(hours - 1);
     let total = 0;
@@ -161,7 +172,7 @@ export class InsightsService {
     days: number,
     audit: Pick<Auditor, 'describe'>,
   ): Promise<StaleFlag[]> {
-    const { project, environment } = await this.deps.store.findEnvironment(principal.access, params);
+    const { project, environment } = await this.findEnvironment(principal, params);
     audit.describe({
       action: this.action('listStaleFlags', 'flag.stale_listed'),
       subjectType: 'environment',
@@ -171,13 +182,14 @@ export class InsightsService {
       environmentUlid: environment.ulid,
     });
     const cutoff = new Date(this.deps.clock.now().getTime() - days * DAY_MS).toISOString();
-    const flags = (await this.deps.store.projectFlags(project.ulid)).filter((f) => !f.permanent);
-    const lastUsed = await this.deps.store.lastUsed(environment.ulid);
+    const flags = (await this.deps.store.projectFlags(this.deps.db, project.ulid)).filter((f) => !f.permanent);
+    const lastUsed = await this.deps.store.lastUsed(this.deps.db, environment.ulid);
     const stale = flags.filter((f) => {
       const used = lastUsed.get(f.ulid) ?? null;
       return used === null ? f.created_at < cutoff : used < cutoff;
     });
     const updated = await this.deps.store.lastUpdated(
+      this.deps.db,
       stale.map((f) => f.ulid),
       environment.ulid,
     );
@@ -204,7 +216,7 @@ export class InsightsService {
     params: { projectKey: string; environmentKey: string },
     audit: Pick<Auditor, 'describe'>,
   ): Promise<DefaultValueReports> {
-    const { project, environment } = await this.deps.store.findEnvironment(principal.access, params);
+    const { project, environment } = await this.findEnvironment(principal, params);
     audit.describe({
       action: this.action('listDefaultValueReports', 'flag.default_value_reports_read'),
       subjectType: 'environment',
@@ -213,8 +225,8 @@ export class InsightsService {
       projectUlid: project.ulid,
       environmentUlid: environment.ulid,
     });
-    const keys = new Set((await this.deps.store.projectFlags(project.ulid)).map((f) => f.key));
-    const reports = (await this.deps.store.defaultReports(environment.ulid)).sort(
+    const keys = new Set((await this.deps.store.projectFlags(this.deps.db, project.ulid)).map((f) => f.key));
+    const reports = (await this.deps.store.defaultReports(this.deps.db, environment.ulid)).sort(
       (a, b) => byText(b.last_seen_at, a.last_seen_at) || byText(a.flag_key, b.flag_key),
     );
     return {
@@ -233,7 +245,7 @@ export class InsightsService {
     params: { projectKey: string; environmentKey: string },
     audit: Pick<Auditor, 'describe'>,
   ): Promise<ContextAttributes> {
-    const { project, environment } = await this.deps.store.findEnvironment(principal.access, params);
+    const { project, environment } = await this.findEnvironment(principal, params);
     audit.describe({
       action: this.action('listContextAttributes', 'context_attribute.listed'),
       subjectType: 'environment',
@@ -242,7 +254,7 @@ export class InsightsService {
       projectUlid: project.ulid,
       environmentUlid: environment.ulid,
     });
-    const rows = await this.deps.store.contextObservations(environment.ulid);
+    const rows = await this.deps.store.contextObservations(this.deps.db, environment.ulid);
     const byCount =
       <T extends { count: number }>(name: (x: T) => string) =>
       (a: T, b: T) =>

@@ -1,5 +1,4 @@
-import type { ResourceAccess } from '../../auth/principal.js';
-import type { EnvironmentRef, FlagRef, ProjectRef } from '../shared/lookup.js';
+import type { Db } from '../../storage/db.js';
 
 /** A flag's telemetry row in one environment (flag_telemetry). */
 export interface FlagTelemetryRecord {
@@ -52,30 +51,21 @@ export interface EvaluationHourRecord {
   count: number;
 }
 
-/** Storage of the insights reads. */
+/** Storage of the insights reads; the path lookups are the shared ones (features/shared/lookup.ts). */
 export interface InsightsStore {
-  /** Path resources with the caller's grants applied; NotFoundError otherwise. */
-  findFlagEnvironment(
-    access: ResourceAccess,
-    params: { projectKey: string; flagKey: string; environmentKey: string },
-  ): Promise<{ project: ProjectRef; flag: FlagRef; environment: EnvironmentRef }>;
-  findEnvironment(
-    access: ResourceAccess,
-    params: { projectKey: string; environmentKey: string },
-  ): Promise<{ project: ProjectRef; environment: EnvironmentRef }>;
-  flagTelemetry(flagUlid: string, environmentUlid: string): Promise<FlagTelemetryRecord | undefined>;
+  flagTelemetry(db: Db, flagUlid: string, environmentUlid: string): Promise<FlagTelemetryRecord | undefined>;
   /** Last used per flag ulid in the environment (flags never used are absent). */
-  lastUsed(environmentUlid: string): Promise<Map<string, string | null>>;
+  lastUsed(db: Db, environmentUlid: string): Promise<Map<string, string | null>>;
   /**
    * The last management change per flag ulid, as the environment sees it: the flag's own
    * updated_at, its values', and its targets' (with their rules) in this environment.
    */
-  lastUpdated(flagUlids: readonly string[], environmentUlid: string): Promise<Map<string, string>>;
-  projectFlags(projectUlid: string): Promise<ProjectFlagRecord[]>;
-  defaultReports(environmentUlid: string): Promise<DefaultReportRecord[]>;
-  contextObservations(environmentUlid: string): Promise<ContextObservationRecord[]>;
+  lastUpdated(db: Db, flagUlids: readonly string[], environmentUlid: string): Promise<Map<string, string>>;
+  projectFlags(db: Db, projectUlid: string): Promise<ProjectFlagRecord[]>;
+  defaultReports(db: Db, environmentUlid: string): Promise<DefaultReportRecord[]>;
+  contextObservations(db: Db, environmentUlid: string): Promise<ContextObservationRecord[]>;
   /** The flag's exposure sketches in the environment from `fromDay` (YYYY-MM-DD) on. */
-  exposures(flagUlid: string, environmentUlid: string, fromDay: string): Promise<ExposureRecord[]>;
+  exposures(db: Db, flagUlid: string, environmentUlid: string, fromDay: string): Promise<ExposureRecord[]>;
   /** The flag's hourly evaluation counts in the environment from `fromHour` (ISO, start of an hour) on. */
-  evaluationHours(flagUlid: string, environmentUlid: string, fromHour: string): Promise<EvaluationHourRecord[]>;
+  evaluationHours(db: Db, flagUlid: string, environmentUlid: string, fromHour: string): Promise<EvaluationHourRecord[]>;
 }

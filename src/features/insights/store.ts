@@ -1,8 +1,6 @@
-import type { Knex } from 'knex';
+import type { Db } from '../../storage/db.js';
 import { chunks } from '../../storage/chunks.js';
-import type { ResourceAccess } from '../../auth/principal.js';
 import { bool } from '../shared/lookup.js';
-import { knexLookups } from '../shared/lookup-store.js';
 import type {
   ContextObservationRecord,
   DefaultReportRecord,
@@ -20,20 +18,8 @@ function later(map: Map<string, string>, key: string, value: string | null | und
 }
 
 export class KnexInsightsStore implements InsightsStore {
-  constructor(private readonly knex: Knex) {}
-
-  findFlagEnvironment(access: ResourceAccess, params: { projectKey: string; flagKey: string; environmentKey: string }) {
-    return knexLookups.findFlagEnvironment(this.knex, access, params);
-  }
-
-  async findEnvironment(access: ResourceAccess, params: { projectKey: string; environmentKey: string }) {
-    const project = await knexLookups.findProject(this.knex, access, params.projectKey);
-    const environment = await knexLookups.findEnvironment(this.knex, access, project, params.environmentKey);
-    return { project, environment };
-  }
-
-  async flagTelemetry(flagUlid: string, environmentUlid: string): Promise<FlagTelemetryRecord | undefined> {
-    const row = await this.knex('flag_telemetry')
+  async flagTelemetry(db: Db, flagUlid: string, environmentUlid: string): Promise<FlagTelemetryRecord | undefined> {
+    const row = await db('flag_telemetry')
       .where({ flag_ulid: flagUlid, environment_ulid: environmentUlid })
       .first(
         'last_retrieved_at',
@@ -56,29 +42,27 @@ export class KnexInsightsStore implements InsightsStore {
     };
   }
 
-  async lastUsed(environmentUlid: string): Promise<Map<string, string | null>> {
-    const rows: Array<{ flag_ulid: string; last_used_at: string | null }> = await this.knex('flag_telemetry')
+  async lastUsed(db: Db, environmentUlid: string): Promise<Map<string, string | null>> {
+    const rows: Array<{ flag_ulid: string; last_used_at: string | null }> = await db('flag_telemetry')
       .where('environment_ulid', environmentUlid)
       .select('flag_ulid', 'last_used_at');
     return new Map(rows.map((r) => [r.flag_ulid, r.last_used_at ?? null]));
   }
 
-  async lastUpdated(flagUlids: readonly string[], environmentUlid: string): Promise<Map<string, string>> {
+  async lastUpdated(db: Db, flagUlids: readonly string[], environmentUlid: string): Promise<Map<string, string>> {
     const result = new Map<string, string>();
     for (const part of chunks(flagUlids)) {
-      const flags: Array<{ ulid: string; updated_at: string }> = await this.knex('flags')
-        .whereIn('ulid', part)
-        .select('ulid', 'updated_at');
+      const flags: Array<{ ulid: string; updated_at: string }> = await db('flags').whereIn('ulid', part).select('ulid', 'updated_at');
       for (const f of flags) later(result, f.ulid, f.updated_at);
 
-      const values = (await this.knex('flag_values')
+      const values = (await db('flag_values')
         .whereIn('flag_ulid', part)
         .groupBy('flag_ulid')
         .select('flag_ulid')
         .max({ m: 'updated_at' })) as Array<{ flag_ulid: string; m: string | null }>;
       for (const v of values) later(result, v.flag_ulid, v.m);
 
-      const targets = (await this.knex('targets')
+      const targets = (await db('targets')
         .where('environment_ulid', environmentUlid)
         .whereIn('flag_ulid', part)
         .groupBy('flag_ulid')
@@ -86,7 +70,7 @@ export class KnexInsightsStore implements InsightsStore {
         .max({ m: 'updated_at' })) as Array<{ flag_ulid: string; m: string | null }>;
       for (const t of targets) later(result, t.flag_ulid, t.m);
 
-      const rules = (await this.knex('rules as r')
+      const rules = (await db('rules as r')
         .join('targets as t', 't.ulid', 'r.target_ulid')
         .where('t.environment_ulid', environmentUlid)
         .whereIn('t.flag_ulid', part)
@@ -98,8 +82,8 @@ export class KnexInsightsStore implements InsightsStore {
     return result;
   }
 
-  async projectFlags(projectUlid: string): Promise<ProjectFlagRecord[]> {
-    const rows = await this.knex('flags')
+  async projectFlags(db: Db, projectUlid: string): Promise<ProjectFlagRecord[]> {
+    const rows = await db('flags')
       .where('project_ulid', projectUlid)
       .select('ulid', 'key', 'name', 'permanent', 'created_at', 'updated_at');
     return rows.map((r) => ({
@@ -112,8 +96,8 @@ export class KnexInsightsStore implements InsightsStore {
     }));
   }
 
-  async defaultReports(environmentUlid: string): Promise<DefaultReportRecord[]> {
-    const rows = await this.knex('default_value_reports')
+  async defaultReports(db: Db, environmentUlid: string): Promise<DefaultReportRecord[]> {
+    const rows = await db('default_value_reports')
       .where('environment_ulid', environmentUlid)
       .select('kind', 'flag_key', 'declared_type', 'count', 'last_seen_at');
     return rows.map((r) => ({
@@ -125,23 +109,21 @@ export class KnexInsightsStore implements InsightsStore {
     }));
   }
 
-  async contextObservations(environmentUlid: string): Promise<ContextObservationRecord[]> {
-    const rows = await this.knex('context_observations')
-      .where('environment_ulid', environmentUlid)
-      .select('kind', 'name', 'value', 'count');
+  async contextObservations(db: Db, environmentUlid: string): Promise<ContextObservationRecord[]> {
+    const rows = await db('context_observations').where('environment_ulid', environmentUlid).select('kind', 'name', 'value', 'count');
     return rows.map((r) => ({ kind: r.kind, name: r.name, value: r.value ?? '', count: Number(r.count) }));
   }
 
-  async exposures(flagUlid: string, environmentUlid: string, fromDay: string): Promise<ExposureRecord[]> {
-    const rows = await this.knex('split_exposures')
+  async exposures(db: Db, flagUlid: string, environmentUlid: string, fromDay: string): Promise<ExposureRecord[]> {
+    const rows = await db('split_exposures')
       .where({ flag_ulid: flagUlid, environment_ulid: environmentUlid })
       .where('day', '>=', fromDay)
       .select('day', 'variant', 'registers');
     return rows.map((r) => ({ day: String(r.day), variant: String(r.variant), registers: String(r.registers) }));
   }
 
-  async evaluationHours(flagUlid: string, environmentUlid: string, fromHour: string): Promise<EvaluationHourRecord[]> {
-    const rows = await this.knex('evaluation_hours')
+  async evaluationHours(db: Db, flagUlid: string, environmentUlid: string, fromHour: string): Promise<EvaluationHourRecord[]> {
+    const rows = await db('evaluation_hours')
       .where({ flag_ulid: flagUlid, environment_ulid: environmentUlid })
       .where('hour', '>=', fromHour)
       .select('hour', 'value', 'count');

@@ -1,7 +1,8 @@
 import { deleteSplitsOfTargets } from '../shared/split-store.js';
 import type { Knex } from 'knex';
 import { ValidationError } from '../../http/errors.js';
-import { paginateByUlid, type Page, type PageRequest } from '../../http/pagination.js';
+import type { Page, PageRequest } from '../../http/pagination.js';
+import { paginateByUlid } from '../../storage/paginate-by-ulid.js';
 import { translateStorageErrors } from '../../storage/db-errors.js';
 import type { Db } from '../../storage/db.js';
 import { projectListName, type Project, type ProjectStore } from './store-types.js';

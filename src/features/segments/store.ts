@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { paginateByUlid, type Page, type PageRequest } from '../../http/pagination.js';
+import type { Page, PageRequest } from '../../http/pagination.js';
+import { paginateByUlid } from '../../storage/paginate-by-ulid.js';
 import { type Dialect, hasRowLocks } from '../../storage/database.js';
 import { translateStorageErrors } from '../../storage/db-errors.js';
 import { bumpProjectRevisions } from '../../storage/revisions.js';

@@ -1,6 +1,5 @@
 import type { FeatureDeps } from '../feature.js';
 import { knexLookups } from '../shared/lookup-store.js';
-import { knexTransactor } from '../shared/transactions.js';
 import { targetHandlers } from './controller.js';
 import { TargetPublisher } from './publisher.js';
 import { buildTargetServices } from './services.js';
@@ -14,15 +13,8 @@ export type { FlagEnvironment } from './types.js';
 
 /** Targets, publishing and rollouts (specs/management.yaml, tags Targets and Rollouts). */
 export function createTargetsFeature(deps: FeatureDeps) {
-  const services = buildTargetServices({
-    db: deps.knex,
-    tx: knexTransactor(deps.knex),
-    store: new KnexTargetStore(deps.dialect),
-    lookups: deps.lookups,
-    clock: deps.clock,
-    rolloutStepMs: deps.config.rolloutStepMs,
-  });
-  return { managementHandlers: targetHandlers(services) };
+  const services = buildTargetServices(deps);
+  return { managementHandlers: targetHandlers(services), services: { targets: services } };
 }
 
 /**
@@ -33,15 +25,7 @@ export function createTargetsFeature(deps: FeatureDeps) {
 export function createTargetPublisher(
   deps: Pick<FeatureDeps, 'knex' | 'dialect' | 'clock' | 'config' | 'auditWriter' | 'logger'>,
 ): TargetPublisher {
-  const store = new KnexTargetStore(deps.dialect);
-  const { scheduledJobs } = buildTargetServices({
-    db: deps.knex,
-    tx: knexTransactor(deps.knex),
-    store,
-    // The scheduled jobs act on targets they read, never on a path: the lookups go unused.
-    lookups: knexLookups,
-    clock: deps.clock,
-    rolloutStepMs: deps.config.rolloutStepMs,
-  });
-  return new TargetPublisher(scheduledJobs, store, deps.auditWriter, deps.knex, deps.clock, deps.logger);
+  // The scheduled jobs act on targets they read, never on a path: the lookups go unused.
+  const { scheduledJobs } = buildTargetServices({ ...deps, lookups: knexLookups });
+  return new TargetPublisher(scheduledJobs, new KnexTargetStore(deps.dialect), deps.auditWriter, deps.knex, deps.clock, deps.logger);
 }

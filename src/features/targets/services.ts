@@ -3,10 +3,25 @@ import { TargetPublishService } from './publishing.js';
 import { RolloutService } from './rollouts.js';
 import { TargetScheduledJobs } from './scheduled-jobs.js';
 import type { ManagementPrincipal } from '../../auth/principal.js';
+import type { ServiceDeps } from '../service-deps.js';
+import { knexTransactor } from '../shared/transactions.js';
+import { KnexTargetStore } from './store.js';
 import type { FlagEnvironment, TargetServiceDeps } from './types.js';
 
-/** The targets services, one per concern, from one `deps` (the pool's, or a flags-as-code request's transaction). */
-export function buildTargetServices(deps: TargetServiceDeps) {
+/** The targets' services, one per concern, over the pool or a flags-as-code request's transaction (`deps.knex`). */
+export function buildTargetServices(core: ServiceDeps) {
+  return targetServicesFrom({
+    db: core.knex,
+    tx: knexTransactor(core.knex),
+    store: new KnexTargetStore(core.dialect),
+    lookups: core.lookups,
+    clock: core.clock,
+    rolloutStepMs: core.config.rolloutStepMs,
+  });
+}
+
+/** The targets' services over the given parts (the unit tests give fakes). */
+export function targetServicesFrom(deps: TargetServiceDeps) {
   return {
     drafts: new TargetDraftService(deps),
     publishing: new TargetPublishService(deps),
@@ -22,4 +37,4 @@ export function buildTargetServices(deps: TargetServiceDeps) {
   };
 }
 
-export type TargetServices = ReturnType<typeof buildTargetServices>;
+export type TargetServices = ReturnType<typeof targetServicesFrom>;

@@ -7,7 +7,7 @@ import { managementTokenHandlers } from './controller.js';
 import { ManagementTokenService } from './service.js';
 import { KnexManagementTokenStore } from './store.js';
 
-export function buildManagementTokenService(core: CoreDeps): ManagementTokenService {
+export function buildManagementTokenService(core: Pick<CoreDeps, 'knex' | 'clock'>): ManagementTokenService {
   return new ManagementTokenService({
     db: core.knex,
     tx: knexTransactor(core.knex),

@@ -1,5 +1,6 @@
 import type { Clock } from '../../clock.js';
 import type { Metrics } from '../../observability/metrics.js';
+import type { Db } from '../../storage/db.js';
 import type { WebhookStore } from './store.js';
 
 /**
@@ -7,11 +8,11 @@ import type { WebhookStore } from './store.js';
  * database's): events waiting to be delivered, and how long the oldest of them has waited. A
  * backlog that keeps growing, or an age near VEXIL_WEBHOOK_MAX_AGE_MS, means a receiver is down.
  */
-export function recordWebhookBacklog(store: Pick<WebhookStore, 'pendingBacklog'>, clock: Clock, metrics: Metrics): void {
+export function recordWebhookBacklog(store: Pick<WebhookStore, 'pendingBacklog'>, db: Db, clock: Clock, metrics: Metrics): void {
   let pending: Promise<{ count: number; oldest: string | null }> | undefined;
   // Both gauges come from one query per scrape.
   const read = () => {
-    pending ??= store.pendingBacklog().finally(() => setImmediate(() => (pending = undefined)));
+    pending ??= store.pendingBacklog(db).finally(() => setImmediate(() => (pending = undefined)));
     return pending;
   };
   metrics.collectQueried(

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Clock } from '../../clock.js';
 import type { BackgroundTask } from '../../core.js';
@@ -24,6 +25,8 @@ interface AttemptOutcome {
 type Next = 'continue' | 'stop';
 
 export interface DispatcherDeps {
+  /** The pool: the delivery task runs outside any request. */
+  db: Knex;
   store: WebhookStore;
   secrets: WebhookSecrets;
   settings: WebhookSettings;
@@ -82,7 +85,7 @@ export class WebhookDispatcher {
     if (this.stopped) return 0;
     const free = this.settings.concurrency - this.lanes.size;
     if (free <= 0) return 0;
-    const work = await this.deps.store.dueWork(this.deps.clock.now().toISOString(), this.settings.concurrency * 2);
+    const work = await this.deps.store.dueWork(this.deps.db, this.deps.clock.now().toISOString(), this.settings.concurrency * 2);
     let started = 0;
     for (const item of work) {
       if (this.stopped || this.lanes.size >= this.settings.concurrency) break;
@@ -138,20 +141,20 @@ export class WebhookDispatcher {
   /** Sends a subscription's events one after another while they succeed and are due. */
   private async drain(webhookUlid: string): Promise<void> {
     while (!this.stopped) {
-      const event = await this.deps.store.queueHead(webhookUlid, this.deps.clock.now().toISOString());
+      const event = await this.deps.store.queueHead(this.deps.db, webhookUlid, this.deps.clock.now().toISOString());
       if (!event || (await this.attempt(event)) === 'stop') return;
     }
   }
 
   private async attemptPing(ulid: string): Promise<void> {
-    const event = await this.deps.store.dueEventByUlid(ulid, this.deps.clock.now().toISOString());
+    const event = await this.deps.store.dueEventByUlid(this.deps.db, ulid, this.deps.clock.now().toISOString());
     if (event) await this.attempt(event);
   }
 
   /** One attempt under a fresh claim; its result is recorded only while the claim still holds. */
   private async attempt(event: DueEvent): Promise<Next> {
     const token = randomUUID();
-    if (!(await this.deps.store.claim(event.ulid, token, this.settings.timeoutMs + leaseMarginMs))) return 'stop';
+    if (!(await this.deps.store.claim(this.deps.db, event.ulid, token, this.settings.timeoutMs + leaseMarginMs))) return 'stop';
     const outcome = await this.send(event);
     const done = this.deps.clock.now();
     const attempts = event.attempts + 1;
@@ -160,6 +163,7 @@ export class WebhookDispatcher {
     const nextAttemptAt =
       status === 'pending' ? new Date(done.getTime() + retryDelayMs(attempts, this.settings.retryBaseMs)).toISOString() : null;
     const recorded = await this.deps.store.recordAttempt(
+      this.deps.db,
       event,
       token,
       { status, code: outcome.code, error: outcome.error, durationMs: outcome.durationMs, nextAttemptAt, nowIso: done.toISOString() },

@@ -37,14 +37,14 @@ function sealSecretsTask(secrets: WebhookSecrets, deps: FeatureDeps): Background
 /** Webhooks: subscriptions, the outbox written with every change, and the delivery task. */
 export function createWebhooksFeature(deps: FeatureDeps) {
   const settings = deps.config.webhooks;
-  const store = new WebhookStore(deps.knex, deps.dialect);
-  const secrets = new WebhookSecrets(store, deps.config.secretKeys, deps.clock);
+  const store = new WebhookStore(deps.dialect);
+  const secrets = new WebhookSecrets(store, deps.knex, deps.config.secretKeys, deps.clock);
   const outbox = new WebhookOutbox(store, deps.clock, eventTypes(deps));
   deps.auditWriter.onChange((db, entry) => outbox.record(db, entry));
   const attempts = deps.metrics.webhookAttempts;
   const onAttempt = (result: 'delivered' | 'retrying' | 'failed') => attempts.series(result).inc();
-  const dispatcher = new WebhookDispatcher({ store, secrets, settings, clock: deps.clock, logger: deps.logger, onAttempt });
-  recordWebhookBacklog(store, deps.clock, deps.metrics);
+  const dispatcher = new WebhookDispatcher({ db: deps.knex, store, secrets, settings, clock: deps.clock, logger: deps.logger, onAttempt });
+  recordWebhookBacklog(store, deps.knex, deps.clock, deps.metrics);
   return {
     managementHandlers: webhooksController(
       new WebhookService({
@@ -61,7 +61,7 @@ export function createWebhooksFeature(deps: FeatureDeps) {
     tasks: [
       sealSecretsTask(secrets, deps),
       dispatcher.task(),
-      webhookRetentionTask(store, deps.clock, settings.retentionDays, deps.logger),
+      webhookRetentionTask(store, deps.knex, deps.clock, settings.retentionDays, deps.logger),
     ],
   };
 }

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { generateSecretKeyMaterial, openSecret, sealSecret, sealedWith, secretKey, type SecretKey } from '../../auth/secret-box.js';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
+import type { Db } from '../../storage/db.js';
 import type { WebhookStore } from './store.js';
 
 /** The row of `secret_keys` holding the key generated when VEXIL_SECRET_KEY is not set. */
@@ -27,6 +28,7 @@ export class WebhookSecrets {
 
   constructor(
     private readonly store: WebhookStore,
+    private readonly db: Db,
     private readonly keys: Config['secretKeys'],
     private readonly clock: Clock,
   ) {}
@@ -55,13 +57,14 @@ export class WebhookSecrets {
   }
 
   private async storedKey(): Promise<SecretKey | undefined> {
-    const material = await this.store.storedSecretKey(generatedKeyName);
+    const material = await this.store.storedSecretKey(this.db, generatedKeyName);
     return material === undefined ? undefined : secretKey(Buffer.from(material, 'base64'));
   }
 
   /** Two instances starting together both try; the first insert wins and both use its key. */
   private async createStoredKey(): Promise<SecretKey> {
     await this.store.insertSecretKeyIfAbsent(
+      this.db,
       generatedKeyName,
       generateSecretKeyMaterial().toString('base64'),
       this.clock.now().toISOString(),
@@ -87,7 +90,7 @@ export class WebhookSecrets {
    */
   async upgradeStoredSecrets(logger: Logger): Promise<number> {
     const ring = await this.keyRing();
-    const rows = await this.store.storedSecrets();
+    const rows = await this.store.storedSecrets(this.db);
     let changed = 0;
     for (const row of rows) {
       const keyId = row.secret_sealed ? sealedWith(row.secret_sealed) : undefined;
@@ -95,7 +98,7 @@ export class WebhookSecrets {
       if (!row.secret_sealed && !row.secret) continue;
       const clear = await this.open(row);
       const sealed = await this.seal(row.ulid, clear);
-      if (await this.store.resealSecret(row.ulid, row.secret_sealed, sealed)) changed += 1;
+      if (await this.store.resealSecret(this.db, row.ulid, row.secret_sealed, sealed)) changed += 1;
     }
     if (changed > 0) logger.info({ count: changed }, 'webhook signing secrets sealed with the current key');
     return changed;

@@ -1,6 +1,7 @@
 import type { components } from '../../../generated/management.js';
 import type { Knex } from 'knex';
-import { paginateByUlid, type Page, type PageRequest } from '../../http/pagination.js';
+import type { Page, PageRequest } from '../../http/pagination.js';
+import { paginateByUlid } from '../../storage/paginate-by-ulid.js';
 import { type Dialect, hasRowLocks } from '../../storage/database.js';
 import { storageFailureOf } from '../../storage/db-errors.js';
 import { inTransaction } from '../../storage/transaction.js';
@@ -107,32 +108,26 @@ function toEvent<T extends WebhookEventRecord>(row: T): T {
 }
 
 /**
- * Webhook subscriptions and their outbox rows, on either database. What the service reads and
- * writes takes the `Db` it runs on; the delivery task's statements run on the pool given here.
+ * Webhook subscriptions and their outbox rows, on either database. Each method takes the `Db` it
+ * runs on: the service's, or the pool the delivery task, the secrets and the backlog metric read through.
  */
 export class WebhookStore {
-  constructor(
-    private readonly knex: Knex,
-    private readonly dialect: Dialect,
-  ) {}
+  constructor(private readonly dialect: Dialect) {}
 
   /**
    * The database's clock plus `plusMs`, in the stored timestamp form. Leases are taken and
    * checked in this one clock, so instances whose clocks disagree cannot steal each other's.
    */
-  private databaseTime(plusMs = 0): Knex.Raw {
-    if (this.dialect === 'sqlite')
-      return this.knex.raw(`strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)`, [`+${(plusMs / 1000).toFixed(3)} seconds`]);
+  private databaseTime(db: Db, plusMs = 0): Knex.Raw {
+    if (this.dialect === 'sqlite') return db.raw(`strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)`, [`+${(plusMs / 1000).toFixed(3)} seconds`]);
     if (this.dialect === 'postgres') {
       // The statement's start, as MySQL's utc_timestamp(3) (now() would be the transaction's).
-      return this.knex.raw(
+      return db.raw(
         `to_char((statement_timestamp() + cast(? as double precision) * interval '1 millisecond') at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
         [plusMs],
       );
     }
-    return this.knex.raw(`concat(left(date_format(utc_timestamp(3) + interval ? microsecond, '%Y-%m-%dT%H:%i:%s.%f'), 23), 'Z')`, [
-      plusMs * 1000,
-    ]);
+    return db.raw(`concat(left(date_format(utc_timestamp(3) + interval ? microsecond, '%Y-%m-%dT%H:%i:%s.%f'), 23), 'Z')`, [plusMs * 1000]);
   }
 
   list(db: Db, projectUlid: string, page: PageRequest): Promise<Page<WebhookRecord>> {
@@ -268,17 +263,17 @@ export class WebhookStore {
    * nobody holds it, and its due pings (outside the queue). One row per subscription at most
    * for the queue: the head goes out before anything behind it.
    */
-  async dueWork(nowIso: string, limit: number): Promise<Array<{ webhook_ulid: string; ulid: string; ping: boolean }>> {
-    const free = (q: Knex.QueryBuilder) => q.whereNull('e.locked_until').orWhere('e.locked_until', '<', this.databaseTime());
-    const heads = this.knex
+  async dueWork(db: Db, nowIso: string, limit: number): Promise<Array<{ webhook_ulid: string; ulid: string; ping: boolean }>> {
+    const free = (q: Knex.QueryBuilder) => q.whereNull('e.locked_until').orWhere('e.locked_until', '<', this.databaseTime(db));
+    const heads = db
       .from('webhooks as w')
       .where('w.enabled', true)
       .select(
         'w.ulid as webhook_ulid',
-        this.knex.raw(`(select min(e2.sequence) from webhook_events e2 where e2.webhook_ulid = w.ulid and e2.status = 'pending') as head`),
+        db.raw(`(select min(e2.sequence) from webhook_events e2 where e2.webhook_ulid = w.ulid and e2.status = 'pending') as head`),
       )
       .as('h');
-    const queue = (await this.knex
+    const queue = (await db
       .from(heads)
       .join('webhook_events as e', (j) => j.on('e.webhook_ulid', 'h.webhook_ulid').andOn('e.sequence', 'h.head'))
       .where('e.next_attempt_at', '<=', nowIso)
@@ -286,7 +281,7 @@ export class WebhookStore {
       .orderBy('e.next_attempt_at')
       .limit(limit)
       .select('e.webhook_ulid', 'e.ulid')) as Array<{ webhook_ulid: string; ulid: string }>;
-    const pings = (await this.knex('webhook_events as e')
+    const pings = (await db('webhook_events as e')
       .join('webhooks as w', 'w.ulid', 'e.webhook_ulid')
       .where('w.enabled', true)
       .where('e.status', 'pending')
@@ -300,28 +295,28 @@ export class WebhookStore {
   }
 
   /** The head of a subscription's queue when it is due and free, with what sending it needs. */
-  async queueHead(webhookUlid: string, nowIso: string): Promise<DueEvent | undefined> {
-    const head = (await this.knex('webhook_events')
+  async queueHead(db: Db, webhookUlid: string, nowIso: string): Promise<DueEvent | undefined> {
+    const head = (await db('webhook_events')
       .where({ webhook_ulid: webhookUlid, status: 'pending' })
       .whereNotNull('sequence')
       .min({ head: 'sequence' })
       .first()) as { head: number | string | null } | undefined;
     if (head?.head === null || head?.head === undefined) return undefined;
-    return this.dueEvent((q) => q.where({ 'e.webhook_ulid': webhookUlid, 'e.sequence': head.head }), nowIso);
+    return this.dueEvent(db, (q) => q.where({ 'e.webhook_ulid': webhookUlid, 'e.sequence': head.head }), nowIso);
   }
 
   /** A pending event by ulid when it is due and free (pings). */
-  dueEventByUlid(ulid: string, nowIso: string): Promise<DueEvent | undefined> {
-    return this.dueEvent((q) => q.where('e.ulid', ulid), nowIso);
+  dueEventByUlid(db: Db, ulid: string, nowIso: string): Promise<DueEvent | undefined> {
+    return this.dueEvent(db, (q) => q.where('e.ulid', ulid), nowIso);
   }
 
-  private async dueEvent(which: (q: Knex.QueryBuilder) => void, nowIso: string): Promise<DueEvent | undefined> {
-    const query = this.knex('webhook_events as e')
+  private async dueEvent(db: Db, which: (q: Knex.QueryBuilder) => void, nowIso: string): Promise<DueEvent | undefined> {
+    const query = db('webhook_events as e')
       .join('webhooks as w', 'w.ulid', 'e.webhook_ulid')
       .where('w.enabled', true)
       .where('e.status', 'pending')
       .where('e.next_attempt_at', '<=', nowIso)
-      .where((q) => q.whereNull('e.locked_until').orWhere('e.locked_until', '<', this.databaseTime()))
+      .where((q) => q.whereNull('e.locked_until').orWhere('e.locked_until', '<', this.databaseTime(db)))
       .first(
         eventColumns
           .map((c) => `e.${c}`)
@@ -336,11 +331,11 @@ export class WebhookStore {
    * Takes the event's lease for one attempt: `token` names this claim, and the lease lasts
    * `leaseMs` of database time. False when another claim holds it or the event is settled.
    */
-  async claim(eventUlid: string, token: string, leaseMs: number): Promise<boolean> {
-    const changed = await this.knex('webhook_events')
+  async claim(db: Db, eventUlid: string, token: string, leaseMs: number): Promise<boolean> {
+    const changed = await db('webhook_events')
       .where({ ulid: eventUlid, status: 'pending' })
-      .where((q) => q.whereNull('locked_until').orWhere('locked_until', '<', this.databaseTime()))
-      .update({ locked_until: this.databaseTime(leaseMs), lease_token: token, attempts: this.knex.raw('attempts + 1') });
+      .where((q) => q.whereNull('locked_until').orWhere('locked_until', '<', this.databaseTime(db)))
+      .update({ locked_until: this.databaseTime(db, leaseMs), lease_token: token, attempts: db.raw('attempts + 1') });
     return changed === 1;
   }
 
@@ -350,12 +345,13 @@ export class WebhookStore {
    * Returns whether it was recorded.
    */
   async recordAttempt(
+    pool: Knex,
     event: Pick<WebhookEventRecord, 'ulid' | 'webhook_ulid'>,
     token: string,
     outcome: AttemptRecord,
     disableAfter: number,
   ): Promise<boolean> {
-    return inTransaction(this.knex, async (trx) => {
+    return inTransaction(pool, async (trx) => {
       // The subscription's row first, then its event: the order every change and a subscription's
       // deletion lock them in, so recording a result cannot deadlock with them.
       if (hasRowLocks(this.dialect)) await trx('webhooks').where('ulid', event.webhook_ulid).forUpdate().first('ulid');
@@ -393,14 +389,14 @@ export class WebhookStore {
   }
 
   /** Deletes delivered and failed events created before `beforeIso`, at most `limit`; returns how many. */
-  async purgeSettled(beforeIso: string, limit: number): Promise<number> {
-    const rows = (await this.knex('webhook_events')
+  async purgeSettled(db: Db, beforeIso: string, limit: number): Promise<number> {
+    const rows = (await db('webhook_events')
       .whereIn('status', ['delivered', 'failed'])
       .where('created_at', '<', beforeIso)
       .limit(limit)
       .select('ulid')) as Array<{ ulid: string }>;
     if (rows.length === 0) return 0;
-    await this.knex('webhook_events')
+    await db('webhook_events')
       .whereIn(
         'ulid',
         rows.map((r) => r.ulid),
@@ -410,23 +406,23 @@ export class WebhookStore {
   }
 
   /** The key material (base64) kept in `secret_keys` under `name`, if any (webhooks/secrets.ts). */
-  async storedSecretKey(name: string): Promise<string | undefined> {
-    const row = (await this.knex('secret_keys').where('name', name).first('key_material')) as { key_material: string } | undefined;
+  async storedSecretKey(db: Db, name: string): Promise<string | undefined> {
+    const row = (await db('secret_keys').where('name', name).first('key_material')) as { key_material: string } | undefined;
     return row?.key_material;
   }
 
   /** Keeps key material under `name` unless a key is there already (two instances starting together: the first wins). */
-  async insertSecretKeyIfAbsent(name: string, material: string, createdAt: string): Promise<void> {
+  async insertSecretKeyIfAbsent(db: Db, name: string, material: string, createdAt: string): Promise<void> {
     try {
-      await this.knex('secret_keys').insert({ name, key_material: material, created_at: createdAt });
+      await db('secret_keys').insert({ name, key_material: material, created_at: createdAt });
     } catch (error) {
       if (storageFailureOf(error) !== 'unique_violation') throw error;
     }
   }
 
   /** Every subscription's stored secret: sealed, or clear in rows written before sealing existed. */
-  async storedSecrets(): Promise<Array<{ ulid: string; secret: string | null; secret_sealed: string | null }>> {
-    return (await this.knex('webhooks').select('ulid', 'secret', 'secret_sealed')) as Array<{
+  async storedSecrets(db: Db): Promise<Array<{ ulid: string; secret: string | null; secret_sealed: string | null }>> {
+    return (await db('webhooks').select('ulid', 'secret', 'secret_sealed')) as Array<{
       ulid: string;
       secret: string | null;
       secret_sealed: string | null;
@@ -434,8 +430,8 @@ export class WebhookStore {
   }
 
   /** Stores a re-sealed secret only if the row still holds `was` (null: no sealed secret); returns whether it did. */
-  async resealSecret(ulid: string, was: string | null, sealed: string): Promise<boolean> {
-    const n = await this.knex('webhooks')
+  async resealSecret(db: Db, ulid: string, was: string | null, sealed: string): Promise<boolean> {
+    const n = await db('webhooks')
       .where({ ulid })
       .where((q) => (was ? q.where('secret_sealed', was) : q.whereNull('secret_sealed')))
       .update({ secret_sealed: sealed, secret: '' });
@@ -443,10 +439,10 @@ export class WebhookStore {
   }
 
   /** Events waiting to be delivered, all subscriptions, and the creation time of the oldest (the backlog metric). */
-  async pendingBacklog(): Promise<{ count: number; oldest: string | null }> {
-    const row = (await this.knex('webhook_events')
+  async pendingBacklog(db: Db): Promise<{ count: number; oldest: string | null }> {
+    const row = (await db('webhook_events')
       .where('status', 'pending')
-      .first(this.knex.raw('count(*) as count'), this.knex.raw('min(created_at) as oldest'))) as
+      .first(db.raw('count(*) as count'), db.raw('min(created_at) as oldest'))) as
       | { count: number | string; oldest: string | null }
       | undefined;
     return { count: Number(row?.count ?? 0), oldest: row?.oldest ?? null };

@@ -6,19 +6,11 @@ import type { HandlerMap, OperationResult } from '../operation.js';
 import { operationState } from '../operation.js';
 import type { LoadedDocument } from './document.js';
 import { readOperations, type OperationSpec } from './operations.js';
-import { runStages } from './stages.js';
+import { runStages, type Stage } from './stages.js';
+
+export type { Stage } from './stages.js';
 import { compileValidators, type OperationValidators } from './validators.js';
 import { setJsonContentType } from '../json-response.js';
-
-/**
- * A step of an operation's request path. `forOperation`, when present, is asked once per
- * operation at start-up for the stage that operation needs (undefined: nothing to do for it),
- * so per-request checks of "does this apply here?" disappear from the hot path.
- */
-export interface Stage {
-  (ctx: Koa.Context, next: () => Promise<void>): Promise<void>;
-  forOperation?: (op: OperationSpec) => Stage | undefined;
-}
 
 export interface ApiDefinition {
   document: LoadedDocument;

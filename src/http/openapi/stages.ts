@@ -1,5 +1,15 @@
 import type Koa from 'koa';
-import type { Stage } from './router.js';
+import type { OperationSpec } from './operations.js';
+
+/**
+ * A step of an operation's request path. `forOperation`, when present, is asked once per
+ * operation at start-up for the stage that operation needs (undefined: nothing to do for it),
+ * so per-request checks of "does this apply here?" disappear from the hot path.
+ */
+export interface Stage {
+  (ctx: Koa.Context, next: () => Promise<void>): Promise<void>;
+  forOperation?: (op: OperationSpec) => Stage | undefined;
+}
 
 /**
  * Runs `stages` from `index` on, then `last`; each stage's `next` runs the rest. The chain is

@@ -2,6 +2,7 @@ import type Koa from 'koa';
 import type { Knex } from 'knex';
 import type { components } from '../../../generated/public.js';
 import type { DatabaseHostStatus } from '../../storage/mysql-hosts.js';
+import { ping } from '../../storage/ping.js';
 
 /** What /ready reports; each false names a reason the instance should not get traffic. */
 export interface ReadinessState {
@@ -29,7 +30,7 @@ async function databaseAnswers(knex: Knex): Promise<boolean> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     return await Promise.race([
-      knex.raw('select 1').then(() => true),
+      ping(knex).then(() => true),
       new Promise<boolean>((resolve) => {
         timer = setTimeout(() => resolve(false), readinessTimeoutMs);
       }),

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { auditUlid } from '../../../src/audit/audit-ids.js';
 import { ResourceAccess } from '../../../src/auth/principal.js';
 import { FakeAuditLogStore } from '../../fakes/audit-logs-store.js';
+import { fakeDb } from '../../fakes/transactor.js';
 import { purgeOldAuditEntries } from '../../../src/features/audit-logs/retention.js';
 import { AuditLogService, parseTime, toAuditEntry } from '../../../src/features/audit-logs/service.js';
 import type { ManagementAuditRow } from '../../../src/features/audit-logs/store-types.js';
@@ -39,7 +40,7 @@ function row(i: number, extra: Partial<ManagementAuditRow> = {}): ManagementAudi
 function setup(n = 10) {
   const store = new FakeAuditLogStore();
   for (let i = 0; i < n; i++) store.management.push(row(i));
-  return { store, service: new AuditLogService({ store }) };
+  return { store, service: new AuditLogService({ db: fakeDb, store }) };
 }
 
 /** A caller who may see every entry. */
@@ -111,7 +112,7 @@ describe('AuditLogService', () => {
     rows.forEach(([label, project, env], i) =>
       store.management.push(row(i, { subject_label: label, project_ulid: project, environment_ulid: env })),
     );
-    const service = new AuditLogService({ store });
+    const service = new AuditLogService({ db: fakeDb, store });
     const labels = async (access: ResourceAccess) =>
       (await service.listManagement(principal({ access }), { per_page: 100 })).data.map((e) => e.subject_label).sort();
     expect(await labels(all.access)).toEqual(['a', 'a1', 'a2', 'b1', 'none']);
@@ -155,7 +156,7 @@ describe('AuditLogService', () => {
       status_code: 200,
       count: 1,
     });
-    const service = new AuditLogService({ store });
+    const service = new AuditLogService({ db: fakeDb, store });
     expect((await service.listPublic(all, { per_page: 5 })).data).toEqual([
       expect.objectContaining({ actor_type: 'sdk_key', environment: { ulid: 'env_1', key: 'production' }, subject_label: 'checkout' }),
     ]);
@@ -208,8 +209,8 @@ describe('retention', () => {
       store.management.push(row(0, { ulid: auditUlid(at), created_at: at.toISOString() }));
     }
     const clock = { now: () => new Date(now) };
-    expect(await purgeOldAuditEntries(store, clock, 0)).toEqual({ management: 0, public: 0 });
-    expect(await purgeOldAuditEntries(store, clock, 35, 2)).toEqual({ management: 7, public: 0 });
+    expect(await purgeOldAuditEntries(store, fakeDb, clock, 0)).toEqual({ management: 0, public: 0 });
+    expect(await purgeOldAuditEntries(store, fakeDb, clock, 35, 2)).toEqual({ management: 7, public: 0 });
     expect(store.management.map((r) => r.created_at.slice(0, 10))).toEqual(['2026-05-10', '2026-05-20', '2026-05-30']);
   });
 });

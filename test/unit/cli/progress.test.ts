@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startProgress, withProgress, type StatusStream } from '../../../cli/src/progress.js';
+import { startProgress, withProgress } from '../../../cli/src/progress.js';
+import type { StatusStream } from '../../../cli/src/status-stream.js';
 
 /** A stream that keeps what is written, a terminal or not. */
 function stream(isTTY: boolean, columns?: number): StatusStream & { written: string } {

@@ -1,6 +1,7 @@
 import type Koa from 'koa';
 import { describe, expect, it } from 'vitest';
 import { FakeIdempotencyStore } from '../../fakes/idempotency-store.js';
+import { fakeDb } from '../../fakes/transactor.js';
 import { canonicalJson, IdempotencyService, isStorable } from '../../../src/features/idempotency/service.js';
 import { idempotencyStage } from '../../../src/features/idempotency/stage.js';
 import { ConflictError, NotFoundError, UnprocessableError } from '../../../src/http/errors.js';
@@ -16,7 +17,7 @@ function setup(options: { waitMs?: number; abandonAfterMs?: number } = {}) {
   const store = new FakeIdempotencyStore();
   const clock = new Clock();
   const errors: unknown[] = [];
-  const service = new IdempotencyService({ store, clock, pollMs: 5, onStoreError: (e) => errors.push(e), ...options });
+  const service = new IdempotencyService({ db: fakeDb, store, clock, pollMs: 5, onStoreError: (e) => errors.push(e), ...options });
   const scope = service.scope('tok_1', 'post', '/management/v1/projects', 'key-1');
   return { store, clock, service, scope, errors };
 }
@@ -129,7 +130,7 @@ describe('IdempotencyService', () => {
     expect(await service.run(scope, {}, respond(200, { v: 2 }))).toEqual({ replayed: false, value: { v: 2 } });
 
     const other = service.scope('tok_1', 'POST', '/x', 'abandoned');
-    await store.claim(other, 'digest-of-something', clock.now().toISOString(), new Date(clock.ms + 86_400_000).toISOString());
+    await store.claim(fakeDb, other, 'digest-of-something', clock.now().toISOString(), new Date(clock.ms + 86_400_000).toISOString());
     clock.ms += 60_000;
     expect((await service.run(other, {}, respond(200, {}))).replayed).toBe(false);
   });

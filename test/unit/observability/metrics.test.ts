@@ -5,7 +5,7 @@ import { Counter, Histogram } from '../../../src/observability/metric-types.js';
 import { Metrics } from '../../../src/observability/metrics.js';
 import { apiOf } from '../../../src/observability/request-metrics.js';
 import { sqlVerb } from '../../../src/observability/query-events.js';
-import { tracingSettings } from '../../../src/observability/tracing.js';
+import { tracingSettings } from '../../../src/observability/tracing-settings.js';
 import { TelemetryBuffer } from '../../../src/runtime/telemetry-buffer.js';
 import { parseExposition, sampleValue } from '../../support/prometheus.js';
 

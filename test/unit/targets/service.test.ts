@@ -3,7 +3,7 @@ import type { AuditSubject } from '../../../src/audit/audit-trail.js';
 import { UnprocessableError, ValidationError } from '../../../src/http/errors.js';
 import { FakeTargetStore } from '../../fakes/targets-store.js';
 import { TargetPublisher } from '../../../src/features/targets/publisher.js';
-import { buildTargetServices, type TargetServices } from '../../../src/features/targets/services.js';
+import { targetServicesFrom, type TargetServices } from '../../../src/features/targets/services.js';
 import type { Auditor } from '../../../src/features/shared/transactions.js';
 import type { FlagEnvironment } from '../../../src/features/targets/types.js';
 import { principal } from '../admin/principals.js';
@@ -40,7 +40,7 @@ let audit: Auditor;
 function seed(options: { values?: boolean; comments?: boolean; confirmation?: boolean } = {}) {
   store = new FakeTargetStore();
   clock = new ManualClock();
-  service = buildTargetServices({
+  service = targetServicesFrom({
     db: store.db,
     tx: store.tx,
     store,
