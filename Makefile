@@ -78,10 +78,12 @@ $(CONSOLE_STAMP): node_modules/.install-stamp $(CONSOLE_INPUTS)
 generate: install
 	node scripts/generate-types.mjs
 	node scripts/generate-config-schema.mjs
+	npx tsx scripts/generate-config-reference.ts
 
 check-generated: install
 	node scripts/generate-types.mjs --check
 	node scripts/generate-config-schema.mjs --check
+	npx tsx scripts/generate-config-reference.ts --check
 
 lint-specs: install
 	npx redocly lint specs/public.yaml specs/management.yaml
