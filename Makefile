@@ -78,10 +78,12 @@ $(CONSOLE_STAMP): node_modules/.install-stamp $(CONSOLE_INPUTS)
 generate: install
 	node scripts/generate-types.mjs
 	node scripts/generate-config-schema.mjs
+	npx tsx scripts/generate-config-reference.ts
 
 check-generated: install
 	node scripts/generate-types.mjs --check
 	node scripts/generate-config-schema.mjs --check
+	npx tsx scripts/generate-config-reference.ts --check
 
 lint-specs: install
 	npx redocly lint specs/public.yaml specs/management.yaml
@@ -148,10 +150,12 @@ $(VENV)/.stamp:
 	touch $@
 
 # First the strict check of hooks.py against the installed Schemathesis (it must be able to fail),
-# then the fuzzing of the running server.
+# then the fuzzing of the running server, then the PyPI job of the workflow docs/contract-testing.md
+# gives to the teams that consume the API, run as written (briefly).
 schemathesis: build $(VENV)/.stamp
 	$(VENV)/bin/python -m pytest -q -p no:cacheprovider test/schemathesis/test_hooks.py
 	node test/schemathesis/run.mjs
+	node test/schemathesis/workflow.mjs
 
 $(CLIENTS_VENV_STAMP):
 	rm -rf $(CLIENTS_VENV)

@@ -5,19 +5,19 @@ import YAML from 'yaml';
 import { describeEachDatabase } from '../support/databases.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
-/** The YAML block of the README's "Flags as code" section, as a reader copies it. */
+/** The YAML block of the "Flags as code" section of docs/cli.md, as a reader copies it. */
 function readmeExample(): string {
-  const readme = fs.readFileSync('README.md', 'utf8');
-  const section = /^## Flags as code\n([\s\S]*?)(?=^## )/m.exec(readme)?.[1];
-  if (!section) throw new Error('README.md has no "Flags as code" section');
+  const page = fs.readFileSync('docs/cli.md', 'utf8');
+  const section = /^## Flags as code\n([\s\S]*?)(?=^## |(?![\s\S]))/m.exec(page)?.[1];
+  if (!section) throw new Error('docs/cli.md has no "Flags as code" section');
   const block = /^```yaml\n([\s\S]*?)^```$/m.exec(section)?.[1];
-  if (!block) throw new Error('the "Flags as code" section of README.md has no ```yaml block');
+  if (!block) throw new Error('the "Flags as code" section of docs/cli.md has no ```yaml block');
   return block;
 }
 
-// The README's example configuration file cannot rot: it fits the schema, applies to an empty
+// The example configuration file of docs/cli.md cannot rot: it fits the schema, applies to an empty
 // instance, and is what that instance then exports.
-describeEachDatabase("the README's flags-as-code example", (db) => {
+describeEachDatabase('the flags-as-code example of docs/cli.md', (db) => {
   let app: TestApp;
   const text = readmeExample();
   const file = YAML.parse(text) as { project: { key: string } };
@@ -50,7 +50,7 @@ describeEachDatabase("the README's flags-as-code example", (db) => {
     expect(planned).toContainEqual(['create', 'segment', 'beta-testers', null]);
     expect(planned.filter(([action]: string[]) => action === 'publish')).toHaveLength(3);
 
-    // As the README's step 3 applies it: production requires a publish comment.
+    // As the page's step 3 applies it: production requires a publish comment.
     const applied = await app.mgmt('POST', `${p}/configuration/apply?comment=${encodeURIComponent('Release 42')}`, file);
     expect(applied.status, JSON.stringify(applied.body)).toBe(200);
     expect(applied.body.data.changes).toEqual(plan.body.data.changes);

@@ -10,13 +10,11 @@ import { expectOk } from '../support/expect-ok.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { fastWebhooks, sleep } from './webhook-fixtures.js';
 
-/** The ```js block of the README's "Webhooks" section: the verification example, as a reader copies it. */
+/** The ```js block of docs/webhooks.md: the verification example, as a reader copies it. */
 function readmeVerifier(): string {
-  const readme = fs.readFileSync('README.md', 'utf8');
-  const section = /^## Webhooks\n([\s\S]*?)(?=^## )/m.exec(readme)?.[1];
-  if (!section) throw new Error('README.md has no "Webhooks" section');
-  const block = /^```js\n([\s\S]*?)^```$/m.exec(section)?.[1];
-  if (!block) throw new Error('the "Webhooks" section of README.md has no ```js block');
+  const page = fs.readFileSync('docs/webhooks.md', 'utf8');
+  const block = /^```js\n([\s\S]*?)^```$/m.exec(page)?.[1];
+  if (!block) throw new Error('docs/webhooks.md has no ```js block');
   return block;
 }
 
@@ -58,9 +56,9 @@ function expressLike() {
   return { app, express, server };
 }
 
-// The README's verification example, run as a receiver of real deliveries: it accepts Vexil's
+// The verification example of docs/webhooks.md, run as a receiver of real deliveries: it accepts Vexil's
 // signed events once each, and refuses a body that was changed on the way.
-describeEachDatabase("the README's webhook verification example", (db) => {
+describeEachDatabase('the webhook verification example of docs/webhooks.md', (db) => {
   let app: TestApp;
   const projectKey = `readme-hooks-${Date.now().toString(36)}`;
   const p = `/projects/${projectKey}`;
@@ -87,7 +85,7 @@ describeEachDatabase("the README's webhook verification example", (db) => {
     const hook = await ok('POST', `${p}/webhooks`, { url, events: ['flag.*'] });
 
     // The example as a module of its own: the reader's `app` and `express` come first, then
-    // the block exactly as the README shows it (its import resolves in this repository).
+    // the block exactly as the page shows it (its import resolves in this repository).
     const module = path.join(dir, `verify-${Date.now().toString(36)}.mjs`);
     fs.symlinkSync(path.resolve('node_modules'), path.join(dir, 'node_modules'), 'dir');
     fs.writeFileSync(module, `const { app, express } = globalThis.readmeWebhookReceiver;\n${readmeVerifier()}`);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
 /**
- * The error bodies the documents' prose and the README show carry `code`, as every error body
+ * The error bodies the documents' prose and docs/ show carry `code`, as every error body
  * does (ErrorEnvelope and ValidationError require it): a reader copying them must not learn a
  * shape without it.
  */
@@ -11,7 +11,7 @@ const read = (file: string) => readFileSync(new URL(`../../../${file}`, import.m
 const texts: Array<[string, string]> = [
   ['specs/public.yaml (info)', parse(read('specs/public.yaml')).info.description as string],
   ['specs/management.yaml (info)', parse(read('specs/management.yaml')).info.description as string],
-  ['README.md', read('README.md')],
+  ['docs/api.md', read('docs/api.md')],
 ];
 
 /** The JSON error bodies written in a text: `{"status": "error", ...}` and `{"message": ..., "errors": ...}`. */
