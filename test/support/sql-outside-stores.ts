@@ -21,9 +21,6 @@ export const sqlPatterns: Array<{ kind: string; pattern: RegExp }> = [
  * Files outside stores that run SQL, each with the reason. Keep it short: the way out is a store.
  */
 export const sqlAllowed: Record<string, string> = {
-  'src/audit/audit-trail.ts':
-    'the management audit writer: its INSERT, built by storage/prepared-sql.ts, is the one write every request shares (writeShared batches them)',
-  'src/audit/audit-backlog.ts': 'the audit writer’s backlog: the same INSERT, written again once a SQLite write lock is free',
   'src/audit/public-audit.ts': 'the public audit buffer, being split into buffer, store and middleware (issue 38, item 5, branch serving)',
 };
 
