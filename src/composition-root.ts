@@ -145,8 +145,8 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
   const core: CoreDeps = { config, knex, dialect, clock, logger };
 
   const documents = { public: await loadDocument('public'), management: await loadDocument('management') };
-  const credentials = new KnexCredentialStore(knex);
-  const keyCache = new EnvironmentKeyCache(credentials, knex);
+  const credentials = new KnexCredentialStore();
+  const keyCache = new EnvironmentKeyCache({ db: knex, store: credentials });
   await keyCache.refreshIfChanged();
   const auditBacklog = new AuditBacklog(logger);
   const auditWriter = new AuditWriter(clock, auditBacklog);
@@ -175,7 +175,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     publicStages: { beforeAuthentication: [], afterAuthentication: [] },
     managementStages: { afterAuthentication: [], aroundHandler: [] },
     keyCache,
-    authenticator: new ManagementAuthenticator(credentials, clock, { cacheMs: config.revisionPollMs }),
+    authenticator: new ManagementAuthenticator({ db: knex, store: credentials, clock }, { cacheMs: config.revisionPollMs }),
     consoleSessions,
     readiness,
     metrics,

@@ -2,13 +2,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { BackgroundTask } from '../core.js';
 import { poller } from '../poller.js';
-import { execute, insertText } from '../storage/prepared-sql.js';
-import { managementAuditColumns } from './audit-columns.js';
-
-type AuditValues = Array<string | number | null>;
-
-/** Rows per INSERT (19 bindings each: far below either database's limit). */
-const chunkRows = 50;
+import { type AuditValues, auditEntriesPerInsert, insertAuditEntries } from './audit-entry-store.js';
 
 /**
  * Management audit entries of reads and refusals that could not be stored before their answer
@@ -61,12 +55,11 @@ export class AuditBacklog {
     while (this.rows.length > 0) {
       const knex = this.rows[0]!.knex;
       let n = 1;
-      while (n < this.rows.length && n < chunkRows && this.rows[n]!.knex === knex) n += 1;
+      while (n < this.rows.length && n < auditEntriesPerInsert && this.rows[n]!.knex === knex) n += 1;
       const chunk = this.rows.slice(0, n);
-      await execute(
+      await insertAuditEntries(
         knex,
-        insertText('audit_entries', managementAuditColumns, chunk.length),
-        chunk.flatMap((row) => row.values),
+        chunk.map((row) => row.values),
       );
       this.rows.splice(0, chunk.length);
       this.writtenTotal += chunk.length;

@@ -1,11 +1,10 @@
 import type { Knex } from 'knex';
 import type { ManagementPrincipal } from '../auth/principal.js';
 import type { Clock } from '../clock.js';
-import { managementAuditColumns } from './audit-columns.js';
 import { auditUlid } from './audit-ids.js';
-import { execute, insertText } from '../storage/prepared-sql.js';
 import { DatabaseLockedError } from '../storage/sqlite-lock-wait.js';
 import type { AuditBacklog } from './audit-backlog.js';
+import { type AuditValues, auditEntriesPerInsert, insertAuditEntries, insertAuditEntry } from './audit-entry-store.js';
 
 /** What a change changed: its subject before and after (API forms), and the publish comment. */
 export interface AuditChanges {
@@ -81,11 +80,6 @@ export class AuditTrail {
   }
 }
 
-/** Rows per INSERT of a shared batch (19 bindings each: far below either database's limit). */
-const maxBatchRows = 50;
-
-type AuditValues = Array<string | number | null>;
-
 interface PendingBatch {
   rows: AuditValues[];
   done: Promise<void>;
@@ -116,7 +110,7 @@ export class AuditWriter {
    * (audit-ids.ts), which the audit log's `from`/`to` filters rely on.
    */
   async write(db: Knex | Knex.Transaction, entry: AuditEntryInput): Promise<void> {
-    await execute(db, insertText('audit_entries', managementAuditColumns, 1), this.values(entry));
+    await insertAuditEntry(db, this.values(entry));
     // Only changes are written one by one (reads and refusals go through writeShared).
     for (const hook of this.changeHooks) await hook(db, entry);
   }
@@ -146,16 +140,15 @@ export class AuditWriter {
   }
 
   private async insertRows(knex: Knex, rows: AuditValues[]): Promise<void> {
-    for (let i = 0; i < rows.length; i += maxBatchRows) {
-      const chunk = rows.slice(i, i + maxBatchRows);
-      const sql = insertText('audit_entries', managementAuditColumns, chunk.length);
+    for (let i = 0; i < rows.length; i += auditEntriesPerInsert) {
+      const chunk = rows.slice(i, i + auditEntriesPerInsert);
       if (!this.backlog) {
-        await execute(knex, sql, chunk.flat());
+        await insertAuditEntries(knex, chunk);
         continue;
       }
       // With a backlog, one try: a SQLite write lock held elsewhere must not hold the answers.
       try {
-        await execute(knex, sql, chunk.flat(), { lockWaitMs: 0 });
+        await insertAuditEntries(knex, chunk, { lockWaitMs: 0 });
       } catch (error) {
         if (!(error instanceof DatabaseLockedError)) throw error;
         this.backlog.add(knex, chunk);
@@ -173,7 +166,7 @@ export class AuditWriter {
         : actorType === 'management_token' && principal
           ? { ulid: principal.tokenUlid, name: principal.tokenName, email: null }
           : { ulid: principal?.account.ulid ?? null, name: principal?.account.name ?? null, email: principal?.account.email ?? null };
-    // In the order of managementAuditColumns.
+    // In the order of managementAuditColumns (audit-columns.ts).
     return [
       auditUlid(now),
       now.toISOString(),

@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Db } from '../storage/db.js';
 import type { EnvironmentKeyKind, Role, Scope, Tier } from './principal.js';
 
 export interface AccountRow {
@@ -36,17 +36,16 @@ export interface EnvironmentKeyRecord {
 
 /** Storage interface for credential lookups (knex implementation below, fake in tests). */
 export interface CredentialStore {
-  findManagementCredential(digest: string): Promise<CredentialRecord | undefined>;
-  findEnvironmentKey(digest: string): Promise<EnvironmentKeyRecord | undefined>;
+  findManagementCredential(db: Db, digest: string): Promise<CredentialRecord | undefined>;
   /** Every active environment key, for the in-memory key cache. */
-  listActiveEnvironmentKeys(): Promise<EnvironmentKeyRecord[]>;
+  listActiveEnvironmentKeys(db: Db): Promise<EnvironmentKeyRecord[]>;
+  /** A cheap text that changes whenever a key is created, revoked or changed: the key cache polls it. */
+  environmentKeysSignature(db: Db): Promise<string>;
 }
 
 export class KnexCredentialStore implements CredentialStore {
-  constructor(private readonly knex: Knex) {}
-
-  async findManagementCredential(digest: string): Promise<CredentialRecord | undefined> {
-    const pat = await this.knex('personal_access_tokens as t')
+  async findManagementCredential(db: Db, digest: string): Promise<CredentialRecord | undefined> {
+    const pat = await db('personal_access_tokens as t')
       .join('accounts as a', 'a.ulid', 't.account_ulid')
       .where('t.digest', digest)
       .first(
@@ -72,10 +71,10 @@ export class KnexCredentialStore implements CredentialStore {
         scopes: null,
         tier: 'elevated',
         grants: null,
-        accountProjects: await this.accountProjects(pat.account_ulid, pat.role),
+        accountProjects: await this.accountProjects(db, pat.account_ulid, pat.role),
       };
     }
-    const mgt = await this.knex('management_tokens as t')
+    const mgt = await db('management_tokens as t')
       .join('accounts as a', 'a.ulid', 't.account_ulid')
       .where('t.digest', digest)
       .first(
@@ -92,7 +91,7 @@ export class KnexCredentialStore implements CredentialStore {
         'a.role',
       );
     if (!mgt) return undefined;
-    const grantRows: Array<{ project_ulid: string; environment_ulid: string | null }> = await this.knex('management_token_grants')
+    const grantRows: Array<{ project_ulid: string; environment_ulid: string | null }> = await db('management_token_grants')
       .where('token_ulid', mgt.ulid)
       .select('project_ulid', 'environment_ulid');
     return {
@@ -114,32 +113,31 @@ export class KnexCredentialStore implements CredentialStore {
                 .filter((g) => g.environment_ulid !== null)
                 .map((g) => ({ projectUlid: g.project_ulid, environmentUlid: g.environment_ulid as string })),
             },
-      accountProjects: await this.accountProjects(mgt.account_ulid, mgt.role),
+      accountProjects: await this.accountProjects(db, mgt.account_ulid, mgt.role),
     };
   }
 
-  private async accountProjects(accountUlid: string, role: Role): Promise<string[] | null> {
+  private async accountProjects(db: Db, accountUlid: string, role: Role): Promise<string[] | null> {
     if (role !== 'member') return null;
-    const rows: Array<{ project_ulid: string }> = await this.knex('account_projects')
-      .where('account_ulid', accountUlid)
-      .select('project_ulid');
+    const rows: Array<{ project_ulid: string }> = await db('account_projects').where('account_ulid', accountUlid).select('project_ulid');
     return rows.map((r) => r.project_ulid);
   }
 
-  async findEnvironmentKey(digest: string): Promise<EnvironmentKeyRecord | undefined> {
-    const row = await this.environmentKeyQuery().where('k.digest', digest).first();
-    return row ? toKeyRecord(row) : undefined;
-  }
-
-  async listActiveEnvironmentKeys(): Promise<EnvironmentKeyRecord[]> {
-    const rows = await this.environmentKeyQuery().whereNull('k.revoked_at');
+  async listActiveEnvironmentKeys(db: Db): Promise<EnvironmentKeyRecord[]> {
+    const rows = await db('environment_keys as k')
+      .join('environments as e', 'e.ulid', 'k.environment_ulid')
+      .whereNull('k.revoked_at')
+      .select('k.ulid', 'k.kind', 'k.digest', 'k.revoked_at', 'e.ulid as environment_ulid', 'e.key as environment_key', 'e.project_ulid');
     return rows.map(toKeyRecord);
   }
 
-  private environmentKeyQuery() {
-    return this.knex('environment_keys as k')
-      .join('environments as e', 'e.ulid', 'k.environment_ulid')
-      .select('k.ulid', 'k.kind', 'k.digest', 'k.revoked_at', 'e.ulid as environment_ulid', 'e.key as environment_key', 'e.project_ulid');
+  async environmentKeysSignature(db: Db): Promise<string> {
+    // The revoked count moves on every revocation even when updated_at does not (two changes in
+    // one millisecond, or an instance whose clock lags behind the one that wrote the newest key).
+    const row = (await db('environment_keys').count({ n: '*' }).count({ r: 'revoked_at' }).max({ m: 'updated_at' }).first()) as
+      | { n: number | string; r: number | string; m: string | null }
+      | undefined;
+    return `${row?.n ?? 0}|${row?.r ?? 0}|${row?.m ?? ''}`;
   }
 }
 

@@ -1,7 +1,13 @@
-import type { Knex } from 'knex';
 import type { CredentialStore, EnvironmentKeyRecord } from './credential-store.js';
 import type { PublicPrincipal } from './principal.js';
 import { digestSecret, looksLikeSecret, textsEqual } from './secrets.js';
+import type { Db } from '../storage/db.js';
+
+export interface EnvironmentKeyCacheDeps {
+  /** The pool: the cache reads outside any request's transaction. */
+  db: Db;
+  store: CredentialStore;
+}
 
 /**
  * Environment keys held in memory by digest, so authenticating an evaluation request reads no
@@ -16,10 +22,7 @@ export class EnvironmentKeyCache {
   /** Refreshes run one after another, so an older load never replaces a newer one. */
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(
-    private readonly store: CredentialStore,
-    private readonly knex: Knex,
-  ) {}
+  constructor(private readonly deps: EnvironmentKeyCacheDeps) {}
 
   resolve(secret: string | undefined): PublicPrincipal | undefined {
     if (!secret || !looksLikeSecret(secret, ['srv_', 'mob_', 'cli_'])) return undefined;
@@ -59,12 +62,7 @@ export class EnvironmentKeyCache {
   }
 
   private async compareAndReload(): Promise<boolean> {
-    // The revoked count moves on every revocation even when updated_at does not (two changes in
-    // one millisecond, or an instance whose clock lags behind the one that wrote the newest key).
-    const row = (await this.knex('environment_keys').count({ n: '*' }).count({ r: 'revoked_at' }).max({ m: 'updated_at' }).first()) as
-      | { n: number | string; r: number | string; m: string | null }
-      | undefined;
-    const signature = `${row?.n ?? 0}|${row?.r ?? 0}|${row?.m ?? ''}`;
+    const signature = await this.deps.store.environmentKeysSignature(this.deps.db);
     if (signature === this.signature) return false;
     await this.reload();
     this.signature = signature;
@@ -72,7 +70,7 @@ export class EnvironmentKeyCache {
   }
 
   async reload(): Promise<void> {
-    const records = await this.store.listActiveEnvironmentKeys();
+    const records = await this.deps.store.listActiveEnvironmentKeys(this.deps.db);
     const next = new Map<string, PublicPrincipal>();
     for (const record of records) next.set(record.digest, toPrincipal(record));
     this.byDigest = next;

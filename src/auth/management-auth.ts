@@ -5,6 +5,7 @@ import { operationState } from '../http/operation.js';
 import type { CredentialRecord, CredentialStore } from './credential-store.js';
 import { hasScope, ResourceAccess, type ManagementPrincipal, type Scope } from './principal.js';
 import { digestSecret, digestsEqual, looksLikeSecret } from './secrets.js';
+import type { Db } from '../storage/db.js';
 
 export interface ManagementAuthOptions {
   /**
@@ -15,6 +16,13 @@ export interface ManagementAuthOptions {
   cacheMs?: number;
   /** Monotonic milliseconds for the cache's ages (tests). */
   monotonicNow?: () => number;
+}
+
+export interface ManagementAuthenticatorDeps {
+  /** The pool: credentials are read outside any request's transaction. */
+  db: Db;
+  store: CredentialStore;
+  clock: Clock;
 }
 
 interface CachedCredential {
@@ -39,8 +47,7 @@ export class ManagementAuthenticator {
   private readonly monotonicNow: () => number;
 
   constructor(
-    private readonly store: CredentialStore,
-    private readonly clock: Clock,
+    private readonly deps: ManagementAuthenticatorDeps,
     options: ManagementAuthOptions = {},
   ) {
     this.cacheMs = options.cacheMs ?? 250;
@@ -63,7 +70,7 @@ export class ManagementAuthenticator {
       return cached.principal;
     }
     const generation = this.generation;
-    const record = await this.store.findManagementCredential(digest);
+    const record = await this.deps.store.findManagementCredential(this.deps.db, digest);
     if (!record || !digestsEqual(record.digest, digest) || record.revokedAt !== null) {
       this.cache.delete(digest);
       throw new UnauthorizedError('Invalid bearer token.', 'auth.invalid_token');
@@ -84,7 +91,7 @@ export class ManagementAuthenticator {
   }
 
   private checkExpiry(record: CredentialRecord): void {
-    if (record.expiresAt !== null && record.expiresAt <= this.clock.now().toISOString()) {
+    if (record.expiresAt !== null && record.expiresAt <= this.deps.clock.now().toISOString()) {
       throw new UnauthorizedError('Bearer token has expired.', 'auth.expired_token');
     }
   }

@@ -21,12 +21,7 @@ export const sqlPatterns: Array<{ kind: string; pattern: RegExp }> = [
  * Files outside stores that run SQL, each with the reason. Keep it short: the way out is a store.
  */
 export const sqlAllowed: Record<string, string> = {
-  'src/audit/audit-trail.ts':
-    'the management audit writer: its INSERT, built by storage/prepared-sql.ts, is the one write every request shares (writeShared batches them)',
-  'src/audit/audit-backlog.ts': 'the audit writer’s backlog: the same INSERT, written again once a SQLite write lock is free',
   'src/audit/public-audit.ts': 'the public audit buffer, being split into buffer, store and middleware (issue 38, item 5, branch serving)',
-  'src/auth/environment-key-cache.ts':
-    'the key set’s signature; it moves to auth/credential-store.ts when that store takes the Db per method (its Knex is still bound in its constructor)',
 };
 
 export function isStoreFile(file: string): boolean {

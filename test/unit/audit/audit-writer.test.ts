@@ -1,24 +1,29 @@
 import type { Knex } from 'knex';
 import { describe, expect, it } from 'vitest';
+import pino from 'pino';
+import { AuditBacklog } from '../../../src/audit/audit-backlog.js';
 import { AuditTrail, AuditWriter, type AuditEntryInput } from '../../../src/audit/audit-trail.js';
 import type { ManagementPrincipal } from '../../../src/auth/principal.js';
+import { DatabaseLockedError } from '../../../src/storage/sqlite-lock-wait.js';
 import { decodeInsert } from '../../support/fake-sql.js';
 
 const clock = { now: () => new Date('2026-05-01T10:00:00.000Z') };
 
 /**
  * A knex whose pool hands out a fake better-sqlite3 connection recording each INSERT's row count
- * and rows (decoded by the column list of its SQL text); can be told to fail.
+ * and rows (decoded by the column list of its SQL text); can be told to fail, or to be locked
+ * by another connection.
  */
 function fakeKnex() {
   const statements: Array<Array<Record<string, unknown>>> = [];
-  const state = { fail: false, prepared: [] as string[] };
+  const state = { fail: false, locked: false, prepared: [] as string[] };
   const connection = {
     prepare(sql: string) {
       state.prepared.push(sql);
       return {
         run(values: unknown[]) {
           if (state.fail) throw new Error('database down');
+          if (state.locked) throw new DatabaseLockedError(0);
           statements.push(decodeInsert('audit_entries', sql, values));
         },
       };
@@ -81,6 +86,24 @@ describe('AuditWriter.writeShared', () => {
     const writer = new AuditWriter(clock);
     const results = await Promise.allSettled([writer.writeShared(db.knex, entry('/a')), writer.writeShared(db.knex, entry('/b'))]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+  });
+});
+
+describe('AuditWriter with a backlog', () => {
+  it('keeps the entries of a turn that met a SQLite write lock and writes them, in order, once it is free', async () => {
+    const db = fakeKnex();
+    const backlog = new AuditBacklog(pino({ level: 'silent' }));
+    const writer = new AuditWriter(clock, backlog);
+    db.state.locked = true;
+    await Promise.all(Array.from({ length: 60 }, (_, i) => writer.writeShared(db.knex, entry(`/p${i}`))));
+    expect([db.statements.length, backlog.size]).toEqual([0, 60]);
+    await expect(backlog.flush()).rejects.toBeInstanceOf(DatabaseLockedError);
+    expect(backlog.size).toBe(60);
+    db.state.locked = false;
+    await backlog.flush();
+    expect([backlog.size, backlog.writtenTotal]).toEqual([0, 60]);
+    expect(db.statements.map((s) => s.length)).toEqual([50, 10]);
+    expect(db.statements.flat().map((r) => r.http_path)).toEqual(Array.from({ length: 60 }, (_, i) => `/p${i}`));
   });
 });
 

@@ -1,8 +1,8 @@
-import type { Knex } from 'knex';
 import { describe, expect, it } from 'vitest';
 import type { CredentialStore, EnvironmentKeyRecord } from '../../../src/auth/credential-store.js';
 import { EnvironmentKeyCache } from '../../../src/auth/environment-key-cache.js';
 import { digestSecret, generateSecret, textsEqual } from '../../../src/auth/secrets.js';
+import type { Db } from '../../../src/storage/db.js';
 
 const first = generateSecret('srv_');
 const second = generateSecret('srv_');
@@ -19,16 +19,35 @@ function record(ulid: string, secret: string): EnvironmentKeyRecord {
   };
 }
 
-/** A key cache over a store whose active keys the test sets. */
+/** A key cache over a store whose active keys and signature the test sets, counting its loads. */
 function keyCache(active: EnvironmentKeyRecord[]) {
-  const state = { active };
+  const state = { active, signature: 'one', loads: 0 };
   const store: CredentialStore = {
     findManagementCredential: async () => undefined,
-    findEnvironmentKey: async () => undefined,
-    listActiveEnvironmentKeys: async () => state.active,
+    listActiveEnvironmentKeys: async () => {
+      state.loads += 1;
+      return state.active;
+    },
+    environmentKeysSignature: async () => state.signature,
   };
-  return { cache: new EnvironmentKeyCache(store, {} as Knex), state };
+  return { cache: new EnvironmentKeyCache({ db: {} as Db, store }), state };
 }
+
+describe('EnvironmentKeyCache.refreshIfChanged', () => {
+  it('reloads the keys only when their signature moved', async () => {
+    const { cache, state } = keyCache([record('key_1', first)]);
+    expect(await cache.refreshIfChanged()).toBe(true);
+    expect(cache.resolve(first)?.keyUlid).toBe('key_1');
+    state.active = [];
+    expect(await cache.refreshIfChanged()).toBe(false);
+    expect(state.loads).toBe(1);
+    expect(cache.resolve(first)?.keyUlid).toBe('key_1');
+    state.signature = 'two';
+    expect(await cache.refreshIfChanged()).toBe(true);
+    expect(state.loads).toBe(2);
+    expect(cache.resolve(first)).toBeUndefined();
+  });
+});
 
 describe('EnvironmentKeyCache.resolveOn (the key a connection sent last)', () => {
   it('answers a connection that sends its key again as resolve does', async () => {

@@ -4,6 +4,7 @@ import type { CredentialRecord, CredentialStore } from '../../../src/auth/creden
 import { authenticateManagement, ManagementAuthenticator, mayChangeCredentials } from '../../../src/auth/management-auth.js';
 import { digestSecret } from '../../../src/auth/secrets.js';
 import { UnauthorizedError } from '../../../src/http/errors.js';
+import type { Db } from '../../../src/storage/db.js';
 
 const secret = `mgt_${'a'.repeat(40)}`;
 const bearer = `Bearer ${secret}`;
@@ -26,14 +27,14 @@ function fakeStore(record: Partial<CredentialRecord> = {}) {
     ...record,
   };
   const store: CredentialStore = {
-    async findManagementCredential(digest) {
+    async findManagementCredential(_db, digest) {
       state.lookups += 1;
       const found = state.record && state.record.digest === digest ? { ...state.record } : undefined;
       if (state.hold) await state.hold;
       return found;
     },
-    findEnvironmentKey: async () => undefined,
     listActiveEnvironmentKeys: async () => [],
+    environmentKeysSignature: async () => '',
   };
   return { store, state };
 }
@@ -41,7 +42,10 @@ function fakeStore(record: Partial<CredentialRecord> = {}) {
 function setup(record: Partial<CredentialRecord> = {}, now = new Date('2026-05-01T10:00:00.000Z')) {
   const { store, state } = fakeStore(record);
   const time = { monotonic: 0, now };
-  const authenticator = new ManagementAuthenticator(store, { now: () => time.now }, { cacheMs: 250, monotonicNow: () => time.monotonic });
+  const authenticator = new ManagementAuthenticator(
+    { db: {} as Db, store, clock: { now: () => time.now } },
+    { cacheMs: 250, monotonicNow: () => time.monotonic },
+  );
   return { authenticator, state, time };
 }
 
