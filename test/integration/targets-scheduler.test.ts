@@ -83,7 +83,8 @@ describeEachDatabase('targets: scheduled publishes and automatic rollouts', (db)
       rollout_mode: 'automatic',
     });
     app.clock.advance(60_000);
-    await publisher.publishDueTargets();
+    // Two ticks at once (two instances), then a later one: one entry.
+    await Promise.all([publisher.publishDueTargets(), publisher.publishDueTargets()]);
     await publisher.publishDueTargets();
     expect((await statuses(app, fx))[scheduled]).toBe('scheduled');
     const failures = await app.knex('audit_entries').where({ subject_ulid: scheduled, actor_type: 'system' }).select('action', 'result');

@@ -1,3 +1,4 @@
+import { knexTransactor } from '../shared/transactions.js';
 import type { FeatureDeps } from '../feature.js';
 import { knexLookups } from '../shared/lookup-store.js';
 import { targetHandlers } from './controller.js';
@@ -27,5 +28,13 @@ export function createTargetPublisher(
 ): TargetPublisher {
   // The scheduled jobs act on targets they read, never on a path: the lookups go unused.
   const { scheduledJobs } = buildTargetServices({ ...deps, lookups: knexLookups });
-  return new TargetPublisher(scheduledJobs, new KnexTargetStore(deps.dialect), deps.auditWriter, deps.knex, deps.clock, deps.logger);
+  return new TargetPublisher(
+    scheduledJobs,
+    new KnexTargetStore(deps.dialect),
+    deps.auditWriter,
+    deps.knex,
+    knexTransactor(deps.knex),
+    deps.clock,
+    deps.logger,
+  );
 }

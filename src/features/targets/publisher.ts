@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { AuditSubject } from '../../audit/audit-trail.js';
 import type { TargetScheduledJobs } from './scheduled-jobs.js';
 import type { TargetScope, TargetStore } from './store-types.js';
-import type { Auditor } from '../shared/transactions.js';
+import type { Auditor, Transactor } from '../shared/transactions.js';
 import type { SystemOutcome } from './types.js';
 
 /** Where system audit entries go: the AuditWriter (writeSystem), or a recorder in tests. */
@@ -30,8 +30,10 @@ export class TargetPublisher {
     private readonly jobs: TargetScheduledJobs,
     private readonly store: TargetStore,
     private readonly audit: SystemAuditSink,
-    /** What the jobs are found on, and where audit entries of refused system actions go (outside any transaction). */
+    /** What the jobs are found on, and where audit entries of refused system actions go (in a transaction of their own). */
     private readonly db: Knex,
+    /** The refusals' entries are written in transactions of their own. */
+    private readonly tx: Transactor,
     private readonly clock: { now(): Date },
     private readonly logger?: Logger,
   ) {}
@@ -80,18 +82,24 @@ export class TargetPublisher {
   /** A refused scheduled publish is audited once (not on every tick while it stays refused). */
   private async recordRefusal(scope: TargetScope, action: string, outcome: Extract<SystemOutcome, { kind: 'refused' }>): Promise<void> {
     this.logger?.warn({ target: scope.target.ulid, reason: outcome.message }, 'scheduled publish refused');
-    if (await this.store.lastSystemFailure(this.db, scope.target.ulid, action)) return;
-    await this.audit.writeSystem(
-      this.db,
-      {
-        action,
-        subjectType: 'target',
-        subjectUlid: scope.target.ulid,
-        subjectLabel: `${scope.flagKey}/${scope.environmentKey}`,
-        projectUlid: scope.projectUlid,
-        environmentUlid: scope.target.environment_ulid,
-      },
-      'invalid',
-    );
+    const { target } = scope;
+    // Under the target's row lock, the check and the entry are one step: two ticks or instances
+    // refused at once write one entry.
+    await this.tx.transaction(async (trx) => {
+      await this.store.findLocked(trx, target.flag_ulid, target.environment_ulid, target.ulid);
+      if (await this.store.lastSystemFailure(trx, target.ulid, action)) return;
+      await this.audit.writeSystem(
+        trx,
+        {
+          action,
+          subjectType: 'target',
+          subjectUlid: target.ulid,
+          subjectLabel: `${scope.flagKey}/${scope.environmentKey}`,
+          projectUlid: scope.projectUlid,
+          environmentUlid: target.environment_ulid,
+        },
+        'invalid',
+      );
+    });
   }
 }

@@ -49,7 +49,7 @@ export interface TargetScope {
   environmentKey: string;
 }
 
-/** Environment settings read under the environment's row lock. */
+/** Environment settings read under the flag's target lock. */
 export interface LockedEnvironment {
   ulid: string;
   comments_required: boolean;

@@ -448,7 +448,7 @@ describe('TargetPublisher (system actions)', () => {
         store.state.audit.push({ subject_ulid: subject.subjectUlid, action: subject.action, actor_type: 'system', result });
       },
     };
-    publisher = new TargetPublisher(service.scheduledJobs, store, sink, {} as never, clock);
+    publisher = new TargetPublisher(service.scheduledJobs, store, sink, {} as never, store.tx, clock);
   });
 
   it('publishes a due scheduled target once, as system', async () => {
