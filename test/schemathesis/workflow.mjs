@@ -3,7 +3,7 @@
 // checkout: each `run` step in order with the job's environment, the `uses` steps (checkout,
 // Node, Python) standing for this repository, the running Node and the Schemathesis of .venv.
 // What the steps write to $GITHUB_ENV is read before the next step, as Actions does. Kept short
-// for `make test`: fewer examples and no stateful phase (test/schemathesis/run.mjs fuzzes in full).
+// for `make test`: one example per operation from the examples phase (test/schemathesis/run.mjs fuzzes in full).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,8 +24,8 @@ const env = {
   ...Object.fromEntries(Object.entries(workflow.env).map(([k, v]) => [k, String(v)])),
   PORT: port,
   VEXIL_URL: `http://127.0.0.1:${port}`,
-  MAX_EXAMPLES: process.env.WORKFLOW_MAX_EXAMPLES ?? '3',
-  PHASES: process.env.WORKFLOW_PHASES ?? 'examples,fuzzing',
+  MAX_EXAMPLES: process.env.WORKFLOW_MAX_EXAMPLES ?? '1',
+  PHASES: process.env.WORKFLOW_PHASES ?? 'examples',
   RUNNER_TEMP: temp,
   GITHUB_ENV: githubEnv,
   PATH: `${path.join(root, '.venv/bin')}:${process.env.PATH}`,
