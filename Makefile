@@ -27,7 +27,7 @@ CLIENTS_VENV_STAMP := $(CLIENTS_VENV)/.stamp-$(OPENAPI_GENERATOR_VERSION)
 # mismatch"); use a newer interpreter from pyenv when the machine has one.
 PYTHON ?= $(shell for v in 3.13 3.12; do p=$$(ls -d $$HOME/.pyenv/versions/$$v*/bin/python3 2>/dev/null | tail -n 1); if [ -n "$$p" ]; then echo $$p; exit 0; fi; done; command -v python3)
 
-.PHONY: start install build generate check-generated lint-specs lint format typecheck $(TYPECHECKS) test static-checks test-unit-and-integration test-outside-in test-browser schemathesis test-generated-clients bench clean
+.PHONY: start install build generate check-generated lint-specs lint format typecheck $(TYPECHECKS) test test-lines static-checks test-unit-and-integration test-outside-in test-browser schemathesis test-generated-clients bench clean
 
 start: build
 	node dist/src/main.js
@@ -112,23 +112,27 @@ typecheck-cli: install
 typecheck-web: install
 	npx tsc --noEmit -p web/tsconfig.json
 
-# The build first (its parts two at a time), then four lines of work three at a time: the static
+# The build first (its parts two at a time), then four lines of work side by side: the static
 # checks (each one single-threaded process, one after another), Vitest, the console in Chromium,
-# and, once the static checks are done, the suites that drive a server from outside (Schemathesis,
-# then the generated clients). Each suite spends much of its time waiting on servers, databases
-# and browsers: three side by side keep both cores busy (two left about 40 % of the CPU idle).
-# Each check's and suite's output is printed whole when it ends.
+# and the suites that drive a server from outside (Schemathesis, then the generated clients). Each
+# suite spends much of its time waiting on servers, databases and browsers, so all four at once
+# keep both cores busy. Each line's output is printed whole when it ends, with its wall time and
+# CPU time (scripts/timed.sh), and the run's total at the end.
 STATIC_CHECKS := check-generated lint-specs lint $(TYPECHECKS)
+TIMED := scripts/timed.sh
 test:
-	$(MAKE) --no-print-directory -j2 --output-sync=target build
-	$(MAKE) --no-print-directory -j3 --output-sync=target static-checks test-unit-and-integration test-browser test-outside-in
+	$(TIMED) "make test" $(MAKE) --no-print-directory test-lines
+
+test-lines:
+	$(TIMED) build $(MAKE) --no-print-directory -j2 --output-sync=target build
+	$(MAKE) --no-print-directory -j4 --output-sync=target static-checks test-unit-and-integration test-browser test-outside-in
 
 static-checks: install
-	$(MAKE) --no-print-directory $(STATIC_CHECKS)
+	$(TIMED) static-checks $(MAKE) --no-print-directory $(STATIC_CHECKS)
 
 test-outside-in: build
-	$(MAKE) --no-print-directory schemathesis
-	$(MAKE) --no-print-directory test-generated-clients
+	$(TIMED) schemathesis $(MAKE) --no-print-directory schemathesis
+	$(TIMED) generated-clients $(MAKE) --no-print-directory test-generated-clients
 
 # MariaDB, PostgreSQL and Redis are required here: a suite that needs one fails, naming it, when it
 # is down (instead of skipping). `make test VEXIL_REQUIRE_MARIADB=0 VEXIL_REQUIRE_POSTGRES=0
@@ -138,11 +142,11 @@ VEXIL_REQUIRE_MARIADB ?= 1
 VEXIL_REQUIRE_POSTGRES ?= 1
 VEXIL_REQUIRE_REDIS ?= 1
 test-unit-and-integration: build
-	VEXIL_REQUIRE_MARIADB=$(VEXIL_REQUIRE_MARIADB) VEXIL_REQUIRE_POSTGRES=$(VEXIL_REQUIRE_POSTGRES) VEXIL_REQUIRE_REDIS=$(VEXIL_REQUIRE_REDIS) npx vitest run
+	$(TIMED) vitest env VEXIL_REQUIRE_MARIADB=$(VEXIL_REQUIRE_MARIADB) VEXIL_REQUIRE_POSTGRES=$(VEXIL_REQUIRE_POSTGRES) VEXIL_REQUIRE_REDIS=$(VEXIL_REQUIRE_REDIS) npx vitest run
 
 # The console in Debian's Chromium (.ci/run installs it when missing); screenshots in test-results/.
 test-browser: build
-	npx vitest run -c test/browser/vitest.config.ts
+	$(TIMED) browser npx vitest run -c test/browser/vitest.config.ts
 
 $(VENV)/.stamp:
 	$(PYTHON) -m venv $(VENV)
