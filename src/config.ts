@@ -5,6 +5,7 @@ import { parsePublicAuditMode, type PublicAuditMode } from './audit/public-audit
 import { digestSecret, looksLikeSecret } from './auth/secrets.js';
 import type { MetricsSettings } from './observability/metrics-endpoint.js';
 import { tracingSettings, type TracingSettings } from './observability/tracing.js';
+import { requestLogScopes, type RequestLogScope } from './http/request-log-scope.js';
 import { booleanSetting, choiceSetting, integerSetting, SettingError, textSetting, urlSetting } from './settings.js';
 import { defaultScryptParameters, type ScryptParameters } from './features/console-sessions/passwords.js';
 
@@ -14,6 +15,8 @@ export interface Config {
   host: string;
   port: number;
   logLevel: string;
+  /** Which requests get a log line at info (VEXIL_REQUEST_LOG; docs/operating.md: Logging). */
+  requestLog: RequestLogScope;
   initOwnerToken: string | undefined;
   redisUrl: string | undefined;
   /** Prefix of every Redis key Vexil writes (rate-limit counters), so deployments can share one Redis. */
@@ -93,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || '0.0.0.0',
     port: integerSetting(env, 'PORT', 8080, { max: 65_535 }),
     logLevel: choiceSetting(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+    requestLog: choiceSetting(env, 'VEXIL_REQUEST_LOG', requestLogScopes, 'management'),
     initOwnerToken: initOwnerToken(env),
     redisUrl: urlSetting(env, 'REDIS_URL', ['redis', 'rediss']),
     redisPrefix,

@@ -1,14 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import { describedSubject, recordPublicRequest } from '../audit/public-audit.js';
 import { allowedKinds, apiKeyHeaders } from '../auth/public-auth.js';
 import type { PublicPrincipal } from '../auth/principal.js';
 import type { Composition } from '../composition-root.js';
-import { isDatabaseUnavailable } from '../storage/db-errors.js';
-import { challengeFor, DATABASE_RETRY_AFTER_SECONDS, errorBody, headersOf, statusOf } from './error-middleware.js';
-import { DomainError, ServiceUnavailableError, UnauthorizedError } from './errors.js';
+import { errorAnswer } from './error-middleware.js';
 import { jsonContentType } from './json-response.js';
+import { requestIdFor } from './operations/request-id.js';
+import { logsRequestTo } from './request-log-scope.js';
 import type { OperationResult, PublicRequest } from './operation.js';
 import { readOperations, type OperationSpec } from './openapi/operations.js';
 import { compileValidators, type OperationValidators } from './openapi/validators.js';
@@ -36,7 +35,6 @@ interface FastRoute {
   durations: Array<Series | undefined>;
 }
 
-const saneRequestId = /^[A-Za-z0-9._-]{1,128}$/;
 const noQuery: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
 /**
@@ -68,6 +66,8 @@ export function withFastPublicReads(c: Composition, koa: Callback): Callback {
   const single = route('getEvaluatedFlag');
   const payload = route('getPayload');
   const histogram = c.metrics.requestDurations;
+  // Public reads get a line only when VEXIL_REQUEST_LOG=all (the audit trail records each).
+  const logsLines = logger.isLevelEnabled('info') && logsRequestTo(config.requestLog, '/v1/flags');
   if (!list && !single && !payload) return koa;
 
   const serve = async (
@@ -79,8 +79,7 @@ export function withFastPublicReads(c: Composition, koa: Callback): Callback {
     flagKey?: string,
   ): Promise<void> => {
     const started = performance.now();
-    const given = req.headers['x-request-id'];
-    const requestId = typeof given === 'string' && saneRequestId.test(given) ? given : randomUUID();
+    const requestId = requestIdFor(req.headers['x-request-id']);
     const params: Record<string, string> = flagKey === undefined ? {} : { flagKey };
     const state: { operation: OperationSpec; publicPrincipal?: PublicPrincipal } = { operation: r.op };
     // Headers the stages set (the rate-limit figures), kept on success and refusal alike, as Koa does.
@@ -124,7 +123,7 @@ export function withFastPublicReads(c: Composition, koa: Callback): Callback {
       headers = result.headers;
       body = result.body;
     } catch (caught) {
-      ({ status, headers, body } = errorAnswer(caught, path, requestId, req.method ?? 'GET'));
+      ({ status, headers, body } = errorAnswer(logger, caught, { path, requestId, method: 'GET' }));
     }
     respond(res, status, requestId, stageHeaders, headers, body);
 
@@ -143,32 +142,7 @@ export function withFastPublicReads(c: Composition, koa: Callback): Callback {
     const series = (r.durations[index] ??= histogram.series('public', r.op.operationId, `${index}xx`));
     const ms = performance.now() - started;
     series.observe(ms / 1000);
-    if (logger.isLevelEnabled('info')) logger.info({ requestId, method: 'GET', path, status, ms: Math.round(ms * 10) / 10 }, 'request');
-  };
-
-  /** The error middleware's answer to `caught`, for this path. */
-  const errorAnswer = (
-    caught: unknown,
-    path: string,
-    requestId: string,
-    method: string,
-  ): { status: number; headers: Record<string, string>; body: unknown } => {
-    let error = caught;
-    if (isDatabaseUnavailable(caught)) {
-      logger.warn({ err: caught, requestId, path, method }, 'database unavailable');
-      error = new ServiceUnavailableError('The database is unavailable; try again shortly.', DATABASE_RETRY_AFTER_SECONDS);
-    }
-    if (error instanceof DomainError) {
-      const headers: Record<string, string> = { ...headersOf(error), 'Content-Type': jsonContentType };
-      if (error instanceof UnauthorizedError) headers['WWW-Authenticate'] = challengeFor(path);
-      return { status: statusOf(error), headers, body: errorBody(error) };
-    }
-    logger.error({ err: error, requestId, path, method }, 'unhandled error');
-    return {
-      status: 500,
-      headers: { 'Content-Type': jsonContentType },
-      body: { status: 'error', message: 'Internal server error.', code: 'internal_error' },
-    };
+    if (logsLines) logger.info({ requestId, method: 'GET', path, status, ms: Math.round(ms * 10) / 10 }, 'request');
   };
 
   return (request, response) => {
