@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import type { components as managementComponents, operations as managementOperations } from '../../../generated/management.js';
 import type { components as publicComponents, operations as publicOperations } from '../../../generated/public.js';
 import type { EnvironmentKeyCache } from '../../auth/environment-key-cache.js';
@@ -8,17 +7,19 @@ import { describePublicAudit } from '../../audit/public-audit.js';
 import type { Context } from '../../engine/index.js';
 import { BadRequestError, OfrepError, InvalidQueryError, ValidationError, publicMessages } from '../../http/errors.js';
 import type { ManagementHandlers, PublicHandlers } from '../../http/handler-map.js';
+import { jsonText } from '../../http/json-text.js';
 import type { ManagementRequest, PublicRequest } from '../../http/operation.js';
 import type { StreamHub } from '../../runtime/stream-hub.js';
-import type { LookupStore } from '../shared/lookup.js';
-import { describeExplanation } from './explanation.js';
-import type { ExplanationStore } from './store-types.js';
 import { ofrepContext, type EvaluationBody, type EvaluationInputs, type InputDecoder } from './inputs.js';
-import { platformOf, type EvaluationService } from './service.js';
+import type { OfrepService } from './ofrep-service.js';
+import type { PreviewService } from './preview-service.js';
+import type { EvaluationService } from './service.js';
+import { platformOf } from './visible-flags.js';
 
 type FlagParams = publicOperations['getEvaluatedFlag']['parameters']['path'];
 type UsageBody = publicComponents['schemas']['UsageReport'] | undefined;
 type EvaluateParams = managementOperations['evaluateFlag']['parameters']['path'];
+type OfrepBulkBody = publicOperations['ofrepEvaluateFlags']['responses'][200]['content']['application/json'];
 /** A POST twin's request: the context and default values in an EvaluationRequest body. */
 type TwinRequest<P = Record<string, string>> = PublicRequest<P, Record<string, unknown>, EvaluationBody | undefined>;
 type ManagementEvaluateBody = managementOperations['evaluateFlagForContext']['requestBody'];
@@ -59,14 +60,12 @@ export interface EvaluationHandlerDeps {
   decoder: InputDecoder;
   hub: StreamHub;
   keyCache: EnvironmentKeyCache;
-  knex: Knex;
-  /** The path lookups of the management handlers. */
-  lookups: LookupStore;
-  explanations: ExplanationStore;
+  ofrep: OfrepService;
+  preview: PreviewService;
 }
 
 /** Public handlers (specs/public.yaml), keyed by operationId. */
-export function publicEvaluationHandlers({ service, decoder, hub, keyCache }: EvaluationHandlerDeps) {
+export function publicEvaluationHandlers({ service, ofrep, decoder, hub, keyCache }: EvaluationHandlerDeps) {
   /**
    * Names the flag of the request's public audit entry from the snapshot (spares the writer a
    * lookup). A key the snapshot does not hold (unknown, or a flag the snapshot has not taken in
@@ -103,10 +102,8 @@ export function publicEvaluationHandlers({ service, decoder, hub, keyCache }: Ev
     const defaults = server ? [] : sent.defaults;
     const result = await service.payload(request.principal, context, defaults, request.headers['if-none-match']);
     if (result.notModified) return { status: 304, headers: { ETag: result.etag } };
-    if (result.json !== undefined) {
-      return { headers: { ...json, ETag: result.etag }, body: serverPayloadBytes(request.principal, result.json) };
-    }
-    return { headers: { ETag: result.etag }, body: result.body };
+    if (result.bytes !== undefined) return { headers: { ...json, ETag: result.etag }, body: result.bytes };
+    return { headers: { ...json, ETag: result.etag }, body: serverPayloadBytes(request.principal, result.json) };
   };
 
   return {
@@ -189,38 +186,30 @@ export function publicEvaluationHandlers({ service, decoder, hub, keyCache }: Ev
       const parsed = ofrepContext(request.body);
       if (!parsed.ok) throw new OfrepError(400, parsed.errorCode, parsed.details, request.params.key);
       await nameAuditedFlag(request, request.params.key);
-      const result = await service.ofrepEvaluate(request.principal, request.params.key, parsed.context);
+      const result = await ofrep.evaluate(request.principal, request.params.key, parsed.context);
       return { headers: ofrepCaching(request), body: result };
     },
 
     async ofrepEvaluateFlags(request: PublicRequest) {
       const parsed = ofrepContext(request.body);
       if (!parsed.ok) throw new OfrepError(400, parsed.errorCode, parsed.details);
-      const result = await service.ofrepEvaluateAll(request.principal, parsed.context, request.headers['if-none-match']);
+      // Equal contexts as one object: the answer for a context asked for again is kept.
+      const result = await ofrep.evaluateAll(request.principal, decoder.shared(parsed.context), request.headers['if-none-match']);
       if (result.notModified) return { status: 304, headers: ofrepCaching(request, { ETag: result.etag }) };
-      return { headers: ofrepCaching(request, { ETag: result.etag }), body: { flags: result.flags } };
+      const headers = ofrepCaching(request, { ...json, ETag: result.etag });
+      if ('bytes' in result) return { headers, body: jsonText<OfrepBulkBody, Buffer>(result.bytes) };
+      return { headers, body: { flags: result.flags } };
     },
   } satisfies Partial<PublicHandlers>;
 }
 
 /** Management handlers: evaluateFlag and its twin evaluateFlagForContext (specs/management.yaml). */
-export function managementEvaluationHandlers({ service, decoder, knex, lookups, explanations }: EvaluationHandlerDeps) {
-  /** Audits and evaluates; `readContext` runs once the path is resolved (GET: a 404 wins over a bad context). */
+export function managementEvaluationHandlers({ decoder, preview }: EvaluationHandlerDeps) {
+  /** Evaluates and audits; `readContext` runs once the path is resolved (GET: a 404 wins over a bad context). */
   const evaluate = async (request: ManagementRequest<EvaluateParams>, readContext: () => Context | null) => {
-    const { project, flag, environment } = await lookups.findFlagEnvironment(knex, request.principal.access, request.params);
-    request.audit.describe({
-      action: auditActionByOperation[request.operation.operationId] ?? 'flag.evaluated',
-      subjectType: 'flag',
-      subjectUlid: flag.ulid,
-      subjectLabel: flag.key,
-      projectUlid: project.ulid,
-      environmentUlid: environment.ulid,
-    });
-    const { why, ...result } = await service.evaluateForManagement(environment.ulid, flag, readContext());
-    const explanation = await describeExplanation(explanations, knex, { flagUlid: flag.ulid, environmentUlid: environment.ulid }, why);
-    return {
-      body: { status: 'success', data: { ...result, explanation } } satisfies managementComponents['schemas']['EvaluationResultResponse'],
-    };
+    const action = auditActionByOperation[request.operation.operationId] ?? 'flag.evaluated';
+    const data = await preview.evaluate(request.principal, request.params, readContext, action, request.audit);
+    return { body: { status: 'success', data } satisfies managementComponents['schemas']['EvaluationResultResponse'] };
   };
 
   return {

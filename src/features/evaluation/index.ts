@@ -21,6 +21,8 @@ import { KnexExplanationStore } from './store.js';
 import { publicErrorShaping } from './error-shaping.js';
 import { InputDecoder } from './inputs.js';
 import { EvaluationService } from './service.js';
+import { OfrepService } from './ofrep-service.js';
+import { PreviewService } from './preview-service.js';
 import type { Metrics } from '../../observability/metrics.js';
 import type { TelemetryFlusher } from '../../runtime/telemetry-flusher.js';
 
@@ -48,7 +50,15 @@ export function createEvaluationFeature(deps: FeatureDeps) {
   deps.readiness.snapshotsLoaded = () => cache.loaded;
   const telemetry = new TelemetryBuffer();
   const exposures = new ExposureBuffer();
-  const service = new EvaluationService({ cache, telemetry, clock: deps.clock, evaluations: deps.metrics.evaluations, exposures });
+  const serviceDeps = { cache, telemetry, clock: deps.clock, evaluations: deps.metrics.evaluations, exposures };
+  const service = new EvaluationService(serviceDeps);
+  const ofrep = new OfrepService(serviceDeps);
+  const preview = new PreviewService({
+    db: deps.knex,
+    lookups: deps.lookups,
+    explanations: new KnexExplanationStore(),
+    evaluation: service,
+  });
   const decoder = new InputDecoder(deps.documents.public.dereferenced);
   const hub = new StreamHub(cache, {
     heartbeatMs: STREAM_HEARTBEAT_MS,
@@ -108,21 +118,13 @@ export function createEvaluationFeature(deps: FeatureDeps) {
 
   observeServingState(deps.metrics, cache, hub, telemetry, flusher);
 
-  const handlerDeps = {
-    service,
-    decoder,
-    hub,
-    keyCache: deps.keyCache,
-    knex: deps.knex,
-    lookups: deps.lookups,
-    explanations: new KnexExplanationStore(),
-  };
+  const handlerDeps = { service, ofrep, preview, decoder, hub, keyCache: deps.keyCache };
   return {
     publicHandlers: publicEvaluationHandlers(handlerDeps),
     managementHandlers: {
       ...managementEvaluationHandlers(handlerDeps),
       // The flag page's overview includes the preview of a context without attributes.
-      ...createFlagOverviewHandlers(deps, handlerDeps),
+      ...createFlagOverviewHandlers(deps, preview),
     },
     publicStages: { afterAuthentication: [publicErrorShaping] },
     managementStages: { aroundHandler: [afterManagementWrite] },

@@ -1,6 +1,5 @@
 import type { FeatureDeps } from '../feature.js';
-import type { EvaluationService } from '../evaluation/service.js';
-import type { ExplanationStore } from '../evaluation/store-types.js';
+import type { PreviewService } from '../evaluation/preview-service.js';
 import { buildFlagService } from '../flags/index.js';
 import { InsightsService } from '../insights/service.js';
 import { KnexInsightsStore } from '../insights/store.js';
@@ -18,10 +17,7 @@ import { FlagOverviewService } from './service.js';
  * The console's flag page, one environment in one read (getFlagEnvironmentOverview). Built by the
  * evaluation feature, which holds the snapshots its "served" part is evaluated on.
  */
-export function createFlagOverviewHandlers(
-  deps: FeatureDeps,
-  evaluation: { service: Pick<EvaluationService, 'evaluateForManagement'>; explanations: ExplanationStore },
-) {
+export function createFlagOverviewHandlers(deps: FeatureDeps, preview: Pick<PreviewService, 'explained'>) {
   const tx = knexTransactor(deps.knex);
   const service = new FlagOverviewService({
     knex: deps.knex,
@@ -38,8 +34,7 @@ export function createFlagOverviewHandlers(
     rules: new RulesService({ db: deps.knex, tx, store: new KnexRulesStore(deps.dialect), clock: deps.clock }),
     prerequisites: new PrerequisitesService({ db: deps.knex, tx, store: new KnexPrerequisitesStore(deps.dialect) }),
     insights: new InsightsService({ store: new KnexInsightsStore(deps.knex), clock: deps.clock }),
-    evaluation: evaluation.service,
-    explanations: evaluation.explanations,
+    preview,
   });
   return flagOverviewHandlers(service);
 }
