@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { AuditBacklog } from './audit/audit-backlog.js';
 import { AuditWriter } from './audit/audit-trail.js';
-import { PublicAuditBuffer } from './audit/public-audit.js';
+import { PublicAuditBuffer } from './audit/public-audit-buffer.js';
 import { KnexCredentialStore } from './auth/credential-store.js';
 import { EnvironmentKeyCache } from './auth/environment-key-cache.js';
 import { ManagementAuthenticator } from './auth/management-auth.js';
