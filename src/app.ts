@@ -6,7 +6,7 @@ import { authenticatePublic } from './auth/public-auth.js';
 import { authenticateSession } from './features/console-sessions/session-stage.js';
 import type { Composition } from './composition-root.js';
 import { errorMiddleware } from './http/error-middleware.js';
-import { withFastPublicReads } from './http/fast-public-reads.js';
+import { withFastPublicReads, type FastReadDeps } from './http/fast-public-reads.js';
 import { operationState, type ManagementRequest, type PublicRequest } from './http/operation.js';
 import { buildApiRouter, unmatchedRoute } from './http/openapi/router.js';
 import type { OperationSpec } from './http/openapi/operations.js';
@@ -112,7 +112,18 @@ export function createApp(c: Composition): Koa {
   });
   // Every server of this app (src/main.ts, the test harness) answers the public reads in front of Koa.
   const koaCallback = app.callback.bind(app);
-  app.callback = () => withFastPublicReads(c, koaCallback());
+  const fastReads: FastReadDeps = {
+    logger,
+    settings: config,
+    tracing: c.tracing !== undefined,
+    publicDocument: c.documents.public.dereferenced,
+    handlers: c.fastReads,
+    stages: c.publicStages,
+    keys: c.keyCache,
+    audit: c.publicAudit,
+    durations: c.metrics.requestDurations,
+  };
+  app.callback = () => withFastPublicReads(fastReads, koaCallback());
   return app;
 }
 

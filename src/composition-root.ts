@@ -34,7 +34,8 @@ import { createSegmentsFeature } from './features/segments/index.js';
 import { createTargetsFeature } from './features/targets/index.js';
 import { createTokensFeature } from './features/tokens/index.js';
 import { createWebhooksFeature } from './features/webhooks/index.js';
-import type { Stage } from './http/openapi/router.js';
+import type { FastReadHandlers } from './http/fast-read-handlers.js';
+import type { PublicStage, Stage } from './http/openapi/router.js';
 import type { HandlerMap } from './http/operation.js';
 import type { HandlersCover, ManagementOperations, PublicOperations } from './http/handler-map.js';
 import { loadDocument, type LoadedDocument } from './http/openapi/document.js';
@@ -92,7 +93,9 @@ export interface Composition {
   documents: { public: LoadedDocument; management: LoadedDocument };
   publicHandlers: HandlerMap;
   managementHandlers: HandlerMap;
-  publicStages: { beforeAuthentication: Stage[]; afterAuthentication: Stage[] };
+  publicStages: { beforeAuthentication: PublicStage[]; afterAuthentication: PublicStage[] };
+  /** The handlers of the public reads answered in front of Koa (src/http/fast-public-reads.ts), if a feature gives them. */
+  fastReads: FastReadHandlers | undefined;
   managementStages: { afterAuthentication: Stage[]; aroundHandler: Stage[] };
   keyCache: EnvironmentKeyCache;
   authenticator: ManagementAuthenticator;
@@ -171,6 +174,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     publicHandlers: {},
     managementHandlers: {},
     publicStages: { beforeAuthentication: [], afterAuthentication: [] },
+    fastReads: undefined,
     managementStages: { afterAuthentication: [], aroundHandler: [] },
     keyCache,
     authenticator: new ManagementAuthenticator(credentials, clock, { cacheMs: config.revisionPollMs }),
@@ -210,6 +214,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     composition.managementStages.afterAuthentication.push(...(parts.managementStages?.afterAuthentication ?? []));
     composition.managementStages.aroundHandler.push(...(parts.managementStages?.aroundHandler ?? []));
     composition.tasks.push(...(parts.tasks ?? []));
+    composition.fastReads ??= parts.fastReads;
   }
   return composition;
 }

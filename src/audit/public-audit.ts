@@ -17,7 +17,7 @@ export interface PublicAuditSubject {
 const subjectKey = Symbol('publicAuditSubject');
 
 /** Lets a public handler name the subject of its audit entry (for example a flag's ulid). */
-export function describePublicAudit(ctx: Koa.Context, subject: PublicAuditSubject): void {
+export function describePublicAudit(ctx: { state: object }, subject: PublicAuditSubject): void {
   const state = ctx.state as Record<symbol, PublicAuditSubject | undefined>;
   const named = state[subjectKey];
   state[subjectKey] = named === undefined ? subject : { ...named, ...subject };

@@ -1,17 +1,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Koa from 'koa';
+import type { Logger } from 'pino';
+import type { PublicAuditBuffer } from '../audit/public-audit-buffer.js';
 import { describedSubject, recordPublicRequest } from '../audit/public-audit.js';
 import { allowedKinds, apiKeyHeaders } from '../auth/public-auth.js';
 import type { PublicPrincipal } from '../auth/principal.js';
-import type { Composition } from '../composition-root.js';
+import type { Config } from '../config.js';
 import { errorAnswer } from './error-middleware.js';
+import type { FastReadHandlers } from './fast-read-handlers.js';
 import { jsonContentType } from './json-response.js';
+import type { OpenApiDocument } from './openapi/document.js';
 import { requestIdFor } from './operations/request-id.js';
 import { logsRequestTo } from './request-log-scope.js';
-import type { OperationResult, PublicRequest } from './operation.js';
+import type { FastReadRequest, OperationResult, PublicStageContext } from './operation.js';
 import { readOperations, type OperationSpec } from './openapi/operations.js';
 import { compileValidators, type OperationValidators } from './openapi/validators.js';
-import { stagesFor, type Stage } from './openapi/router.js';
+import { stagesFor, type PublicStage } from './openapi/router.js';
 import { runStages } from './openapi/stages.js';
 
 // What this buys: the three public reads SDKs and servers call most skip Koa's per-request
@@ -22,15 +26,30 @@ import { runStages } from './openapi/stages.js';
 type Callback = ReturnType<Koa['callback']>;
 type Series = { observe(seconds: number): void };
 
+/** What the public reads answered in front of Koa are built from: nothing else of the composition. */
+export interface FastReadDeps {
+  logger: Logger;
+  settings: Pick<Config, 'trustProxy' | 'requestLog' | 'fastPublicReads'>;
+  /** Trace export is on: every request goes to Koa, whose middleware makes the spans. */
+  tracing: boolean;
+  /** The public document, dereferenced: the operations' parameters and their checks. */
+  publicDocument: OpenApiDocument;
+  handlers: FastReadHandlers | undefined;
+  stages: { beforeAuthentication: readonly PublicStage[]; afterAuthentication: readonly PublicStage[] };
+  keys: { resolveOn(socket: IncomingMessage['socket'], secret: string | undefined): PublicPrincipal | undefined };
+  audit: PublicAuditBuffer;
+  durations: { series(...labels: string[]): Series };
+}
+
 interface FastRoute {
   op: OperationSpec;
   validators: OperationValidators;
-  handler: (request: PublicRequest) => Promise<OperationResult>;
+  handler: (request: FastReadRequest, flagKey: string | undefined) => Promise<OperationResult>;
   kinds: readonly string[];
   /** The public stages before authentication (the per-IP rate limit, a synchronous in-memory count). */
-  before: Stage[];
+  before: PublicStage[];
   /** The public stages after authentication, specialised for the operation (error shaping). */
-  after: Stage[];
+  after: PublicStage[];
   /** Duration series by status class (index: status / 100), made on first use. */
   durations: Array<Series | undefined>;
 }
@@ -39,35 +58,33 @@ const noQuery: Record<string, unknown> = Object.freeze({}) as Record<string, unk
 
 /**
  * GET /v1/flags, GET /v1/flags/{flagKey} and GET /v1/payload answered in front of Koa, through the
- * same steps as the Koa path (src/app.ts): request id, nosniff, request log line, the public
- * stages before authentication (the per-IP rate limit, counted in memory) and after it (given a
- * context holding `state`, `params`, `ip` and `set`), the operation's Ajv checks, the same handler,
- * the error envelope of error-middleware.ts, the public audit entry and the request-duration
- * metric. Every request it cannot answer the same way goes to Koa untouched: other methods or
- * paths, a query string, an escaped or literal path segment, a browser request (Origin: CORS), a
- * missing, unknown or wrong-kind key (the refusal and its audit), and everything while trace
- * export is on.
+ * same steps as the Koa path (src/app.ts): request id (the rule of operations/request-id.ts),
+ * nosniff, request log line (VEXIL_REQUEST_LOG=all), the public stages before authentication
+ * (the per-IP rate limit, counted in memory) and after it (given a PublicStageContext), the
+ * operation's Ajv checks, the same handler, the error answer of error-middleware.ts, the public
+ * audit entry and the request-duration metric. Every request it cannot answer the same way goes
+ * to Koa untouched: other methods or paths, a query string, an escaped or literal path segment, a
+ * browser request (Origin: CORS), a missing, unknown or wrong-kind key (the refusal and its
+ * audit), and everything while trace export is on.
  */
-export function withFastPublicReads(c: Composition, koa: Callback): Callback {
-  const { config, logger } = c.core;
-  if (c.tracing || !config.fastPublicReads) return koa;
+export function withFastPublicReads(deps: FastReadDeps, koa: Callback): Callback {
+  const { logger, settings, handlers } = deps;
+  if (deps.tracing || !settings.fastPublicReads || !handlers) return koa;
 
-  const operations = new Map(readOperations(c.documents.public.dereferenced).map((op) => [op.operationId, op]));
-  const route = (operationId: string): FastRoute | undefined => {
+  const operations = new Map(readOperations(deps.publicDocument).map((op) => [op.operationId, op]));
+  const route = (operationId: keyof FastReadHandlers, handler: FastRoute['handler']): FastRoute | undefined => {
     const op = operations.get(operationId);
-    // The handler map is typed per operation; here every handler takes the common request shape.
-    const handler = c.publicHandlers[operationId as keyof typeof c.publicHandlers] as unknown as FastRoute['handler'] | undefined;
-    if (!op || !handler || op.method !== 'get') return undefined;
-    const before = stagesFor(c.publicStages.beforeAuthentication, op);
-    const after = stagesFor(c.publicStages.afterAuthentication, op);
+    if (op?.method !== 'get') return undefined;
+    const before = stagesFor(deps.stages.beforeAuthentication, op);
+    const after = stagesFor(deps.stages.afterAuthentication, op);
     return { op, validators: compileValidators(op), handler, kinds: allowedKinds(operationId), before, after, durations: [] };
   };
-  const list = route('listEvaluatedFlags');
-  const single = route('getEvaluatedFlag');
-  const payload = route('getPayload');
-  const histogram = c.metrics.requestDurations;
+  const list = route('listEvaluatedFlags', (request) => handlers.listEvaluatedFlags(request));
+  const single = route('getEvaluatedFlag', (request, flagKey = '') => handlers.getEvaluatedFlag({ ...request, params: { flagKey } }));
+  const payload = route('getPayload', (request) => handlers.getPayload(request));
+  const histogram = deps.durations;
   // Public reads get a line only when VEXIL_REQUEST_LOG=all (the audit trail records each).
-  const logsLines = logger.isLevelEnabled('info') && logsRequestTo(config.requestLog, '/v1/flags');
+  const logsLines = logger.isLevelEnabled('info') && logsRequestTo(settings.requestLog, '/v1/flags');
   if (!list && !single && !payload) return koa;
 
   const serve = async (
@@ -87,14 +104,15 @@ export function withFastPublicReads(c: Composition, koa: Callback): Callback {
     // What these stages and handlers read of Koa's context: the request state (the operation, the
     // principal, the audit subject a handler names), the path parameters, the client address (the
     // per-IP rate limit) and header writes.
-    const ctx = {
+    const ctx: PublicStageContext = {
       state,
       params,
-      ip: clientIp(req, config.trustProxy),
+      ip: clientIp(req, settings.trustProxy),
+      request: {},
       set: (name: string, value: string) => {
         stageHeaders[name] = value;
       },
-    } as unknown as Koa.Context;
+    };
     let status: number;
     let headers: Record<string, string> | undefined;
     let body: unknown;
@@ -102,15 +120,18 @@ export function withFastPublicReads(c: Composition, koa: Callback): Callback {
     const handle = async (): Promise<void> => {
       r.validators.path(params);
       r.validators.headers(req.headers as Record<string, unknown>);
-      result = await r.handler({
-        params,
-        query: r.validators.checksQuery ? r.validators.query({}) : noQuery,
-        body: undefined,
-        headers: req.headers,
-        operation: r.op,
-        ctx,
-        principal,
-      });
+      result = await r.handler(
+        {
+          params,
+          query: r.validators.checksQuery ? r.validators.query({}) : noQuery,
+          body: undefined,
+          headers: req.headers,
+          operation: r.op,
+          ctx,
+          principal,
+        },
+        flagKey,
+      );
     };
     try {
       // The principal is known already, but as on the Koa path the stages before authentication
@@ -127,7 +148,7 @@ export function withFastPublicReads(c: Composition, koa: Callback): Callback {
     }
     respond(res, status, requestId, stageHeaders, headers, body);
 
-    recordPublicRequest(c.publicAudit, {
+    recordPublicRequest(deps.audit, {
       principal: state.publicPrincipal,
       operationId: r.op.operationId,
       status,
@@ -160,7 +181,7 @@ export function withFastPublicReads(c: Composition, koa: Callback): Callback {
       if (flagKey !== '' && flagKey !== 'evaluate' && !flagKey.includes('/') && !flagKey.includes('%')) r = single;
     }
     if (!r) return koa(request, response);
-    const principal = c.keyCache.resolveOn(req.socket, apiKeyOf(req));
+    const principal = deps.keys.resolveOn(req.socket, apiKeyOf(req));
     if (!principal || !r.kinds.includes(principal.kind)) return koa(request, response);
     return serve(r, req, res, principal, url, flagKey);
   };

@@ -8,7 +8,7 @@ import type { Context } from '../../engine/index.js';
 import { BadRequestError, OfrepError, InvalidQueryError, ValidationError, publicMessages } from '../../http/errors.js';
 import type { ManagementHandlers, PublicHandlers } from '../../http/handler-map.js';
 import { jsonText } from '../../http/json-text.js';
-import type { ManagementRequest, PublicRequest } from '../../http/operation.js';
+import type { FastReadRequest, ManagementRequest, PublicRequest } from '../../http/operation.js';
 import type { StreamHub } from '../../runtime/stream-hub.js';
 import { ofrepContext, type EvaluationBody, type EvaluationInputs, type InputDecoder } from './inputs.js';
 import type { OfrepService } from './ofrep-service.js';
@@ -71,7 +71,7 @@ export function publicEvaluationHandlers({ service, ofrep, decoder, hub, keyCach
    * lookup). A key the snapshot does not hold (unknown, or a flag the snapshot has not taken in
    * yet) is left to the writer, which looks it up by key once per batch.
    */
-  const nameAuditedFlag = async (request: Pick<PublicRequest, 'principal' | 'ctx'>, flagKey: string): Promise<void> => {
+  const nameAuditedFlag = async (request: Pick<FastReadRequest, 'principal' | 'ctx'>, flagKey: string): Promise<void> => {
     // From memory without an await when the snapshot is there (every request but the first).
     const entry = service.heldEnvironment(request.principal) ?? (await service.environment(request.principal));
     const flagUlid = entry.flagUlids.get(flagKey);
@@ -79,23 +79,23 @@ export function publicEvaluationHandlers({ service, ofrep, decoder, hub, keyCach
   };
 
   /** The inputs of a header operation: the context header first, then the default-value header. */
-  const headerInputs = (request: PublicRequest): EvaluationInputs => ({
+  const headerInputs = (request: Pick<PublicRequest, 'headers'>): EvaluationInputs => ({
     context: decoder.contextHeader(request.headers),
     defaults: decoder.defaultsHeader(request.headers),
   });
 
   // Each header operation and its POST twin (inputs in the body) answer through the same function.
-  const listEvaluated = async (request: PublicRequest, { context, defaults }: EvaluationInputs) => ({
+  const listEvaluated = async (request: Pick<PublicRequest, 'principal'>, { context, defaults }: EvaluationInputs) => ({
     headers: json,
     body: await service.listEvaluated(request.principal, context, defaults),
   });
 
-  const evaluatedFlag = async (request: PublicRequest<FlagParams>, { context, defaults }: EvaluationInputs) => {
+  const evaluatedFlag = async (request: FastReadRequest<FlagParams>, { context, defaults }: EvaluationInputs) => {
     await nameAuditedFlag(request, request.params.flagKey);
     return { headers: json, body: await service.getEvaluated(request.principal, request.params.flagKey, context, defaults) };
   };
 
-  const payload = async (request: PublicRequest, sent: EvaluationInputs) => {
+  const payload = async (request: Pick<PublicRequest, 'principal' | 'headers'>, sent: EvaluationInputs) => {
     // Validated for every key; server keys get the compiled configuration, so they are not used.
     const server = request.principal.kind === 'server';
     const context = server ? null : sent.context;
@@ -107,10 +107,10 @@ export function publicEvaluationHandlers({ service, ofrep, decoder, hub, keyCach
   };
 
   return {
-    listEvaluatedFlags: (request: PublicRequest) => listEvaluated(request, headerInputs(request)),
+    listEvaluatedFlags: (request: FastReadRequest) => listEvaluated(request, headerInputs(request)),
     evaluateFlags: (request: TwinRequest) => listEvaluated(request, decoder.evaluationBody(request.body)),
 
-    getEvaluatedFlag: (request: PublicRequest<FlagParams>) => evaluatedFlag(request, headerInputs(request)),
+    getEvaluatedFlag: (request: FastReadRequest<FlagParams>) => evaluatedFlag(request, headerInputs(request)),
     evaluateFlag: (request: TwinRequest<FlagParams>) => evaluatedFlag(request, decoder.evaluationBody(request.body)),
 
     async recordFlagUsage(request: PublicRequest<FlagParams, unknown, UsageBody>) {
@@ -132,7 +132,7 @@ export function publicEvaluationHandlers({ service, ofrep, decoder, hub, keyCach
       return { body: { status: 'success' } };
     },
 
-    getPayload: (request: PublicRequest) => payload(request, headerInputs(request)),
+    getPayload: (request: FastReadRequest) => payload(request, headerInputs(request)),
     getPayloadForContext: (request: TwinRequest) => payload(request, decoder.evaluationBody(request.body)),
 
     async streamPayloadChanges(request: PublicRequest) {

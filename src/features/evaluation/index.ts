@@ -1,4 +1,5 @@
 import type { BackgroundTask } from '../../core.js';
+import type { FastReadHandlers } from '../../http/fast-read-handlers.js';
 import type { Stage } from '../../http/openapi/router.js';
 import { refreshBeforeAnswering } from '../../http/refresh-after-write.js';
 import { poller } from '../../poller.js';
@@ -119,8 +120,11 @@ export function createEvaluationFeature(deps: FeatureDeps) {
   observeServingState(deps.metrics, cache, hub, telemetry, flusher);
 
   const handlerDeps = { service, ofrep, preview, decoder, hub, keyCache: deps.keyCache };
+  const publicHandlers = publicEvaluationHandlers(handlerDeps);
+  const { listEvaluatedFlags, getEvaluatedFlag, getPayload } = publicHandlers;
   return {
-    publicHandlers: publicEvaluationHandlers(handlerDeps),
+    publicHandlers,
+    fastReads: { listEvaluatedFlags, getEvaluatedFlag, getPayload } satisfies FastReadHandlers,
     managementHandlers: {
       ...managementEvaluationHandlers(handlerDeps),
       // The flag page's overview includes the preview of a context without attributes.

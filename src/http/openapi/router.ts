@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type Koa from 'koa';
 import { readJsonBody } from '../body.js';
 import { MethodNotAllowedError, NotFoundError, NotImplementedError } from '../errors.js';
-import type { HandlerMap, OperationResult } from '../operation.js';
+import type { HandlerMap, OperationResult, PublicStageContext } from '../operation.js';
 import { operationState } from '../operation.js';
 import type { LoadedDocument } from './document.js';
 import { readOperations, type OperationSpec } from './operations.js';
@@ -20,6 +20,14 @@ export interface Stage {
   forOperation?: (op: OperationSpec) => Stage | undefined;
 }
 
+/** A stage of the public API: it reads only a PublicStageContext, so both request paths run it. */
+export type { PublicStageContext };
+
+export interface PublicStage {
+  (ctx: PublicStageContext, next: () => Promise<void>): Promise<void>;
+  forOperation?: (op: OperationSpec) => PublicStage | undefined;
+}
+
 export interface ApiDefinition {
   document: LoadedDocument;
   handlers: HandlerMap;
@@ -33,8 +41,8 @@ export interface ApiDefinition {
 }
 
 /** The stages an operation runs: each one specialised for it, those with nothing to do left out. */
-export function stagesFor(stages: readonly Stage[], op: OperationSpec): Stage[] {
-  const out: Stage[] = [];
+export function stagesFor<S extends { forOperation?: (op: OperationSpec) => S | undefined }>(stages: readonly S[], op: OperationSpec): S[] {
+  const out: S[] = [];
   for (const stage of stages) {
     const specialised = stage.forOperation ? stage.forOperation(op) : stage;
     if (specialised) out.push(specialised);
