@@ -162,6 +162,19 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     written: () => publicAudit.writtenTotal,
     dropped: () => publicAudit.droppedTotal,
   });
+  // The public audit's durability bound (docs/operating.md: what a kill loses), stated and observed.
+  metrics.collect(
+    'gauge',
+    'vexil_public_audit_flush_interval_seconds',
+    'Time from one public audit write to the next (VEXIL_PUBLIC_AUDIT_FLUSH_MS).',
+    () => [{ value: config.publicAudit.flushIntervalMs / 1000 }],
+  );
+  metrics.collect(
+    'gauge',
+    'vexil_public_audit_oldest_unwritten_seconds',
+    'Age of the oldest public audit entry not written yet (0: none waits).',
+    () => [{ value: publicAudit.oldestUnwrittenSeconds() }],
+  );
   const consoleSessions = buildConsoleSessionService(core);
   const readiness: ReadinessState = { shuttingDown: false, snapshotsLoaded: () => false, databaseHost: hosts };
   const lookups = new KnexLookupStore();

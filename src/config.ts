@@ -46,8 +46,12 @@ export interface Config {
   rolloutStepMs: number;
   schedulerIntervalMs: number;
   auditRetentionDays: number;
-  /** What the public audit trail records (VEXIL_PUBLIC_AUDIT) and how many entries it holds before dropping (VEXIL_PUBLIC_AUDIT_BUFFER). */
-  publicAudit: { mode: PublicAuditMode; capacity: number };
+  /**
+   * What the public audit trail records (VEXIL_PUBLIC_AUDIT), how many entries it holds before
+   * dropping (VEXIL_PUBLIC_AUDIT_BUFFER) and how long after one write the next starts
+   * (VEXIL_PUBLIC_AUDIT_FLUSH_MS): what a process killed outright can lose (docs/operating.md).
+   */
+  publicAudit: { mode: PublicAuditMode; capacity: number; flushIntervalMs: number };
   maxBodyBytes: number;
   /** MySQL/MariaDB: longest wait for a pooled connection (opening one included) before a 503. */
   databaseAcquireTimeoutMs: number;
@@ -119,6 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicAudit: {
       mode: parsePublicAuditMode(env.VEXIL_PUBLIC_AUDIT),
       capacity: integerSetting(env, 'VEXIL_PUBLIC_AUDIT_BUFFER', 50_000, { min: 1 }),
+      flushIntervalMs: integerSetting(env, 'VEXIL_PUBLIC_AUDIT_FLUSH_MS', 1000, { min: 10, max: 60_000 }),
     },
     maxBodyBytes: integer(env, 'VEXIL_MAX_BODY_BYTES', 1_048_576),
     maxHeaderBytes: integer(env, 'VEXIL_MAX_HEADER_BYTES', 65_536),

@@ -109,6 +109,16 @@ export class PublicAuditBuffer {
     };
   }
 
+  /**
+   * Seconds since the oldest entry waiting to be written was recorded (0 when none waits): what a
+   * process killed now would lose the most of, in time (aggregate's open minute aside).
+   */
+  oldestUnwrittenSeconds(): number {
+    if (this.waiting === 0) return 0;
+    const createdAt = this.entries[this.head * ENTRY_STRIDE + 2] as string;
+    return Math.max(0, (this.clock.now().getTime() - Date.parse(createdAt)) / 1000);
+  }
+
   /** Entries held: waiting to be written, and (aggregate) the open minute's groups. */
   get size(): number {
     return this.waiting + this.groups.size;

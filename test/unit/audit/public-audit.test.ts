@@ -161,6 +161,21 @@ describe('PublicAuditBuffer', () => {
     expect(new Set(db.state.prepared).size).toBe(4);
   });
 
+  it('reports the age of the oldest entry not written yet, and 0 once written', async () => {
+    const db = fakeKnex();
+    let now = new Date('2026-05-01T10:00:00.000Z').getTime();
+    const moving = { now: () => new Date(now) };
+    const buffer = new PublicAuditBuffer(db.knex, moving, logger);
+    expect(buffer.oldestUnwrittenSeconds()).toBe(0);
+    buffer.record(entry(0));
+    now += 400;
+    buffer.record(entry(1));
+    now += 350;
+    expect(buffer.oldestUnwrittenSeconds()).toBeCloseTo(0.75, 5);
+    await buffer.flush();
+    expect(buffer.oldestUnwrittenSeconds()).toBe(0);
+  });
+
   it('is bounded: beyond capacity entries are dropped, not queued', async () => {
     const db = fakeKnex();
     const buffer = new PublicAuditBuffer(db.knex, clock, logger, { capacity: 3 });
