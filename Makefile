@@ -168,6 +168,8 @@ test-generated-clients: build $(CLIENTS_VENV_STAMP)
 
 bench: build
 	node bench/run.mjs
+	node bench/public-reads.mjs
+	node bench/sse-fanout.mjs
 	node bench/flags-as-code.mjs
 	node bench/console.mjs
 

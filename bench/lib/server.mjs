@@ -303,7 +303,7 @@ export async function startVexil({ label, dialect = 'sqlite', database, env = {}
       VEXIL_PUBLIC_RATE_LIMIT: '0',
       VEXIL_RATE_LIMIT_STANDARD: '100000000',
       VEXIL_RATE_LIMIT_ELEVATED: '100000000',
-      LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'warn',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'info',
       NODE_ENV: 'production',
       ...env,
     },
