@@ -30,7 +30,7 @@ export interface Config {
   /** Public API requests per minute per client IP; 0 turns the limit off. */
   publicRateLimit: number;
   trustProxy: boolean;
-  /** GET /v1/flags, /v1/flags/{key} and /v1/payload answered in front of Koa (src/http/fast-public-reads.ts); on unless VEXIL_FAST_PUBLIC_READS=false. */
+  /** GET /v1/flags, /v1/flags/{key}, /v1/payload and OFREP bulk answered in front of Koa (src/http/fast-public-reads.ts); on unless VEXIL_FAST_PUBLIC_READS=false. */
   fastPublicReads: boolean;
   /**
    * The origin (scheme, host, port) people reach the console at when a proxy in front rewrites

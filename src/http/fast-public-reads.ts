@@ -6,7 +6,9 @@ import { describedSubject, recordPublicRequest } from '../audit/public-audit.js'
 import { allowedKinds, apiKeyHeaders } from '../auth/public-auth.js';
 import type { PublicPrincipal } from '../auth/principal.js';
 import type { Config } from '../config.js';
+import { declaredLength, readJsonRequest } from './body.js';
 import { errorAnswer } from './error-middleware.js';
+import { apiOf } from '../observability/request-metrics.js';
 import type { FastReadHandlers } from './fast-read-handlers.js';
 import { jsonContentType } from './json-response.js';
 import type { OpenApiDocument } from './openapi/document.js';
@@ -29,7 +31,7 @@ type Series = { observe(seconds: number): void };
 /** What the public reads answered in front of Koa are built from: nothing else of the composition. */
 export interface FastReadDeps {
   logger: Logger;
-  settings: Pick<Config, 'trustProxy' | 'requestLog' | 'fastPublicReads'>;
+  settings: Pick<Config, 'trustProxy' | 'requestLog' | 'fastPublicReads' | 'maxBodyBytes'>;
   /** Trace export is on: every request goes to Koa, whose middleware makes the spans. */
   tracing: boolean;
   /** The public document, dereferenced: the operations' parameters and their checks. */
@@ -57,11 +59,11 @@ interface FastRoute {
 const noQuery: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
 /**
- * GET /v1/flags, GET /v1/flags/{flagKey} and GET /v1/payload answered in front of Koa, through the
- * same steps as the Koa path (src/app.ts): request id (the rule of operations/request-id.ts),
+ * GET /v1/flags, GET /v1/flags/{flagKey}, GET /v1/payload and POST /ofrep/v1/evaluate/flags answered
+ * in front of Koa, through the same steps as the Koa path (src/app.ts): request id (the rule of operations/request-id.ts),
  * nosniff, request log line (VEXIL_REQUEST_LOG=all), the public stages before authentication
  * (the per-IP rate limit, counted in memory) and after it (given a PublicStageContext), the
- * operation's Ajv checks, the same handler, the error answer of error-middleware.ts, the public
+ * operation's Ajv checks (the body read and checked as the router does), the same handler, the error answer of error-middleware.ts, the public
  * audit entry and the request-duration metric. Every request it cannot answer the same way goes
  * to Koa untouched: other methods or paths, a query string, an escaped or literal path segment, a
  * browser request (Origin: CORS), a missing, unknown or wrong-kind key (the refusal and its
@@ -72,9 +74,9 @@ export function withFastPublicReads(deps: FastReadDeps, koa: Callback): Callback
   if (deps.tracing || !settings.fastPublicReads || !handlers) return koa;
 
   const operations = new Map(readOperations(deps.publicDocument).map((op) => [op.operationId, op]));
-  const route = (operationId: keyof FastReadHandlers, handler: FastRoute['handler']): FastRoute | undefined => {
+  const route = (operationId: keyof FastReadHandlers, handler: FastRoute['handler'], method = 'get'): FastRoute | undefined => {
     const op = operations.get(operationId);
-    if (op?.method !== 'get') return undefined;
+    if (op?.method !== method) return undefined;
     const before = stagesFor(deps.stages.beforeAuthentication, op);
     const after = stagesFor(deps.stages.afterAuthentication, op);
     return { op, validators: compileValidators(op), handler, kinds: allowedKinds(operationId), before, after, durations: [] };
@@ -82,10 +84,13 @@ export function withFastPublicReads(deps: FastReadDeps, koa: Callback): Callback
   const list = route('listEvaluatedFlags', (request) => handlers.listEvaluatedFlags(request));
   const single = route('getEvaluatedFlag', (request, flagKey = '') => handlers.getEvaluatedFlag({ ...request, params: { flagKey } }));
   const payload = route('getPayload', (request) => handlers.getPayload(request));
+  // OFREP bulk, what every OpenFeature web and mobile provider calls (in a browser, with an
+  // Origin header: through Koa, for CORS).
+  const ofrepBulk = route('ofrepEvaluateFlags', (request) => handlers.ofrepEvaluateFlags(request), 'post');
   const histogram = deps.durations;
   // Public reads get a line only when VEXIL_REQUEST_LOG=all (the audit trail records each).
   const logsLines = logger.isLevelEnabled('info') && logsRequestTo(settings.requestLog, '/v1/flags');
-  if (!list && !single && !payload) return koa;
+  if (!list && !single && !payload && !ofrepBulk) return koa;
 
   const serve = async (
     r: FastRoute,
@@ -96,21 +101,26 @@ export function withFastPublicReads(deps: FastReadDeps, koa: Callback): Callback
     flagKey?: string,
   ): Promise<void> => {
     const started = performance.now();
+    const method = req.method ?? 'GET';
     const requestId = requestIdFor(req.headers['x-request-id']);
     const params: Record<string, string> = flagKey === undefined ? {} : { flagKey };
-    const state: { operation: OperationSpec; publicPrincipal?: PublicPrincipal } = { operation: r.op };
+    const state: { operation: OperationSpec; publicPrincipal?: PublicPrincipal; body?: unknown } = { operation: r.op };
     // Headers the stages set (the rate-limit figures), kept on success and refusal alike, as Koa does.
     const stageHeaders: Record<string, string> = {};
     // What these stages and handlers read of Koa's context: the request state (the operation, the
     // principal, the audit subject a handler names), the path parameters, the client address (the
-    // per-IP rate limit) and header writes.
+    // per-IP rate limit), the body's declared length and header writes.
     const ctx: PublicStageContext = {
       state,
       params,
       ip: clientIp(req, settings.trustProxy),
-      request: {},
+      request: { length: declaredLength(req) },
       set: (name: string, value: string) => {
         stageHeaders[name] = value;
+      },
+      vary: (fields: string[]) => {
+        const held = stageHeaders.Vary;
+        stageHeaders.Vary = held === undefined ? fields.join(', ') : `${held}, ${fields.join(', ')}`;
       },
     };
     let status: number;
@@ -120,11 +130,18 @@ export function withFastPublicReads(deps: FastReadDeps, koa: Callback): Callback
     const handle = async (): Promise<void> => {
       r.validators.path(params);
       r.validators.headers(req.headers as Record<string, unknown>);
+      // As the router reads a body: after the stages, checked against the operation's schema.
+      let requestBody: unknown;
+      if (r.op.bodySchema) {
+        requestBody = await readJsonRequest(req, settings.maxBodyBytes);
+        if (requestBody !== undefined || r.op.bodyRequired) r.validators.body(requestBody);
+        state.body = requestBody;
+      }
       result = await r.handler(
         {
           params,
           query: r.validators.checksQuery ? r.validators.query({}) : noQuery,
-          body: undefined,
+          body: requestBody,
           headers: req.headers,
           operation: r.op,
           ctx,
@@ -144,7 +161,7 @@ export function withFastPublicReads(deps: FastReadDeps, koa: Callback): Callback
       headers = result.headers;
       body = result.body;
     } catch (caught) {
-      ({ status, headers, body } = errorAnswer(logger, caught, { path, requestId, method: 'GET' }));
+      ({ status, headers, body } = errorAnswer(logger, caught, { path, requestId, method }));
     }
     respond(res, status, requestId, stageHeaders, headers, body);
 
@@ -154,26 +171,29 @@ export function withFastPublicReads(deps: FastReadDeps, koa: Callback): Callback
       status,
       keyRefused: false,
       keySent: true,
-      method: 'GET',
+      method,
       path,
       flagKey,
       described: describedSubject(state),
     });
     const index = (status / 100) | 0;
-    const series = (r.durations[index] ??= histogram.series('public', r.op.operationId, `${index}xx`));
+    const series = (r.durations[index] ??= histogram.series(apiOf(path), r.op.operationId, `${index}xx`));
     const ms = performance.now() - started;
     series.observe(ms / 1000);
-    if (logsLines) logger.info({ requestId, method: 'GET', path, status, ms: Math.round(ms * 10) / 10 }, 'request');
+    if (logsLines) logger.info({ requestId, method, path, status, ms: Math.round(ms * 10) / 10 }, 'request');
   };
 
   return (request, response) => {
     const req = request as IncomingMessage;
     const res = response as ServerResponse;
     const url = req.url ?? '';
-    if (req.method !== 'GET' || req.headers.origin !== undefined || url.includes('?')) return koa(request, response);
+    if (req.headers.origin !== undefined || url.includes('?')) return koa(request, response);
     let r: FastRoute | undefined;
     let flagKey: string | undefined;
-    if (url === '/v1/flags') r = list;
+    if (req.method === 'POST') {
+      if (url === '/ofrep/v1/evaluate/flags') r = ofrepBulk;
+    } else if (req.method !== 'GET') r = undefined;
+    else if (url === '/v1/flags') r = list;
     else if (url === '/v1/payload') r = payload;
     else if (url.startsWith('/v1/flags/')) {
       flagKey = url.slice('/v1/flags/'.length);

@@ -8,4 +8,5 @@ export interface FastReadHandlers {
   listEvaluatedFlags(request: FastReadRequest): Promise<OperationResult>;
   getEvaluatedFlag(request: FastReadRequest<{ flagKey: string }>): Promise<OperationResult>;
   getPayload(request: FastReadRequest): Promise<OperationResult>;
+  ofrepEvaluateFlags(request: FastReadRequest): Promise<OperationResult>;
 }

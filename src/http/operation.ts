@@ -38,6 +38,8 @@ export interface PublicStageContext {
   /** The request body's declared length, if any. */
   request: { length?: number };
   set(name: string, value: string): void;
+  /** Appends to the response's Vary header. */
+  vary(fields: string[]): void;
 }
 
 /** A public request as the reads answered in front of Koa make it (fast-public-reads.ts): its context is a PublicStageContext. */

@@ -35,7 +35,7 @@ const json = { 'Content-Type': 'application/json; charset=utf-8' };
 const ofrepCacheControl = 'private, no-cache';
 const ofrepVary = ['X-VEXIL-API-KEY', 'X-API-KEY', 'X-VEXIL-KEY'];
 
-function ofrepCaching(request: PublicRequest, headers: Record<string, string> = {}): Record<string, string> {
+function ofrepCaching(request: Pick<FastReadRequest, 'ctx'>, headers: Record<string, string> = {}): Record<string, string> {
   request.ctx.vary(ofrepVary);
   return { ...headers, 'Cache-Control': ofrepCacheControl };
 }
@@ -190,7 +190,7 @@ export function publicEvaluationHandlers({ service, ofrep, decoder, hub, keyCach
       return { headers: ofrepCaching(request), body: result };
     },
 
-    async ofrepEvaluateFlags(request: PublicRequest) {
+    async ofrepEvaluateFlags(request: FastReadRequest) {
       const parsed = ofrepContext(request.body);
       if (!parsed.ok) throw new OfrepError(400, parsed.errorCode, parsed.details);
       // Equal contexts as one object: the answer for a context asked for again is kept.

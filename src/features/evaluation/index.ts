@@ -121,10 +121,10 @@ export function createEvaluationFeature(deps: FeatureDeps) {
 
   const handlerDeps = { service, ofrep, preview, decoder, hub, keyCache: deps.keyCache };
   const publicHandlers = publicEvaluationHandlers(handlerDeps);
-  const { listEvaluatedFlags, getEvaluatedFlag, getPayload } = publicHandlers;
+  const { listEvaluatedFlags, getEvaluatedFlag, getPayload, ofrepEvaluateFlags } = publicHandlers;
   return {
     publicHandlers,
-    fastReads: { listEvaluatedFlags, getEvaluatedFlag, getPayload } satisfies FastReadHandlers,
+    fastReads: { listEvaluatedFlags, getEvaluatedFlag, getPayload, ofrepEvaluateFlags } satisfies FastReadHandlers,
     managementHandlers: {
       ...managementEvaluationHandlers(handlerDeps),
       // The flag page's overview includes the preview of a context without attributes.
