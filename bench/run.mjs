@@ -543,7 +543,7 @@ async function main() {
     '',
     `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB; Node ${m.node}; ${m.os}. Date: ${m.date}${m.commit ? `; commit ${m.commit}` : ''}.`,
     `Load average (1/5/15 min) at start: ${m.loadStart}; at end: ${m.loadEnd}. Run took ${minutes} min.`,
-    `Method: autocannon in a separate process, ${settings.connections} connections, ${settings.warmup} s warm-up then ${settings.duration} s measured per run; baselines (bare node:http, Koa + @koa/router) are separate processes returning the same status, headers and body bytes as Vexil's response, measured in the same run. Latencies from autocannon (1 ms resolution). Servers run from dist/ with LOG_LEVEL=${process.env.BENCH_LOG_LEVEL || 'warn'}, rate limits off or raised, each on a fresh database. Produced by \`make bench\` (bench/run.mjs).`,
+    `Method: autocannon in a separate process, ${settings.connections} connections, ${settings.warmup} s warm-up then ${settings.duration} s measured per run; baselines (bare node:http, Koa + @koa/router) are separate processes returning the same status, headers and body bytes as Vexil's response, measured in the same run. Latencies from autocannon (1 ms resolution). Servers run from dist/ with LOG_LEVEL=${process.env.BENCH_LOG_LEVEL || 'info'} (the shipped default), rate limits off or raised, each on a fresh database. Produced by \`make bench\` (bench/run.mjs).`,
     '',
     table(),
     '',

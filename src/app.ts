@@ -6,11 +6,12 @@ import { authenticatePublic } from './auth/public-auth.js';
 import { authenticateSession } from './features/console-sessions/session-stage.js';
 import type { Composition } from './composition-root.js';
 import { errorMiddleware } from './http/error-middleware.js';
-import { withFastPublicReads } from './http/fast-public-reads.js';
+import { withFastPublicReads, type FastReadDeps } from './http/fast-public-reads.js';
 import { operationState, type ManagementRequest, type PublicRequest } from './http/operation.js';
 import { buildApiRouter, unmatchedRoute } from './http/openapi/router.js';
 import type { OperationSpec } from './http/openapi/operations.js';
 import { requestLog } from './http/request-log.js';
+import { isPublicApiPath } from './http/request-log-scope.js';
 import { applyCors } from './http/operations/cors.js';
 import { healthEndpoints } from './http/operations/health.js';
 import { metricsEndpoint } from './observability/metrics-endpoint.js';
@@ -90,7 +91,7 @@ export function createApp(c: Composition): Koa {
   const health = healthEndpoints(knex, c.readiness);
   const metrics = metricsEndpoint(c.metrics, config.metrics);
   app.use(noSniff);
-  app.use(requestLog(logger));
+  app.use(requestLog(logger, config.requestLog));
   if (c.tracing) app.use(c.tracing.middleware);
   app.use(requestMetrics(c.metrics.requestDurations));
   app.use(errorMiddleware(logger));
@@ -99,7 +100,7 @@ export function createApp(c: Composition): Koa {
     // Every management request, routed or not, passes through the audit trail.
     if (path === '/management/v1' || path.startsWith('/management/v1/')) return audit(ctx, routes(ctx));
     // Every public API request is recorded too, into a buffer written in batches.
-    if (path.startsWith('/v1/') || path.startsWith('/ofrep/v1/')) {
+    if (isPublicApiPath(path)) {
       if (applyCors(ctx, config.corsOrigins)) return;
       return publicAudit(ctx, routes(ctx));
     }
@@ -111,7 +112,18 @@ export function createApp(c: Composition): Koa {
   });
   // Every server of this app (src/main.ts, the test harness) answers the public reads in front of Koa.
   const koaCallback = app.callback.bind(app);
-  app.callback = () => withFastPublicReads(c, koaCallback());
+  const fastReads: FastReadDeps = {
+    logger,
+    settings: config,
+    tracing: c.tracing !== undefined,
+    publicDocument: c.documents.public.dereferenced,
+    handlers: c.fastReads,
+    stages: c.publicStages,
+    keys: c.keyCache,
+    audit: c.publicAudit,
+    durations: c.metrics.requestDurations,
+  };
+  app.callback = () => withFastPublicReads(fastReads, koaCallback());
   return app;
 }
 

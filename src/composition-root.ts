@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { AuditBacklog } from './audit/audit-backlog.js';
 import { AuditWriter } from './audit/audit-trail.js';
-import { PublicAuditBuffer } from './audit/public-audit.js';
+import { PublicAuditBuffer } from './audit/public-audit-buffer.js';
 import { KnexCredentialStore } from './auth/credential-store.js';
 import { EnvironmentKeyCache } from './auth/environment-key-cache.js';
 import { ManagementAuthenticator } from './auth/management-auth.js';
@@ -34,7 +34,8 @@ import { createSegmentsFeature } from './features/segments/index.js';
 import { createTargetsFeature } from './features/targets/index.js';
 import { createTokensFeature } from './features/tokens/index.js';
 import { createWebhooksFeature } from './features/webhooks/index.js';
-import type { Stage } from './http/openapi/router.js';
+import type { FastReadHandlers } from './http/fast-read-handlers.js';
+import type { PublicStage, Stage } from './http/openapi/router.js';
 import type { HandlerMap } from './http/operation.js';
 import type { HandlersCover, ManagementOperations, PublicOperations } from './http/handler-map.js';
 import { loadDocument, type LoadedDocument } from './http/openapi/document.js';
@@ -92,7 +93,9 @@ export interface Composition {
   documents: { public: LoadedDocument; management: LoadedDocument };
   publicHandlers: HandlerMap;
   managementHandlers: HandlerMap;
-  publicStages: { beforeAuthentication: Stage[]; afterAuthentication: Stage[] };
+  publicStages: { beforeAuthentication: PublicStage[]; afterAuthentication: PublicStage[] };
+  /** The handlers of the public reads answered in front of Koa (src/http/fast-public-reads.ts), if a feature gives them. */
+  fastReads: FastReadHandlers | undefined;
   managementStages: { afterAuthentication: Stage[]; aroundHandler: Stage[] };
   keyCache: EnvironmentKeyCache;
   authenticator: ManagementAuthenticator;
@@ -161,6 +164,19 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     written: () => publicAudit.writtenTotal,
     dropped: () => publicAudit.droppedTotal,
   });
+  // The public audit's durability bound (docs/operating.md: what a kill loses), stated and observed.
+  metrics.collect(
+    'gauge',
+    'vexil_public_audit_flush_interval_seconds',
+    'Time from one public audit write to the next (VEXIL_PUBLIC_AUDIT_FLUSH_MS).',
+    () => [{ value: config.publicAudit.flushIntervalMs / 1000 }],
+  );
+  metrics.collect(
+    'gauge',
+    'vexil_public_audit_oldest_unwritten_seconds',
+    'Age of the oldest public audit entry not written yet (0: none waits).',
+    () => [{ value: publicAudit.oldestUnwrittenSeconds() }],
+  );
   const consoleSessions = buildConsoleSessionService(core);
   const readiness: ReadinessState = { shuttingDown: false, snapshotsLoaded: () => false, databaseHost: hosts };
   const lookups = new KnexLookupStore();
@@ -173,6 +189,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     publicHandlers: {},
     managementHandlers: {},
     publicStages: { beforeAuthentication: [], afterAuthentication: [] },
+    fastReads: undefined,
     managementStages: { afterAuthentication: [], aroundHandler: [] },
     keyCache,
     authenticator: new ManagementAuthenticator({ db: knex, store: credentials, clock }, { cacheMs: config.revisionPollMs }),
@@ -214,6 +231,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     composition.managementStages.aroundHandler.push(...(parts.managementStages?.aroundHandler ?? []));
     composition.tasks.push(...(parts.tasks ?? []));
     Object.assign(composition.services, parts.services);
+    composition.fastReads ??= parts.fastReads;
   }
   return composition;
 }

@@ -39,6 +39,12 @@ export const settingsReference: SettingReference[] = [
     group: 'server',
   },
   {
+    name: 'VEXIL_REQUEST_LOG',
+    default: 'management',
+    meaning: "which requests get a log line: `management` (all but the public API's), `all`, `none` (docs/operating.md)",
+    group: 'server',
+  },
+  {
     name: 'VEXIL_INIT_OWNER_TOKEN',
     default: null,
     meaning: 'owner personal access token to create on first start',
@@ -128,10 +134,16 @@ export const settingsReference: SettingReference[] = [
     group: 'server',
   },
   {
+    name: 'VEXIL_PUBLIC_AUDIT_FLUSH_MS',
+    default: '1000',
+    meaning: 'time from one public audit write to the next: what a `kill -9` can lose (docs/operating.md)',
+    group: 'server',
+  },
+  {
     name: 'VEXIL_FAST_PUBLIC_READS',
     default: 'true',
     meaning:
-      'answer GET /v1/flags, /v1/flags/{key} and /v1/payload on a shorter path in front of the general request pipeline (same checks, limits, audit and answers; `false` sends them through the general pipeline)',
+      'answer GET /v1/flags, /v1/flags/{key}, /v1/payload and POST /ofrep/v1/evaluate/flags on a shorter path in front of the general request pipeline (same checks, limits, audit and answers; `false` sends them through the general pipeline)',
     group: 'server',
   },
   {

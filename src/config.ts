@@ -5,6 +5,7 @@ import { parsePublicAuditMode, type PublicAuditMode } from './audit/public-audit
 import { digestSecret, looksLikeSecret } from './auth/secrets.js';
 import type { MetricsSettings } from './observability/metrics-endpoint.js';
 import { tracingSettings, type TracingSettings } from './observability/tracing-settings.js';
+import { requestLogScopes, type RequestLogScope } from './http/request-log-scope.js';
 import { booleanSetting, choiceSetting, integerSetting, SettingError, textSetting, urlSetting } from './settings.js';
 import { defaultScryptParameters, type ScryptParameters } from './features/console-sessions/passwords.js';
 
@@ -14,6 +15,8 @@ export interface Config {
   host: string;
   port: number;
   logLevel: string;
+  /** Which requests get a log line at info (VEXIL_REQUEST_LOG; docs/operating.md: Logging). */
+  requestLog: RequestLogScope;
   initOwnerToken: string | undefined;
   redisUrl: string | undefined;
   /** Prefix of every Redis key Vexil writes (rate-limit counters), so deployments can share one Redis. */
@@ -27,7 +30,7 @@ export interface Config {
   /** Public API requests per minute per client IP; 0 turns the limit off. */
   publicRateLimit: number;
   trustProxy: boolean;
-  /** GET /v1/flags, /v1/flags/{key} and /v1/payload answered in front of Koa (src/http/fast-public-reads.ts); on unless VEXIL_FAST_PUBLIC_READS=false. */
+  /** GET /v1/flags, /v1/flags/{key}, /v1/payload and OFREP bulk answered in front of Koa (src/http/fast-public-reads.ts); on unless VEXIL_FAST_PUBLIC_READS=false. */
   fastPublicReads: boolean;
   /**
    * The origin (scheme, host, port) people reach the console at when a proxy in front rewrites
@@ -43,8 +46,12 @@ export interface Config {
   rolloutStepMs: number;
   schedulerIntervalMs: number;
   auditRetentionDays: number;
-  /** What the public audit trail records (VEXIL_PUBLIC_AUDIT) and how many entries it holds before dropping (VEXIL_PUBLIC_AUDIT_BUFFER). */
-  publicAudit: { mode: PublicAuditMode; capacity: number };
+  /**
+   * What the public audit trail records (VEXIL_PUBLIC_AUDIT), how many entries it holds before
+   * dropping (VEXIL_PUBLIC_AUDIT_BUFFER) and how long after one write the next starts
+   * (VEXIL_PUBLIC_AUDIT_FLUSH_MS): what a process killed outright can lose (docs/operating.md).
+   */
+  publicAudit: { mode: PublicAuditMode; capacity: number; flushIntervalMs: number };
   maxBodyBytes: number;
   /** MySQL/MariaDB: longest wait for a pooled connection (opening one included) before a 503. */
   databaseAcquireTimeoutMs: number;
@@ -93,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || '0.0.0.0',
     port: integerSetting(env, 'PORT', 8080, { max: 65_535 }),
     logLevel: choiceSetting(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+    requestLog: choiceSetting(env, 'VEXIL_REQUEST_LOG', requestLogScopes, 'management'),
     initOwnerToken: initOwnerToken(env),
     redisUrl: urlSetting(env, 'REDIS_URL', ['redis', 'rediss']),
     redisPrefix,
@@ -115,6 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicAudit: {
       mode: parsePublicAuditMode(env.VEXIL_PUBLIC_AUDIT),
       capacity: integerSetting(env, 'VEXIL_PUBLIC_AUDIT_BUFFER', 50_000, { min: 1 }),
+      flushIntervalMs: integerSetting(env, 'VEXIL_PUBLIC_AUDIT_FLUSH_MS', 1000, { min: 10, max: 60_000 }),
     },
     maxBodyBytes: integer(env, 'VEXIL_MAX_BODY_BYTES', 1_048_576),
     maxHeaderBytes: integer(env, 'VEXIL_MAX_HEADER_BYTES', 65_536),

@@ -5,6 +5,7 @@ import { loadConfig } from './config.js';
 import { bootstrapFirstStart } from './features/accounts/bootstrap.js';
 import { importConfigurationFile } from './features/configuration/import-file.js';
 import { listen } from './listen.js';
+import { flushLogger } from './logger.js';
 import { metricsApp } from './observability/metrics-endpoint.js';
 import { StartupError } from './startup-error.js';
 import { isDatabaseUnavailable } from './storage/db-errors.js';
@@ -87,6 +88,8 @@ async function main(): Promise<void> {
     await composition.stopTasks();
     await composition.close();
     logger.info('stopped');
+    // Log lines are written asynchronously (src/logger.ts): every one is out before the exit.
+    await flushLogger(logger);
     process.exit(0);
   };
   // A promise nobody awaited that failed is a bug to fix, not a reason to stop answering

@@ -285,7 +285,8 @@ export async function startVexil({ label, dialect = 'sqlite', database, env = {}
   fs.mkdirSync(logDir, { recursive: true });
   const logFile = path.join(logDir, `${label}.log`);
   const out = fs.openSync(logFile, 'w');
-  const nodeArgs = [];
+  // As `make start` runs the server (its young generation setting: docs/operating.md, Memory).
+  const nodeArgs = ['--max-semi-space-size=8'];
   if (settings.profile) {
     const dir = path.join(BENCH_DIR, 'results', 'profiles');
     fs.mkdirSync(dir, { recursive: true });
@@ -303,7 +304,7 @@ export async function startVexil({ label, dialect = 'sqlite', database, env = {}
       VEXIL_PUBLIC_RATE_LIMIT: '0',
       VEXIL_RATE_LIMIT_STANDARD: '100000000',
       VEXIL_RATE_LIMIT_ELEVATED: '100000000',
-      LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'warn',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'info',
       NODE_ENV: 'production',
       ...env,
     },

@@ -5,7 +5,8 @@ import path from 'node:path';
 
 export const BENCH_DIR = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 export const ROOT = path.dirname(BENCH_DIR);
-export const DIST = path.join(ROOT, 'dist');
+/** The build the servers run (BENCH_DIST: another build, e.g. of an earlier commit, for a before and after). */
+export const DIST = process.env.BENCH_DIST || path.join(ROOT, 'dist');
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 

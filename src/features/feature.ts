@@ -4,7 +4,8 @@ import type { ReadinessState } from '../http/operations/health.js';
 import type { EnvironmentKeyCache } from '../auth/environment-key-cache.js';
 import type { BackgroundTask, CoreDeps } from '../core.js';
 import type { LoadedDocument } from '../http/openapi/document.js';
-import type { Stage } from '../http/openapi/router.js';
+import type { FastReadHandlers } from '../http/fast-read-handlers.js';
+import type { PublicStage, Stage } from '../http/openapi/router.js';
 import type { ManagementHandlerSet, PublicHandlerSet } from '../http/handler-map.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { LookupStore } from './shared/lookup.js';
@@ -29,7 +30,9 @@ export interface FeatureParts {
   tasks?: BackgroundTask[];
   managementStages?: { afterAuthentication?: Stage[]; aroundHandler?: Stage[] };
   /** beforeAuthentication: runs before the environment key is checked (per-IP rate limit). */
-  publicStages?: { beforeAuthentication?: Stage[]; afterAuthentication?: Stage[] };
+  publicStages?: { beforeAuthentication?: PublicStage[]; afterAuthentication?: PublicStage[] };
+  /** The handlers of the public reads answered in front of Koa (the evaluation feature's). */
+  fastReads?: FastReadHandlers;
   /**
    * The services the feature built, by name (the names of configuration/transactional-services.ts
    * where a service is also built per transaction), so a test can compare how each place builds them.

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type Koa from 'koa';
 import getRawBody from 'raw-body';
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from './errors.js';
@@ -13,17 +14,29 @@ const jsonWhiteSpaceOnly = /^[ \t\n\r]*$/;
  * fields (422) and a free-form map keeps them. Maps keyed by such names are built without a
  * prototype (emptyFieldErrors in http/errors.ts), so no name reaches Object.prototype.
  */
-export async function readJsonBody(ctx: Koa.Context, limitBytes: number): Promise<unknown> {
-  const length = ctx.request.length;
-  const hasBody = (length !== undefined && length > 0) || ctx.get('transfer-encoding') !== '';
+export function readJsonBody(ctx: Koa.Context, limitBytes: number): Promise<unknown> {
+  return readJsonRequest(ctx.req, limitBytes);
+}
+
+/** The declared length of a request's body, as Koa's `ctx.request.length` reads Content-Length. */
+export function declaredLength(req: IncomingMessage): number | undefined {
+  const text = req.headers['content-length'];
+  if (text === undefined || text === '') return undefined;
+  return ~~text;
+}
+
+/** readJsonBody on Node's request (the public reads answered in front of Koa read bodies too). */
+export async function readJsonRequest(req: IncomingMessage, limitBytes: number): Promise<unknown> {
+  const length = declaredLength(req);
+  const hasBody = (length !== undefined && length > 0) || (req.headers['transfer-encoding'] ?? '') !== '';
   if (!hasBody) return undefined;
-  const type = ctx.get('content-type');
+  const type = req.headers['content-type'] ?? '';
   if (!jsonType.test(type)) {
     throw new UnsupportedMediaTypeError('Request body must be JSON (Content-Type: application/json).');
   }
   let text: string;
   try {
-    text = await getRawBody(ctx.req, { limit: limitBytes, length, encoding: 'utf8' });
+    text = await getRawBody(req, { limit: limitBytes, length, encoding: 'utf8' });
   } catch (error) {
     const type = (error as { type?: string }).type;
     if (type === 'entity.too.large') throw new PayloadTooLargeError(`Request body exceeds ${limitBytes} bytes.`);

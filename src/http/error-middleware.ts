@@ -20,37 +20,61 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
 } from './errors.js';
-import { setJsonContentType } from './json-response.js';
+import { jsonContentType } from './json-response.js';
+
+/** Where a failed request was going: what its error's log line and answer depend on. */
+export interface FailedRequest {
+  path: string;
+  method: string;
+  requestId: string | undefined;
+}
+
+/** What a failed request is answered: status, headers (Content-Type included) and JSON body. */
+export interface ErrorAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
 
 /**
- * The outermost middleware: the only place error bodies are written (their shapes: the error responses of specs/).
- * Field-keyed 422 for body validation, OFREP's own shape under /ofrep, the standard
- * `{status: "error", message}` envelope for everything else. Unexpected errors become a 500
- * without details; the log gets the stack.
+ * The answer to `caught`, for the Koa path (errorMiddleware) and the public reads answered in
+ * front of Koa alike (the error responses of specs/). Field-keyed 422 for body validation,
+ * OFREP's own shape under /ofrep, the standard `{status: "error", message}` envelope for
+ * everything else. An unreachable database is a 503 with Retry-After; anything untyped a 500
+ * without details, its stack logged.
  */
+export function errorAnswer(logger: Logger, caught: unknown, request: FailedRequest): ErrorAnswer {
+  const { path, method, requestId } = request;
+  let error = caught;
+  if (isDatabaseUnavailable(caught)) {
+    logger.warn({ err: caught, requestId, path, method }, 'database unavailable');
+    error = new ServiceUnavailableError('The database is unavailable; try again shortly.', DATABASE_RETRY_AFTER_SECONDS);
+  }
+  // OFREP clients expect OFREP's general error shape `{errorDetails}` (401, 413, 415, 429, 500).
+  const ofrep = path.startsWith('/ofrep/');
+  if (error instanceof DomainError) {
+    const headers: Record<string, string> = { ...headersOf(error), 'Content-Type': jsonContentType };
+    if (error instanceof UnauthorizedError) headers['WWW-Authenticate'] = challengeFor(path);
+    const body = ofrep && !(error instanceof OfrepError) ? { errorDetails: error.message } : errorBody(error);
+    return { status: statusOf(error), headers, body };
+  }
+  logger.error({ err: error, requestId, path, method }, 'unhandled error');
+  const body = ofrep
+    ? { errorDetails: 'Internal server error.' }
+    : { status: 'error', message: 'Internal server error.', code: 'internal_error' };
+  return { status: 500, headers: { 'Content-Type': jsonContentType }, body };
+}
+
+/** The outermost middleware: the only place the Koa path writes error bodies (errorAnswer). */
 export function errorMiddleware(logger: Logger): Koa.Middleware {
   return async (ctx, next) => {
     try {
       await next();
     } catch (caught) {
-      const error = isDatabaseUnavailable(caught) ? databaseUnavailable(logger, ctx, caught) : caught;
-      // OFREP clients expect OFREP's general error shape `{errorDetails}` (401, 413, 415, 429, 500).
-      const ofrep = ctx.path.startsWith('/ofrep/');
-      if (error instanceof DomainError) {
-        ctx.status = statusOf(error);
-        ctx.set(headersOf(error));
-        if (error instanceof UnauthorizedError) ctx.set('WWW-Authenticate', challengeFor(ctx.path));
-        respondJson(ctx, ofrep && !(error instanceof OfrepError) ? { errorDetails: error.message } : errorBody(error));
-      } else {
-        logger.error({ err: error, requestId: requestIdIn(ctx), path: ctx.path, method: ctx.method }, 'unhandled error');
-        ctx.status = 500;
-        respondJson(
-          ctx,
-          ofrep
-            ? { errorDetails: 'Internal server error.' }
-            : { status: 'error', message: 'Internal server error.', code: 'internal_error' },
-        );
-      }
+      const answer = errorAnswer(logger, caught, { path: ctx.path, method: ctx.method, requestId: requestIdIn(ctx) });
+      ctx.status = answer.status;
+      ctx.set(answer.headers);
+      ctx.body = answer.body;
     }
   };
 }
@@ -109,17 +133,6 @@ export const DATABASE_RETRY_AFTER_SECONDS = 5;
 /** The id the request log line and the X-Request-Id response header carry (set by requestLog). */
 function requestIdIn(ctx: Koa.Context): string | undefined {
   return (ctx.state as { requestId?: string }).requestId;
-}
-
-/** An unreachable or hung database (storage/db-errors.ts) is a 503 with Retry-After, not a 500. */
-function databaseUnavailable(logger: Logger, ctx: Koa.Context, cause: unknown): ServiceUnavailableError {
-  logger.warn({ err: cause, requestId: requestIdIn(ctx), path: ctx.path, method: ctx.method }, 'database unavailable');
-  return new ServiceUnavailableError('The database is unavailable; try again shortly.', DATABASE_RETRY_AFTER_SECONDS);
-}
-
-function respondJson(ctx: Koa.Context, body: unknown): void {
-  setJsonContentType(ctx, body);
-  ctx.body = body;
 }
 
 /** The response body of a typed error (exported for stages that record responses: idempotency). */

@@ -1,18 +1,23 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Koa from 'koa';
+import type { Logger } from 'pino';
+import type { PublicAuditBuffer } from '../audit/public-audit-buffer.js';
 import { describedSubject, recordPublicRequest } from '../audit/public-audit.js';
 import { allowedKinds, apiKeyHeaders } from '../auth/public-auth.js';
 import type { PublicPrincipal } from '../auth/principal.js';
-import type { Composition } from '../composition-root.js';
-import { isDatabaseUnavailable } from '../storage/db-errors.js';
-import { challengeFor, DATABASE_RETRY_AFTER_SECONDS, errorBody, headersOf, statusOf } from './error-middleware.js';
-import { DomainError, ServiceUnavailableError, UnauthorizedError } from './errors.js';
+import type { Config } from '../config.js';
+import { declaredLength, readJsonRequest } from './body.js';
+import { errorAnswer } from './error-middleware.js';
+import { apiOf } from '../observability/request-metrics.js';
+import type { FastReadHandlers } from './fast-read-handlers.js';
 import { jsonContentType } from './json-response.js';
-import type { OperationResult, PublicRequest } from './operation.js';
+import type { OpenApiDocument } from './openapi/document.js';
+import { requestIdFor } from './operations/request-id.js';
+import { logsRequestTo } from './request-log-scope.js';
+import type { FastReadRequest, OperationResult, PublicStageContext } from './operation.js';
 import { readOperations, type OperationSpec } from './openapi/operations.js';
 import { compileValidators, type OperationValidators } from './openapi/validators.js';
-import { stagesFor, type Stage } from './openapi/router.js';
+import { stagesFor, type PublicStage } from './openapi/router.js';
 import { runStages } from './openapi/stages.js';
 
 // What this buys: the three public reads SDKs and servers call most skip Koa's per-request
@@ -23,52 +28,69 @@ import { runStages } from './openapi/stages.js';
 type Callback = ReturnType<Koa['callback']>;
 type Series = { observe(seconds: number): void };
 
+/** What the public reads answered in front of Koa are built from: nothing else of the composition. */
+export interface FastReadDeps {
+  logger: Logger;
+  settings: Pick<Config, 'trustProxy' | 'requestLog' | 'fastPublicReads' | 'maxBodyBytes'>;
+  /** Trace export is on: every request goes to Koa, whose middleware makes the spans. */
+  tracing: boolean;
+  /** The public document, dereferenced: the operations' parameters and their checks. */
+  publicDocument: OpenApiDocument;
+  handlers: FastReadHandlers | undefined;
+  stages: { beforeAuthentication: readonly PublicStage[]; afterAuthentication: readonly PublicStage[] };
+  keys: { resolveOn(socket: IncomingMessage['socket'], secret: string | undefined): PublicPrincipal | undefined };
+  audit: PublicAuditBuffer;
+  durations: { series(...labels: string[]): Series };
+}
+
 interface FastRoute {
   op: OperationSpec;
   validators: OperationValidators;
-  handler: (request: PublicRequest) => Promise<OperationResult>;
+  handler: (request: FastReadRequest, flagKey: string | undefined) => Promise<OperationResult>;
   kinds: readonly string[];
   /** The public stages before authentication (the per-IP rate limit, a synchronous in-memory count). */
-  before: Stage[];
+  before: PublicStage[];
   /** The public stages after authentication, specialised for the operation (error shaping). */
-  after: Stage[];
+  after: PublicStage[];
   /** Duration series by status class (index: status / 100), made on first use. */
   durations: Array<Series | undefined>;
 }
 
-const saneRequestId = /^[A-Za-z0-9._-]{1,128}$/;
 const noQuery: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
 /**
- * GET /v1/flags, GET /v1/flags/{flagKey} and GET /v1/payload answered in front of Koa, through the
- * same steps as the Koa path (src/app.ts): request id, nosniff, request log line, the public
- * stages before authentication (the per-IP rate limit, counted in memory) and after it (given a
- * context holding `state`, `params`, `ip` and `set`), the operation's Ajv checks, the same handler,
- * the error envelope of error-middleware.ts, the public audit entry and the request-duration
- * metric. Every request it cannot answer the same way goes to Koa untouched: other methods or
- * paths, a query string, an escaped or literal path segment, a browser request (Origin: CORS), a
- * missing, unknown or wrong-kind key (the refusal and its audit), and everything while trace
- * export is on.
+ * GET /v1/flags, GET /v1/flags/{flagKey}, GET /v1/payload and POST /ofrep/v1/evaluate/flags answered
+ * in front of Koa, through the same steps as the Koa path (src/app.ts): request id (the rule of operations/request-id.ts),
+ * nosniff, request log line (VEXIL_REQUEST_LOG=all), the public stages before authentication
+ * (the per-IP rate limit, counted in memory) and after it (given a PublicStageContext), the
+ * operation's Ajv checks (the body read and checked as the router does), the same handler, the error answer of error-middleware.ts, the public
+ * audit entry and the request-duration metric. Every request it cannot answer the same way goes
+ * to Koa untouched: other methods or paths, a query string, an escaped or literal path segment, a
+ * browser request (Origin: CORS), a missing, unknown or wrong-kind key (the refusal and its
+ * audit), and everything while trace export is on.
  */
-export function withFastPublicReads(c: Composition, koa: Callback): Callback {
-  const { config, logger } = c.core;
-  if (c.tracing || !config.fastPublicReads) return koa;
+export function withFastPublicReads(deps: FastReadDeps, koa: Callback): Callback {
+  const { logger, settings, handlers } = deps;
+  if (deps.tracing || !settings.fastPublicReads || !handlers) return koa;
 
-  const operations = new Map(readOperations(c.documents.public.dereferenced).map((op) => [op.operationId, op]));
-  const route = (operationId: string): FastRoute | undefined => {
+  const operations = new Map(readOperations(deps.publicDocument).map((op) => [op.operationId, op]));
+  const route = (operationId: keyof FastReadHandlers, handler: FastRoute['handler'], method = 'get'): FastRoute | undefined => {
     const op = operations.get(operationId);
-    // The handler map is typed per operation; here every handler takes the common request shape.
-    const handler = c.publicHandlers[operationId as keyof typeof c.publicHandlers] as unknown as FastRoute['handler'] | undefined;
-    if (!op || !handler || op.method !== 'get') return undefined;
-    const before = stagesFor(c.publicStages.beforeAuthentication, op);
-    const after = stagesFor(c.publicStages.afterAuthentication, op);
+    if (op?.method !== method) return undefined;
+    const before = stagesFor(deps.stages.beforeAuthentication, op);
+    const after = stagesFor(deps.stages.afterAuthentication, op);
     return { op, validators: compileValidators(op), handler, kinds: allowedKinds(operationId), before, after, durations: [] };
   };
-  const list = route('listEvaluatedFlags');
-  const single = route('getEvaluatedFlag');
-  const payload = route('getPayload');
-  const histogram = c.metrics.requestDurations;
-  if (!list && !single && !payload) return koa;
+  const list = route('listEvaluatedFlags', (request) => handlers.listEvaluatedFlags(request));
+  const single = route('getEvaluatedFlag', (request, flagKey = '') => handlers.getEvaluatedFlag({ ...request, params: { flagKey } }));
+  const payload = route('getPayload', (request) => handlers.getPayload(request));
+  // OFREP bulk, what every OpenFeature web and mobile provider calls (in a browser, with an
+  // Origin header: through Koa, for CORS).
+  const ofrepBulk = route('ofrepEvaluateFlags', (request) => handlers.ofrepEvaluateFlags(request), 'post');
+  const histogram = deps.durations;
+  // Public reads get a line only when VEXIL_REQUEST_LOG=all (the audit trail records each).
+  const logsLines = logger.isLevelEnabled('info') && logsRequestTo(settings.requestLog, '/v1/flags');
+  if (!list && !single && !payload && !ofrepBulk) return koa;
 
   const serve = async (
     r: FastRoute,
@@ -79,23 +101,28 @@ export function withFastPublicReads(c: Composition, koa: Callback): Callback {
     flagKey?: string,
   ): Promise<void> => {
     const started = performance.now();
-    const given = req.headers['x-request-id'];
-    const requestId = typeof given === 'string' && saneRequestId.test(given) ? given : randomUUID();
+    const method = req.method ?? 'GET';
+    const requestId = requestIdFor(req.headers['x-request-id']);
     const params: Record<string, string> = flagKey === undefined ? {} : { flagKey };
-    const state: { operation: OperationSpec; publicPrincipal?: PublicPrincipal } = { operation: r.op };
+    const state: { operation: OperationSpec; publicPrincipal?: PublicPrincipal; body?: unknown } = { operation: r.op };
     // Headers the stages set (the rate-limit figures), kept on success and refusal alike, as Koa does.
     const stageHeaders: Record<string, string> = {};
     // What these stages and handlers read of Koa's context: the request state (the operation, the
     // principal, the audit subject a handler names), the path parameters, the client address (the
-    // per-IP rate limit) and header writes.
-    const ctx = {
+    // per-IP rate limit), the body's declared length and header writes.
+    const ctx: PublicStageContext = {
       state,
       params,
-      ip: clientIp(req, config.trustProxy),
+      ip: clientIp(req, settings.trustProxy),
+      request: { length: declaredLength(req) },
       set: (name: string, value: string) => {
         stageHeaders[name] = value;
       },
-    } as unknown as Koa.Context;
+      vary: (fields: string[]) => {
+        const held = stageHeaders.Vary;
+        stageHeaders.Vary = held === undefined ? fields.join(', ') : `${held}, ${fields.join(', ')}`;
+      },
+    };
     let status: number;
     let headers: Record<string, string> | undefined;
     let body: unknown;
@@ -103,15 +130,25 @@ export function withFastPublicReads(c: Composition, koa: Callback): Callback {
     const handle = async (): Promise<void> => {
       r.validators.path(params);
       r.validators.headers(req.headers as Record<string, unknown>);
-      result = await r.handler({
-        params,
-        query: r.validators.checksQuery ? r.validators.query({}) : noQuery,
-        body: undefined,
-        headers: req.headers,
-        operation: r.op,
-        ctx,
-        principal,
-      });
+      // As the router reads a body: after the stages, checked against the operation's schema.
+      let requestBody: unknown;
+      if (r.op.bodySchema) {
+        requestBody = await readJsonRequest(req, settings.maxBodyBytes);
+        if (requestBody !== undefined || r.op.bodyRequired) r.validators.body(requestBody);
+        state.body = requestBody;
+      }
+      result = await r.handler(
+        {
+          params,
+          query: r.validators.checksQuery ? r.validators.query({}) : noQuery,
+          body: requestBody,
+          headers: req.headers,
+          operation: r.op,
+          ctx,
+          principal,
+        },
+        flagKey,
+      );
     };
     try {
       // The principal is known already, but as on the Koa path the stages before authentication
@@ -124,61 +161,39 @@ export function withFastPublicReads(c: Composition, koa: Callback): Callback {
       headers = result.headers;
       body = result.body;
     } catch (caught) {
-      ({ status, headers, body } = errorAnswer(caught, path, requestId, req.method ?? 'GET'));
+      ({ status, headers, body } = errorAnswer(logger, caught, { path, requestId, method }));
     }
     respond(res, status, requestId, stageHeaders, headers, body);
 
-    recordPublicRequest(c.publicAudit, {
+    recordPublicRequest(deps.audit, {
       principal: state.publicPrincipal,
       operationId: r.op.operationId,
       status,
       keyRefused: false,
       keySent: true,
-      method: 'GET',
+      method,
       path,
       flagKey,
       described: describedSubject(state),
     });
     const index = (status / 100) | 0;
-    const series = (r.durations[index] ??= histogram.series('public', r.op.operationId, `${index}xx`));
+    const series = (r.durations[index] ??= histogram.series(apiOf(path), r.op.operationId, `${index}xx`));
     const ms = performance.now() - started;
     series.observe(ms / 1000);
-    if (logger.isLevelEnabled('info')) logger.info({ requestId, method: 'GET', path, status, ms: Math.round(ms * 10) / 10 }, 'request');
-  };
-
-  /** The error middleware's answer to `caught`, for this path. */
-  const errorAnswer = (
-    caught: unknown,
-    path: string,
-    requestId: string,
-    method: string,
-  ): { status: number; headers: Record<string, string>; body: unknown } => {
-    let error = caught;
-    if (isDatabaseUnavailable(caught)) {
-      logger.warn({ err: caught, requestId, path, method }, 'database unavailable');
-      error = new ServiceUnavailableError('The database is unavailable; try again shortly.', DATABASE_RETRY_AFTER_SECONDS);
-    }
-    if (error instanceof DomainError) {
-      const headers: Record<string, string> = { ...headersOf(error), 'Content-Type': jsonContentType };
-      if (error instanceof UnauthorizedError) headers['WWW-Authenticate'] = challengeFor(path);
-      return { status: statusOf(error), headers, body: errorBody(error) };
-    }
-    logger.error({ err: error, requestId, path, method }, 'unhandled error');
-    return {
-      status: 500,
-      headers: { 'Content-Type': jsonContentType },
-      body: { status: 'error', message: 'Internal server error.', code: 'internal_error' },
-    };
+    if (logsLines) logger.info({ requestId, method, path, status, ms: Math.round(ms * 10) / 10 }, 'request');
   };
 
   return (request, response) => {
     const req = request as IncomingMessage;
     const res = response as ServerResponse;
     const url = req.url ?? '';
-    if (req.method !== 'GET' || req.headers.origin !== undefined || url.includes('?')) return koa(request, response);
+    if (req.headers.origin !== undefined || url.includes('?')) return koa(request, response);
     let r: FastRoute | undefined;
     let flagKey: string | undefined;
-    if (url === '/v1/flags') r = list;
+    if (req.method === 'POST') {
+      if (url === '/ofrep/v1/evaluate/flags') r = ofrepBulk;
+    } else if (req.method !== 'GET') r = undefined;
+    else if (url === '/v1/flags') r = list;
     else if (url === '/v1/payload') r = payload;
     else if (url.startsWith('/v1/flags/')) {
       flagKey = url.slice('/v1/flags/'.length);
@@ -186,7 +201,7 @@ export function withFastPublicReads(c: Composition, koa: Callback): Callback {
       if (flagKey !== '' && flagKey !== 'evaluate' && !flagKey.includes('/') && !flagKey.includes('%')) r = single;
     }
     if (!r) return koa(request, response);
-    const principal = c.keyCache.resolveOn(req.socket, apiKeyOf(req));
+    const principal = deps.keys.resolveOn(req.socket, apiKeyOf(req));
     if (!principal || !r.kinds.includes(principal.kind)) return koa(request, response);
     return serve(r, req, res, principal, url, flagKey);
   };

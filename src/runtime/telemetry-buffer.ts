@@ -1,4 +1,27 @@
-import type { Context, ContextAttribute, FlagType, JsonValue } from '../engine/index.js';
+import type { Context, FlagType } from '../engine/index.js';
+import { ContextObservations } from './context-observations.js';
+import {
+  addFlagEvent,
+  hourOf,
+  later,
+  MAX_OBSERVED_LENGTH,
+  newFlagDelta,
+  PairIndex,
+  type DefaultReportDelta,
+  type DefaultReportKind,
+  type EvaluationHourDelta,
+  type FlagEventKind,
+  type FlagResolver,
+  type FlagTelemetryDelta,
+  type Platform,
+  type ServedOutcome,
+  type ServedPlan,
+  type ServedTally,
+  type TelemetryBatch,
+} from './telemetry-types.js';
+
+export { hourOf, MAX_OBSERVED_LENGTH } from './telemetry-types.js';
+export type * from './telemetry-types.js';
 
 /**
  * In-memory aggregation of the telemetry events of the public API (specs/public.yaml: "Payload retrieved",
@@ -7,64 +30,6 @@ import type { Context, ContextAttribute, FlagType, JsonValue } from '../engine/i
  * The buffer is bounded: once it holds `maxEntries` distinct keys, events for new keys are
  * dropped (and counted in `dropped`) while events for keys already held still aggregate.
  */
-
-export type FlagEventKind = 'retrieved' | 'used' | 'evaluated';
-export type Platform = 'server' | 'mobile' | 'client';
-export type DefaultReportKind = 'missing_default' | 'unknown_flag';
-export type ContextObservationKind = 'type' | 'attribute' | 'value';
-
-export interface FlagTelemetryDelta {
-  environmentUlid: string;
-  flagUlid: string;
-  retrieved: number;
-  used: number;
-  evaluated: number;
-  lastRetrievedAt: string | null;
-  lastUsedAt: string | null;
-  lastEvaluatedAt: string | null;
-}
-
-export interface DefaultReportDelta {
-  environmentUlid: string;
-  kind: DefaultReportKind;
-  flagKey: string;
-  declaredType: FlagType | null;
-  count: number;
-  lastSeenAt: string;
-}
-
-export interface ContextObservationDelta {
-  environmentUlid: string;
-  kind: ContextObservationKind;
-  name: string;
-  /** '' for kinds type and attribute. */
-  value: string;
-  count: number;
-  lastSeenAt: string;
-}
-
-/** Evaluations of one flag in one environment and UTC hour that served one value. */
-export interface EvaluationHourDelta {
-  environmentUlid: string;
-  flagUlid: string;
-  /** Start of the hour, ISO 8601 (YYYY-MM-DDTHH:00:00.000Z). */
-  hour: string;
-  /** The served value in display form. */
-  value: string;
-  count: number;
-}
-
-export interface TelemetryBatch {
-  flags: FlagTelemetryDelta[];
-  defaultReports: DefaultReportDelta[];
-  contexts: ContextObservationDelta[];
-  evaluationHours: EvaluationHourDelta[];
-}
-
-/** The start of the UTC hour of an ISO time. */
-export function hourOf(at: string): string {
-  return `${at.slice(0, 13)}:00:00.000Z`;
-}
 
 /** Events that cover every flag of an environment for a platform ("payload retrieved", GET /v1/flags). */
 interface WholeEnvironmentEvent {
@@ -75,84 +40,7 @@ interface WholeEnvironmentEvent {
   lastAt: string;
 }
 
-/** The flag ulids a whole-environment event covers (resolved when the buffer is drained). */
-export type FlagResolver = (environmentUlid: string, platform: Platform) => readonly string[];
-
-/** Longest name or value stored (the columns are 200 characters wide). */
-export const MAX_OBSERVED_LENGTH = 200;
-/** Attributes and values per context that are recorded (contexts may carry more). */
-const MAX_ATTRIBUTES_PER_CONTEXT = 100;
-const MAX_VALUES_PER_ATTRIBUTE = 100;
-
 const SEP = '\u0000';
-
-function later(a: string | null, b: string | null): string | null {
-  if (a === null) return b;
-  if (b === null) return a;
-  return a > b ? a : b;
-}
-
-/**
- * An environment's context observations, looked up by the names and values themselves (no key
- * strings are built per request): type and attribute by name, value by attribute then value.
- */
-interface EnvironmentContexts {
-  type: Map<string, ContextObservationDelta>;
-  attribute: Map<string, ContextObservationDelta>;
-  value: Map<string, Map<string, ContextObservationDelta>>;
-}
-
-/**
- * Entries found by two strings (environment, then flag ulid or key) through nested maps: no key
- * string is built per lookup, and the strings of a snapshot hash once for all requests.
- */
-class PairIndex<V> {
-  private readonly byFirst = new Map<string, Map<string, V>>();
-
-  get(first: string, second: string): V | undefined {
-    return this.byFirst.get(first)?.get(second);
-  }
-
-  set(first: string, second: string, value: V): void {
-    let inner = this.byFirst.get(first);
-    if (!inner) {
-      inner = new Map();
-      this.byFirst.set(first, inner);
-    }
-    inner.set(second, value);
-  }
-}
-
-/** What a served outcome is counted by: the flag's key and the value served. */
-export interface ServedOutcome {
-  readonly key: string;
-  readonly value: JsonValue;
-}
-
-/**
- * The values one flag served in a tally's hour and how often. A value is held as itself when it
- * is a primitive (compared with ===), an object as its JSON text: the display form is made when
- * the tally is folded, not per request.
- */
-interface ServedSlot {
-  flagUlid: string;
-  values: Array<string | number | boolean | null>;
-  counts: number[];
-}
-
-/** Served outcomes of one snapshot's flags (by its flag-ulid map) in one hour. */
-interface ServedTally {
-  environmentUlid: string;
-  hour: string;
-  slots: Map<string, ServedSlot>;
-}
-
-/** Where recordServedRepeated adds a repeated list of outcomes: each outcome's count array and index, in one tally. */
-export interface ServedPlan {
-  readonly tally: ServedTally;
-  readonly counts: readonly number[][];
-  readonly at: readonly number[];
-}
 
 /** Distinct values a slot holds before further values are counted through the hourly index directly. */
 const SLOT_VALUES = 16;
@@ -168,16 +56,6 @@ function displayOf(held: string | number | boolean | null): string {
 /** A flag key's default reports, one per kind. */
 type ReportSlot = Partial<Record<DefaultReportKind, DefaultReportDelta>>;
 
-/** Values an attribute list holds up to this many are de-duplicated by scanning, not with a Set. */
-const SMALL_VALUE_LIST = 8;
-
-/** The observation entries one context reached in one environment, while `tables` are the buffer's. */
-interface ContextPlan {
-  tables: Map<string, EnvironmentContexts>;
-  environmentUlid: string;
-  entries: ContextObservationDelta[];
-}
-
 export class TelemetryBuffer {
   private flagIndex = new PairIndex<FlagTelemetryDelta>();
   /** Every flag delta held, in the order first seen. */
@@ -185,11 +63,7 @@ export class TelemetryBuffer {
   private whole = new Map<string, WholeEnvironmentEvent>();
   private reportIndex = new PairIndex<ReportSlot>();
   private reports: DefaultReportDelta[] = [];
-  private contextTables = new Map<string, EnvironmentContexts>();
-  /** The entries each frozen context reached, for the tables they are in (see recordContext). */
-  private contextPlans = new WeakMap<Context, ContextPlan>();
-  /** Every context observation held, in the order first seen. */
-  private contexts: ContextObservationDelta[] = [];
+  private readonly contexts = new ContextObservations(() => this.full());
   /**
    * "missing_default" for every key of a list, by the list (a snapshot's keyList): GET /v1/flags
    * without declarations reports every flag, and one count per request here instead of one per
@@ -221,10 +95,15 @@ export class TelemetryBuffer {
       this.whole.size +
       this.missingLists.size +
       this.reports.length +
-      this.contexts.length +
+      this.contexts.size +
       this.hours.length +
       this.tallySlots
     );
+  }
+
+  /** The context's type, attribute names and values (each attribute counted once per context). */
+  recordContext(environmentUlid: string, context: Context, at: string): void {
+    this.contexts.record(environmentUlid, context, at);
   }
 
   private full(): boolean {
@@ -399,87 +278,6 @@ export class TelemetryBuffer {
     this.reports.push(entry);
   }
 
-  /** The context's type, attribute names and values (each attribute counted once per context). */
-  recordContext(environmentUlid: string, context: Context, at: string): void {
-    // What this buys: a context sent again (the decoder's shared, frozen object for a repeated
-    // header text) counts its observations through the entries it reached last time, without
-    // walking its attributes and three levels of maps (about 1.5 % of a one-flag request's CPU).
-    const plan = this.contextPlans.get(context);
-    if (plan !== undefined && plan.tables === this.contextTables && plan.environmentUlid === environmentUlid) {
-      for (const entry of plan.entries) {
-        entry.count++;
-        if (at > entry.lastSeenAt) entry.lastSeenAt = at;
-      }
-      return;
-    }
-    const entries: ContextObservationDelta[] = [];
-    let complete = this.observe(environmentUlid, 'type', context.type, '', at, entries);
-    const attributes = context.attributes;
-    for (let i = 0; attributes && i < attributes.length && i < MAX_ATTRIBUTES_PER_CONTEXT; i++) {
-      const key = attributes[i]!.key;
-      if (key === '' || keyBefore(attributes, i, key)) continue;
-      complete = this.observe(environmentUlid, 'attribute', key, '', at, entries) && complete;
-      for (const value of distinctValues(attributes, i, key)) {
-        complete = this.observe(environmentUlid, 'value', key, value, at, entries) && complete;
-      }
-    }
-    // Only a context that cannot change, and only when every observation was held (a full buffer
-    // drops some, and the next request should try them again). Entries are new after a drain.
-    if (complete && Object.isFrozen(context)) this.contextPlans.set(context, { tables: this.contextTables, environmentUlid, entries });
-  }
-
-  /**
-   * Counts one observation; adds its entry to `reached`. False when a full buffer dropped it (a
-   * value too long to observe is skipped, not dropped).
-   */
-  private observe(
-    environmentUlid: string,
-    kind: ContextObservationKind,
-    name: string,
-    value: string,
-    at: string,
-    reached: ContextObservationDelta[],
-  ): boolean {
-    if (name.length > MAX_OBSERVED_LENGTH || value.length > MAX_OBSERVED_LENGTH) return true;
-    const tables = this.contextTables.get(environmentUlid);
-    const byValue = kind === 'value' ? tables?.value.get(name) : undefined;
-    let entry = kind === 'value' ? byValue?.get(value) : tables?.[kind].get(name);
-    if (!entry) {
-      if (this.full()) return false;
-      entry = { environmentUlid, kind, name, value, count: 0, lastSeenAt: at };
-      this.addContext(entry);
-    }
-    entry.count++;
-    if (at > entry.lastSeenAt) entry.lastSeenAt = at;
-    reached.push(entry);
-    return true;
-  }
-
-  /** Holds a new observation (the caller checked it is new and that there is room). */
-  private addContext(entry: ContextObservationDelta): void {
-    let tables = this.contextTables.get(entry.environmentUlid);
-    if (!tables) {
-      tables = { type: new Map(), attribute: new Map(), value: new Map() };
-      this.contextTables.set(entry.environmentUlid, tables);
-    }
-    if (entry.kind === 'value') {
-      let byValue = tables.value.get(entry.name);
-      if (!byValue) {
-        byValue = new Map();
-        tables.value.set(entry.name, byValue);
-      }
-      byValue.set(entry.value, entry);
-    } else {
-      tables[entry.kind].set(entry.name, entry);
-    }
-    this.contexts.push(entry);
-  }
-
-  private findContext(c: ContextObservationDelta): ContextObservationDelta | undefined {
-    const tables = this.contextTables.get(c.environmentUlid);
-    return c.kind === 'value' ? tables?.value.get(c.name)?.get(c.value) : tables?.[c.kind].get(c.name);
-  }
-
   /**
    * Takes everything recorded so far and empties the buffer. Whole-environment events are
    * expanded to the flags `resolve` names for the environment and platform now.
@@ -494,7 +292,7 @@ export class TelemetryBuffer {
     const reports = this.reports;
     const reportIndex = this.reportIndex;
     const missingLists = this.missingLists;
-    const contexts = this.contexts;
+    const contexts = this.contexts.take();
     const evaluationHours = this.hours;
     this.hourIndex = new PairIndex();
     this.hours = [];
@@ -504,8 +302,6 @@ export class TelemetryBuffer {
     this.reportIndex = new PairIndex();
     this.reports = [];
     this.missingLists = new Map();
-    this.contextTables = new Map();
-    this.contexts = [];
     this.dropped = 0;
     for (const event of whole.values()) {
       for (const flagUlid of resolve(event.environmentUlid, event.platform)) {
@@ -571,72 +367,7 @@ export class TelemetryBuffer {
         this.addReport(slot, { ...r });
       }
     }
-    for (const c of batch.contexts) {
-      const entry = this.findContext(c);
-      if (entry) {
-        entry.count += c.count;
-        entry.lastSeenAt = later(entry.lastSeenAt, c.lastSeenAt) as string;
-      } else if (!this.full()) {
-        this.addContext({ ...c });
-      }
-    }
+    for (const c of batch.contexts) this.contexts.restore(c);
     for (const h of batch.evaluationHours) this.recordServed(h.environmentUlid, h.flagUlid, h.value, h.count, h.hour);
-  }
-}
-
-/** Whether an attribute before position `index` has `key` (contexts carry few attributes). */
-function keyBefore(attributes: readonly ContextAttribute[], index: number, key: string): boolean {
-  for (let j = 0; j < index; j++) if (attributes[j]!.key === key) return true;
-  return false;
-}
-
-/**
- * The distinct values of attribute `key`, first seen first, at most MAX_VALUES_PER_ATTRIBUTE,
- * from every entry with that key (the first is at `first`).
- */
-function distinctValues(attributes: readonly ContextAttribute[], first: number, key: string): string[] {
-  const out: string[] = [];
-  let seen: Set<string> | undefined;
-  for (let g = first; g < attributes.length; g++) {
-    const group = attributes[g]!;
-    if (group.key !== key) continue;
-    for (const { value } of group.values) {
-      if (out.length >= MAX_VALUES_PER_ATTRIBUTE) return out;
-      if (seen ? seen.has(value) : out.includes(value)) continue;
-      out.push(value);
-      if (seen) seen.add(value);
-      else if (out.length > SMALL_VALUE_LIST) seen = new Set(out);
-    }
-  }
-  return out;
-}
-
-function newFlagDelta(environmentUlid: string, flagUlid: string): FlagTelemetryDelta {
-  return {
-    environmentUlid,
-    flagUlid,
-    retrieved: 0,
-    used: 0,
-    evaluated: 0,
-    lastRetrievedAt: null,
-    lastUsedAt: null,
-    lastEvaluatedAt: null,
-  };
-}
-
-function addFlagEvent(entry: FlagTelemetryDelta, kind: FlagEventKind, count: number, at: string): void {
-  switch (kind) {
-    case 'retrieved':
-      entry.retrieved += count;
-      entry.lastRetrievedAt = later(entry.lastRetrievedAt, at);
-      break;
-    case 'used':
-      entry.used += count;
-      entry.lastUsedAt = later(entry.lastUsedAt, at);
-      break;
-    case 'evaluated':
-      entry.evaluated += count;
-      entry.lastEvaluatedAt = later(entry.lastEvaluatedAt, at);
-      break;
   }
 }

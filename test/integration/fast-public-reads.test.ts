@@ -101,6 +101,59 @@ describeEachDatabase('fast public reads answer as the Koa path does', (db) => {
     }
   });
 
+  it('answers OFREP bulk evaluations alike, refusals in OFREP shapes included, and audits them alike', async () => {
+    const bulk = async (app: TestApp, o: { body?: unknown; rawBody?: string; headers?: Record<string, string> }) => {
+      const res = await app.request('POST', '/ofrep/v1/evaluate/flags', {
+        apiKey: envs.get(app)!.serverKey,
+        skipContract: o.rawBody !== undefined,
+        ...o,
+      });
+      const header = (name: string) => res.headers.get(name);
+      return {
+        status: res.status,
+        body: JSON.stringify(res.body).replace(/"revision":\d+/g, '"revision":0'),
+        contentType: header('content-type'),
+        cacheControl: header('cache-control'),
+        vary: header('vary'),
+        etag: header('etag') === null ? null : 'present',
+        requestId: /^[0-9a-f-]{36}$/.test(header('x-request-id') ?? '') ? 'new' : header('x-request-id'),
+      };
+    };
+    const bodies: Array<{ name: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }> = [
+      { name: 'a context', body: { context: { targetingKey: 'u-1', country: 'DE' } } },
+      { name: 'no context', body: {} },
+      { name: 'no targetingKey', body: { context: { country: 'DE' } } },
+      { name: 'malformed JSON', rawBody: '{"context":', headers: { 'content-type': 'application/json' } },
+      { name: 'not JSON', rawBody: 'context', headers: { 'content-type': 'text/plain' } },
+      { name: 'a client request id', body: { context: { targetingKey: 'u-2' } }, headers: { 'x-request-id': 'ofrep-7' } },
+    ];
+    for (const b of bodies) expect(await bulk(fast, b), b.name).toEqual(await bulk(koa, b));
+    // A 304 for the ETag each server gave, with the same caching headers.
+    for (const app of [fast, koa]) {
+      const body = { context: { targetingKey: 'u-3' } };
+      const first = await app.request('POST', '/ofrep/v1/evaluate/flags', { apiKey: envs.get(app)!.serverKey, body });
+      const again = await app.request('POST', '/ofrep/v1/evaluate/flags', {
+        apiKey: envs.get(app)!.serverKey,
+        body,
+        headers: { 'if-none-match': first.headers.get('etag')! },
+      });
+      expect(again.status).toBe(304);
+      expect(again.headers.get('vary')).toBe('X-VEXIL-API-KEY, X-API-KEY, X-VEXIL-KEY');
+    }
+    const entries = async (app: TestApp) => {
+      await app.composition.publicAudit.flush();
+      const rows = await app
+        .knex('public_audit_entries')
+        .where({ http_path: '/ofrep/v1/evaluate/flags', environment_ulid: envs.get(app)!.ulid })
+        .orderBy('ulid')
+        .select('http_method', 'action', 'subject_type', 'subject_label', 'result', 'status_code', 'count');
+      return rows.map((row) => ({ ...row, status_code: Number(row.status_code), count: Number(row.count) }));
+    };
+    const audited = await entries(fast);
+    expect(audited).toEqual(await entries(koa));
+    expect(audited.map((row) => row.status_code)).toEqual([200, 200, 400, 400, 415, 200, 200, 304]);
+  });
+
   it('records the same audit entries and request metrics', async () => {
     const paths = ['/v1/flags/checkout', '/v1/flags', '/v1/flags/nope', '/v1/flags/Upper', '/v1/payload'];
     const entries = async (app: TestApp) => {

@@ -16,7 +16,9 @@ interface Listed {
 describeEachDatabase('public audit modes', (db) => {
   /** An app in `mode` with an environment, published flags `on` and `off`, and its server key's secret and ulid. */
   async function setUp(mode: string, capacity?: number) {
-    const app = await startTestApp(db, { config: { publicAudit: { mode: parsePublicAuditMode(mode), capacity: capacity ?? 50_000 } } });
+    const app = await startTestApp(db, {
+      config: { publicAudit: { mode: parsePublicAuditMode(mode), capacity: capacity ?? 50_000, flushIntervalMs: 1000 } },
+    });
     const fx = new Fixtures(app);
     const { project, env } = await fx.keyedEnvironment('production');
     const flag = await fx.flag(project, { key: 'on', type: 'boolean' });

@@ -5,7 +5,8 @@
  */
 import pino from 'pino';
 import { afterEach, expect, it } from 'vitest';
-import { PublicAuditBuffer, type PublicAuditRow } from '../../src/audit/public-audit.js';
+import { PublicAuditBuffer } from '../../src/audit/public-audit-buffer.js';
+import type { PublicAuditRow } from '../../src/audit/public-audit-entries.js';
 import { openDatabase, type Database } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
 import { describeEachDatabase } from '../support/databases.js';

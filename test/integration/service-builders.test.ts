@@ -55,7 +55,7 @@ describeEachDatabase('service builders', (db) => {
     const built = app.composition.services;
     const overview = buildFlagOverviewService(
       { ...app.composition.core, lookups: knexLookups },
-      { service: { evaluateForManagement: async () => ({}) as never }, explanations: {} as never },
+      { explained: async () => ({}) as never },
     ) as unknown as { deps: Record<string, unknown> };
     for (const name of ['flags', 'targets', 'rules', 'prerequisites', 'insights']) {
       expect(builtFrom(overview.deps[name]), name).toEqual(builtFrom(built[name]));

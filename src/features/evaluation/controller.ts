@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import type { components as managementComponents, operations as managementOperations } from '../../../generated/management.js';
 import type { components as publicComponents, operations as publicOperations } from '../../../generated/public.js';
 import type { EnvironmentKeyCache } from '../../auth/environment-key-cache.js';
@@ -8,17 +7,19 @@ import { describePublicAudit } from '../../audit/public-audit.js';
 import type { Context } from '../../engine/index.js';
 import { BadRequestError, OfrepError, InvalidQueryError, ValidationError, publicMessages } from '../../http/errors.js';
 import type { ManagementHandlers, PublicHandlers } from '../../http/handler-map.js';
-import type { ManagementRequest, PublicRequest } from '../../http/operation.js';
+import { jsonText } from '../../http/json-text.js';
+import type { FastReadRequest, ManagementRequest, PublicRequest } from '../../http/operation.js';
 import type { StreamHub } from '../../runtime/stream-hub.js';
-import type { LookupStore } from '../shared/lookup.js';
-import { describeExplanation } from './explanation.js';
-import type { ExplanationStore } from './store-types.js';
 import { ofrepContext, type EvaluationBody, type EvaluationInputs, type InputDecoder } from './inputs.js';
-import { platformOf, type EvaluationService } from './service.js';
+import type { OfrepService } from './ofrep-service.js';
+import type { PreviewService } from './preview-service.js';
+import type { EvaluationService } from './service.js';
+import { platformOf } from './visible-flags.js';
 
 type FlagParams = publicOperations['getEvaluatedFlag']['parameters']['path'];
 type UsageBody = publicComponents['schemas']['UsageReport'] | undefined;
 type EvaluateParams = managementOperations['evaluateFlag']['parameters']['path'];
+type OfrepBulkBody = publicOperations['ofrepEvaluateFlags']['responses'][200]['content']['application/json'];
 /** A POST twin's request: the context and default values in an EvaluationRequest body. */
 type TwinRequest<P = Record<string, string>> = PublicRequest<P, Record<string, unknown>, EvaluationBody | undefined>;
 type ManagementEvaluateBody = managementOperations['evaluateFlagForContext']['requestBody'];
@@ -34,7 +35,7 @@ const json = { 'Content-Type': 'application/json; charset=utf-8' };
 const ofrepCacheControl = 'private, no-cache';
 const ofrepVary = ['X-VEXIL-API-KEY', 'X-API-KEY', 'X-VEXIL-KEY'];
 
-function ofrepCaching(request: PublicRequest, headers: Record<string, string> = {}): Record<string, string> {
+function ofrepCaching(request: Pick<FastReadRequest, 'ctx'>, headers: Record<string, string> = {}): Record<string, string> {
   request.ctx.vary(ofrepVary);
   return { ...headers, 'Cache-Control': ofrepCacheControl };
 }
@@ -59,20 +60,18 @@ export interface EvaluationHandlerDeps {
   decoder: InputDecoder;
   hub: StreamHub;
   keyCache: EnvironmentKeyCache;
-  knex: Knex;
-  /** The path lookups of the management handlers. */
-  lookups: LookupStore;
-  explanations: ExplanationStore;
+  ofrep: OfrepService;
+  preview: PreviewService;
 }
 
 /** Public handlers (specs/public.yaml), keyed by operationId. */
-export function publicEvaluationHandlers({ service, decoder, hub, keyCache }: EvaluationHandlerDeps) {
+export function publicEvaluationHandlers({ service, ofrep, decoder, hub, keyCache }: EvaluationHandlerDeps) {
   /**
    * Names the flag of the request's public audit entry from the snapshot (spares the writer a
    * lookup). A key the snapshot does not hold (unknown, or a flag the snapshot has not taken in
    * yet) is left to the writer, which looks it up by key once per batch.
    */
-  const nameAuditedFlag = async (request: Pick<PublicRequest, 'principal' | 'ctx'>, flagKey: string): Promise<void> => {
+  const nameAuditedFlag = async (request: Pick<FastReadRequest, 'principal' | 'ctx'>, flagKey: string): Promise<void> => {
     // From memory without an await when the snapshot is there (every request but the first).
     const entry = service.heldEnvironment(request.principal) ?? (await service.environment(request.principal));
     const flagUlid = entry.flagUlids.get(flagKey);
@@ -80,40 +79,38 @@ export function publicEvaluationHandlers({ service, decoder, hub, keyCache }: Ev
   };
 
   /** The inputs of a header operation: the context header first, then the default-value header. */
-  const headerInputs = (request: PublicRequest): EvaluationInputs => ({
+  const headerInputs = (request: Pick<PublicRequest, 'headers'>): EvaluationInputs => ({
     context: decoder.contextHeader(request.headers),
     defaults: decoder.defaultsHeader(request.headers),
   });
 
   // Each header operation and its POST twin (inputs in the body) answer through the same function.
-  const listEvaluated = async (request: PublicRequest, { context, defaults }: EvaluationInputs) => ({
+  const listEvaluated = async (request: Pick<PublicRequest, 'principal'>, { context, defaults }: EvaluationInputs) => ({
     headers: json,
     body: await service.listEvaluated(request.principal, context, defaults),
   });
 
-  const evaluatedFlag = async (request: PublicRequest<FlagParams>, { context, defaults }: EvaluationInputs) => {
+  const evaluatedFlag = async (request: FastReadRequest<FlagParams>, { context, defaults }: EvaluationInputs) => {
     await nameAuditedFlag(request, request.params.flagKey);
     return { headers: json, body: await service.getEvaluated(request.principal, request.params.flagKey, context, defaults) };
   };
 
-  const payload = async (request: PublicRequest, sent: EvaluationInputs) => {
+  const payload = async (request: Pick<PublicRequest, 'principal' | 'headers'>, sent: EvaluationInputs) => {
     // Validated for every key; server keys get the compiled configuration, so they are not used.
     const server = request.principal.kind === 'server';
     const context = server ? null : sent.context;
     const defaults = server ? [] : sent.defaults;
     const result = await service.payload(request.principal, context, defaults, request.headers['if-none-match']);
     if (result.notModified) return { status: 304, headers: { ETag: result.etag } };
-    if (result.json !== undefined) {
-      return { headers: { ...json, ETag: result.etag }, body: serverPayloadBytes(request.principal, result.json) };
-    }
-    return { headers: { ETag: result.etag }, body: result.body };
+    if (result.bytes !== undefined) return { headers: { ...json, ETag: result.etag }, body: result.bytes };
+    return { headers: { ...json, ETag: result.etag }, body: serverPayloadBytes(request.principal, result.json) };
   };
 
   return {
-    listEvaluatedFlags: (request: PublicRequest) => listEvaluated(request, headerInputs(request)),
+    listEvaluatedFlags: (request: FastReadRequest) => listEvaluated(request, headerInputs(request)),
     evaluateFlags: (request: TwinRequest) => listEvaluated(request, decoder.evaluationBody(request.body)),
 
-    getEvaluatedFlag: (request: PublicRequest<FlagParams>) => evaluatedFlag(request, headerInputs(request)),
+    getEvaluatedFlag: (request: FastReadRequest<FlagParams>) => evaluatedFlag(request, headerInputs(request)),
     evaluateFlag: (request: TwinRequest<FlagParams>) => evaluatedFlag(request, decoder.evaluationBody(request.body)),
 
     async recordFlagUsage(request: PublicRequest<FlagParams, unknown, UsageBody>) {
@@ -135,7 +132,7 @@ export function publicEvaluationHandlers({ service, decoder, hub, keyCache }: Ev
       return { body: { status: 'success' } };
     },
 
-    getPayload: (request: PublicRequest) => payload(request, headerInputs(request)),
+    getPayload: (request: FastReadRequest) => payload(request, headerInputs(request)),
     getPayloadForContext: (request: TwinRequest) => payload(request, decoder.evaluationBody(request.body)),
 
     async streamPayloadChanges(request: PublicRequest) {
@@ -189,38 +186,30 @@ export function publicEvaluationHandlers({ service, decoder, hub, keyCache }: Ev
       const parsed = ofrepContext(request.body);
       if (!parsed.ok) throw new OfrepError(400, parsed.errorCode, parsed.details, request.params.key);
       await nameAuditedFlag(request, request.params.key);
-      const result = await service.ofrepEvaluate(request.principal, request.params.key, parsed.context);
+      const result = await ofrep.evaluate(request.principal, request.params.key, parsed.context);
       return { headers: ofrepCaching(request), body: result };
     },
 
-    async ofrepEvaluateFlags(request: PublicRequest) {
+    async ofrepEvaluateFlags(request: FastReadRequest) {
       const parsed = ofrepContext(request.body);
       if (!parsed.ok) throw new OfrepError(400, parsed.errorCode, parsed.details);
-      const result = await service.ofrepEvaluateAll(request.principal, parsed.context, request.headers['if-none-match']);
+      // Equal contexts as one object: the answer for a context asked for again is kept.
+      const result = await ofrep.evaluateAll(request.principal, decoder.shared(parsed.context), request.headers['if-none-match']);
       if (result.notModified) return { status: 304, headers: ofrepCaching(request, { ETag: result.etag }) };
-      return { headers: ofrepCaching(request, { ETag: result.etag }), body: { flags: result.flags } };
+      const headers = ofrepCaching(request, { ...json, ETag: result.etag });
+      if ('bytes' in result) return { headers, body: jsonText<OfrepBulkBody, Buffer>(result.bytes) };
+      return { headers, body: { flags: result.flags } };
     },
   } satisfies Partial<PublicHandlers>;
 }
 
 /** Management handlers: evaluateFlag and its twin evaluateFlagForContext (specs/management.yaml). */
-export function managementEvaluationHandlers({ service, decoder, knex, lookups, explanations }: EvaluationHandlerDeps) {
-  /** Audits and evaluates; `readContext` runs once the path is resolved (GET: a 404 wins over a bad context). */
+export function managementEvaluationHandlers({ decoder, preview }: EvaluationHandlerDeps) {
+  /** Evaluates and audits; `readContext` runs once the path is resolved (GET: a 404 wins over a bad context). */
   const evaluate = async (request: ManagementRequest<EvaluateParams>, readContext: () => Context | null) => {
-    const { project, flag, environment } = await lookups.findFlagEnvironment(knex, request.principal.access, request.params);
-    request.audit.describe({
-      action: auditActionByOperation[request.operation.operationId] ?? 'flag.evaluated',
-      subjectType: 'flag',
-      subjectUlid: flag.ulid,
-      subjectLabel: flag.key,
-      projectUlid: project.ulid,
-      environmentUlid: environment.ulid,
-    });
-    const { why, ...result } = await service.evaluateForManagement(environment.ulid, flag, readContext());
-    const explanation = await describeExplanation(explanations, knex, { flagUlid: flag.ulid, environmentUlid: environment.ulid }, why);
-    return {
-      body: { status: 'success', data: { ...result, explanation } } satisfies managementComponents['schemas']['EvaluationResultResponse'],
-    };
+    const action = auditActionByOperation[request.operation.operationId] ?? 'flag.evaluated';
+    const data = await preview.evaluate(request.principal, request.params, readContext, action, request.audit);
+    return { body: { status: 'success', data } satisfies managementComponents['schemas']['EvaluationResultResponse'] };
   };
 
   return {

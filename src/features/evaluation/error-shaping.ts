@@ -1,7 +1,6 @@
-import type Koa from 'koa';
 import { BadRequestError, NotFoundError, OfrepError, InvalidQueryError, ValidationError, publicMessages } from '../../http/errors.js';
 import { operationState } from '../../http/operation.js';
-import type { Stage } from '../../http/openapi/router.js';
+import type { PublicStage, PublicStageContext } from '../../http/openapi/router.js';
 import { invalidDefaultsMessage, targetingKeyMissingMessage } from './inputs.js';
 
 export const usageMessages = {
@@ -33,14 +32,14 @@ function touchesContext(error: ValidationError): boolean {
  * - The evaluation twins: body failures are the 400s of the context and default-value headers.
  * - OFREP: failures use OFREP's error shapes and codes (PARSE_ERROR, INVALID_CONTEXT, FLAG_NOT_FOUND).
  */
-export const publicErrorShaping: Stage = async (ctx: Koa.Context, next) => {
+export const publicErrorShaping: PublicStage = async (ctx, next) => {
   const shaping = shapingFor(operationState(ctx).operation?.operationId ?? '');
   return shaping ? shaping(ctx, next) : next();
 };
 // Only the operations above have documented shapes; the others skip this stage altogether.
 publicErrorShaping.forOperation = (op) => shapingFor(op.operationId);
 
-function shapingFor(operationId: string): Stage | undefined {
+function shapingFor(operationId: string): PublicStage | undefined {
   if (!flagPathOperations.has(operationId) && !ofrepOperations.has(operationId) && !evaluationBodyOperations.has(operationId)) {
     return undefined;
   }
@@ -53,10 +52,10 @@ function shapingFor(operationId: string): Stage | undefined {
   };
 }
 
-function reshape(operationId: string, error: unknown, ctx: Koa.Context): unknown {
+function reshape(operationId: string, error: unknown, ctx: PublicStageContext): unknown {
   if (error instanceof OfrepError) return error;
   if (ofrepOperations.has(operationId)) {
-    const key = operationId === 'ofrepEvaluateFlag' ? String((ctx.params as Record<string, string>).key ?? '') : undefined;
+    const key = operationId === 'ofrepEvaluateFlag' ? String(ctx.params?.key ?? '') : undefined;
     if (error instanceof NotFoundError && key !== undefined) {
       return new OfrepError(404, 'FLAG_NOT_FOUND', publicMessages.flagNotFound, key);
     }

@@ -1,6 +1,7 @@
 import type { components } from '../../../generated/public.js';
-import type { EvaluationOutcome, JsonValue } from '../../engine/index.js';
+import type { EvaluationOutcome } from '../../engine/index.js';
 import { jsonText, type JsonText } from '../../http/json-text.js';
+import { joinItems, valueJson } from './json-parts.js';
 
 type Schemas = components['schemas'];
 
@@ -56,12 +57,6 @@ function prefixText(snapshot: FlagSet, cache: Map<string, ItemPrefix>, outcome: 
   return prefixOf(snapshot, cache, outcome).text;
 }
 
-function valueJson(value: JsonValue): string {
-  if (value === true) return 'true';
-  if (value === false) return 'false';
-  return JSON.stringify(value);
-}
-
 function itemJson(snapshot: FlagSet, cache: Map<string, ItemPrefix>, outcome: EvaluationOutcome): string {
   const split = outcome.split;
   if (split !== undefined) return `${prefixText(snapshot, cache, outcome)}${valueJson(outcome.value)}},"split":${JSON.stringify(split)}}}`;
@@ -80,7 +75,6 @@ function itemBytes(snapshot: FlagSet, cache: Map<string, ItemPrefix>, outcome: E
 
 const listOpen = Buffer.from('{"status":"success","data":[');
 const listClose = Buffer.from(']}');
-const comma = 0x2c;
 
 /**
  * `{"status":"success","data":[{"flag":…},…]}` as UTF-8 bytes, copied together from items
@@ -92,23 +86,8 @@ export function evaluatedListJson(
 ): JsonText<Schemas['EvaluatedFlagListResponse'], Buffer> {
   const cache = prefixesOf(snapshot);
   const items = new Array<Buffer>(outcomes.length);
-  let size = listOpen.length + listClose.length + Math.max(outcomes.length - 1, 0);
-  for (let i = 0; i < outcomes.length; i++) {
-    const bytes = itemBytes(snapshot, cache, outcomes[i] as EvaluationOutcome);
-    items[i] = bytes;
-    size += bytes.length;
-  }
-  const out = Buffer.allocUnsafe(size);
-  out.set(listOpen, 0);
-  let at = listOpen.length;
-  for (let i = 0; i < items.length; i++) {
-    if (i > 0) out[at++] = comma;
-    const bytes = items[i] as Buffer;
-    out.set(bytes, at);
-    at += bytes.length;
-  }
-  out.set(listClose, at);
-  return jsonText<Schemas['EvaluatedFlagListResponse'], Buffer>(out);
+  for (let i = 0; i < outcomes.length; i++) items[i] = itemBytes(snapshot, cache, outcomes[i] as EvaluationOutcome);
+  return jsonText<Schemas['EvaluatedFlagListResponse'], Buffer>(joinItems(listOpen, items, listClose));
 }
 
 /** `{"status":"success","data":{"flag":…}}` */

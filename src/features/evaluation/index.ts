@@ -1,4 +1,5 @@
 import type { BackgroundTask } from '../../core.js';
+import type { FastReadHandlers } from '../../http/fast-read-handlers.js';
 import type { Stage } from '../../http/openapi/router.js';
 import { refreshBeforeAnswering } from '../../http/refresh-after-write.js';
 import { poller } from '../../poller.js';
@@ -21,6 +22,8 @@ import { KnexExplanationStore } from './store.js';
 import { publicErrorShaping } from './error-shaping.js';
 import { InputDecoder } from './inputs.js';
 import { EvaluationService } from './service.js';
+import { OfrepService } from './ofrep-service.js';
+import { PreviewService } from './preview-service.js';
 import type { Metrics } from '../../observability/metrics.js';
 import type { TelemetryFlusher } from '../../runtime/telemetry-flusher.js';
 
@@ -48,7 +51,15 @@ export function createEvaluationFeature(deps: FeatureDeps) {
   deps.readiness.snapshotsLoaded = () => cache.loaded;
   const telemetry = new TelemetryBuffer();
   const exposures = new ExposureBuffer();
-  const service = new EvaluationService({ cache, telemetry, clock: deps.clock, evaluations: deps.metrics.evaluations, exposures });
+  const serviceDeps = { cache, telemetry, clock: deps.clock, evaluations: deps.metrics.evaluations, exposures };
+  const service = new EvaluationService(serviceDeps);
+  const ofrep = new OfrepService(serviceDeps);
+  const preview = new PreviewService({
+    db: deps.knex,
+    lookups: deps.lookups,
+    explanations: new KnexExplanationStore(),
+    evaluation: service,
+  });
   const decoder = new InputDecoder(deps.documents.public.dereferenced);
   const hub = new StreamHub(cache, {
     heartbeatMs: STREAM_HEARTBEAT_MS,
@@ -108,21 +119,16 @@ export function createEvaluationFeature(deps: FeatureDeps) {
 
   observeServingState(deps.metrics, cache, hub, telemetry, flusher);
 
-  const handlerDeps = {
-    service,
-    decoder,
-    hub,
-    keyCache: deps.keyCache,
-    knex: deps.knex,
-    lookups: deps.lookups,
-    explanations: new KnexExplanationStore(),
-  };
+  const handlerDeps = { service, ofrep, preview, decoder, hub, keyCache: deps.keyCache };
+  const publicHandlers = publicEvaluationHandlers(handlerDeps);
+  const { listEvaluatedFlags, getEvaluatedFlag, getPayload, ofrepEvaluateFlags } = publicHandlers;
   return {
-    publicHandlers: publicEvaluationHandlers(handlerDeps),
+    publicHandlers,
+    fastReads: { listEvaluatedFlags, getEvaluatedFlag, getPayload, ofrepEvaluateFlags } satisfies FastReadHandlers,
     managementHandlers: {
       ...managementEvaluationHandlers(handlerDeps),
       // The flag page's overview includes the preview of a context without attributes.
-      ...createFlagOverviewHandlers(deps, handlerDeps),
+      ...createFlagOverviewHandlers(deps, preview),
     },
     publicStages: { afterAuthentication: [publicErrorShaping] },
     managementStages: { aroundHandler: [afterManagementWrite] },

@@ -125,6 +125,8 @@ export class InputDecoder {
    * (requests share them); the map is bounded and emptied when full.
    */
   private readonly recentContexts = new Map<string, Context>();
+  /** Contexts decoded from bodies seen recently, by their JSON text (see `shared`). */
+  private readonly sharedContexts = new Map<string, Context>();
 
   constructor(publicDocument: OpenApiDocument) {
     const checks = compiledChecks.get(publicDocument) ?? compileChecks(publicDocument);
@@ -186,6 +188,22 @@ export class InputDecoder {
     return chosen ?? noDeclarations;
   }
 
+  /**
+   * The one frozen object held for contexts equal to `context` (itself, frozen, the first time):
+   * a context from a body is decoded afresh on every request, and the answers kept for a
+   * repeated context (repeated-lists.ts) are found by the object. Bounded like the header's.
+   */
+  shared(context: Context | null): Context | null {
+    if (context === null || Object.isFrozen(context)) return context;
+    const text = JSON.stringify(context);
+    if (text.length > RECENT_CONTEXT_MAX_TEXT) return context;
+    const held = this.sharedContexts.get(text);
+    if (held !== undefined) return held;
+    if (this.sharedContexts.size >= RECENT_CONTEXTS) this.sharedContexts.clear();
+    this.sharedContexts.set(text, freezeContext(context));
+    return context;
+  }
+
   /** The management `context` query parameter; undefined when invalid. */
   contextText(text: string): Context | undefined {
     const json = parseJson(text);
@@ -206,7 +224,7 @@ export class InputDecoder {
   evaluationBody(body: EvaluationBody | undefined): EvaluationInputs {
     let context: Context | null = null;
     if (body?.context !== undefined) {
-      context = this.contextOf(body.context) ?? null;
+      context = this.shared(this.contextOf(body.context) ?? null);
       if (!context) throw new BadRequestError(publicMessages.invalidContext);
     }
     let defaults = noDeclarations;

@@ -1,4 +1,4 @@
-import type { Context, EvaluationOutcome, ResolvedBy } from '../../engine/index.js';
+import { invalidAttributeCounts, type Context, type EvaluationOutcome, type ResolvedBy } from '../../engine/index.js';
 import type { ServedPlan } from '../../runtime/telemetry-buffer.js';
 
 /** One GET /v1/flags answer kept for a context: the outcomes, what they add to the counts, the body. */
@@ -121,4 +121,42 @@ export function repeatedList<Body>(outcomes: readonly EvaluationOutcome[], body:
     if (outcome.split !== undefined) splits.push(outcome);
   }
   return { outcomes, splits, byReason: [...counts], body, kept };
+}
+
+/** Attribute values the engine could not read as a version or a date, since start (typed-comparers.ts). */
+function invalidAttributeTotal(): number {
+  const counts = invalidAttributeCounts();
+  return counts.version + counts.date;
+}
+
+/**
+ * A list not kept yet: `evaluate` for the outcomes, `encode` for their body, kept in `lists` for
+ * the environment's snapshot and `context` when `keeps` says it may be. An answer that met
+ * unreadable attribute values is not kept: each request counts them again.
+ */
+export function evaluatedList<Body extends { length: number }>(
+  lists: RepeatedLists<Body>,
+  entry: { environmentUlid: string; snapshot: object },
+  context: Context | null,
+  keeps: boolean,
+  evaluate: () => readonly EvaluationOutcome[],
+  encode: (outcomes: readonly EvaluationOutcome[]) => Body,
+): RepeatedList<Body> {
+  const unreadableBefore = invalidAttributeTotal();
+  const outcomes = evaluate();
+  const body = encode(outcomes);
+  if (keeps && invalidAttributeTotal() === unreadableBefore)
+    return lists.keep(entry.environmentUlid, entry.snapshot, context, outcomes, body);
+  return repeatedList(outcomes, body);
+}
+
+/** An answer encoded with its ETag (the payload, OFREP bulk), as a RepeatedLists body. */
+export interface TaggedBody<Bytes extends Buffer = Buffer> {
+  readonly etag: string;
+  readonly bytes: Bytes;
+  readonly length: number;
+}
+
+export function taggedBody<Bytes extends Buffer>(etag: string, bytes: Bytes): TaggedBody<Bytes> {
+  return { etag, bytes, length: bytes.length + etag.length };
 }

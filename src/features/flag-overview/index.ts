@@ -1,5 +1,4 @@
-import type { EvaluationService } from '../evaluation/service.js';
-import type { ExplanationStore } from '../evaluation/store-types.js';
+import type { PreviewService } from '../evaluation/preview-service.js';
 import { buildFlagService } from '../flags/index.js';
 import { buildInsightsService } from '../insights/index.js';
 import { buildPrerequisitesService } from '../prerequisites/index.js';
@@ -9,14 +8,11 @@ import { buildTargetServices } from '../targets/services.js';
 import { flagOverviewHandlers } from './controller.js';
 import { FlagOverviewService } from './service.js';
 
-/** What the overview takes from the evaluation feature: its preview, on the snapshots it holds, and the explanations' reads. */
-export interface OverviewEvaluation {
-  service: Pick<EvaluationService, 'evaluateForManagement'>;
-  explanations: ExplanationStore;
-}
+/** What the overview takes from the evaluation feature: its preview, on the snapshots it holds. */
+export type OverviewPreview = Pick<PreviewService, 'explained'>;
 
 /** The overview over the pool, each part read through the service its own feature's builder makes. */
-export function buildFlagOverviewService(deps: ServiceDeps, evaluation: OverviewEvaluation): FlagOverviewService {
+export function buildFlagOverviewService(deps: ServiceDeps, preview: OverviewPreview): FlagOverviewService {
   return new FlagOverviewService({
     knex: deps.knex,
     lookups: deps.lookups,
@@ -25,8 +21,7 @@ export function buildFlagOverviewService(deps: ServiceDeps, evaluation: Overview
     rules: buildRulesService(deps),
     prerequisites: buildPrerequisitesService(deps),
     insights: buildInsightsService(deps),
-    evaluation: evaluation.service,
-    explanations: evaluation.explanations,
+    preview,
   });
 }
 
@@ -34,6 +29,6 @@ export function buildFlagOverviewService(deps: ServiceDeps, evaluation: Overview
  * The console's flag page, one environment in one read (getFlagEnvironmentOverview). Built by the
  * evaluation feature, which holds the snapshots its "served" part is evaluated on.
  */
-export function createFlagOverviewHandlers(deps: ServiceDeps, evaluation: OverviewEvaluation) {
-  return flagOverviewHandlers(buildFlagOverviewService(deps, evaluation));
+export function createFlagOverviewHandlers(deps: ServiceDeps, preview: OverviewPreview) {
+  return flagOverviewHandlers(buildFlagOverviewService(deps, preview));
 }

@@ -1,9 +1,7 @@
 import type { components } from '../../../generated/management.js';
 import type { ManagementPrincipal } from '../../auth/principal.js';
 import type { Db } from '../../storage/db.js';
-import { describeExplanation } from '../evaluation/explanation.js';
-import type { EvaluationService } from '../evaluation/service.js';
-import type { ExplanationStore } from '../evaluation/store-types.js';
+import type { PreviewService } from '../evaluation/preview-service.js';
 import type { FlagService } from '../flags/service.js';
 import type { InsightsService } from '../insights/service.js';
 import type { PrerequisitesService } from '../prerequisites/service.js';
@@ -26,8 +24,8 @@ export interface FlagOverviewServiceDeps {
   rules: RulesService;
   prerequisites: PrerequisitesService;
   insights: InsightsService;
-  evaluation: Pick<EvaluationService, 'evaluateForManagement'>;
-  explanations: ExplanationStore;
+  /** What the flag serves a context without attributes, explained (the evaluation feature's preview). */
+  preview: Pick<PreviewService, 'explained'>;
 }
 
 /** The sub-reads describe nothing: the overview is audited once, as itself. */
@@ -102,12 +100,7 @@ export class FlagOverviewService {
   }
 
   /** What a context without attributes is served, as evaluateFlag without a context answers. */
-  private async served(
-    environmentUlid: string,
-    flag: Parameters<EvaluationService['evaluateForManagement']>[1] & { ulid: string },
-  ): Promise<Schemas['EvaluationResult']> {
-    const { why, ...result } = await this.deps.evaluation.evaluateForManagement(environmentUlid, flag, null);
-    const explanation = await describeExplanation(this.deps.explanations, this.deps.knex, { flagUlid: flag.ulid, environmentUlid }, why);
-    return { ...result, explanation };
+  private served(environmentUlid: string, flag: Parameters<PreviewService['explained']>[1]): Promise<Schemas['EvaluationResult']> {
+    return this.deps.preview.explained(environmentUlid, flag, null);
   }
 }

@@ -3,7 +3,7 @@ import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import { RateLimitedError } from '../../http/errors.js';
 import { operationState } from '../../http/operation.js';
-import type { Stage } from '../../http/openapi/router.js';
+import type { PublicStage, Stage } from '../../http/openapi/router.js';
 import type { RateDecision, RateLimiter } from './limiter.js';
 
 /** Counts refusals for /metrics (vexil_rate_limit_rejections_total). */
@@ -27,8 +27,8 @@ export function publicRateLimit(
   config: Pick<Config, 'publicRateLimit'>,
   clock: Clock,
   refusals: RefusalCounter = uncounted,
-): Stage {
-  const stage: Stage = async (ctx, next) => {
+): PublicStage {
+  const stage: PublicStage = async (ctx, next) => {
     const limit = config.publicRateLimit;
     if (limit > 0) {
       const decision = limiter.take(`public:${ctx.ip}`, limit, clock.now().getTime());

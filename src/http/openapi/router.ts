@@ -2,13 +2,14 @@ import Router from '@koa/router';
 import type Koa from 'koa';
 import { readJsonBody } from '../body.js';
 import { MethodNotAllowedError, NotFoundError, NotImplementedError } from '../errors.js';
-import type { HandlerMap, OperationResult } from '../operation.js';
+import type { HandlerMap, OperationResult, PublicStageContext } from '../operation.js';
 import { operationState } from '../operation.js';
 import type { LoadedDocument } from './document.js';
 import { readOperations, type OperationSpec } from './operations.js';
 import { runStages, type Stage } from './stages.js';
 
-export type { Stage } from './stages.js';
+export type { PublicStage, Stage } from './stages.js';
+export type { PublicStageContext };
 import { compileValidators, type OperationValidators } from './validators.js';
 import { setJsonContentType } from '../json-response.js';
 
@@ -25,8 +26,8 @@ export interface ApiDefinition {
 }
 
 /** The stages an operation runs: each one specialised for it, those with nothing to do left out. */
-export function stagesFor(stages: readonly Stage[], op: OperationSpec): Stage[] {
-  const out: Stage[] = [];
+export function stagesFor<S extends { forOperation?: (op: OperationSpec) => S | undefined }>(stages: readonly S[], op: OperationSpec): S[] {
+  const out: S[] = [];
   for (const stage of stages) {
     const specialised = stage.forOperation ? stage.forOperation(op) : stage;
     if (specialised) out.push(specialised);

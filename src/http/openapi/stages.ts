@@ -1,4 +1,5 @@
 import type Koa from 'koa';
+import type { PublicStageContext } from '../operation.js';
 import type { OperationSpec } from './operations.js';
 
 /**
@@ -11,16 +12,22 @@ export interface Stage {
   forOperation?: (op: OperationSpec) => Stage | undefined;
 }
 
+/** A stage of the public API: it reads only a PublicStageContext, so both request paths run it. */
+export interface PublicStage {
+  (ctx: PublicStageContext, next: () => Promise<void>): Promise<void>;
+  forOperation?: (op: OperationSpec) => PublicStage | undefined;
+}
+
 /**
  * Runs `stages` from `index` on, then `last`; each stage's `next` runs the rest. The chain is
  * walked by index rather than composed per request, and a stage that throws synchronously gives
  * a rejected promise like an async one.
  */
-export function runStages(
-  stages: readonly Stage[],
+export function runStages<C>(
+  stages: ReadonlyArray<(ctx: C, next: () => Promise<void>) => Promise<void>>,
   index: number,
-  ctx: Koa.Context,
-  last: (ctx: Koa.Context) => Promise<void>,
+  ctx: C,
+  last: (ctx: C) => Promise<void>,
 ): Promise<void> {
   try {
     if (index === stages.length) return last(ctx);

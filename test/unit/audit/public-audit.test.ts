@@ -3,7 +3,9 @@ import type Koa from 'koa';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { parsePublicAuditMode } from '../../../src/audit/public-audit-mode.js';
-import { describePublicAudit, PublicAuditBuffer, publicAuditMiddleware, type PublicAuditRow } from '../../../src/audit/public-audit.js';
+import { describePublicAudit, publicAuditMiddleware } from '../../../src/audit/public-audit.js';
+import { PublicAuditBuffer } from '../../../src/audit/public-audit-buffer.js';
+import type { PublicAuditRow } from '../../../src/audit/public-audit-entries.js';
 import type { PublicPrincipal } from '../../../src/auth/principal.js';
 import { RateLimitedError, UnauthorizedError } from '../../../src/http/errors.js';
 import type { AppendStatement } from '../../../src/storage/prepared-sql.js';
@@ -157,6 +159,21 @@ describe('PublicAuditBuffer', () => {
     await buffer.flush();
     expect(db.inserts.map((batch) => batch.length)).toEqual([4, 4, 2, 4, 4]);
     expect(new Set(db.state.prepared).size).toBe(4);
+  });
+
+  it('reports the age of the oldest entry not written yet, and 0 once written', async () => {
+    const db = fakeKnex();
+    let now = new Date('2026-05-01T10:00:00.000Z').getTime();
+    const moving = { now: () => new Date(now) };
+    const buffer = new PublicAuditBuffer(db.knex, moving, logger);
+    expect(buffer.oldestUnwrittenSeconds()).toBe(0);
+    buffer.record(entry(0));
+    now += 400;
+    buffer.record(entry(1));
+    now += 350;
+    expect(buffer.oldestUnwrittenSeconds()).toBeCloseTo(0.75, 5);
+    await buffer.flush();
+    expect(buffer.oldestUnwrittenSeconds()).toBe(0);
   });
 
   it('is bounded: beyond capacity entries are dropped, not queued', async () => {

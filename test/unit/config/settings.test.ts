@@ -21,14 +21,24 @@ describe('loadConfig', () => {
     });
   });
 
-  it('reads the public audit mode and buffer size, every request by default', () => {
-    expect(loadConfig({}).publicAudit).toEqual({ mode: { kind: 'every' }, capacity: 50_000 });
-    expect(loadConfig({ VEXIL_PUBLIC_AUDIT: 'sample:0.01', VEXIL_PUBLIC_AUDIT_BUFFER: '1000' }).publicAudit).toEqual({
+  it('reads the public audit mode, buffer size and flush interval, every request each second by default', () => {
+    expect(loadConfig({}).publicAudit).toEqual({ mode: { kind: 'every' }, capacity: 50_000, flushIntervalMs: 1000 });
+    expect(
+      loadConfig({ VEXIL_PUBLIC_AUDIT: 'sample:0.01', VEXIL_PUBLIC_AUDIT_BUFFER: '1000', VEXIL_PUBLIC_AUDIT_FLUSH_MS: '100' }).publicAudit,
+    ).toEqual({
       mode: { kind: 'sample', rate: 0.01 },
       capacity: 1000,
+      flushIntervalMs: 100,
     });
     expect(() => loadConfig({ VEXIL_PUBLIC_AUDIT: 'some' })).toThrow(SettingError);
     expect(() => loadConfig({ VEXIL_PUBLIC_AUDIT_BUFFER: '0' })).toThrow(/VEXIL_PUBLIC_AUDIT_BUFFER/);
+    expect(() => loadConfig({ VEXIL_PUBLIC_AUDIT_FLUSH_MS: '5' })).toThrow(/VEXIL_PUBLIC_AUDIT_FLUSH_MS/);
+  });
+
+  it('reads which requests get a log line: all but the public API by default', () => {
+    expect(loadConfig({}).requestLog).toBe('management');
+    expect(loadConfig({ VEXIL_REQUEST_LOG: 'all' }).requestLog).toBe('all');
+    expect(() => loadConfig({ VEXIL_REQUEST_LOG: 'public' })).toThrow(/VEXIL_REQUEST_LOG/);
   });
 
   it('keeps only the origin of VEXIL_PUBLIC_URL', () => {

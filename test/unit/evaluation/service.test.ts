@@ -2,7 +2,9 @@ import pino from 'pino';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { PublicPrincipal } from '../../../src/auth/principal.js';
 import { FakeConfigSource } from '../../fakes/evaluation-store.js';
-import { EvaluationService, variantOf } from '../../../src/features/evaluation/service.js';
+import { OfrepService } from '../../../src/features/evaluation/ofrep-service.js';
+import { variantOf, type OfrepItemFailure, type OfrepSuccess } from '../../../src/features/evaluation/ofrep-shape.js';
+import { EvaluationService } from '../../../src/features/evaluation/service.js';
 import { NotFoundError, OfrepError, UnauthorizedError } from '../../../src/http/errors.js';
 import { SnapshotCache } from '../../../src/runtime/snapshot-cache.js';
 import { TelemetryBuffer } from '../../../src/runtime/telemetry-buffer.js';
@@ -17,10 +19,22 @@ const principal = (kind: PublicPrincipal['kind'], environmentUlid = 'env_1'): Pu
   projectUlid: 'prj_1',
 });
 
+/** The flags of a client or mobile payload's bytes. */
+function payloadFlags(bytes: Buffer | undefined): Array<{ key: string }> {
+  return (JSON.parse(String(bytes)) as { data: { flags: Array<{ key: string }> } }).data.flags;
+}
+
+/** The items of an OFREP bulk answer, encoded or not. */
+function bulkFlags(bulk: Awaited<ReturnType<OfrepService['evaluateAll']>>): Array<OfrepSuccess | OfrepItemFailure> {
+  if (bulk.notModified) throw new Error('expected a body');
+  return 'bytes' in bulk ? (JSON.parse(String(bulk.bytes)) as { flags: Array<OfrepSuccess | OfrepItemFailure> }).flags : bulk.flags;
+}
+
 describe('EvaluationService', () => {
   let source: FakeConfigSource;
   let telemetry: TelemetryBuffer;
   let service: EvaluationService;
+  let ofrep: OfrepService;
   let cache: SnapshotCache;
 
   beforeEach(async () => {
@@ -45,6 +59,7 @@ describe('EvaluationService', () => {
     cache = new SnapshotCache(source, pino({ level: 'silent' }));
     telemetry = new TelemetryBuffer();
     service = new EvaluationService({ cache, telemetry, clock });
+    ofrep = new OfrepService({ cache, telemetry, clock });
   });
 
   it('evaluates every available flag with the value keyed by the type', async () => {
@@ -114,10 +129,10 @@ describe('EvaluationService', () => {
     const mobile = await service.payload(principal('mobile'), null, [], undefined);
     expect(mobile.notModified).toBe(false);
     if (mobile.notModified) return;
-    expect((mobile.body as { data: { flags: Array<{ key: string }> } }).data.flags.map((f) => f.key)).toEqual(['beta', 'limits']);
+    expect(payloadFlags(mobile.bytes).map((f) => f.key)).toEqual(['beta', 'limits']);
     const client = await service.payload(principal('client'), null, [], undefined);
     if (client.notModified) return;
-    expect((client.body as { data: { flags: Array<{ key: string }> } }).data.flags.map((f) => f.key)).toEqual(['beta', 'copy']);
+    expect(payloadFlags(client.bytes).map((f) => f.key)).toEqual(['beta', 'copy']);
     expect(client.etag).not.toBe(mobile.etag);
     const otherContext = await service.payload(principal('client'), { type: 'user', identifier: 'u' }, [], client.etag);
     expect(otherContext.notModified).toBe(false);
@@ -126,7 +141,7 @@ describe('EvaluationService', () => {
 
   it('answers OFREP evaluations with reasons, variants and platform filtering', async () => {
     const context = { type: 'user', identifier: 'u', attributes: [{ key: 'plan', values: [{ value: 'pro' }] }] };
-    expect(await service.ofrepEvaluate(principal('server'), 'beta', context)).toEqual({
+    expect(await ofrep.evaluate(principal('server'), 'beta', context)).toEqual({
       key: 'beta',
       reason: 'TARGETING_MATCH',
       variant: 'true',
@@ -134,22 +149,22 @@ describe('EvaluationService', () => {
       // Nothing recorded about the flag's changes: revision 0.
       metadata: { resolved_by: 'rule', type: 'boolean', revision: 0 },
     });
-    expect(await service.ofrepEvaluate(principal('server'), 'copy', null)).toMatchObject({
+    expect(await ofrep.evaluate(principal('server'), 'copy', null)).toMatchObject({
       reason: 'STATIC',
       metadata: { resolved_by: 'default' },
     });
-    await expect(service.ofrepEvaluate(principal('mobile'), 'copy', null)).rejects.toThrow(OfrepError);
-    await expect(service.ofrepEvaluate(principal('server'), 'none', null)).rejects.toMatchObject({
+    await expect(ofrep.evaluate(principal('mobile'), 'copy', null)).rejects.toThrow(OfrepError);
+    await expect(ofrep.evaluate(principal('server'), 'none', null)).rejects.toMatchObject({
       errorCode: 'FLAG_NOT_FOUND',
       flagKey: 'none',
     });
-    const bulk = await service.ofrepEvaluateAll(principal('client'), null, undefined);
+    const bulk = await ofrep.evaluateAll(principal('client'), null, undefined);
     expect(bulk.notModified).toBe(false);
     if (bulk.notModified) return;
-    expect(bulk.flags.map((f) => f.key)).toEqual(['beta', 'copy']);
-    expect((await service.ofrepEvaluateAll(principal('client'), null, bulk.etag)).notModified).toBe(true);
+    expect(bulkFlags(bulk).map((f) => f.key)).toEqual(['beta', 'copy']);
+    expect((await ofrep.evaluateAll(principal('client'), null, bulk.etag)).notModified).toBe(true);
     // The ETag is per context: `*` cannot say the client holds this one.
-    expect((await service.ofrepEvaluateAll(principal('client'), null, '*')).notModified).toBe(false);
+    expect((await ofrep.evaluateAll(principal('client'), null, '*')).notModified).toBe(false);
   });
 
   it('reports each flag’s own revision in OFREP metadata: a change to one flag moves only its own', async () => {
@@ -164,9 +179,9 @@ describe('EvaluationService', () => {
       ['copy'],
     );
     const revisions = async () => {
-      const bulk = await service.ofrepEvaluateAll(principal('server'), null, undefined);
+      const bulk = await ofrep.evaluateAll(principal('server'), null, undefined);
       if (bulk.notModified) throw new Error('expected a body');
-      return bulk.flags.map((f) => ('metadata' in f ? [f.key, f.metadata.revision] : [f.key]));
+      return bulkFlags(bulk).map((f) => ('metadata' in f ? [f.key, f.metadata.revision] : [f.key]));
     };
     // The snapshot updated with the changed flag only, and one loaded whole, agree.
     await cache.refresh();
@@ -176,13 +191,13 @@ describe('EvaluationService', () => {
       ['copy', 13],
       ['limits', 0],
     ]);
-    const fresh = new EvaluationService({
+    const fresh = new OfrepService({
       cache: new SnapshotCache(source, pino({ level: 'silent' })),
       telemetry: new TelemetryBuffer(),
       clock,
     });
-    expect((await fresh.ofrepEvaluate(principal('server'), 'copy', null)).metadata.revision).toBe(13);
-    expect((await fresh.ofrepEvaluate(principal('server'), 'beta', null)).metadata.revision).toBe(0);
+    expect((await fresh.evaluate(principal('server'), 'copy', null)).metadata.revision).toBe(13);
+    expect((await fresh.evaluate(principal('server'), 'beta', null)).metadata.revision).toBe(0);
   });
 
   it('previews for management at the current revision, unavailable when nothing is servable', async () => {

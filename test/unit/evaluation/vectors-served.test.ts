@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compileSnapshot, evaluateFlag, type Context, type EnvironmentConfig, type JsonValue } from '../../../src/engine/index.js';
 import { evaluatedFlagJson } from '../../../src/features/evaluation/evaluated-json.js';
-import { toOfrepSuccess } from '../../../src/features/evaluation/service.js';
+import { toOfrepSuccess } from '../../../src/features/evaluation/ofrep-shape.js';
 
 interface Vector {
   name: string;
