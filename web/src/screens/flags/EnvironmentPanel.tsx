@@ -1,6 +1,6 @@
 import { useRef } from 'react';
 import { allPages } from '../../api/all-pages';
-import { api, unwrap, type Schemas } from '../../api/client';
+import { api, unwrap } from '../../api/client';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { useAction, useAsync } from '../../ui/useAsync';
 import { When } from '../../ui/When';
@@ -10,21 +10,7 @@ import { ServeNow } from './ServeNow';
 import { PublishedConfiguration } from './PublishedConfiguration';
 import { RestoreButton } from './RestoreButton';
 import { TryIt } from './TryIt';
-
-export interface PanelContext {
-  project: string;
-  flag: string;
-  environment: Schemas['Environment'];
-  values: Schemas['FlagValue'][];
-  /** The project's segments, offered by key in segment criteria. */
-  segments?: Schemas['Segment'][];
-  /** Context types, attribute names and values observed in the environment: the editors' suggestions. */
-  observed?: Schemas['ContextAttributes'];
-}
-
-export const targetsPath = (c: PanelContext) => ({ projectKey: c.project, flagKey: c.flag, environmentKey: c.environment.key });
-export const displayOf = (values: Schemas['FlagValue'][], ulid: string | null | undefined) =>
-  values.find((v) => v.ulid === ulid)?.display ?? '?';
+import { displayOf, targetsPath, type PanelContext } from './panel-context';
 
 /** One environment of a flag: what it serves now and why, its draft, rollouts and history. */
 export function EnvironmentPanel({

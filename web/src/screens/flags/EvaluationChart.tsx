@@ -1,5 +1,5 @@
 import type { Schemas } from '../../api/client';
-import type { PanelContext } from './EnvironmentPanel';
+import type { PanelContext } from './panel-context';
 
 /** The hours the chart shows: getFlagEnvironmentOverview's default `hours` (168, 7 days). */
 const HOURS = 168;

@@ -1,6 +1,6 @@
 import type { ApiProblem, Schemas } from '../../api/client';
 import { CheckboxField, Field, GroupMessages, SelectField } from '../../ui/Field';
-import { displayOf } from './EnvironmentPanel';
+import { displayOf } from './panel-context';
 
 /** 100 % in the thousandths of a percent the API counts weights in. */
 const TOTAL = 100000;
