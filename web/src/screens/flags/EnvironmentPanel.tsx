@@ -85,58 +85,65 @@ export function EnvironmentPanel({
         <span className="swatch" style={{ background: environment.color }} aria-hidden="true" /> {environment.name}
       </h2>
       <ErrorMessage problem={overview.problem} />
-      {data ? (
-        <p data-testid={`served-${environment.key}`}>
-          Serves <code>{JSON.stringify(data.served.value)}</code> ({data.served.resolved_by}) to a context without attributes.
-        </p>
-      ) : null}
-      {data ? (
-        <p className="insights">
-          Last retrieved <When iso={data.insights.last_retrieved_at} none="never" /> · used{' '}
-          <When iso={data.insights.last_used_at} none="never" /> · evaluated <When iso={data.insights.last_evaluated_at} none="never" /> ·
-          updated <When iso={data.insights.last_updated_at} none="never" />
-        </p>
-      ) : null}
-      <ServeNow key={servedDisplay ?? ''} context={context} served={servedDisplay} onServed={refresh} />
-      {data ? (
-        <PublishedConfiguration
-          context={context}
-          targets={list}
-          targetRules={data.target_rules}
-          exposures={data.exposures}
-          onRolloutChange={refreshAndFocus}
-        />
-      ) : null}
-      {draft ? (
-        <DraftEditor
-          context={{ ...context, segments: segments.data?.data }}
-          draft={draft}
-          seed={data?.target_rules.find((t) => t.target_ulid === draft.ulid)}
-          onChange={refresh}
-          onPublished={refreshAndFocus}
-        />
-      ) : (
-        <>
-          <button
-            type="button"
-            disabled={createDraft.busy}
-            onClick={() =>
-              void createDraft.run(async () => {
-                await unwrap(
-                  api.POST('/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets', { params: { path } }),
-                );
-                overview.reload();
-              })
-            }
-          >
-            New draft in {environment.name}
-          </button>
-          <p className="hint">Changes, and rollouts of them to a percentage of contexts, start as a draft and are published from it.</p>
-          <ErrorMessage problem={createDraft.problem} />
-        </>
-      )}
-      <ErrorMessage problem={cancel.problem} />
-      <TryIt context={context} />
+      {/* What is served and its controls beside Try it: on a wide screen both fit the first screen. */}
+      <div className="environment-columns">
+        <div className="environment-main">
+          {data ? (
+            <p data-testid={`served-${environment.key}`} className="served">
+              Serves <code>{JSON.stringify(data.served.value)}</code> ({data.served.resolved_by}) to a context without attributes.
+            </p>
+          ) : null}
+          {data ? (
+            <p className="insights">
+              Last retrieved <When iso={data.insights.last_retrieved_at} none="never" /> · used{' '}
+              <When iso={data.insights.last_used_at} none="never" /> · evaluated <When iso={data.insights.last_evaluated_at} none="never" />{' '}
+              · updated <When iso={data.insights.last_updated_at} none="never" />
+            </p>
+          ) : null}
+          <ServeNow key={servedDisplay ?? ''} context={context} served={servedDisplay} onServed={refresh} />
+          {data ? (
+            <PublishedConfiguration
+              context={context}
+              targets={list}
+              targetRules={data.target_rules}
+              exposures={data.exposures}
+              onRolloutChange={refreshAndFocus}
+            />
+          ) : null}
+          {draft ? (
+            <DraftEditor
+              context={{ ...context, segments: segments.data?.data }}
+              draft={draft}
+              seed={data?.target_rules.find((t) => t.target_ulid === draft.ulid)}
+              onChange={refresh}
+              onPublished={refreshAndFocus}
+            />
+          ) : (
+            <>
+              <button
+                type="button"
+                disabled={createDraft.busy}
+                onClick={() =>
+                  void createDraft.run(async () => {
+                    await unwrap(
+                      api.POST('/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets', { params: { path } }),
+                    );
+                    overview.reload();
+                  })
+                }
+              >
+                New draft in {environment.name}
+              </button>
+              <p className="hint">Changes, and rollouts of them to a percentage of contexts, start as a draft and are published from it.</p>
+              <ErrorMessage problem={createDraft.problem} />
+            </>
+          )}
+          <ErrorMessage problem={cancel.problem} />
+        </div>
+        <div className="environment-side">
+          <TryIt context={context} />
+        </div>
+      </div>
       <details>
         <summary>History in {environment.name}</summary>
         {/* Six columns scroll in their own box on a phone: focusable and named, so the keyboard can scroll it too. */}

@@ -1,0 +1,74 @@
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, screenshot, seriousViolations, signIn, startVexil, type RunningVexil } from './harness.js';
+import { bannerPath, environmentPanel, publishBetaSale, seedShop } from './shop.js';
+
+// The console read as a person reads it (issue 41): the flag page opens on the environment, the
+// chart has axes, the flags list says how a flag serves, the audit log leads with what a person
+// did, the split editor shows the shares. Screenshots at 1440 px, 390 px and in dark mode.
+describe('the console reads like a product', () => {
+  let vexil: RunningVexil;
+  let browser: Browser;
+  let wide: Page;
+  let value: Record<string, string>;
+
+  const pageOf = async (options: BrowserContextOptions) => {
+    const page = await (await browser.newContext(options)).newPage();
+    await signIn(page, vexil);
+    return page;
+  };
+  /** The same screen at 390 px and in dark mode (1440 px), written to test-results/screenshots. */
+  const otherLooks = async (path: string, name: string, ready: (page: Page) => Promise<unknown>) => {
+    for (const [look, options] of [
+      ['390', { viewport: { width: 390, height: 844 } }],
+      ['dark', { viewport: { width: 1440, height: 900 }, colorScheme: 'dark' }],
+    ] as const) {
+      const page = await pageOf(options);
+      await page.goto(vexil.baseUrl + path);
+      await ready(page);
+      expect(await seriousViolations(page), `${name} ${look}`).toEqual([]);
+      await screenshot(page, `41-${name}-${look}`);
+      await page.context().close();
+    }
+  };
+
+  beforeAll(async () => {
+    vexil = await startVexil();
+    value = await seedShop(vexil);
+    await vexil.ok('PUT', bannerPath, {
+      name: 'Banner',
+      description: 'The banner at the top of every shop page: a greeting, or the sale of the week when marketing runs one.',
+      tags: ['team:web'],
+      permanent: false,
+      include_in_mobile: true,
+      include_in_client: true,
+    });
+    await publishBetaSale(vexil, value);
+    browser = await launchBrowser();
+    wide = await pageOf({ viewport: { width: 1440, height: 900 } });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await vexil?.stop();
+  });
+
+  it('1: opens the flag page on the environment: its switch, what it serves and Try it on the first screen', async () => {
+    await wide.goto(vexil.baseUrl + bannerPath);
+    const staging = environmentPanel(wide, 'Staging');
+    await staging.getByTestId('served-staging').waitFor();
+    const onFirstScreen = async (what: string, box: { y: number; height: number } | null) => {
+      expect(box, what).not.toBeNull();
+      expect(box!.y + box!.height, what).toBeLessThanOrEqual(900);
+    };
+    await onFirstScreen('switch', await wide.getByRole('switch', { name: 'banner in Staging' }).first().boundingBox());
+    await onFirstScreen('served', await staging.getByTestId('served-staging').boundingBox());
+    await onFirstScreen('Try it', await staging.getByRole('button', { name: 'Evaluate in Staging' }).boundingBox());
+    // The description shows its whole text.
+    const description = wide.getByLabel('Description', { exact: true });
+    const cut = await description.evaluate((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1);
+    expect(cut).toBe(false);
+    expect(await seriousViolations(wide)).toEqual([]);
+    await screenshot(wide, '41-flag-page-1440');
+    await otherLooks(bannerPath, 'flag-page', (page) => page.getByTestId('served-staging').waitFor());
+  });
+});
