@@ -71,4 +71,47 @@ describe('the console reads like a product', () => {
     await screenshot(wide, '41-flag-page-1440');
     await otherLooks(bannerPath, 'flag-page', (page) => page.getByTestId('served-staging').waitFor());
   });
+
+  it("2: charts evaluations with axes, the numbers under the pointer, the legend in the bars' colours, hours for the last day", async () => {
+    const key = (await vexil.ok('POST', '/projects/shop/environments/staging/keys', { kind: 'server' })).key as string;
+    const headers = (identifier: string) => ({
+      'x-vexil-api-key': key,
+      'x-vexil-context': JSON.stringify({ type: 'user', identifier }),
+    });
+    for (const identifier of ['u-beta', 'u-beta', 'u-beta', 'u-1', 'u-2']) {
+      expect((await fetch(`${vexil.baseUrl}/v1/flags/banner`, { headers: headers(identifier) })).status).toBe(200);
+    }
+    await expect
+      .poll(async () => (await vexil.ok('GET', `${bannerPath}/environments/staging/evaluations?hours=24`)).total_24h, { timeout: 20_000 })
+      .toBe(5);
+    await wide.goto(vexil.baseUrl + bannerPath);
+    const chart = environmentPanel(wide, 'Staging').locator('.evaluation-chart');
+    await chart.getByRole('img').waitFor();
+    // A y-axis from 0 to at least the highest bar (5 in this hour), and hours along the x-axis.
+    const yLabels = (await chart.locator('.y-axis text').allTextContents()).map(Number);
+    expect(yLabels[0]).toBe(0);
+    expect(Math.max(...yLabels)).toBeGreaterThanOrEqual(5);
+    const xLabels = await chart.locator('.x-axis text').allTextContents();
+    expect(xLabels.length).toBeGreaterThanOrEqual(6);
+    for (const label of xLabels) expect(label).toMatch(/^\d\d:00$/);
+    // Bars a person can see: 24 hours across the width, not 168 slivers.
+    const sale = chart.locator('rect.bar[data-value="Sale"]');
+    expect((await sale.boundingBox())!.width).toBeGreaterThanOrEqual(10);
+    // The pointer on a bar shows its numbers.
+    await sale.hover();
+    await expect.poll(() => chart.getByTestId('chart-readout').innerText()).toMatch(/UTC: 5 \(Sale 3, Hello 2\)/);
+    // The legend's swatch has the colour of the value's bars.
+    const legendColour = await chart
+      .locator('.evaluation-legend li[data-value="Sale"] .swatch')
+      .evaluate((el) => getComputedStyle(el).backgroundColor);
+    const barColour = await sale.evaluate((el) => getComputedStyle(el).fill);
+    expect(barColour).toBe(legendColour);
+    // The last 7 days, per day; the table alternative stays.
+    await chart.getByLabel('Last 7 days, per day').check();
+    expect(await chart.locator('.x-axis text').count()).toBe(7);
+    await chart.getByText('Evaluations per hour as a table').click();
+    expect(await chart.locator('table tbody tr').count()).toBe(2);
+    expect(await seriousViolations(wide)).toEqual([]);
+    await screenshot(wide, '41-evaluation-chart-1440');
+  });
 });
