@@ -3274,6 +3274,13 @@ export interface components {
              * @description Only with `include=serving`; the last reported use in any environment.
              */
             last_used_at?: string | null;
+            /**
+             * Format: date-time
+             * @description Only with `include=serving`; the last server-side evaluation through the public API
+             *     in any environment (`FlagInsights.last_evaluated_at`), where `last_used_at` counts SDK
+             *     usage reports only.
+             */
+            last_evaluated_at?: string | null;
             /** @description Only with `include=serving`. */
             stale?: boolean;
         };
@@ -3307,6 +3314,7 @@ export interface components {
             value: string | null;
             /** @enum {string} */
             served_by: "target" | "default" | "unavailable";
+            serves: components["schemas"]["FlagServes"];
             rollout_percentage: number | null;
             /** @enum {string|null} */
             rollout_status: "active" | "paused" | null;
@@ -3318,6 +3326,15 @@ export interface components {
              */
             scheduled_at: string | null;
         };
+        /**
+         * @description How the newest published target chooses what a context gets: `rules` when it has rules
+         *     (a matching rule may serve another value than `value`), `split` when it has none and its
+         *     base is a weighted split over more than one value, `value` otherwise (one value for every
+         *     context, and with nothing published). A rollout in progress is told by
+         *     `rollout_percentage`, prerequisites by the flag's targeting.
+         * @enum {string}
+         */
+        FlagServes: "value" | "rules" | "split";
         FlagCreate: {
             /** @description Unique within the project; cannot change. */
             key: string;

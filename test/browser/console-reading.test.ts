@@ -114,4 +114,54 @@ describe('the console reads like a product', () => {
     expect(await seriousViolations(wide)).toEqual([]);
     await screenshot(wide, '41-evaluation-chart-1440');
   });
+
+  it('3: the flags list says "rules" or "split", counts evaluations beside SDK use, and keeps keys and badges on one line', async () => {
+    // A flag with a long key and tags, serving a split in staging.
+    const key = 'checkout-payment-step-redesign';
+    await vexil.ok('POST', '/projects/shop/flags', { key, name: 'Checkout payment step redesign', type: 'string' });
+    await vexil.ok('PUT', `/projects/shop/flags/${key}`, {
+      name: 'Checkout payment step redesign',
+      tags: ['team:payments', 'experiment'],
+      permanent: false,
+      include_in_mobile: true,
+      include_in_client: true,
+    });
+    const shares = [];
+    for (const display of ['old', 'new']) {
+      const ulid = (await vexil.ok('POST', `/projects/shop/flags/${key}/values`, { display })).ulid;
+      shares.push({ value_ulid: ulid, weight: 50000 });
+    }
+    const targets = `/projects/shop/flags/${key}/environments/staging/targets`;
+    const draft = await vexil.ok('POST', targets);
+    await vexil.ok('PUT', `${targets}/${draft.ulid}`, { split: { shares } });
+    await vexil.ok('PUT', `${targets}/${draft.ulid}/publish`, {});
+
+    await wide.goto(`${vexil.baseUrl}/projects/shop/flags`);
+    const row = (flag: string) => wide.locator('tbody tr', { has: wide.getByRole('link', { name: flag, exact: true }) });
+    await row('Banner').waitFor();
+    const chips = (flag: string) => row(flag).locator('.env-serving');
+    // banner: a rule in staging, one value in production; the new flag: a split in staging.
+    expect(await chips('Banner').nth(0).innerText()).toMatch(/staging: rules, else Hello/);
+    expect(await chips('Banner').nth(1).innerText()).toMatch(/production: Hello$/);
+    expect(await chips('Checkout payment step redesign').nth(0).innerText()).toMatch(/staging: split/);
+    // banner was evaluated through the API (test 2), and no SDK reported a use.
+    const lastUse = await row('Banner').locator('td').last().innerText();
+    expect(lastUse).toMatch(/evaluated (just now|\d+ (seconds?|minutes?) ago)/);
+    expect(lastUse).toContain('SDK use never');
+    // At 1440 px: the key on one line, every environment on one line of its own, one under the other.
+    const keyBox = await row('Checkout payment step redesign')
+      .locator('code.flag-key')
+      .evaluate((el) => el.getClientRects().length);
+    expect(keyBox).toBe(1);
+    for (const flag of ['Banner', 'Checkout payment step redesign']) {
+      const boxes = await chips(flag).evaluateAll((els) =>
+        els.map((el) => el.getBoundingClientRect()).map((r) => ({ x: r.x, h: r.height })),
+      );
+      expect(new Set(boxes.map((b) => Math.round(b.x))).size, flag).toBe(1);
+      for (const box of boxes) expect(box.h, flag).toBeLessThan(40);
+    }
+    expect(await seriousViolations(wide)).toEqual([]);
+    await screenshot(wide, '41-flags-list-1440');
+    await otherLooks('/projects/shop/flags', 'flags-list', (page) => page.getByRole('link', { name: 'Banner', exact: true }).waitFor());
+  });
 });
