@@ -4650,7 +4650,24 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             changes: components["schemas"]["AuditChanges"];
+            request: components["schemas"]["AuditRequest"];
         };
+        /**
+         * @description The request that wrote the entry. One request can write several entries (a promote, an
+         *     apply or a serve writes one per change it makes); they share `ulid`, so a reader can show
+         *     them as the one change a person made. `action` is the action of the request's operation
+         *     (`target.served` for `serveFlagValue`, whose entries are also `target.created`,
+         *     `target.published`...; `unknown` when it matched none). Null for system actions and for
+         *     entries written before requests were recorded.
+         */
+        AuditRequest: {
+            /**
+             * @description `req_` followed by a ULID; the same on every entry of the request.
+             * @example req_01J8Z3K7Q9V2M8N4P6R5S1T0WG
+             */
+            ulid: string;
+            action: components["schemas"]["AuditAction"];
+        } | null;
         /** @description The token used (`tok_` ulid of a personal access token, or `mgt_` ulid of a management token); null for system actions and unauthenticated requests. */
         AuditToken: {
             ulid: string;

@@ -3,6 +3,7 @@ import type { ManagementPrincipal } from '../auth/principal.js';
 import type { Clock } from '../clock.js';
 import { managementAuditColumns } from './audit-columns.js';
 import { auditUlid } from './audit-ids.js';
+import { newId } from '../ids.js';
 import { execute, insertText } from '../storage/prepared-sql.js';
 import { DatabaseLockedError } from '../storage/sqlite-lock-wait.js';
 import type { AuditBacklog } from './audit-backlog.js';
@@ -35,7 +36,22 @@ export interface AuditEntryInput extends AuditSubject {
   httpPath: string | null;
   result: string;
   statusCode: number | null;
+  /** The request that wrote the entry; absent for system actions. */
+  request?: AuditRequest;
 }
+
+/**
+ * One request, shared by every entry it writes (specs/management.yaml, AuditRequest): its id,
+ * and the action of its operation, read when an entry is written (the router finds the operation
+ * after the trail is made).
+ */
+export interface AuditRequest {
+  ulid: string;
+  action: () => string;
+}
+
+/** A request of its own, for a trail made outside an HTTP request (the import file, the demo flags). */
+export const newAuditRequest = (action = 'unknown'): AuditRequest => ({ ulid: newId('auditRequest'), action: () => action });
 
 /**
  * One request's audit trail. A service that changes data calls `commit(trx, subject)` inside its
@@ -52,6 +68,7 @@ export class AuditTrail {
     public principal: ManagementPrincipal | undefined,
     readonly httpMethod: string,
     readonly httpPath: string,
+    readonly request: AuditRequest = newAuditRequest(),
   ) {}
 
   /** Remembers the subject for the entry written after the response (reads). */
@@ -61,7 +78,7 @@ export class AuditTrail {
 
   /** A trail of the same actor and request, for one more change (written by the service, never by the audit stage). */
   fresh(): AuditTrail {
-    return new AuditTrail(this.writer, this.principal, this.httpMethod, this.httpPath);
+    return new AuditTrail(this.writer, this.principal, this.httpMethod, this.httpPath, this.request);
   }
 
   async commit(trx: Knex.Transaction, subject: AuditSubject): Promise<void> {
@@ -76,6 +93,7 @@ export class AuditTrail {
       httpPath: this.httpPath,
       result: 'success',
       statusCode: 200,
+      request: this.request,
     });
     this.written = true;
   }
@@ -194,6 +212,8 @@ export class AuditWriter {
       entry.projectUlid ?? null,
       entry.environmentUlid ?? null,
       entry.changes === undefined ? null : JSON.stringify(entry.changes),
+      entry.request?.ulid ?? null,
+      entry.request?.action() ?? null,
     ];
   }
 

@@ -164,4 +164,49 @@ describe('the console reads like a product', () => {
     await screenshot(wide, '41-flags-list-1440');
     await otherLooks('/projects/shop/flags', 'flags-list', (page) => page.getByRole('link', { name: 'Banner', exact: true }).waitFor());
   });
+
+  it('4: the audit log shows one row per request, led by a sentence, with the path under Details and subjects and actors from lists', async () => {
+    await vexil.ok('POST', `${bannerPath}/environments/staging/switch`, { on: false, comment: 'Kill switch: banner errors' });
+    // A serve writes the entries of the target it creates and publishes beside its own: one request.
+    await vexil.ok('POST', `${bannerPath}/environments/production/serve`, { value: value.Gift, comment: 'Gift week' });
+    await wide.goto(`${vexil.baseUrl}/audit`);
+    const table = wide.getByRole('table', { name: 'Management audit entries' });
+    const rows = table.locator(':scope > tbody > tr');
+    const switched = rows.filter({ hasText: 'switched banner off in staging' });
+    await switched.waitFor();
+    expect(await switched.locator('.audit-sentence').innerText()).toBe(
+      `${vexil.ownerEmail} switched banner off in staging: “Kill switch: banner errors”`,
+    );
+    // The path and ulids wait under Details.
+    const path = switched.getByText(/POST \/management\/v1\/projects\/shop\/flags\/banner\/environments\/staging\/switch/);
+    expect(await path.isVisible()).toBe(false);
+    await switched.getByText('Details').click();
+    await path.waitFor();
+    // The serve is one row whatever number of entries it wrote.
+    const served = rows.filter({ hasText: /served banner in production: “Gift week”/ });
+    expect(await served.count(), (await rows.locator('.audit-sentence').allInnerTexts()).join('\n')).toBe(1);
+    expect(await served.locator('summary', { hasText: 'Details' }).innerText()).toMatch(/Details \(\d+ entries\)/);
+    // The table keeps to the width of the filters.
+    const filters = wide.getByRole('search', { name: 'Audit filters' });
+    const right = (box: { x: number; width: number } | null) => (box ? box.x + box.width : Number.NaN);
+    expect(right(await table.boundingBox())).toBeLessThanOrEqual(right(await filters.boundingBox()) + 1);
+    // Subjects, actors and tokens are picked from lists.
+    await filters.getByLabel('Project').selectOption('shop');
+    const subject = filters.getByLabel('Subject', { exact: true });
+    await subject.locator('option', { hasText: 'flag banner' }).waitFor({ state: 'attached' });
+    for (const label of ['Subject', 'Actor', 'Management token']) {
+      expect(await filters.getByLabel(label, { exact: true }).evaluate((el) => el.tagName), label).toBe('SELECT');
+    }
+    await subject.selectOption({ label: 'flag banner' });
+    await filters.getByLabel('Actor', { exact: true }).selectOption({ label: vexil.ownerEmail });
+    await expect.poll(() => rows.count()).toBeGreaterThan(0);
+    await expect
+      .poll(async () => (await rows.locator('.audit-sentence').allInnerTexts()).every((t) => t.startsWith(vexil.ownerEmail)))
+      .toBe(true);
+    expect(await seriousViolations(wide)).toEqual([]);
+    await wide.goto(`${vexil.baseUrl}/audit`);
+    await switched.waitFor();
+    await screenshot(wide, '41-audit-log-1440');
+    await otherLooks('/audit', 'audit-log', (page) => page.locator('.audit-sentence').first().waitFor());
+  });
 });

@@ -1,6 +1,6 @@
 import { knexTransactor } from '../shared/transactions.js';
 import type { Knex } from 'knex';
-import { AuditTrail, AuditWriter } from '../../audit/audit-trail.js';
+import { AuditTrail, AuditWriter, newAuditRequest } from '../../audit/audit-trail.js';
 import { ResourceAccess, type ManagementPrincipal } from '../../auth/principal.js';
 import type { CoreDeps } from '../../core.js';
 import { ConfigurationApplyService } from '../configuration/apply-service.js';
@@ -95,6 +95,12 @@ export async function addDemoFlags(
     tx: knexTransactor(trx),
     exporter: new ConfigurationExportService({ knex: trx, dialect: core.dialect }),
   });
-  const audit = new AuditTrail(writer, principal, 'POST', `/management/v1/projects/${project.key}/configuration/apply`);
+  const audit = new AuditTrail(
+    writer,
+    principal,
+    'POST',
+    `/management/v1/projects/${project.key}/configuration/apply`,
+    newAuditRequest('project.applied'),
+  );
   await applier.apply(principal, project.key, configuration, { prune: false, comment: 'Demo flags of the first start' }, audit);
 }
