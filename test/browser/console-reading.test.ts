@@ -209,4 +209,47 @@ describe('the console reads like a product', () => {
     await screenshot(wide, '41-audit-log-1440');
     await otherLooks('/audit', 'audit-log', (page) => page.locator('.audit-sentence').first().waitFor());
   });
+
+  it('5: the split editor shows % on its inputs, one line per share, and a bar that follows the weights as they are typed', async () => {
+    await wide.goto(vexil.baseUrl + bannerPath);
+    const staging = environmentPanel(wide, 'Staging');
+    await staging.getByRole('button', { name: 'New draft in Staging' }).click();
+    const base = staging.getByRole('form', { name: 'Base split in Staging' });
+    await base.getByLabel('Use a weighted split for the base').check();
+    await base.getByLabel('Split value 1 of the base', { exact: true }).selectOption({ label: 'Hello' });
+    await base.getByLabel('Split value 2 of the base', { exact: true }).selectOption({ label: 'Sale' });
+    const percent = base.getByLabel('Percent for split value 1 of the base');
+    // The unit beside the input, on the same line as the value.
+    const unit = base.locator('.split-shares > li').first().locator('.unit');
+    expect(await unit.innerText()).toBe('%');
+    const valueBox = (await base.getByLabel('Split value 1 of the base', { exact: true }).boundingBox())!;
+    const percentBox = (await percent.boundingBox())!;
+    expect(Math.abs(valueBox.y + valueBox.height - (percentBox.y + percentBox.height))).toBeLessThan(6);
+    // The bar follows the typing, before anything is saved.
+    const bar = base.getByRole('img', { name: /Shares of the base/ });
+    const share = (name: string) => bar.locator(`.share[data-value="${name}"]`);
+    const ratio = async (name: string) => (await share(name).boundingBox())!.width / (await bar.boundingBox())!.width;
+    expect(await ratio('Hello')).toBeCloseTo(0.5, 1);
+    await percent.fill('70');
+    await base.getByLabel('Percent for split value 2 of the base').fill('30');
+    await expect.poll(() => ratio('Hello')).toBeCloseTo(0.7, 1);
+    expect(await ratio('Sale')).toBeCloseTo(0.3, 1);
+    expect(await bar.getAttribute('aria-label')).toBe('Shares of the base: Hello 70 %, Sale 30 %');
+    await base.getByText('Hello: about 70 of every 100 contexts get it').waitFor();
+    await base.getByRole('button', { name: 'Save the base split in Staging' }).click();
+    await expect
+      .poll(async () => {
+        const targets = (await vexil.ok('GET', `${bannerPath}/environments/staging/targets`)) as Array<{ status: string; split: unknown }>;
+        return targets.find((t) => t.status === 'draft')?.split ?? null;
+      })
+      .not.toBeNull();
+    expect(await seriousViolations(wide)).toEqual([]);
+    await base.scrollIntoViewIfNeeded();
+    await screenshot(wide, '41-split-editor-1440');
+    await otherLooks(bannerPath, 'split-editor', (page) =>
+      environmentPanel(page, 'Staging')
+        .getByRole('img', { name: /Shares of the base/ })
+        .waitFor(),
+    );
+  });
 });

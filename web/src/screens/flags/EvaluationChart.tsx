@@ -2,9 +2,8 @@ import { useState } from 'react';
 import type { Schemas } from '../../api/client';
 import type { PanelContext } from './panel-context';
 import { chartColumns, niceTicks, type ChartRange } from './chart-columns';
+import { valueColour } from './value-colours';
 
-/** Distinct in hue and lightness, on light and dark backgrounds; values beyond these share the last. */
-const PALETTE = ['#2563eb', '#d97706', '#059669', '#db2777', '#7c3aed', '#0891b2', '#65a30d', '#6b7280'];
 const WIDTH = 720;
 const HEIGHT = 180;
 /** Room for the y-axis labels on the left and the x-axis labels below. */
@@ -38,7 +37,7 @@ function ChartBody({ buckets, total24h, environment }: { buckets: Bucket[]; tota
   const totals = new Map<string, number>();
   for (const column of week) for (const [value, count] of column.counts) totals.set(value, (totals.get(value) ?? 0) + count);
   const values = [...totals.keys()].sort((a, b) => totals.get(b)! - totals.get(a)! || (a < b ? -1 : 1));
-  const colour = (value: string) => PALETTE[Math.min(values.indexOf(value), PALETTE.length - 1)]!;
+  const colour = (value: string) => valueColour(values.indexOf(value));
   const weekTotal = [...totals.values()].reduce((a, b) => a + b, 0);
   const summary = `${weekTotal} evaluations in ${environment} in the last 7 days, ${total24h} in the last 24 hours${
     values.length > 0 ? `: ${values.map((v) => `${v} ${totals.get(v)}`).join(', ')}` : ''
