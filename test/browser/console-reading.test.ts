@@ -33,7 +33,8 @@ describe('the console reads like a product', () => {
   };
 
   beforeAll(async () => {
-    vexil = await startVexil();
+    // Webhooks to this machine, for the webhooks screen (test 6).
+    vexil = await startVexil({ VEXIL_WEBHOOK_ALLOW_HTTP: 'true', VEXIL_WEBHOOK_ALLOW_PRIVATE: 'true' });
     value = await seedShop(vexil);
     await vexil.ok('PUT', bannerPath, {
       name: 'Banner',
@@ -251,5 +252,16 @@ describe('the console reads like a product', () => {
         .getByRole('img', { name: /Shares of the base/ })
         .waitFor(),
     );
+  });
+
+  it('6: the webhook card names its event filters as its form does', async () => {
+    await vexil.ok('POST', '/projects/shop/webhooks', { url: 'http://127.0.0.1:9/vexil', events: ['target.*', 'flag.*'] });
+    await wide.goto(`${vexil.baseUrl}/projects/shop/webhooks`);
+    const card = wide.locator('article', { has: wide.getByRole('heading', { name: /127\.0\.0\.1:9/ }) });
+    const events = card.locator('dt', { hasText: 'Events' }).locator('xpath=following-sibling::dd[1]');
+    expect(await events.innerText()).toBe('publishes and rollouts, flags');
+    expect(await seriousViolations(wide)).toEqual([]);
+    await screenshot(wide, '41-webhooks-1440');
+    await otherLooks('/projects/shop/webhooks', 'webhooks', (page) => page.getByRole('heading', { name: /127\.0\.0\.1:9/ }).waitFor());
   });
 });
