@@ -3274,6 +3274,13 @@ export interface components {
              * @description Only with `include=serving`; the last reported use in any environment.
              */
             last_used_at?: string | null;
+            /**
+             * Format: date-time
+             * @description Only with `include=serving`; the last server-side evaluation through the public API
+             *     in any environment (`FlagInsights.last_evaluated_at`), where `last_used_at` counts SDK
+             *     usage reports only.
+             */
+            last_evaluated_at?: string | null;
             /** @description Only with `include=serving`. */
             stale?: boolean;
         };
@@ -3307,6 +3314,7 @@ export interface components {
             value: string | null;
             /** @enum {string} */
             served_by: "target" | "default" | "unavailable";
+            serves: components["schemas"]["FlagServes"];
             rollout_percentage: number | null;
             /** @enum {string|null} */
             rollout_status: "active" | "paused" | null;
@@ -3318,6 +3326,15 @@ export interface components {
              */
             scheduled_at: string | null;
         };
+        /**
+         * @description How the newest published target chooses what a context gets: `rules` when it has rules
+         *     (a matching rule may serve another value than `value`), `split` when it has none and its
+         *     base is a weighted split over more than one value, `value` otherwise (one value for every
+         *     context, and with nothing published). A rollout in progress is told by
+         *     `rollout_percentage`, prerequisites by the flag's targeting.
+         * @enum {string}
+         */
+        FlagServes: "value" | "rules" | "split";
         FlagCreate: {
             /** @description Unique within the project; cannot change. */
             key: string;
@@ -4633,7 +4650,24 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             changes: components["schemas"]["AuditChanges"];
+            request: components["schemas"]["AuditRequest"];
         };
+        /**
+         * @description The request that wrote the entry. One request can write several entries (a promote, an
+         *     apply or a serve writes one per change it makes); they share `ulid`, so a reader can show
+         *     them as the one change a person made. `action` is the action of the request's operation
+         *     (`target.served` for `serveFlagValue`, whose entries are also `target.created`,
+         *     `target.published`...; `unknown` when it matched none). Null for system actions and for
+         *     entries written before requests were recorded.
+         */
+        AuditRequest: {
+            /**
+             * @description `req_` followed by a ULID; the same on every entry of the request.
+             * @example req_01J8Z3K7Q9V2M8N4P6R5S1T0WG
+             */
+            ulid: string;
+            action: components["schemas"]["AuditAction"];
+        } | null;
         /** @description The token used (`tok_` ulid of a personal access token, or `mgt_` ulid of a management token); null for system actions and unauthenticated requests. */
         AuditToken: {
             ulid: string;

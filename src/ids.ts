@@ -19,6 +19,7 @@ export const idPrefixes = {
   webhook: 'whk_',
   webhookEvent: 'whe_',
   consoleSession: 'ses_',
+  auditRequest: 'req_',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -18,6 +18,7 @@ import * as flagTags from './0016_flag_tags.js';
 import * as evaluationHours from './0018_evaluation_hours.js';
 import * as binaryColumns from './0019_binary_collation.js';
 import * as publicAuditParts from './0020_public_audit_parts.js';
+import * as auditRequests from './0021_audit_requests.js';
 
 /** Every migration, in order. Listed here so the runner never scans the filesystem. */
 export const migrations: Record<string, Knex.Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Knex.Migration> = {
   '0018_evaluation_hours': evaluationHours,
   '0019_binary_collation': binaryColumns,
   '0020_public_audit_parts': publicAuditParts,
+  '0021_audit_requests': auditRequests,
 };

@@ -22,6 +22,8 @@ export const managementAuditColumns = [
   'project_ulid',
   'environment_ulid',
   'changes',
+  'request_ulid',
+  'request_action',
 ] as const;
 
 /** Columns of public_audit_entries, in the order the public audit buffer writes them (rowValues). */

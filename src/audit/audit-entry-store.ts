@@ -11,7 +11,7 @@ import { managementAuditColumns } from './audit-columns.js';
 /** One entry's values, in the order of managementAuditColumns. */
 export type AuditValues = Array<string | number | null>;
 
-/** Entries per INSERT of several (19 bindings each: far below either database's limit). */
+/** Entries per INSERT of several (21 bindings each: far below every database's limit). */
 export const auditEntriesPerInsert = 50;
 
 /** Inserts one entry: a change's, in the change's transaction. */

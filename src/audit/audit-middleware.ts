@@ -6,6 +6,7 @@ import { operationState } from '../http/operation.js';
 import { isDatabaseUnavailable } from '../storage/db-errors.js';
 import { auditActionByOperation, auditResult, denialActions } from './actions.js';
 import { AuditTrail, type AuditWriter } from './audit-trail.js';
+import { newId } from '../ids.js';
 
 /**
  * Wraps every management request, matched or not: gives the handlers an AuditTrail and, unless a
@@ -14,7 +15,10 @@ import { AuditTrail, type AuditWriter } from './audit-trail.js';
 export function managementAuditMiddleware(writer: AuditWriter, knex: import('knex').Knex, logger: Logger): Koa.Middleware {
   return async (ctx, next) => {
     const state = operationState(ctx);
-    const trail = new AuditTrail(writer, undefined, ctx.method, ctx.path);
+    const trail = new AuditTrail(writer, undefined, ctx.method, ctx.path, {
+      ulid: newId('auditRequest'),
+      action: () => auditActionByOperation[state.operation?.operationId ?? ''] ?? 'unknown',
+    });
     state.auditTrail = trail;
     let failure: unknown;
     try {
@@ -45,6 +49,7 @@ export function managementAuditMiddleware(writer: AuditWriter, knex: import('kne
           httpPath: ctx.path,
           result: auditResult(status, failure instanceof ForbiddenError && failure.requiredScope !== undefined),
           statusCode: status,
+          request: trail.request,
         });
       } catch (error) {
         // The response must not fail because its audit entry could not be written; the log keeps it.

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { ManagementPrincipal } from '../auth/principal.js';
 import type { Clock } from '../clock.js';
 import { auditUlid } from './audit-ids.js';
+import { newId } from '../ids.js';
 import { DatabaseLockedError } from '../storage/sqlite-lock-wait.js';
 import type { AuditBacklog } from './audit-backlog.js';
 import { type AuditValues, auditEntriesPerInsert, insertAuditEntries, insertAuditEntry } from './audit-entry-store.js';
@@ -34,7 +35,22 @@ export interface AuditEntryInput extends AuditSubject {
   httpPath: string | null;
   result: string;
   statusCode: number | null;
+  /** The request that wrote the entry; absent for system actions. */
+  request?: AuditRequest;
 }
+
+/**
+ * One request, shared by every entry it writes (specs/management.yaml, AuditRequest): its id,
+ * and the action of its operation, read when an entry is written (the router finds the operation
+ * after the trail is made).
+ */
+export interface AuditRequest {
+  ulid: string;
+  action: () => string;
+}
+
+/** A request of its own, for a trail made outside an HTTP request (the import file, the demo flags). */
+export const newAuditRequest = (action = 'unknown'): AuditRequest => ({ ulid: newId('auditRequest'), action: () => action });
 
 /**
  * One request's audit trail. A service that changes data calls `commit(trx, subject)` inside its
@@ -51,6 +67,7 @@ export class AuditTrail {
     public principal: ManagementPrincipal | undefined,
     readonly httpMethod: string,
     readonly httpPath: string,
+    readonly request: AuditRequest = newAuditRequest(),
   ) {}
 
   /** Remembers the subject for the entry written after the response (reads). */
@@ -60,7 +77,7 @@ export class AuditTrail {
 
   /** A trail of the same actor and request, for one more change (written by the service, never by the audit stage). */
   fresh(): AuditTrail {
-    return new AuditTrail(this.writer, this.principal, this.httpMethod, this.httpPath);
+    return new AuditTrail(this.writer, this.principal, this.httpMethod, this.httpPath, this.request);
   }
 
   async commit(trx: Knex.Transaction, subject: AuditSubject): Promise<void> {
@@ -75,6 +92,7 @@ export class AuditTrail {
       httpPath: this.httpPath,
       result: 'success',
       statusCode: 200,
+      request: this.request,
     });
     this.written = true;
   }
@@ -187,6 +205,8 @@ export class AuditWriter {
       entry.projectUlid ?? null,
       entry.environmentUlid ?? null,
       entry.changes === undefined ? null : JSON.stringify(entry.changes),
+      entry.request?.ulid ?? null,
+      entry.request?.action() ?? null,
     ];
   }
 

@@ -61,7 +61,7 @@ describe('the console: evaluations over time', () => {
     const chart = panel.getByRole('img');
     await chart.waitFor();
     const api = await evaluations('staging');
-    const bars = await panel.locator('svg rect').evaluateAll((rects) =>
+    const bars = await panel.locator('svg rect.bar').evaluateAll((rects) =>
       rects.map((r) => ({
         hour: r.getAttribute('data-hour'),
         value: r.getAttribute('data-value'),

@@ -188,9 +188,10 @@ describe('the console: the flags list', () => {
     expect(await badges('used-today')).toEqual([]);
     expect(await badges('old-permanent')).toEqual(['permanent']);
     expect(await badges('fresh')).toEqual([]);
-    // Last used, as the API has it: relative, the exact time in the time element.
-    const lastUsed = (key: string) => row(key).locator('td:last-child').innerText();
-    const lastUsedAt = (key: string) => row(key).locator('td:last-child time').getAttribute('datetime');
+    // Last SDK use, as the API has it (beside the last evaluation): relative, the exact time in the time element.
+    const sdkUse = (key: string) => row(key).locator('td:last-child > span', { hasText: 'SDK use' });
+    const lastUsed = async (key: string) => (await sdkUse(key).innerText()).replace(/^SDK use /, '');
+    const lastUsedAt = (key: string) => sdkUse(key).locator('time').getAttribute('datetime');
     expect(await lastUsed('old-unused')).toBe('never');
     expect(await lastUsed('used-long-ago')).toBe('last month');
     expect(await lastUsedAt('used-long-ago')).toBe(listed.find((f) => f.key === 'used-long-ago')?.last_used_at);

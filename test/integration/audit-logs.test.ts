@@ -168,8 +168,36 @@ describeEachDatabase('audit logs', (db) => {
           result: 'success',
           subject_type: 'target',
           subject_label: 'flag/production',
+          request: null,
         }),
       ]);
+    });
+
+    it('gives the entries of one request one request ulid and the action of its operation', async () => {
+      const key = uniqueKey('req');
+      await app.mgmt('POST', '/projects', { key, name: key, environments: [{ key: 'production', name: 'Production' }] });
+      const flag = await app.mgmt('POST', `/projects/${key}/flags`, { key: 'gate', name: 'Gate', type: 'boolean' });
+      expect(flag.status).toBe(200);
+      // A serve writes the entries of the target it creates and publishes beside its own.
+      const served = await app.mgmt('POST', `/projects/${key}/flags/gate/environments/production/serve`, {
+        value: 'true',
+        comment: 'open',
+      });
+      expect(served.status, JSON.stringify(served.body)).toBe(200);
+      const entries = (
+        (await listAll(`&project=${key}&kind=changes`, undefined, 'created_at_asc')) as Array<
+          Entry & { request: { ulid: string; action: string } | null }
+        >
+      ).filter((e) => e.http_path?.endsWith('/serve'));
+      expect(entries.length, JSON.stringify(entries.map((e) => e.action))).toBeGreaterThan(1);
+      expect(new Set(entries.map((e) => e.request?.ulid)).size).toBe(1);
+      expect(entries[0]!.request).toEqual({ ulid: expect.stringMatching(/^req_[0-9A-HJKMNP-TV-Z]{26}$/), action: 'target.served' });
+      // Another request, another ulid: the flag's creation.
+      const created = (
+        (await listAll(`&project=${key}&action=flag.created`)) as Array<Entry & { request: { ulid: string; action: string } }>
+      )[0]!;
+      expect(created.request.action).toBe('flag.created');
+      expect(created.request.ulid).not.toBe(entries[0]!.request!.ulid);
     });
   });
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase } from '../support/databases.js';
 import { expectOk } from '../support/expect-ok.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { Fixtures } from './public-fixtures.js';
 
 describeEachDatabase('flags list with include=serving', (db) => {
   let app: TestApp;
@@ -46,6 +47,7 @@ describeEachDatabase('flags list with include=serving', (db) => {
         environment_key: 'staging',
         value: 'false',
         served_by: 'target',
+        serves: 'value',
         // A rollout in progress counts as on, whatever its values.
         on: true,
         rules_count: 0,
@@ -60,6 +62,7 @@ describeEachDatabase('flags list with include=serving', (db) => {
         environment_key: 'production',
         value: 'true',
         served_by: 'target',
+        serves: 'value',
         on: true,
         rules_count: 0,
         published_at: expect.any(String),
@@ -131,5 +134,71 @@ describeEachDatabase('flags list with include=serving', (db) => {
       expect(res.status, query).toBe(422);
       expect(res.body.code, query).toBe('invalid_query');
     }
+  });
+});
+
+describeEachDatabase('flags list with include=serving: how each flag serves, its last evaluation', (db) => {
+  let app: TestApp;
+  const projectKey = `serves-${Date.now().toString(36)}`;
+  const p = `/projects/${projectKey}`;
+  const ok = (method: string, path: string, body?: unknown) => expectOk(app, method, path, body);
+  const targets = (flag: string) => `${p}/flags/${flag}/environments/production/targets`;
+
+  beforeAll(async () => {
+    app = await startTestApp(db);
+    await ok('POST', '/projects', { key: projectKey, name: 'Serves', environments: [{ key: 'production', name: 'Production' }] });
+    await ok('POST', `${p}/segments`, { key: 'beta', name: 'Beta', included: ['u-beta'] });
+    const values: Record<string, Record<string, string>> = {};
+    for (const flag of ['ruled', 'shared', 'single']) {
+      await ok('POST', `${p}/flags`, { key: flag, name: flag, type: 'string' });
+      values[flag] = {};
+      for (const display of ['a', 'b']) values[flag]![display] = (await ok('POST', `${p}/flags/${flag}/values`, { display })).ulid;
+    }
+    const ruled = await ok('POST', targets('ruled'));
+    await ok('POST', `${targets('ruled')}/${ruled.ulid}/rules`, {
+      value_ulid: values.ruled!.b,
+      description: 'Beta',
+      criteria: [{ selector: 'segment', comparer: 'equal', values: ['beta'] }],
+    });
+    await ok('PUT', `${targets('ruled')}/${ruled.ulid}/publish`, {});
+    const shared = await ok('POST', targets('shared'));
+    await ok('PUT', `${targets('shared')}/${shared.ulid}`, {
+      split: {
+        shares: [
+          { value_ulid: values.shared!.a, weight: 50000 },
+          { value_ulid: values.shared!.b, weight: 50000 },
+        ],
+      },
+    });
+    await ok('PUT', `${targets('shared')}/${shared.ulid}/publish`, {});
+    await ok('POST', `${p}/flags/single/environments/production/serve`, { value: values.single!.b });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('says whether rules or a split choose the value, and when the flag was last evaluated beside its last reported use', async () => {
+    const key = (await ok('POST', `${p}/environments/production/keys`, { kind: 'server' })).key as string;
+    const evaluated = await app.request('GET', '/v1/flags/single', { apiKey: key });
+    expect(evaluated.status).toBe(200);
+    await new Fixtures(app).flushTelemetry();
+    const res = await app.mgmt('GET', `${p}/flags?include=serving`);
+    expect(res.status).toBe(200);
+    const byKey = Object.fromEntries(
+      res.body.data.map(
+        (f: { key: string; environments: Array<{ serves: string }>; last_used_at: string | null; last_evaluated_at: string | null }) => [
+          f.key,
+          { serves: f.environments[0]?.serves, last_used_at: f.last_used_at, evaluated: f.last_evaluated_at !== null },
+        ],
+      ),
+    );
+    expect(byKey).toEqual({
+      ruled: { serves: 'rules', last_used_at: null, evaluated: false },
+      shared: { serves: 'split', last_used_at: null, evaluated: false },
+      single: { serves: 'value', last_used_at: null, evaluated: true },
+    });
+    // The flag page's read answers the same.
+    const single = await ok('GET', `${p}/flags/single?include=serving`);
+    expect(Date.parse(single.last_evaluated_at)).toBeGreaterThan(Date.now() - 60_000);
   });
 });

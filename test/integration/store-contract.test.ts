@@ -252,6 +252,8 @@ function managementRow(n: number, overrides: Partial<ManagementAuditRow> = {}): 
     project_ulid: null,
     environment_ulid: null,
     changes: null,
+    request_ulid: null,
+    request_action: null,
     ...overrides,
   };
 }

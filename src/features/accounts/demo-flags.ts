@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { AuditTrail, AuditWriter } from '../../audit/audit-trail.js';
+import { AuditTrail, AuditWriter, newAuditRequest } from '../../audit/audit-trail.js';
 import { ResourceAccess, type ManagementPrincipal } from '../../auth/principal.js';
 import type { CoreDeps } from '../../core.js';
 import { buildConfigurationServices } from '../configuration/index.js';
@@ -90,6 +90,12 @@ export async function addDemoFlags(
     flags: demoFlags(),
   };
   const { applier } = buildConfigurationServices({ ...over, lookups: knexLookups });
-  const audit = new AuditTrail(writer, principal, 'POST', `/management/v1/projects/${project.key}/configuration/apply`);
+  const audit = new AuditTrail(
+    writer,
+    principal,
+    'POST',
+    `/management/v1/projects/${project.key}/configuration/apply`,
+    newAuditRequest('project.applied'),
+  );
   await applier.apply(principal, project.key, configuration, { prune: false, comment: 'Demo flags of the first start' }, audit);
 }

@@ -62,6 +62,8 @@ export interface AuditEntry {
   created_at: string;
   /** What a change changed (subject before and after, publish comment); null for reads and refusals. */
   changes: AuditChanges | null;
+  /** The request that wrote it (shared by the request's entries); null for system actions and older entries. */
+  request: { ulid: string; action: Entry['action'] } | null;
 }
 
 export interface PublicAuditEntry {
@@ -231,6 +233,7 @@ export function toAuditEntry(row: ManagementAuditRow): AuditEntry {
     status_code: Number(row.status_code) === 0 ? null : Number(row.status_code),
     created_at: row.created_at,
     changes: row.changes === null ? null : (JSON.parse(row.changes) as AuditChanges),
+    request: row.request_ulid ? { ulid: row.request_ulid, action: (row.request_action ?? 'unknown') as Entry['action'] } : null,
   };
 }
 

@@ -54,6 +54,9 @@ export interface ManagementAuditRow {
   environment_ulid: string | null;
   /** JSON of AuditChanges, or null. */
   changes: string | null;
+  /** Null for system actions and entries written before migration 0021. */
+  request_ulid: string | null;
+  request_action: string | null;
 }
 
 export interface PublicAuditStoredRow {

@@ -55,6 +55,8 @@ function toManagementRow(c: Cells): ManagementAuditRow {
     project_ulid: optional(c[16]),
     environment_ulid: optional(c[17]),
     changes: optional(c[18]),
+    request_ulid: optional(c[19]),
+    request_action: optional(c[20]),
   };
 }
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import YAML from 'yaml';
-import { AuditTrail } from '../../audit/audit-trail.js';
+import { AuditTrail, newAuditRequest } from '../../audit/audit-trail.js';
 import { ResourceAccess, type ManagementPrincipal } from '../../auth/principal.js';
 import type { Composition } from '../../composition-root.js';
 import { DomainError, ValidationError } from '../../http/errors.js';
@@ -91,7 +91,13 @@ export async function importConfigurationFile(
   const projectKey = configuration.project.key;
   const { applier } = buildConfigurationServices({ ...core, lookups: knexLookups });
   const principal = await ownerPrincipal(composition);
-  const audit = new AuditTrail(auditWriter, principal, 'POST', `/management/v1/projects/${projectKey}/configuration/apply`);
+  const audit = new AuditTrail(
+    auditWriter,
+    principal,
+    'POST',
+    `/management/v1/projects/${projectKey}/configuration/apply`,
+    newAuditRequest('project.applied'),
+  );
   try {
     const plan = await applier.apply(principal, projectKey, configuration, { prune: false, comment: `Imported from ${file}` }, audit);
     core.logger.info({ file, project: projectKey, ...plan.summary }, 'imported the configuration file');

@@ -25,8 +25,8 @@ export interface ServingRows {
   /** The published targets that have prerequisites. */
   withPrerequisites: Set<string>;
   values: Array<{ ulid: string; flag_ulid: string; display: string; is_default: unknown }>;
-  /** When each flag was last used, per environment row that has a use. */
-  usage: Array<{ flag_ulid: string; last_used_at: string }>;
+  /** When each flag was last used (SDK reports) and evaluated (public API), per environment row that has either. */
+  usage: Array<{ flag_ulid: string; last_used_at: string | null; last_evaluated_at: string | null }>;
   /** Evaluations per flag and environment from the hour `since` on (absent: none). */
   evaluations: Array<{ flag_ulid: string; environment_ulid: string; count: number | string | null }>;
 }
@@ -84,8 +84,8 @@ export async function readServingRows(db: Db, projectUlid: string, flagUlids: re
     .select('ulid', 'flag_ulid', 'display', 'is_default')) as ServingRows['values'];
   const usage = (await db('flag_telemetry')
     .whereIn('flag_ulid', flagUlids)
-    .whereNotNull('last_used_at')
-    .select('flag_ulid', 'last_used_at')) as ServingRows['usage'];
+    .where((q) => q.whereNotNull('last_used_at').orWhereNotNull('last_evaluated_at'))
+    .select('flag_ulid', 'last_used_at', 'last_evaluated_at')) as ServingRows['usage'];
 
   const evaluations = (await db('evaluation_hours')
     .whereIn('flag_ulid', flagUlids)

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { components } from '../../../generated/management.js';
 import { readEnvironmentKeys, readServingRows } from './serving-overview-store.js';
-import { isOn, otherValuesOf } from './serving-state.js';
+import { isOn, otherValuesOf, servesOf } from './serving-state.js';
 import type { SplitRecord } from '../shared/splits.js';
 import type { FlagType } from './store-types.js';
 
@@ -10,6 +10,7 @@ type FlagServingState = components['schemas']['FlagServingState'];
 export interface FlagOverview {
   environments: FlagServingState[];
   last_used_at: string | null;
+  last_evaluated_at: string | null;
   stale: boolean;
 }
 
@@ -60,7 +61,14 @@ export async function servingOverview(
   const display = new Map(values.map((v) => [v.ulid, v.display]));
   const defaults = new Map(values.filter((v) => Boolean(v.is_default)).map((v) => [v.flag_ulid, v.display]));
   const lastUsed = new Map<string, string>();
-  for (const row of usage) if ((lastUsed.get(row.flag_ulid) ?? '') < row.last_used_at) lastUsed.set(row.flag_ulid, row.last_used_at);
+  const lastEvaluated = new Map<string, string>();
+  const latest = (map: Map<string, string>, flagUlid: string, at: string | null) => {
+    if (at !== null && (map.get(flagUlid) ?? '') < at) map.set(flagUlid, at);
+  };
+  for (const row of usage) {
+    latest(lastUsed, row.flag_ulid, row.last_used_at);
+    latest(lastEvaluated, row.flag_ulid, row.last_evaluated_at);
+  }
   const cutoff = new Date(now.getTime() - staleDays * DAY_MS).toISOString();
 
   for (const flag of flags) {
@@ -81,10 +89,11 @@ export async function servingOverview(
         const shown = (ulid: string) => display.get(ulid) ?? '';
         const sharesOf = (split: SplitRecord | null | undefined) =>
           split ? { shares: split.shares.map((s) => ({ value: shown(s.value_ulid), weight: s.weight })) } : null;
+        const baseSplit = published ? sharesOf(splits.get(published.ulid)) : null;
         const otherValues = published
           ? otherValuesOf(
               {
-                split: sharesOf(splits.get(published.ulid)),
+                split: baseSplit,
                 rules: publishedRules.map((r) => ({ value: shown(r.value_ulid), split: sharesOf(r.split) })),
                 prerequisites: withPrerequisites.has(published.ulid) ? [published.ulid] : [],
               },
@@ -96,6 +105,7 @@ export async function servingOverview(
           evaluations_24h: evaluations.get(`${flag.ulid} ${environment.ulid}`) ?? 0,
           value,
           served_by: published ? 'target' : fallback !== null ? 'default' : 'unavailable',
+          serves: servesOf(rulesCount, baseSplit),
           on: isOn(flag.type, fallback, { value, otherValues, rolling }),
           rules_count: rulesCount,
           published_at: published?.published_at ?? null,
@@ -109,6 +119,7 @@ export async function servingOverview(
     result.set(flag.ulid, {
       environments: states,
       last_used_at: used,
+      last_evaluated_at: lastEvaluated.get(flag.ulid) ?? null,
       stale: !flag.permanent && (used === null ? flag.created_at < cutoff : used < cutoff),
     });
   }

@@ -49,3 +49,16 @@ export function otherValuesOf(
   if ((serving.prerequisites?.length ?? 0) > 0 && defaultDisplay !== null) values.push(defaultDisplay);
   return values;
 }
+
+/**
+ * How a published target chooses what a context gets (specs/management.yaml, FlagServes): by its
+ * rules, by its base split over more than one value, or one value for every context.
+ */
+export function servesOf(
+  rulesCount: number,
+  baseSplit: { shares: ReadonlyArray<{ value: string; weight: number }> } | null | undefined,
+): 'value' | 'rules' | 'split' {
+  if (rulesCount > 0) return 'rules';
+  const shared = new Set((baseSplit?.shares ?? []).filter((s) => s.weight > 0).map((s) => s.value));
+  return shared.size > 1 ? 'split' : 'value';
+}

@@ -33,6 +33,8 @@ function row(i: number, extra: Partial<ManagementAuditRow> = {}): ManagementAudi
     project_ulid: null,
     environment_ulid: null,
     changes: null,
+    request_ulid: null,
+    request_action: null,
     ...extra,
   };
 }

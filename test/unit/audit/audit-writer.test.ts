@@ -127,8 +127,11 @@ describe('AuditTrail.fresh', () => {
         httpPath: '/management/v1/projects/shop/configuration/apply',
         result: 'success',
         statusCode: 200,
+        // The same request: its entries share it.
+        request: trail.request,
       },
     ]);
+    expect(trail.request.ulid).toMatch(/^req_/);
     expect([trail.written, trail.subject?.action, change.written]).toEqual([false, 'project.applied', true]);
   });
 });

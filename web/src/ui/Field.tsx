@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 import { fieldMessages, type ApiError } from '../api/client';
 
 /** What every labelled control takes: its label, the API field it edits, the request's problem. */
@@ -35,6 +35,18 @@ export function Field({ label, name, problem, hint, ...input }: InputHTMLAttribu
     <div className="field">
       <label htmlFor={control.id}>{label}</label>
       <input id={control.id} name={name} aria-invalid={control.invalid} aria-describedby={control.describedBy} {...input} />
+      {control.extras}
+    </div>
+  );
+}
+
+/** A labelled text area (text longer than a line, shown whole) with the API's field-keyed messages beside it. */
+export function TextAreaField({ label, name, problem, hint, ...area }: TextareaHTMLAttributes<HTMLTextAreaElement> & Labelled) {
+  const control = useControl(name, problem, hint);
+  return (
+    <div className="field">
+      <label htmlFor={control.id}>{label}</label>
+      <textarea id={control.id} name={name} aria-invalid={control.invalid} aria-describedby={control.describedBy} {...area} />
       {control.extras}
     </div>
   );

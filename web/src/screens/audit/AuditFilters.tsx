@@ -1,4 +1,3 @@
-import { useId } from 'react';
 import { allPages } from '../../api/all-pages';
 import { api, unwrap, type Schemas } from '../../api/client';
 import { Field, SelectField } from '../../ui/Field';
@@ -110,15 +109,17 @@ function Choice({
   value,
   options,
   onChange,
+  hint,
 }: {
   label: string;
   name: keyof AuditFilterValues;
   value: string;
   options: Array<[string, string]>;
   onChange: (value: string) => void;
+  hint?: string | undefined;
 }) {
   return (
-    <SelectField label={label} name={name} value={value} onChange={(e) => onChange(e.target.value)}>
+    <SelectField label={label} name={name} value={value} hint={hint} onChange={(e) => onChange(e.target.value)}>
       {options.map(([v, text]) => (
         <option key={v} value={v}>
           {text}
@@ -128,7 +129,7 @@ function Choice({
   );
 }
 
-/** The filters of the audit logs, with the accounts and tokens offered by name where ulids are asked. */
+/** The filters of the audit logs: subjects, actors and tokens picked from lists by name, not typed as ulids. */
 export function AuditFilters({
   log,
   filters,
@@ -138,7 +139,6 @@ export function AuditFilters({
   filters: AuditFilterValues;
   onChange: (name: keyof AuditFilterValues, value: string) => void;
 }) {
-  const id = useId();
   const accounts = useAsync(
     () => allPages((cursor) => unwrap(api.GET('/accounts', { params: { query: { per_page: 100, cursor } } }))).catch(() => undefined),
     [],
@@ -169,7 +169,29 @@ export function AuditFilters({
         : Promise.resolve(undefined),
     [filters.project],
   );
+  const segments = useAsync(
+    () =>
+      filters.project
+        ? unwrap(
+            api.GET('/projects/{projectKey}/segments', { params: { path: { projectKey: filters.project }, query: { per_page: 100 } } }),
+          ).catch(() => undefined)
+        : Promise.resolve(undefined),
+    [filters.project],
+  );
   const any: [string, string] = ['', 'any'];
+  // A value typed in the address or kept from another project stays choosable, by its ulid.
+  const keep = (options: Array<[string, string]>, value: string): Array<[string, string]> =>
+    value && !options.some(([v]) => v === value) ? [...options, [value, value]] : options;
+  const subjects: Array<[string, string]> = [
+    ...(flags.data?.data.map((f): [string, string] => [f.ulid, `flag ${f.key}`]) ?? []),
+    ...(segments.data?.data.map((g): [string, string] => [g.ulid, `segment ${g.key}`]) ?? []),
+    ...(environments.data?.data.map((e): [string, string] => [e.ulid, `environment ${e.key}`]) ?? []),
+  ];
+  const actors: Array<[string, string]> = [
+    ...(accounts.data?.data.map((a): [string, string] => [a.ulid, a.email]) ?? []),
+    ...(tokens.data?.data.map((t): [string, string] => [t.ulid, `token ${t.name}`]) ?? []),
+  ];
+  const tokenChoices = tokens.data?.data.map((t): [string, string] => [t.ulid, t.name]) ?? [];
   const text = (label: string, name: keyof AuditFilterValues, extra: Record<string, unknown> = {}) => (
     <Field label={label} name={name} value={filters[name]} onChange={(e) => onChange(name, e.target.value)} {...extra} />
   );
@@ -219,17 +241,33 @@ export function AuditFilters({
         options={[any, ...subjectTypes.map((t): [string, string] => [t, t])]}
         onChange={(v) => onChange('subject_type', v)}
       />
-      {text('Subject ulid', 'subject_ulid', {
-        list: `${id}-flags`,
-        hint: filters.project ? 'a flag of the project is offered by key' : undefined,
-      })}
-      {text(log === 'management' ? 'Actor ulid (account or token)' : 'Actor ulid (environment key)', 'actor_ulid', {
-        list: log === 'management' ? `${id}-actors` : undefined,
-      })}
-      {text('Management token ulid', 'management_token_ulid', {
-        list: `${id}-tokens`,
-        hint: log === 'public' ? 'public API requests carry no management token' : undefined,
-      })}
+      <Choice
+        label="Subject"
+        name="subject_ulid"
+        value={filters.subject_ulid}
+        options={[any, ...keep(subjects, filters.subject_ulid)]}
+        onChange={(v) => onChange('subject_ulid', v)}
+        hint={filters.project ? undefined : 'Choose a project to pick its flags, segments and environments'}
+      />
+      {log === 'management' ? (
+        <Choice
+          label="Actor"
+          name="actor_ulid"
+          value={filters.actor_ulid}
+          options={[any, ...keep(actors, filters.actor_ulid)]}
+          onChange={(v) => onChange('actor_ulid', v)}
+        />
+      ) : (
+        text('Environment key ulid', 'actor_ulid')
+      )}
+      <Choice
+        label="Management token"
+        name="management_token_ulid"
+        value={filters.management_token_ulid}
+        options={[any, ...keep(tokenChoices, filters.management_token_ulid)]}
+        onChange={(v) => onChange('management_token_ulid', v)}
+        hint={log === 'public' ? 'public API requests carry no management token' : undefined}
+      />
       {text('From', 'from', { type: 'datetime-local' })}
       {text('To', 'to', { type: 'datetime-local' })}
       <Choice
@@ -249,32 +287,6 @@ export function AuditFilters({
         options={['10', '25', '50', '100'].map((n): [string, string] => [n, n])}
         onChange={(v) => onChange('per_page', v)}
       />
-      <datalist id={`${id}-actors`}>
-        {accounts.data?.data.map((a) => (
-          <option key={a.ulid} value={a.ulid}>
-            {a.email}
-          </option>
-        ))}
-        {tokens.data?.data.map((t) => (
-          <option key={t.ulid} value={t.ulid}>
-            token {t.name}
-          </option>
-        ))}
-      </datalist>
-      <datalist id={`${id}-flags`}>
-        {flags.data?.data.map((f) => (
-          <option key={f.ulid} value={f.ulid}>
-            flag {f.key}
-          </option>
-        ))}
-      </datalist>
-      <datalist id={`${id}-tokens`}>
-        {tokens.data?.data.map((t) => (
-          <option key={t.ulid} value={t.ulid}>
-            {t.name}
-          </option>
-        ))}
-      </datalist>
     </div>
   );
 }

@@ -5,6 +5,8 @@ import { useAsync } from '../../ui/useAsync';
 import { When } from '../../ui/When';
 import '../../ui/admin.css';
 import { AuditChanges } from './AuditChanges';
+import { groupByRequest, type RequestGroup } from './audit-groups';
+import { actorText, auditSentence } from './audit-sentence';
 import { PublishDiff } from './PublishDiff';
 import { AuditFilters, auditQuery, initialFilters, publicAuditQuery, type AuditFilterValues, type Log } from './AuditFilters';
 
@@ -18,41 +20,74 @@ function EntryRow({ entry, who, what }: { entry: Schemas['AuditEntry'] | Schemas
       <td>{who}</td>
       <td>{what}</td>
       <td>
-        {entry.subject_type ? <small>{entry.subject_type} </small> : null}
-        {entry.subject_label ?? entry.subject_ulid ?? ''}
-      </td>
-      <td>
         {entry.result} {entry.status_code ?? ''}
       </td>
     </tr>
   );
 }
 
-function ManagementRow({ entry, project }: { entry: Schemas['AuditEntry']; project: string }) {
-  const actor = entry.actor;
+/** What one entry of a request changed: its change record, and for a publish what went live. */
+function EntryChanges({ entry, project }: { entry: Schemas['AuditEntry']; project: string }) {
   const label = entry.subject_label ?? entry.subject_ulid ?? entry.action;
-  const who = (
+  return (
     <>
-      {actor ? (actor.type === 'system' ? 'Vexil (system)' : (actor.email ?? actor.name ?? actor.type)) : 'unauthenticated'}
-      {entry.token && actor?.type !== 'management_token' ? <div className="comment">via {entry.token.name}</div> : null}
-      {actor?.type === 'management_token' ? <div className="comment">management token</div> : null}
-    </>
-  );
-  const what = (
-    <>
-      <code>{entry.action}</code>
-      {entry.http_method ? (
-        <div>
-          <small>
-            {entry.http_method} {entry.http_path}
-          </small>
-        </div>
-      ) : null}
       {entry.changes ? <AuditChanges changes={entry.changes} label={label} /> : null}
       {entry.action === 'target.published' ? <PublishDiff entry={entry} project={project} /> : null}
     </>
   );
-  return <EntryRow entry={entry} who={who} what={what} />;
+}
+
+/** The machine's side of an entry: its action, subject, ulids. */
+function EntryFacts({ entry, children }: { entry: Schemas['AuditEntry']; children?: ReactNode }) {
+  return (
+    <li>
+      <code>{entry.action}</code> {entry.subject_type ? <small>{entry.subject_type}</small> : null} {entry.subject_label ?? ''}{' '}
+      {entry.subject_ulid ? <code className="ulid">{entry.subject_ulid}</code> : null} <code className="ulid">{entry.ulid}</code>
+      {children}
+    </li>
+  );
+}
+
+/** One request: a sentence of what a person did, its changes, and the path, entries and ulids under Details. */
+function RequestRow({ group, project }: { group: RequestGroup; project: string }) {
+  const { lead, others } = group;
+  const entries = [lead, ...others];
+  const who = (
+    <>
+      {actorText(lead)}
+      {lead.token && lead.actor?.type !== 'management_token' ? <div className="comment">via {lead.token.name}</div> : null}
+      {lead.actor?.type === 'management_token' ? <div className="comment">management token</div> : null}
+    </>
+  );
+  const what = (
+    <>
+      <p className="audit-sentence">{auditSentence(lead, entries)}</p>
+      <EntryChanges entry={lead} project={project} />
+      <details className="audit-details">
+        <summary>Details{others.length > 0 ? ` (${entries.length} entries)` : ''}</summary>
+        {lead.http_method ? (
+          <p>
+            <code className="request-line">
+              {lead.http_method} {lead.http_path}
+            </code>
+          </p>
+        ) : null}
+        <ul>
+          {entries.map((entry) => (
+            <EntryFacts key={entry.ulid} entry={entry}>
+              {entry === lead ? null : <EntryChanges entry={entry} project={project} />}
+            </EntryFacts>
+          ))}
+        </ul>
+        {lead.request ? (
+          <p className="hint">
+            Request <code className="ulid">{lead.request.ulid}</code>
+          </p>
+        ) : null}
+      </details>
+    </>
+  );
+  return <EntryRow entry={lead} who={who} what={what} />;
 }
 
 function PublicRow({ entry }: { entry: Schemas['PublicAuditEntry'] }) {
@@ -62,7 +97,13 @@ function PublicRow({ entry }: { entry: Schemas['PublicAuditEntry'] }) {
       {entry.environment ? `(${entry.environment.key})` : ''}
     </>
   );
-  return <EntryRow entry={entry} who={who} what={<code>{entry.action}</code>} />;
+  const what = (
+    <>
+      <code>{entry.action}</code> {entry.subject_type ? <small>{entry.subject_type} </small> : null}
+      {entry.subject_label ?? entry.subject_ulid ?? ''}
+    </>
+  );
+  return <EntryRow entry={entry} who={who} what={what} />;
 }
 
 /** The audit logs, management and public traffic, with every filter the API has and cursor paging. */
@@ -107,19 +148,22 @@ export function AuditScreen() {
       </fieldset>
       <AuditFilters log={log} filters={filters} onChange={set} />
       <ErrorMessage problem={page.problem} />
-      <table aria-label={log === 'management' ? 'Management audit entries' : 'Public API audit entries'} aria-busy={page.loading}>
+      <table
+        className="audit-table"
+        aria-label={log === 'management' ? 'Management audit entries' : 'Public API audit entries'}
+        aria-busy={page.loading}
+      >
         <thead>
           <tr>
             <th scope="col">When</th>
             <th scope="col">Who</th>
             <th scope="col">What</th>
-            <th scope="col">Subject</th>
             <th scope="col">Result</th>
           </tr>
         </thead>
         <tbody>
-          {page.data?.management?.data.map((entry) => (
-            <ManagementRow key={entry.ulid} entry={entry} project={filters.project} />
+          {groupByRequest(page.data?.management?.data ?? []).map((group) => (
+            <RequestRow key={group.key} group={group} project={filters.project} />
           ))}
           {page.data?.traffic?.data.map((entry) => (
             <PublicRow key={entry.ulid} entry={entry} />

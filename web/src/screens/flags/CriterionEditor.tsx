@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import type { ApiError, Schemas } from '../../api/client';
 import { Field, GroupMessages, SelectField } from '../../ui/Field';
-import type { PanelContext } from './EnvironmentPanel';
+import type { PanelContext } from './panel-context';
 
 type Comparer = Schemas['Comparer'];
 type Selector = Schemas['Selector'];

@@ -3,7 +3,7 @@ import { api, unwrap, type Schemas } from '../../api/client';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { SelectField } from '../../ui/Field';
 import { useAction, useAsync } from '../../ui/useAsync';
-import { displayOf, targetsPath, type PanelContext } from './EnvironmentPanel';
+import { displayOf, targetsPath, type PanelContext } from './panel-context';
 import { PrerequisitesEditor } from './PrerequisitesEditor';
 import { PublishDialog } from './PublishDialog';
 import { RuleEditor } from './RuleEditor';

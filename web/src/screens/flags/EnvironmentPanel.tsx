@@ -1,6 +1,6 @@
 import { useRef } from 'react';
 import { allPages } from '../../api/all-pages';
-import { api, unwrap, type Schemas } from '../../api/client';
+import { api, unwrap } from '../../api/client';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { useAction, useAsync } from '../../ui/useAsync';
 import { When } from '../../ui/When';
@@ -10,21 +10,7 @@ import { ServeNow } from './ServeNow';
 import { PublishedConfiguration } from './PublishedConfiguration';
 import { RestoreButton } from './RestoreButton';
 import { TryIt } from './TryIt';
-
-export interface PanelContext {
-  project: string;
-  flag: string;
-  environment: Schemas['Environment'];
-  values: Schemas['FlagValue'][];
-  /** The project's segments, offered by key in segment criteria. */
-  segments?: Schemas['Segment'][];
-  /** Context types, attribute names and values observed in the environment: the editors' suggestions. */
-  observed?: Schemas['ContextAttributes'];
-}
-
-export const targetsPath = (c: PanelContext) => ({ projectKey: c.project, flagKey: c.flag, environmentKey: c.environment.key });
-export const displayOf = (values: Schemas['FlagValue'][], ulid: string | null | undefined) =>
-  values.find((v) => v.ulid === ulid)?.display ?? '?';
+import { displayOf, targetsPath, type PanelContext } from './panel-context';
 
 /** One environment of a flag: what it serves now and why, its draft, rollouts and history. */
 export function EnvironmentPanel({
@@ -99,58 +85,65 @@ export function EnvironmentPanel({
         <span className="swatch" style={{ background: environment.color }} aria-hidden="true" /> {environment.name}
       </h2>
       <ErrorMessage problem={overview.problem} />
-      {data ? (
-        <p data-testid={`served-${environment.key}`}>
-          Serves <code>{JSON.stringify(data.served.value)}</code> ({data.served.resolved_by}) to a context without attributes.
-        </p>
-      ) : null}
-      {data ? (
-        <p className="insights">
-          Last retrieved <When iso={data.insights.last_retrieved_at} none="never" /> · used{' '}
-          <When iso={data.insights.last_used_at} none="never" /> · evaluated <When iso={data.insights.last_evaluated_at} none="never" /> ·
-          updated <When iso={data.insights.last_updated_at} none="never" />
-        </p>
-      ) : null}
-      <ServeNow key={servedDisplay ?? ''} context={context} served={servedDisplay} onServed={refresh} />
-      {data ? (
-        <PublishedConfiguration
-          context={context}
-          targets={list}
-          targetRules={data.target_rules}
-          exposures={data.exposures}
-          onRolloutChange={refreshAndFocus}
-        />
-      ) : null}
-      {draft ? (
-        <DraftEditor
-          context={{ ...context, segments: segments.data?.data }}
-          draft={draft}
-          seed={data?.target_rules.find((t) => t.target_ulid === draft.ulid)}
-          onChange={refresh}
-          onPublished={refreshAndFocus}
-        />
-      ) : (
-        <>
-          <button
-            type="button"
-            disabled={createDraft.busy}
-            onClick={() =>
-              void createDraft.run(async () => {
-                await unwrap(
-                  api.POST('/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets', { params: { path } }),
-                );
-                overview.reload();
-              })
-            }
-          >
-            New draft in {environment.name}
-          </button>
-          <p className="hint">Changes, and rollouts of them to a percentage of contexts, start as a draft and are published from it.</p>
-          <ErrorMessage problem={createDraft.problem} />
-        </>
-      )}
-      <ErrorMessage problem={cancel.problem} />
-      <TryIt context={context} />
+      {/* What is served and its controls beside Try it: on a wide screen both fit the first screen. */}
+      <div className="environment-columns">
+        <div className="environment-main">
+          {data ? (
+            <p data-testid={`served-${environment.key}`} className="served">
+              Serves <code>{JSON.stringify(data.served.value)}</code> ({data.served.resolved_by}) to a context without attributes.
+            </p>
+          ) : null}
+          {data ? (
+            <p className="insights">
+              Last retrieved <When iso={data.insights.last_retrieved_at} none="never" /> · used{' '}
+              <When iso={data.insights.last_used_at} none="never" /> · evaluated <When iso={data.insights.last_evaluated_at} none="never" />{' '}
+              · updated <When iso={data.insights.last_updated_at} none="never" />
+            </p>
+          ) : null}
+          <ServeNow key={servedDisplay ?? ''} context={context} served={servedDisplay} onServed={refresh} />
+          {data ? (
+            <PublishedConfiguration
+              context={context}
+              targets={list}
+              targetRules={data.target_rules}
+              exposures={data.exposures}
+              onRolloutChange={refreshAndFocus}
+            />
+          ) : null}
+          {draft ? (
+            <DraftEditor
+              context={{ ...context, segments: segments.data?.data }}
+              draft={draft}
+              seed={data?.target_rules.find((t) => t.target_ulid === draft.ulid)}
+              onChange={refresh}
+              onPublished={refreshAndFocus}
+            />
+          ) : (
+            <>
+              <button
+                type="button"
+                disabled={createDraft.busy}
+                onClick={() =>
+                  void createDraft.run(async () => {
+                    await unwrap(
+                      api.POST('/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets', { params: { path } }),
+                    );
+                    overview.reload();
+                  })
+                }
+              >
+                New draft in {environment.name}
+              </button>
+              <p className="hint">Changes, and rollouts of them to a percentage of contexts, start as a draft and are published from it.</p>
+              <ErrorMessage problem={createDraft.problem} />
+            </>
+          )}
+          <ErrorMessage problem={cancel.problem} />
+        </div>
+        <div className="environment-side">
+          <TryIt context={context} />
+        </div>
+      </div>
       <details>
         <summary>History in {environment.name}</summary>
         {/* Six columns scroll in their own box on a phone: focusable and named, so the keyboard can scroll it too. */}

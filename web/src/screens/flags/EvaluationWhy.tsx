@@ -1,7 +1,7 @@
 import { api, unwrap, type Schemas } from '../../api/client';
 import { criterionText } from '../../ui/criteria';
 import { useAsync } from '../../ui/useAsync';
-import { targetsPath, type PanelContext } from './EnvironmentPanel';
+import { targetsPath, type PanelContext } from './panel-context';
 
 const rulesPath = '/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets/{targetUlid}/rules' as const;
 

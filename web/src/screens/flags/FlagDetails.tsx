@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { api, unwrap, type Schemas } from '../../api/client';
 import { ErrorMessage } from '../../ui/ErrorMessage';
-import { CheckboxField, Field } from '../../ui/Field';
+import { CheckboxField, Field, TextAreaField } from '../../ui/Field';
 import { useAction } from '../../ui/useAsync';
 
 /** A flag's details: name, description, tags, permanent, and which SDK payloads carry it. */
@@ -37,9 +37,11 @@ export function FlagDetails({ project, flag, onSaved }: { project: string; flag:
     <form onSubmit={submit} className="details" aria-label="Flag details">
       <div className="inline">
         <Field label="Name" name="name" value={name} onChange={(e) => setName(e.target.value)} problem={save.problem} />
-        <Field
+        {/* A text area as wide as the form, so a description of a few sentences shows whole. */}
+        <TextAreaField
           label="Description"
           name="description"
+          rows={3}
           value={description}
           onChange={(e) => setDescription(e.target.value)}
           problem={save.problem}

@@ -7,13 +7,14 @@ import { Tabs } from '../../ui/Tabs';
 import { useAsync } from '../../ui/useAsync';
 import { EnvironmentPanel } from './EnvironmentPanel';
 import { FlagDetails } from './FlagDetails';
-import { FlagSummary } from './FlagSummary';
+import { CopyTargeting, FlagSummary } from './FlagSummary';
 import { FlagValues } from './FlagValues';
 import './flags.css';
 
 /**
- * A flag: every environment side by side at the top (switches, what is served), then its
- * details, values, and one environment at a time (tabs) with its drafts and history.
+ * A flag: every environment side by side at the top (switches, what is served), then one
+ * environment at a time (tabs): what it serves, Try it, drafts and history. The details, values
+ * and copies between environments, edited less often, come last.
  */
 export function FlagScreen({ project, flag }: { project: string; flag: string }) {
   const path = { projectKey: project, flagKey: flag };
@@ -52,14 +53,6 @@ export function FlagScreen({ project, flag }: { project: string; flag: string })
       {states && environments.data ? (
         <FlagSummary project={project} flag={flag} environments={list} states={states} onChange={details.reload} onOpen={openEnvironment} />
       ) : null}
-      {details.data ? (
-        // Keyed by the flag alone: the reloads after a save, a switch or a value change must not
-        // put back what someone is typing in the form.
-        <FlagDetails key={details.data.data.key} project={project} flag={details.data.data} onSaved={details.reload} />
-      ) : null}
-      {values.data ? (
-        <FlagValues project={project} flag={flag} values={values.data.data} onChange={() => (values.reload(), details.reload())} />
-      ) : null}
       {values.data && selected ? (
         <Tabs
           label={`Environments of ${flag}`}
@@ -78,6 +71,18 @@ export function FlagScreen({ project, flag }: { project: string; flag: string })
             onServingChange={details.reload}
           />
         </Tabs>
+      ) : null}
+      {details.data ? <h2>Details</h2> : null}
+      {details.data ? (
+        // Keyed by the flag alone: the reloads after a save, a switch or a value change must not
+        // put back what someone is typing in the form.
+        <FlagDetails key={details.data.data.key} project={project} flag={details.data.data} onSaved={details.reload} />
+      ) : null}
+      {values.data ? (
+        <FlagValues project={project} flag={flag} values={values.data.data} onChange={() => (values.reload(), details.reload())} />
+      ) : null}
+      {environments.data && list.length > 1 ? (
+        <CopyTargeting project={project} flag={flag} environments={list} onCopied={details.reload} />
       ) : null}
     </section>
   );

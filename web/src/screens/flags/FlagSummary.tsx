@@ -11,7 +11,7 @@ const rolloutText = (state: Schemas['FlagServingState']) =>
 
 /**
  * The top of a flag page: every environment side by side (switch, what is served, rules, rollout,
- * last change, waiting draft or schedule, evaluations in the last 24 hours), and a copy of one environment's targeting to another.
+ * last change, waiting draft or schedule, evaluations in the last 24 hours).
  */
 export function FlagSummary({
   project,
@@ -77,13 +77,12 @@ export function FlagSummary({
           })}
         </tbody>
       </table>
-      {environments.length > 1 ? <CopyTargeting project={project} flag={flag} environments={environments} onCopied={onChange} /> : null}
     </section>
   );
 }
 
 /** Copies what one environment serves (value, rules, rollout) to another and publishes it: promote, for this flag. */
-function CopyTargeting({
+export function CopyTargeting({
   project,
   flag,
   environments,
@@ -115,8 +114,8 @@ function CopyTargeting({
     onCopied();
   };
   return (
-    <div className="copy-targeting">
-      <h3>Copy targeting</h3>
+    <section className="copy-targeting" aria-labelledby="copy-targeting-title">
+      <h2 id="copy-targeting-title">Copy targeting</h2>
       <div className="inline">
         <SelectField label="From" name="copy_from" value={from} onChange={(e) => setFrom(e.target.value)}>
           {environments.map((e) => (
@@ -150,6 +149,6 @@ function CopyTargeting({
           </p>
         </ServingChangeDialog>
       ) : null}
-    </div>
+    </section>
   );
 }

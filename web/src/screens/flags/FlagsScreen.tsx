@@ -102,7 +102,7 @@ export function FlagsScreen({ project }: { project: string }) {
         <CheckboxField label="Only stale flags" name="stale" checked={onlyStale} onChange={(e) => filter({ stale: e.target.checked })} />
       </div>
       <ErrorMessage problem={flags.problem} />
-      <table>
+      <table className="flags-table">
         <thead>
           <tr>
             <th scope="col">
@@ -111,7 +111,7 @@ export function FlagsScreen({ project }: { project: string }) {
             <th scope="col">Flag</th>
             <th scope="col">Type</th>
             <th scope="col">Serving</th>
-            <th scope="col">Last used</th>
+            <th scope="col">Last evaluated · SDK use</th>
           </tr>
         </thead>
         <tbody>
@@ -131,7 +131,7 @@ export function FlagsScreen({ project }: { project: string }) {
                 />
               </td>
               <td>
-                <Link to={`/projects/${project}/flags/${flag.key}`}>{flag.name}</Link> <code>{flag.key}</code>
+                <Link to={`/projects/${project}/flags/${flag.key}`}>{flag.name}</Link> <code className="flag-key">{flag.key}</code>
                 {flag.stale ? <span className="badge">stale</span> : null}
                 {flag.permanent ? <span className="badge quiet">permanent</span> : null}
                 {flag.tags.map((t) => (
@@ -143,23 +143,35 @@ export function FlagsScreen({ project }: { project: string }) {
               </td>
               <td>{flag.type}</td>
               <td>
-                {flag.environments?.map((state) => {
-                  const environment = environmentOf(state.environment_key);
-                  return (
-                    <span key={state.environment_key} className="state env-serving" style={{ borderColor: colour(state.environment_key) }}>
-                      {environment ? (
-                        <FlagSwitch project={project} flag={flag.key} environment={environment} state={state} onSwitched={flags.reload} />
-                      ) : null}
-                      {state.environment_key}: <code>{state.value ?? '–'}</code>
-                      {state.rollout_percentage !== null ? ` (${state.rollout_percentage}% ${state.rollout_status})` : ''}
-                      {state.draft ? ' · draft' : ''}
-                      {state.scheduled_at ? ' · scheduled' : ''}
-                    </span>
-                  );
-                })}
+                <div className="serving-cell">
+                  {flag.environments?.map((state) => {
+                    const environment = environmentOf(state.environment_key);
+                    return (
+                      <span
+                        key={state.environment_key}
+                        className="state env-serving"
+                        style={{ borderColor: colour(state.environment_key) }}
+                      >
+                        {environment ? (
+                          <FlagSwitch project={project} flag={flag.key} environment={environment} state={state} onSwitched={flags.reload} />
+                        ) : null}
+                        <ServingText state={state} />
+                        {state.rollout_percentage !== null ? ` (${state.rollout_percentage}% ${state.rollout_status})` : ''}
+                        {state.draft ? ' · draft' : ''}
+                        {state.scheduled_at ? ' · scheduled' : ''}
+                      </span>
+                    );
+                  })}
+                </div>
               </td>
-              <td>
-                <When iso={flag.last_used_at} none="never" />
+              <td className="last-use">
+                {/* Evaluations through the API and usage reports of SDKs evaluating locally are counted apart. */}
+                <span>
+                  evaluated <When iso={flag.last_evaluated_at} none="never" />
+                </span>
+                <span>
+                  SDK use <When iso={flag.last_used_at} none="never" />
+                </span>
               </td>
             </tr>
           ))}
@@ -204,5 +216,26 @@ export function FlagsScreen({ project }: { project: string }) {
       </form>
       <ErrorMessage problem={create.problem} />
     </section>
+  );
+}
+
+/**
+ * What an environment serves, as the API describes it: the value, or "rules" / "split" where
+ * more than one value can be served (then the base value as what everyone else gets).
+ */
+function ServingText({ state }: { state: Schemas['FlagServingState'] }) {
+  const value = <code>{state.value ?? '–'}</code>;
+  if (state.serves === 'value') {
+    return (
+      <span>
+        {state.environment_key}: {value}
+      </span>
+    );
+  }
+  return (
+    <span>
+      {state.environment_key}: <strong>{state.serves}</strong>
+      {state.serves === 'rules' ? <>, else {value}</> : null}
+    </span>
   );
 }

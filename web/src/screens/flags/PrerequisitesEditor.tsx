@@ -3,7 +3,7 @@ import { api, unwrap, type Schemas } from '../../api/client';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { GroupMessages, SelectField } from '../../ui/Field';
 import { useAction, useAsync } from '../../ui/useAsync';
-import { targetsPath, type PanelContext } from './EnvironmentPanel';
+import { targetsPath, type PanelContext } from './panel-context';
 
 const prerequisitesPath =
   '/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets/{targetUlid}/prerequisites' as const;

@@ -4,7 +4,7 @@ import { Dialog, DialogActions, useDialog } from '../../ui/Dialog';
 import { Field } from '../../ui/Field';
 import { TypedConfirmation } from '../../ui/TypedConfirmation';
 import { useAction } from '../../ui/useAsync';
-import { targetsPath, type PanelContext } from './EnvironmentPanel';
+import { targetsPath, type PanelContext } from './panel-context';
 
 type RolloutChoice = 'none' | Schemas['RolloutMode'];
 

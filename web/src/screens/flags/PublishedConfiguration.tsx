@@ -1,5 +1,5 @@
 import type { Schemas } from '../../api/client';
-import type { PanelContext } from './EnvironmentPanel';
+import type { PanelContext } from './panel-context';
 import { PublishedTarget } from './PublishedTarget';
 import { RolloutControls } from './RolloutControls';
 

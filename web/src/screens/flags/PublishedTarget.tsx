@@ -1,7 +1,7 @@
 import type { Schemas } from '../../api/client';
 import { ruleCriteriaText } from '../../ui/criteria';
 import { When } from '../../ui/When';
-import { displayOf, type PanelContext } from './EnvironmentPanel';
+import { displayOf, type PanelContext } from './panel-context';
 import { SplitExposures } from './SplitExposures';
 import { splitText } from './SplitEditor';
 

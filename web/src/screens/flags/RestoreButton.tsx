@@ -1,7 +1,7 @@
 import { api, unwrap, type Schemas } from '../../api/client';
 import { useDialog } from '../../ui/Dialog';
 import { exactTime } from '../../ui/When';
-import { displayOf, targetsPath, type PanelContext } from './EnvironmentPanel';
+import { displayOf, targetsPath, type PanelContext } from './panel-context';
 import { ServingChangeDialog, type ServingChangeInput } from './ServingChangeDialog';
 
 const restorePath = '/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets/{targetUlid}/restore' as const;

@@ -6,7 +6,7 @@ import { Field } from '../../ui/Field';
 import { TypedConfirmation } from '../../ui/TypedConfirmation';
 import { useAction } from '../../ui/useAsync';
 import { When } from '../../ui/When';
-import { targetsPath, type PanelContext } from './EnvironmentPanel';
+import { targetsPath, type PanelContext } from './panel-context';
 
 const rolloutPath = '/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets/{targetUlid}/rollout' as const;
 

@@ -4,7 +4,7 @@ import { ErrorMessage } from '../../ui/ErrorMessage';
 import { Field, GroupMessages, SelectField } from '../../ui/Field';
 import { useAction } from '../../ui/useAsync';
 import { CriterionEditor, criterionDraftOf, criterionWrite, emptyCriterion, type CriterionDraft } from './CriterionEditor';
-import { targetsPath, type PanelContext } from './EnvironmentPanel';
+import { targetsPath, type PanelContext } from './panel-context';
 import { SplitEditor, splitDraftOf, splitWrite, type SplitDraft } from './SplitEditor';
 
 const rulesPath = '/projects/{projectKey}/flags/{flagKey}/environments/{environmentKey}/targets/{targetUlid}/rules' as const;

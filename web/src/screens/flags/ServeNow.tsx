@@ -4,7 +4,7 @@ import { ErrorMessage } from '../../ui/ErrorMessage';
 import { CheckboxField, Field, SelectField } from '../../ui/Field';
 import { TypedConfirmation } from '../../ui/TypedConfirmation';
 import { useAction } from '../../ui/useAsync';
-import { targetsPath, type PanelContext } from './EnvironmentPanel';
+import { targetsPath, type PanelContext } from './panel-context';
 
 /**
  * Serve one value now, in one call (rules kept unless dropped). It starts from the value served

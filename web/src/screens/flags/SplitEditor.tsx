@@ -1,6 +1,7 @@
 import type { ApiProblem, Schemas } from '../../api/client';
 import { CheckboxField, Field, GroupMessages, SelectField } from '../../ui/Field';
-import { displayOf } from './EnvironmentPanel';
+import { displayOf } from './panel-context';
+import { valueColour } from './value-colours';
 
 /** 100 % in the thousandths of a percent the API counts weights in. */
 const TOTAL = 100000;
@@ -95,11 +96,13 @@ export function SplitEditor({
             hint="Empty: the context's identifier. Contexts without the attribute get the value above."
           />
           <GroupMessages problem={problem} name="split.shares" />
+          <ShareBar draft={draft} values={values} where={where} />
           <ol className="split-shares">
             {draft.shares.map((share, index) => (
               <li key={index}>
                 <SelectField
-                  label={`Split value ${index + 1} of ${where}`}
+                  label={`Value ${index + 1}`}
+                  aria-label={`Split value ${index + 1} of ${where}`}
                   name={`split.shares.${index}.value_ulid`}
                   value={share.value_ulid}
                   onChange={(e) => setShare(index, { value_ulid: e.target.value })}
@@ -111,17 +114,23 @@ export function SplitEditor({
                     </option>
                   ))}
                 </SelectField>
-                <Field
-                  label={`Percent for split value ${index + 1} of ${where}`}
-                  name={`split.shares.${index}.weight`}
-                  type="number"
-                  min={0}
-                  max={100}
-                  step={0.001}
-                  value={share.percent}
-                  onChange={(e) => setShare(index, { percent: e.target.value })}
-                  problem={problem}
-                />
+                <span className="percent">
+                  <Field
+                    label="Share"
+                    aria-label={`Percent for split value ${index + 1} of ${where}`}
+                    name={`split.shares.${index}.weight`}
+                    type="number"
+                    min={0}
+                    max={100}
+                    step={0.001}
+                    value={share.percent}
+                    onChange={(e) => setShare(index, { percent: e.target.value })}
+                    problem={problem}
+                  />
+                  <span className="unit" aria-hidden="true">
+                    %
+                  </span>
+                </span>
                 {draft.shares.length > 2 ? (
                   <button type="button" onClick={() => onChange({ ...draft, shares: draft.shares.filter((_, i) => i !== index) })}>
                     Remove split value {index + 1} of {where}
@@ -142,5 +151,45 @@ export function SplitEditor({
         </>
       ) : null}
     </fieldset>
+  );
+}
+
+/**
+ * The shares as one bar, as typed (before any save), and what each means: of every 100 contexts,
+ * about that many get the value and keep it. A value named on several rows counts once, summed.
+ */
+function ShareBar({ draft, values, where }: { draft: SplitDraft; values: Schemas['FlagValue'][]; where: string }) {
+  const sums = new Map<string, number>();
+  for (const share of draft.shares) {
+    const weight = Math.max(0, thousandths(share.percent) || 0);
+    sums.set(share.value_ulid, (sums.get(share.value_ulid) ?? 0) + weight);
+  }
+  const total = [...sums.values()].reduce((a, b) => a + b, 0);
+  const shares = [...sums].map(([ulid, weight], index) => ({ ulid, weight, name: displayOf(values, ulid), colour: valueColour(index) }));
+  const percent = (weight: number) => Math.round((weight / 1000) * 1000) / 1000;
+  const summary = shares.map((s) => `${s.name} ${percent(s.weight)} %`).join(', ');
+  return (
+    <div className="share-preview">
+      <div className="share-bar" role="img" aria-label={`Shares of ${where}: ${summary}`}>
+        {shares.map((s) =>
+          s.weight > 0 ? (
+            <span
+              key={s.ulid}
+              className="share"
+              data-value={s.name}
+              style={{ width: `${(s.weight / Math.max(total, TOTAL)) * 100}%`, background: s.colour }}
+            />
+          ) : null,
+        )}
+      </div>
+      <ul className="share-meaning">
+        {shares.map((s) => (
+          <li key={s.ulid}>
+            <span className="swatch" style={{ background: s.colour }} aria-hidden="true" /> <code>{s.name}</code>: about {percent(s.weight)}{' '}
+            of every 100 contexts get it, and keep it while the split stays.
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

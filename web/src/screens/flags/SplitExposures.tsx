@@ -1,5 +1,5 @@
 import type { Schemas } from '../../api/client';
-import type { PanelContext } from './EnvironmentPanel';
+import type { PanelContext } from './panel-context';
 
 /**
  * How many distinct contexts each split value reached per day (the last 7 days), beside the split;

@@ -3,7 +3,7 @@ import { api, unwrap, type Schemas } from '../../api/client';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { Field, SelectField } from '../../ui/Field';
 import { useAction } from '../../ui/useAsync';
-import { targetsPath, type PanelContext } from './EnvironmentPanel';
+import { targetsPath, type PanelContext } from './panel-context';
 import { EvaluationWhy } from './EvaluationWhy';
 
 interface AttributeRow {

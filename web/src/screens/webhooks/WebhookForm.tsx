@@ -4,7 +4,7 @@ import { ErrorMessage } from '../../ui/ErrorMessage';
 import { CheckboxField, Field, GroupMessages } from '../../ui/Field';
 
 /** The event filters offered as choices: everything, or a family of events. */
-const families: Array<[Schemas['WebhookEventFilter'], string]> = [
+export const families: Array<[Schemas['WebhookEventFilter'], string]> = [
   ['*', 'every event'],
   ['flag.*', 'flags'],
   ['flag_value.*', 'flag values'],

@@ -10,7 +10,7 @@ import { When } from '../../ui/When';
 import '../../ui/admin.css';
 import { RotateSecret } from './RotateSecret';
 import { WebhookDeliveries } from './WebhookDeliveries';
-import { WebhookForm, webhookBody, type WebhookFormValues } from './WebhookForm';
+import { families, WebhookForm, webhookBody, type WebhookFormValues } from './WebhookForm';
 
 const blank: WebhookFormValues = { url: '', events: ['*'], environments: [], description: '' };
 
@@ -58,7 +58,15 @@ function WebhookCard({
       {webhook.description ? <p>{webhook.description}</p> : null}
       <dl className="facts">
         <dt>Events</dt>
-        <dd>{webhook.events.join(', ')}</dd>
+        {/* In the form's words; a single event type, which the form does not offer, as its code. */}
+        <dd>
+          {webhook.events.map((filter, i) => (
+            <span key={filter}>
+              {i > 0 ? ', ' : ''}
+              {families.find(([f]) => f === filter)?.[1] ?? <code>{filter}</code>}
+            </span>
+          ))}
+        </dd>
         <dt>Environments</dt>
         <dd>{webhook.environments.length > 0 ? webhook.environments.join(', ') : 'every environment'}</dd>
         <dt>Failures in a row</dt>
