@@ -114,21 +114,13 @@ describe('module formats', () => {
 });
 
 describe('the supported Node range', () => {
-  it('is the one of package.json engines, stated the same in README.md and sdk/README.md', () => {
+  it('is the one of package.json engines, stated the same in docs/sdk.md and sdk/README.md', () => {
     const engines = (JSON.parse(fs.readFileSync(path.join(sdk, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
     expect(engines).toBe('>=20');
-    for (const readme of [path.join(sdk, '..', 'README.md'), path.join(sdk, 'README.md')]) {
-      const sdkPart = readme.endsWith(path.join('sdk', 'README.md'))
-        ? fs.readFileSync(readme, 'utf8')
-        : sdkSection(fs.readFileSync(readme, 'utf8'));
+    for (const readme of [path.join(sdk, '..', 'docs', 'sdk.md'), path.join(sdk, 'README.md')]) {
+      const sdkPart = fs.readFileSync(readme, 'utf8');
       expect(sdkPart, readme).toContain('Node.js 20 or later');
       expect(sdkPart.match(/Node(\.js)? (1[0-9]|2[1-9])\b[^\n]*/g) ?? [], readme).toEqual([]);
     }
   });
 });
-
-/** The SDK's section of the top README (from its heading to the next of the same level). */
-function sdkSection(text: string): string {
-  const start = text.indexOf('\n## SDK');
-  return text.slice(start, text.indexOf('\n## ', start + 1));
-}
