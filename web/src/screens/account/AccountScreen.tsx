@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { api, unwrap } from '../../api/client';
 import { useSession } from '../../app/session';
 import { ErrorMessage } from '../../ui/ErrorMessage';
-import { Field } from '../../ui/Field';
+import { PasswordField } from '../../ui/PasswordField';
 import { useAction } from '../../ui/useAsync';
 
 export function AccountScreen() {
@@ -26,24 +26,20 @@ export function AccountScreen() {
       </p>
       <h2>Change password</h2>
       <form onSubmit={submit}>
-        <Field
+        <PasswordField
           label="Current password"
           name="current_password"
-          type="password"
-          autoComplete="current-password"
-          required
+          purpose="current"
           value={current}
-          onChange={(e) => setCurrent(e.target.value)}
+          onValue={setCurrent}
           problem={action.problem}
         />
-        <Field
+        <PasswordField
           label="New password (at least 12 characters)"
           name="new_password"
-          type="password"
-          autoComplete="new-password"
-          required
+          purpose="new"
           value={next}
-          onChange={(e) => setNext(e.target.value)}
+          onValue={setNext}
           problem={action.problem}
         />
         <ErrorMessage problem={action.problem} />

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { api, unwrap, type Schemas } from '../../api/client';
 import { ErrorMessage } from '../../ui/ErrorMessage';
-import { Field } from '../../ui/Field';
+import { PasswordField } from '../../ui/PasswordField';
 import { useAction } from '../../ui/useAsync';
 
 /**
@@ -44,36 +44,24 @@ export function ChoosePassword({
       </p>
       <form onSubmit={submit}>
         {temporaryPassword === undefined ? (
-          <Field
+          <PasswordField
             label="Temporary password"
             name="current_password"
-            type="password"
-            autoComplete="current-password"
-            required
+            purpose="current"
             value={current}
-            onChange={(e) => setCurrent(e.target.value)}
+            onValue={setCurrent}
             problem={action.problem}
           />
         ) : null}
-        <Field
+        <PasswordField
           label="New password (at least 12 characters)"
           name="new_password"
-          type="password"
-          autoComplete="new-password"
-          required
+          purpose="new"
           value={next}
-          onChange={(e) => setNext(e.target.value)}
+          onValue={setNext}
           problem={action.problem}
         />
-        <Field
-          label="New password again"
-          name="new_password_again"
-          type="password"
-          autoComplete="new-password"
-          required
-          value={repeated}
-          onChange={(e) => setRepeated(e.target.value)}
-        />
+        <PasswordField label="New password again" name="new_password_again" purpose="new" value={repeated} onValue={setRepeated} />
         {mismatch ? (
           <div role="alert" className="error">
             The two new passwords differ.

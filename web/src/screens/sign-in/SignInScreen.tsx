@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { api, setCsrfToken, unwrap, type Schemas } from '../../api/client';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { Field } from '../../ui/Field';
+import { PasswordField } from '../../ui/PasswordField';
 import { useAction } from '../../ui/useAsync';
 import { ChoosePassword } from './ChoosePassword';
 
@@ -68,16 +69,7 @@ export function SignInScreen({
           onChange={(e) => setEmail(e.target.value)}
           problem={action.problem}
         />
-        <Field
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          problem={action.problem}
-        />
+        <PasswordField label="Password" name="password" purpose="current" value={password} onValue={setPassword} problem={action.problem} />
         <ErrorMessage problem={action.problem} />
         <button type="submit" disabled={action.busy}>
           Sign in
