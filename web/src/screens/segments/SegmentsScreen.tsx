@@ -4,66 +4,25 @@ import { criterionText } from '../../ui/criteria';
 import { ErrorMessage } from '../../ui/ErrorMessage';
 import { Field } from '../../ui/Field';
 import { DeleteAfterTyping } from '../../ui/TypedConfirmation';
-import { commaList } from '../../ui/lists';
 import { Pager, useCursorPages } from '../../ui/Pager';
 import { useAction, useAsync } from '../../ui/useAsync';
 import '../../ui/admin.css';
-import { draftRules, RulesEditor, rulesBody, type RuleDraft } from './RulesEditor';
+import { blankSegment, SegmentFields, segmentBody, segmentDraft } from './SegmentFields';
 
 function SegmentEditor({ project, segment, onChange }: { project: string; segment: Schemas['Segment']; onChange: () => void }) {
-  const [name, setName] = useState(segment.name);
-  const [description, setDescription] = useState(segment.description ?? '');
-  const [included, setIncluded] = useState(segment.included.join(', '));
-  const [excluded, setExcluded] = useState(segment.excluded.join(', '));
-  const [rules, setRules] = useState<RuleDraft[]>(() => draftRules(segment.rules));
+  const [draft, setDraft] = useState(() => segmentDraft(segment));
   const save = useAction();
   const path = { projectKey: project, segmentKey: segment.key };
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void save.run(async () => {
-      await unwrap(
-        api.PUT('/projects/{projectKey}/segments/{segmentKey}', {
-          params: { path },
-          body: {
-            name,
-            description: description.trim() ? description : null,
-            included: commaList(included),
-            excluded: commaList(excluded),
-            rules: rulesBody(rules),
-          },
-        }),
-      );
+      await unwrap(api.PUT('/projects/{projectKey}/segments/{segmentKey}', { params: { path }, body: segmentBody(draft) }));
       onChange();
     });
   };
   return (
     <form onSubmit={submit} aria-label={`Edit segment ${segment.key}`}>
-      <div className="inline">
-        <Field label="Name" name="name" required value={name} onChange={(e) => setName(e.target.value)} problem={save.problem} />
-        <Field
-          label="Description"
-          name="description"
-          size={40}
-          value={description}
-          onChange={(e) => setDescription(e.target.value)}
-          problem={save.problem}
-        />
-      </div>
-      <Field
-        label="Always members (identifiers, comma-separated)"
-        name="included"
-        value={included}
-        onChange={(e) => setIncluded(e.target.value)}
-        problem={save.problem}
-      />
-      <Field
-        label="Never members (identifiers, comma-separated)"
-        name="excluded"
-        value={excluded}
-        onChange={(e) => setExcluded(e.target.value)}
-        problem={save.problem}
-      />
-      <RulesEditor rules={rules} onChange={setRules} problem={save.problem} />
+      <SegmentFields draft={draft} onChange={setDraft} problem={save.problem} />
       <button type="submit" disabled={save.busy}>
         Save {segment.key}
       </button>
@@ -145,34 +104,16 @@ export function SegmentsScreen({ project }: { project: string }) {
     [project, pages.cursor],
   );
   const [key, setKey] = useState('');
-  const [name, setName] = useState('');
-  const [description, setDescription] = useState('');
-  const [included, setIncluded] = useState('');
-  const [excluded, setExcluded] = useState('');
-  const [rules, setRules] = useState<RuleDraft[]>([]);
+  const [draft, setDraft] = useState(blankSegment);
   const create = useAction();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void create.run(async () => {
       await unwrap(
-        api.POST('/projects/{projectKey}/segments', {
-          params: { path: { projectKey: project } },
-          body: {
-            key,
-            name,
-            description: description.trim() ? description : null,
-            included: commaList(included),
-            excluded: commaList(excluded),
-            rules: rulesBody(rules),
-          },
-        }),
+        api.POST('/projects/{projectKey}/segments', { params: { path: { projectKey: project } }, body: { key, ...segmentBody(draft) } }),
       );
       setKey('');
-      setName('');
-      setDescription('');
-      setIncluded('');
-      setExcluded('');
-      setRules([]);
+      setDraft(blankSegment());
       segments.reload();
     });
   };
@@ -189,33 +130,12 @@ export function SegmentsScreen({ project }: { project: string }) {
       <Pager pages={pages} nextCursor={segments.data?.meta.next_cursor} loading={segments.loading} label="Pages of segments" />
       <form onSubmit={submit} aria-label="New segment">
         <h2>New segment</h2>
-        <div className="inline">
-          <Field label="Key" name="key" required value={key} onChange={(e) => setKey(e.target.value)} problem={create.problem} />
-          <Field label="Name" name="name" required value={name} onChange={(e) => setName(e.target.value)} problem={create.problem} />
-          <Field
-            label="Description"
-            name="description"
-            size={40}
-            value={description}
-            onChange={(e) => setDescription(e.target.value)}
-            problem={create.problem}
-          />
-        </div>
-        <Field
-          label="Always members (identifiers, comma-separated)"
-          name="included"
-          value={included}
-          onChange={(e) => setIncluded(e.target.value)}
+        <SegmentFields
+          draft={draft}
+          onChange={setDraft}
           problem={create.problem}
+          leading={<Field label="Key" name="key" required value={key} onChange={(e) => setKey(e.target.value)} problem={create.problem} />}
         />
-        <Field
-          label="Never members (identifiers, comma-separated)"
-          name="excluded"
-          value={excluded}
-          onChange={(e) => setExcluded(e.target.value)}
-          problem={create.problem}
-        />
-        <RulesEditor rules={rules} onChange={setRules} problem={create.problem} />
         <button type="submit" disabled={create.busy}>
           Create segment
         </button>
