@@ -1,7 +1,7 @@
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshot, seriousViolations, signIn, startVexil, type RunningVexil } from './harness.js';
-import { bannerPath, environmentPanel, publishBetaSale, seedShop } from './shop.js';
+import { bannerPath, environmentPanel, openEnvironment, publishBetaSale, seedShop } from './shop.js';
 
 // The console read as a person reads it (issue 41): the flag page opens on the environment, the
 // chart has axes, the flags list says how a flag serves, the audit log leads with what a person
@@ -263,5 +263,78 @@ describe('the console reads like a product', () => {
     expect(await seriousViolations(wide)).toEqual([]);
     await screenshot(wide, '41-webhooks-1440');
     await otherLooks('/projects/shop/webhooks', 'webhooks', (page) => page.getByRole('heading', { name: /127\.0\.0\.1:9/ }).waitFor());
+  });
+
+  describe('7: the smaller things', () => {
+    const noticePath = '/projects/shop/flags/notice';
+    beforeAll(async () => {
+      // A string flag: nothing published in production; in staging a manual rollout at 50 %
+      // that the switch then stops.
+      await vexil.ok('POST', '/projects/shop/flags', { key: 'notice', name: 'Notice', type: 'string' });
+      const hi = (await vexil.ok('POST', `${noticePath}/values`, { display: 'Hi' })).ulid as string;
+      const bye = (await vexil.ok('POST', `${noticePath}/values`, { display: 'Bye' })).ulid as string;
+      expect(hi).not.toBe(bye);
+      const targets = `${noticePath}/environments/staging/targets`;
+      const draft = await vexil.ok('POST', targets);
+      await vexil.ok('PUT', `${targets}/${draft.ulid}`, { value_ulid: bye });
+      await vexil.ok('PUT', `${targets}/${draft.ulid}/publish`, {
+        comment: 'half of them',
+        rollout_enabled: true,
+        rollout_mode: 'manual',
+        rollout_percentage: 50,
+      });
+      await vexil.ok('POST', `${noticePath}/environments/staging/switch`, { on: false, comment: 'Kill switch: notice' });
+      await wide.goto(vexil.baseUrl + noticePath);
+      await openEnvironment(wide, 'Staging');
+      await environmentPanel(wide, 'Staging').getByText('History in Staging').click();
+    });
+    const historyRow = (text: string) => environmentPanel(wide, 'Staging').locator('tbody tr', { hasText: text });
+
+    it('says in the history that the switch stopped a rollout at 50 %', async () => {
+      const row = historyRow('half of them');
+      expect(await row.locator('td').nth(3).innerText()).toBe('manual rollout stopped at 50% by a newer publish');
+    });
+
+    it('names in the restore dialog the publish as the history does, the exact time on hover', async () => {
+      const row = historyRow('half of them');
+      // The Published column (the dialog's heading, in the row too, has its own time).
+      const published = row.locator('td').nth(4).locator('time');
+      expect(await published.innerText()).toBe('just now');
+      await row.getByRole('button', { name: /^Restore the publish of/ }).click();
+      const dialog = wide.getByRole('dialog', { name: 'Restore the publish made just now in Staging' });
+      const time = dialog.getByRole('heading').locator('time');
+      expect(await time.getAttribute('title')).toBe(await published.getAttribute('title'));
+      expect(await seriousViolations(wide)).toEqual([]);
+      await screenshot(wide, '41-restore-dialog-1440');
+      await dialog.getByRole('button', { name: 'Close dialog' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+    });
+
+    it("emphasises Try it's value served and its reason", async () => {
+      const staging = environmentPanel(wide, 'Staging');
+      await staging.getByRole('button', { name: 'Evaluate in Staging' }).click();
+      const answer = staging.getByTestId('try-staging');
+      await answer.waitFor();
+      const strong = answer.locator('strong');
+      const texts = await strong.allInnerTexts();
+      expect(texts.slice(0, 2)).toEqual(['"Hi"', 'target']);
+      for (const i of [0, 1]) {
+        expect(Number(await strong.nth(i).evaluate((el) => getComputedStyle(el).fontWeight))).toBeGreaterThanOrEqual(600);
+      }
+      await screenshot(wide, '41-try-it-1440');
+    });
+
+    it("keeps the switch its own width when it shows the API's refusal", async () => {
+      const toggle = wide.getByRole('switch', { name: 'notice in Production' }).first();
+      const before = (await toggle.boundingBox())!;
+      await toggle.click();
+      const refusal = toggle.locator('xpath=..').getByRole('alert');
+      await refusal.getByText(/Nothing was published on in production/).waitFor();
+      const after = (await toggle.boundingBox())!;
+      expect(Math.abs(after.width - before.width)).toBeLessThan(1);
+      expect((await refusal.boundingBox())!.width).toBeGreaterThan(after.width);
+      expect(await seriousViolations(wide)).toEqual([]);
+      await screenshot(wide, '41-switch-error-1440');
+    });
   });
 });

@@ -108,7 +108,7 @@ describe('the console: switches, kill switch, restore and copy', () => {
     await panel.getByText('History in Staging').click();
     const first = panel.locator('tbody tr', { hasText: 'beta gets the sale' });
     await first.getByRole('button', { name: /^Restore the publish of/ }).click();
-    const dialog = page.getByRole('dialog', { name: /^Restore the publish of .* in Staging$/ });
+    const dialog = page.getByRole('dialog', { name: /^Restore the publish made .* in Staging$/ });
     expect(await dialog.innerText()).toContain('Its base value Hello and its rules go live again as a new publish');
     await dialog.getByLabel('Comment (optional)').fill('back to beta');
     await dialog.getByRole('button', { name: 'Publish again in Staging' }).click();

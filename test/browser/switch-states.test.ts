@@ -56,7 +56,7 @@ describe('the console: switch states after a publish elsewhere', () => {
       .locator('tbody tr', { hasText: 'beta gets the sale' })
       .getByRole('button', { name: /^Restore the publish of/ })
       .click();
-    const dialog = page.getByRole('dialog', { name: /^Restore the publish of .* in Staging$/ });
+    const dialog = page.getByRole('dialog', { name: /^Restore the publish made .* in Staging$/ });
     await dialog.getByRole('button', { name: 'Publish again in Staging' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await expect.poll(() => state('Staging'), { timeout: 10_000 }).toBe('true');

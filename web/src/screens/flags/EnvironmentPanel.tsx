@@ -8,6 +8,7 @@ import { DraftEditor } from './DraftEditor';
 import { EvaluationChart } from './EvaluationChart';
 import { ServeNow } from './ServeNow';
 import { PublishedConfiguration } from './PublishedConfiguration';
+import { historyRolloutText } from './history-rollout';
 import { RestoreButton } from './RestoreButton';
 import { TryIt } from './TryIt';
 import { displayOf, targetsPath, type PanelContext } from './panel-context';
@@ -169,9 +170,7 @@ export function EnvironmentPanel({
                   <code>{displayOf(values, target.value_ulid)}</code>
                 </td>
                 <td>{target.comment ?? ''}</td>
-                <td>
-                  {target.rollout_mode ? `${target.rollout_mode} ${target.rollout_percentage ?? ''}% ${target.rollout_status ?? ''}` : ''}
-                </td>
+                <td>{historyRolloutText(target)}</td>
                 <td>
                   <When iso={target.published_at ?? target.scheduled_at} none="" />
                   {target.status === 'scheduled' ? (

@@ -1,6 +1,6 @@
 import { api, unwrap, type Schemas } from '../../api/client';
 import { useDialog } from '../../ui/Dialog';
-import { exactTime } from '../../ui/When';
+import { exactTime, relativeTime } from '../../ui/When';
 import { displayOf, targetsPath, type PanelContext } from './panel-context';
 import { ServingChangeDialog, type ServingChangeInput } from './ServingChangeDialog';
 
@@ -17,8 +17,10 @@ export function RestoreButton({
   onRestored: () => void;
 }) {
   const dialog = useDialog();
-  // A label names one publish exactly: two publishes can both be "5 minutes ago".
+  // The button names one publish exactly (two publishes can both be "5 minutes ago"); the dialog
+  // says it as the history does, the exact time on hover.
   const when = target.published_at ? exactTime(target.published_at) : '';
+  const ago = target.published_at ? relativeTime(target.published_at) : '';
   const restore = async (input: ServingChangeInput) => {
     await unwrap(api.POST(restorePath, { params: { path: { ...targetsPath(context), targetUlid: target.ulid } }, body: input }));
     onRestored();
@@ -31,7 +33,16 @@ export function RestoreButton({
       <ServingChangeDialog
         control={dialog}
         environment={context.environment}
-        title={`Restore the publish of ${when} in ${context.environment.name}`}
+        title={`Restore the publish made ${ago} in ${context.environment.name}`}
+        heading={
+          <>
+            Restore the publish made{' '}
+            <time dateTime={target.published_at ?? undefined} title={when}>
+              {ago}
+            </time>{' '}
+            in {context.environment.name}
+          </>
+        }
         submitLabel={`Publish again in ${context.environment.name}`}
         onSubmit={restore}
       >

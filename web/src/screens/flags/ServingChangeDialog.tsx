@@ -25,6 +25,7 @@ export function ServingChangeDialog({
   control,
   environment,
   title,
+  heading,
   submitLabel,
   onSubmit,
   children,
@@ -32,12 +33,14 @@ export function ServingChangeDialog({
   control: DialogControl;
   environment: Schemas['Environment'];
   title: string;
+  /** The title with markup (a time with its exact value on hover); its text is `title`. */
+  heading?: ReactNode;
   submitLabel: string;
   onSubmit: (input: ServingChangeInput) => Promise<void>;
   children?: ReactNode;
 }) {
   return (
-    <Dialog control={control} title={title}>
+    <Dialog control={control} title={heading ?? title}>
       <ServingChangeForm control={control} environment={environment} title={title} submitLabel={submitLabel} onSubmit={onSubmit}>
         {children}
       </ServingChangeForm>

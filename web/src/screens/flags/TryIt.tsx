@@ -141,10 +141,13 @@ export function TryIt({ context }: { context: PanelContext }) {
       <button type="submit">Evaluate in {context.environment.name}</button>
       {result ? (
         <output data-testid={`try-${context.environment.key}`} aria-live="polite">
-          {JSON.stringify(result.value)} ({result.resolved_by}
-          {result.split
-            ? `; split of ${result.split.rule === null ? 'the base' : `rule ${result.split.rule + 1}`}, ${result.split.weight / 1000} %`
-            : ''}
+          <strong className="served-value">{JSON.stringify(result.value)}</strong> (
+          <strong className="served-reason">
+            {result.resolved_by}
+            {result.split
+              ? `; split of ${result.split.rule === null ? 'the base' : `rule ${result.split.rule + 1}`}, ${result.split.weight / 1000} %`
+              : ''}
+          </strong>
           )
           {result.resolved_by === 'prerequisite'
             ? ' A prerequisite flag did not serve a required value, so the default value is served.'
