@@ -189,9 +189,8 @@ describe('the web console', () => {
     const rows = page.locator('tbody tr');
     await rows.first().waitFor();
     const text = await page.locator('tbody').innerText();
-    expect(text).toContain('target.published');
-    expect(text).toContain('banner/production');
-    expect(text).toContain(vexil.ownerEmail);
+    // One row per request, led by a sentence: who did what to which flag where.
+    expect(text).toContain(`${vexil.ownerEmail} published banner in production`);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, '06-audit');
   });
@@ -215,7 +214,8 @@ describe('the web console', () => {
     await page.goto(`${vexil.baseUrl}/projects/${project}/flags`);
     const banner = page.locator('tr', { hasText: 'banner' });
     await banner.getByText('production: Sale').waitFor();
-    await banner.getByText('staging: Sale').waitFor();
+    // Staging's rules choose the value; Sale is what it serves otherwise.
+    await banner.getByText(/^staging: (rules, else )?Sale$/).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, '07-flags');
     await page.getByLabel('Select old-switch').check();
