@@ -211,7 +211,21 @@ describe('the console flag page and draft editor', () => {
     // A new draft copies the rules; drag Beta below Pro plan.
     await staging.getByRole('button', { name: 'New draft in Staging' }).click();
     await expect.poll(order).toEqual(['Beta', 'Pro plan']);
-    await staging.locator('ol.rules > li', { hasText: 'Beta' }).dragTo(staging.locator('ol.rules > li', { hasText: 'Pro plan' }));
+    // The browser's drag events, from Beta onto Pro plan, sharing one DataTransfer as a real drag.
+    const target = await staging.locator('ol.rules > li', { hasText: 'Pro plan' }).elementHandle();
+    await staging.locator('ol.rules > li', { hasText: 'Beta' }).evaluate(async (source, onto) => {
+      const dataTransfer = new DataTransfer();
+      const fire = (element: Element, type: string) =>
+        element.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer }));
+      const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+      fire(source, 'dragstart');
+      await frame();
+      fire(onto!, 'dragenter');
+      fire(onto!, 'dragover');
+      await frame();
+      fire(onto!, 'drop');
+      fire(source, 'dragend');
+    }, target);
     await expect.poll(order).toEqual(['Pro plan', 'Beta']);
     expect((await rulesOf('staging')).map((r) => r.description)).toEqual(['Pro plan', 'Beta']);
     await publishIn('staging', 'Staging');
