@@ -255,7 +255,9 @@ describeEachDatabase('public rate limits', (db) => {
 });
 
 /** Long enough for both instances to exchange their counts with Redis (every 20 ms here). */
-const exchanged = () => new Promise((resolve) => setTimeout(resolve, 150));
+// Twenty exchange intervals (redisSyncMs 20): enough for both instances to send and read back on
+// a machine busy with the other suites (seven were not, at a load of 14 on 2 cores).
+const exchanged = () => new Promise((resolve) => setTimeout(resolve, 400));
 
 describe.runIf(redisAvailable)('rate limits shared through Redis', () => {
   const redisUrl = testRedisUrl;
