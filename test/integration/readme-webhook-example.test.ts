@@ -125,6 +125,9 @@ describeEachDatabase('the webhook verification example of docs/webhooks.md', (db
     // Deliveries come at least once: the same request again is accepted, and not handled twice.
     const replay = async (body: string, headers: Record<string, string>) =>
       (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body })).status;
+    // The deletion's own answer is awaited below: an answer cut off by the end of the test would
+    // otherwise be an unhandled rejection.
+    let deletion: Promise<unknown> = Promise.resolve();
     const wire = await new Promise<Record<string, string>>((resolve) => {
       receiver.server.prependOnceListener('request', (req: http.IncomingMessage) =>
         resolve({
@@ -133,8 +136,9 @@ describeEachDatabase('the webhook verification example of docs/webhooks.md', (db
           'webhook-signature': String(req.headers['webhook-signature']),
         }),
       );
-      void ok('DELETE', `${p}/flags/new-checkout`);
+      deletion = ok('DELETE', `${p}/flags/new-checkout`);
     });
+    await deletion;
     for (let i = 0; i < 250 && answers.length < 3; i++) await sleep(20);
     const deleted = answers[2]!;
     expect(deleted).toMatchObject({ id: wire['webhook-id'], status: 204 });
